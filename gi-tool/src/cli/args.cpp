@@ -1,0 +1,94 @@
+#include "cli/args.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+
+#include "util/error.hpp"
+
+namespace gi::cli {
+namespace {
+bool contains(const std::vector<std::string>& list, const std::string& item) {
+    return std::find(list.begin(), list.end(), item) != list.end();
+}
+}  // namespace
+
+Args::Args(const std::vector<std::string>& args, const std::vector<std::string>& value_options,
+           const std::vector<std::string>& switch_options) {
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        std::string arg = args[i];
+        if (arg.size() > 2 && arg.rfind("--", 0) == 0) {
+            std::string inline_value;
+            bool has_inline = false;
+            if (auto eq = arg.find('='); eq != std::string::npos) {
+                inline_value = arg.substr(eq + 1);
+                arg = arg.substr(0, eq);
+                has_inline = true;
+            }
+            if (contains(switch_options, arg)) {
+                if (has_inline) throw UsageError("option " + arg + " takes no value");
+                switches_.push_back(arg);
+            } else if (contains(value_options, arg)) {
+                if (has_inline) {
+                    values_[arg].push_back(inline_value);
+                } else {
+                    if (i + 1 >= args.size()) throw UsageError("option " + arg + " needs a value");
+                    values_[arg].push_back(args[++i]);
+                }
+            } else {
+                throw UsageError("unknown option '" + arg + "' (see --help for the options this command takes)");
+            }
+        } else {
+            positional_.push_back(arg);
+        }
+    }
+}
+
+bool Args::has(const std::string& option) const {
+    return contains(switches_, option) || values_.count(option) > 0;
+}
+
+std::optional<std::string> Args::value(const std::string& option) const {
+    auto it = values_.find(option);
+    if (it == values_.end() || it->second.empty()) return std::nullopt;
+    return it->second.back();
+}
+
+std::vector<std::string> Args::values(const std::string& option) const {
+    auto it = values_.find(option);
+    return it == values_.end() ? std::vector<std::string>{} : it->second;
+}
+
+std::string Args::required(const std::string& option) const {
+    auto v = value(option);
+    if (!v) throw UsageError("missing required option " + option);
+    return *v;
+}
+
+long long Args::integer(const std::string& option, long long fallback, long long min, long long max) const {
+    auto v = value(option);
+    if (!v) return fallback;
+    errno = 0;
+    char* end = nullptr;
+    const long long parsed = std::strtoll(v->c_str(), &end, 10);
+    if (v->empty() || *end != '\0' || errno == ERANGE)
+        throw UsageError("option " + option + " needs an integer, got '" + *v + "'");
+    if (parsed < min || parsed > max)
+        throw UsageError("option " + option + " must be between " + std::to_string(min) + " and " +
+                         std::to_string(max) + ", got " + *v);
+    return parsed;
+}
+
+double Args::number(const std::string& option, double fallback, double min, double max) const {
+    auto v = value(option);
+    if (!v) return fallback;
+    char* end = nullptr;
+    const double parsed = std::strtod(v->c_str(), &end);
+    if (v->empty() || *end != '\0') throw UsageError("option " + option + " needs a number, got '" + *v + "'");
+    if (parsed < min || parsed > max)
+        throw UsageError("option " + option + " must be between " + std::to_string(min) + " and " +
+                         std::to_string(max) + ", got " + *v);
+    return parsed;
+}
+
+}  // namespace gi::cli

@@ -1,0 +1,34 @@
+#pragma once
+// A small, strict argument reader: declared options only, so a typo is a usage error that names
+// the argument instead of being ignored.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gi::cli {
+
+class Args {
+public:
+    // `value_options`: options taking a value ("--function"); may repeat.
+    // `switch_options`: options without a value ("--help").
+    Args(const std::vector<std::string>& args, const std::vector<std::string>& value_options,
+         const std::vector<std::string>& switch_options);
+
+    bool has(const std::string& option) const;
+    std::optional<std::string> value(const std::string& option) const;  // last occurrence
+    std::vector<std::string> values(const std::string& option) const;    // every occurrence
+    std::string required(const std::string& option) const;               // UsageError if absent
+    const std::vector<std::string>& positional() const { return positional_; }
+
+    // Integer option with bounds; UsageError naming the option when malformed or out of range.
+    long long integer(const std::string& option, long long fallback, long long min, long long max) const;
+    double number(const std::string& option, double fallback, double min, double max) const;
+
+private:
+    std::map<std::string, std::vector<std::string>> values_;
+    std::vector<std::string> switches_;
+    std::vector<std::string> positional_;
+};
+
+}  // namespace gi::cli

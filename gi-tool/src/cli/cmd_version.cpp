@@ -1,0 +1,19 @@
+// `gi-tool version`: prints the tool and grammar versions (cache keys depend on both).
+#include <iostream>
+
+#include "cli/command.hpp"
+#include "grammar/grammar.hpp"
+
+namespace gi::cli {
+namespace {
+int run_version(const std::vector<std::string>& args) {
+    if (!args.empty() && args[0] == "--help") {
+        std::cout << "usage: gi-tool version\n  Prints the gi-tool version and the grammar version.\n";
+        return kExitOk;
+    }
+    std::cout << "gi-tool " << GI_OPTIMIZE_VERSION << "\ngrammar version " << kGrammarVersion << "\n";
+    return kExitOk;
+}
+const CommandRegistrar registrar({"version", "print the tool and grammar versions", run_version});
+}  // namespace
+}  // namespace gi::cli

@@ -1,0 +1,71 @@
+#pragma once
+// Stage 6, evaluate: the narrow interface between search and whatever measures variants (a fake
+// landscape in tests, nvcc alone, or the GPU). Search hands over a batch of variants and the index
+// of a training case; the evaluator measures the original kernel and every variant on that case.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "genome/genome.hpp"
+
+namespace gi {
+
+enum class EvalStatus {
+    Ok,              // ran; `error` says how far the outputs are from the original's
+    CompileError,
+    Crash,           // the variant faulted or aborted (the worker survived or was restarted)
+    Timeout,
+    SanitizerError,  // compute-sanitizer reported a memory error, race or barrier misuse
+    WrongAnswer,     // outputs beyond the evaluator's hard limit (unwritten outputs, NaN...)
+};
+
+std::string to_string(EvalStatus status);
+EvalStatus eval_status_from_string(const std::string& text);  // throws gi::Error on unknown text
+
+// Repeated timings of one kernel on one case. spread is a robust standard-deviation estimate
+// (1.4826 x median absolute deviation) of the repetitions, in the same unit.
+struct Timing {
+    double median_ms = NAN;
+    double spread_ms = NAN;
+    int repetitions = 0;
+    bool valid() const { return std::isfinite(median_ms); }
+};
+
+struct Variant {
+    Genome genome;
+    std::string source;                        // the applied variant file
+    std::vector<std::string> compile_options;  // flags from Flag genes
+    std::string key;                           // sha256 of (source, options): equal keys are the same program
+};
+
+struct EvalResult {
+    EvalStatus status = EvalStatus::Ok;
+    double error = 0;   // >= 0; 0 means outputs identical within the comparison modes
+    Timing time;        // invalid unless status == Ok and the evaluator times (compile-only does not)
+    std::string detail; // the cause of a failure, for people and the run record
+};
+
+struct BatchResult {
+    Timing original;                  // the unedited kernel on the same case
+    std::vector<EvalResult> results;  // one per variant, in order
+};
+
+class Evaluator {
+public:
+    virtual ~Evaluator() = default;
+    virtual std::string name() const = 0;
+    // Number of training cases; search draws case indexes in [0, case_count()).
+    virtual int case_count() const = 0;
+    // Whether results carry timings (a search without them cannot find faster variants).
+    virtual bool measures_time() const = 0;
+    virtual BatchResult evaluate(const std::vector<Variant>& variants, int case_index) = 0;
+};
+
+// Builds a Variant (applies the genome, computes the key).
+struct Grammar;
+Variant make_variant(const Genome& genome, const Grammar& grammar);
+
+// Robust summary of repeated timings (median and 1.4826 x MAD).
+Timing summarise_timings(std::vector<double> samples_ms);
+
+}  // namespace gi

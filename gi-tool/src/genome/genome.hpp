@@ -1,0 +1,52 @@
+#pragma once
+// Stage 3, genome: a patch to the kernel. A fixed part (gene values; genes not listed keep their
+// defaults) and a variable-length list of edits applied left to right (seeds 000 8.14, 001 3.2).
+// Text form, one line, space separated:
+//   BLOCK_W=64 ROWS=5 <IF_k.cu_245><IF_k.cu_167> <_k.cu_288>+<_k.cu_293> <_k.cu_300>
+//   <pragma_k.cu_158><pragma_K4>
+// "NAME=value" sets a gene; "<A>" deletes rule A; "<A><B>" replaces A by a copy of B;
+// "<A>+<B>" inserts a copy of B before A; "<pragma_x><pragma_Kn>" sets an unroll pragma.
+// The empty genome is the original kernel. Parsing needs no grammar; validate() checks against one.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace gi {
+
+struct GeneSetting {
+    std::string name;
+    std::string value;
+    friend bool operator==(const GeneSetting&, const GeneSetting&) = default;
+};
+
+struct Edit {
+    enum class Op { Delete, Replace, Insert } op = Op::Delete;
+    std::string target;  // rule id as in the text between < >: "IF_k.cu_245", "_k.cu_288"
+    std::string source;  // Replace/Insert: id of the copied rule, or a pragma constant "pragma_K4"
+    friend bool operator==(const Edit&, const Edit&) = default;
+};
+
+struct Genome {
+    std::vector<GeneSetting> settings;  // in the order written
+    std::vector<Edit> edits;            // applied left to right
+    friend bool operator==(const Genome&, const Genome&) = default;
+    bool empty() const { return settings.empty() && edits.empty(); }
+};
+
+// "<IF_k.cu_245><IF_k.cu_167>" etc. for one edit.
+std::string edit_to_text(const Edit& edit);
+
+// Canonical single-line text; parse_genome(genome_to_text(g)) == g, and for text with single
+// spaces between items genome_to_text(parse_genome(t)) == t.
+std::string genome_to_text(const Genome& genome);
+
+// Throws gi::Error naming the offending item and its position in the text.
+Genome parse_genome(const std::string& text);
+
+// The value a genome gives a gene: its last setting, or `default_value` when it sets none.
+std::string setting_or(const Genome& genome, const std::string& name, const std::string& default_value);
+
+// Sets (or replaces) a gene value, keeping the position of an existing setting.
+void set_gene(Genome& genome, const std::string& name, const std::string& value);
+
+}  // namespace gi

@@ -1,0 +1,133 @@
+#pragma once
+// Stage 2, grammar: a kernel's source turned into what evolution may edit (Langdon's line grammar,
+// seeds 000 section 8.14 and 001 section 3).
+//
+// Contract: concatenating `pieces` with every slot at its original value reproduces the source file
+// byte for byte. Rules are the editable slots (statements, if conditions, for-header parts, unroll
+// pragmas); genes are the fixed part of a genome (user parameters, #if guards, compile flags and the
+// kernel-header options). A Grammar is a plain value: building it reads nothing but the SourceFile.
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gi {
+
+// Grammar format version; bump when rule ids or their meaning change, since cache keys include it.
+inline constexpr int kGrammarVersion = 1;
+
+enum class RuleKind {
+    Statement,    // "_":      plain statement; may be deleted, replaced by or have inserted another statement
+    IfCondition,  // "IF_":    the expression inside if(...) / else if(...); replaceable only by another
+    ForInit,      // "for1_":  first part of a for header
+    ForCond,      // "for2_":  second part
+    ForStep,      // "for3_":  third part
+    Pragma,       // "pragma_": unroll pragma slot before a for loop (empty, "#pragma unroll", "#pragma unroll N")
+};
+
+// Prefix used in rule names: "_", "IF_", "for1_", "for2_", "for3_", "pragma_".
+std::string_view rule_kind_prefix(RuleKind kind);
+
+struct Rule {
+    // Kind prefix, file basename, '_', 1-based line, and ".2", ".3"... for further slots of the same
+    // kind on the line: "_k.cu_288", "IF_k.cu_245", "for2_k.cu_158", "pragma_k.cu_158".
+    std::string id;
+    RuleKind kind = RuleKind::Statement;
+    std::string text;      // the slot's original text (a pragma slot's is "" when the source had none)
+    int line = 0;          // line of the slot's first character
+    std::string function;  // the __global__ / __device__ function it belongs to
+
+    // Scope facts used to keep edits compilable.
+    std::vector<std::string> uses;      // local variable names the text mentions
+    std::vector<std::string> declares;  // names the text itself declares (only a ForInit can)
+    std::vector<std::string> in_scope;  // local names visible where the slot stands (sorted)
+    int loop_depth = 0;                 // enclosing loops; 'break'/'continue' need > 0
+    bool has_break_or_continue = false;
+    bool is_barrier = false;            // the statement is a __syncthreads()-style barrier
+    bool braceless_body = false;        // sole body of an if/else/for/while without braces
+    std::vector<int> conditions;        // indexes into Grammar::conditions: the enclosing #if regions
+};
+
+// "<IF_stereo.cu_245>" for a rule; pragma constants are "<pragma_K0>" (plain) .. "<pragma_K16>".
+std::string rule_name(const Rule& rule);
+std::string pragma_constant_id(int unroll);    // "pragma_K0" (plain "#pragma unroll") .. "pragma_K16"
+std::optional<int> parse_pragma_constant_id(std::string_view id);  // inverse; nullopt if not one
+std::string pragma_constant_text(int unroll);  // "#pragma unroll" / "#pragma unroll 4"
+inline constexpr int kMaxPragmaUnroll = 16;
+
+enum class GeneKind {
+    Param,         // user-declared #define parameter: BLOCK_W=32,64,128
+    Guard,         // a macro tested by #if/#ifdef in the kernel: on/off (alternative code paths)
+    Flag,          // user-declared compile option: use_fast_math on/off, maxrregcount=32..255
+    Restrict,      // __restrict__ on all pointer parameters or none: "0"/"1"
+    Volatile,      // volatile on all __shared__ declarations or none: "0"/"1"
+    Const,         // const on one scalar parameter: "0"/"1"
+    LaunchBounds,  // __launch_bounds__: "off", "on" (threads only), "1".."5" (threads, min blocks)
+};
+
+struct Gene {
+    std::string name;                 // as written in genomes: "BLOCK_W", "XHALO", "use_fast_math", "restrict", "const_width"
+    GeneKind kind = GeneKind::Param;
+    std::vector<std::string> values;  // every allowed value, default included
+    std::string default_value;        // what the unedited source means
+    bool numeric = false;             // all values are integers (a tuner may sweep it)
+    std::string flag_template;        // Flag: the option text with "{}" where the value goes ("" for on/off flags)
+    std::string launch_threads;       // LaunchBounds: the max-threads expression
+    int line = 0;                     // where the gene shows in the source (0 for flags)
+};
+
+// A piece of the file: literal text, a rule slot, or a gene slot whose text depends on a gene value.
+struct Piece {
+    enum class Kind { Literal, RuleSlot, GeneSlot } kind = Kind::Literal;
+    std::string text;   // Literal: the text. GeneSlot: the original text of the slot
+    int index = -1;     // RuleSlot: index into rules; GeneSlot: index into genes
+    std::string extra;  // GeneSlot detail: for Param/Guard the macro line's prefix ("#define NAME ")
+    int line = 0;
+};
+
+// One #if/#ifdef/#elif/#else region's condition as a C preprocessor expression over macros,
+// already combined with the earlier branches of its chain ("!(A) && (B)" for an #elif B).
+struct PreprocessorCondition {
+    std::string expression;
+    int line = 0;
+};
+
+struct KernelParameter {
+    std::string type;  // as written, without the name
+    std::string name;
+    bool is_pointer = false;
+    bool is_const = false;
+    int line = 0;
+};
+
+struct Function {
+    std::string name;
+    bool is_global = false;  // __global__ (kernel) or __device__ helper
+    int first_line = 0;      // the line of the signature's start
+    int body_first_line = 0; // the line of the opening brace
+    int last_line = 0;       // the line of the closing brace
+    std::vector<KernelParameter> parameters;
+};
+
+struct Grammar {
+    std::string source_path;  // for messages
+    std::string file_name;    // basename used in ids
+    std::string source_hash;  // sha256 of the source text
+    std::vector<Piece> pieces;
+    std::vector<Rule> rules;
+    std::vector<Gene> genes;
+    std::vector<PreprocessorCondition> conditions;
+    std::vector<Function> functions;     // the kernels asked for, then the helpers included
+    std::vector<std::string> notes;      // things a person should know (a gene not offered and why)
+    // Object-like macros #defined at file level outside any #if (name -> replacement text), so #if
+    // conditions can be evaluated under a genome's configuration.
+    std::map<std::string, std::string> file_macros;
+
+    const Rule* find_rule(std::string_view id) const;   // by id ("_k.cu_12") or name ("<_k.cu_12>")
+    const Gene* find_gene(std::string_view name) const;
+    int rule_index(std::string_view id) const;          // -1 when absent
+    int gene_index(std::string_view name) const;        // -1 when absent
+};
+
+}  // namespace gi

@@ -1,0 +1,33 @@
+#pragma once
+// Stage 1, kernel source: a .cu file read into memory with the helpers every later stage needs to
+// talk about places in it (line numbers) and to scan it without tripping over comments or strings.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gi {
+
+struct SourceFile {
+    std::string path;  // as given by the user, used in messages
+    std::string name;  // basename, used in rule ids ("stereo.cu")
+    std::string text;  // exact bytes of the file
+
+    // 1-based line of a byte offset into text.
+    int line_of(std::size_t offset) const;
+
+    std::vector<std::size_t> line_starts;  // offset of the first byte of each line
+};
+
+// Reads a file; throws gi::Error naming the path when it cannot be read.
+SourceFile read_source_file(const std::filesystem::path& path);
+
+// Builds a SourceFile from text in memory (tests, generated code). `path` is used in messages.
+SourceFile make_source_file(std::string path, std::string text);
+
+// The same text with every comment and the contents of every string and character literal
+// replaced by spaces (newlines kept, quotes kept), so brace, paren and ';' scanning can work on
+// plain characters while offsets and line numbers stay those of the original.
+// Throws gi::Error with file:line for an unterminated block comment, string or character literal.
+std::string mask_comments_and_strings(const SourceFile& file);
+
+}  // namespace gi

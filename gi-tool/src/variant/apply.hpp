@@ -1,0 +1,31 @@
+#pragma once
+// Stage 4, variant source: genome + grammar -> the kernel file a compiler sees. Pure and
+// deterministic. Edits apply left to right; an edit whose target an earlier edit deleted or
+// replaced away is skipped (as in the seeds) and reported, never an error.
+#include <string>
+#include <vector>
+
+#include "genome/genome.hpp"
+#include "grammar/grammar.hpp"
+#include "grammar/preprocessor.hpp"
+
+namespace gi {
+
+struct AppliedVariant {
+    std::string source;                        // starts with "// gi-optimize variant: <genome>\n"
+    std::vector<std::string> compile_options;  // from Flag genes, in gene order, e.g. "-use_fast_math"
+    std::vector<std::string> skipped_edits;    // text of edits that no longer applied
+};
+
+// Throws gi::Error when the genome names a gene or rule the grammar lacks (validate first to get
+// every problem at once).
+AppliedVariant apply_genome(const Genome& genome, const Grammar& grammar);
+
+// Macro values the genome's configuration implies: the file's own macros with Param and Guard
+// genes applied. Used to tell which rules the preprocessor keeps.
+MacroTable macros_for(const Genome& genome, const Grammar& grammar);
+
+// False when the rule sits in a #if region its genome's configuration removes.
+bool rule_is_live(const Rule& rule, const Grammar& grammar, const MacroTable& macros);
+
+}  // namespace gi

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gi-optimize needs, only those missing, so the README's commands work
+# on a fresh Debian 12 machine. The CUDA toolkit is expected in /usr/local/cuda (or on PATH).
+set -euo pipefail
+
+packages=(cmake ninja-build g++ pkg-config libtinyxml2-dev libboost-dev libboost-filesystem-dev
+          libgtest-dev libsqlite3-dev)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if ((${#missing[@]})); then
+    echo "gi-optimize: installing missing packages: ${missing[*]}"
+    sudo_cmd=()
+    if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
+    echo "gi-optimize: nvcc found in /usr/local/cuda/bin (add it to PATH to use it outside these scripts)"
+fi
