@@ -90,8 +90,16 @@ void WorkerProcess::kill() {
     if (!impl_->alive) return;
     impl_->alive = false;
     std::error_code ec;
-    if (impl_->child.running(ec)) impl_->child.terminate(ec);
-    impl_->child.wait(ec);
+    // Boost's terminate() does not wait for the child, which would leave a zombie: kill and reap
+    // here, then detach so Boost never signals the (possibly reused) pid again.
+    if (impl_->child.running(ec)) {
+        const pid_t pid = impl_->child.id();
+        ::kill(pid, SIGKILL);
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
+    impl_->child.detach();
     impl_->to_worker.close();
     impl_->from_worker.close();
 }
