@@ -28,9 +28,10 @@ namespace {
 namespace bp = boost::process;
 using Clock = std::chrono::steady_clock;
 
-// Pipes are created and children forked under one lock, and every pipe end is close-on-exec: a
-// child started by another thread then never inherits this child's pipes, which would hold them
-// open and make this child look alive (or timed out) until the other one ends.
+// Pipes are created and children forked under one lock: between a pipe's creation and the parent
+// closing its write end, a child forked by another thread would inherit that end, hold it open and
+// make this child look alive until the other one ends. Close-on-exec on every end also keeps
+// children started elsewhere (without this lock) from inheriting them.
 std::mutex& spawn_mutex() {
     static std::mutex mutex;
     return mutex;
