@@ -14,6 +14,7 @@ EditSpace::EditSpace(const Grammar& grammar, const MacroTable& macros) {
         live[i] = rule_is_live(grammar.rules[i], grammar, macros);
     }
 
+    const CopyContext copies(grammar);
     for (std::size_t t = 0; t < n; ++t) {
         if (!live[t]) continue;
         const Rule& target = grammar.rules[t];
@@ -27,7 +28,7 @@ EditSpace::EditSpace(const Grammar& grammar, const MacroTable& macros) {
             Group insert{t, Edit::Op::Insert, {}};
             for (std::size_t s = 0; s < n; ++s) {
                 const Rule& source = grammar.rules[s];
-                if (!live[s] || source.kind != target.kind || !copy_is_scope_safe(target, source)) continue;
+                if (!live[s] || source.kind != target.kind || !copies.allows(target, source)) continue;
                 if (source.text != target.text) replace.sources.push_back(static_cast<int>(s));
                 if (target.kind == RuleKind::Statement) insert.sources.push_back(static_cast<int>(s));
             }

@@ -1,6 +1,7 @@
 #include "genome/validate.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "util/error.hpp"
@@ -67,6 +68,54 @@ std::string scope_problem(const Rule& target, const Rule& source) {
     return {};
 }
 
+bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Identifiers a piece of code mentions, skipping comments, string and character literals and
+// member names after '.' or '->' (they belong to a type, not to a scope).
+std::set<std::string> identifiers_in(const std::string& code) {
+    std::set<std::string> names;
+    char last = ' ', before_last = ' ';  // the last two punctuation characters, for '.' and '->'
+    auto punctuation = [&](char c) {
+        before_last = last;
+        last = c;
+    };
+    std::size_t i = 0;
+    while (i < code.size()) {
+        const char c = code[i];
+        if (c == '/' && i + 1 < code.size() && code[i + 1] == '/') {
+            i = std::min(code.find('\n', i), code.size());
+        } else if (c == '/' && i + 1 < code.size() && code[i + 1] == '*') {
+            const std::size_t end = code.find("*/", i + 2);
+            i = end == std::string::npos ? code.size() : end + 2;
+        } else if (c == '"' || c == '\'') {
+            std::size_t j = i + 1;
+            while (j < code.size() && code[j] != c) j += code[j] == '\\' ? 2 : 1;
+            i = j + 1;
+            punctuation(c);
+        } else if (is_identifier_start(c)) {
+            std::size_t j = i;
+            while (j < code.size() && is_identifier_char(code[j])) ++j;
+            if (last != '.' && !(last == '>' && before_last == '-')) names.insert(code.substr(i, j - i));
+            punctuation('a');
+            i = j;
+        } else if (std::isdigit(static_cast<unsigned char>(c))) {
+            while (i < code.size() && (is_identifier_char(code[i]) || code[i] == '.')) ++i;  // 1.5e3f, 0x1fu
+            punctuation('0');
+        } else {
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') punctuation(c);
+            ++i;
+        }
+    }
+    return names;
+}
+
+bool is_return_statement(const Rule& rule) {
+    const std::size_t start = rule.text.find_first_not_of(" \t\n");
+    return rule.kind == RuleKind::Statement && start != std::string::npos && rule.text.compare(start, 6, "return") == 0 &&
+           (start + 6 == rule.text.size() || !is_identifier_char(rule.text[start + 6]));
+}
+
 void check_setting(const GeneSetting& setting, const Grammar& grammar, std::vector<GenomeProblem>& problems) {
     const std::string item = setting.name + "=" + setting.value;
     const Gene* gene = grammar.find_gene(setting.name);
@@ -83,7 +132,8 @@ void check_setting(const GeneSetting& setting, const Grammar& grammar, std::vect
                                       " (allowed: " + join(gene->values, ", ") + ")"});
 }
 
-void check_edit(const Edit& edit, const Grammar& grammar, std::vector<GenomeProblem>& problems) {
+void check_edit(const Edit& edit, const Grammar& grammar, const CopyContext& context,
+                std::vector<GenomeProblem>& problems) {
     const std::string item = edit_to_text(edit);
     auto problem = [&](const std::string& message) { problems.push_back({item, message}); };
 
@@ -121,12 +171,50 @@ void check_edit(const Edit& edit, const Grammar& grammar, std::vector<GenomeProb
                                                   : ""));
         return;
     }
-    if (const std::string why = scope_problem(*target, *source); !why.empty()) problem(why);
+    if (const std::string why = context.problem(*target, *source); !why.empty()) problem(why);
 }
 
 }  // namespace
 
 bool copy_is_scope_safe(const Rule& target, const Rule& source) { return scope_problem(target, source).empty(); }
+
+CopyContext::CopyContext(const Grammar& grammar) {
+    std::string original;
+    for (const Piece& piece : grammar.pieces) original += piece.text;
+    std::vector<std::size_t> line_starts{0};
+    for (std::size_t i = 0; i < original.size(); ++i)
+        if (original[i] == '\n') line_starts.push_back(i + 1);
+    auto line_start = [&](int line) {
+        return line < 1 ? 0 : static_cast<std::size_t>(line) > line_starts.size() ? original.size()
+                                                                                   : line_starts[static_cast<std::size_t>(line - 1)];
+    };
+    for (const Function& function : grammar.functions) {
+        // From the signature's first line (a template line included) to the end of the brace's line.
+        const std::size_t begin = line_start(function.first_line);
+        const std::size_t end = line_start(function.body_first_line + 1);
+        std::set<std::string>& names = signature_names_[function.name];
+        for (const std::string& name : identifiers_in(original.substr(begin, end > begin ? end - begin : 0))) names.insert(name);
+        for (const KernelParameter& parameter : function.parameters) names.insert(parameter.name);
+    }
+}
+
+std::string CopyContext::problem(const Rule& target, const Rule& source) const {
+    if (std::string why = scope_problem(target, source); !why.empty()) return why;
+    if (target.function == source.function) return {};
+    if (is_return_statement(source))
+        return "<" + source.id + "> returns from " + source.function + "; a return statement stays in its own function";
+    const auto own = signature_names_.find(source.function);
+    if (own == signature_names_.end()) return {};
+    const auto there = signature_names_.find(target.function);
+    std::vector<std::string> foreign;
+    for (const std::string& name : identifiers_in(source.text))
+        if (own->second.count(name) && (there == signature_names_.end() || !there->second.count(name)) &&
+            !contains(target.in_scope, name))
+            foreign.push_back(name);
+    if (foreign.empty()) return {};
+    return "<" + source.id + "> mentions " + join(foreign, ", ") + " from the signature of " + source.function +
+           ", which " + target.function + " (where <" + target.id + "> stands) does not have";
+}
 
 std::vector<GenomeProblem> validate_genome(const Genome& genome, const Grammar& grammar) {
     std::vector<GenomeProblem> problems;
@@ -137,7 +225,8 @@ std::vector<GenomeProblem> validate_genome(const Genome& genome, const Grammar& 
                                 "gene " + setting.name + " is set more than once; keep one setting"});
         check_setting(setting, grammar, problems);
     }
-    for (const Edit& edit : genome.edits) check_edit(edit, grammar, problems);
+    const CopyContext context(grammar);
+    for (const Edit& edit : genome.edits) check_edit(edit, grammar, context, problems);
     return problems;
 }
 
