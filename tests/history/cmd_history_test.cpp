@@ -10,13 +10,13 @@
 namespace gi {
 namespace {
 
-struct Run {
+struct ToolRun {
     int status = -1;
     std::string output;
 };
 
-Run gi_tool(const std::string& arguments) {
-    Run run;
+ToolRun gi_tool(const std::string& arguments) {
+    ToolRun run;
     FILE* pipe = ::popen((std::string(GI_TOOL_PATH) + " history " + arguments + " 2>&1").c_str(), "r");
     if (!pipe) return run;
     char buffer[4096];
@@ -58,24 +58,24 @@ std::filesystem::path sample_run() {
 
 TEST(CmdHistory, ListsFiltersAndTracesARun) {
     const auto dir = sample_run();
-    Run summary = gi_tool("--out " + dir.string());
+    ToolRun summary = gi_tool("--out " + dir.string());
     EXPECT_EQ(summary.status, 0) << summary.output;
     EXPECT_NE(summary.output.find("3 individuals"), std::string::npos) << summary.output;
 
-    Run best = gi_tool("--out " + dir.string() + " --best 1");
+    ToolRun best = gi_tool("--out " + dir.string() + " --best 1");
     EXPECT_EQ(best.status, 0);
     EXPECT_NE(best.output.find("2.000x"), std::string::npos) << best.output;
     EXPECT_NE(best.output.find("<_k.cu_3>"), std::string::npos) << best.output;
 
-    Run lineage = gi_tool("--out " + dir.string() + " --lineage 2");
+    ToolRun lineage = gi_tool("--out " + dir.string() + " --lineage 2");
     EXPECT_EQ(lineage.status, 0);
     EXPECT_NE(lineage.output.find("#2 anneal gen 1 mutation of #1"), std::string::npos) << lineage.output;
 
-    Run failures = gi_tool("--out " + (dir / kHistoryFileName).string() + " --failures");
+    ToolRun failures = gi_tool("--out " + (dir / kHistoryFileName).string() + " --failures");
     EXPECT_EQ(failures.status, 0);
     EXPECT_NE(failures.output.find("1 x compile-error: error: expected ';'"), std::string::npos) << failures.output;
 
-    Run anneal_only = gi_tool("--out " + dir.string() + " --failures --strategy anneal");
+    ToolRun anneal_only = gi_tool("--out " + dir.string() + " --failures --strategy anneal");
     EXPECT_NE(anneal_only.output.find("0 of 2 individuals failed"), std::string::npos) << anneal_only.output;
 
     EXPECT_EQ(gi_tool("--help").status, 0);
@@ -90,18 +90,18 @@ TEST(CmdHistory, BadUseIsAUsageErrorAndBadFilesAFailure) {
     EXPECT_EQ(gi_tool("--out " + dir.string() + " --colour").status, 2);
     EXPECT_EQ(gi_tool("--out " + dir.string() + " --lineage x").status, 2);
 
-    Run missing_id = gi_tool("--out " + dir.string() + " --lineage 42");
+    ToolRun missing_id = gi_tool("--out " + dir.string() + " --lineage 42");
     EXPECT_EQ(missing_id.status, 1);
     EXPECT_NE(missing_id.output.find("no individual #42"), std::string::npos) << missing_id.output;
 
-    Run nothing = gi_tool("--out " + (dir / "nowhere").string());
+    ToolRun nothing = gi_tool("--out " + (dir / "nowhere").string());
     EXPECT_EQ(nothing.status, 1);
     EXPECT_NE(nothing.output.find("no history database"), std::string::npos) << nothing.output;
 
     const auto foreign = dir / "notes.txt";
     std::ofstream(foreign) << "shopping list: milk, eggs, a faster kernel\n";
     const std::string before = test::file_bytes(foreign);
-    Run bad = gi_tool("--out " + foreign.string());
+    ToolRun bad = gi_tool("--out " + foreign.string());
     EXPECT_EQ(bad.status, 1);
     EXPECT_NE(bad.output.find("not a gi-optimize history database"), std::string::npos) << bad.output;
     EXPECT_EQ(test::file_bytes(foreign), before);

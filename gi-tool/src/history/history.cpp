@@ -141,6 +141,7 @@ std::string to_string(Birth birth) {
         case Birth::Mutation: return "mutation";
         case Birth::Crossover: return "crossover";
         case Birth::Triangulation: return "triangulation";
+        case Birth::Elite: return "elite";
         case Birth::Tune: return "tune";
         case Birth::Minimise: return "minimise";
         case Birth::Unknown: return "unknown";
@@ -149,11 +150,11 @@ std::string to_string(Birth birth) {
 }
 
 Birth birth_from_string(const std::string& text) {
-    for (Birth b : {Birth::Init, Birth::Mutation, Birth::Crossover, Birth::Triangulation, Birth::Tune,
+    for (Birth b : {Birth::Init, Birth::Mutation, Birth::Crossover, Birth::Triangulation, Birth::Elite, Birth::Tune,
                     Birth::Minimise, Birth::Unknown})
         if (to_string(b) == text) return b;
     throw Error("unknown birth method '" + text +
-                "' (known: init, mutation, crossover, triangulation, tune, minimise, unknown)");
+                "' (known: init, mutation, crossover, triangulation, elite, tune, minimise, unknown)");
 }
 
 std::vector<std::string> identity_differences(const HistoryIdentity& found, const HistoryIdentity& expected) {

@@ -22,6 +22,7 @@
 
 #include "evaluate/evaluator.hpp"
 #include "grammar/grammar.hpp"
+#include "history/birth.hpp"
 #include "history/score.hpp"
 #include "history/sqlite_db.hpp"
 
@@ -42,10 +43,6 @@ struct HistoryIdentity {
 
 // The identity of a grammar (options left empty).
 HistoryIdentity history_identity(const Grammar& grammar);
-
-enum class Birth { Init, Mutation, Crossover, Triangulation, Tune, Minimise, Unknown };
-std::string to_string(Birth birth);
-Birth birth_from_string(const std::string& text);  // throws gi::Error on unknown text
 
 // One program measured on one case: the fitness cache.
 struct EvaluationRow {
