@@ -322,7 +322,7 @@ function(gi_optimize_cuda_kernel target)
         if(NOT function MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
             _gi_fail("FUNCTION: '${function}' is not a C++ function name")
         endif()
-        if(NOT kernel_text MATCHES "__global__[^;{}]*[^A-Za-z0-9_]${function}[ \t\r\n]*\\(")
+        if(NOT kernel_text MATCHES "__global__[^;{}]*[^A-Za-z0-9_]${function}[ \t\r\n]*\\([^;{}]*\\)[^;{}]*{")
             _gi_fail("FUNCTION: no __global__ function '${function}' in ${GI_KERNEL}")
         endif()
     endforeach()
@@ -370,12 +370,8 @@ function(gi_optimize_cuda_kernel target)
         _gi_fail("FUNCTION ${GI_FUNCTION} of target '${target}' is registered twice")
     endif()
 
-    if(NOT GI_OPTIMIZE)
-        _gi_debug("${target}: ${identifier}: GI_OPTIMIZE is OFF, the target builds the original ${GI_KERNEL} unchanged")
-        return()
-    endif()
-
-    # Everything the deferred step needs, kept on the target per registration.
+    # Everything the deferred step needs, kept on the target per registration (custom properties:
+    # they change nothing in the build).
     set_property(TARGET "${target}" APPEND PROPERTY _GI_REGISTRATIONS "${identifier}")
     foreach(field
             kernel:kernel functions:GI_FUNCTION params:params flags:GI_FLAGS block_size:GI_BLOCK_SIZE grid:GI_GRID
@@ -387,7 +383,8 @@ function(gi_optimize_cuda_kernel target)
         set_property(TARGET "${target}" PROPERTY "_GI_${identifier}_${name}" "${${variable}}")
     endforeach()
     cmake_language(EVAL CODE "cmake_language(DEFER CALL _gi_finalize [[${target}]] [[${identifier}]])")
-    _gi_debug("${target}: ${identifier}: registered ${GI_KERNEL}; the target is changed at the end of ${CMAKE_CURRENT_SOURCE_DIR}")
+    _gi_debug("${target}: ${identifier}: registered ${GI_KERNEL}; checked (and with GI_OPTIMIZE=ON changed) at the end of ",
+              "${CMAKE_CURRENT_SOURCE_DIR}")
 endfunction()
 
 # _gi_registration_arguments(<out-var> <target> <identifier>): the gi-tool options describing the
@@ -429,13 +426,6 @@ endfunction()
 # runs), a twin is made from the same sources and settings but with the original kernel, since the
 # target's variant cannot be built before its evolution has run.
 function(_gi_recorder_target out_var target recorder gpu_architecture gen_dir)
-    if(NOT TARGET "${recorder}")
-        _gi_fail("RECORDER: '${recorder}' is not a target (the program that runs the kernel on real inputs)")
-    endif()
-    get_target_property(type "${recorder}" TYPE)
-    if(NOT type STREQUAL "EXECUTABLE")
-        _gi_fail("RECORDER: '${recorder}' is a ${type}, not an executable")
-    endif()
     if(NOT recorder STREQUAL target)
         set(${out_var} "${recorder}" PARENT_SCOPE)
         return()
@@ -533,6 +523,19 @@ function(_gi_finalize target identifier)
                          "for (${compiled}); its variant would never run")
             endif()
         endforeach()
+    endif()
+
+    if(NOT TARGET "${recorder}")
+        _gi_fail("RECORDER: '${recorder}' is not a target (the program that runs the kernel on real inputs)")
+    endif()
+    get_target_property(recorder_type "${recorder}" TYPE)
+    if(NOT recorder_type STREQUAL "EXECUTABLE")
+        _gi_fail("RECORDER: '${recorder}' is a ${recorder_type}, not an executable")
+    endif()
+
+    if(NOT GI_OPTIMIZE)
+        _gi_debug("${target}: ${kernel_name}: GI_OPTIMIZE is OFF, the target builds the original ${kernel} unchanged")
+        return()
     endif()
 
     _gi_registration_arguments(registration "${target}" "${identifier}")
