@@ -79,7 +79,7 @@ function(_gi_parse_params out_var)
         if(item MATCHES "^[A-Za-z_][A-Za-z0-9_]*=.+$" OR item MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
             if(NOT name STREQUAL "")
                 if(values STREQUAL "")
-                    _gi_fail("PARAMS: parameter '${name}' has no values (write PARAMS ${name} 32 64 128, ",
+                    _gi_fail("PARAMS: parameter '${name}' has no values (write PARAMS ${name} 32 64 128, "
                              "${name} 1..8 or ${name}=A,B,C)")
                 endif()
                 string(JOIN "," joined ${values})
@@ -98,13 +98,13 @@ function(_gi_parse_params out_var)
             endif()
             list(APPEND values "${item}")
         else()
-            _gi_fail("PARAMS: '${item}' is neither a parameter name nor a number or range a..b (write ",
+            _gi_fail("PARAMS: '${item}' is neither a parameter name nor a number or range a..b (write "
                      "non-numeric values as NAME=A,B,C)")
         endif()
     endforeach()
     if(NOT name STREQUAL "")
         if(values STREQUAL "")
-            _gi_fail("PARAMS: parameter '${name}' has no values (write PARAMS ${name} 32 64 128, ${name} 1..8 ",
+            _gi_fail("PARAMS: parameter '${name}' has no values (write PARAMS ${name} 32 64 128, ${name} 1..8 "
                      "or ${name}=A,B,C)")
         endif()
         string(JOIN "," joined ${values})
@@ -119,11 +119,11 @@ function(_gi_parse_architectures out_var argument)
     set(result "")
     foreach(item IN LISTS ARGN)
         if(item MATCHES "^(all|all-major|native)$")
-            _gi_fail("${argument} is '${item}': gi-optimize needs the architectures listed (one cached variant ",
+            _gi_fail("${argument} is '${item}': gi-optimize needs the architectures listed (one cached variant "
                      "each); set ARCHITECTURES 80 90 ... or CUDA_ARCHITECTURES to numbers")
         endif()
         if(NOT item MATCHES "^([1-9][0-9]+)(-real|-virtual)?$")
-            _gi_fail("${argument}: '${item}' is not a CUDA architecture (write numbers as in ",
+            _gi_fail("${argument}: '${item}' is not a CUDA architecture (write numbers as in "
                      "CMAKE_CUDA_ARCHITECTURES: 80 90; suffixed ones such as 90a are not supported)")
         endif()
         list(APPEND result "${CMAKE_MATCH_1}")
@@ -303,7 +303,7 @@ function(gi_optimize_cuda_kernel target)
 
     get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
     if(NOT "CUDA" IN_LIST languages)
-        _gi_fail("target '${target}' is not built with CUDA: enable the language first (project(... LANGUAGES CXX CUDA) ",
+        _gi_fail("target '${target}' is not built with CUDA: enable the language first (project(... LANGUAGES CXX CUDA) "
                  "or enable_language(CUDA))")
     endif()
 
@@ -332,7 +332,7 @@ function(gi_optimize_cuda_kernel target)
     foreach(declaration IN LISTS params)
         string(REGEX REPLACE "=.*" "" name "${declaration}")
         if(NOT kernel_text MATCHES "#[ \t]*define[ \t]+${name}([ \t\r\n]|$)")
-            _gi_fail("PARAMS: ${GI_KERNEL} does not #define ${name} (a parameter is a macro the kernel defines; its ",
+            _gi_fail("PARAMS: ${GI_KERNEL} does not #define ${name} (a parameter is a macro the kernel defines; its "
                      "value there is the default)")
         endif()
     endforeach()
@@ -383,7 +383,7 @@ function(gi_optimize_cuda_kernel target)
         set_property(TARGET "${target}" PROPERTY "_GI_${identifier}_${name}" "${${variable}}")
     endforeach()
     cmake_language(EVAL CODE "cmake_language(DEFER CALL _gi_finalize [[${target}]] [[${identifier}]])")
-    _gi_debug("${target}: ${identifier}: registered ${GI_KERNEL}; checked (and with GI_OPTIMIZE=ON changed) at the end of ",
+    _gi_debug("${target}: ${identifier}: registered ${GI_KERNEL}; checked (and with GI_OPTIMIZE=ON changed) at the end of "
               "${CMAKE_CURRENT_SOURCE_DIR}")
 endfunction()
 
@@ -499,7 +499,7 @@ function(_gi_finalize target identifier)
         math(EXPR index "${index} + 1")
     endforeach()
     if(kernel_index EQUAL -1)
-        _gi_fail("KERNEL: '${kernel}' is not among the sources of target '${target}' (add it with ",
+        _gi_fail("KERNEL: '${kernel}' is not among the sources of target '${target}' (add it with "
                  "add_executable/target_sources; the call replaces it there)")
     endif()
 
@@ -509,7 +509,7 @@ function(_gi_finalize target identifier)
         set(target_architectures "${CMAKE_CUDA_ARCHITECTURES}")
     endif()
     if(target_architectures STREQUAL "" OR target_architectures STREQUAL "OFF")
-        _gi_fail("target '${target}' names no CUDA architectures: set CUDA_ARCHITECTURES (or CMAKE_CUDA_ARCHITECTURES) ",
+        _gi_fail("target '${target}' names no CUDA architectures: set CUDA_ARCHITECTURES (or CMAKE_CUDA_ARCHITECTURES) "
                  "or pass ARCHITECTURES 80 90 ...")
     endif()
     _gi_parse_architectures(compiled "CUDA_ARCHITECTURES of '${target}'" ${target_architectures})
@@ -519,7 +519,7 @@ function(_gi_finalize target identifier)
     else()
         foreach(architecture IN LISTS architectures)
             if(NOT architecture IN_LIST compiled)
-                _gi_fail("ARCHITECTURES: ${architecture} is not among the architectures target '${target}' compiles ",
+                _gi_fail("ARCHITECTURES: ${architecture} is not among the architectures target '${target}' compiles "
                          "for (${compiled}); its variant would never run")
             endif()
         endforeach()
