@@ -52,7 +52,7 @@ endfunction()
 # _gi_normalize(<out-var> <text>): trims and collapses whitespace runs to one space, as gi-tool does
 # before hashing (normalize_registration_text), so both compute the same key.
 function(_gi_normalize out_var text)
-    string(REGEX REPLACE "[ \t\r\n\v\f]+" " " text "${text}")
+    string(REGEX REPLACE "[ \t\r\n]+" " " text "${text}")
     string(STRIP "${text}" text)
     set(${out_var} "${text}" PARENT_SCOPE)
 endfunction()

@@ -1,5 +1,6 @@
 #include "cache/registration.hpp"
 
+#include <algorithm>
 #include <cctype>
 
 #include "grammar/grammar.hpp"
@@ -33,7 +34,8 @@ std::string normalize_registration_text(const std::string& text) {
     std::string out;
     bool pending_space = false;
     for (const char c : text) {
-        if (std::isspace(static_cast<unsigned char>(c))) {
+        // Exactly the characters CMake's regex can name, so _gi_normalize agrees.
+        if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
             pending_space = !out.empty();
             continue;
         }

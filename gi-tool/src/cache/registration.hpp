@@ -25,7 +25,8 @@ struct Registration {
     friend bool operator==(const Registration&, const Registration&) = default;
 };
 
-// Trims and collapses whitespace runs to one space (the normal form every field is hashed in).
+// Trims and collapses runs of spaces, tabs, CR and LF to one space (the normal form every field
+// is hashed in).
 std::string normalize_registration_text(const std::string& text);
 
 // Every field in normal form.
