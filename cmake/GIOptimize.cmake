@@ -29,8 +29,6 @@ set(GI_GPU_ARCHITECTURE "" CACHE STRING
 set(GI_OPTIMIZE_TOOL "" CACHE FILEPATH
     "A gi-tool executable to use instead of the GIOptimize::gi-tool target (e.g. a prebuilt one, so gi-tool is not built again).")
 
-# The key format cmake/ and gi-tool share: gi-tool/src/cache/registration.hpp, kCacheKeyVersion.
-set(_GI_CACHE_KEY_VERSION 1)
 set_property(GLOBAL PROPERTY _GI_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 # _gi_debug(<message>...): a decision, shown with --log-level=DEBUG or GI_OPTIMIZE_VERBOSE=ON.
@@ -62,7 +60,7 @@ endfunction()
 function(_gi_grammar_version out_var)
     get_property(version GLOBAL PROPERTY GI_OPTIMIZE_GRAMMAR_VERSION)
     if(NOT version MATCHES "^[0-9]+$")
-        message(FATAL_ERROR "gi-optimize: the grammar version is unknown; include gi-optimize with "
+        message(FATAL_ERROR "gi-optimize: the grammar version is unknown: include gi-optimize with "
                             "add_subdirectory, FetchContent or find_package(GIOptimize), not by including "
                             "GIOptimize.cmake alone.")
     endif()
@@ -120,11 +118,11 @@ function(_gi_parse_architectures out_var argument)
     foreach(item IN LISTS ARGN)
         if(item MATCHES "^(all|all-major|native)$")
             _gi_fail("${argument} is '${item}': gi-optimize needs the architectures listed (one cached variant "
-                     "each); set ARCHITECTURES 80 90 ... or CUDA_ARCHITECTURES to numbers")
+                     "each): set ARCHITECTURES 80 90 ... or CUDA_ARCHITECTURES to numbers")
         endif()
         if(NOT item MATCHES "^([1-9][0-9]+)(-real|-virtual)?$")
             _gi_fail("${argument}: '${item}' is not a CUDA architecture (write numbers as in "
-                     "CMAKE_CUDA_ARCHITECTURES: 80 90; suffixed ones such as 90a are not supported)")
+                     "CMAKE_CUDA_ARCHITECTURES: 80 90, suffixed ones such as 90a are not supported)")
         endif()
         list(APPEND result "${CMAKE_MATCH_1}")
     endforeach()
@@ -139,7 +137,9 @@ function(_gi_cache_key out_var)
     cmake_parse_arguments(PARSE_ARGV 1 arg "" "KERNEL;ARCHITECTURE;BLOCK_SIZE;GRID" "FUNCTIONS;PARAMS;FLAGS;TOLERANCE")
     _gi_grammar_version(grammar_version)
     file(SHA256 "${arg_KERNEL}" source_sha256)
-    set(text "gi-optimize-cache-key ${_GI_CACHE_KEY_VERSION}\ngrammar-version ${grammar_version}\n")
+    # The key format gi-tool uses: gi-tool/src/cache/registration.hpp, kCacheKeyVersion.
+    set(key_version 1)
+    set(text "gi-optimize-cache-key ${key_version}\ngrammar-version ${grammar_version}\n")
     string(APPEND text "architecture sm_${arg_ARCHITECTURE}\nsource-sha256 ${source_sha256}\n")
     foreach(field function:FUNCTIONS param:PARAMS flag:FLAGS)
         string(REPLACE ":" ";" field "${field}")
@@ -274,11 +274,11 @@ function(gi_optimize_cuda_kernel target)
     get_target_property(aliased "${target}" ALIASED_TARGET)
     get_target_property(imported "${target}" IMPORTED)
     if(aliased OR imported)
-        _gi_fail("'${target}' is an alias or imported target; pass the real target that compiles the kernel")
+        _gi_fail("'${target}' is an alias or imported target: pass the real target that compiles the kernel")
     endif()
     get_target_property(type "${target}" TYPE)
     if(NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY)$")
-        _gi_fail("target '${target}' is a ${type}; it must compile the kernel (an executable or a library)")
+        _gi_fail("target '${target}' is a ${type}: it must compile the kernel (an executable or a library)")
     endif()
     if(GI_UNPARSED_ARGUMENTS)
         list(JOIN GI_UNPARSED_ARGUMENTS "' '" unknown)
@@ -332,7 +332,7 @@ function(gi_optimize_cuda_kernel target)
     foreach(declaration IN LISTS params)
         string(REGEX REPLACE "=.*" "" name "${declaration}")
         if(NOT kernel_text MATCHES "#[ \t]*define[ \t]+${name}([ \t\r\n]|$)")
-            _gi_fail("PARAMS: ${GI_KERNEL} does not #define ${name} (a parameter is a macro the kernel defines; its "
+            _gi_fail("PARAMS: ${GI_KERNEL} does not #define ${name} (a parameter is a macro the kernel defines, its "
                      "value there is the default)")
         endif()
     endforeach()
@@ -367,7 +367,7 @@ function(gi_optimize_cuda_kernel target)
     list(JOIN GI_FUNCTION "_" identifier)
     get_property(registered TARGET "${target}" PROPERTY _GI_REGISTRATIONS)
     if(identifier IN_LIST registered)
-        _gi_fail("FUNCTION ${GI_FUNCTION} of target '${target}' is registered twice")
+        _gi_fail("FUNCTION ${identifier} of target '${target}' is registered twice")
     endif()
 
     # Everything the deferred step needs, kept on the target per registration (custom properties:
@@ -383,7 +383,7 @@ function(gi_optimize_cuda_kernel target)
         set_property(TARGET "${target}" PROPERTY "_GI_${identifier}_${name}" "${${variable}}")
     endforeach()
     cmake_language(EVAL CODE "cmake_language(DEFER CALL _gi_finalize [[${target}]] [[${identifier}]])")
-    _gi_debug("${target}: ${identifier}: registered ${GI_KERNEL}; checked (and with GI_OPTIMIZE=ON changed) at the end of "
+    _gi_debug("${target}: ${identifier}: registered ${GI_KERNEL}, checked (and with GI_OPTIMIZE=ON changed) at the end of "
               "${CMAKE_CURRENT_SOURCE_DIR}")
 endfunction()
 
@@ -500,7 +500,7 @@ function(_gi_finalize target identifier)
     endforeach()
     if(kernel_index EQUAL -1)
         _gi_fail("KERNEL: '${kernel}' is not among the sources of target '${target}' (add it with "
-                 "add_executable/target_sources; the call replaces it there)")
+                 "add_executable/target_sources: the call replaces it there)")
     endif()
 
     # Architectures: as given, else the target's, else CMAKE_CUDA_ARCHITECTURES.
@@ -515,12 +515,14 @@ function(_gi_finalize target identifier)
     _gi_parse_architectures(compiled "CUDA_ARCHITECTURES of '${target}'" ${target_architectures})
     if(architectures STREQUAL "")
         set(architectures "${compiled}")
-        _gi_debug("${target}: ${kernel_name}: architectures from the target: ${architectures}")
+        list(JOIN architectures " " shown)
+        _gi_debug("${target}: ${kernel_name}: architectures from the target: ${shown}")
     else()
         foreach(architecture IN LISTS architectures)
             if(NOT architecture IN_LIST compiled)
+                list(JOIN compiled " " shown)
                 _gi_fail("ARCHITECTURES: ${architecture} is not among the architectures target '${target}' compiles "
-                         "for (${compiled}); its variant would never run")
+                         "for (${shown}), its variant would never run")
             endif()
         endforeach()
     endif()
@@ -569,12 +571,12 @@ function(_gi_finalize target identifier)
             continue()
         endif()
         if(GI_REQUIRE_CACHE)
-            message(FATAL_ERROR "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}; GI_REQUIRE_CACHE is ON, "
+            message(FATAL_ERROR "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}. GI_REQUIRE_CACHE is ON, "
                                 "so every architecture needs a current cache entry (evolve on a GPU and commit it, see "
                                 "docs/ci-recipe.md)")
         endif()
         if(architecture STREQUAL gpu)
-            message(STATUS "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}; this machine has a "
+            message(STATUS "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}, and this machine has a "
                            "sm_${gpu} GPU, so the build records test cases and evolves it (budget ${budget} min)")
             _gi_recorder_target(recorder_target "${target}" "${recorder}" "${gpu}" "${gen_dir}")
             set(work "${gen_dir}/evolve.sm_${architecture}")
@@ -608,7 +610,7 @@ function(_gi_finalize target identifier)
             else()
                 set(why "the GPU here is sm_${gpu}")
             endif()
-            message(NOTICE "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: original kernel (${reason}; ${why}, "
+            message(NOTICE "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: original kernel (${reason}, ${why}, "
                            "so nothing is evolved)")
         endif()
     endforeach()

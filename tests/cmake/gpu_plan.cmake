@@ -8,7 +8,7 @@ if(GI_TEST_SKIP)
 endif()
 
 gi_test_project(gpu_plan)
-gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=80\;90")
+gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=80,90")
 gi_test_expect("${out}" "scaleKernel sm_90: no cache entry [^\n]*sm_90 GPU, so the build records test cases and evolves it \\(budget 10 min\\)"
                "sm_90 is evolved")
 gi_test_expect("${out}" "scaleKernel sm_80: original kernel \\(no cache entry [^\n]*the GPU here is sm_90" "sm_80 is not")

@@ -6,7 +6,7 @@ if(GI_TEST_SKIP)
 endif()
 
 gi_test_project(multi_arch)
-gi_test_configure(out PASS -DGI_OPTIMIZE=OFF "-DGI_TEST_ARCHS=80\;90")
+gi_test_configure(out PASS -DGI_OPTIMIZE=OFF "-DGI_TEST_ARCHS=80,90")
 gi_test_build(out PASS)
 gi_test_device_code(original_80 "${build}/app" 80)
 gi_test_device_code(original_90 "${build}/app" 90)
