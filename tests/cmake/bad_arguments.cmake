@@ -30,7 +30,7 @@ set(cases
     "app ${base} BUDGET 0|BUDGET must be more than 0"
     "app ${base} CACHE_DIR scale.cu|CACHE_DIR: 'scale.cu' is a file"
     "app ${base} RECORDER nosuchrecorder|RECORDER: 'nosuchrecorder' is not a target"
-    "app KERNEL scale.cu scale.cu FUNCTION scaleKernel RECORDER app|KERNEL takes one value"
+    "app KERNEL scale.cu scale.cu FUNCTION scaleKernel RECORDER app|unknown argument\\(s\\) 'scale.cu' [^\n]*KERNEL, RECORDER, CACHE_DIR and BUDGET take one value"
     "hostlib ${base}|KERNEL: '[^']*scale.cu' is not among the sources of target 'hostlib'"
 )
 foreach(case IN LISTS cases)
