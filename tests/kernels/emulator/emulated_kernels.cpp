@@ -7,4 +7,9 @@ std::vector<StereoConfig>& stereo_configs() {
     return configs;
 }
 
+std::vector<BsplineConfig>& bspline_configs() {
+    static std::vector<BsplineConfig> configs;
+    return configs;
+}
+
 }  // namespace gi::emu

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "emulator/cuda_emulator.hpp"
+#include "bspline/reference.hpp"
 #include "stereo/reference.hpp"
 
 namespace gi::emu {
@@ -18,5 +19,13 @@ struct StereoConfig {
 };
 
 std::vector<StereoConfig>& stereo_configs();
+
+struct BsplineConfig {
+    std::string name;
+    // Runs bspline_kernel on the case: 25 outputs per active block, in the kernel's order.
+    std::function<std::vector<bspline::Float4>(const bspline::DeformationCase& c, int use_bspline, Order order)> run;
+};
+
+std::vector<BsplineConfig>& bspline_configs();
 
 }  // namespace gi::emu
