@@ -9,6 +9,7 @@
 #include "bspline/reference.hpp"
 #include "common/cuda_check.cuh"
 #include "common/driver_options.hpp"
+#include "common/launch.cuh"
 
 namespace {
 
@@ -19,6 +20,7 @@ int run(int argc, char** argv) {
     const gi::kernels::DriverOptions options(
         argc, argv, {{"size", 217}, {"seed", 1}, {"cases", 1}, {"use-bspline", 1}, {"warmup", 3}, {"reps", 20}},
         "usage: bspline_driver [--size 217] [--seed 1] [--cases 1] [--use-bspline 1] [--warmup 3] [--reps 20]\n"
+        "  --reps 0 (or GI_RECORD_DIR set): check without timing\n"
         "example: bspline_driver --size 160 --cases 3 --use-bspline 0");
     if (options.help()) {
         std::puts(options.usage().c_str());
@@ -29,7 +31,7 @@ int run(int argc, char** argv) {
     const int cases = static_cast<int>(options.get("cases", 1, 1000));
     const int use_bspline = static_cast<int>(options.get("use-bspline", 0, 1));
     const int warmup = static_cast<int>(options.get("warmup", 0, 1000));
-    const int reps = static_cast<int>(options.get("reps", 1, 100000));
+    const int reps = gi::kernels::recording() ? 0 : static_cast<int>(options.get("reps", 0, 100000));
 
     long long elements = 0, bad = 0;
     double worst = 0;
@@ -46,12 +48,11 @@ int run(int argc, char** argv) {
         DeviceBuffer<float4> deformation(static_cast<std::size_t>(active) * 25);
         deformation.poison();  // NaN patterns: an unwritten output fails the comparison
         const auto launch = [&] {
-            bspline_kernel<<<bspline_grid(active), bspline_block()>>>(control_points.get(), active_blocks.get(),
-                                                                      deformation.get(), active, c.image_x, c.image_y,
-                                                                      c.grid_x, c.grid_y, use_bspline);
+            gi::kernels::launch_kernel(bspline_kernel, "bspline_kernel", bspline_grid(active), bspline_block(),
+                                       control_points.get(), active_blocks.get(), deformation.get(), active, c.image_x,
+                                       c.image_y, c.grid_x, c.grid_y, use_bspline);
         };
         launch();
-        GI_CUDA_CHECK(cudaGetLastError());
         GI_CUDA_CHECK(cudaDeviceSynchronize());
         const std::vector<float4> got = deformation.download();
         for (std::size_t i = 0; i < got.size(); ++i) {
@@ -72,14 +73,14 @@ int run(int argc, char** argv) {
         if (n == 0) {
             first_active_count = active;
             first_active_voxels = c.active_voxels;
-            timing = gi::kernels::time_with_events(launch, warmup, reps);
+            if (reps > 0) timing = gi::kernels::time_with_events(launch, warmup, reps);
         }
     }
     const dim3 block = bspline_block();
     const dim3 grid = bspline_grid(first_active_count);
-    std::printf("bspline_kernel %d^3 (%d active voxels in %d 1x5x5 blocks) block=%u grid=%u: median %.4f ms (spread %.4f, min %.4f, "
+    std::printf("bspline_kernel [%s] %d^3 (%d active voxels in %d 1x5x5 blocks) block=%u grid=%u: median %.4f ms (spread %.4f, min %.4f, "
                 "%d reps), %.2f G voxel outputs/s; %d case(s), %lld components, %lld beyond %.0e, worst %.3g -> %s\n",
-                size, first_active_voxels, first_active_count, block.x, grid.x, timing.median_ms, timing.spread_ms, timing.min_ms,
+                gi::kernels::launch_mode(), size, first_active_voxels, first_active_count, block.x, grid.x, timing.median_ms, timing.spread_ms, timing.min_ms,
                 timing.repetitions, first_active_count * 25.0 / (timing.median_ms * 1e6), cases, elements, bad,
                 gi::bspline::kTolerance, worst, bad == 0 ? "OK" : "FAIL");
     return bad == 0 ? 0 : 1;

@@ -43,9 +43,6 @@
 #define RADIUS 5                 // the SSD window is (2*RADIUS+1) squared
 #define STEREO_MAXD 50           // largest disparity tried
 #define STEREO_MAX_SSD 200000    // a best SSD at or above this is "no match": disparity -1
-#define STORE_GLOBAL 0
-#define STORE_SHARED 1
-#define STORE_LOCAL 2
 
 #if USE_MUL24
 #define IMUL(a, b) __mul24(a, b)
@@ -64,17 +61,19 @@
 #error "BLOCK_W must be larger than 2*RADIUS: the first 2*RADIUS threads (or, with XHALO, the halo threads) cover the halo columns"
 #endif
 
-// Where the per-row best disparity and SSD are kept; i is the row within the thread's rows.
-#if STORE_DISPARITY_PIXEL == STORE_GLOBAL
+// Where the per-row best disparity and SSD are kept (0 global, 1 shared, 2 local); i is the row
+// within the thread's rows. The #if tests use the numbers themselves, not named constants, so the
+// grammar does not mistake the names for on/off genes.
+#if STORE_DISPARITY_PIXEL == 0  // global
 #define DISPARITY_PIXEL(i) disparity[IMUL(Y + (i), width) + X]
-#elif STORE_DISPARITY_PIXEL == STORE_SHARED
+#elif STORE_DISPARITY_PIXEL == 1  // shared
 #define DISPARITY_PIXEL(i) disparity_pixel[i][tid]
 #else
 #define DISPARITY_PIXEL(i) disparity_pixel[i]
 #endif
-#if STORE_MIN_SSD == STORE_GLOBAL
+#if STORE_MIN_SSD == 0  // global
 #define MIN_SSD(i) min_ssd[IMUL(Y + (i), width) + X]
-#elif STORE_MIN_SSD == STORE_SHARED
+#elif STORE_MIN_SSD == 1  // shared
 #define MIN_SSD(i) disparity_min_ssd[i][tid]
 #else
 #define MIN_SSD(i) disparity_min_ssd[i]
@@ -111,16 +110,16 @@ __global__ void stereo_kernel(const unsigned char* left, const unsigned char* ri
 #if DPER > 1
     __shared__ int reduce_ssd[DPER][BLOCK_W];
 #endif
-#if STORE_DISPARITY_PIXEL == STORE_SHARED
+#if STORE_DISPARITY_PIXEL == 1  // shared
     __shared__ OUT_TYPE disparity_pixel[ROWS_PER_THREAD][TILE_W];
 #endif
-#if STORE_DISPARITY_PIXEL == STORE_LOCAL
+#if STORE_DISPARITY_PIXEL == 2  // local
     OUT_TYPE disparity_pixel[ROWS_PER_THREAD];
 #endif
-#if STORE_MIN_SSD == STORE_SHARED
+#if STORE_MIN_SSD == 1  // shared
     __shared__ int disparity_min_ssd[ROWS_PER_THREAD][TILE_W];
 #endif
-#if STORE_MIN_SSD == STORE_LOCAL
+#if STORE_MIN_SSD == 2  // local
     int disparity_min_ssd[ROWS_PER_THREAD];
 #endif
     const int tid = threadIdx.x;
@@ -217,14 +216,14 @@ __global__ void stereo_kernel(const unsigned char* left, const unsigned char* ri
         }
     }
 
-#if STORE_DISPARITY_PIXEL != STORE_GLOBAL || STORE_MIN_SSD != STORE_GLOBAL
+#if STORE_DISPARITY_PIXEL != 0 || STORE_MIN_SSD != 0  // kept on chip
     // The results kept on chip go out to the caller's arrays.
     if (writer && X < width) {
         for (i = 0; i < ROWS_PER_THREAD && Y + i < height; i++) {
-#if STORE_DISPARITY_PIXEL != STORE_GLOBAL
+#if STORE_DISPARITY_PIXEL != 0  // kept on chip
             disparity[IMUL(Y + i, width) + X] = (float)DISPARITY_PIXEL(i);
 #endif
-#if STORE_MIN_SSD != STORE_GLOBAL
+#if STORE_MIN_SSD != 0  // kept on chip
             min_ssd[IMUL(Y + i, width) + X] = MIN_SSD(i);
 #endif
         }

@@ -6,6 +6,7 @@
 
 #include "common/cuda_check.cuh"
 #include "common/driver_options.hpp"
+#include "common/launch.cuh"
 #include "stereo/reference.hpp"
 #include "stereo/stereo.cuh"
 
@@ -22,14 +23,15 @@ struct PairResult {
 
 void launch(const DeviceBuffer<unsigned char>& left, const DeviceBuffer<unsigned char>& right,
             DeviceBuffer<float>& disparity, DeviceBuffer<int>& min_ssd, int width, int height) {
-    stereo_kernel<<<stereo_grid(width, height), stereo_block()>>>(left.get(), right.get(), disparity.get(),
-                                                                   min_ssd.get(), width, height);
+    gi::kernels::launch_kernel(stereo_kernel, "stereo_kernel", stereo_grid(width, height), stereo_block(), left.get(),
+                               right.get(), disparity.get(), min_ssd.get(), width, height);
 }
 
 int run(int argc, char** argv) {
     const gi::kernels::DriverOptions options(
         argc, argv, {{"width", 320}, {"height", 240}, {"seed", 1}, {"pairs", 1}, {"warmup", 3}, {"reps", 20}},
         "usage: stereo_driver [--width 320] [--height 240] [--seed 1] [--pairs 1] [--warmup 3] [--reps 20]\n"
+        "  --reps 0 (or GI_RECORD_DIR set): check without timing\n"
         "example: stereo_driver --width 640 --height 480 --pairs 3");
     if (options.help()) {
         std::puts(options.usage().c_str());
@@ -40,7 +42,7 @@ int run(int argc, char** argv) {
     const auto seed = static_cast<std::uint64_t>(options.get("seed", 0, 1LL << 62));
     const int pairs = static_cast<int>(options.get("pairs", 1, 1000));
     const int warmup = static_cast<int>(options.get("warmup", 0, 1000));
-    const int reps = static_cast<int>(options.get("reps", 1, 100000));
+    const int reps = gi::kernels::recording() ? 0 : static_cast<int>(options.get("reps", 0, 100000));
 
     const std::size_t n = static_cast<std::size_t>(width) * height;
     DeviceBuffer<unsigned char> left(n), right(n);
@@ -56,7 +58,6 @@ int run(int argc, char** argv) {
         disparity.poison();
         min_ssd.poison();
         launch(left, right, disparity, min_ssd, width, height);
-        GI_CUDA_CHECK(cudaGetLastError());
         GI_CUDA_CHECK(cudaDeviceSynchronize());
         const std::vector<float> got = disparity.download();
         const std::vector<int> got_ssd = min_ssd.download();
@@ -75,16 +76,16 @@ int run(int argc, char** argv) {
             }
         }
         total.pixels += static_cast<long long>(n);
-        if (p == 0) {
+        if (p == 0 && reps > 0) {
             timing = gi::kernels::time_with_events(
                 [&] { launch(left, right, disparity, min_ssd, width, height); }, warmup, reps);
         }
     }
     const dim3 block = stereo_block();
     const dim3 grid = stereo_grid(width, height);
-    std::printf("stereo_kernel %dx%d block=(%u,%u) grid=(%u,%u): median %.4f ms (spread %.4f, min %.4f, %d reps); "
+    std::printf("stereo_kernel [%s] %dx%d block=(%u,%u) grid=(%u,%u): median %.4f ms (spread %.4f, min %.4f, %d reps); "
                 "%d pair(s), %lld pixels, %lld mismatches vs CPU reference; true disparity recovered on %.1f%% -> %s\n",
-                width, height, block.x, block.y, grid.x, grid.y, timing.median_ms, timing.spread_ms, timing.min_ms,
+                gi::kernels::launch_mode(), width, height, block.x, block.y, grid.x, grid.y, timing.median_ms, timing.spread_ms, timing.min_ms,
                 timing.repetitions, pairs, total.pixels, total.mismatches,
                 total.known ? 100.0 * total.recovered / total.known : 0.0, total.mismatches == 0 ? "OK" : "FAIL");
     return total.mismatches == 0 ? 0 : 1;

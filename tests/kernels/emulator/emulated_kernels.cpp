@@ -12,4 +12,9 @@ std::vector<BsplineConfig>& bspline_configs() {
     return configs;
 }
 
+std::vector<HydroConfig>& hydro_configs() {
+    static std::vector<HydroConfig> configs;
+    return configs;
+}
+
 }  // namespace gi::emu

@@ -8,6 +8,7 @@
 
 #include "emulator/cuda_emulator.hpp"
 #include "bspline/reference.hpp"
+#include "hydro/reference.hpp"
 #include "stereo/reference.hpp"
 
 namespace gi::emu {
@@ -27,5 +28,15 @@ struct BsplineConfig {
 };
 
 std::vector<BsplineConfig>& bspline_configs();
+
+struct HydroConfig {
+    std::string name;
+    // One launch of hydro_stage: out = base + dt * divergence of the fluxes of `in`.
+    std::function<hydro::State<float>(const hydro::State<float>& in, const hydro::State<float>& base, float dt_dx,
+                                      float dt_dy, float gamma, hydro::Boundaries boundaries, Order order)>
+        run;
+};
+
+std::vector<HydroConfig>& hydro_configs();
 
 }  // namespace gi::emu
