@@ -29,7 +29,9 @@ std::vector<gi::bspline::Float4> run(const gi::bspline::DeformationCase& c, int 
 }
 
 const bool registered = [] {
-    gi::emu::bspline_configs().push_back({GI_EMU_SETTINGS, run});
+    gi::emu::bspline_configs().push_back({GI_EMU_SETTINGS, run, [](int active_count) {
+        return std::make_pair(GI_EMU_CONFIG::bspline_block(), GI_EMU_CONFIG::bspline_grid(active_count));
+    }});
     return true;
 }();
 

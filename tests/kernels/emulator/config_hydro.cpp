@@ -22,7 +22,9 @@ gi::hydro::State<float> run(const gi::hydro::State<float>& in, const gi::hydro::
 }
 
 const bool registered = [] {
-    gi::emu::hydro_configs().push_back({GI_EMU_SETTINGS, run});
+    gi::emu::hydro_configs().push_back({GI_EMU_SETTINGS, run, [](int nx, int ny) {
+        return std::make_pair(GI_EMU_CONFIG::hydro_block(), GI_EMU_CONFIG::hydro_grid(nx, ny));
+    }});
     return true;
 }();
 

@@ -30,7 +30,9 @@ gi::stereo::DisparityMap run(const gi::stereo::GreyImage& left, const gi::stereo
 }
 
 const bool registered = [] {
-    gi::emu::stereo_configs().push_back({GI_EMU_SETTINGS, run});
+    gi::emu::stereo_configs().push_back({GI_EMU_SETTINGS, run, [](int width, int height) {
+        return std::make_pair(GI_EMU_CONFIG::stereo_block(), GI_EMU_CONFIG::stereo_grid(width, height));
+    }});
     return true;
 }();
 

@@ -4,6 +4,7 @@
 // macro values as compile definitions) and registers itself here; the tests run every entry.
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "emulator/cuda_emulator.hpp"
@@ -14,9 +15,11 @@
 namespace gi::emu {
 
 struct StereoConfig {
-    std::string name;  // the configuration's macro settings, e.g. "BLOCK_W=16 XHALO=1"
+    std::string name;  // the configuration's macro settings, e.g. "BLOCK_W=16 XHALO=1", or "defaults"
     // Runs stereo_kernel on the pair with the configuration's own launch geometry.
     std::function<stereo::DisparityMap(const stereo::GreyImage& left, const stereo::GreyImage& right, Order order)> run;
+    // (block, grid) from the kernel file's own stereo_block() and stereo_grid().
+    std::function<std::pair<dim3, dim3>(int width, int height)> geometry;
 };
 
 std::vector<StereoConfig>& stereo_configs();
@@ -25,6 +28,7 @@ struct BsplineConfig {
     std::string name;
     // Runs bspline_kernel on the case: 25 outputs per active block, in the kernel's order.
     std::function<std::vector<bspline::Float4>(const bspline::DeformationCase& c, int use_bspline, Order order)> run;
+    std::function<std::pair<dim3, dim3>(int active_count)> geometry;
 };
 
 std::vector<BsplineConfig>& bspline_configs();
@@ -35,6 +39,7 @@ struct HydroConfig {
     std::function<hydro::State<float>(const hydro::State<float>& in, const hydro::State<float>& base, float dt_dx,
                                       float dt_dy, float gamma, hydro::Boundaries boundaries, Order order)>
         run;
+    std::function<std::pair<dim3, dim3>(int nx, int ny)> geometry;
 };
 
 std::vector<HydroConfig>& hydro_configs();
