@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "util/error.hpp"
+
 namespace gi::grammar_detail {
 namespace {
 
@@ -38,6 +40,9 @@ bool is_barrier_call(const Scan& scan, int first, int end) {
     }
     return false;
 }
+
+// Deeper nesting than any real kernel has; beyond it the recursive parser could exhaust the stack.
+constexpr int kMaxNesting = 400;
 
 class BodyParser {
 public:
@@ -141,6 +146,16 @@ private:
     }
 
     int parse_statement(int i, int limit, bool braceless) {
+        // Guard the recursion: a pathological file must give an error, not overflow the stack.
+        struct DepthGuard {
+            int& depth;
+            explicit DepthGuard(int& d) : depth(d) { ++depth; }
+            ~DepthGuard() { --depth; }
+        } guard(depth_);
+        if (depth_ > kMaxNesting)
+            throw_at(scan_.source->path, tok(i).line,
+                     "statements nested more than " + std::to_string(kMaxNesting) + " levels deep",
+                     "the grammar parser does not follow nesting this deep; simplify the code");
         const Token& token = tok(i);
         if (token.is("{")) return parse_block(i);
         if (token.is(";") || token.is("}") || token.is(")") || token.is("]")) return i + 1;
@@ -196,19 +211,24 @@ private:
     }
 
     int parse_if(int i, int limit) {
-        int open = i + 1;
-        if (open < limit && tok(open).is("constexpr")) ++open;
-        if (open >= limit || !tok(open).is("(")) return open;
-        const int close = std::min(match(open), limit);
-        if (close >= limit) return limit;
-        // "if (int x = f())" declares: the condition is then fixed text.
-        if (!declared_names(open + 1, close)) add_rule(RuleKind::IfCondition, open + 1, close, tok(open).end, tok(close).begin);
-        int next = parse_substatement(close + 1, limit);
-        if (next < limit && tok(next).is("else")) {
-            if (next + 1 < limit && tok(next + 1).is("if")) return parse_if(next + 1, limit);
-            next = parse_substatement(next + 1, limit);
+        // An else-if chain is walked in a loop, so a long chain costs no stack.
+        while (true) {
+            int open = i + 1;
+            if (open < limit && tok(open).is("constexpr")) ++open;
+            if (open >= limit || !tok(open).is("(")) return open;
+            const int close = std::min(match(open), limit);
+            if (close >= limit) return limit;
+            // "if (int x = f())" declares: the condition is then fixed text.
+            if (!declared_names(open + 1, close))
+                add_rule(RuleKind::IfCondition, open + 1, close, tok(open).end, tok(close).begin);
+            const int next = parse_substatement(close + 1, limit);
+            if (next >= limit || !tok(next).is("else")) return next;
+            if (next + 1 < limit && tok(next + 1).is("if")) {
+                i = next + 1;
+                continue;
+            }
+            return parse_substatement(next + 1, limit);
         }
-        return next;
     }
 
     void add_pragma_slot(int for_token) {
@@ -472,6 +492,7 @@ private:
     BodyFacts& facts_;
     std::vector<std::vector<std::string>> scopes_;
     int loop_depth_ = 0;
+    int depth_ = 0;
 };
 
 }  // namespace
