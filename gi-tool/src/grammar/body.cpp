@@ -132,7 +132,9 @@ private:
             const Token& token = tok(j);
             if (token.is(";")) return j;
             if (token.is("}")) return limit;
-            if (token.is("{") && allow_macro_block && j > i && tok(j - 1).is(")")) {
+            // Only NAME(args) { directly: a lambda or initializer has more before its brace.
+            if (token.is("{") && allow_macro_block && j > i + 1 && j == match(i + 1) + 1 && tok(i).identifier() &&
+                tok(i + 1).is("(")) {
                 if (macro_block) *macro_block = j;
                 return j;
             }
@@ -218,9 +220,15 @@ private:
             if (open >= limit || !tok(open).is("(")) return open;
             const int close = std::min(match(open), limit);
             if (close >= limit) return limit;
-            // "if (int x = f())" declares: the condition is then fixed text.
-            if (!declared_names(open + 1, close))
-                add_rule(RuleKind::IfCondition, open + 1, close, tok(open).end, tok(close).begin);
+            // "if (int x = f())" declares x for both branches: the condition is then fixed text.
+            const auto condition_names = declared_names(open + 1, close);
+            if (!condition_names) add_rule(RuleKind::IfCondition, open + 1, close, tok(open).end, tok(close).begin);
+            scopes_.emplace_back();
+            if (condition_names) declare(*condition_names);
+            struct ScopeEnd {
+                std::vector<std::vector<std::string>>& scopes;
+                ~ScopeEnd() { scopes.pop_back(); }
+            } scope_end{scopes_};
             const int next = parse_substatement(close + 1, limit);
             if (next >= limit || !tok(next).is("else")) return next;
             if (next + 1 < limit && tok(next + 1).is("if")) {
@@ -379,6 +387,7 @@ private:
         int p = first;
         bool saw_type = false;
         bool saw_auto = false;
+        bool saw_tag = false;
         while (p < end) {
             const Token& t = tok(p);
             if (!t.identifier() && !t.is("::")) break;
@@ -392,6 +401,10 @@ private:
             }
             if (kSpecifiers.count(t.text)) {
                 ++p;
+                if (t.is("struct") || t.is("class") || t.is("union") || t.is("enum")) {
+                    saw_tag = true;
+                    saw_type = true;  // an anonymous struct { ... } x; has no name to follow
+                }
                 if ((t.is("struct") || t.is("class") || t.is("union") || t.is("enum") || t.is("typename")) && p < end &&
                     tok(p).identifier()) {
                     p = type_name_end(p, end);
@@ -413,6 +426,11 @@ private:
             if (saw_type || kNotTypes.count(t.text)) break;
             p = type_name_end(p, end);
             saw_type = true;
+        }
+        if (saw_tag && p < end && tok(p).is("{")) {
+            // struct S { ... } s; or enum { A, B }; the body declares no locals we track.
+            p = std::min(match(p), end - 1) + 1;
+            if (p >= end) return std::vector<std::string>{};
         }
         if (!saw_type || p >= end) return std::nullopt;
         int q = p;
