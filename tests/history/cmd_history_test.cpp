@@ -78,6 +78,11 @@ TEST(CmdHistory, ListsFiltersAndTracesARun) {
     ToolRun anneal_only = gi_tool("--out " + dir.string() + " --failures --strategy anneal");
     EXPECT_NE(anneal_only.output.find("0 of 2 individuals failed"), std::string::npos) << anneal_only.output;
 
+    ToolRun curve = gi_tool("--out " + dir.string() + " --curve");
+    EXPECT_EQ(curve.status, 0);
+    EXPECT_NE(curve.output.find("2 "), std::string::npos) << curve.output;
+    EXPECT_NE(curve.output.find(" 2.0000\n"), std::string::npos) << curve.output;
+
     EXPECT_EQ(gi_tool("--help").status, 0);
 }
 
@@ -87,6 +92,7 @@ TEST(CmdHistory, BadUseIsAUsageErrorAndBadFilesAFailure) {
     EXPECT_EQ(gi_tool("--out " + dir.string() + " --best 0").status, 2);
     EXPECT_EQ(gi_tool("--out " + dir.string() + " --best many").status, 2);
     EXPECT_EQ(gi_tool("--out " + dir.string() + " --best 2 --failures").status, 2);
+    EXPECT_EQ(gi_tool("--out " + dir.string() + " --curve --failures").status, 2);
     EXPECT_EQ(gi_tool("--out " + dir.string() + " --colour").status, 2);
     EXPECT_EQ(gi_tool("--out " + dir.string() + " --lineage x").status, 2);
 

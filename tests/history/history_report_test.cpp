@@ -93,5 +93,27 @@ TEST(HistoryReport, SummaryCountsStrategiesStatusesAndBirths) {
     EXPECT_NE(summary.find("best 2:"), std::string::npos) << summary;
 }
 
+TEST(HistoryReport, ProgressCurveIsTheRunningBestOfTheSearch) {
+    auto rows = family();
+    for (auto& r : rows) {
+        r.original = test::timing(1.0);
+        r.wall_s = static_cast<double>(r.id);
+    }
+    rows[3].accepted = false;  // 1.9x but not accepted: does not count
+    IndividualRow tune = rows[5];
+    tune.strategy = "post-tune";
+    rows.push_back(tune);
+    EXPECT_EQ(progress_curve(rows),
+              "evaluated wall_s best_speedup\n"
+              "1 1.000 0.0000\n"
+              "2 2.000 1.5000\n"
+              "3 3.000 1.5000\n"
+              "4 4.000 1.5000\n"
+              "5 5.000 1.5000\n"
+              "6 6.000 2.1000\n"
+              "7 7.000 2.1000\n"
+              "8 8.000 2.1000\n");
+}
+
 }  // namespace
 }  // namespace gi

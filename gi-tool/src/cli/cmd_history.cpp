@@ -14,7 +14,7 @@ namespace gi::cli {
 namespace {
 
 const char* kHelp =
-    "usage: gi-tool history --out DIR [--best N | --lineage ID | --failures] [--strategy S]\n"
+    "usage: gi-tool history --out DIR [--best N | --lineage ID | --failures | --curve] [--strategy S]\n"
     "  Reads DIR/history.sqlite, the database `gi-tool evolve --out DIR` writes as it evaluates,\n"
     "  and prints a summary of the run (counts by strategy, status and birth, and the best 5).\n\n"
     "  --out DIR         the run's output directory (or the database file itself)\n"
@@ -22,6 +22,8 @@ const char* kHelp =
     "                    with its deviation), one line per genome\n"
     "  --lineage ID      individual ID and its ancestors: how it was born and from whom\n"
     "  --failures        failed individuals grouped by status and cause, with examples\n"
+    "  --curve           the search's progress: 'evaluated wall_s best_speedup' per individual\n"
+    "                    (best accepted speedup so far), for plotting strategies against each other\n"
     "  --strategy S      only individuals of strategy S (gp, nsga2, anneal)\n\n"
     "examples:\n"
     "  gi-tool history --out run1 --best 10\n"
@@ -30,15 +32,16 @@ const char* kHelp =
     "\nexit status: 0 ok, 1 failure (no or unreadable database, no such individual), 2 usage error\n";
 
 int run_history(const std::vector<std::string>& arguments) {
-    const Args args(arguments, {"--out", "--best", "--lineage", "--strategy"}, {"--failures", "--help"});
+    const Args args(arguments, {"--out", "--best", "--lineage", "--strategy"}, {"--failures", "--curve", "--help"});
     if (args.has("--help")) {
         std::cout << kHelp;
         return kExitOk;
     }
     if (!args.positional().empty())
         throw UsageError("unexpected argument '" + args.positional().front() + "' (give the run's folder with --out)");
-    const int modes = static_cast<int>(args.has("--best")) + args.has("--lineage") + args.has("--failures");
-    if (modes > 1) throw UsageError("give only one of --best, --lineage and --failures");
+    const int modes =
+        static_cast<int>(args.has("--best")) + args.has("--lineage") + args.has("--failures") + args.has("--curve");
+    if (modes > 1) throw UsageError("give only one of --best, --lineage, --failures and --curve");
     std::filesystem::path path = args.required("--out");
     if (std::filesystem::is_directory(path)) path /= kHistoryFileName;
     const long long best = args.integer("--best", 5, 1, 1000000);
@@ -54,6 +57,8 @@ int run_history(const std::vector<std::string>& arguments) {
     if (args.has("--lineage")) {
         // Ancestors may come from another strategy's phase, so the tree is drawn from every row.
         std::cout << lineage_tree(filter.strategy ? history->individuals() : rows, lineage);
+    } else if (args.has("--curve")) {
+        std::cout << progress_curve(rows);
     } else if (args.has("--failures")) {
         std::cout << failure_report(rows);
     } else if (args.has("--best")) {

@@ -169,4 +169,19 @@ std::string failure_report(const std::vector<IndividualRow>& rows) {
     return out.str();
 }
 
+std::string progress_curve(const std::vector<IndividualRow>& rows) {
+    std::ostringstream out;
+    out << "evaluated wall_s best_speedup\n";
+    double best = 0;
+    long long evaluated = 0;
+    for (const IndividualRow& r : rows) {
+        if (r.strategy == "pre-tune" || r.strategy == "minimise" || r.strategy == "post-tune") continue;
+        ++evaluated;
+        if (r.accepted && r.status == EvalStatus::Ok && r.time.valid() && r.original.valid() && r.time.median_ms > 0)
+            best = std::max(best, r.original.median_ms / r.time.median_ms);
+        out << evaluated << " " << fixed(r.wall_s, 3) << " " << fixed(best, 4) << "\n";
+    }
+    return out.str();
+}
+
 }  // namespace gi

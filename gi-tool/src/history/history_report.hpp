@@ -29,4 +29,10 @@ std::string lineage_tree(const std::vector<IndividualRow>& rows, std::int64_t id
 // its count and up to three example individuals.
 std::string failure_report(const std::vector<IndividualRow>& rows);
 
+// How the search progressed, for comparing strategies at the same budget: one line per individual
+// in completion order, "evaluated wall_s best_speedup", where best_speedup is the best accepted
+// speedup so far (0 before any). Rows of tuning and minimisation (strategies "pre-tune",
+// "minimise", "post-tune") are left out: they are not the search.
+std::string progress_curve(const std::vector<IndividualRow>& rows);
+
 }  // namespace gi
