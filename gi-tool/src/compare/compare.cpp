@@ -117,8 +117,16 @@ BufferComparison compare_buffer(ElementType type, const unsigned char* expected,
         c.penalty += penalty;
         if (c.first_mismatch < 0) c.first_mismatch = static_cast<std::int64_t>(index);
     };
-    // The common case, identical bytes, is one memcmp per run of elements.
     const bool floats = is_float(type);
+    // The common case, identical bytes, needs one memcmp (and for floats a scan for NaN, which
+    // never equals) instead of the per-element walk.
+    if (std::memcmp(expected, actual, bytes) == 0) {
+        c.elements = whole + (bytes - whole * size);
+        if (floats)
+            for (std::size_t i = 0; i < whole; ++i)
+                if (std::isnan(float_value(type, expected + i * size))) mismatch(i, kNonFinitePenalty);
+        return c;
+    }
     for (std::size_t i = 0; i < whole; ++i) {
         const unsigned char* e = expected + i * size;
         const unsigned char* a = actual + i * size;
