@@ -331,6 +331,26 @@ TEST(BuildGrammar, MembersAndFunctionsAreNotUses) {
     EXPECT_EQ(rule(grammar, "_k.cu_6").uses, (Names{"x2", "y"}));
 }
 
+TEST(BuildGrammar, UsesSeeThroughMacrosToTheLocalsTheyName) {
+    const std::string text =
+        "#define PIXEL(i) pixel_store[(i) * width + X]\n"
+        "#define BEST BEST_INNER\n"
+        "#define BEST_INNER best.value\n"
+        "#define LOOPY LOOPY + 1\n"
+        "#define SQ(x) ((x) * (x))\n"
+        "__global__ void k(float* out, int width) {\n"
+        "    int X = threadIdx.x;\n"
+        "    float pixel_store[4];\n"
+        "    Best best;\n"
+        "    int x = 2, value = 0;\n"
+        "    PIXEL(0) = BEST;\n"
+        "    out[0] = LOOPY + SQ(2.0f);\n"
+        "}\n";
+    const Grammar grammar = grammar_of(text);
+    EXPECT_EQ(rule(grammar, "_k.cu_11").uses, (Names{"X", "best", "pixel_store"})) << "not 'value' after '.', not 'i'";
+    EXPECT_EQ(rule(grammar, "_k.cu_12").uses, Names{}) << "SQ's parameter x is not the local x";
+}
+
 TEST(BuildGrammar, LoopMacrosWithBlocksParseTheirBlock) {
     const std::string text =
         "#define FOR_EACH(i, n) for (int i = 0; i < (n); ++i)\n"

@@ -530,8 +530,11 @@ std::set<std::string> called_names(const Scan& scan, const FunctionDefinition& f
     return names;
 }
 
-std::vector<std::string> local_uses(const Scan& scan, int first_token, int end_token, const std::set<std::string>& locals) {
+std::vector<std::string> local_uses(const Scan& scan, int first_token, int end_token, const std::set<std::string>& locals,
+                                    const std::map<std::string, std::vector<std::string>>& macro_names) {
     std::vector<std::string> uses;
+    std::set<std::string> expanded;  // each macro once: recursion through macros always ends
+    std::vector<std::string> pending;
     for (int k = first_token; k < end_token; ++k) {
         const Token& token = scan.tokens[static_cast<std::size_t>(k)];
         if (!token.identifier()) continue;
@@ -539,8 +542,15 @@ std::vector<std::string> local_uses(const Scan& scan, int first_token, int end_t
             const Token& before = scan.tokens[static_cast<std::size_t>(k - 1)];
             if (before.is(".") || before.is("->") || before.is("::")) continue;
         }
-        const std::string name(token.text);
+        pending.emplace_back(token.text);
+    }
+    while (!pending.empty()) {
+        const std::string name = pending.back();
+        pending.pop_back();
         if (locals.count(name)) uses.push_back(name);
+        const auto macro = macro_names.find(name);
+        if (macro == macro_names.end() || !expanded.insert(name).second) continue;
+        pending.insert(pending.end(), macro->second.begin(), macro->second.end());
     }
     std::sort(uses.begin(), uses.end());
     uses.erase(std::unique(uses.begin(), uses.end()), uses.end());

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the grammar stage: a function body walked statement by statement into rule slots
 // (statements, if conditions, for-header parts, unroll pragmas) with the scope facts each needs.
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -50,7 +51,9 @@ void parse_function_body(const Scan& scan, const FunctionDefinition& function, B
 // Identifiers called in a body (name followed by '(' or '<'), to follow helper functions.
 std::set<std::string> called_names(const Scan& scan, const FunctionDefinition& function);
 
-// Local names among the slot's tokens, skipping members after '.', '->' and '::'; sorted.
-std::vector<std::string> local_uses(const Scan& scan, int first_token, int end_token, const std::set<std::string>& locals);
+// Local names among the slot's tokens, skipping members after '.', '->' and '::', and the locals
+// the macros it uses mention (DISPARITY(i) hiding disparity_pixel[i]); sorted.
+std::vector<std::string> local_uses(const Scan& scan, int first_token, int end_token, const std::set<std::string>& locals,
+                                    const std::map<std::string, std::vector<std::string>>& macro_names);
 
 }  // namespace gi::grammar_detail

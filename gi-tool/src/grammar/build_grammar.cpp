@@ -258,6 +258,7 @@ Grammar build_grammar(const SourceFile& source, const GrammarOptions& options) {
     }
     const std::vector<GeneDraft> genes = make_genes({scan, facts, selected, bodies, options}, grammar.notes);
 
+    const auto macro_names = macro_identifiers(facts);
     // Rules in file order, numbered per kind and line.
     std::vector<RuleDraft> drafts = bodies.rules;
     std::stable_sort(drafts.begin(), drafts.end(), [](const RuleDraft& a, const RuleDraft& b) { return a.begin < b.begin; });
@@ -272,7 +273,7 @@ Grammar build_grammar(const SourceFile& source, const GrammarOptions& options) {
         rule.text = source.text.substr(draft.begin, draft.end - draft.begin);
         rule.line = source.line_of(draft.begin);
         rule.function = draft.function;
-        rule.uses = local_uses(scan, draft.first_token, draft.end_token, bodies.locals);
+        rule.uses = local_uses(scan, draft.first_token, draft.end_token, bodies.locals, macro_names);
         rule.declares = draft.declares;
         rule.in_scope = draft.in_scope;
         rule.loop_depth = draft.loop_depth;
