@@ -217,6 +217,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             TuneOptions tune_options;
             tune_options.max_points = options.tune_max;
             tune_options.rule = options.acceptance;
+            tune_options.parsimony_k = options.minimise_options.k;
             record.pre_tune = tune(Genome{}, grammar, evaluator, tune_options, rng);
             base = parse_genome(record.pre_tune.best);
             progress("pre-tune: " + record.pre_tune.note +
@@ -286,6 +287,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             TuneOptions tune_options;
             tune_options.max_points = options.tune_max;
             tune_options.rule = options.acceptance;
+            tune_options.parsimony_k = options.minimise_options.k;
             record.post_tune = tune(final_genome, grammar, evaluator, tune_options, rng);
             final_genome = parse_genome(record.post_tune.best);
         } else {

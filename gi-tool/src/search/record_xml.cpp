@@ -138,6 +138,7 @@ void write_tune(XMLNode* parent, const char* name, const TuneResult& tune) {
         set(p, "accepted", point.accepted);
         add_timing(p, "time", point.time);
         add_timing(p, "start", point.start);
+        add_timing(p, "original", point.original);
     }
 }
 
@@ -163,6 +164,7 @@ TuneResult read_tune(const XMLElement* parent, const char* name, const std::stri
         point.accepted = bool_attribute(p, "accepted", file);
         point.time = read_timing(p, "time", file);
         point.start = read_timing(p, "start", file);
+        point.original = read_timing(p, "original", file);
         tune.points.push_back(std::move(point));
     }
     return tune;

@@ -1,6 +1,7 @@
 #include "tune/tune.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "search/genome_ops.hpp"
@@ -61,6 +62,55 @@ std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int
     return points;
 }
 
+namespace {
+
+// Time and noise relative to the start in the same batch, so points from different batches compare.
+struct Relative {
+    double time;
+    double spread;
+};
+
+Relative relative(const Timing& time, const Timing& start) {
+    const double spread = std::isfinite(time.spread_ms) ? time.spread_ms : 0;
+    return {time.median_ms / start.median_ms, spread / start.median_ms};
+}
+
+int genes_changed(const std::string& point, const Genome& start, const Grammar& grammar) {
+    const Genome genome = parse_genome(point);
+    int changed = 0;
+    for (const Gene& gene : grammar.genes)
+        changed += setting_or(genome, gene.name, gene.default_value) != setting_or(start, gene.name, gene.default_value);
+    return changed;
+}
+
+// nullptr: the start stays.
+const TunePoint* choose_winner(const std::vector<TunePoint>& points, const Genome& start, const Grammar& grammar,
+                               double parsimony_k) {
+    const TunePoint* fastest = nullptr;
+    for (const TunePoint& point : points)
+        if (point.accepted && (fastest == nullptr || point.gain > fastest->gain)) fastest = &point;
+    if (fastest == nullptr) return nullptr;
+    const Relative best = relative(fastest->time, fastest->start);
+    auto as_fast = [&](const Relative& r) {
+        return r.time - best.time <= parsimony_k * std::sqrt(r.spread * r.spread + best.spread * best.spread);
+    };
+    const Timing& start_time = fastest->start;
+    if (as_fast(relative(start_time, start_time))) return nullptr;
+    const TunePoint* winner = fastest;
+    int fewest = genes_changed(fastest->genome, start, grammar);
+    for (const TunePoint& point : points) {
+        if (!point.accepted || &point == fastest || !as_fast(relative(point.time, point.start))) continue;
+        const int changed = genes_changed(point.genome, start, grammar);
+        if (changed < fewest || (changed == fewest && point.gain > winner->gain)) {
+            winner = &point;
+            fewest = changed;
+        }
+    }
+    return winner;
+}
+
+}  // namespace
+
 TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluator, const TuneOptions& options, Rng& rng) {
     TuneResult result;
     result.start = result.best = genome_to_text(start);
@@ -79,17 +129,14 @@ TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluato
     result.note = (result.sampled ? "sampled " : "swept all ") + std::to_string(points.size()) + " of " +
                   std::to_string(static_cast<long long>(result.space_size)) + " points";
     const std::size_t batch_size = std::max<std::size_t>(1, options.batch);
-    double best_gain = 0;
-    bool first_batch = true;
     for (std::size_t from = 0; from < points.size(); from += batch_size) {
         std::vector<Genome> batch{start};
         for (std::size_t i = from; i < std::min(points.size(), from + batch_size); ++i) batch.push_back(points[i]);
         const ScoredBatch scored = evaluate_genomes(evaluator, grammar, batch, result.case_index, options.rule);
         const EvalResult& start_result = scored.scored[0].result;
-        if (first_batch) {
+        if (from == 0) {
             result.start_time = result.best_time = start_result.time;
             result.original = scored.original;
-            first_batch = false;
         }
         for (std::size_t i = 1; i < scored.scored.size(); ++i) {
             const Scored& s = scored.scored[i];
@@ -99,19 +146,19 @@ TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluato
             point.error = s.result.error;
             point.time = s.result.time;
             point.start = start_result.time;
+            point.original = scored.original;
             // The point must beat the start measured in the same batch, as a variant must beat the original.
             point.accepted = start_result.status == EvalStatus::Ok &&
                              is_accepted(s.result, start_result.time, options.rule);
             point.gain = s.result.status == EvalStatus::Ok ? speedup(start_result.time, s.result.time) : 0;
-            if (point.accepted && point.gain > best_gain) {
-                best_gain = point.gain;
-                result.best = point.genome;
-                result.best_time = s.result.time;
-                result.start_time = start_result.time;
-                result.original = scored.original;
-            }
             result.points.push_back(std::move(point));
         }
+    }
+    if (const TunePoint* winner = choose_winner(result.points, start, grammar, options.parsimony_k)) {
+        result.best = winner->genome;
+        result.best_time = winner->time;
+        result.start_time = winner->start;
+        result.original = winner->original;
     }
     return result;
 }

@@ -18,6 +18,10 @@ namespace gi {
 struct TuneOptions {
     int max_points = 256;   // --tune-max
     AcceptanceRule rule;    // a point must beat the start by the noise rule (and keep error within max_error)
+    // Of the start and the accepted points, those within parsimony_k x noise of the fastest count as
+    // equally fast, and the one changing fewest genes wins: as in minimisation, a change that does
+    // not clearly matter is left out (it would otherwise ride along on measurement luck).
+    double parsimony_k = 3;
     std::size_t batch = 64; // points per evaluate() call; the start is measured again in each batch
 };
 
@@ -27,6 +31,7 @@ struct TunePoint {
     double error = 0;
     Timing time;
     Timing start;      // the start genome in the same batch
+    Timing original;   // the original kernel in the same batch
     double gain = 0;   // start.median / time.median (0 when not timed)
     bool accepted = false;
 };
@@ -52,7 +57,7 @@ std::vector<int> tunable_genes(const Grammar& grammar);
 std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int max_points, Rng& rng, bool& sampled,
                                 double& space_size);
 
-// Runs the sweep on a case drawn from `rng`. Does not run (ran == false, note says why) when the
+// Runs the sweep on a case drawn from `rng` and picks the winner as TuneOptions describes. Does not run (ran == false, note says why) when the
 // evaluator gives no timings or the grammar has no tunable gene.
 TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluator, const TuneOptions& options, Rng& rng);
 
