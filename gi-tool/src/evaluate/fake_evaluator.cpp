@@ -36,6 +36,9 @@ void apply_fake_setting(FakeLandscapeOptions& options, const std::string& text, 
         throw UsageError(argument + " '" + text + "': expected NAME=VALUE with NAME one of seed, cases, noise, "
                          "delay-ms, random");
     const std::string name = text.substr(0, eq), value = text.substr(eq + 1);
+    if (name != "seed" && name != "cases" && name != "noise" && name != "delay-ms" && name != "random")
+        throw UsageError(argument + " '" + text + "': unknown fake-evaluator setting '" + name +
+                         "' (known: seed, cases, noise, delay-ms, random)");
     const double number = parse_number(value, text, argument);
     auto require_integer = [&](double lo, double hi) {
         if (number != static_cast<double>(static_cast<long long>(number)) || number < lo || number > hi)
@@ -56,12 +59,9 @@ void apply_fake_setting(FakeLandscapeOptions& options, const std::string& text, 
     } else if (name == "delay-ms") {
         require_integer(0, 600000);
         options.delay_ms = static_cast<int>(number);
-    } else if (name == "random") {
+    } else {
         require_integer(0, 1);
         options.random_effects = number != 0;
-    } else {
-        throw UsageError(argument + " '" + text + "': unknown fake-evaluator setting '" + name +
-                         "' (known: seed, cases, noise, delay-ms, random)");
     }
 }
 

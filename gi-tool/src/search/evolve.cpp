@@ -290,6 +290,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             tune_options.parsimony_k = options.minimise_options.k;
             record.post_tune = tune(final_genome, grammar, evaluator, tune_options, rng);
             final_genome = parse_genome(record.post_tune.best);
+            progress("post-tune: " + record.post_tune.note);
         } else {
             record.post_tune.note = "not run: --no-post-tune";
         }

@@ -66,7 +66,7 @@ std::string run_summary(const RunRecord& record) {
         out << "parameter tuning alone: " << or_original(record.pre_tune.best) << " ("
             << fixed(speedup(record.pre_tune.original, record.pre_tune.best_time), 3) << "x)\n";
     if (record.best.found)
-        out << "best speedup:        " << fixed(record.best.speedup, 3) << "x in generation " << record.best.generation
+        out << "best speedup:        " << fixed(record.best.speedup, 3) << "x in generation " << record.best.generation + 1
             << " on case " << record.best.case_index << "\n"
             << "best genome:         " << record.best.genome << "\n";
     else
