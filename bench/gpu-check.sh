@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# The GPU check: on a machine with an NVIDIA GPU, builds gi-optimize, runs the whole test suite
+# (the GPU tests included), records test cases from an example kernel's driver, runs a short
+# `gi-tool evolve --evaluator cuda` and the cuda evaluator's throughput benchmark, and prints a
+# summary table last. Logs go to $OUT (default: out/gpu-check).
+#
+#   bash bench/gpu-check.sh                 # on the device machine: OUT=... set by the caller
+#   GI_CHECK_VARIANTS=300 bash bench/gpu-check.sh
+#
+# Dependencies missing on the device image (tinyxml2, sqlite) are unpacked from carried .deb files
+# (.carry/debs, or ../debs next to a worktree copy) into /tmp/deps; nothing is installed system-wide.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$root/out/gpu-check}"
+mkdir -p "$OUT"
+jobs="${GI_JOBS:-$(nproc)}"
+variants="${GI_CHECK_VARIANTS:-1000}"
+work=/tmp/gi-check
+rm -rf "$work" && mkdir -p "$work"
+summary=()
+row() { summary+=("$(printf '%-34s %s' "$1" "$2")"); }
+step() { echo; echo "==== $*"; }
+
+step "machine"
+gpu="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+row "GPU" "${gpu:-none found}"
+row "date (UTC)" "$(date -u +%Y-%m-%dT%H:%MZ)"
+row "CPU cores" "$jobs"
+export PATH="/usr/local/cuda/bin:$PATH"
+row "nvcc" "$(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' | head -1)"
+row "compute-sanitizer" "$(command -v compute-sanitizer >/dev/null && echo present || echo missing)"
+
+step "dependencies"
+debs=""
+for candidate in "$root/.carry/debs" "$root/../debs"; do
+    [[ -d "$candidate" ]] && debs="$candidate" && break
+done
+prefix_args=()
+if [[ -n "$debs" ]]; then
+    mkdir -p /tmp/deps
+    for f in "$debs"/*.deb; do dpkg -x "$f" /tmp/deps; done
+    export LD_LIBRARY_PATH="/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+    prefix_args=(-DCMAKE_PREFIX_PATH=/tmp/deps/usr)
+    echo "unpacked $(ls "$debs"/*.deb | wc -l) packages from $debs"
+fi
+
+step "build"
+build="$work/build"
+start=$(date +%s)
+if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON \
+        -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
+   cmake --build "$build" -j "$jobs" >>"$OUT/build.log" 2>&1; then
+    row "build" "ok ($(( $(date +%s) - start )) s)"
+else
+    row "build" "FAILED (see build.log)"
+    tail -30 "$OUT/build.log"
+fi
+tool="$build/gi-tool/gi-tool"
+
+step "tests"
+if [[ -x "$build/tests/gi_tests" ]]; then
+    (cd "$build/tests" && timeout 420 ./gi_tests --gtest_color=no) >"$OUT/tests.log" 2>&1
+    status=$?
+    passed=$(grep -c '^\[       OK \]' "$OUT/tests.log")
+    failed=$(grep -c '^\[  FAILED  \] .*(' "$OUT/tests.log")
+    skipped=$(grep -c '^\[  SKIPPED \] .*(' "$OUT/tests.log")
+    gpu_ok=$(grep -E '^\[       OK \] (GpuWorker|GpuSanitizer|GpuRecorder|GpuEvaluator)' "$OUT/tests.log" | wc -l)
+    gpu_all=$(grep -E '^\[ RUN      \] (GpuWorker|GpuSanitizer|GpuRecorder|GpuEvaluator)' "$OUT/tests.log" | wc -l)
+    row "gi_tests (all)" "$passed passed, $failed failed, $skipped skipped (exit $status)"
+    row "GPU tests" "$gpu_ok of $gpu_all passed"
+    spread_line="$(grep -m1 '^timing spread:' "$OUT/tests.log")"
+    [[ -n "$spread_line" ]] && row "timing spread (long kernel)" "${spread_line#timing spread: }"
+    grep -E '^\[  FAILED  \] .*\(' "$OUT/tests.log" | head -20
+else
+    row "gi_tests" "not built"
+fi
+
+step "record test cases"
+kernel="" function="" cases="$work/cases" held="$work/held-out" driver_line=""
+if [[ -x "$build/kernels/stereo_driver" ]]; then
+    kernel="$root/kernels/stereo/stereo.cu" function="stereo_kernel"
+    GI_RECORD_DIR="$cases" "$build/kernels/stereo_driver" --pairs 4 --seed 1 >"$work/record.log" 2>&1
+    GI_RECORD_DIR="$held" "$build/kernels/stereo_driver" --pairs 2 --seed 7 --width 480 --height 320 >>"$work/record.log" 2>&1
+    driver_line="stereo_driver --pairs 4"
+elif [[ -x "$build/gi-tool/recorder/gi_record_demo" ]]; then
+    kernel="$root/gi-tool/recorder/demo/blur_kernel.cu" function="blurKernel"
+    GI_RECORD_DIR="$cases" "$build/gi-tool/recorder/gi_record_demo" --frames 4 >"$work/record.log" 2>&1
+    GI_RECORD_DIR="$held" "$build/gi-tool/recorder/gi_record_demo" --frames 2 --width 2048 --height 1024 >>"$work/record.log" 2>&1
+    driver_line="gi_record_demo --frames 4"
+fi
+ncases=$(ls -d "$cases"/*/ 2>/dev/null | wc -l)
+nheld=$(ls -d "$held"/*/ 2>/dev/null | wc -l)
+row "recorded cases" "$ncases training + $nheld held out ($driver_line)"
+cat "$work/record.log" >>"$OUT/build.log" 2>/dev/null
+
+if [[ -n "$kernel" && $ncases -gt 0 ]]; then
+    step "cuda-bench"
+    timeout 300 "$tool" cuda-bench "$kernel" --function "$function" --cases "$cases" --variants "$variants" \
+        --batch 100 --seed 1 --sanitize 3 >"$OUT/bench.log" 2>&1
+    echo "exit $?" >>"$OUT/bench.log"
+    cat "$OUT/bench.log"
+    for key in "variants per minute" "compile ms per variant" "run ms per variant" "share of wall time" \
+               "original kernel" "bound by" "statuses" "sanitizer"; do
+        line="$(grep -m1 "^$key" "$OUT/bench.log")"
+        [[ -n "$line" ]] && row "$key" "${line#*: }"
+    done
+
+    step "evolve"
+    if "$tool" evolve --help 2>/dev/null | grep -q -- "cuda"; then
+        start=$(date +%s)
+        timeout 240 "$tool" evolve "$kernel" --function "$function" --evaluator cuda --cases "$cases" \
+            --held-out "$held" --generations 3 --population 20 --seed 1 --out "$work/evolve" >"$OUT/evolve.log" 2>&1
+        status=$?
+        row "gi-tool evolve --evaluator cuda" "exit $status in $(( $(date +%s) - start )) s (3 generations x 20)"
+        tail -15 "$OUT/evolve.log"
+    else
+        row "gi-tool evolve --evaluator cuda" "not available in this build"
+    fi
+fi
+
+echo
+echo "================ gi-optimize GPU check ================"
+printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"

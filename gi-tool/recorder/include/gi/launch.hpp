@@ -1,0 +1,146 @@
+#pragma once
+// gi::launch: launch a CUDA kernel through gi-optimize's recorder.
+//
+//     gi::launch(stereoKernel, "stereoKernel", grid, block, 0, stream, left, right, out, width, height);
+//
+// is `stereoKernel<<<grid, block, 0, stream>>>(left, right, out, width, height)` and returns what
+// cudaLaunchKernel returns. With the environment variable GI_RECORD_DIR unset (the normal case) that
+// is all it does; the variable is read once per process.
+//
+// With GI_RECORD_DIR set, each launch (up to GI_RECORD_LIMIT per kernel name, default 16, counting
+// cases already in the folder) is recorded as a test case for gi-tool: the geometry, every scalar
+// argument's bytes, and for every pointer argument the whole device allocation it points into,
+// before and after the launch (the "after" bytes are the oracle variants must reproduce). The
+// launch then synchronises the device, so recording is for recorder runs, not production runs.
+// An argument the recorder cannot capture (a host pointer, pinned host memory, a texture or
+// surface object) throws gi::RecordError naming the argument, before anything is written.
+//
+// Link the target with GIOptimize::recorder (the CMake package exports it).
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <stdexcept>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace gi {
+
+// The recorder could not capture a launch; the message names the kernel and the argument.
+class RecordError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+namespace launch_detail {
+
+// Same order and meaning as gi::ElementType in gi-tool (testcase/element_type.hpp).
+enum class Element : unsigned char { Bytes, I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F64 };
+
+template <typename T>
+constexpr Element integer_element() {
+    if constexpr (sizeof(T) == 1) return std::is_signed_v<T> ? Element::I8 : Element::U8;
+    else if constexpr (sizeof(T) == 2) return std::is_signed_v<T> ? Element::I16 : Element::U16;
+    else if constexpr (sizeof(T) == 4) return std::is_signed_v<T> ? Element::I32 : Element::U32;
+    else if constexpr (sizeof(T) == 8) return std::is_signed_v<T> ? Element::I64 : Element::U64;
+    else return Element::Bytes;
+}
+
+// The element type a buffer of T holds; CUDA's vector types count as their components.
+template <typename T>
+constexpr Element element_of() {
+    using U = std::remove_cv_t<T>;
+    if constexpr (std::is_same_v<U, bool>) return Element::U8;
+    else if constexpr (std::is_integral_v<U> || std::is_enum_v<U>) {
+        if constexpr (std::is_enum_v<U>) return integer_element<std::underlying_type_t<U>>();
+        else return integer_element<U>();
+    }
+    else if constexpr (std::is_same_v<U, float>) return Element::F32;
+    else if constexpr (std::is_same_v<U, double>) return Element::F64;
+    else if constexpr (std::is_same_v<U, float1> || std::is_same_v<U, float2> || std::is_same_v<U, float3> ||
+                       std::is_same_v<U, float4>) return Element::F32;
+    else if constexpr (std::is_same_v<U, double1> || std::is_same_v<U, double2> || std::is_same_v<U, double3>)
+        return Element::F64;
+    else if constexpr (std::is_same_v<U, int1> || std::is_same_v<U, int2> || std::is_same_v<U, int3> ||
+                       std::is_same_v<U, int4>) return Element::I32;
+    else if constexpr (std::is_same_v<U, uint1> || std::is_same_v<U, uint2> || std::is_same_v<U, uint3> ||
+                       std::is_same_v<U, uint4>) return Element::U32;
+    else if constexpr (std::is_same_v<U, uchar1> || std::is_same_v<U, uchar2> || std::is_same_v<U, uchar3> ||
+                       std::is_same_v<U, uchar4>) return Element::U8;
+    else if constexpr (std::is_same_v<U, short2> || std::is_same_v<U, short4>) return Element::I16;
+    else if constexpr (std::is_same_v<U, ushort2> || std::is_same_v<U, ushort4>) return Element::U16;
+    else return Element::Bytes;
+}
+
+struct ArgInfo {
+    const void* value = nullptr;   // the parameter's bytes, already converted to the parameter type
+    std::size_t size = 0;
+    bool is_pointer = false;
+    bool pointee_const = false;
+    bool maybe_object = false;     // unsigned long long: could be a texture or surface object
+    Element element = Element::Bytes;
+};
+
+template <typename Param>
+ArgInfo describe(const Param& value) {
+    ArgInfo info;
+    info.value = &value;
+    info.size = sizeof(Param);
+    if constexpr (std::is_pointer_v<Param>) {
+        using Pointee = std::remove_pointer_t<Param>;
+        info.is_pointer = true;
+        info.pointee_const = std::is_const_v<Pointee>;
+        if constexpr (!std::is_void_v<Pointee>) info.element = element_of<Pointee>();
+    } else {
+        info.element = element_of<Param>();
+        info.maybe_object = std::is_same_v<std::remove_cv_t<Param>, unsigned long long>;
+    }
+    return info;
+}
+
+inline bool recording_enabled() noexcept {
+    static const bool enabled = [] {
+        const char* dir = std::getenv("GI_RECORD_DIR");
+        return dir != nullptr && *dir != '\0';
+    }();
+    return enabled;
+}
+
+// The launch itself is done through the caller's CUDA runtime (the one its kernels are registered
+// with), so the recorder library never needs a runtime of its own.
+using Launcher = cudaError_t (*)(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared_bytes,
+                                 cudaStream_t stream);
+inline cudaError_t launch_with_runtime(const void* kernel, dim3 grid, dim3 block, void** args,
+                                       std::size_t shared_bytes, cudaStream_t stream) {
+    return cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream);
+}
+
+// In the recorder library (record_launch.cpp).
+cudaError_t record_launch(Launcher launcher, const void* kernel, const char* name, dim3 grid, dim3 block,
+                          std::size_t shared_bytes, cudaStream_t stream, void** args, const ArgInfo* infos,
+                          std::size_t count);
+
+}  // namespace launch_detail
+
+template <typename... Params, typename... Args>
+cudaError_t launch(void (*kernel)(Params...), const char* name, dim3 grid, dim3 block, std::size_t shared_bytes,
+                   cudaStream_t stream, Args&&... args) {
+    static_assert(sizeof...(Params) == sizeof...(Args),
+                  "gi::launch: pass exactly one argument per kernel parameter");
+    // Converted to the parameter types first, as the <<<>>> syntax does.
+    std::tuple<std::remove_cv_t<Params>...> values(std::forward<Args>(args)...);
+    return std::apply(
+        [&](auto&... value) {
+            void* pointers[sizeof...(Params) + 1] = {static_cast<void*>(&value)...};
+            const void* function = reinterpret_cast<const void*>(kernel);
+            if (!launch_detail::recording_enabled())
+                return cudaLaunchKernel(function, grid, block, pointers, shared_bytes, stream);
+            const launch_detail::ArgInfo infos[sizeof...(Params) + 1] = {launch_detail::describe(value)...};
+            return launch_detail::record_launch(&launch_detail::launch_with_runtime, function, name, grid, block,
+                                                shared_bytes, stream, pointers, infos, sizeof...(Params));
+        },
+        values);
+}
+
+}  // namespace gi

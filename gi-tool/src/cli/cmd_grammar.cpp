@@ -1,0 +1,85 @@
+// `gi-tool grammar`: shows the grammar of a kernel as BNF (or a count per rule kind), so a person
+// can see what evolution may edit before running it.
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+
+#include "cli/args.hpp"
+#include "cli/command.hpp"
+#include "cli/kernel_args.hpp"
+#include "grammar/bnf.hpp"
+#include "util/error.hpp"
+
+namespace gi::cli {
+namespace {
+
+std::string summary(const Grammar& grammar) {
+    std::map<RuleKind, int> per_kind;
+    for (const Rule& rule : grammar.rules) ++per_kind[rule.kind];
+    // Lines of the functions without a slot are the fixed rules, as in the seeds' counts.
+    int lines = 0;
+    for (const Function& f : grammar.functions) lines += f.last_line - f.first_line + 1;
+    std::map<int, bool> slot_lines;
+    for (const Rule& rule : grammar.rules) slot_lines[rule.line] = true;
+    const int fixed = lines - static_cast<int>(slot_lines.size());
+    std::ostringstream out;
+    out << grammar.file_name << ": " << (fixed + static_cast<int>(grammar.rules.size())) << " rules, " << fixed
+        << " fixed, " << per_kind[RuleKind::Statement] << " statements, " << per_kind[RuleKind::IfCondition] << " IF, "
+        << per_kind[RuleKind::ForInit] << " for1, " << per_kind[RuleKind::ForCond] << " for2, "
+        << per_kind[RuleKind::ForStep] << " for3, " << per_kind[RuleKind::Pragma] << " pragma; " << grammar.genes.size()
+        << " genes";
+    std::map<GeneKind, int> genes;
+    for (const Gene& gene : grammar.genes) ++genes[gene.kind];
+    const std::pair<GeneKind, const char*> names[] = {
+        {GeneKind::Param, "param"},       {GeneKind::Guard, "guard"},       {GeneKind::Flag, "flag"},
+        {GeneKind::Restrict, "restrict"}, {GeneKind::Volatile, "volatile"}, {GeneKind::Const, "const"},
+        {GeneKind::LaunchBounds, "launch_bounds"}};
+    std::string detail;
+    for (const auto& [kind, name] : names)
+        if (genes[kind]) detail += (detail.empty() ? "" : ", ") + std::to_string(genes[kind]) + " " + name;
+    if (!detail.empty()) out << " (" << detail << ")";
+    out << "\n";
+    for (const Function& f : grammar.functions)
+        out << "  " << (f.is_global ? "__global__ " : "__device__ ") << f.name << ": lines " << f.first_line << "-"
+            << f.last_line << "\n";
+    for (const std::string& note : grammar.notes) out << "  note: " << note << "\n";
+    return out.str();
+}
+
+int run_grammar(const std::vector<std::string>& arguments) {
+    std::vector<std::string> values = kernel_value_options();
+    values.push_back("-o");
+    std::vector<std::string> switches = kernel_switch_options();
+    switches.push_back("--summary");
+    switches.push_back("--help");
+    const Args args(arguments, values, switches);
+    if (args.has("--help")) {
+        std::cout << "usage: gi-tool grammar KERNEL.cu [--function NAME...] [kernel options] [-o FILE] [--summary]\n"
+                     "  Prints the kernel's grammar as BNF: every line of the selected functions, the\n"
+                     "  editable rules (<_ statements, <IF_ conditions, <for1_/<for2_/<for3_ loop-header\n"
+                     "  parts, <pragma_ unroll slots) and the configuration genes with their values.\n\n"
+                  << kernel_options_help()
+                  << "  -o FILE                   write the BNF (or the summary) to FILE instead of stdout\n"
+                     "  --summary                 print counts per rule kind and gene kind instead of the BNF\n\n"
+                     "example:\n"
+                     "  gi-tool grammar kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 --summary\n";
+        return kExitOk;
+    }
+    const Grammar grammar = grammar_from(args);
+    const std::string text = args.has("--summary") ? summary(grammar) : grammar_to_bnf(grammar);
+    if (const auto path = args.value("-o")) {
+        std::ofstream out(*path, std::ios::binary);
+        if (!out) throw Error(*path + ": cannot write the output file (check the directory exists and is writable)");
+        out << text;
+        if (!out) throw Error(*path + ": writing the output file failed");
+    } else {
+        std::cout << text;
+    }
+    return kExitOk;
+}
+
+const CommandRegistrar registrar({"grammar", "print a kernel's grammar as BNF (what evolution may edit)", run_grammar});
+
+}  // namespace
+}  // namespace gi::cli

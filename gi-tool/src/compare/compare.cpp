@@ -1,0 +1,204 @@
+#include "compare/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace gi {
+namespace {
+
+float half_to_float(std::uint16_t h) {
+    const std::uint32_t sign = (h >> 15) & 1, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+    float value;
+    if (exponent == 0) value = std::ldexp(static_cast<float>(mantissa), -24);
+    else if (exponent == 31) value = mantissa ? std::numeric_limits<float>::quiet_NaN() : std::numeric_limits<float>::infinity();
+    else value = std::ldexp(static_cast<float>(mantissa | 0x400), static_cast<int>(exponent) - 25);
+    return sign ? -value : value;
+}
+
+float bf16_to_float(std::uint16_t b) {
+    const std::uint32_t bits = static_cast<std::uint32_t>(b) << 16;
+    float value;
+    std::memcpy(&value, &bits, 4);
+    return value;
+}
+
+template <typename T>
+T load(const unsigned char* p) {
+    T value;
+    std::memcpy(&value, p, sizeof(T));
+    return value;
+}
+
+long long ulp_distance(ElementType type, const unsigned char* a, const unsigned char* b) {
+    auto dist = [](auto x, auto y) {
+        const long double d = static_cast<long double>(x) - static_cast<long double>(y);
+        return d < 0 ? -d : d;
+    };
+    // Sign-magnitude to a signed ordering: negative values map below zero.
+    auto key32 = [](std::uint32_t bits) -> long long {
+        return (bits & 0x80000000u) ? -static_cast<long long>(bits & 0x7fffffffu) : static_cast<long long>(bits);
+    };
+    auto key64 = [](std::uint64_t bits) -> long double {
+        return (bits >> 63) ? -static_cast<long double>(bits & 0x7fffffffffffffffull) : static_cast<long double>(bits);
+    };
+    auto key16 = [](std::uint16_t bits) -> long long {
+        return (bits & 0x8000u) ? -static_cast<long long>(bits & 0x7fffu) : static_cast<long long>(bits);
+    };
+    long double d = 0;
+    switch (type) {
+        case ElementType::F32: d = dist(key32(load<std::uint32_t>(a)), key32(load<std::uint32_t>(b))); break;
+        case ElementType::F64: d = dist(key64(load<std::uint64_t>(a)), key64(load<std::uint64_t>(b))); break;
+        default: d = dist(key16(load<std::uint16_t>(a)), key16(load<std::uint16_t>(b))); break;
+    }
+    return d > 9.0e18L ? std::numeric_limits<long long>::max() : static_cast<long long>(d);
+}
+
+double float_value(ElementType type, const unsigned char* p) {
+    switch (type) {
+        case ElementType::F32: return load<float>(p);
+        case ElementType::F64: return load<double>(p);
+        case ElementType::F16: return half_to_float(load<std::uint16_t>(p));
+        case ElementType::BF16: return bf16_to_float(load<std::uint16_t>(p));
+        default: return 0;
+    }
+}
+
+long double integer_value(ElementType type, const unsigned char* p) {
+    switch (type) {
+        case ElementType::I8: return load<std::int8_t>(p);
+        case ElementType::U8: return load<std::uint8_t>(p);
+        case ElementType::I16: return load<std::int16_t>(p);
+        case ElementType::U16: return load<std::uint16_t>(p);
+        case ElementType::I32: return load<std::int32_t>(p);
+        case ElementType::U32: return load<std::uint32_t>(p);
+        case ElementType::I64: return static_cast<long double>(load<std::int64_t>(p));
+        case ElementType::U64: return static_cast<long double>(load<std::uint64_t>(p));
+        default: return *p;
+    }
+}
+
+bool within(const Tolerance& t, ElementType type, double e, double a, const unsigned char* ep, const unsigned char* ap) {
+    if (e == a) return true;  // +0 == -0; NaN never passes here
+    if (t.exact() || !std::isfinite(e) || !std::isfinite(a)) return false;
+    const double diff = std::fabs(e - a);
+    if (t.abs > 0 && diff <= t.abs) return true;
+    if (t.rel > 0 && diff <= t.rel * std::max(std::fabs(e), std::fabs(a))) return true;
+    if (t.ulp > 0 && ulp_distance(type, ep, ap) <= t.ulp) return true;
+    return false;
+}
+
+}  // namespace
+
+Bytes poison_element(ElementType type) {
+    switch (type) {
+        case ElementType::F32: return {0xa5, 0xa5, 0xa5, 0x7f};  // NaN, payload 0x25a5a5
+        case ElementType::F64: return {0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xf5, 0x7f};
+        case ElementType::F16: return {0xa5, 0x7e};
+        case ElementType::BF16: return {0xa5, 0x7f};
+        default: return Bytes(element_size(type), 0xa5);
+    }
+}
+
+void fill_poison(unsigned char* data, std::size_t bytes, ElementType type) {
+    const Bytes pattern = poison_element(type);
+    for (std::size_t i = 0; i < bytes; ++i) data[i] = pattern[i % pattern.size()];
+}
+
+BufferComparison compare_buffer(ElementType type, const unsigned char* expected, const unsigned char* actual,
+                                std::size_t bytes, const Tolerance& tolerance, bool poisoned) {
+    BufferComparison c;
+    const std::size_t size = element_size(type);
+    const std::size_t whole = bytes / size;
+    const Bytes poison = poison_element(type);
+    auto mismatch = [&](std::size_t index, double penalty) {
+        ++c.mismatches;
+        c.penalty += penalty;
+        if (c.first_mismatch < 0) c.first_mismatch = static_cast<std::int64_t>(index);
+    };
+    const bool floats = is_float(type);
+    // The common case, identical bytes, needs one memcmp (and for floats a scan for NaN, which
+    // never equals) instead of the per-element walk.
+    if (std::memcmp(expected, actual, bytes) == 0) {
+        c.elements = whole + (bytes - whole * size);
+        if (floats)
+            for (std::size_t i = 0; i < whole; ++i)
+                if (std::isnan(float_value(type, expected + i * size))) mismatch(i, kNonFinitePenalty);
+        return c;
+    }
+    for (std::size_t i = 0; i < whole; ++i) {
+        const unsigned char* e = expected + i * size;
+        const unsigned char* a = actual + i * size;
+        ++c.elements;
+        const bool same_bytes = std::memcmp(e, a, size) == 0;
+        if (floats) {
+            const double ev = float_value(type, e), av = float_value(type, a);
+            if (same_bytes && !std::isnan(ev)) continue;
+            if (poisoned && std::memcmp(a, poison.data(), size) == 0 && !same_bytes) {
+                ++c.unwritten;
+                mismatch(i, kUnwrittenPenalty);
+                continue;
+            }
+            if (within(tolerance, type, ev, av, e, a)) {
+                if (std::isfinite(ev) && std::isfinite(av)) c.worst_error = std::max(c.worst_error, std::fabs(ev - av));
+                continue;
+            }
+            if (!std::isfinite(av) || !std::isfinite(ev)) {
+                if (std::isfinite(ev)) ++c.non_finite;
+                mismatch(i, kNonFinitePenalty);
+                continue;
+            }
+            const double diff = std::fabs(ev - av);
+            c.worst_error = std::max(c.worst_error, diff);
+            mismatch(i, std::min(kMaxPenalty, diff));
+        } else {
+            if (same_bytes) continue;
+            if (poisoned && std::memcmp(a, poison.data(), size) == 0) {
+                ++c.unwritten;
+                mismatch(i, kUnwrittenPenalty);
+                continue;
+            }
+            if (type == ElementType::Bytes) {
+                c.worst_error = std::max(c.worst_error, std::fabs(static_cast<double>(*e) - *a));
+                mismatch(i, 1);
+                continue;
+            }
+            const long double diff = std::fabs(integer_value(type, e) - integer_value(type, a));
+            c.worst_error = std::max(c.worst_error, static_cast<double>(diff));
+            mismatch(i, std::min<double>(kMaxPenalty, static_cast<double>(diff)));
+        }
+    }
+    for (std::size_t i = whole * size; i < bytes; ++i) {
+        ++c.elements;
+        if (expected[i] != actual[i]) mismatch(whole + (i - whole * size), 1);
+    }
+    return c;
+}
+
+ErrorSummary summarise_comparisons(const std::vector<BufferComparison>& buffers, const std::vector<std::string>& labels) {
+    ErrorSummary s;
+    double penalty = 0;
+    for (std::size_t i = 0; i < buffers.size(); ++i) {
+        const BufferComparison& c = buffers[i];
+        s.elements += c.elements;
+        s.mismatches += c.mismatches;
+        s.unwritten += c.unwritten;
+        s.non_finite += c.non_finite;
+        s.worst_error = std::max(s.worst_error, c.worst_error);
+        penalty += c.penalty;
+        if (c.mismatches == 0) continue;
+        const std::string label = i < labels.size() ? labels[i] : "buffer " + std::to_string(i);
+        if (!s.detail.empty()) s.detail += "; ";
+        s.detail += label + ": " + std::to_string(c.mismatches) + " of " + std::to_string(c.elements) +
+                    " elements differ, first at " + std::to_string(c.first_mismatch);
+        if (c.unwritten) s.detail += ", " + std::to_string(c.unwritten) + " left unwritten";
+        if (c.non_finite) s.detail += ", " + std::to_string(c.non_finite) + " NaN/Inf where the original is finite";
+        if (c.worst_error > 0) s.detail += ", worst |diff| " + std::to_string(c.worst_error);
+    }
+    s.error = s.elements ? penalty / static_cast<double>(s.elements) : 0;
+    s.hard_failure = s.unwritten > 0 || s.non_finite > 0;
+    return s;
+}
+
+}  // namespace gi

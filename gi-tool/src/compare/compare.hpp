@@ -1,0 +1,59 @@
+#pragma once
+// Comparing a variant's output buffers with the original's, and the error measure search uses.
+//
+// Poisoning: before each run, every output buffer that the original overwrites entirely is filled
+// with a poison pattern (a NaN with a payload for floats, 0xA5 bytes otherwise), so an element the
+// variant forgets to write still holds poison and is caught, even where the right value is zero.
+//
+// Error measure (seeds 000 section 8.14, per-pixel penalty): per element, 0 when within tolerance;
+// 200 when left unwritten; 100 for NaN/Inf where the original's value is finite, or for any NaN
+// (NaN never equals); otherwise min(100, |expected - actual|) (1 per differing byte for raw bytes).
+// The error of a run is the mean penalty over every compared element, so 0 means identical within
+// tolerance. Unwritten or newly non-finite outputs make the variant a WrongAnswer outright.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compare/tolerance.hpp"
+#include "testcase/element_type.hpp"
+#include "testcase/test_case.hpp"
+
+namespace gi {
+
+inline constexpr double kUnwrittenPenalty = 200;
+inline constexpr double kNonFinitePenalty = 100;
+inline constexpr double kMaxPenalty = 100;
+
+// One element's poison bytes (element_size(type) of them).
+Bytes poison_element(ElementType type);
+// Fills `bytes` bytes with the type's poison pattern repeated (a partial last element too).
+void fill_poison(unsigned char* data, std::size_t bytes, ElementType type);
+
+struct BufferComparison {
+    std::uint64_t elements = 0;    // compared
+    std::uint64_t mismatches = 0;  // beyond tolerance, NaN included
+    std::uint64_t unwritten = 0;   // poison left where the original wrote something else
+    std::uint64_t non_finite = 0;  // NaN/Inf where the original's value is finite
+    double worst_error = 0;        // largest |expected - actual| over finite pairs
+    double penalty = 0;            // sum of per-element penalties
+    std::int64_t first_mismatch = -1;  // element index, -1 when none
+};
+
+// Compares `bytes` bytes as elements of `type` (a tail shorter than one element byte by byte).
+// With `poisoned`, an actual element equal to the poison pattern where the expected one is not
+// counts as unwritten.
+BufferComparison compare_buffer(ElementType type, const unsigned char* expected, const unsigned char* actual,
+                                std::size_t bytes, const Tolerance& tolerance, bool poisoned);
+
+struct ErrorSummary {
+    std::uint64_t elements = 0, mismatches = 0, unwritten = 0, non_finite = 0;
+    double worst_error = 0;
+    double error = 0;         // mean penalty per element
+    bool hard_failure = false;  // unwritten or new non-finite outputs: WrongAnswer
+    std::string detail;       // "buffer 2 (out): 12 of 4096 elements differ, first at 17, worst |diff| 3"
+};
+
+// Adds up per-buffer comparisons; `labels[i]` names buffer i in the detail text.
+ErrorSummary summarise_comparisons(const std::vector<BufferComparison>& buffers, const std::vector<std::string>& labels);
+
+}  // namespace gi

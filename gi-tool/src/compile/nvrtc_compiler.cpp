@@ -1,0 +1,98 @@
+#include "compile/nvrtc_compiler.hpp"
+
+#include <chrono>
+
+#include "util/error.hpp"
+
+#ifdef GI_HAVE_NVRTC
+#include <nvrtc.h>
+#endif
+
+namespace gi {
+
+bool nvrtc_available() {
+#ifdef GI_HAVE_NVRTC
+    return true;
+#else
+    return false;
+#endif
+}
+
+std::optional<std::vector<std::string>> nvrtc_options_for(const std::vector<std::string>& options) {
+    std::vector<std::string> out;
+    auto starts = [](const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; };
+    for (std::size_t i = 0; i < options.size(); ++i) {
+        std::string o = options[i];
+        if (starts(o, "-Xptxas ") || starts(o, "--ptxas-options ")) {
+            out.push_back("--ptxas-options=" + o.substr(o.find(' ') + 1));
+        } else if (o == "-Xptxas" || o == "--ptxas-options") {
+            if (i + 1 >= options.size()) return std::nullopt;
+            out.push_back("--ptxas-options=" + options[++i]);
+        } else if (starts(o, "-Xptxas=") || starts(o, "--ptxas-options=")) {
+            out.push_back("--ptxas-options=" + o.substr(o.find('=') + 1));
+        } else if (o == "-use_fast_math" || o == "--use_fast_math") {
+            out.push_back("--use_fast_math");
+        } else if (starts(o, "-maxrregcount=") || starts(o, "--maxrregcount=")) {
+            out.push_back("--maxrregcount=" + o.substr(o.find('=') + 1));
+        } else if (starts(o, "-ftz=") || starts(o, "-prec-div=") || starts(o, "-prec-sqrt=") || starts(o, "-fmad=") ||
+                   starts(o, "--ftz=") || starts(o, "--prec-div=") || starts(o, "--prec-sqrt=") || starts(o, "--fmad=")) {
+            out.push_back(starts(o, "--") ? o : "-" + o);
+        } else if (starts(o, "-D") || starts(o, "-U") || starts(o, "-I") || o == "-lineinfo" ||
+                   starts(o, "-std=") || o == "--extra-device-vectorization" || starts(o, "--restrict")) {
+            out.push_back(o);
+        } else {
+            return std::nullopt;
+        }
+    }
+    return out;
+}
+
+DeviceCompileResult compile_with_nvrtc(const DeviceCompileRequest& request) {
+#ifndef GI_HAVE_NVRTC
+    (void)request;
+    throw Error("this gi-tool was built without NVRTC (no CUDA toolkit found at build time); rebuild it with the toolkit");
+#else
+    const auto start = std::chrono::steady_clock::now();
+    auto check = [](nvrtcResult r, const char* what) {
+        if (r != NVRTC_SUCCESS) throw Error(std::string("NVRTC ") + what + " failed: " + nvrtcGetErrorString(r));
+    };
+    const auto translated = nvrtc_options_for(request.options);
+    if (!translated) throw Error("NVRTC has no equivalent of one of the options; compile this variant with nvcc");
+    std::vector<std::string> options = *translated;
+    options.push_back("--gpu-architecture=" + request.arch);
+    for (const auto& dir : request.include_dirs) options.push_back("--include-path=" + dir);
+    std::vector<const char*> argv;
+    for (const auto& o : options) argv.push_back(o.c_str());
+
+    nvrtcProgram program = nullptr;
+    check(nvrtcCreateProgram(&program, request.source.c_str(), request.name.c_str(), 0, nullptr, nullptr), "program creation");
+    struct Guard {
+        nvrtcProgram& p;
+        ~Guard() { nvrtcDestroyProgram(&p); }
+    } guard{program};
+
+    DeviceCompileResult result;
+    result.compiler = "nvrtc";
+    const nvrtcResult compiled = nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
+    std::size_t log_size = 0;
+    if (nvrtcGetProgramLogSize(program, &log_size) == NVRTC_SUCCESS && log_size > 1) {
+        result.log.resize(log_size);
+        nvrtcGetProgramLog(program, result.log.data());
+        result.log.resize(log_size - 1);
+    }
+    if (compiled == NVRTC_ERROR_INVALID_OPTION)
+        throw Error("NVRTC refused the options (" + result.log + "); compile this variant with nvcc");
+    if (compiled == NVRTC_SUCCESS) {
+        std::size_t size = 0;
+        check(nvrtcGetCUBINSize(program, &size), "reading the cubin size");
+        if (size == 0) throw Error("NVRTC produced no cubin for " + request.arch + " (is it a real architecture like sm_90?)");
+        result.cubin.resize(size);
+        check(nvrtcGetCUBIN(program, result.cubin.data()), "reading the cubin");
+        result.ok = true;
+    }
+    result.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return result;
+#endif
+}
+
+}  // namespace gi

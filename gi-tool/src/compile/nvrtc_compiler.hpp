@@ -1,0 +1,40 @@
+#pragma once
+// Stage 5, compile (in process): variant source -> cubin for one GPU architecture with NVRTC, the
+// fast path of the cuda evaluator (no process start, no host compilation). Thread-safe: each call
+// has its own NVRTC program, so a batch compiles on every core at once.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gi {
+
+struct DeviceCompileRequest {
+    std::string source;
+    std::string name = "variant.cu";         // shown in compiler messages
+    std::vector<std::string> options;         // nvcc spelling, as Flag genes write them
+    std::string arch = "sm_90";               // a real architecture: the result is a cubin
+    std::vector<std::string> include_dirs;    // the kernel's own folder, for its #includes
+};
+
+struct DeviceCompileResult {
+    bool ok = false;
+    std::string cubin;                // the module image (ok only)
+    std::string log;                  // the compiler's messages
+    std::string compiler;             // "nvrtc" or "nvcc"
+    double ms = 0;                    // wall time of this compile (0 for a cache hit)
+    bool cached = false;
+};
+
+// Whether this build has NVRTC (the CUDA toolkit was found when gi-tool was built).
+bool nvrtc_available();
+
+// nvcc-style options in NVRTC's spelling ("-use_fast_math" -> "--use_fast_math", "-Xptxas -dlcm=ca"
+// -> "--ptxas-options=-dlcm=ca"); std::nullopt when one has no NVRTC equivalent, so the caller
+// falls back to nvcc for that variant.
+std::optional<std::vector<std::string>> nvrtc_options_for(const std::vector<std::string>& options);
+
+// Compiles with NVRTC. A compile error is a result (ok=false, log); throws gi::Error only when
+// NVRTC itself is unavailable or refuses the options.
+DeviceCompileResult compile_with_nvrtc(const DeviceCompileRequest& request);
+
+}  // namespace gi

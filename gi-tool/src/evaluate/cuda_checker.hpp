@@ -1,0 +1,51 @@
+#pragma once
+// The correctness gates the cuda evaluator offers beyond Evaluator::evaluate, as an interface so
+// search and the CLI can use them without depending on CUDA:
+//
+//   if (auto* checker = dynamic_cast<VariantChecker*>(&evaluator)) {
+//       // before a variant becomes a parent or is cached:
+//       EvalResult gate = checker->sanitize(variant, case_index);   // Ok or SanitizerError/Crash/Timeout
+//       // once, for the final variant:
+//       ValidationReport report = checker->validate(variant);
+//   }
+//
+// sanitize() runs the variant once under compute-sanitizer memcheck, and also racecheck and
+// synccheck when the variant has fewer __syncthreads() than the original (a barrier was removed).
+// Results are cached per variant key, so asking again is free.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "evaluate/evaluator.hpp"
+
+namespace gi {
+
+struct CaseValidation {
+    std::string case_path;
+    bool held_out = false;          // from the user's held-out folder (else a training case never drawn)
+    EvalStatus status = EvalStatus::Ok;
+    std::uint64_t elements = 0;     // output elements compared
+    std::uint64_t mismatches = 0;   // beyond tolerance
+    double worst_error = 0;         // largest |original - variant| over the case's outputs
+    double error = 0;               // the error measure (mean penalty per element)
+    std::string detail;
+};
+
+struct ValidationReport {
+    std::vector<CaseValidation> cases;
+    std::uint64_t elements = 0;
+    std::uint64_t mismatches = 0;
+    double worst_error = 0;
+    bool passed() const;            // every case Ok with no mismatch beyond tolerance
+    std::string summary() const;    // "validated 5 cases (3 held out): 1234567 elements, 0 beyond tolerance, worst error 0"
+};
+
+class VariantChecker {
+public:
+    virtual ~VariantChecker() = default;
+    virtual EvalResult sanitize(const Variant& variant, int case_index) = 0;
+    // Every training case never used by evaluate() plus every held-out case.
+    virtual ValidationReport validate(const Variant& variant) = 0;
+};
+
+}  // namespace gi

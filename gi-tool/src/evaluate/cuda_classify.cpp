@@ -1,0 +1,112 @@
+#include "evaluate/cuda_classify.hpp"
+
+#include <sstream>
+
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+std::vector<double> parse_times(const std::string& text) {
+    std::vector<double> out;
+    std::stringstream in(text);
+    std::string part;
+    while (std::getline(in, part, ',')) {
+        char* end = nullptr;
+        const double v = std::strtod(part.c_str(), &end);
+        if (part.empty() || *end != '\0') throw Error("GPU worker sent a malformed timing '" + part + "'");
+        out.push_back(v);
+    }
+    return out;
+}
+}  // namespace
+
+RunVerdict classify_run_reply(const worker::Message& reply) {
+    RunVerdict v;
+    if (reply.type == "error") {
+        // The worker's own failure around the variant (its CUDA calls, memory): not the variant's
+        // fault as such, but its run produced nothing, so it counts as a crash and the worker is
+        // replaced when it said so.
+        v.result.status = EvalStatus::Crash;
+        v.result.detail = "GPU worker error: " + reply.get("message");
+        v.restart_worker = reply.get("fatal") == "1";
+        return v;
+    }
+    if (reply.type != "result") throw Error("GPU worker answered a run request with '" + reply.type + "'");
+    const std::string outcome = reply.get("outcome");
+    v.restart_worker = reply.get("sticky") == "1";
+    v.result.detail = reply.get("detail");
+    if (outcome == "load-error" || outcome == "no-kernel") {
+        v.result.status = EvalStatus::CompileError;
+        return v;
+    }
+    if (outcome == "launch-error" || outcome == "fault") {
+        v.result.status = EvalStatus::Crash;
+        return v;
+    }
+    if (outcome != "ok") throw Error("GPU worker sent an unknown outcome '" + outcome + "'");
+    v.elements = static_cast<std::uint64_t>(reply.integer("elements"));
+    v.mismatches = static_cast<std::uint64_t>(reply.integer("mismatches"));
+    v.worst_error = reply.number("worst");
+    v.result.error = reply.number("error");
+    if (reply.get("hard-failure") == "1") {
+        v.result.status = EvalStatus::WrongAnswer;
+        return v;
+    }
+    v.result.status = EvalStatus::Ok;
+    v.times_ms = parse_times(reply.get("times"));
+    return v;
+}
+
+RunVerdict classify_worker_failure(const worker::WorkerFailure& failure) {
+    RunVerdict v;
+    v.restart_worker = true;
+    v.result.detail = failure.what();
+    v.result.status = failure.kind() == worker::WorkerFailure::Kind::Timeout ? EvalStatus::Timeout : EvalStatus::Crash;
+    return v;
+}
+
+std::string sanitizer_report_excerpt(const std::string& output, int max_lines) {
+    std::stringstream in(output);
+    std::string line, out;
+    int taken = 0;
+    while (std::getline(in, line) && taken < max_lines) {
+        if (line.rfind("=========", 0) != 0) continue;
+        const std::string body = line.substr(9);
+        if (body.find_first_not_of(' ') == std::string::npos) continue;
+        if (body.find("COMPUTE-SANITIZER") != std::string::npos) continue;
+        out += (out.empty() ? "" : "\n") + line;
+        ++taken;
+    }
+    return out;
+}
+
+EvalResult classify_sanitizer_exit(int exit_code, bool timed_out, int error_exit_code, const std::string& output,
+                                   const std::string& tools) {
+    EvalResult r;
+    if (timed_out) {
+        r.status = EvalStatus::Timeout;
+        r.detail = "compute-sanitizer (" + tools + ") did not finish in time";
+        return r;
+    }
+    if (exit_code == 0) return r;
+    const std::string excerpt = sanitizer_report_excerpt(output);
+    if (exit_code == error_exit_code) {
+        r.status = EvalStatus::SanitizerError;
+        r.detail = "compute-sanitizer " + tools + " found errors:\n" + excerpt;
+        return r;
+    }
+    r.status = EvalStatus::Crash;
+    r.detail = "the variant failed under compute-sanitizer " + tools + " (exit " + std::to_string(exit_code) + ")" +
+               (excerpt.empty() ? "" : ":\n" + excerpt);
+    return r;
+}
+
+int count_barriers(const std::string& source) {
+    int count = 0;
+    for (const char* name : {"__syncthreads", "__syncwarp", ".sync()"}) {
+        for (std::size_t at = source.find(name); at != std::string::npos; at = source.find(name, at + 1)) ++count;
+    }
+    return count;
+}
+
+}  // namespace gi

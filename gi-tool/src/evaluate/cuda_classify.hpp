@@ -1,0 +1,39 @@
+#pragma once
+// Turning what the GPU worker said (or how it died) into the evaluator's verdict for a variant.
+// Pure functions, so every path is unit-tested without a GPU.
+#include <string>
+
+#include "evaluate/evaluator.hpp"
+#include "worker/protocol.hpp"
+#include "worker/worker_process.hpp"
+
+namespace gi {
+
+struct RunVerdict {
+    EvalResult result;                 // status, error, detail (time filled by the caller)
+    std::vector<double> times_ms;      // the timed repetitions, when it ran correctly
+    std::uint64_t elements = 0, mismatches = 0;
+    double worst_error = 0;
+    bool restart_worker = false;       // the worker is gone or its context is unusable
+};
+
+// A "result" or "error" reply to a variant's run request. Throws gi::Error for replies that mean
+// the tool itself is misused (no case loaded, a malformed reply).
+RunVerdict classify_run_reply(const worker::Message& reply);
+
+// A run request that got no reply.
+RunVerdict classify_worker_failure(const worker::WorkerFailure& failure);
+
+// compute-sanitizer's verdict from its exit: 0 clean; `error_exit_code` errors found (report
+// tail in the detail); anything else a crash of the variant (or of the tool).
+EvalResult classify_sanitizer_exit(int exit_code, bool timed_out, int error_exit_code, const std::string& output,
+                                   const std::string& tools);
+
+// The lines of a compute-sanitizer report worth showing (the "=========" lines with errors),
+// at most `max_lines`.
+std::string sanitizer_report_excerpt(const std::string& output, int max_lines = 8);
+
+// Number of __syncthreads barrier calls (also __syncwarp, cooperative sync) in source text.
+int count_barriers(const std::string& source);
+
+}  // namespace gi

@@ -1,0 +1,88 @@
+#pragma once
+// `--evaluator cuda`: replays recorded launches of the kernel on a GPU (issue 3).
+//
+// Variants are compiled in parallel (NVRTC in process; nvcc for options NVRTC lacks, or for the
+// whole run when the original needs nvcc), cached by sha256(source, options, arch, compiler), and
+// run by a gi-worker process that owns the CUDA context. Per case the worker keeps the inputs on
+// the GPU, runs the original once to get the reference outputs (and to learn which outputs it
+// overwrites entirely, so those are poisoned for variants), and checks and times every variant.
+// A variant that hangs is killed at max(original time x factor) + margin; one that crashes or
+// leaves a sticky CUDA error costs a worker restart. Every failure is classified with its cause.
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "evaluate/cuda_checker.hpp"
+#include "evaluate/evaluator.hpp"
+#include "grammar/grammar.hpp"
+
+namespace gi {
+
+struct CudaEvaluatorOptions {
+    std::filesystem::path cases;            // recorded training cases (folder of case folders)
+    std::filesystem::path held_out;         // optional: cases kept out of training, for validation
+    std::string function;                   // kernel function; "" = the grammar's first __global__
+    std::string recorded_name;              // name given to gi::launch; "" = the function's name
+    std::string block;                      // launch geometry declarations ("" = as recorded)
+    std::string grid;
+    std::vector<std::string> tolerances;    // --tolerance texts (compare/tolerance.hpp)
+    std::string worker;                     // gi-worker; "" = next to this program, then PATH
+    std::string nvcc;                       // "" = PATH, then /usr/local/cuda/bin
+    std::string sanitizer;                  // compute-sanitizer; "" = PATH, then /usr/local/cuda/bin
+    std::string arch;                       // "" = the GPU's own (sm_XX)
+    int jobs = 0;                           // compile threads; 0 = every core
+    int warmups = 2;
+    int repetitions = 10;
+    double timeout_factor = 10;             // a variant may take this many times the original
+    int timeout_margin_ms = 2000;           // plus this (module load, copies, comparison)
+    std::filesystem::path compile_cache;    // "" = in memory only
+    std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
+};
+
+// Counters for reports and the throughput benchmark.
+struct CudaEvaluatorStats {
+    long variants = 0;            // results returned by evaluate()
+    long compiled = 0;            // compiles actually run (cache misses)
+    long cache_hits = 0;
+    long duplicates = 0;          // variants equal to an earlier one in the same batch
+    double compile_cpu_ms = 0;    // sum of compile times (over all threads)
+    double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)
+    double run_ms = 0;            // wall time of worker requests for variants (GPU work + transfers)
+    double original_ms = 0;       // wall time of the original's runs
+    long worker_restarts = 0;
+    long timeouts = 0;
+    std::string compiler;         // "nvrtc" or "nvcc"
+};
+
+class CudaEvaluator : public Evaluator, public VariantChecker {
+public:
+    // Reads the case manifests, checks the declared geometry against each recorded one, and
+    // resolves the programs it needs (worker, compilers). The GPU is first touched by evaluate().
+    // Throws gi::UsageError / gi::Error naming what is missing or wrong.
+    CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions options);
+    ~CudaEvaluator() override;
+
+    std::string name() const override { return "cuda"; }
+    int case_count() const override;
+    bool measures_time() const override { return true; }
+    BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
+
+    EvalResult sanitize(const Variant& variant, int case_index) override;
+    ValidationReport validate(const Variant& variant) override;
+
+    const CudaEvaluatorStats& stats() const;
+    std::string device_name();  // starts the worker if needed
+    std::string arch();         // "sm_90"
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// gi-worker next to the running program, else on PATH; "" when neither exists.
+std::string find_worker_program();
+// compute-sanitizer on PATH, else in /usr/local/cuda/bin; throws gi::Error saying how to get it.
+std::string find_compute_sanitizer(const std::string& given);
+
+}  // namespace gi

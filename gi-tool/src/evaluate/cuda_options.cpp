@@ -1,0 +1,101 @@
+#include "evaluate/cuda_options.hpp"
+
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+
+const std::string* last(const std::map<std::string, std::vector<std::string>>& values, const std::string& option) {
+    auto it = values.find(option);
+    return it == values.end() || it->second.empty() ? nullptr : &it->second.back();
+}
+
+long long integer(const std::map<std::string, std::vector<std::string>>& values, const std::string& option,
+                  long long fallback, long long min, long long max) {
+    const std::string* text = last(values, option);
+    if (!text) return fallback;
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(text->c_str(), &end, 10);
+    if (text->empty() || *end != '\0' || errno == ERANGE || v < min || v > max)
+        throw UsageError("option " + option + " needs an integer from " + std::to_string(min) + " to " +
+                         std::to_string(max) + ", got '" + *text + "'");
+    return v;
+}
+
+double number(const std::map<std::string, std::vector<std::string>>& values, const std::string& option, double fallback,
+              double min, double max) {
+    const std::string* text = last(values, option);
+    if (!text) return fallback;
+    char* end = nullptr;
+    const double v = std::strtod(text->c_str(), &end);
+    if (text->empty() || *end != '\0' || !(v >= min && v <= max))
+        throw UsageError("option " + option + " needs a number from " + std::to_string(min) + " to " +
+                         std::to_string(max) + ", got '" + *text + "'");
+    return v;
+}
+
+}  // namespace
+
+std::vector<std::string> cuda_value_options() {
+    return {"--cases",    "--held-out", "--recorded-name", "--block",   "--grid",      "--tolerance",
+            "--worker",   "--nvcc",     "--sanitizer",     "--arch",    "--jobs",      "--warmups",
+            "--repetitions", "--timeout-factor", "--timeout-margin-ms", "--compile-cache"};
+}
+
+std::string cuda_options_help() {
+    return "  --cases DIR               cuda: recorded test cases (GI_RECORD_DIR of a recorder run); required\n"
+           "  --held-out DIR            cuda: cases kept out of training, used to validate the result\n"
+           "  --recorded-name NAME      cuda: the name the program gave gi::launch (default: the function's)\n"
+           "  --block EXPR              cuda: block size as X[,Y[,Z]] over parameters and integer kernel\n"
+           "                            arguments, e.g. BLOCK_W,4 (default: as recorded)\n"
+           "  --grid EXPR               cuda: grid, e.g. 'ceil(width/BLOCK_W),ceil(height/ROWS)' (default: as recorded)\n"
+           "  --tolerance SPEC          cuda: float comparison: exact (default), abs=X, rel=X, ulp=N or a mix;\n"
+           "                            NAME:SPEC for one pointer parameter (repeatable)\n"
+           "  --worker PATH             cuda: the gi-worker program (default: next to gi-tool)\n"
+           "  --nvcc PATH               cuda: nvcc for options NVRTC lacks (default: PATH, /usr/local/cuda)\n"
+           "  --sanitizer PATH          cuda: compute-sanitizer (default: PATH, /usr/local/cuda/bin)\n"
+           "  --arch sm_XX              cuda: architecture to compile for (default: the GPU's)\n"
+           "  --jobs N                  cuda: compile threads (default: every core)\n"
+           "  --warmups N / --repetitions N   cuda: untimed and timed runs per variant (default 2 / 10)\n"
+           "  --timeout-factor X        cuda: a variant may run X times the original's time (default 10)\n"
+           "  --timeout-margin-ms N     cuda: plus this margin per run request (default 2000)\n"
+           "  --compile-cache DIR       cuda: keep compiled variants here across runs\n";
+}
+
+CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vector<std::string>>& values,
+                                            const std::string& kernel_path) {
+    CudaEvaluatorOptions o;
+    const std::string* cases = last(values, "--cases");
+    if (!cases) throw UsageError("--evaluator cuda needs --cases DIR (the folder GI_RECORD_DIR pointed to when the program was recorded)");
+    o.cases = *cases;
+    if (auto* v = last(values, "--held-out")) o.held_out = *v;
+    if (auto* v = last(values, "--recorded-name")) o.recorded_name = *v;
+    if (auto* v = last(values, "--block")) o.block = *v;
+    if (auto* v = last(values, "--grid")) o.grid = *v;
+    if (auto it = values.find("--tolerance"); it != values.end()) o.tolerances = it->second;
+    if (auto* v = last(values, "--worker")) o.worker = *v;
+    if (auto* v = last(values, "--nvcc")) o.nvcc = *v;
+    if (auto* v = last(values, "--sanitizer")) o.sanitizer = *v;
+    if (auto* v = last(values, "--arch")) {
+        if (v->rfind("sm_", 0) != 0 || v->size() < 5) throw UsageError("--arch needs a real architecture like sm_90, got '" + *v + "'");
+        o.arch = *v;
+    }
+    if (auto* v = last(values, "--compile-cache")) o.compile_cache = *v;
+    o.jobs = static_cast<int>(integer(values, "--jobs", 0, 0, 1024));
+    o.warmups = static_cast<int>(integer(values, "--warmups", 2, 0, 1000));
+    o.repetitions = static_cast<int>(integer(values, "--repetitions", 10, 1, 10000));
+    o.timeout_factor = number(values, "--timeout-factor", 10, 1, 1e6);
+    o.timeout_margin_ms = static_cast<int>(integer(values, "--timeout-margin-ms", 2000, 0, 3600000));
+    if (!kernel_path.empty()) {
+        const std::filesystem::path folder = std::filesystem::path(kernel_path).parent_path();
+        o.include_dirs.push_back(folder.empty() ? "." : folder.string());
+    }
+    return o;
+}
+
+}  // namespace gi

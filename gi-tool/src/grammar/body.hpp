@@ -1,0 +1,56 @@
+#pragma once
+// Internal to the grammar stage: a function body walked statement by statement into rule slots
+// (statements, if conditions, for-header parts, unroll pragmas) with the scope facts each needs.
+#include <set>
+#include <string>
+#include <vector>
+
+#include "grammar/directives.hpp"
+#include "grammar/functions.hpp"
+#include "grammar/grammar.hpp"
+#include "grammar/scan.hpp"
+
+namespace gi::grammar_detail {
+
+struct RuleDraft {
+    RuleKind kind = RuleKind::Statement;
+    std::size_t begin = 0;  // slot range in the source
+    std::size_t end = 0;
+    int first_token = 0;    // tokens the slot holds, [first_token, end_token), for `uses`
+    int end_token = 0;
+    int id_line = 0;        // the line in its id (a pragma's is its for loop's line)
+    std::string indent;     // an empty pragma slot: the for line's indentation
+    std::string function;
+    std::vector<std::string> declares;
+    std::vector<std::string> in_scope;
+    int loop_depth = 0;
+    bool has_break_or_continue = false;
+    bool is_barrier = false;
+    bool braceless_body = false;
+};
+
+struct SharedDeclaration {
+    std::size_t slot_begin = 0;  // right after "__shared__ "
+    std::size_t slot_end = 0;    // covers "volatile " when present
+    bool has_volatile = false;
+    bool volatile_elsewhere = false;  // volatile written before __shared__: no place for a slot
+    int line = 0;
+};
+
+struct BodyFacts {
+    std::vector<RuleDraft> rules;
+    std::vector<SharedDeclaration> shared;
+    std::set<std::string> locals;  // every name declared in the bodies
+    std::set<std::string> called;  // identifiers used as callees (for finding helpers)
+};
+
+// Adds the rules of one function's body to `facts`.
+void parse_function_body(const Scan& scan, const FunctionDefinition& function, BodyFacts& facts);
+
+// Identifiers called in a body (name followed by '(' or '<'), to follow helper functions.
+std::set<std::string> called_names(const Scan& scan, const FunctionDefinition& function);
+
+// Local names among the slot's tokens, skipping members after '.', '->' and '::'; sorted.
+std::vector<std::string> local_uses(const Scan& scan, int first_token, int end_token, const std::set<std::string>& locals);
+
+}  // namespace gi::grammar_detail

@@ -1,0 +1,223 @@
+#include "grammar/directives.hpp"
+
+#include <algorithm>
+
+#include "util/error.hpp"
+
+namespace gi::grammar_detail {
+namespace {
+
+struct OpenChain {
+    int opening_directive = -1;
+    std::vector<std::string> earlier;  // expressions of the branches so far
+    std::size_t region_begin = 0;
+    int region_condition = -1;
+    int region_directive = -1;
+    bool seen_else = false;
+};
+
+std::string first_word(const std::string& text) {
+    std::size_t end = 0;
+    while (end < text.size() && is_identifier_char(text[end])) ++end;
+    return text.substr(0, end);
+}
+
+std::string combine(const std::vector<std::string>& earlier, const std::string& own) {
+    std::string expression;
+    for (const std::string& previous : earlier) {
+        if (!expression.empty()) expression += " && ";
+        expression += "!(" + previous + ")";
+    }
+    if (!own.empty()) {
+        if (!expression.empty()) expression += " && (" + own + ")";
+        else expression = own;
+    }
+    return expression;
+}
+
+// Replacement text with comments removed (the masked text) but string contents kept (the original).
+std::string macro_text(const std::string& original, const std::string& masked, std::size_t begin, std::size_t end) {
+    std::string text;
+    bool in_literal = false;
+    char quote = 0;
+    for (std::size_t k = begin; k < end; ++k) {
+        const char m = masked[k];
+        if (in_literal) {
+            text += original[k];
+            if (m == quote && original[k] == quote) in_literal = false;
+            continue;
+        }
+        if ((m == '"' || m == '\'') && original[k] == m) {
+            in_literal = true;
+            quote = m;
+            text += m;
+            continue;
+        }
+        if (m == '\\' && k + 1 < end && (masked[k + 1] == '\n' || masked[k + 1] == '\r')) continue;
+        text += (m == '\n' || m == '\r' || m == '\t') ? ' ' : m;
+    }
+    // Collapse runs of blanks outside literals enough for comparisons like value == "0".
+    std::string collapsed;
+    for (char c : text) {
+        if (c == ' ' && (collapsed.empty() || collapsed.back() == ' ')) continue;
+        collapsed += c;
+    }
+    return trim(collapsed);
+}
+
+bool balanced(const std::string& text) {
+    int braces = 0;
+    int parens = 0;
+    for (char c : text) {
+        if (c == '{') ++braces;
+        if (c == '}') --braces;
+        if (c == '(') ++parens;
+        if (c == ')') --parens;
+        if (braces < 0 || parens < 0) return false;
+    }
+    return braces == 0 && parens == 0;
+}
+
+}  // namespace
+
+void condition_names(const std::string& expression, std::vector<std::string>& names, std::vector<std::string>& calls) {
+    std::size_t i = 0;
+    while (i < expression.size()) {
+        const char c = expression[i];
+        if (c >= '0' && c <= '9') {
+            while (i < expression.size() && is_identifier_char(expression[i])) ++i;
+            continue;
+        }
+        if (!is_identifier_char(c)) {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < expression.size() && is_identifier_char(expression[j])) ++j;
+        const std::string name = expression.substr(i, j - i);
+        std::size_t k = j;
+        while (k < expression.size() && (expression[k] == ' ' || expression[k] == '\t')) ++k;
+        i = j;
+        if (name == "defined" || name == "true" || name == "false" || name == "__has_include") continue;
+        if (k < expression.size() && expression[k] == '(') calls.push_back(name);
+        else names.push_back(name);
+    }
+}
+
+std::vector<int> DirectiveFacts::enclosing(std::size_t offset) const {
+    std::vector<std::pair<std::size_t, int>> found;
+    for (const ConditionalRegion& region : regions)
+        if (region.begin <= offset && offset < region.end) found.emplace_back(region.begin, region.condition);
+    std::sort(found.begin(), found.end());
+    std::vector<int> result;
+    for (const auto& entry : found) result.push_back(entry.second);
+    return result;
+}
+
+DirectiveFacts analyse_directives(const Scan& scan) {
+    const SourceFile& source = *scan.source;
+    DirectiveFacts facts;
+    facts.directive_at_line.assign(source.line_starts.size() + 2, -1);
+    std::vector<OpenChain> open;
+    auto open_region = [&](OpenChain& chain, int directive, const std::string& expression) {
+        chain.region_begin = scan.directives[static_cast<std::size_t>(directive)].next;
+        chain.region_condition = static_cast<int>(facts.conditions.size());
+        chain.region_directive = directive;
+        facts.conditions.push_back({expression, scan.directives[static_cast<std::size_t>(directive)].line});
+    };
+    auto close_region = [&](OpenChain& chain, std::size_t end) {
+        facts.regions.push_back({chain.region_begin, end, chain.region_condition, chain.region_directive});
+    };
+    for (std::size_t d = 0; d < scan.directives.size(); ++d) {
+        const Directive& directive = scan.directives[d];
+        const int index = static_cast<int>(d);
+        facts.directive_at_line[static_cast<std::size_t>(directive.line)] = index;
+        const std::string& keyword = directive.keyword;
+        if (keyword == "if" || keyword == "ifdef" || keyword == "ifndef") {
+            OpenChain chain;
+            chain.opening_directive = index;
+            std::string expression;
+            if (keyword == "if") expression = directive.rest;
+            else expression = std::string(keyword == "ifndef" ? "!" : "") + "defined(" + first_word(directive.rest) + ")";
+            if ((keyword != "if" && first_word(directive.rest).empty()) || (keyword == "if" && expression.empty()))
+                throw_at(source.path, directive.line, "#" + keyword + " without a condition",
+                         "write the macro or expression it tests");
+            chain.earlier.push_back(expression);
+            open_region(chain, index, expression);
+            open.push_back(std::move(chain));
+        } else if (keyword == "elif" || keyword == "elifdef" || keyword == "elifndef" || keyword == "else") {
+            if (open.empty())
+                throw_at(source.path, directive.line, "#" + keyword + " without #if",
+                         "remove it or add the #if it belongs to");
+            OpenChain& chain = open.back();
+            if (chain.seen_else)
+                throw_at(source.path, directive.line, "#" + keyword + " after #else (the #if is at line " +
+                         std::to_string(scan.directives[static_cast<std::size_t>(chain.opening_directive)].line) + ")",
+                         "an #if chain has at most one #else, at its end");
+            close_region(chain, directive.line_begin);
+            std::string own;
+            if (keyword == "elif") own = directive.rest;
+            else if (keyword != "else") own = std::string(keyword == "elifndef" ? "!" : "") + "defined(" + first_word(directive.rest) + ")";
+            if (keyword != "else" && trim(directive.rest).empty())
+                throw_at(source.path, directive.line, "#" + keyword + " without a condition",
+                         "write the macro or expression it tests");
+            open_region(chain, index, combine(chain.earlier, own));
+            if (keyword == "else") chain.seen_else = true;
+            else chain.earlier.push_back(own);
+        } else if (keyword == "endif") {
+            if (open.empty())
+                throw_at(source.path, directive.line, "#endif without #if", "remove it or add the #if it closes");
+            close_region(open.back(), directive.line_begin);
+            open.pop_back();
+        }
+    }
+    if (!open.empty()) {
+        const Directive& directive = scan.directives[static_cast<std::size_t>(open.back().opening_directive)];
+        throw_at(source.path, directive.line, "#" + directive.keyword + " without #endif",
+                 "add the #endif that closes it");
+    }
+    std::sort(facts.regions.begin(), facts.regions.end(),
+              [](const ConditionalRegion& a, const ConditionalRegion& b) { return a.begin < b.begin; });
+
+    for (std::size_t d = 0; d < scan.directives.size(); ++d) {
+        const Directive& directive = scan.directives[d];
+        if (directive.keyword != "define") continue;
+        // The name and whether '(' follows it directly come from the masked text after "define".
+        const std::size_t define_at = scan.masked.find("define", directive.hash);
+        std::size_t p = define_at + 6;
+        while (p < directive.content_end && (scan.masked[p] == ' ' || scan.masked[p] == '\t')) ++p;
+        std::size_t q = p;
+        while (q < directive.content_end && is_identifier_char(scan.masked[q])) ++q;
+        if (q == p) continue;  // "#define" alone: the compiler reports it
+        MacroDefinition macro;
+        macro.name = scan.masked.substr(p, q - p);
+        macro.directive = static_cast<int>(d);
+        macro.function_like = q < directive.content_end && scan.masked[q] == '(';
+        std::size_t value_begin = q;
+        if (macro.function_like) {
+            const std::size_t close = scan.masked.find(')', q);
+            value_begin = close == std::string::npos || close > directive.content_end ? directive.content_end : close + 1;
+        }
+        macro.value = macro_text(source.text, scan.masked, value_begin, directive.content_end);
+        macro.unbalanced = !balanced(macro.value);
+        const std::vector<int> around = facts.enclosing(directive.hash);
+        macro.conditional = !around.empty();
+        if (around.size() == 1) {
+            // Directly inside the first branch of "#ifndef NAME" / "#if !defined(NAME)".
+            for (const ConditionalRegion& region : facts.regions) {
+                if (region.condition != around[0]) continue;
+                const Directive& opener = scan.directives[static_cast<std::size_t>(region.opening_directive)];
+                std::string rest;
+                for (char c : opener.rest)
+                    if (c != ' ' && c != '\t') rest += c;
+                macro.default_guarded = (opener.keyword == "ifndef" && first_word(opener.rest) == macro.name) ||
+                                        (opener.keyword == "if" && (rest == "!defined(" + macro.name + ")" ||
+                                                                    rest == "!defined" + macro.name));
+            }
+        }
+        facts.defines.push_back(std::move(macro));
+    }
+    return facts;
+}
+
+}  // namespace gi::grammar_detail

@@ -1,0 +1,71 @@
+#include "grammar/grammar.hpp"
+
+#include <charconv>
+
+namespace gi {
+
+std::string_view rule_kind_prefix(RuleKind kind) {
+    switch (kind) {
+    case RuleKind::Statement: return "_";
+    case RuleKind::IfCondition: return "IF_";
+    case RuleKind::ForInit: return "for1_";
+    case RuleKind::ForCond: return "for2_";
+    case RuleKind::ForStep: return "for3_";
+    case RuleKind::Pragma: return "pragma_";
+    }
+    return "?_";
+}
+
+std::string rule_name(const Rule& rule) { return "<" + rule.id + ">"; }
+
+std::string pragma_constant_id(int unroll) { return "pragma_K" + std::to_string(unroll); }
+
+std::optional<int> parse_pragma_constant_id(std::string_view id) {
+    if (id.size() >= 2 && id.front() == '<' && id.back() == '>') id = id.substr(1, id.size() - 2);
+    constexpr std::string_view prefix = "pragma_K";
+    if (id.substr(0, prefix.size()) != prefix) return std::nullopt;
+    const std::string_view digits = id.substr(prefix.size());
+    // One canonical spelling per constant: no sign, no leading zeros ("pragma_K04" is not K4).
+    if (digits.empty() || digits.size() > 2 || (digits.size() > 1 && digits[0] == '0')) return std::nullopt;
+    int value = -1;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+    if (value < 0 || value > kMaxPragmaUnroll) return std::nullopt;
+    return value;
+}
+
+std::string pragma_constant_text(int unroll) {
+    return unroll == 0 ? std::string("#pragma unroll") : "#pragma unroll " + std::to_string(unroll);
+}
+
+namespace {
+std::string_view strip_angles(std::string_view id) {
+    if (id.size() >= 2 && id.front() == '<' && id.back() == '>') return id.substr(1, id.size() - 2);
+    return id;
+}
+}  // namespace
+
+int Grammar::rule_index(std::string_view id) const {
+    id = strip_angles(id);
+    for (std::size_t i = 0; i < rules.size(); ++i)
+        if (rules[i].id == id) return static_cast<int>(i);
+    return -1;
+}
+
+int Grammar::gene_index(std::string_view name) const {
+    for (std::size_t i = 0; i < genes.size(); ++i)
+        if (genes[i].name == name) return static_cast<int>(i);
+    return -1;
+}
+
+const Rule* Grammar::find_rule(std::string_view id) const {
+    const int index = rule_index(id);
+    return index < 0 ? nullptr : &rules[static_cast<std::size_t>(index)];
+}
+
+const Gene* Grammar::find_gene(std::string_view name) const {
+    const int index = gene_index(name);
+    return index < 0 ? nullptr : &genes[static_cast<std::size_t>(index)];
+}
+
+}  // namespace gi

@@ -1,0 +1,43 @@
+#pragma once
+// The on-disk test-case format: one folder per recorded launch holding manifest.xml (tinyxml2) and
+// one .bin blob per buffer state, every blob with its size and sha256 in the manifest.
+//
+//   <record-dir>/<kernel>-0003/manifest.xml
+//                              buffer0.before.bin  buffer0.after.bin (only when changed) ...
+//
+// Writing is atomic: blobs and manifest go into a hidden temporary folder that is renamed into
+// place, so a reader never sees half a case and a failed recording leaves nothing behind.
+// Reading checks everything (format, sizes, checksums, references between args and buffers) and
+// throws gi::Error naming the file (and manifest line) with a hint.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "testcase/test_case.hpp"
+
+namespace gi {
+
+inline constexpr int kTestCaseFormat = 1;
+inline constexpr const char* kManifestName = "manifest.xml";
+
+// Writes `tc` (buffers' before/after bytes filled; checksums are computed here) as a new folder
+// `<kernel>-NNNN` in `record_dir` (created if missing), NNNN the first free number. Returns the
+// folder. Throws gi::Error naming the path on any failure, after removing the temporary folder.
+std::filesystem::path write_test_case(const TestCase& tc, const std::filesystem::path& record_dir);
+
+enum class CaseLoad {
+    ManifestOnly,  // geometry, args and buffer sizes; no blob is read (listing, geometry checks)
+    Data,          // also every blob, each checked against its size and sha256
+};
+
+// Reads one case folder. Throws gi::Error naming the file for a missing or malformed manifest, a
+// missing, truncated or corrupt blob, or a reference that does not hold.
+TestCase read_test_case(const std::filesystem::path& folder, CaseLoad load = CaseLoad::Data);
+
+// Case folders under `dir` (each holding a manifest.xml), sorted by name; `dir` itself when it is
+// a case folder. Temporary folders of recordings in progress are ignored. With `kernel` non-empty,
+// only folders named "<kernel>-NNNN". Throws gi::Error when `dir` does not exist.
+std::vector<std::filesystem::path> list_test_cases(const std::filesystem::path& dir,
+                                                   const std::string& kernel = {});
+
+}  // namespace gi

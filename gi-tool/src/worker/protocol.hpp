@@ -1,0 +1,49 @@
+#pragma once
+// The pipe protocol between gi-tool and gi-worker (the process that owns the CUDA context, so a
+// variant that hangs or corrupts the context costs a worker, never the run).
+//
+// A message is a frame: "GIW1", u32 header length, u64 payload length (little-endian), the header
+// text, the payload bytes. The header is the message type on the first line, then one key=value
+// per line (values escaped: \\ \n). The payload carries binary data (a cubin).
+// Requests: hello, load-case, run, quit. Replies: ready, case-loaded, result, error.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace gi::worker {
+
+struct Message {
+    std::string type;
+    std::map<std::string, std::string> fields;
+    std::string payload;
+
+    std::string get(const std::string& key, const std::string& fallback = {}) const;
+    long long integer(const std::string& key, long long fallback = 0) const;  // gi::Error when malformed
+    double number(const std::string& key, double fallback = 0) const;         // gi::Error when malformed
+    bool operator==(const Message&) const = default;
+};
+
+inline constexpr std::uint32_t kMaxHeaderBytes = 1u << 20;
+inline constexpr std::uint64_t kMaxPayloadBytes = 1ull << 31;
+
+std::string encode(const Message& message);
+
+// Accumulates bytes from a stream and cuts them into messages. Throws gi::Error (naming what is
+// wrong: bad magic, oversized frame, malformed header) so a confused peer is noticed at once.
+class MessageReader {
+public:
+    void feed(const char* data, std::size_t size);
+    std::optional<Message> next();
+    std::size_t buffered() const { return buffer_.size(); }
+
+private:
+    std::string buffer_;
+};
+
+// Blocking helpers over file descriptors (the worker's side). read_message returns nullopt at
+// end of input; both throw gi::Error on I/O errors.
+std::optional<Message> read_message(int fd, MessageReader& reader);
+void write_message(int fd, const Message& message);
+
+}  // namespace gi::worker

@@ -1,0 +1,173 @@
+#include "worker/worker_process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/process.hpp>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <random>
+
+namespace gi::worker {
+namespace bp = boost::process;
+namespace fs = std::filesystem;
+
+struct WorkerProcess::Impl {
+    WorkerOptions options;
+    bp::pipe to_worker;
+    bp::pipe from_worker;
+    bp::child child;
+    MessageReader reader;
+    fs::path log_file;
+    bool owns_log = false;
+    bool alive = false;
+
+    std::string describe_exit() {
+        std::error_code ec;
+        child.wait(ec);
+        const int status = child.native_exit_code();
+        std::string text;
+        if (WIFSIGNALED(status)) text = "was killed by signal " + std::to_string(WTERMSIG(status));
+        else if (WIFEXITED(status)) text = "exited with status " + std::to_string(WEXITSTATUS(status));
+        else text = "ended";
+        return text;
+    }
+};
+
+namespace {
+std::string temp_log_name() {
+    std::random_device device;
+    return (fs::temp_directory_path() / ("gi-worker-" + std::to_string(device()) + ".log")).string();
+}
+}  // namespace
+
+WorkerProcess::WorkerProcess(WorkerOptions options) : impl_(std::make_unique<Impl>()) {
+    // A worker that dies while we write to it must give us EPIPE, not kill gi-tool with SIGPIPE.
+    ::signal(SIGPIPE, SIG_IGN);
+    impl_->options = std::move(options);
+    impl_->log_file = impl_->options.log_file;
+    if (impl_->log_file.empty()) {
+        impl_->log_file = temp_log_name();
+        impl_->owns_log = true;
+    }
+    bp::environment env = boost::this_process::environment();
+    for (const auto& [key, value] : impl_->options.env) env[key] = value;
+    // Close-on-exec, so processes other threads start (nvcc, other workers) never inherit these
+    // ends and keep a dead worker's pipe open.
+    for (int fd : {impl_->to_worker.native_source(), impl_->to_worker.native_sink(),
+                   impl_->from_worker.native_source(), impl_->from_worker.native_sink()})
+        ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    std::error_code ec;
+    impl_->child = bp::child(bp::exe = impl_->options.executable, bp::args = impl_->options.args,
+                             bp::std_in < impl_->to_worker, bp::std_out > impl_->from_worker,
+                             bp::std_err > impl_->log_file.string(), env, ec);
+    if (ec)
+        throw Error("cannot start the GPU worker '" + impl_->options.executable + "': " + ec.message() +
+                    " (build the gi-worker target, or pass its path with --worker)");
+    // Boost.Process closed our copies of the child's ends; forget them so they are not closed twice.
+    impl_->to_worker.assign_source(-1);
+    impl_->from_worker.assign_sink(-1);
+    impl_->alive = true;
+}
+
+WorkerProcess::~WorkerProcess() {
+    kill();
+    if (impl_->owns_log) {
+        std::error_code ec;
+        fs::remove(impl_->log_file, ec);
+    }
+}
+
+bool WorkerProcess::running() const { return impl_->alive; }
+
+int WorkerProcess::pid() const { return impl_->child.id(); }
+
+void WorkerProcess::kill() {
+    if (!impl_->alive) return;
+    impl_->alive = false;
+    std::error_code ec;
+    // Boost's terminate() does not wait for the child, which would leave a zombie: kill and reap
+    // here, then detach so Boost never signals the (possibly reused) pid again.
+    if (impl_->child.running(ec)) {
+        const pid_t pid = impl_->child.id();
+        ::kill(pid, SIGKILL);
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+    }
+    impl_->child.detach();
+    impl_->to_worker.close();
+    impl_->from_worker.close();
+}
+
+std::string WorkerProcess::log_tail(std::size_t bytes) const {
+    std::ifstream in(impl_->log_file, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    if (text.size() > bytes) text = "..." + text.substr(text.size() - bytes);
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text;
+}
+
+Message WorkerProcess::request(const Message& request, std::chrono::milliseconds timeout) {
+    using Clock = std::chrono::steady_clock;
+    if (!impl_->alive) throw WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker is not running");
+    const auto deadline = Clock::now() + timeout;
+    auto remaining_ms = [&] {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+        return static_cast<int>(std::max<long long>(0, std::min<long long>(left, 1 << 30)));
+    };
+    auto died = [&](const std::string& when) -> WorkerFailure {
+        impl_->alive = false;
+        const std::string exit = impl_->describe_exit();
+        impl_->to_worker.close();
+        impl_->from_worker.close();
+        std::string tail = log_tail(1500);
+        return WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker " + exit + " " + when +
+                                                            (tail.empty() ? "" : "; its last words: " + tail));
+    };
+    auto timed_out = [&](const std::string& when) -> WorkerFailure {
+        kill();
+        return WorkerFailure(WorkerFailure::Kind::Timeout,
+                             "the GPU worker did not answer within " + std::to_string(timeout.count()) + " ms " + when +
+                                 " and was killed");
+    };
+
+    const std::string bytes = encode(request);
+    const int out_fd = impl_->to_worker.native_sink();
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        pollfd p{out_fd, POLLOUT, 0};
+        const int ready = ::poll(&p, 1, remaining_ms());
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready == 0) throw timed_out("while taking a '" + request.type + "' request");
+        const ssize_t n = ::write(out_fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n < 0) throw died("before taking a '" + request.type + "' request");
+        done += static_cast<std::size_t>(n);
+    }
+
+    const int in_fd = impl_->from_worker.native_source();
+    for (;;) {
+        try {
+            if (auto reply = impl_->reader.next()) return *reply;
+        } catch (const Error& e) {
+            kill();
+            throw WorkerFailure(WorkerFailure::Kind::Protocol, e.what());
+        }
+        pollfd p{in_fd, POLLIN, 0};
+        const int ready = ::poll(&p, 1, remaining_ms());
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready == 0) throw timed_out("on a '" + request.type + "' request");
+        char chunk[65536];
+        const ssize_t n = ::read(in_fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw died("while answering a '" + request.type + "' request");
+        impl_->reader.feed(chunk, static_cast<std::size_t>(n));
+    }
+}
+
+}  // namespace gi::worker

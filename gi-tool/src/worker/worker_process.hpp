@@ -1,0 +1,57 @@
+#pragma once
+// The parent's handle on one gi-worker process (Boost.Process, pipes on stdin/stdout, stderr to a
+// log file). Every request has a deadline: a worker that does not answer in time is killed, so a
+// variant that loops forever costs its timeout and a restart, never the run.
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "util/error.hpp"
+#include "worker/protocol.hpp"
+
+namespace gi::worker {
+
+// A request that got no reply: the worker timed out (and was killed), died, or spoke nonsense.
+class WorkerFailure : public Error {
+public:
+    enum class Kind { Timeout, Died, Protocol };
+    WorkerFailure(Kind kind, const std::string& what) : Error(what), kind_(kind) {}
+    Kind kind() const { return kind_; }
+
+private:
+    Kind kind_;
+};
+
+struct WorkerOptions {
+    std::string executable;                   // path of gi-worker (or a test's stand-in)
+    std::vector<std::string> args;
+    std::map<std::string, std::string> env;   // added to this process's environment
+    std::filesystem::path log_file;           // the worker's stderr; "" = a temporary file
+};
+
+class WorkerProcess {
+public:
+    // Starts the worker; throws gi::Error naming the executable when it cannot be started.
+    explicit WorkerProcess(WorkerOptions options);
+    ~WorkerProcess();
+    WorkerProcess(const WorkerProcess&) = delete;
+    WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+    // Sends `request` and returns the reply. On timeout the worker is killed first. Throws
+    // WorkerFailure; after one the worker is gone and running() is false.
+    Message request(const Message& request, std::chrono::milliseconds timeout);
+
+    bool running() const;
+    void kill();                               // idempotent
+    std::string log_tail(std::size_t bytes = 4000) const;  // the end of the worker's stderr
+    int pid() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gi::worker

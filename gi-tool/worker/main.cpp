@@ -1,0 +1,316 @@
+// gi-worker: owns the CUDA context for gi-tool's cuda evaluator. Talks the worker protocol
+// (worker/protocol.hpp) on stdin/stdout; a kernel's printf output goes to /dev/null so it cannot
+// corrupt the protocol, and diagnostics go to stderr (the parent's log file).
+//
+//   gi-worker                      serve requests until "quit" or end of input
+//   gi-worker --once --case DIR --cubin FILE --kernel NAME [--grid X,Y,Z --block X,Y,Z --shared N]
+//                                  run the kernel once on the case (under compute-sanitizer);
+//                                  exit 0 when it ran, 1 when it failed
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cuda.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "compare/tolerance.hpp"
+#include "cuda_driver.hpp"
+#include "replay.hpp"
+#include "testcase/case_io.hpp"
+#include "worker/protocol.hpp"
+
+namespace gi::worker {
+namespace {
+
+struct Gpu {
+    CUdevice device = 0;
+    CUcontext context = nullptr;
+    CUstream stream = nullptr;
+    std::string name;
+    int compute_capability = 0;
+    int sms = 0;
+    std::size_t l2_bytes = 0;
+    std::size_t memory_bytes = 0;
+    int driver = 0;
+};
+
+Gpu open_gpu() {
+    Gpu gpu;
+    const CUresult init = cuInit(0);
+    if (init == CUDA_ERROR_NO_DEVICE) throw CudaError(init, "no CUDA device: cuInit found no GPU");
+    check_cuda(init, "cuInit failed (is the NVIDIA driver loaded?)");
+    int ordinal = 0;
+    if (const char* env = std::getenv("GI_WORKER_DEVICE")) ordinal = std::atoi(env);
+    check_cuda(cuDeviceGet(&gpu.device, ordinal), "selecting GPU " + std::to_string(ordinal));
+    check_cuda(cuDevicePrimaryCtxRetain(&gpu.context, gpu.device), "creating the CUDA context");
+    check_cuda(cuCtxSetCurrent(gpu.context), "making the CUDA context current");
+    check_cuda(cuStreamCreate(&gpu.stream, CU_STREAM_NON_BLOCKING), "creating a stream");
+    char name[256] = {};
+    cuDeviceGetName(name, sizeof name, gpu.device);
+    gpu.name = name;
+    int major = 0, minor = 0, l2 = 0;
+    cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, gpu.device);
+    cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, gpu.device);
+    cuDeviceGetAttribute(&gpu.sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, gpu.device);
+    cuDeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, gpu.device);
+    gpu.compute_capability = major * 10 + minor;
+    gpu.l2_bytes = static_cast<std::size_t>(l2);
+    cuDeviceTotalMem(&gpu.memory_bytes, gpu.device);
+    cuDriverGetVersion(&gpu.driver);
+    return gpu;
+}
+
+Dim3 parse_dim3(const std::string& text, const std::string& field) {
+    Dim3 d;
+    std::uint32_t* parts[3] = {&d.x, &d.y, &d.z};
+    std::stringstream in(text);
+    std::string part;
+    int i = 0;
+    while (std::getline(in, part, ',')) {
+        if (i >= 3) throw Error("worker: field '" + field + "' has more than three parts: '" + text + "'");
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(part.c_str(), &end, 10);
+        if (part.empty() || *end != '\0' || v == 0) throw Error("worker: field '" + field + "' is not X,Y,Z: '" + text + "'");
+        *parts[i++] = static_cast<std::uint32_t>(v);
+    }
+    if (i == 0) throw Error("worker: field '" + field + "' is empty");
+    return d;
+}
+
+LaunchShape shape_from(const Message& m, const TestCase& tc) {
+    LaunchShape shape{tc.grid, tc.block, tc.shared_bytes};
+    if (m.fields.count("grid")) shape.grid = parse_dim3(m.get("grid"), "grid");
+    if (m.fields.count("block")) shape.block = parse_dim3(m.get("block"), "block");
+    if (m.fields.count("shared")) shape.shared_bytes = static_cast<unsigned>(m.integer("shared"));
+    return shape;
+}
+
+std::string join_times(const std::vector<double>& times) {
+    std::ostringstream out;
+    out.precision(9);
+    for (std::size_t i = 0; i < times.size(); ++i) out << (i ? "," : "") << times[i];
+    return out.str();
+}
+
+std::string outcome_name(RunReport::Outcome o) {
+    switch (o) {
+        case RunReport::Outcome::Ok: return "ok";
+        case RunReport::Outcome::LoadError: return "load-error";
+        case RunReport::Outcome::LaunchError: return "launch-error";
+        case RunReport::Outcome::Fault: return "fault";
+    }
+    return "fault";
+}
+
+Message error_reply(const std::string& text, bool fatal = false) {
+    Message m{"error", {{"message", text}}, {}};
+    if (fatal) m.fields["fatal"] = "1";
+    return m;
+}
+
+class Server {
+public:
+    Server(Gpu gpu, int out_fd) : gpu_(std::move(gpu)), out_(out_fd) {}
+
+    // Returns false when the worker must exit (quit, or a sticky error).
+    bool handle(const Message& m) {
+        if (m.type == "hello") {
+            reply({"ready",
+                   {{"device", gpu_.name},
+                    {"compute-capability", std::to_string(gpu_.compute_capability)},
+                    {"sms", std::to_string(gpu_.sms)},
+                    {"l2-bytes", std::to_string(gpu_.l2_bytes)},
+                    {"memory-bytes", std::to_string(gpu_.memory_bytes)},
+                    {"driver", std::to_string(gpu_.driver)}},
+                   {}});
+            return true;
+        }
+        if (m.type == "quit") return false;
+        if (m.type == "load-case") return load_case(m);
+        if (m.type == "run") return run(m);
+        reply(error_reply("unknown request '" + m.type + "'"));
+        return true;
+    }
+
+private:
+    void reply(const Message& m) { write_message(out_, m); }
+
+    bool load_case(const Message& m) {
+        const int slot = static_cast<int>(m.integer("slot", -1));
+        try {
+            TestCase tc = read_test_case(m.get("path"), CaseLoad::Data);
+            std::vector<Tolerance> tolerances;
+            for (std::size_t b = 0; b < tc.buffers.size(); ++b)
+                tolerances.push_back(parse_tolerance(m.get("tolerance" + std::to_string(b), "exact"), "tolerance"));
+            slots_.erase(slot);
+            auto replay = std::make_unique<Replay>(std::move(tc), std::move(tolerances), gpu_.l2_bytes, gpu_.stream);
+            Message ok{"case-loaded",
+                       {{"slot", std::to_string(slot)},
+                        {"copies", std::to_string(replay->copies())},
+                        {"device-bytes", std::to_string(replay->device_bytes())}},
+                       {}};
+            slots_[slot] = std::move(replay);
+            reply(ok);
+        } catch (const CudaError& e) {
+            reply(error_reply(e.what(), is_sticky(e.code())));
+            return !is_sticky(e.code());
+        } catch (const std::exception& e) {
+            reply(error_reply(e.what()));
+        }
+        return true;
+    }
+
+    bool run(const Message& m) {
+        const int slot = static_cast<int>(m.integer("slot", -1));
+        auto it = slots_.find(slot);
+        if (it == slots_.end()) {
+            reply(error_reply("no case loaded in slot " + std::to_string(slot)));
+            return true;
+        }
+        Replay& replay = *it->second;
+        RunRequest request;
+        request.original = m.get("role") == "original";
+        request.probe_poison = m.get("probe-poison", "1") == "1";
+        request.warmups = static_cast<int>(m.integer("warmups", 2));
+        request.repetitions = static_cast<int>(m.integer("repetitions", 10));
+        request.time = m.get("time", "1") == "1";
+        request.shape = shape_from(m, replay.test_case());
+
+        CUmodule module = nullptr;
+        const CUresult loaded = cuModuleLoadData(&module, m.payload.data());
+        if (loaded != CUDA_SUCCESS) {
+            const bool sticky = is_sticky(loaded) || cuCtxSynchronize() != CUDA_SUCCESS;
+            reply({"result",
+                   {{"outcome", "load-error"},
+                    {"cuda-error", cuda_error_name(loaded)},
+                    {"sticky", sticky ? "1" : "0"},
+                    {"detail", "loading the compiled module: " + cuda_error_name(loaded) + " (" + cuda_error_text(loaded) + ")"}},
+                   {}});
+            return !sticky;
+        }
+        struct ModuleGuard {
+            CUmodule module;
+            ~ModuleGuard() { cuModuleUnload(module); }
+        } guard{module};
+        CUfunction kernel = nullptr;
+        try {
+            kernel = find_kernel(module, m.get("kernel"));
+        } catch (const Error& e) {
+            reply({"result", {{"outcome", "no-kernel"}, {"sticky", "0"}, {"detail", e.what()}}, {}});
+            return true;
+        }
+        RunReport report;
+        try {
+            report = replay.run(kernel, request);
+        } catch (const CudaError& e) {
+            reply(error_reply(e.what(), true));
+            return false;  // the worker's own CUDA calls failed: start afresh
+        } catch (const std::exception& e) {
+            reply(error_reply(e.what()));
+            return true;
+        }
+        const ErrorSummary& c = report.comparison;
+        reply({"result",
+               {{"outcome", outcome_name(report.outcome)},
+                {"cuda-error", report.cuda_error},
+                {"sticky", report.sticky ? "1" : "0"},
+                {"detail", report.outcome == RunReport::Outcome::Ok ? c.detail : report.detail},
+                {"elements", std::to_string(c.elements)},
+                {"mismatches", std::to_string(c.mismatches)},
+                {"unwritten", std::to_string(c.unwritten)},
+                {"non-finite", std::to_string(c.non_finite)},
+                {"worst", std::to_string(c.worst_error)},
+                {"error", std::to_string(c.error)},
+                {"hard-failure", c.hard_failure ? "1" : "0"},
+                {"times", join_times(report.times_ms)}},
+               {}});
+        return !report.sticky;
+    }
+
+    Gpu gpu_;
+    int out_;
+    std::map<int, std::unique_ptr<Replay>> slots_;
+};
+
+int serve() {
+    // Keep the protocol on a private descriptor; fd 1 (where device printf goes) becomes /dev/null.
+    const int out_fd = ::dup(1);
+    const int null_fd = ::open("/dev/null", O_WRONLY);
+    if (out_fd < 0 || null_fd < 0 || ::dup2(null_fd, 1) < 0) {
+        std::perror("gi-worker: setting up descriptors");
+        return 1;
+    }
+    std::unique_ptr<Server> server;
+    MessageReader reader;
+    try {
+        while (auto request = read_message(0, reader)) {
+            if (!server) {
+                try {
+                    server = std::make_unique<Server>(open_gpu(), out_fd);
+                } catch (const std::exception& e) {
+                    write_message(out_fd, error_reply(e.what(), true));
+                    return 1;
+                }
+            }
+            if (!server->handle(*request)) return 0;
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "gi-worker: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
+
+int once(int argc, char** argv) {
+    std::map<std::string, std::string> opts;
+    for (int i = 2; i + 1 < argc; i += 2) opts[argv[i]] = argv[i + 1];
+    for (const char* required : {"--case", "--cubin", "--kernel"})
+        if (!opts.count(required)) {
+            std::cerr << "gi-worker --once: missing " << required << "\n";
+            return 2;
+        }
+    try {
+        Gpu gpu = open_gpu();
+        TestCase tc = read_test_case(opts["--case"], CaseLoad::Data);
+        std::ifstream in(opts["--cubin"], std::ios::binary);
+        const std::string cubin((std::istreambuf_iterator<char>(in)), {});
+        if (cubin.empty()) throw Error(opts["--cubin"] + ": cannot read the compiled module");
+        Message m;
+        if (opts.count("--grid")) m.fields["grid"] = opts["--grid"];
+        if (opts.count("--block")) m.fields["block"] = opts["--block"];
+        if (opts.count("--shared")) m.fields["shared"] = opts["--shared"];
+        const LaunchShape shape = shape_from(m, tc);
+        Replay replay(std::move(tc), {}, 0, gpu.stream);
+        CUmodule module = nullptr;
+        check_cuda(cuModuleLoadData(&module, cubin.data()), "loading the compiled module");
+        const CUfunction kernel = find_kernel(module, opts["--kernel"]);
+        const CUresult r = replay.launch_once(kernel, shape);
+        if (r != CUDA_SUCCESS) {
+            std::cerr << "gi-worker: the kernel failed: " << cuda_error_name(r) << " (" << cuda_error_text(r) << ")\n";
+            return 1;
+        }
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "gi-worker: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace
+}  // namespace gi::worker
+
+int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "--once") == 0) return gi::worker::once(argc, argv);
+    if (argc > 1) {
+        std::cerr << "usage: gi-worker            (serve gi-tool's requests on stdin/stdout)\n"
+                     "       gi-worker --once --case DIR --cubin FILE --kernel NAME [--grid X,Y,Z] [--block X,Y,Z] [--shared N]\n";
+        return std::strcmp(argv[1], "--help") == 0 ? 0 : 2;
+    }
+    return gi::worker::serve();
+}

@@ -1,0 +1,213 @@
+#include "replay.hpp"
+
+#include <algorithm>
+
+#include "cuda_driver.hpp"
+
+namespace gi::worker {
+namespace {
+constexpr int kMaxCopies = 8;
+}
+
+Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream)
+    : tc_(std::move(tc)), tolerances_(std::move(tolerances)), stream_(stream) {
+    tolerances_.resize(tc_.buffers.size());
+    std::size_t case_bytes = 0;
+    for (const auto& b : tc_.buffers) case_bytes += b.size;
+    // Enough copies that one repetition's inputs have left the L2 cache before they are used again.
+    int wanted = case_bytes == 0 ? 1 : static_cast<int>(std::min<std::size_t>(kMaxCopies, (2 * l2_bytes) / case_bytes + 1));
+    wanted = std::max(wanted, 2);
+    try {
+        for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+            const CaseBuffer& buffer = tc_.buffers[b];
+            CUdeviceptr p = 0;
+            check_cuda(cuMemAlloc(&p, std::max<std::size_t>(buffer.size, 1)), "allocating a case buffer");
+            pristine_.push_back(p);
+            check_cuda(cuMemcpyHtoD(p, buffer.before.data(), buffer.size), "copying a case buffer to the GPU");
+            CUdeviceptr poison = 0;
+            if (!buffer.read_only) {
+                Bytes pattern(buffer.size);
+                fill_poison(pattern.data(), pattern.size(), buffer.element);
+                check_cuda(cuMemAlloc(&poison, std::max<std::size_t>(buffer.size, 1)), "allocating a poison image");
+                check_cuda(cuMemcpyHtoD(poison, pattern.data(), buffer.size), "copying a poison image");
+            }
+            poison_.push_back(poison);
+        }
+        for (int c = 0; c < wanted; ++c) {
+            std::vector<CUdeviceptr> copy;
+            bool ok = true;
+            for (const auto& buffer : tc_.buffers) {
+                CUdeviceptr p = 0;
+                if (cuMemAlloc(&p, std::max<std::size_t>(buffer.size, 1)) != CUDA_SUCCESS) {
+                    ok = false;
+                    break;
+                }
+                copy.push_back(p);
+            }
+            if (!ok) {
+                for (CUdeviceptr p : copy) cuMemFree(p);
+                if (c == 0) throw Error("not enough GPU memory for one working copy of case " + tc_.path);
+                break;  // fewer copies: less rotation, still correct
+            }
+            for (std::size_t b = 0; b < copy.size(); ++b)
+                check_cuda(cuMemcpyDtoD(copy[b], pristine_[b], tc_.buffers[b].size), "copying a case buffer");
+            copies_.push_back(std::move(copy));
+        }
+    } catch (...) {
+        for (CUdeviceptr p : pristine_) cuMemFree(p);
+        for (CUdeviceptr p : poison_) if (p) cuMemFree(p);
+        for (auto& copy : copies_) for (CUdeviceptr p : copy) cuMemFree(p);
+        throw;
+    }
+    poisonable_.assign(tc_.buffers.size(), false);
+    // The host copies of the inputs are on the GPU now; keep the recorded outputs (the oracle).
+    for (auto& b : tc_.buffers) Bytes().swap(b.before);
+}
+
+Replay::~Replay() {
+    for (CUdeviceptr p : pristine_) cuMemFree(p);
+    for (CUdeviceptr p : poison_) if (p) cuMemFree(p);
+    for (auto& copy : copies_) for (CUdeviceptr p : copy) cuMemFree(p);
+}
+
+std::size_t Replay::device_bytes() const {
+    std::size_t total = 0;
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
+        total += tc_.buffers[b].size * (1 + copies_.size() + (poison_[b] ? 1 : 0));
+    return total;
+}
+
+void Replay::restore(int copy, bool poison_outputs) {
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+        if (tc_.buffers[b].read_only) continue;
+        const CUdeviceptr source = poison_outputs && poisonable_[b] ? poison_[b] : pristine_[b];
+        check_cuda(cuMemcpyDtoDAsync(copies_[copy][b], source, tc_.buffers[b].size, stream_), "restoring a case buffer");
+    }
+}
+
+CUresult Replay::launch(CUfunction kernel, const LaunchShape& shape, int copy) {
+    std::vector<unsigned long long> pointers(tc_.args.size(), 0);
+    std::vector<void*> params(tc_.args.size());
+    for (std::size_t i = 0; i < tc_.args.size(); ++i) {
+        CaseArg& arg = tc_.args[i];
+        if (arg.kind == CaseArg::Kind::Scalar) {
+            params[i] = arg.value.data();
+        } else {
+            if (arg.kind == CaseArg::Kind::Pointer) pointers[i] = copies_[copy][arg.buffer] + arg.offset;
+            params[i] = &pointers[i];
+        }
+    }
+    return cuLaunchKernel(kernel, shape.grid.x, shape.grid.y, shape.grid.z, shape.block.x, shape.block.y,
+                          shape.block.z, shape.shared_bytes, stream_, params.data(), nullptr);
+}
+
+CUresult Replay::launch_once(CUfunction kernel, const LaunchShape& shape) {
+    restore(0, false);
+    if (CUresult r = launch(kernel, shape, 0); r != CUDA_SUCCESS) return r;
+    return cuStreamSynchronize(stream_);
+}
+
+std::vector<Bytes> Replay::download_writable(int copy) {
+    std::vector<Bytes> out(tc_.buffers.size());
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+        if (tc_.buffers[b].read_only) continue;
+        out[b].resize(tc_.buffers[b].size);
+        check_cuda(cuMemcpyDtoH(out[b].data(), copies_[copy][b], tc_.buffers[b].size), "copying outputs to the host");
+    }
+    return out;
+}
+
+RunReport Replay::fault(CUresult code, const std::string& when) {
+    RunReport report;
+    // Whether the context survived: a sticky error shows again on the next synchronisation.
+    const CUresult after = cuCtxSynchronize();
+    report.sticky = is_sticky(code) || after != CUDA_SUCCESS;
+    report.outcome = report.sticky || code == CUDA_ERROR_LAUNCH_TIMEOUT ? RunReport::Outcome::Fault
+                                                                      : RunReport::Outcome::LaunchError;
+    report.cuda_error = cuda_error_name(code);
+    report.detail = when + ": " + cuda_error_name(code) + " (" + cuda_error_text(code) + ")";
+    return report;
+}
+
+RunReport Replay::run(CUfunction kernel, const RunRequest& request) {
+    if (!request.original && !has_reference_)
+        throw Error("a variant was sent before the original kernel ran on case " + tc_.path);
+    if (request.shape.shared_bytes > 48 * 1024)
+        cuFuncSetAttribute(kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                           static_cast<int>(request.shape.shared_bytes));
+
+    RunReport report;
+    std::vector<std::string> labels;
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) labels.push_back("buffer " + std::to_string(b));
+
+    if (request.original && !has_reference_) {
+        restore(0, false);
+        if (CUresult r = launch(kernel, request.shape, 0); r != CUDA_SUCCESS) return fault(r, "launching the original");
+        if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the original");
+        reference_ = download_writable(0);
+        poisonable_.assign(tc_.buffers.size(), false);
+        if (request.probe_poison) {
+            // Outputs that come out the same from poisoned and from recorded contents are
+            // overwritten entirely; only those may be poisoned for variants.
+            std::fill(poisonable_.begin(), poisonable_.end(), true);
+            restore(0, true);
+            if (CUresult r = launch(kernel, request.shape, 0); r != CUDA_SUCCESS) return fault(r, "launching the original on poisoned outputs");
+            if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the original on poisoned outputs");
+            const std::vector<Bytes> probed = download_writable(0);
+            for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
+                poisonable_[b] = !tc_.buffers[b].read_only && probed[b] == reference_[b];
+        }
+        has_reference_ = true;
+        // How far this GPU's original is from the recorded oracle (the program's own run).
+        std::vector<BufferComparison> versus_oracle;
+        for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
+            if (!tc_.buffers[b].read_only)
+                versus_oracle.push_back(compare_buffer(tc_.buffers[b].element, tc_.buffers[b].after.data(),
+                                                       reference_[b].data(), tc_.buffers[b].size, tolerances_[b], false));
+        report.comparison = summarise_comparisons(versus_oracle, {});
+    } else if (!request.original) {
+        restore(0, true);
+        if (CUresult r = launch(kernel, request.shape, 0); r != CUDA_SUCCESS) return fault(r, "launching the variant");
+        if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the variant");
+        const std::vector<Bytes> outputs = download_writable(0);
+        std::vector<BufferComparison> comparisons;
+        std::vector<std::string> used_labels;
+        for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+            if (tc_.buffers[b].read_only) continue;
+            comparisons.push_back(compare_buffer(tc_.buffers[b].element, reference_[b].data(), outputs[b].data(),
+                                                 tc_.buffers[b].size, tolerances_[b], poisonable_[b]));
+            used_labels.push_back(labels[b]);
+        }
+        report.comparison = summarise_comparisons(comparisons, used_labels);
+        if (report.comparison.hard_failure) return report;
+    }
+
+    if (!request.time) return report;
+    const int total = request.warmups + request.repetitions;
+    std::vector<CUevent> events(2 * static_cast<std::size_t>(total), nullptr);
+    for (auto& e : events) check_cuda(cuEventCreate(&e, CU_EVENT_DEFAULT), "creating timing events");
+    struct EventGuard {
+        std::vector<CUevent>& events;
+        ~EventGuard() { for (CUevent e : events) if (e) cuEventDestroy(e); }
+    } guard{events};
+    for (int r = 0; r < total; ++r) {
+        const int copy = r % copies();
+        // Outputs the kernel overwrites entirely need no restoring; inputs it updates in place do.
+        for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
+            if (!tc_.buffers[b].read_only && !poisonable_[b])
+                check_cuda(cuMemcpyDtoDAsync(copies_[copy][b], pristine_[b], tc_.buffers[b].size, stream_),
+                           "restoring a case buffer");
+        check_cuda(cuEventRecord(events[2 * r], stream_), "recording a timing event");
+        if (CUresult res = launch(kernel, request.shape, copy); res != CUDA_SUCCESS) return fault(res, "launching a timed repetition");
+        check_cuda(cuEventRecord(events[2 * r + 1], stream_), "recording a timing event");
+    }
+    if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running timed repetitions");
+    for (int r = request.warmups; r < total; ++r) {
+        float ms = 0;
+        check_cuda(cuEventElapsedTime(&ms, events[2 * r], events[2 * r + 1]), "reading a timing event");
+        report.times_ms.push_back(ms);
+    }
+    return report;
+}
+
+}  // namespace gi::worker

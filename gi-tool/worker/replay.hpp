@@ -1,0 +1,77 @@
+#pragma once
+// gi-worker's replay of one recorded case: the case's buffers live on the GPU as a pristine copy
+// plus several working copies (rotated between timed repetitions so caches do not flatter), the
+// original kernel's outputs are the reference, and every variant is checked against them.
+#include <cuda.h>
+
+#include <string>
+#include <vector>
+
+#include "compare/compare.hpp"
+#include "testcase/test_case.hpp"
+
+namespace gi::worker {
+
+struct LaunchShape {
+    Dim3 grid, block;
+    unsigned shared_bytes = 0;
+};
+
+struct RunRequest {
+    bool original = false;      // the first time: establishes the reference (and which outputs to poison);
+                                // later: timing only
+    bool probe_poison = true;   // original only: find the outputs the kernel overwrites entirely
+    LaunchShape shape;
+    int warmups = 2;
+    int repetitions = 10;
+    bool time = true;
+};
+
+struct RunReport {
+    enum class Outcome { Ok, LoadError, LaunchError, Fault } outcome = Outcome::Ok;
+    std::string cuda_error;       // CUDA_ERROR_... name when not Ok
+    std::string detail;
+    bool sticky = false;          // the context is unusable: the worker must exit
+    ErrorSummary comparison;      // variant vs reference (original: reference vs recorded oracle)
+    std::vector<double> times_ms; // timed repetitions
+};
+
+class Replay {
+public:
+    // Copies the case to the GPU (pristine + working copies, as many as fit the budget).
+    // `tolerances` has one entry per buffer. Throws CudaError / gi::Error.
+    Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream);
+    ~Replay();
+    Replay(const Replay&) = delete;
+    Replay& operator=(const Replay&) = delete;
+
+    // Runs `kernel` as the request says. Never throws for the kernel's own failures: they are in
+    // the report. Throws for the worker's own problems (out of memory copying...).
+    RunReport run(CUfunction kernel, const RunRequest& request);
+
+    bool has_reference() const { return has_reference_; }
+    int copies() const { return static_cast<int>(copies_.size()); }
+    std::size_t device_bytes() const;
+    const TestCase& test_case() const { return tc_; }
+
+    // One plain launch on working copy 0 (compute-sanitizer's run). Returns the launch result.
+    CUresult launch_once(CUfunction kernel, const LaunchShape& shape);
+
+private:
+    void restore(int copy, bool poison_outputs);
+    CUresult launch(CUfunction kernel, const LaunchShape& shape, int copy);
+    std::vector<Bytes> download_writable(int copy);
+    RunReport fault(CUresult code, const std::string& when);
+
+    TestCase tc_;
+    std::vector<Tolerance> tolerances_;
+    CUstream stream_;
+    std::vector<CUdeviceptr> pristine_;            // per buffer
+    std::vector<CUdeviceptr> poison_;              // per buffer (0 for read-only ones)
+    std::vector<std::vector<CUdeviceptr>> copies_;  // [copy][buffer]
+    std::vector<bool> poisonable_;                 // outputs the original overwrites entirely
+    std::vector<Bytes> reference_;                 // the original's outputs (writable buffers)
+    bool has_reference_ = false;
+};
+
+}  // namespace gi::worker

@@ -1,0 +1,151 @@
+#include "compare/compare.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+
+template <typename T>
+Bytes bytes_of(const std::vector<T>& values) {
+    Bytes out(values.size() * sizeof(T));
+    std::memcpy(out.data(), values.data(), out.size());
+    return out;
+}
+
+template <typename T>
+BufferComparison cmp(ElementType type, const std::vector<T>& expected, const std::vector<T>& actual,
+                     const Tolerance& t = {}, bool poisoned = false) {
+    const Bytes e = bytes_of(expected), a = bytes_of(actual);
+    return compare_buffer(type, e.data(), a.data(), e.size(), t, poisoned);
+}
+
+TEST(Compare, IntegersAreExact) {
+    const auto c = cmp<int>(ElementType::I32, {1, 2, 3, -4}, {1, 2, 5, -4});
+    EXPECT_EQ(c.elements, 4u);
+    EXPECT_EQ(c.mismatches, 1u);
+    EXPECT_EQ(c.first_mismatch, 2);
+    EXPECT_DOUBLE_EQ(c.worst_error, 2);
+    EXPECT_DOUBLE_EQ(c.penalty, 2);
+    // A tolerance never loosens integers.
+    EXPECT_EQ(cmp<int>(ElementType::I32, {1}, {2}, Tolerance{5, 0, 0}).mismatches, 1u);
+    // Penalty is capped per element.
+    EXPECT_DOUBLE_EQ(cmp<int>(ElementType::I32, {0}, {100000}).penalty, kMaxPenalty);
+    EXPECT_DOUBLE_EQ(cmp<unsigned>(ElementType::U32, {0}, {0xffffffffu}).worst_error, 4294967295.0);
+}
+
+TEST(Compare, FloatsExactByDefault) {
+    EXPECT_EQ(cmp<float>(ElementType::F32, {1.0f}, {1.0f + 1e-7f}).mismatches, 1u);
+    EXPECT_EQ(cmp<float>(ElementType::F32, {0.0f}, {-0.0f}).mismatches, 0u);
+}
+
+TEST(Compare, AbsoluteRelativeAndUlp) {
+    EXPECT_EQ(cmp<float>(ElementType::F32, {1.0f}, {1.0005f}, parse_tolerance("abs=1e-3", "t")).mismatches, 0u);
+    EXPECT_EQ(cmp<float>(ElementType::F32, {1.0f}, {1.002f}, parse_tolerance("abs=1e-3", "t")).mismatches, 1u);
+    EXPECT_EQ(cmp<float>(ElementType::F32, {1000.0f}, {1000.5f}, parse_tolerance("rel=1e-3", "t")).mismatches, 0u);
+    EXPECT_EQ(cmp<float>(ElementType::F32, {1.0f}, {1.5f}, parse_tolerance("rel=1e-3", "t")).mismatches, 1u);
+    const float one = 1.0f;
+    const float two_ulps = std::nextafter(std::nextafter(one, 2.0f), 2.0f);
+    EXPECT_EQ(cmp<float>(ElementType::F32, {one}, {two_ulps}, parse_tolerance("ulp=2", "t")).mismatches, 0u);
+    EXPECT_EQ(cmp<float>(ElementType::F32, {one}, {two_ulps}, parse_tolerance("ulp=1", "t")).mismatches, 1u);
+    // ULPs across zero: smallest positive and smallest negative subnormal are 2 apart.
+    const float tiny = std::numeric_limits<float>::denorm_min();
+    EXPECT_EQ(cmp<float>(ElementType::F32, {tiny}, {-tiny}, parse_tolerance("ulp=2", "t")).mismatches, 0u);
+    EXPECT_EQ(cmp<double>(ElementType::F64, {1.0}, {std::nextafter(1.0, 2.0)}, parse_tolerance("ulp=1", "t")).mismatches, 0u);
+    // Any one bound passing is enough.
+    EXPECT_EQ(cmp<float>(ElementType::F32, {1000.0f}, {1000.5f}, parse_tolerance("abs=1e-6,rel=1e-3", "t")).mismatches, 0u);
+}
+
+TEST(Compare, NaNNeverEqual) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    auto c = cmp<float>(ElementType::F32, {nan}, {nan}, parse_tolerance("abs=1e9", "t"));
+    EXPECT_EQ(c.mismatches, 1u);
+    EXPECT_EQ(c.non_finite, 0u);  // the original was not finite either
+    c = cmp<float>(ElementType::F32, {1.0f}, {nan});
+    EXPECT_EQ(c.non_finite, 1u);
+    EXPECT_DOUBLE_EQ(c.penalty, kNonFinitePenalty);
+    c = cmp<float>(ElementType::F32, {1.0f}, {std::numeric_limits<float>::infinity()}, parse_tolerance("rel=1", "t"));
+    EXPECT_EQ(c.non_finite, 1u);
+}
+
+TEST(Compare, PoisonIsDetectedPerType) {
+    for (ElementType type : {ElementType::F32, ElementType::F64, ElementType::I32, ElementType::U8, ElementType::F16,
+                             ElementType::BF16, ElementType::Bytes, ElementType::I64}) {
+        const std::size_t n = 4 * element_size(type);
+        Bytes expected(n, 0), actual(n, 0);
+        fill_poison(actual.data() + element_size(type), element_size(type), type);  // element 1 unwritten
+        const auto c = compare_buffer(type, expected.data(), actual.data(), n, {}, true);
+        EXPECT_EQ(c.unwritten, 1u) << to_string(type);
+        EXPECT_EQ(c.first_mismatch, 1) << to_string(type);
+        EXPECT_DOUBLE_EQ(c.penalty, kUnwrittenPenalty) << to_string(type);
+        // Without poisoning the same bytes are an ordinary mismatch.
+        EXPECT_EQ(compare_buffer(type, expected.data(), actual.data(), n, {}, false).unwritten, 0u);
+    }
+    // Float poison is a NaN, so even an unpoisoned compare cannot pass it.
+    float poison;
+    const Bytes p = poison_element(ElementType::F32);
+    std::memcpy(&poison, p.data(), 4);
+    EXPECT_TRUE(std::isnan(poison));
+}
+
+TEST(Compare, PartialTailComparedByteWise) {
+    Bytes e{1, 0, 0, 0, 9, 9}, a{1, 0, 0, 0, 9, 8};
+    const auto c = compare_buffer(ElementType::I32, e.data(), a.data(), e.size(), {}, false);
+    EXPECT_EQ(c.elements, 3u);
+    EXPECT_EQ(c.mismatches, 1u);
+    Bytes poisoned(6);
+    fill_poison(poisoned.data(), poisoned.size(), ElementType::F32);
+    EXPECT_EQ(poisoned[4], 0xa5);
+    EXPECT_EQ(poisoned[3], 0x7f);
+}
+
+TEST(Compare, SummaryErrorIsMeanPenalty) {
+    const auto a = cmp<int>(ElementType::I32, {1, 2, 3, 4}, {1, 2, 3, 7});
+    const auto b = cmp<int>(ElementType::I32, {0, 0, 0, 0}, {0, 0, 0, 0});
+    const ErrorSummary s = summarise_comparisons({a, b}, {"out", "count"});
+    EXPECT_EQ(s.elements, 8u);
+    EXPECT_EQ(s.mismatches, 1u);
+    EXPECT_DOUBLE_EQ(s.error, 3.0 / 8);
+    EXPECT_FALSE(s.hard_failure);
+    EXPECT_NE(s.detail.find("out: 1 of 4 elements differ, first at 3"), std::string::npos) << s.detail;
+    Bytes e(8, 0), x(8, 0);
+    fill_poison(x.data(), 4, ElementType::I32);
+    const ErrorSummary hard = summarise_comparisons({compare_buffer(ElementType::I32, e.data(), x.data(), 8, {}, true)}, {"out"});
+    EXPECT_TRUE(hard.hard_failure);
+    EXPECT_NE(hard.detail.find("left unwritten"), std::string::npos);
+    EXPECT_DOUBLE_EQ(summarise_comparisons({}, {}).error, 0);
+}
+
+TEST(Tolerance, ParsesAndPrints) {
+    EXPECT_TRUE(parse_tolerance("exact", "--tolerance").exact());
+    const Tolerance t = parse_tolerance("abs=1e-3,ulp=4", "--tolerance");
+    EXPECT_DOUBLE_EQ(t.abs, 1e-3);
+    EXPECT_EQ(t.ulp, 4);
+    EXPECT_EQ(to_string(t), "abs=0.001,ulp=4");
+    EXPECT_EQ(to_string(Tolerance{}), "exact");
+    const ToleranceSpec spec = parse_tolerance_spec({"rel=1e-5", "out:abs=0.5", "arg3:ulp=1"}, "--tolerance");
+    EXPECT_DOUBLE_EQ(spec.all.rel, 1e-5);
+    EXPECT_DOUBLE_EQ(spec.for_names({"in", "out"}).abs, 0.5);
+    EXPECT_EQ(spec.for_names({"arg3"}).ulp, 1);
+    EXPECT_DOUBLE_EQ(spec.for_names({"other"}).rel, 1e-5);
+}
+
+TEST(Tolerance, MalformedIsAUsageErrorNamingTheOption) {
+    for (const std::string bad : {"", "abs", "abs=", "abs=-1", "abs=x", "rel=nan", "ulp=1.5", "ulp=-2", "near=3",
+                                  "abs=1e-3,", ":abs=1"}) {
+        try {
+            parse_tolerance_spec({bad}, "--tolerance");
+            ADD_FAILURE() << "accepted '" << bad << "'";
+        } catch (const UsageError& e) {
+            EXPECT_NE(std::string(e.what()).find("--tolerance"), std::string::npos) << e.what();
+        }
+    }
+}
+
+}  // namespace
+}  // namespace gi

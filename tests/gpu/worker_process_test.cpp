@@ -1,0 +1,108 @@
+#include "worker/worker_process.hpp"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+
+namespace gi::worker {
+namespace {
+
+using namespace std::chrono_literals;
+
+WorkerOptions fake(const std::string& mode) {
+    WorkerOptions o;
+    o.executable = std::filesystem::read_symlink("/proc/self/exe").string();
+    o.env["GI_FAKE_WORKER"] = mode;
+    return o;
+}
+
+TEST(WorkerProcess, AnswersRequestsWithPayloads) {
+    WorkerProcess w(fake("echo"));
+    for (int i = 0; i < 3; ++i) {
+        const std::string payload(200000 + i, 'c');  // larger than a pipe's buffer
+        const Message reply = w.request({"run", {{"n", std::to_string(i)}}, payload}, 10s);
+        EXPECT_EQ(reply.type, "echo");
+        EXPECT_EQ(reply.get("n"), std::to_string(i));
+        EXPECT_EQ(reply.payload, payload);
+    }
+    EXPECT_TRUE(w.running());
+}
+
+TEST(WorkerProcess, HangingWorkerIsKilledAtTheTimeout) {
+    WorkerProcess w(fake("hang"));
+    const int pid = w.pid();
+    const auto start = std::chrono::steady_clock::now();
+    try {
+        w.request({"run", {}, {}}, 300ms);
+        FAIL() << "expected a timeout";
+    } catch (const WorkerFailure& e) {
+        EXPECT_EQ(e.kind(), WorkerFailure::Kind::Timeout);
+        EXPECT_NE(std::string(e.what()).find("300 ms"), std::string::npos) << e.what();
+    }
+    const auto took = std::chrono::steady_clock::now() - start;
+    EXPECT_LT(took, 5s);
+    EXPECT_FALSE(w.running());
+    EXPECT_NE(::kill(pid, 0), 0);  // gone (and reaped)
+    EXPECT_THROW(w.request({"run", {}, {}}, 1s), WorkerFailure);
+}
+
+TEST(WorkerProcess, CrashingWorkerIsReportedWithItsLastWords) {
+    WorkerProcess w(fake("crash"));
+    try {
+        w.request({"load-case", {}, {}}, 10s);
+        FAIL() << "expected a crash";
+    } catch (const WorkerFailure& e) {
+        EXPECT_EQ(e.kind(), WorkerFailure::Kind::Died);
+        const std::string m = e.what();
+        EXPECT_NE(m.find("signal 6"), std::string::npos) << m;
+        EXPECT_NE(m.find("crashing on a 'load-case' request"), std::string::npos) << m;
+    }
+    EXPECT_FALSE(w.running());
+}
+
+TEST(WorkerProcess, WorkerThatExitsIsDied) {
+    WorkerProcess w(fake("exit"));
+    try {
+        w.request({"hello", {}, std::string(300000, 'x')}, 10s);
+        FAIL();
+    } catch (const WorkerFailure& e) {
+        EXPECT_EQ(e.kind(), WorkerFailure::Kind::Died);
+        EXPECT_NE(std::string(e.what()).find("status 3"), std::string::npos) << e.what();
+    }
+}
+
+TEST(WorkerProcess, GarbageOnThePipeIsAProtocolFailure) {
+    WorkerProcess w(fake("garbage"));
+    try {
+        w.request({"hello", {}, {}}, 10s);
+        FAIL();
+    } catch (const WorkerFailure& e) {
+        EXPECT_EQ(e.kind(), WorkerFailure::Kind::Protocol);
+    }
+    EXPECT_FALSE(w.running());
+}
+
+TEST(WorkerProcess, MissingProgramIsAClearError) {
+    WorkerOptions o;
+    o.executable = "/nonexistent/gi-worker";
+    try {
+        WorkerProcess w(o);
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent/gi-worker"), std::string::npos) << e.what();
+    }
+}
+
+TEST(WorkerProcess, ANewWorkerAfterAFailureCarriesOn) {
+    {
+        WorkerProcess crashed(fake("crash"));
+        EXPECT_THROW(crashed.request({"run", {}, {}}, 10s), WorkerFailure);
+    }
+    WorkerProcess next(fake("echo"));
+    EXPECT_EQ(next.request({"hello", {}, {}}, 10s).get("request-type"), "hello");
+}
+
+}  // namespace
+}  // namespace gi::worker

@@ -1,0 +1,234 @@
+#include "testcase/case_io.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+namespace fs = std::filesystem;
+
+class TempDir {
+public:
+    TempDir() {
+        std::random_device device;
+        path_ = fs::temp_directory_path() / ("gi-case-test-" + std::to_string(device()));
+        fs::create_directories(path_);
+    }
+    ~TempDir() { fs::remove_all(path_); }
+    const fs::path& path() const { return path_; }
+
+private:
+    fs::path path_;
+};
+
+TestCase sample_case() {
+    TestCase tc;
+    tc.kernel = "blurKernel";
+    tc.grid = {128, 64, 1};
+    tc.block = {32, 4, 1};
+    tc.shared_bytes = 256;
+    tc.device = "Test GPU";
+    tc.compute_capability = 90;
+    CaseBuffer in;
+    in.size = 16;
+    in.element = ElementType::F32;
+    in.before = Bytes(16, 7);
+    in.after = in.before;
+    CaseBuffer out;
+    out.size = 8;
+    out.element = ElementType::I32;
+    out.read_only = false;
+    out.changed = true;
+    out.before = Bytes(8, 0);
+    out.after = Bytes{1, 2, 3, 4, 5, 6, 7, 8};
+    tc.buffers = {in, out};
+    CaseArg a0{CaseArg::Kind::Pointer, 8, ElementType::F32, {}, 0, 4, true};
+    CaseArg a1{CaseArg::Kind::Pointer, 8, ElementType::I32, {}, 1, 0, false};
+    CaseArg a2{CaseArg::Kind::Scalar, 4, ElementType::I32, {0x40, 0x01, 0, 0}, -1, 0, false};
+    CaseArg a3{CaseArg::Kind::Null, 8, ElementType::F32, {}, -1, 0, true};
+    tc.args = {a0, a1, a2, a3};
+    return tc;
+}
+
+void overwrite(const fs::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+}
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string error_of(const fs::path& folder, CaseLoad load = CaseLoad::Data) {
+    try {
+        read_test_case(folder, load);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(TestCaseIo, RoundTripKeepsEverything) {
+    TempDir dir;
+    const TestCase tc = sample_case();
+    const fs::path folder = write_test_case(tc, dir.path());
+    EXPECT_EQ(folder.filename(), "blurKernel-0000");
+    const TestCase back = read_test_case(folder);
+    EXPECT_EQ(back.kernel, tc.kernel);
+    EXPECT_EQ(back.grid, tc.grid);
+    EXPECT_EQ(back.block, tc.block);
+    EXPECT_EQ(back.shared_bytes, 256u);
+    EXPECT_EQ(back.device, "Test GPU");
+    EXPECT_EQ(back.compute_capability, 90);
+    ASSERT_EQ(back.buffers.size(), 2u);
+    EXPECT_EQ(back.buffers[0].before, tc.buffers[0].before);
+    EXPECT_EQ(back.buffers[0].after, tc.buffers[0].before);
+    EXPECT_TRUE(back.buffers[0].read_only);
+    EXPECT_FALSE(back.buffers[0].changed);
+    EXPECT_EQ(back.buffers[1].after, tc.buffers[1].after);
+    EXPECT_TRUE(back.buffers[1].changed);
+    EXPECT_EQ(back.buffers[1].element, ElementType::I32);
+    EXPECT_EQ(back.buffers[1].after_sha256.size(), 64u);
+    ASSERT_EQ(back.args.size(), 4u);
+    EXPECT_EQ(back.args[0].kind, CaseArg::Kind::Pointer);
+    EXPECT_EQ(back.args[0].offset, 4u);
+    EXPECT_TRUE(back.args[0].is_const);
+    EXPECT_EQ(back.args[2].value, tc.args[2].value);
+    EXPECT_EQ(scalar_as_integer(back.args[2]), 320);
+    EXPECT_EQ(back.args[3].kind, CaseArg::Kind::Null);
+    // Unchanged buffers store one blob only.
+    EXPECT_FALSE(fs::exists(folder / "buffer0.after.bin"));
+    EXPECT_TRUE(fs::exists(folder / "buffer1.after.bin"));
+}
+
+TEST(TestCaseIo, ManifestOnlyReadsNoBlob) {
+    TempDir dir;
+    const fs::path folder = write_test_case(sample_case(), dir.path());
+    fs::remove(folder / "buffer1.after.bin");
+    const TestCase tc = read_test_case(folder, CaseLoad::ManifestOnly);
+    EXPECT_EQ(tc.buffers.size(), 2u);
+    EXPECT_TRUE(tc.buffers[1].after.empty());
+}
+
+TEST(TestCaseIo, NumbersCasesAndLeavesNoTemporaryFolder) {
+    TempDir dir;
+    write_test_case(sample_case(), dir.path());
+    const fs::path second = write_test_case(sample_case(), dir.path());
+    EXPECT_EQ(second.filename(), "blurKernel-0001");
+    for (const auto& entry : fs::directory_iterator(dir.path()))
+        EXPECT_NE(entry.path().filename().string().rfind(".tmp-", 0), 0u) << entry.path();
+    EXPECT_EQ(list_test_cases(dir.path(), "blurKernel").size(), 2u);
+    EXPECT_EQ(list_test_cases(dir.path(), "blur").size(), 0u);
+    EXPECT_EQ(list_test_cases(dir.path()).size(), 2u);
+    EXPECT_EQ(list_test_cases(second).size(), 1u);  // a case folder lists itself
+}
+
+TEST(TestCaseIo, ListingIgnoresRecordingsInProgress) {
+    TempDir dir;
+    write_test_case(sample_case(), dir.path());
+    fs::create_directories(dir.path() / ".tmp-blurKernel-123");
+    overwrite(dir.path() / ".tmp-blurKernel-123" / "manifest.xml", "<half");
+    EXPECT_EQ(list_test_cases(dir.path()).size(), 1u);
+}
+
+TEST(TestCaseIo, MissingFolderIsAClearError) {
+    EXPECT_THROW(list_test_cases("/nonexistent/gi-cases"), Error);
+    const std::string message = error_of("/nonexistent/gi-cases/k-0000");
+    EXPECT_NE(message.find("manifest.xml"), std::string::npos) << message;
+}
+
+TEST(TestCaseIo, InconsistentCaseIsNotWritten) {
+    TempDir dir;
+    TestCase tc = sample_case();
+    tc.buffers[1].after.pop_back();
+    EXPECT_THROW(write_test_case(tc, dir.path()), Error);
+    tc = sample_case();
+    tc.args[0].buffer = 5;
+    EXPECT_THROW(write_test_case(tc, dir.path()), Error);
+    EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+TEST(TestCaseIo, TruncatedBlobNamesTheFile) {
+    TempDir dir;
+    const fs::path folder = write_test_case(sample_case(), dir.path());
+    overwrite(folder / "buffer1.after.bin", "abc");
+    const std::string message = error_of(folder);
+    EXPECT_NE(message.find("buffer1.after.bin"), std::string::npos) << message;
+    EXPECT_NE(message.find("truncated"), std::string::npos) << message;
+}
+
+TEST(TestCaseIo, CorruptBlobNamesTheFile) {
+    TempDir dir;
+    const fs::path folder = write_test_case(sample_case(), dir.path());
+    overwrite(folder / "buffer0.before.bin", std::string(16, 'x'));
+    const std::string message = error_of(folder);
+    EXPECT_NE(message.find("buffer0.before.bin"), std::string::npos) << message;
+    EXPECT_NE(message.find("corrupt"), std::string::npos) << message;
+}
+
+TEST(TestCaseIo, MissingBlobNamesTheFile) {
+    TempDir dir;
+    const fs::path folder = write_test_case(sample_case(), dir.path());
+    fs::remove(folder / "buffer0.before.bin");
+    const std::string message = error_of(folder);
+    EXPECT_NE(message.find("buffer0.before.bin"), std::string::npos) << message;
+    EXPECT_NE(message.find("missing"), std::string::npos) << message;
+}
+
+// Each edit of a valid manifest must give an error naming manifest.xml and saying what is wrong.
+struct ManifestEdit {
+    std::string from, to, expected;
+};
+
+class MalformedManifest : public ::testing::TestWithParam<ManifestEdit> {};
+
+TEST_P(MalformedManifest, IsAClearError) {
+    TempDir dir;
+    const fs::path folder = write_test_case(sample_case(), dir.path());
+    std::string text = slurp(folder / "manifest.xml");
+    const auto at = text.find(GetParam().from);
+    ASSERT_NE(at, std::string::npos) << GetParam().from << " not in\n" << text;
+    text.replace(at, GetParam().from.size(), GetParam().to);
+    overwrite(folder / "manifest.xml", text);
+    const std::string message = error_of(folder, CaseLoad::Data);
+    EXPECT_NE(message.find("manifest.xml"), std::string::npos) << message;
+    EXPECT_NE(message.find(GetParam().expected), std::string::npos) << message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    TestCaseIo, MalformedManifest,
+    ::testing::Values(ManifestEdit{"</gi-test-case>", "", "malformed XML"},
+                      ManifestEdit{"gi-test-case format=\"1\"", "gi-test-case format=\"7\"", "format 7"},
+                      ManifestEdit{"<kernel name=\"blurKernel\"/>", "", "missing <kernel>"},
+                      ManifestEdit{"grid=\"128,64,1\"", "grid=\"128,64\"", "three positive integers"},
+                      ManifestEdit{"block=\"32,4,1\"", "block=\"32,0,1\"", "three positive integers"},
+                      ManifestEdit{"shared-bytes=\"256\"", "shared-bytes=\"-1\"", "not a non-negative integer"},
+                      ManifestEdit{"element=\"i32\" read-only", "element=\"int\" read-only", "unknown element type"},
+                      ManifestEdit{"changed=\"true\"", "changed=\"maybe\"", "true or false"},
+                      ManifestEdit{"kind=\"scalar\"", "kind=\"struct\"", "unknown argument kind"},
+                      ManifestEdit{"bytes=\"40010000\"", "bytes=\"4001000\"", "not hexadecimal"},
+                      ManifestEdit{"bytes=\"40010000\"", "bytes=\"41010000\"", "do not match their sha256"},
+                      ManifestEdit{"buffer=\"1\"", "buffer=\"9\"", "points to buffer 9"},
+                      ManifestEdit{"offset=\"4\"", "offset=\"400\"", "outside its buffer"},
+                      ManifestEdit{"arg index=\"1\"", "arg index=\"3\"", "expected index 1"},
+                      ManifestEdit{"file=\"buffer0.before.bin\"", "file=\"../x.bin\"", "plain file name"},
+                      ManifestEdit{" size=\"16\"", "", "lacks the attribute 'size'"}));
+
+TEST(TestCaseIo, ScalarAsInteger) {
+    CaseArg a{CaseArg::Kind::Scalar, 4, ElementType::I32, {0xff, 0xff, 0xff, 0xff}, -1, 0, false};
+    EXPECT_EQ(scalar_as_integer(a), -1);
+    a.element = ElementType::U32;
+    EXPECT_EQ(scalar_as_integer(a), 4294967295LL);
+    a.element = ElementType::F32;
+    EXPECT_EQ(scalar_as_integer(a), std::nullopt);
+    a.element = ElementType::I64;  // wrong size for its type
+    EXPECT_EQ(scalar_as_integer(a), std::nullopt);
+}
+
+}  // namespace
+}  // namespace gi
