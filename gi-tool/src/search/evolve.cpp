@@ -4,7 +4,9 @@
 #include <chrono>
 #include <cstdio>
 
+#include "evaluate/cuda_checker.hpp"
 #include "search/atomic_file.hpp"
+#include "search/gate.hpp"
 #include "search/genome_ops.hpp"
 #include "search/record_xml.hpp"
 #include "search/scored.hpp"
@@ -190,6 +192,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     const double wall_before = record.wall_seconds;
     auto elapsed = [&]() { return wall_before + clock(); };
 
+    VariantChecker* checker = dynamic_cast<VariantChecker*>(&evaluator);
     std::unique_ptr<Strategy> strategy;
     auto make = [&](const Genome& base) {
         StrategyContext context;
@@ -247,7 +250,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         }
         const int generation = state.next_generation;
         const int case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
-        const ScoredBatch batch = evaluate_genomes(evaluator, grammar, state.population, case_index, options.acceptance);
+        ScoredBatch batch = evaluate_genomes(evaluator, grammar, state.population, case_index, options.acceptance);
+        if (checker != nullptr) gate_batch(batch, *checker, grammar, options.population / 2);
         record.generations.push_back(generation_record(generation, batch));
         update_best(record.best, generation, batch);
         state.population = strategy->next_population(batch, rng);
@@ -293,6 +297,46 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             progress("post-tune: " + record.post_tune.note);
         } else {
             record.post_tune.note = "not run: --no-post-tune";
+        }
+        if (checker != nullptr) {
+            // Minimisation and tuning measured speed only; the genome shipped must also pass the
+            // sanitizer, so fall back along the way it was made until one does.
+            std::vector<Genome> candidates{final_genome};
+            if (record.minimise.ran) candidates.push_back(parse_genome(record.minimise.after));
+            if (record.best.found) candidates.push_back(parse_genome(record.best.genome));
+            const int case_index = record.generations.empty() ? 0 : record.generations.back().case_index;
+            final_genome = Genome{};
+            for (const Genome& candidate : candidates) {
+                if (candidate.empty()) break;
+                const EvalResult gate = checker->sanitize(make_variant(candidate, grammar), case_index);
+                if (gate.status == EvalStatus::Ok) {
+                    final_genome = candidate;
+                    break;
+                }
+                record.final_check.note += (record.final_check.note.empty() ? "" : "; ") + std::string("gave up '") +
+                                           genome_to_text(candidate) + "': " + to_string(gate.status) + " " + gate.detail;
+            }
+            progress("validating the final variant on the cases search did not use");
+            const ValidationReport report = checker->validate(make_variant(final_genome, grammar));
+            record.final_check.ran = true;
+            // Judged here from the report's fields, so search needs nothing of the CUDA code.
+            int held_out = 0;
+            bool all_ok = !report.cases.empty();
+            for (const CaseValidation& c : report.cases) {
+                held_out += c.held_out;
+                all_ok = all_ok && c.status == EvalStatus::Ok;
+            }
+            record.final_check.passed = all_ok && report.mismatches == 0;
+            record.final_check.summary = "validated " + std::to_string(report.cases.size()) + " cases (" +
+                                         std::to_string(held_out) + " held out): " + std::to_string(report.elements) +
+                                         " elements, " + std::to_string(report.mismatches) +
+                                         " beyond tolerance, worst error " + format_number(report.worst_error);
+            record.final_check.elements = static_cast<long long>(report.elements);
+            record.final_check.mismatches = static_cast<long long>(report.mismatches);
+            record.final_check.worst_error = report.worst_error;
+        } else {
+            record.final_check.note = "no sanitizer or held-out validation: the " + evaluator.name() +
+                                      " evaluator does not offer them";
         }
         record.final_genome = genome_to_text(final_genome);
         state.phase = "finished";

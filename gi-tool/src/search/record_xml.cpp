@@ -267,6 +267,14 @@ void write_run_record(XMLNode* parent, const RunRecord& record) {
 
     write_minimise(root, record.minimise);
     write_tune(root, "post-tune", record.post_tune);
+    XMLElement* check = add(root, "final-check");
+    set(check, "ran", record.final_check.ran);
+    set(check, "note", record.final_check.note);
+    set(check, "passed", record.final_check.passed);
+    set(check, "summary", record.final_check.summary);
+    set(check, "elements", std::to_string(record.final_check.elements));
+    set(check, "mismatches", std::to_string(record.final_check.mismatches));
+    set(check, "worst-error", record.final_check.worst_error);
     XMLElement* final_element = add(root, "final");
     set(final_element, "genome", record.final_genome);
     set(final_element, "stop-reason", record.stop_reason);
@@ -331,6 +339,14 @@ RunRecord read_run_record(const XMLElement* root, const std::string& file) {
 
     record.minimise = read_minimise(root, file);
     record.post_tune = read_tune(root, "post-tune", file);
+    const XMLElement* check = required_child(root, "final-check", file);
+    record.final_check.ran = bool_attribute(check, "ran", file);
+    record.final_check.note = required_attribute(check, "note", file);
+    record.final_check.passed = bool_attribute(check, "passed", file);
+    record.final_check.summary = required_attribute(check, "summary", file);
+    record.final_check.elements = integer_attribute(check, "elements", file);
+    record.final_check.mismatches = integer_attribute(check, "mismatches", file);
+    record.final_check.worst_error = number_attribute(check, "worst-error", file);
     const XMLElement* final_element = required_child(root, "final", file);
     record.final_genome = required_attribute(final_element, "genome", file);
     record.stop_reason = required_attribute(final_element, "stop-reason", file);

@@ -76,6 +76,10 @@ std::string run_summary(const RunRecord& record) {
     if (record.post_tune.ran && record.post_tune.best != record.post_tune.start)
         out << "post-tuned genome:   " << or_original(record.post_tune.best) << "\n";
     out << "final genome:        " << or_original(record.final_genome) << "\n";
+    if (!record.final_check.note.empty()) out << "final check:         " << record.final_check.note << "\n";
+    if (record.final_check.ran)
+        out << "validation:          " << (record.final_check.passed ? "passed: " : "FAILED: ")
+            << record.final_check.summary << "\n";
     return out.str();
 }
 

@@ -49,6 +49,17 @@ struct BestRecord {
     double error = 0;
 };
 
+// The final variant's correctness checks, when the evaluator offers them (the cuda evaluator).
+struct FinalCheckRecord {
+    bool ran = false;
+    std::string note;           // why not, or which candidate had to be given up and why
+    bool passed = false;        // held-out validation passed
+    std::string summary;        // ValidationReport::summary()
+    long long elements = 0;     // output elements compared
+    long long mismatches = 0;   // beyond tolerance
+    double worst_error = 0;
+};
+
 struct RunRecord {
     std::vector<std::pair<std::string, std::string>> settings;  // options and input fingerprint, in order
     std::string evaluator;
@@ -59,6 +70,7 @@ struct RunRecord {
     BestRecord best;
     MinimiseResult minimise;
     TuneResult post_tune;
+    FinalCheckRecord final_check;
     std::string final_genome;  // best.genome: minimised and post-tuned
     std::string stop_reason;   // "generations", "time limit"; empty while the search runs
     double wall_seconds = 0;   // summed over every session of the run (resumes included)
