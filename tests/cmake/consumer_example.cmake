@@ -25,7 +25,7 @@ gi_test_run(out PASS "${GI_TEST_TOOL}" cache write "${kernel}" ${registration} -
 
 gi_test_run(out PASS ${configure_args} -DGI_REQUIRE_CACHE=ON)
 gi_test_expect("${out}" "stereo_kernel sm_90: cached variant from [^\n]*cache/stereo_kernel.sm_90.xml" "the entry is used")
-gi_test_build(out PASS --target stereo)
+gi_test_build(out PASS stereo)
 gi_test_expect("${out}" "variant from [^\n]*: BLOCK_W=32 ROWS_PER_THREAD=8" "the variant is generated")
 
 gi_test_run(out PASS "${build}/stereo" --variants)
