@@ -82,7 +82,5 @@ private:
 
 // gi-worker next to the running program, else on PATH; "" when neither exists.
 std::string find_worker_program();
-// compute-sanitizer on PATH, else in /usr/local/cuda/bin; throws gi::Error saying how to get it.
-std::string find_compute_sanitizer(const std::string& given);
 
 }  // namespace gi
