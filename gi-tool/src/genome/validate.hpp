@@ -3,6 +3,8 @@
 // rules that exist, pairs are of the same kind, and copies respect scope (the copied text's local
 // variables are visible at the target, a ForInit keeps the loop variables its loop declares,
 // break/continue only land inside loops). The cache uses this to refuse hand-edited genomes.
+#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,5 +26,20 @@ void require_valid_genome(const Genome& genome, const Grammar& grammar, const st
 // True when rule `source` may be copied over / before rule `target`: same kind, scope safe.
 // Exposed because mutation uses it to draw only legal edits.
 bool copy_is_scope_safe(const Rule& target, const Rule& source);
+
+// What a copy between two functions (a kernel and a __device__ helper it calls) needs beyond
+// copy_is_scope_safe, which sees only the two rules: the copied text may not mention a parameter
+// or template parameter of its own function that the target's function lacks, and a return
+// statement stays in its function (return types differ). Build once per grammar.
+class CopyContext {
+public:
+    explicit CopyContext(const Grammar& grammar);
+    // Why `source` may not be copied over / before `target`; empty when it may.
+    std::string problem(const Rule& target, const Rule& source) const;
+    bool allows(const Rule& target, const Rule& source) const { return problem(target, source).empty(); }
+
+private:
+    std::map<std::string, std::set<std::string>> signature_names_;  // function -> identifiers in its signature
+};
 
 }  // namespace gi

@@ -1,0 +1,111 @@
+// `gi-tool apply`: writes the variant a genome makes of a kernel, so a person can read, diff or
+// compile exactly what evolution produced.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "cli/args.hpp"
+#include "cli/command.hpp"
+#include "cli/kernel_args.hpp"
+#include "genome/validate.hpp"
+#include "util/error.hpp"
+#include "variant/apply.hpp"
+
+namespace gi::cli {
+namespace {
+
+void print_help() {
+    std::cout << "usage: gi-tool apply KERNEL.cu [kernel options] (--genome TEXT | --genome-file FILE) -o OUT.cu\n"
+                 "  Applies a genome (gene settings and edits) to the kernel and writes the variant source.\n"
+                 "  Prints the compile options the genome implies; edits that no longer applied (their\n"
+                 "  target was deleted or replaced by an earlier edit) are listed on stderr. A genome\n"
+                 "  that does not fit the kernel is refused with every problem listed (exit 1).\n\n"
+                 "options:\n"
+                 "  --genome TEXT         the genome, e.g. \"BLOCK_W=128 <_k.cu_12> <IF_k.cu_30><IF_k.cu_18>\"\n"
+                 "  --genome-file FILE    read the genome from FILE instead\n"
+                 "  -o, --out OUT.cu      where to write the variant ('-' for standard output)\n\n"
+              << kernel_options_help()
+              << "\nexample:\n"
+                 "  gi-tool apply kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
+                 "      --genome \"BLOCK_W=128 <pragma_stereo.cu_158><pragma_K4> <_stereo.cu_288>\" -o variant.cu\n";
+}
+
+std::string read_text_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot read genome file " + path + " (does it exist and is it readable?)");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string genome_text_from(const Args& args) {
+    const auto text = args.value("--genome");
+    const auto file = args.value("--genome-file");
+    if (text && file) throw UsageError("give the genome either with --genome or with --genome-file, not both");
+    if (!text && !file) throw UsageError("missing the genome: --genome \"TEXT\" or --genome-file FILE");
+    return text ? *text : read_text_file(*file);
+}
+
+// Writes through a temporary file and a rename, so a failed write never leaves half a variant.
+void write_file_atomically(const std::string& path, const std::string& text) {
+    const std::string temporary = path + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary);
+        out << text;
+        if (!out.flush()) throw Error("cannot write " + temporary + " (is the folder writable and the disk not full?)");
+    }
+    std::error_code ec;
+    std::filesystem::rename(temporary, path, ec);
+    if (ec) {
+        std::filesystem::remove(temporary, ec);
+        throw Error("cannot write " + path + ": " + ec.message());
+    }
+}
+
+int run_apply(const std::vector<std::string>& raw) {
+    std::vector<std::string> words = raw;
+    for (std::string& word : words)
+        if (word == "-o") word = "--out";
+    std::vector<std::string> values = kernel_value_options();
+    values.insert(values.end(), {"--genome", "--genome-file", "--out"});
+    std::vector<std::string> switches = kernel_switch_options();
+    switches.push_back("--help");
+    const Args args(words, values, switches);
+    if (args.has("--help")) {
+        print_help();
+        return kExitOk;
+    }
+    const std::string out = args.required("--out");
+    const Genome genome = parse_genome(genome_text_from(args));
+    const Grammar grammar = grammar_from(args);
+
+    const auto problems = validate_genome(genome, grammar);
+    if (!problems.empty()) {
+        std::cerr << "gi-tool apply: the genome does not fit " << grammar.source_path << " (" << problems.size()
+                  << (problems.size() == 1 ? " problem" : " problems") << "):\n";
+        for (const GenomeProblem& p : problems) std::cerr << "  " << p.item << ": " << p.message << "\n";
+        std::cerr << "(see 'gi-tool grammar' for the kernel's rules and genes)\n";
+        return kExitFailure;
+    }
+
+    const AppliedVariant variant = apply_genome(genome, grammar);
+    for (const std::string& skipped : variant.skipped_edits)
+        std::cerr << "skipped edit " << skipped << ": an earlier edit already deleted or replaced its target\n";
+    std::string options;
+    for (const std::string& option : variant.compile_options) options += " " + option;
+    // With the variant on standard output, the options go to stderr so the source stays clean.
+    std::ostream& info = out == "-" ? std::cerr : std::cout;
+    if (out == "-")
+        std::cout << variant.source;
+    else
+        write_file_atomically(out, variant.source);
+    if (out != "-") info << "wrote " << out << "\n";
+    info << "compile options:" << (options.empty() ? " (none)" : options) << "\n";
+    return kExitOk;
+}
+
+const CommandRegistrar registrar({"apply", "write the variant a genome makes of a kernel", run_apply});
+
+}  // namespace
+}  // namespace gi::cli

@@ -1,0 +1,172 @@
+// `gi-tool mutants`: how often does a random single edit of a kernel still compile? Measures the
+// grammar's and the scope rules' quality (the seeds saw 96%), per kind of edit, with the failures'
+// first errors so a person can see which rule let a bad edit through.
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "cli/args.hpp"
+#include "cli/command.hpp"
+#include "cli/kernel_args.hpp"
+#include "evaluate/compile_only_evaluator.hpp"
+#include "genome/random_edit.hpp"
+#include "util/error.hpp"
+#include "util/process.hpp"
+#include "variant/apply.hpp"
+
+namespace gi::cli {
+namespace {
+
+void print_help() {
+    std::cout << "usage: gi-tool mutants KERNEL.cu [kernel options] --count N --seed S --arch sm_XX [options]\n"
+                 "  Draws N distinct random single-edit mutants of the kernel (legal, scope-safe edits only;\n"
+                 "  code the preprocessor removes is never touched), compiles each with nvcc and prints the\n"
+                 "  share that compiles, per kind of edit, and the first error lines of those that do not.\n\n"
+                 "options:\n"
+                 "  --count N             mutants to draw (default 100; all legal edits if there are fewer)\n"
+                 "  --seed S              random seed (default 1); the same seed draws the same mutants\n"
+                 "  --arch sm_XX          GPU architecture to compile for (default sm_90)\n"
+                 "  --jobs J              compilers to run at once (default 2)\n"
+                 "  --weighting W         ops: delete/replace/insert equally likely, as in the seeds\n"
+                 "                        (default); uniform: every legal edit equally likely\n"
+                 "  --timeout SEC         per-compile limit in seconds (default 120)\n"
+                 "  --nvcc PATH           the compiler (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc)\n"
+                 "  --nvcc-flag FLAG      extra nvcc word, repeatable (e.g. --nvcc-flag=-std=c++17)\n"
+                 "  --include DIR         extra -I folder, repeatable (the kernel's own folder is always one)\n"
+                 "  --object              compile with -c (host and device) instead of -cubin (device only)\n"
+                 "  --show-failures N     failures to list (default 20)\n"
+                 "  --min-rate PERCENT    exit 1 when fewer than PERCENT% compile (for CI)\n\n"
+              << kernel_options_help()
+              << "\nexample:\n"
+                 "  gi-tool mutants kernels/stereo/stereo.cu --function stereoKernel --count 200 --seed 7 \\\n"
+                 "      --arch sm_90 --jobs 8 --min-rate 90\n";
+}
+
+std::string percent(int part, int whole) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f%%", whole == 0 ? 0.0 : 100.0 * part / whole);
+    return text;
+}
+
+// Up to `count` distinct edits; all of them when the space is no larger.
+std::vector<Edit> draw_distinct(const EditSpace& space, std::size_t count, EditWeighting weighting, Rng& rng) {
+    if (count >= space.size()) return space.enumerate();
+    std::vector<Edit> edits;
+    std::set<std::string> seen;
+    // Heavily weighted spaces repeat draws; give up after many repeats rather than loop forever.
+    for (std::size_t attempts = 0; edits.size() < count && attempts < 100 * count; ++attempts) {
+        const Edit edit = *space.draw(rng, weighting);
+        if (seen.insert(edit_to_text(edit)).second) edits.push_back(edit);
+    }
+    return edits;
+}
+
+EditWeighting weighting_from(const Args& args) {
+    const std::string text = args.value("--weighting").value_or("ops");
+    if (text == "ops") return EditWeighting::OpsEqual;
+    if (text == "uniform") return EditWeighting::UniformOverEdits;
+    throw UsageError("--weighting must be 'ops' or 'uniform', got '" + text + "'");
+}
+
+int run_mutants(const std::vector<std::string>& raw) {
+    std::vector<std::string> values = kernel_value_options();
+    values.insert(values.end(), {"--count", "--seed", "--arch", "--jobs", "--weighting", "--timeout", "--nvcc",
+                                 "--nvcc-flag", "--include", "--show-failures", "--min-rate"});
+    std::vector<std::string> switches = kernel_switch_options();
+    switches.insert(switches.end(), {"--help", "--object"});
+    const Args args(raw, values, switches);
+    if (args.has("--help")) {
+        print_help();
+        return kExitOk;
+    }
+    const auto count = static_cast<std::size_t>(args.integer("--count", 100, 1, 1000000));
+    const auto seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, INT64_MAX));
+    const EditWeighting weighting = weighting_from(args);
+    const auto show_failures = args.integer("--show-failures", 20, 0, 1000000);
+    const double min_rate = args.number("--min-rate", 0, 0, 100);
+
+    CompileOnlyOptions options;
+    options.jobs = static_cast<int>(args.integer("--jobs", 2, 1, 256));
+    options.nvcc.arch = args.value("--arch").value_or("sm_90");
+    check_nvcc_arch(options.nvcc.arch);
+    options.nvcc.nvcc = args.value("--nvcc").value_or("");
+    options.nvcc.flags = args.values("--nvcc-flag");
+    options.nvcc.object = args.has("--object");
+    options.nvcc.timeout = std::chrono::milliseconds(args.integer("--timeout", 120, 1, 86400) * 1000);
+
+    const Grammar grammar = grammar_from(args);
+    options.nvcc.include_dirs.push_back(kernel_include_dir(grammar.source_path));
+    for (const std::string& dir : args.values("--include")) options.nvcc.include_dirs.push_back(dir);
+
+    const EditSpace space(grammar, macros_for(Genome{}, grammar));
+    if (space.empty())
+        throw Error(grammar.source_path + ": the kernel offers no legal edit (no statements, if conditions, loops " +
+                    "or pragma slots in live code; check --function)");
+    Rng rng(seed);
+    const std::vector<Edit> edits = draw_distinct(space, count, weighting, rng);
+
+    CompileOnlyEvaluator evaluator(options);
+    require_original_compiles(evaluator, make_variant(Genome{}, grammar), grammar.source_path);
+
+    std::vector<Variant> variants;
+    for (const Edit& edit : edits) variants.push_back(make_variant(Genome{{}, {edit}}, grammar));
+    std::cout << grammar.source_path << ": " << space.size() << " legal single edits; compiling " << variants.size()
+              << " distinct mutants (seed " << seed << ", weighting "
+              << (weighting == EditWeighting::OpsEqual ? "ops" : "uniform") << ") with "
+              << command_line_text({options.nvcc.nvcc.empty() ? "nvcc" : options.nvcc.nvcc, "-arch=" + options.nvcc.arch,
+                                    options.nvcc.object ? "-c" : "-cubin"})
+              << ", " << options.jobs << " at a time\n";
+
+    // Batches of a few per job keep a progress line going on long runs.
+    std::vector<EvalResult> results;
+    const std::size_t batch_size = static_cast<std::size_t>(options.jobs) * 4;
+    for (std::size_t first = 0; first < variants.size(); first += batch_size) {
+        const std::vector<Variant> batch(variants.begin() + static_cast<std::ptrdiff_t>(first),
+                                         variants.begin() + static_cast<std::ptrdiff_t>(std::min(first + batch_size, variants.size())));
+        for (EvalResult& r : evaluator.evaluate(batch, 0).results) results.push_back(std::move(r));
+        std::cerr << "\rcompiled " << results.size() << "/" << variants.size() << std::flush;
+    }
+    std::cerr << "\n";
+
+    std::map<std::string, std::pair<int, int>> by_category;  // compiled, drawn
+    int compiled = 0;
+    for (std::size_t i = 0; i < edits.size(); ++i) {
+        auto& [ok, drawn] = by_category[edit_category(edits[i], grammar)];
+        ++drawn;
+        if (results[i].status == EvalStatus::Ok) {
+            ++ok;
+            ++compiled;
+        }
+    }
+    const int total = static_cast<int>(edits.size());
+    std::cout << "compiled: " << compiled << "/" << total << " (" << percent(compiled, total) << ")\n";
+    for (const char* category : {"delete", "replace", "insert", "if", "for1", "for2", "for3", "pragma"}) {
+        const auto it = by_category.find(category);
+        if (it == by_category.end()) continue;
+        std::cout << "  " << category << std::string(9 - std::string(category).size(), ' ') << it->second.first << "/"
+                  << it->second.second << " (" << percent(it->second.first, it->second.second) << ")\n";
+    }
+    long long listed = 0;
+    for (std::size_t i = 0; i < edits.size(); ++i) {
+        if (results[i].status == EvalStatus::Ok) continue;
+        if (listed == 0) std::cout << "failures (variant.cu line numbers are the kernel's plus one):\n";
+        if (listed++ >= show_failures) continue;
+        std::cout << "  " << edit_to_text(edits[i]) << "  [" << to_string(results[i].status) << "]\n";
+        std::string detail = results[i].detail;
+        for (std::size_t pos = 0; (pos = detail.find('\n', pos)) != std::string::npos; pos += 5) detail.replace(pos, 1, "\n    ");
+        std::cout << "    " << detail << "\n";
+    }
+    if (listed > show_failures) std::cout << "  ... and " << listed - show_failures << " more\n";
+    if (total > 0 && 100.0 * compiled / total < min_rate) {
+        std::cerr << "gi-tool mutants: " << percent(compiled, total) << " compiled, below --min-rate " << min_rate << "%\n";
+        return kExitFailure;
+    }
+    return kExitOk;
+}
+
+const CommandRegistrar registrar({"mutants", "compile random single-edit mutants and report how many compile",
+                                  run_mutants});
+
+}  // namespace
+}  // namespace gi::cli

@@ -1,0 +1,107 @@
+#include "evaluate/compile_only_evaluator.hpp"
+
+#include <atomic>
+#include <exception>
+#include <fstream>
+#include <thread>
+
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+
+void write_file(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    out.close();
+    if (!out) throw Error("cannot write " + path.string() + " (is the temporary folder full or read-only?)");
+}
+
+}  // namespace
+
+CompileOnlyEvaluator::CompileOnlyEvaluator(CompileOnlyOptions options)
+    : options_(std::move(options)), compiler_(options_.nvcc), scratch_("gi-compile") {
+    if (options_.jobs < 1) throw UsageError("compile jobs must be at least 1, got " + std::to_string(options_.jobs));
+}
+
+EvalResult CompileOnlyEvaluator::compile_one(const Variant& variant, std::size_t serial) {
+    const std::string stem = "variant" + std::to_string(serial);
+    const std::filesystem::path source = scratch_.path() / (stem + ".cu");
+    const std::filesystem::path output = scratch_.path() / (stem + (options_.nvcc.object ? ".o" : ".cubin"));
+    write_file(source, variant.source);
+    const CompileOutcome outcome = compiler_.compile(source, output, variant.compile_options, "variant.cu");
+    std::error_code ignored;
+    std::filesystem::remove(source, ignored);
+    std::filesystem::remove(output, ignored);
+
+    EvalResult result;
+    switch (outcome.status) {
+        case CompileOutcome::Status::Ok: result.status = EvalStatus::Ok; break;
+        case CompileOutcome::Status::Failed: result.status = EvalStatus::CompileError; break;
+        case CompileOutcome::Status::TimedOut: result.status = EvalStatus::Timeout; break;
+    }
+    result.detail = outcome.first_errors;
+    return result;
+}
+
+BatchResult CompileOnlyEvaluator::evaluate(const std::vector<Variant>& variants, int case_index) {
+    if (case_index != 0)
+        throw Error("compile-only evaluator: case " + std::to_string(case_index) +
+                    " asked for, but it has a single pseudo case (index 0)");
+    BatchResult batch;
+    batch.results.resize(variants.size());
+
+    // One compile per distinct key not seen before; the rest copy its result.
+    std::vector<std::size_t> todo;
+    {
+        std::map<std::string, std::size_t> first_of_key;
+        const std::lock_guard<std::mutex> lock(mutex_);
+        for (std::size_t i = 0; i < variants.size(); ++i)
+            if (!known_.count(variants[i].key) && first_of_key.emplace(variants[i].key, i).second) todo.push_back(i);
+    }
+
+    static std::atomic<std::size_t> serial{0};
+    std::atomic<std::size_t> next{0};
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    auto worker = [&] {
+        for (std::size_t k = next++; k < todo.size(); k = next++) {
+            try {
+                EvalResult result = compile_one(variants[todo[k]], serial++);
+                const std::lock_guard<std::mutex> lock(mutex_);
+                known_[variants[todo[k]].key] = std::move(result);
+            } catch (...) {
+                const std::lock_guard<std::mutex> lock(failure_mutex);
+                if (!failure) failure = std::current_exception();
+                next = todo.size();  // stop the others early: nvcc itself is unusable
+            }
+        }
+    };
+    const std::size_t thread_count = std::min<std::size_t>(static_cast<std::size_t>(options_.jobs), todo.size());
+    std::vector<std::thread> threads;
+    for (std::size_t t = 1; t < thread_count; ++t) threads.emplace_back(worker);
+    if (thread_count > 0) worker();
+    for (std::thread& thread : threads) thread.join();
+    if (failure) std::rethrow_exception(failure);
+
+    const std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t i = 0; i < variants.size(); ++i) batch.results[i] = known_.at(variants[i].key);
+    return batch;
+}
+
+std::string kernel_include_dir(const std::string& kernel_path) {
+    const std::filesystem::path parent = std::filesystem::absolute(kernel_path).parent_path();
+    return parent.empty() ? std::filesystem::current_path().string() : parent.string();
+}
+
+void require_original_compiles(CompileOnlyEvaluator& evaluator, const Variant& original,
+                               const std::string& kernel_path) {
+    const EvalResult result = evaluator.evaluate({original}, 0).results.at(0);
+    if (result.status == EvalStatus::Ok) return;
+    const auto command = evaluator.compiler().command(kernel_path, "out.cubin", original.compile_options);
+    throw Error(kernel_path + ": the unedited kernel does not compile (" + to_string(result.status) + "), so no " +
+                "variant can:\n" + result.detail + "\n(reproduce with: " + command_line_text(command) +
+                "; check the include folders, the extra nvcc flags and the architecture)");
+}
+
+}  // namespace gi

@@ -1,0 +1,88 @@
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "util/process.hpp"
+
+namespace gi {
+namespace {
+
+const std::string kKernel = std::string(GI_TEST_DATA_DIR) + "/variant/scale.cu";
+
+ProcessResult tool(std::vector<std::string> args) {
+    args.insert(args.begin(), GI_TOOL_PATH);
+    return run_process(args);
+}
+
+std::string read(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+TEST(CmdApply, WritesTheVariantAndPrintsItsCompileOptions) {
+    TemporaryDirectory dir("gi-test");
+    const std::string out = (dir.path() / "v.cu").string();
+    const ProcessResult r = tool({"apply", kKernel, "--param", "BLOCK=64,128,256", "--flag", "-use_fast_math",
+                                  "--genome", "BLOCK=256 use_fast_math=1 <_scale.cu_11>", "-o", out});
+    ASSERT_TRUE(r.succeeded()) << r.err;
+    EXPECT_NE(r.out.find("compile options: -use_fast_math"), std::string::npos) << r.out;
+    const std::string variant = read(out);
+    EXPECT_EQ(variant.rfind("// gi-optimize variant: BLOCK=256 use_fast_math=1 <_scale.cu_11>\n", 0), 0u);
+    EXPECT_NE(variant.find("#define BLOCK 256\n"), std::string::npos);
+    EXPECT_EQ(variant.find("__syncthreads();"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(out + ".tmp"));
+}
+
+TEST(CmdApply, EmptyGenomeFromAFileReproducesTheKernel) {
+    TemporaryDirectory dir("gi-test");
+    std::ofstream(dir.path() / "g.txt") << "\n";
+    const ProcessResult r = tool({"apply", kKernel, "--genome-file", (dir.path() / "g.txt").string(), "--out", "-"});
+    ASSERT_TRUE(r.succeeded()) << r.err;
+    EXPECT_EQ(r.out, "// gi-optimize variant: \n" + read(kKernel));
+    EXPECT_NE(r.err.find("compile options: (none)"), std::string::npos) << r.err;
+}
+
+TEST(CmdApply, ReportsSkippedEditsOnStderr) {
+    const ProcessResult r = tool({"apply", kKernel, "--genome", "<_scale.cu_11> <_scale.cu_11><_scale.cu_13>", "-o", "-"});
+    ASSERT_TRUE(r.succeeded()) << r.err;
+    EXPECT_NE(r.err.find("skipped edit <_scale.cu_11><_scale.cu_13>"), std::string::npos) << r.err;
+}
+
+TEST(CmdApply, InvalidGenomeListsEveryProblemAndFails) {
+    const ProcessResult r = tool({"apply", kKernel, "--genome", "ROWS=3 <_scale.cu_99> <_scale.cu_10><_scale.cu_14>", "-o", "-"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("3 problems"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("ROWS=3"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("<_scale.cu_99>"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("break/continue"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+}
+
+TEST(CmdApply, MalformedGenomeTextFails) {
+    const ProcessResult r = tool({"apply", kKernel, "--genome", "<_scale.cu_11", "-o", "-"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("unterminated"), std::string::npos) << r.err;
+}
+
+TEST(CmdApply, UsageErrors) {
+    EXPECT_EQ(tool({"apply", kKernel, "-o", "-"}).exit_code, 2) << "no genome";
+    EXPECT_EQ(tool({"apply", kKernel, "--genome", "", "--genome-file", "g", "-o", "-"}).exit_code, 2) << "both";
+    EXPECT_EQ(tool({"apply", kKernel, "--genome", ""}).exit_code, 2) << "no output";
+    EXPECT_EQ(tool({"apply", "--genome", "", "-o", "-"}).exit_code, 2) << "no kernel";
+    EXPECT_EQ(tool({"apply", kKernel, "--genome", "", "-o", "-", "--bogus"}).exit_code, 2);
+    EXPECT_EQ(tool({"apply", kKernel, "--genome-file", "/nonexistent/g.txt", "-o", "-"}).exit_code, 1);
+    EXPECT_EQ(tool({"apply", kKernel, "--genome", "", "-o", "/nonexistent/dir/v.cu"}).exit_code, 1);
+}
+
+TEST(CmdApply, HelpHasAnExample) {
+    const ProcessResult r = tool({"apply", "--help"});
+    EXPECT_TRUE(r.succeeded());
+    EXPECT_NE(r.out.find("example:"), std::string::npos);
+    EXPECT_NE(r.out.find("--genome-file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gi
