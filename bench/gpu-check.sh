@@ -59,18 +59,23 @@ tool="$build/gi-tool/gi-tool"
 
 step "tests"
 if [[ -x "$build/tests/gi_tests" ]]; then
-    (cd "$build/tests" && timeout 420 ./gi_tests --gtest_color=no) >"$OUT/tests.log" 2>&1
+    # The GPU suites first (the point of this check), then everything else.
+    gpu_filter='Gpu*'
+    (cd "$build/tests" && timeout 400 ./gi_tests --gtest_color=no --gtest_filter="$gpu_filter") >"$OUT/gpu-tests.log" 2>&1
+    status=$?
+    gpu_ok=$(grep -c '^\[       OK \]' "$OUT/gpu-tests.log")
+    gpu_failed=$(grep -c '^\[  FAILED  \] .*(' "$OUT/gpu-tests.log")
+    gpu_skipped=$(grep -c '^\[  SKIPPED \] .*(' "$OUT/gpu-tests.log")
+    row "GPU tests (gi_tests Gpu*)" "$gpu_ok passed, $gpu_failed failed, $gpu_skipped skipped (exit $status)"
+    grep -E '^\[  FAILED  \] .*\(' "$OUT/gpu-tests.log" | head -20
+    spread_line="$(grep -m1 '^timing spread:' "$OUT/gpu-tests.log")"
+    [[ -n "$spread_line" ]] && row "timing spread (long kernel)" "${spread_line#timing spread: }"
+    (cd "$build/tests" && timeout "${GI_CHECK_SUITE_TIMEOUT:-240}" ./gi_tests --gtest_color=no --gtest_filter="-$gpu_filter") >"$OUT/tests.log" 2>&1
     status=$?
     passed=$(grep -c '^\[       OK \]' "$OUT/tests.log")
     failed=$(grep -c '^\[  FAILED  \] .*(' "$OUT/tests.log")
-    skipped=$(grep -c '^\[  SKIPPED \] .*(' "$OUT/tests.log")
-    gpu_ok=$(grep -E '^\[       OK \] (GpuWorker|GpuSanitizer|GpuRecorder|GpuEvaluator)' "$OUT/tests.log" | wc -l)
-    gpu_all=$(grep -E '^\[ RUN      \] (GpuWorker|GpuSanitizer|GpuRecorder|GpuEvaluator)' "$OUT/tests.log" | wc -l)
-    row "gi_tests (all)" "$passed passed, $failed failed, $skipped skipped (exit $status)"
-    row "GPU tests" "$gpu_ok of $gpu_all passed"
-    spread_line="$(grep -m1 '^timing spread:' "$OUT/tests.log")"
-    [[ -n "$spread_line" ]] && row "timing spread (long kernel)" "${spread_line#timing spread: }"
-    grep -E '^\[  FAILED  \] .*\(' "$OUT/tests.log" | head -20
+    row "other tests (gi_tests -Gpu*)" "$passed passed, $failed failed (exit $status)"
+    grep -E '^\[  FAILED  \] .*\(' "$OUT/tests.log" | head -10
 else
     row "gi_tests" "not built"
 fi
@@ -95,7 +100,7 @@ cat "$work/record.log" >>"$OUT/build.log" 2>/dev/null
 
 if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     step "cuda-bench"
-    timeout 300 "$tool" cuda-bench "$kernel" --function "$function" --cases "$cases" --variants "$variants" \
+    timeout "${GI_CHECK_BENCH_TIMEOUT:-200}" "$tool" cuda-bench "$kernel" --function "$function" --cases "$cases" --variants "$variants" \
         --batch 100 --seed 1 --sanitize 3 >"$OUT/bench.log" 2>&1
     echo "exit $?" >>"$OUT/bench.log"
     cat "$OUT/bench.log"
