@@ -89,9 +89,9 @@ if [[ -x "$build/kernels/stereo_driver" ]]; then
     driver_line="stereo_driver --pairs 4"
 elif [[ -x "$build/gi-tool/recorder/gi_record_demo" ]]; then
     kernel="$root/gi-tool/recorder/demo/blur_kernel.cu" function="blurKernel"
-    GI_RECORD_DIR="$cases" "$build/gi-tool/recorder/gi_record_demo" --frames 4 >"$work/record.log" 2>&1
-    GI_RECORD_DIR="$held" "$build/gi-tool/recorder/gi_record_demo" --frames 2 --width 2048 --height 1024 >>"$work/record.log" 2>&1
-    driver_line="gi_record_demo --frames 4"
+    GI_RECORD_DIR="$cases" "$build/gi-tool/recorder/gi_record_demo" --frames 4 --width 1024 --height 512 >"$work/record.log" 2>&1
+    GI_RECORD_DIR="$held" "$build/gi-tool/recorder/gi_record_demo" --frames 2 --width 640 --height 480 >>"$work/record.log" 2>&1
+    driver_line="gi_record_demo --frames 4 --width 1024 --height 512"
 fi
 ncases=$(ls -d "$cases"/*/ 2>/dev/null | wc -l)
 nheld=$(ls -d "$held"/*/ 2>/dev/null | wc -l)

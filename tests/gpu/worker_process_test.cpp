@@ -106,3 +106,13 @@ TEST(WorkerProcess, ANewWorkerAfterAFailureCarriesOn) {
 
 }  // namespace
 }  // namespace gi::worker
+
+namespace gi::worker {
+namespace {
+TEST(WorkerProcess, PipelinedRequestsAreAnsweredInOrder) {
+    WorkerProcess w(fake("echo"));
+    for (int i = 0; i < 3; ++i) w.send({"load-case", {{"n", std::to_string(i)}}, {}}, std::chrono::seconds(5));
+    for (int i = 0; i < 3; ++i) EXPECT_EQ(w.receive("load-case", std::chrono::seconds(5)).get("n"), std::to_string(i));
+}
+}  // namespace
+}  // namespace gi::worker

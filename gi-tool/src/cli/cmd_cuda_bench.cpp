@@ -88,6 +88,12 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
             ++statuses[result.results[i].status];
             if (result.results[i].status == EvalStatus::Ok && result.results[i].error == 0) correct.push_back(&variants[first + i]);
         }
+        // Progress, so a run cut short still tells where the time went.
+        const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("  %zu variants in %.1f s:", last, so_far);
+        for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
+        std::printf(" (restarts %ld, timeouts %ld)\n", evaluator.stats().worker_restarts, evaluator.stats().timeouts);
+        std::fflush(stdout);
     }
     const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const CudaEvaluatorStats& s = evaluator.stats();

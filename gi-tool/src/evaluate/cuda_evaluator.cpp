@@ -155,6 +155,11 @@ struct CudaEvaluator::Impl {
 
     std::unique_ptr<worker::WorkerProcess> worker;
     std::set<int> loaded, referenced;
+    // A second worker started ahead of need with the current case loaded, so a variant that kills
+    // its worker costs a swap, not a CUDA start-up and a case load.
+    std::unique_ptr<worker::WorkerProcess> spare;
+    int spare_case = -1;
+    std::set<int> verified;  // cases whose checksums a worker has already checked
     std::string device;
     std::string arch;
 
@@ -169,15 +174,32 @@ struct CudaEvaluator::Impl {
     explicit Impl(CudaEvaluatorOptions o) : options(std::move(o)), cache(options.compile_cache) {}
 
     // ---- worker -------------------------------------------------------------------------
-    void start_worker() {
+    worker::WorkerOptions worker_options() const {
+        worker::WorkerOptions wo;
+        wo.executable = worker_program;
+        return wo;
+    }
+
+    Message load_message(int index) const {
+        const Slot& slot = slots.at(static_cast<std::size_t>(index));
+        Message m{"load-case",
+                  {{"slot", std::to_string(index)}, {"path", slot.path.string()}, {"verify", verified.count(index) ? "0" : "1"}},
+                  {}};
+        for (std::size_t b = 0; b < slot.tolerances.size(); ++b) m.fields["tolerance" + std::to_string(b)] = slot.tolerances[b];
+        return m;
+    }
+
+    void start_worker(int want_case = -1) {
         if (worker && worker->running()) return;
         if (worker) ++stats.worker_restarts;
         worker.reset();
         loaded.clear();
         referenced.clear();
-        worker::WorkerOptions wo;
-        wo.executable = worker_program;
-        worker = std::make_unique<worker::WorkerProcess>(wo);
+        if (want_case >= 0 && adopt_spare(want_case)) {
+            prepare_spare(want_case);
+            return;
+        }
+        worker = std::make_unique<worker::WorkerProcess>(worker_options());
         Message reply;
         try {
             reply = worker->request({"hello", {}, {}}, std::chrono::seconds(120));
@@ -187,6 +209,37 @@ struct CudaEvaluator::Impl {
         if (reply.type == "error") throw Error("cannot use the GPU: " + reply.get("message"));
         device = reply.get("device");
         if (arch.empty()) arch = options.arch.empty() ? "sm_" + reply.get("compute-capability") : options.arch;
+    }
+
+    // Starts a spare worker for `index` unless one is already there (its requests are pipelined;
+    // the replies are read when it is adopted).
+    void prepare_spare(int index) {
+        if (spare && spare_case == index && spare->running()) return;
+        if (spare) spare->kill();
+        spare.reset();
+        spare_case = index;
+        try {
+            spare = std::make_unique<worker::WorkerProcess>(worker_options());
+            spare->send({"hello", {}, {}}, std::chrono::seconds(5));
+            spare->send(load_message(index), std::chrono::seconds(5));
+        } catch (const std::exception&) {
+            spare.reset();  // the main worker path will report what is wrong
+        }
+    }
+
+    bool adopt_spare(int index) {
+        if (!spare || spare_case != index) return false;
+        std::unique_ptr<worker::WorkerProcess> candidate = std::move(spare);
+        try {
+            if (candidate->receive("hello", std::chrono::seconds(120)).type != "ready") return false;
+            if (candidate->receive("load-case", std::chrono::seconds(300)).type != "case-loaded") return false;
+        } catch (const worker::WorkerFailure&) {
+            return false;
+        }
+        worker = std::move(candidate);
+        loaded.insert(index);
+        verified.insert(index);
+        return true;
     }
 
     void drop_worker() {
@@ -199,19 +252,18 @@ struct CudaEvaluator::Impl {
     }
 
     void ensure_loaded(int index) {
-        start_worker();
+        start_worker(index);
         if (loaded.count(index)) return;
-        const Slot& slot = slots.at(static_cast<std::size_t>(index));
-        Message m{"load-case", {{"slot", std::to_string(index)}, {"path", slot.path.string()}}, {}};
-        for (std::size_t b = 0; b < slot.tolerances.size(); ++b) m.fields["tolerance" + std::to_string(b)] = slot.tolerances[b];
         Message reply;
         try {
-            reply = worker->request(m, std::chrono::seconds(300));
+            reply = worker->request(load_message(index), std::chrono::seconds(300));
         } catch (const worker::WorkerFailure& e) {
-            throw Error(slot.path.string() + ": the GPU worker failed while loading this case: " + e.what());
+            throw Error(slots[index].path.string() + ": the GPU worker failed while loading this case: " + e.what());
         }
-        if (reply.type != "case-loaded") throw Error(reply.get("message", "the GPU worker could not load " + slot.path.string()));
+        if (reply.type != "case-loaded")
+            throw Error(reply.get("message", "the GPU worker could not load " + slots[index].path.string()));
         loaded.insert(index);
+        verified.insert(index);
     }
 
     Message run_message(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
@@ -470,6 +522,7 @@ CudaEvaluator::~CudaEvaluator() {
         }
         impl_->worker->kill();
     }
+    if (impl_->spare) impl_->spare->kill();
 }
 
 int CudaEvaluator::case_count() const { return impl_->training; }
@@ -493,6 +546,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
                     std::to_string(s.training) + " training cases)");
     s.prepare_original();
     s.slots[case_index].used = true;
+    s.prepare_spare(case_index);
 
     // Compiles start at once and run on every core while the GPU works through the batch.
     std::vector<std::shared_future<DeviceCompileResult>> compiles;

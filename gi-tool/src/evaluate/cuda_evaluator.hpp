@@ -35,7 +35,7 @@ struct CudaEvaluatorOptions {
     int warmups = 2;
     int repetitions = 10;
     double timeout_factor = 10;             // a variant may take this many times the original
-    int timeout_margin_ms = 2000;           // plus this (module load, copies, comparison)
+    int timeout_margin_ms = 500;            // plus this (module load, copies, comparison)
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
 };
