@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "util/error.hpp"
+
 namespace gi::grammar_detail {
 namespace {
 
@@ -38,6 +40,9 @@ bool is_barrier_call(const Scan& scan, int first, int end) {
     }
     return false;
 }
+
+// Deeper nesting than any real kernel has; beyond it the recursive parser could exhaust the stack.
+constexpr int kMaxNesting = 400;
 
 class BodyParser {
 public:
@@ -127,7 +132,9 @@ private:
             const Token& token = tok(j);
             if (token.is(";")) return j;
             if (token.is("}")) return limit;
-            if (token.is("{") && allow_macro_block && j > i && tok(j - 1).is(")")) {
+            // Only NAME(args) { directly: a lambda or initializer has more before its brace.
+            if (token.is("{") && allow_macro_block && j > i + 1 && j == match(i + 1) + 1 && tok(i).identifier() &&
+                tok(i + 1).is("(")) {
                 if (macro_block) *macro_block = j;
                 return j;
             }
@@ -141,6 +148,16 @@ private:
     }
 
     int parse_statement(int i, int limit, bool braceless) {
+        // Guard the recursion: a pathological file must give an error, not overflow the stack.
+        struct DepthGuard {
+            int& depth;
+            explicit DepthGuard(int& d) : depth(d) { ++depth; }
+            ~DepthGuard() { --depth; }
+        } guard(depth_);
+        if (depth_ > kMaxNesting)
+            throw_at(scan_.source->path, tok(i).line,
+                     "statements nested more than " + std::to_string(kMaxNesting) + " levels deep",
+                     "the grammar parser does not follow nesting this deep; simplify the code");
         const Token& token = tok(i);
         if (token.is("{")) return parse_block(i);
         if (token.is(";") || token.is("}") || token.is(")") || token.is("]")) return i + 1;
@@ -196,19 +213,30 @@ private:
     }
 
     int parse_if(int i, int limit) {
-        int open = i + 1;
-        if (open < limit && tok(open).is("constexpr")) ++open;
-        if (open >= limit || !tok(open).is("(")) return open;
-        const int close = std::min(match(open), limit);
-        if (close >= limit) return limit;
-        // "if (int x = f())" declares: the condition is then fixed text.
-        if (!declared_names(open + 1, close)) add_rule(RuleKind::IfCondition, open + 1, close, tok(open).end, tok(close).begin);
-        int next = parse_substatement(close + 1, limit);
-        if (next < limit && tok(next).is("else")) {
-            if (next + 1 < limit && tok(next + 1).is("if")) return parse_if(next + 1, limit);
-            next = parse_substatement(next + 1, limit);
+        // An else-if chain is walked in a loop, so a long chain costs no stack.
+        while (true) {
+            int open = i + 1;
+            if (open < limit && tok(open).is("constexpr")) ++open;
+            if (open >= limit || !tok(open).is("(")) return open;
+            const int close = std::min(match(open), limit);
+            if (close >= limit) return limit;
+            // "if (int x = f())" declares x for both branches: the condition is then fixed text.
+            const auto condition_names = declared_names(open + 1, close);
+            if (!condition_names) add_rule(RuleKind::IfCondition, open + 1, close, tok(open).end, tok(close).begin);
+            scopes_.emplace_back();
+            if (condition_names) declare(*condition_names);
+            struct ScopeEnd {
+                std::vector<std::vector<std::string>>& scopes;
+                ~ScopeEnd() { scopes.pop_back(); }
+            } scope_end{scopes_};
+            const int next = parse_substatement(close + 1, limit);
+            if (next >= limit || !tok(next).is("else")) return next;
+            if (next + 1 < limit && tok(next + 1).is("if")) {
+                i = next + 1;
+                continue;
+            }
+            return parse_substatement(next + 1, limit);
         }
-        return next;
     }
 
     void add_pragma_slot(int for_token) {
@@ -359,6 +387,7 @@ private:
         int p = first;
         bool saw_type = false;
         bool saw_auto = false;
+        bool saw_tag = false;
         while (p < end) {
             const Token& t = tok(p);
             if (!t.identifier() && !t.is("::")) break;
@@ -372,6 +401,10 @@ private:
             }
             if (kSpecifiers.count(t.text)) {
                 ++p;
+                if (t.is("struct") || t.is("class") || t.is("union") || t.is("enum")) {
+                    saw_tag = true;
+                    saw_type = true;  // an anonymous struct { ... } x; has no name to follow
+                }
                 if ((t.is("struct") || t.is("class") || t.is("union") || t.is("enum") || t.is("typename")) && p < end &&
                     tok(p).identifier()) {
                     p = type_name_end(p, end);
@@ -393,6 +426,11 @@ private:
             if (saw_type || kNotTypes.count(t.text)) break;
             p = type_name_end(p, end);
             saw_type = true;
+        }
+        if (saw_tag && p < end && tok(p).is("{")) {
+            // struct S { ... } s; or enum { A, B }; the body declares no locals we track.
+            p = std::min(match(p), end - 1) + 1;
+            if (p >= end) return std::vector<std::string>{};
         }
         if (!saw_type || p >= end) return std::nullopt;
         int q = p;
@@ -472,6 +510,7 @@ private:
     BodyFacts& facts_;
     std::vector<std::vector<std::string>> scopes_;
     int loop_depth_ = 0;
+    int depth_ = 0;
 };
 
 }  // namespace

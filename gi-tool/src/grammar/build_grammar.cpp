@@ -64,7 +64,7 @@ void check_brackets(Scan& scan, const DirectiveFacts& facts) {
             throw_at(source.path, d.line,
                      "the #" + d.keyword + " branch starting here has " + std::to_string(depth > 0 ? depth : -depth) +
                          (depth > 0 ? " more '{' than '}'" : " more '}' than '{'") + ", so the braces do not balance on their own",
-                     "put whole blocks in each branch (repeat the shared line in every branch)");
+                     "put whole blocks in each branch, repeating the shared line in every branch");
         }
     }
     const BracketProblem& problem = problems.front();
@@ -104,7 +104,7 @@ std::vector<FunctionDefinition> select_functions(const Scan& scan, const Directi
             if (f.is_global && f.body_open >= 0) selected.push_back(f);
         if (selected.empty())
             throw_at(source.path, 0, "no __global__ function is defined in the file",
-                     "pass the .cu file that defines the kernel (declarations alone are not enough)");
+                     "pass the .cu file that defines the kernel; a declaration alone is not enough");
     }
     for (const std::string& name : options.functions) {
         bool found = false;
@@ -132,6 +132,13 @@ std::vector<FunctionDefinition> select_functions(const Scan& scan, const Directi
                         ", and kernels made by macros cannot be parsed";
                 break;
             }
+        if (what.find("#define") == std::string::npos)
+            for (const Token& token : scan.tokens)
+                if (token.identifier() && token.text == name) {
+                    what += "; the name appears at line " + std::to_string(token.line) +
+                            " but not as a __global__ function definition (a macro that makes kernels cannot be parsed)";
+                    break;
+                }
         (void)facts;
         throw_at(source.path, 0, what,
                  kernels.empty() ? "the file defines no __global__ function"
@@ -180,7 +187,7 @@ void check_selected_structure(const Scan& scan, const DirectiveFacts& facts, con
                 throw_at(source.path, d.line,
                          "the #" + d.keyword + " branch starting here (inside '" + function.name +
                              "') does not balance its braces on its own",
-                         "put whole blocks in each branch (repeat the shared line in every branch)");
+                         "put whole blocks in each branch, repeating the shared line in every branch");
             }
         }
         for (const MacroDefinition* macro : unbalanced_macros(facts))

@@ -104,6 +104,40 @@ void condition_names(const std::string& expression, std::vector<std::string>& na
     }
 }
 
+bool used_as_boolean(const std::string& expression, const std::string& name) {
+    // Tokens: identifiers and numbers as words, operators of one or two characters.
+    std::vector<std::string> tokens;
+    for (std::size_t i = 0; i < expression.size();) {
+        const char c = expression[i];
+        if (c == ' ' || c == '\t') {
+            ++i;
+        } else if (is_identifier_char(c)) {
+            std::size_t j = i;
+            while (j < expression.size() && is_identifier_char(expression[j])) ++j;
+            tokens.push_back(expression.substr(i, j - i));
+            i = j;
+        } else {
+            const std::string two = expression.substr(i, 2);
+            const bool pair = two == "&&" || two == "||" || two == "==" || two == "!=" || two == "<=" || two == ">=" ||
+                              two == "<<" || two == ">>";
+            tokens.push_back(pair ? two : std::string(1, c));
+            i += pair ? 2 : 1;
+        }
+    }
+    auto boolean_neighbour = [](const std::string& t) { return t == "&&" || t == "||" || t == "!" || t == "(" || t == ")"; };
+    for (std::size_t k = 0; k < tokens.size(); ++k) {
+        if (tokens[k] != name) continue;
+        std::size_t before = k;
+        while (before > 0 && tokens[before - 1] == "(") --before;
+        if (before > 0 && tokens[before - 1] == "defined") continue;
+        std::size_t after = k + 1;
+        while (after < tokens.size() && tokens[after] == ")") ++after;
+        if (before > 0 && !boolean_neighbour(tokens[before - 1])) return false;
+        if (after < tokens.size() && !boolean_neighbour(tokens[after])) return false;
+    }
+    return true;
+}
+
 std::vector<int> DirectiveFacts::enclosing(std::size_t offset) const {
     std::vector<std::pair<std::size_t, int>> found;
     for (const ConditionalRegion& region : regions)

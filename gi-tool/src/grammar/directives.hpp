@@ -45,6 +45,11 @@ struct DirectiveFacts {
 // Throws gi::Error for #else/#elif/#endif without #if and for #if without #endif.
 DirectiveFacts analyse_directives(const Scan& scan);
 
+// True when every mention of `name` in the #if expression is a truth value (`#if NAME`, `!NAME`,
+// `defined(NAME)`, operands of && and ||), false when it is compared or computed with (`NAME > 1`,
+// `A == NAME`): such a macro holds a number or a choice among constants, not an on/off switch.
+bool used_as_boolean(const std::string& expression, const std::string& name);
+
 // The identifiers a directive's expression mentions as macros ("defined" and the operand
 // punctuation excluded); names followed by '(' are reported in `calls` instead.
 void condition_names(const std::string& expression, std::vector<std::string>& names, std::vector<std::string>& calls);

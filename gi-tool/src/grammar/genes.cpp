@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <set>
 
 #include "util/error.hpp"
@@ -126,6 +127,7 @@ private:
         for (const MacroDefinition& macro : in_.directives.defines)
             if (macro.function_like) function_like.insert(macro.name);
         std::vector<std::pair<std::string, int>> tested;  // first use order
+        std::map<std::string, int> compared;              // name -> line where it is not a truth value
         for (const Directive& d : in_.scan.directives) {
             if (d.keyword != "if" && d.keyword != "ifdef" && d.keyword != "ifndef" && d.keyword != "elif" &&
                 d.keyword != "elifdef" && d.keyword != "elifndef")
@@ -134,16 +136,24 @@ private:
             std::vector<std::string> names;
             std::vector<std::string> calls;
             condition_names(d.rest, names, calls);
-            if (d.keyword != "if" && d.keyword != "elif" && !names.empty()) names.resize(1);
-            for (const std::string& name : names)
+            const bool expression = d.keyword == "if" || d.keyword == "elif";
+            if (!expression && !names.empty()) names.resize(1);
+            for (const std::string& name : names) {
                 if (std::none_of(tested.begin(), tested.end(), [&](const auto& t) { return t.first == name; }))
                     tested.emplace_back(name, d.line);
+                if (expression && !compared.count(name) && !used_as_boolean(d.rest, name)) compared[name] = d.line;
+            }
         }
         for (const auto& [name, line] : tested) {
             if (name.empty() || name[0] == '_' || function_like.count(name)) continue;
             if (std::any_of(in_.options.params.begin(), in_.options.params.end(),
                             [&](const ParamDeclaration& p) { return p.name == name; }))
                 continue;
+            if (compared.count(name)) {
+                notes_.push_back(name + " is compared or computed with in the #if at line " + std::to_string(compared[name]) +
+                                 ", so it is not an on/off gene; declare it with --param " + name + "=... to vary it");
+                continue;
+            }
             Gene gene;
             gene.name = name;
             gene.kind = GeneKind::Guard;
@@ -274,6 +284,9 @@ private:
             const std::string label = p.parameter.name.empty() ? p.parameter.type : p.parameter.name;
             GeneSlotDraft slot;
             slot.begin = slot.end = tok(p.last_star).end;
+            // What "on" must write here: "float *data" needs a space after the qualifier too.
+            const char after = slot.begin < source().text.size() ? source().text[slot.begin] : ' ';
+            slot.extra = (after == ' ' || after == '\t' || after == '\n' || after == '\r') ? " __restrict__" : " __restrict__ ";
             if (p.restrict_token >= 0) {
                 with.push_back(label);
                 slot.begin = tok(p.restrict_token - 1).end;

@@ -82,7 +82,10 @@ struct Piece {
     enum class Kind { Literal, RuleSlot, GeneSlot } kind = Kind::Literal;
     std::string text;   // Literal: the text. GeneSlot: the original text of the slot
     int index = -1;     // RuleSlot: index into rules; GeneSlot: index into genes
-    std::string extra;  // GeneSlot detail: for Param/Guard the macro line's prefix ("#define NAME ")
+    // GeneSlot detail: for Param/Guard the macro line's prefix ("#define NAME "); for Restrict the
+    // text value "1" writes there (" __restrict__", or " __restrict__ " before a glued name as in
+    // "float *data"). RuleSlot of an empty pragma: the indentation of its for line.
+    std::string extra;
     int line = 0;
 };
 

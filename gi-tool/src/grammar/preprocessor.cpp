@@ -10,6 +10,7 @@ namespace {
 
 // Macro expansion nests at most this deep; deeper means a cycle or something we should not trust.
 constexpr int kMaxExpansionDepth = 32;
+constexpr int kMaxNesting = 256;
 
 struct Token {
     enum Kind { Number, Name, Op, End } kind = End;
@@ -67,7 +68,7 @@ bool tokenize(const std::string& text, std::vector<Token>& out) {
             std::string op(1, text[i]);
             for (const char* t : two)
                 if (text.compare(i, 2, t) == 0) op = t;
-            if (std::string("()!~-+*/%<>&^|?:").find(op[0]) == std::string::npos) return false;
+            if (op.size() == 1 && std::string("()!~-+*/%<>&^|?:").find(op[0]) == std::string::npos) return false;
             out.push_back({Token::Op, op, 0});
             i += op.size();
         }
@@ -104,6 +105,11 @@ private:
     }
 
     long long conditional() {
+        if (++nesting_ > kMaxNesting) return fail();
+        struct Unnest {
+            int& n;
+            ~Unnest() { --n; }
+        } unnest{nesting_};
         const long long condition = binary(0);
         if (!accept("?")) return condition;
         const long long yes = conditional();
@@ -164,6 +170,12 @@ private:
 
     long long unary() {
         if (failed_) return 0;
+        // Parentheses and unary operators nest by recursion; bound it so no input exhausts the stack.
+        if (++nesting_ > kMaxNesting) return fail();
+        struct Unnest {
+            int& n;
+            ~Unnest() { --n; }
+        } unnest{nesting_};
         if (accept("!")) return unary() == 0 ? 1 : 0;
         if (accept("~")) return ~unary();
         if (accept("-")) return static_cast<long long>(0ULL - static_cast<unsigned long long>(unary()));
@@ -212,6 +224,7 @@ private:
     std::vector<Token> tokens_;
     std::size_t pos_ = 0;
     bool failed_ = false;
+    int nesting_ = 0;
 };
 
 }  // namespace

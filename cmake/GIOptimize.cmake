@@ -1,0 +1,659 @@
+# GIOptimize.cmake: gi_optimize_cuda_kernel(), the one call a downstream project adds to have a CUDA
+# kernel replaced, at build time, by the variant gi-optimize evolved for each GPU architecture.
+#
+# Included by gi-optimize's own CMakeLists.txt (add_subdirectory, FetchContent) and by
+# GIOptimizeConfig.cmake (find_package). Public surface: gi_optimize_cuda_kernel() and the options
+# below; everything named _gi_* is private. docs/cmake.md is the reference.
+#
+# How a build goes, per registered kernel, when GI_OPTIMIZE is ON:
+#   configure  each architecture's cache entry is looked up and its key recomputed here (same text as
+#              gi-tool's key_text), giving one line per architecture: cached variant, original kernel
+#              (with the reason) or, with a GPU of that architecture, evolution during the build.
+#   build      `gi-tool cache apply` checks every entry fully (checksum, key, genome valid for the
+#              kernel's grammar), rebuilds each variant from the genome and the ORIGINAL kernel, and
+#              writes a wrapper .cu that the target compiles instead of the kernel: it includes one
+#              variant per nvcc pass (__CUDA_ARCH__), the original for architectures without one.
+#              A header tells host code which variant runs and its parameter values.
+# The configure-time verdict only decides notices, GI_REQUIRE_CACHE errors and whether evolution runs;
+# the build-time check is the one that decides which code is compiled, so an entry that is corrupt or
+# edited by hand after configuring is still refused.
+
+cmake_minimum_required(VERSION 3.25)
+include_guard(GLOBAL)
+
+option(GI_OPTIMIZE "Compile the kernels registered with gi_optimize_cuda_kernel() as their cached (or, with a GPU, freshly evolved) variants. OFF builds every target exactly as if the calls were not there." OFF)
+option(GI_REQUIRE_CACHE "Make a missing or stale cache entry an error instead of a notice (for CI: the committed cache must be complete and current)." OFF)
+option(GI_OPTIMIZE_VERBOSE "Print every decision gi_optimize_cuda_kernel() takes (the same as --log-level=DEBUG for its messages)." OFF)
+set(GI_GPU_ARCHITECTURE "" CACHE STRING
+    "Architecture of the GPU evolution may run on, e.g. 90. Empty: ask nvidia-smi at configure time. 'none': never evolve, only use the cache.")
+set(GI_OPTIMIZE_TOOL "" CACHE FILEPATH
+    "A gi-tool executable to use instead of the GIOptimize::gi-tool target (e.g. a prebuilt one, so gi-tool is not built again).")
+
+set_property(GLOBAL PROPERTY _GI_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+
+# _gi_debug(<message>...): a decision, shown with --log-level=DEBUG or GI_OPTIMIZE_VERBOSE=ON.
+function(_gi_debug)
+    string(JOIN "" text ${ARGN})
+    if(GI_OPTIMIZE_VERBOSE)
+        message(STATUS "gi-optimize: ${text}")
+    else()
+        message(DEBUG "gi-optimize: ${text}")
+    endif()
+endfunction()
+
+# _gi_fail(<message>...): a usage error of gi_optimize_cuda_kernel(), at configure time.
+function(_gi_fail)
+    string(JOIN "" text ${ARGN})
+    message(FATAL_ERROR "gi_optimize_cuda_kernel: ${text}")
+endfunction()
+
+# _gi_normalize(<out-var> <text>): trims and collapses whitespace runs to one space, as gi-tool does
+# before hashing (normalize_registration_text), so both compute the same key.
+function(_gi_normalize out_var text)
+    string(REGEX REPLACE "[ \t\r\n]+" " " text "${text}")
+    string(STRIP "${text}" text)
+    set(${out_var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# _gi_grammar_version(<out-var>): the grammar version cache keys include. Set by gi-optimize's
+# CMakeLists.txt (from grammar.hpp) or by the installed package config.
+function(_gi_grammar_version out_var)
+    get_property(version GLOBAL PROPERTY GI_OPTIMIZE_GRAMMAR_VERSION)
+    if(NOT version MATCHES "^[0-9]+$")
+        message(FATAL_ERROR "gi-optimize: the grammar version is unknown: include gi-optimize with "
+                            "add_subdirectory, FetchContent or find_package(GIOptimize), not by including "
+                            "GIOptimize.cmake alone.")
+    endif()
+    set(${out_var} "${version}" PARENT_SCOPE)
+endfunction()
+
+# _gi_parse_params(<out-var> <items>...): PARAMS in either form, "NAME v1 v2..." (numbers and ranges
+# a..b) or "NAME=v1,v2" (any values), to gi-tool's "--param NAME=v1,v2" declarations.
+function(_gi_parse_params out_var)
+    set(result "")
+    set(name "")
+    set(values "")
+    foreach(item IN LISTS ARGN)
+        if(item MATCHES "^[A-Za-z_][A-Za-z0-9_]*=.+$" OR item MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+            if(NOT name STREQUAL "")
+                if(values STREQUAL "")
+                    _gi_fail("PARAMS: parameter '${name}' has no values (write PARAMS ${name} 32 64 128, "
+                             "${name} 1..8 or ${name}=A,B,C)")
+                endif()
+                string(JOIN "," joined ${values})
+                list(APPEND result "${name}=${joined}")
+            endif()
+            set(values "")
+            if(item MATCHES "=")
+                list(APPEND result "${item}")
+                set(name "")
+            else()
+                set(name "${item}")
+            endif()
+        elseif(item MATCHES "^-?[0-9]+(\\.\\.-?[0-9]+)?$")
+            if(name STREQUAL "")
+                _gi_fail("PARAMS: value '${item}' has no parameter name before it (write PARAMS NAME ${item} ...)")
+            endif()
+            list(APPEND values "${item}")
+        else()
+            _gi_fail("PARAMS: '${item}' is neither a parameter name nor a number or range a..b (write "
+                     "non-numeric values as NAME=A,B,C)")
+        endif()
+    endforeach()
+    if(NOT name STREQUAL "")
+        if(values STREQUAL "")
+            _gi_fail("PARAMS: parameter '${name}' has no values (write PARAMS ${name} 32 64 128, ${name} 1..8 "
+                     "or ${name}=A,B,C)")
+        endif()
+        string(JOIN "," joined ${values})
+        list(APPEND result "${name}=${joined}")
+    endif()
+    set(${out_var} "${result}" PARENT_SCOPE)
+endfunction()
+
+# _gi_parse_architectures(<out-var> <argument> <items>...): "80;90-real;90-virtual" -> "80;90". Refuses
+# anything that is not a plain architecture number, naming <argument>.
+function(_gi_parse_architectures out_var argument)
+    set(result "")
+    foreach(item IN LISTS ARGN)
+        if(item MATCHES "^(all|all-major|native)$")
+            _gi_fail("${argument} is '${item}': gi-optimize needs the architectures listed (one cached variant "
+                     "each): set ARCHITECTURES 80 90 ... or CUDA_ARCHITECTURES to numbers")
+        endif()
+        if(NOT item MATCHES "^([1-9][0-9]+)(-real|-virtual)?$")
+            _gi_fail("${argument}: '${item}' is not a CUDA architecture (write numbers as in "
+                     "CMAKE_CUDA_ARCHITECTURES: 80 90, suffixed ones such as 90a are not supported)")
+        endif()
+        list(APPEND result "${CMAKE_MATCH_1}")
+    endforeach()
+    list(REMOVE_DUPLICATES result)
+    set(${out_var} "${result}" PARENT_SCOPE)
+endfunction()
+
+# _gi_cache_key(<out-var> KERNEL <file> ARCHITECTURE <n> FUNCTIONS ... PARAMS ... FLAGS ...
+#               BLOCK_SIZE <text> GRID <text> TOLERANCE ...)
+# The cache key of gi-tool's key_text() (gi-tool/src/cache/registration.cpp), line for line.
+function(_gi_cache_key out_var)
+    cmake_parse_arguments(PARSE_ARGV 1 arg "" "KERNEL;ARCHITECTURE;BLOCK_SIZE;GRID" "FUNCTIONS;PARAMS;FLAGS;TOLERANCE")
+    _gi_grammar_version(grammar_version)
+    file(SHA256 "${arg_KERNEL}" source_sha256)
+    # The key format gi-tool uses: gi-tool/src/cache/registration.hpp, kCacheKeyVersion.
+    set(key_version 1)
+    set(text "gi-optimize-cache-key ${key_version}\ngrammar-version ${grammar_version}\n")
+    string(APPEND text "architecture sm_${arg_ARCHITECTURE}\nsource-sha256 ${source_sha256}\n")
+    foreach(field function:FUNCTIONS param:PARAMS flag:FLAGS)
+        string(REPLACE ":" ";" field "${field}")
+        list(GET field 0 word)
+        list(GET field 1 list_name)
+        foreach(item IN LISTS arg_${list_name})
+            _gi_normalize(item "${item}")
+            string(APPEND text "${word} ${item}\n")
+        endforeach()
+    endforeach()
+    _gi_normalize(block_size "${arg_BLOCK_SIZE}")
+    _gi_normalize(grid "${arg_GRID}")
+    string(APPEND text "block-size ${block_size}\ngrid ${grid}\n")
+    foreach(item IN LISTS arg_TOLERANCE)
+        _gi_normalize(item "${item}")
+        string(APPEND text "tolerance ${item}\n")
+    endforeach()
+    string(SHA256 key "${text}")
+    set(${out_var} "${key}" PARENT_SCOPE)
+endfunction()
+
+# _gi_entry_state(<out-state> <out-reason> <entry-file> <expected-key>): "cached", "missing" or
+# "stale" from the entry's <key> alone. The full check (checksum, genome) happens at build time.
+function(_gi_entry_state out_state out_reason entry key)
+    if(NOT EXISTS "${entry}")
+        set(${out_state} missing PARENT_SCOPE)
+        set(${out_reason} "no cache entry ${entry}" PARENT_SCOPE)
+        return()
+    endif()
+    file(READ "${entry}" content)
+    if(NOT content MATCHES "<key[^>]*>([0-9a-f]+)</key>")
+        set(${out_state} stale PARENT_SCOPE)
+        set(${out_reason} "${entry} has no readable <key> (corrupt? 'gi-tool cache show' explains)" PARENT_SCOPE)
+    elseif(NOT CMAKE_MATCH_1 STREQUAL key)
+        set(${out_state} stale PARENT_SCOPE)
+        set(${out_reason} "${entry} is stale: the kernel source, its registration or the grammar version changed since it was made (the build prints which)" PARENT_SCOPE)
+    else()
+        set(${out_state} cached PARENT_SCOPE)
+        set(${out_reason} "${entry}" PARENT_SCOPE)
+    endif()
+endfunction()
+
+# _gi_gpu_architecture(<out-var>): the architecture of this machine's first GPU ("" when none), from
+# GI_GPU_ARCHITECTURE or nvidia-smi (asked once per configure).
+function(_gi_gpu_architecture out_var)
+    if(GI_GPU_ARCHITECTURE STREQUAL "none")
+        set(${out_var} "" PARENT_SCOPE)
+        return()
+    elseif(NOT GI_GPU_ARCHITECTURE STREQUAL "")
+        if(NOT GI_GPU_ARCHITECTURE MATCHES "^[1-9][0-9]+$")
+            message(FATAL_ERROR "gi-optimize: GI_GPU_ARCHITECTURE='${GI_GPU_ARCHITECTURE}' is not an "
+                                "architecture number such as 90 (or 'none', or empty to detect it)")
+        endif()
+        set(${out_var} "${GI_GPU_ARCHITECTURE}" PARENT_SCOPE)
+        return()
+    endif()
+    get_property(known GLOBAL PROPERTY _GI_DETECTED_GPU SET)
+    if(NOT known)
+        set(detected "")
+        find_program(_GI_NVIDIA_SMI nvidia-smi)
+        mark_as_advanced(_GI_NVIDIA_SMI)
+        if(_GI_NVIDIA_SMI)
+            execute_process(COMMAND "${_GI_NVIDIA_SMI}" --query-gpu=compute_cap,name --format=csv,noheader
+                            RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_QUIET TIMEOUT 30)
+            if(rc EQUAL 0 AND out MATCHES "^([0-9]+)\\.([0-9]+), *([^\n]*)")
+                set(detected "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
+                _gi_debug("nvidia-smi reports a GPU of architecture sm_${detected} (${CMAKE_MATCH_3})")
+            else()
+                _gi_debug("nvidia-smi found no usable GPU (exit status ${rc})")
+            endif()
+        else()
+            _gi_debug("no nvidia-smi on PATH: no GPU, so no evolution during this build")
+        endif()
+        set_property(GLOBAL PROPERTY _GI_DETECTED_GPU "${detected}")
+    endif()
+    get_property(detected GLOBAL PROPERTY _GI_DETECTED_GPU)
+    set(${out_var} "${detected}" PARENT_SCOPE)
+endfunction()
+
+# _gi_tool_command(<out-var>): how custom commands run gi-tool: GI_OPTIMIZE_TOOL, else the
+# GIOptimize::gi-tool target (built in this project or imported from an install).
+function(_gi_tool_command out_var)
+    if(NOT GI_OPTIMIZE_TOOL STREQUAL "")
+        if(NOT EXISTS "${GI_OPTIMIZE_TOOL}")
+            message(FATAL_ERROR "gi-optimize: GI_OPTIMIZE_TOOL='${GI_OPTIMIZE_TOOL}' does not exist")
+        endif()
+        set(${out_var} "${GI_OPTIMIZE_TOOL}" PARENT_SCOPE)
+    elseif(TARGET GIOptimize::gi-tool)
+        set(${out_var} GIOptimize::gi-tool PARENT_SCOPE)
+    else()
+        message(FATAL_ERROR "gi-optimize: no gi-tool: include gi-optimize with add_subdirectory, FetchContent or "
+                            "find_package(GIOptimize), or set GI_OPTIMIZE_TOOL to a gi-tool executable")
+    endif()
+endfunction()
+
+#[=======================================================================[.rst:
+gi_optimize_cuda_kernel
+-----------------------
+
+Registers a CUDA kernel of ``<target>`` for genetic improvement::
+
+  gi_optimize_cuda_kernel(<target>
+      KERNEL <file.cu> FUNCTION <name>...
+      RECORDER <executable-target> [ARGS <arg>...]
+      [PARAMS <NAME> <values>... | <NAME>=<v1>,<v2>...]
+      [FLAGS <nvcc-option-spec>...]
+      [BLOCK_SIZE <expr>...] [GRID <expr>...]
+      [ARCHITECTURES <n>...] [CACHE_DIR <dir>] [BUDGET <minutes>]
+      [TOLERANCE <setting>...] [HELD_OUT <arg>...])
+
+With ``GI_OPTIMIZE`` OFF the call only checks its arguments: the target builds exactly as without it.
+With ``GI_OPTIMIZE`` ON the target compiles, instead of ``KERNEL``, a generated file that holds each
+architecture's cached variant (rebuilt from the genome in ``CACHE_DIR/<FUNCTION>.sm_<n>.xml`` and the
+original kernel) and the original kernel for architectures without a valid entry. With a GPU of one
+of the architectures and no valid entry for it, the build records test cases by running
+``RECORDER ARGS`` with ``GI_RECORD_DIR`` set, evolves the kernel within ``BUDGET`` minutes and writes
+the entry first. Host code may include ``<FUNCTION>.gi.h`` (on the include path only when ON; test
+with ``__has_include``) for the variant's parameter values at run time.
+
+Why a deferred step: the target's sources and ``CUDA_ARCHITECTURES`` may be set after this call, so
+the target is only changed at the end of the calling directory (``cmake_language(DEFER)``).
+#]=======================================================================]
+function(gi_optimize_cuda_kernel target)
+    set(options "")
+    set(one_value_keywords KERNEL RECORDER CACHE_DIR BUDGET)
+    set(multi_value_keywords FUNCTION ARGS PARAMS FLAGS BLOCK_SIZE GRID ARCHITECTURES TOLERANCE HELD_OUT)
+    cmake_parse_arguments(PARSE_ARGV 1 GI "${options}" "${one_value_keywords}" "${multi_value_keywords}")
+
+    if(NOT TARGET "${target}")
+        _gi_fail("'${target}' is not a target: call it after add_executable(${target} ...) or add_library")
+    endif()
+    get_target_property(aliased "${target}" ALIASED_TARGET)
+    get_target_property(imported "${target}" IMPORTED)
+    if(aliased OR imported)
+        _gi_fail("'${target}' is an alias or imported target: pass the real target that compiles the kernel")
+    endif()
+    get_target_property(type "${target}" TYPE)
+    if(NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY)$")
+        _gi_fail("target '${target}' is a ${type}: it must compile the kernel (an executable or a library)")
+    endif()
+    if(GI_UNPARSED_ARGUMENTS)
+        list(JOIN GI_UNPARSED_ARGUMENTS "' '" unknown)
+        list(JOIN one_value_keywords " " k1)
+        list(JOIN multi_value_keywords " " k2)
+        _gi_fail("unknown argument(s) '${unknown}' for target '${target}' (keywords: ${k1} ${k2}, and "
+                 "KERNEL, RECORDER, CACHE_DIR and BUDGET take one value)")
+    endif()
+    foreach(keyword IN LISTS GI_KEYWORDS_MISSING_VALUES)
+        _gi_fail("${keyword} needs a value")
+    endforeach()
+    foreach(keyword KERNEL FUNCTION RECORDER)
+        if(NOT DEFINED GI_${keyword})
+            _gi_fail("${keyword} is required (see docs/cmake.md: KERNEL <file.cu> FUNCTION <name> RECORDER <target>)")
+        endif()
+    endforeach()
+
+    get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+    if(NOT "CUDA" IN_LIST languages)
+        _gi_fail("target '${target}' is not built with CUDA: enable the language first (project(... LANGUAGES CXX CUDA) "
+                 "or enable_language(CUDA))")
+    endif()
+
+    cmake_path(ABSOLUTE_PATH GI_KERNEL BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE kernel)
+    if(NOT EXISTS "${kernel}" OR IS_DIRECTORY "${kernel}")
+        _gi_fail("KERNEL: file '${GI_KERNEL}' does not exist (relative paths are resolved against ${CMAKE_CURRENT_SOURCE_DIR})")
+    endif()
+    if(NOT kernel MATCHES "\\.cu$")
+        get_source_file_property(language "${kernel}" LANGUAGE)
+        if(NOT language STREQUAL "CUDA")
+            _gi_fail("KERNEL: '${GI_KERNEL}' is not a CUDA source (.cu, or a file with LANGUAGE CUDA)")
+        endif()
+    endif()
+    file(READ "${kernel}" kernel_text)
+    foreach(function IN LISTS GI_FUNCTION)
+        if(NOT function MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
+            _gi_fail("FUNCTION: '${function}' is not a C++ function name")
+        endif()
+        if(NOT kernel_text MATCHES "__global__[^;{}]*[^A-Za-z0-9_]${function}[ \t\r\n]*\\([^;{}]*\\)[^;{}]*{")
+            _gi_fail("FUNCTION: no __global__ function '${function}' in ${GI_KERNEL}")
+        endif()
+    endforeach()
+    list(REMOVE_DUPLICATES GI_FUNCTION)
+
+    _gi_parse_params(params ${GI_PARAMS})
+    foreach(declaration IN LISTS params)
+        string(REGEX REPLACE "=.*" "" name "${declaration}")
+        if(NOT kernel_text MATCHES "#[ \t]*define[ \t]+${name}([ \t\r\n]|$)")
+            _gi_fail("PARAMS: ${GI_KERNEL} does not #define ${name} (a parameter is a macro the kernel defines, its "
+                     "value there is the default)")
+        endif()
+    endforeach()
+
+    if(DEFINED GI_ARCHITECTURES)
+        _gi_parse_architectures(architectures ARCHITECTURES ${GI_ARCHITECTURES})
+    else()
+        set(architectures "")
+    endif()
+
+    if(DEFINED GI_BUDGET AND NOT GI_BUDGET MATCHES "^([0-9]+\\.?[0-9]*|\\.[0-9]+)$")
+        _gi_fail("BUDGET: '${GI_BUDGET}' is not a number of minutes")
+    endif()
+    if(DEFINED GI_BUDGET AND GI_BUDGET EQUAL 0)
+        _gi_fail("BUDGET must be more than 0 minutes")
+    endif()
+    if(NOT DEFINED GI_BUDGET)
+        set(GI_BUDGET 10)
+    endif()
+    if(NOT GI_RECORDER MATCHES "^[A-Za-z0-9_.+-]+$" AND NOT GI_RECORDER MATCHES "::")
+        _gi_fail("RECORDER: '${GI_RECORDER}' is not a target name")
+    endif()
+
+    if(NOT DEFINED GI_CACHE_DIR)
+        set(GI_CACHE_DIR "${CMAKE_CURRENT_SOURCE_DIR}/gi-cache")
+    endif()
+    cmake_path(ABSOLUTE_PATH GI_CACHE_DIR BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE cache_dir)
+    if(EXISTS "${cache_dir}" AND NOT IS_DIRECTORY "${cache_dir}")
+        _gi_fail("CACHE_DIR: '${GI_CACHE_DIR}' is a file, not a folder")
+    endif()
+
+    list(JOIN GI_FUNCTION "_" identifier)
+    get_property(registered TARGET "${target}" PROPERTY _GI_REGISTRATIONS)
+    if(identifier IN_LIST registered)
+        _gi_fail("FUNCTION ${identifier} of target '${target}' is registered twice")
+    endif()
+
+    # Everything the deferred step needs, kept on the target per registration (custom properties:
+    # they change nothing in the build).
+    set_property(TARGET "${target}" APPEND PROPERTY _GI_REGISTRATIONS "${identifier}")
+    foreach(field
+            kernel:kernel functions:GI_FUNCTION params:params flags:GI_FLAGS block_size:GI_BLOCK_SIZE grid:GI_GRID
+            tolerance:GI_TOLERANCE architectures:architectures cache_dir:cache_dir budget:GI_BUDGET
+            recorder:GI_RECORDER recorder_args:GI_ARGS held_out:GI_HELD_OUT)
+        string(REPLACE ":" ";" field "${field}")
+        list(GET field 0 name)
+        list(GET field 1 variable)
+        set_property(TARGET "${target}" PROPERTY "_GI_${identifier}_${name}" "${${variable}}")
+    endforeach()
+    cmake_language(EVAL CODE "cmake_language(DEFER CALL _gi_finalize [[${target}]] [[${identifier}]])")
+    _gi_debug("${target}: ${identifier}: registered ${GI_KERNEL}, checked (and with GI_OPTIMIZE=ON changed) at the end of "
+              "${CMAKE_CURRENT_SOURCE_DIR}")
+endfunction()
+
+# _gi_registration_arguments(<out-var> <target> <identifier>): the gi-tool options describing the
+# registration (what the cache key covers), in the order gi-tool hashes them.
+function(_gi_registration_arguments out_var target identifier)
+    set(prefix "_GI_${identifier}")
+    get_target_property(functions "${target}" ${prefix}_functions)
+    get_target_property(params "${target}" ${prefix}_params)
+    get_target_property(flags "${target}" ${prefix}_flags)
+    get_target_property(block_size "${target}" ${prefix}_block_size)
+    get_target_property(grid "${target}" ${prefix}_grid)
+    get_target_property(tolerance "${target}" ${prefix}_tolerance)
+    set(arguments "")
+    foreach(function IN LISTS functions)
+        list(APPEND arguments --function "${function}")
+    endforeach()
+    foreach(param IN LISTS params)
+        list(APPEND arguments --param "${param}")
+    endforeach()
+    foreach(flag IN LISTS flags)
+        list(APPEND arguments --flag "${flag}")
+    endforeach()
+    if(block_size)
+        string(JOIN "," block_size ${block_size})
+        list(APPEND arguments --block-size "${block_size}")
+    endif()
+    if(grid)
+        string(JOIN "," grid ${grid})
+        list(APPEND arguments --grid "${grid}")
+    endif()
+    foreach(item IN LISTS tolerance)
+        list(APPEND arguments --tolerance "${item}")
+    endforeach()
+    set(${out_var} "${arguments}" PARENT_SCOPE)
+endfunction()
+
+# _gi_recorder_target(<out-var> <target> <recorder> <gpu-architecture>): the executable that records
+# test cases. When it is the optimised target itself (the usual case: the program records while it
+# runs), a twin is made from the same sources and settings but with the original kernel, since the
+# target's variant cannot be built before its evolution has run.
+function(_gi_recorder_target out_var target recorder gpu_architecture gen_dir)
+    if(NOT recorder STREQUAL target)
+        set(${out_var} "${recorder}" PARENT_SCOPE)
+        return()
+    endif()
+    set(twin "${target}_gi_recorder")
+    if(TARGET "${twin}")
+        set(${out_var} "${twin}" PARENT_SCOPE)
+        return()
+    endif()
+    get_target_property(sources "${target}" SOURCES)
+    get_target_property(source_dir "${target}" SOURCE_DIR)
+    set(absolute_sources "")
+    foreach(source IN LISTS sources)
+        if(source MATCHES "^\\$<")
+            list(APPEND absolute_sources "${source}")
+        else()
+            cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${source_dir}" NORMALIZE OUTPUT_VARIABLE absolute)
+            list(APPEND absolute_sources "${absolute}")
+        endif()
+    endforeach()
+    add_executable("${twin}" EXCLUDE_FROM_ALL ${absolute_sources})
+    # The target's own settings, read when the build is generated so later changes count; minus the
+    # folder of the generated header, whose values describe the variant, not the original kernel.
+    set(t "${target}")
+    string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\1" gen_dir_regex "${gen_dir}")
+    target_include_directories("${twin}" PRIVATE
+        "$<FILTER:$<TARGET_PROPERTY:${t},INCLUDE_DIRECTORIES>,EXCLUDE,^${gen_dir_regex}>")
+    target_compile_definitions("${twin}" PRIVATE "$<TARGET_PROPERTY:${t},COMPILE_DEFINITIONS>")
+    target_compile_options("${twin}" PRIVATE "$<TARGET_PROPERTY:${t},COMPILE_OPTIONS>")
+    target_compile_features("${twin}" PRIVATE "$<TARGET_PROPERTY:${t},COMPILE_FEATURES>")
+    target_link_libraries("${twin}" PRIVATE "$<TARGET_PROPERTY:${t},LINK_LIBRARIES>")
+    target_link_options("${twin}" PRIVATE "$<TARGET_PROPERTY:${t},LINK_OPTIONS>")
+    foreach(property CXX_STANDARD CUDA_STANDARD CUDA_SEPARABLE_COMPILATION CUDA_RUNTIME_LIBRARY)
+        get_target_property(value "${target}" ${property})
+        if(NOT value STREQUAL "value-NOTFOUND")
+            set_property(TARGET "${twin}" PROPERTY ${property} "${value}")
+        endif()
+    endforeach()
+    set_property(TARGET "${twin}" PROPERTY CUDA_ARCHITECTURES "${gpu_architecture}")
+    _gi_debug("${target}: RECORDER is the target itself: recording with its twin '${twin}' (original kernel, sm_${gpu_architecture})")
+    set(${out_var} "${twin}" PARENT_SCOPE)
+endfunction()
+
+# _gi_finalize(<target> <identifier>): the deferred part of gi_optimize_cuda_kernel(): decides, per
+# architecture, cached variant / original / evolve, and swaps the kernel for the generated wrapper.
+function(_gi_finalize target identifier)
+    set(prefix "_GI_${identifier}")
+    foreach(name kernel functions params flags block_size grid tolerance architectures cache_dir budget
+            recorder recorder_args held_out)
+        get_target_property(${name} "${target}" ${prefix}_${name})
+        if(${name} MATCHES "-NOTFOUND$")
+            set(${name} "")
+        endif()
+    endforeach()
+    list(JOIN functions "+" kernel_name)
+    cmake_path(GET kernel FILENAME kernel_file_name)
+    cmake_path(GET kernel PARENT_PATH kernel_dir)
+
+    # The kernel must be one of the target's sources, since it is what gets replaced.
+    get_target_property(sources "${target}" SOURCES)
+    get_target_property(source_dir "${target}" SOURCE_DIR)
+    set(kernel_index -1)
+    set(index 0)
+    foreach(source IN LISTS sources)
+        if(NOT source MATCHES "^\\$<")
+            cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${source_dir}" NORMALIZE OUTPUT_VARIABLE absolute)
+            if(absolute STREQUAL kernel)
+                set(kernel_index ${index})
+            endif()
+        endif()
+        math(EXPR index "${index} + 1")
+    endforeach()
+    if(kernel_index EQUAL -1)
+        _gi_fail("KERNEL: '${kernel}' is not among the sources of target '${target}' (add it with "
+                 "add_executable/target_sources: the call replaces it there)")
+    endif()
+
+    # Architectures: as given, else the target's, else CMAKE_CUDA_ARCHITECTURES.
+    get_target_property(target_architectures "${target}" CUDA_ARCHITECTURES)
+    if(target_architectures MATCHES "-NOTFOUND$" OR target_architectures STREQUAL "")
+        set(target_architectures "${CMAKE_CUDA_ARCHITECTURES}")
+    endif()
+    if(target_architectures STREQUAL "" OR target_architectures STREQUAL "OFF")
+        _gi_fail("target '${target}' names no CUDA architectures: set CUDA_ARCHITECTURES (or CMAKE_CUDA_ARCHITECTURES) "
+                 "or pass ARCHITECTURES 80 90 ...")
+    endif()
+    _gi_parse_architectures(compiled "CUDA_ARCHITECTURES of '${target}'" ${target_architectures})
+    if(architectures STREQUAL "")
+        set(architectures "${compiled}")
+        list(JOIN architectures " " shown)
+        _gi_debug("${target}: ${kernel_name}: architectures from the target: ${shown}")
+    else()
+        foreach(architecture IN LISTS architectures)
+            if(NOT architecture IN_LIST compiled)
+                list(JOIN compiled " " shown)
+                _gi_fail("ARCHITECTURES: ${architecture} is not among the architectures target '${target}' compiles "
+                         "for (${shown}), its variant would never run")
+            endif()
+        endforeach()
+    endif()
+
+    if(NOT TARGET "${recorder}")
+        _gi_fail("RECORDER: '${recorder}' is not a target (the program that runs the kernel on real inputs)")
+    endif()
+    get_target_property(recorder_type "${recorder}" TYPE)
+    if(NOT recorder_type STREQUAL "EXECUTABLE")
+        _gi_fail("RECORDER: '${recorder}' is a ${recorder_type}, not an executable")
+    endif()
+
+    if(NOT GI_OPTIMIZE)
+        _gi_debug("${target}: ${kernel_name}: GI_OPTIMIZE is OFF, the target builds the original ${kernel} unchanged")
+        return()
+    endif()
+
+    _gi_registration_arguments(registration "${target}" "${identifier}")
+    _gi_tool_command(tool)
+    _gi_gpu_architecture(gpu)
+    string(JOIN "," block_size_text ${block_size})
+    string(JOIN "," grid_text ${grid})
+
+    set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/gi-optimize/${target}")
+    set(wrapper "${gen_dir}/${identifier}.gi.cu")
+    set(header "${gen_dir}/include/${identifier}.gi.h")
+    set(options_file "${gen_dir}/${identifier}.options")
+    set(outputs "${wrapper}" "${header}" "${options_file}")
+    set(entry_files "")
+    set(evolve_stamps "")
+    set(arch_arguments "")
+    foreach(architecture IN LISTS architectures)
+        list(APPEND arch_arguments --arch ${architecture})
+        list(APPEND outputs "${gen_dir}/${identifier}.sm_${architecture}.cu")
+        string(JOIN "+" entry_name ${functions})
+        set(entry "${cache_dir}/${entry_name}.sm_${architecture}.xml")
+        _gi_cache_key(key KERNEL "${kernel}" ARCHITECTURE ${architecture} FUNCTIONS ${functions} PARAMS ${params}
+                      FLAGS ${flags} BLOCK_SIZE "${block_size_text}" GRID "${grid_text}" TOLERANCE ${tolerance})
+        _gi_entry_state(state reason "${entry}" "${key}")
+        _gi_debug("${target}: ${kernel_name} sm_${architecture}: entry ${entry}: ${state} (expected key ${key})")
+        if(EXISTS "${entry}")
+            list(APPEND entry_files "${entry}")
+        endif()
+        if(state STREQUAL "cached")
+            message(STATUS "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: cached variant from ${entry}")
+            continue()
+        endif()
+        if(GI_REQUIRE_CACHE)
+            message(FATAL_ERROR "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}. GI_REQUIRE_CACHE is ON, "
+                                "so every architecture needs a current cache entry (evolve on a GPU and commit it, see "
+                                "docs/ci-recipe.md)")
+        endif()
+        if(architecture STREQUAL gpu)
+            message(STATUS "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}, and this machine has a "
+                           "sm_${gpu} GPU, so the build records test cases and evolves it (budget ${budget} min)")
+            _gi_recorder_target(recorder_target "${target}" "${recorder}" "${gpu}" "${gen_dir}")
+            set(work "${gen_dir}/evolve.sm_${architecture}")
+            set(stamp "${work}/done.stamp")
+            set(held_out_record "")
+            set(held_out_option "")
+            if(held_out)
+                set(held_out_record COMMAND "${CMAKE_COMMAND}" -E env "GI_RECORD_DIR=${work}/held-out"
+                                    "$<TARGET_FILE:${recorder_target}>" ${held_out})
+                set(held_out_option --held-out "${work}/held-out")
+            endif()
+            add_custom_command(
+                OUTPUT "${stamp}"
+                COMMAND "${CMAKE_COMMAND}" -E rm -rf "${work}/cases" "${work}/held-out" "${work}/run"
+                COMMAND "${CMAKE_COMMAND}" -E env "GI_RECORD_DIR=${work}/cases" "$<TARGET_FILE:${recorder_target}>" ${recorder_args}
+                ${held_out_record}
+                COMMAND "${tool}" evolve "${kernel}" ${registration} --evaluator cuda --arch ${architecture}
+                        --cases "${work}/cases" ${held_out_option} --time-limit ${budget}m --out "${work}/run"
+                COMMAND "${tool}" cache write "${kernel}" ${registration} --arch ${architecture}
+                        --cache-dir "${cache_dir}" --from-run "${work}/run"
+                COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+                DEPENDS "${kernel}" "${recorder_target}" ${tool}
+                WORKING_DIRECTORY "${gen_dir}"
+                COMMENT "gi-optimize: recording ${kernel_name} with ${recorder_target} and evolving it for sm_${architecture} (at most ${budget} min)"
+                USES_TERMINAL
+                VERBATIM COMMAND_EXPAND_LISTS)
+            list(APPEND evolve_stamps "${stamp}")
+        else()
+            if(gpu STREQUAL "")
+                set(why "no GPU on this machine")
+            else()
+                set(why "the GPU here is sm_${gpu}")
+            endif()
+            message(NOTICE "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: original kernel (${reason}, ${why}, "
+                           "so nothing is evolved)")
+        endif()
+    endforeach()
+
+    set(require "")
+    if(GI_REQUIRE_CACHE)
+        set(require --require)
+    endif()
+    list(JOIN architectures ", sm_" shown_architectures)
+    add_custom_command(
+        OUTPUT ${outputs}
+        COMMAND ${tool} cache apply "${kernel}" ${registration} --cache-dir "${cache_dir}" ${arch_arguments}
+                --wrapper "${wrapper}" --header "${header}" --options-file "${options_file}" ${require}
+        DEPENDS "${kernel}" ${entry_files} ${evolve_stamps} ${tool}
+        COMMENT "gi-optimize: ${kernel_name} for sm_${shown_architectures} from ${cache_dir}"
+        VERBATIM COMMAND_EXPAND_LISTS)
+
+    # The wrapper takes the kernel's place, with the kernel's own source properties; its folder is
+    # not the kernel's, so the kernel's folder is added for the kernel's own #include "...".
+    list(REMOVE_AT sources ${kernel_index})
+    list(INSERT sources ${kernel_index} "${wrapper}")
+    set_property(TARGET "${target}" PROPERTY SOURCES ${sources})
+    target_sources("${target}" PRIVATE "${header}")
+    set(wrapper_includes "${kernel_dir}")
+    get_source_file_property(kernel_includes "${kernel}" INCLUDE_DIRECTORIES)
+    if(kernel_includes)
+        list(APPEND wrapper_includes ${kernel_includes})
+    endif()
+    set(wrapper_options "--options-file=${options_file}")
+    get_source_file_property(kernel_options "${kernel}" COMPILE_OPTIONS)
+    if(kernel_options)
+        list(PREPEND wrapper_options ${kernel_options})
+    endif()
+    set_source_files_properties("${wrapper}" PROPERTIES
+        LANGUAGE CUDA GENERATED TRUE
+        INCLUDE_DIRECTORIES "${wrapper_includes}"
+        COMPILE_OPTIONS "${wrapper_options}"
+        OBJECT_DEPENDS "${options_file}")
+    get_source_file_property(kernel_definitions "${kernel}" COMPILE_DEFINITIONS)
+    if(kernel_definitions)
+        set_property(SOURCE "${wrapper}" PROPERTY COMPILE_DEFINITIONS ${kernel_definitions})
+    endif()
+    target_include_directories("${target}" PRIVATE "${gen_dir}/include")
+
+    # A new entry in the cache folder or an edited kernel changes the decisions above.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${kernel}")
+    if(IS_DIRECTORY "${cache_dir}")
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${cache_dir}")
+    endif()
+    _gi_debug("${target}: ${kernel_name}: compiles ${wrapper} instead of ${kernel}")
+endfunction()

@@ -1,0 +1,43 @@
+# Included by gi-optimize's top-level CMakeLists.txt after gi-tool is defined: makes
+# gi_optimize_cuda_kernel() available to the including project (add_subdirectory, FetchContent) and
+# installs the package find_package(GIOptimize) finds (gi-tool, the module, the config files).
+
+# Cache keys include the grammar version; read it from the header that defines it, so the CMake
+# side and gi-tool can never disagree.
+file(STRINGS "${PROJECT_SOURCE_DIR}/gi-tool/src/grammar/grammar.hpp" _gi_grammar_line
+     REGEX "inline constexpr int kGrammarVersion = [0-9]+;")
+if(NOT _gi_grammar_line MATCHES "kGrammarVersion = ([0-9]+)")
+    message(FATAL_ERROR "gi-optimize: cannot read kGrammarVersion from gi-tool/src/grammar/grammar.hpp")
+endif()
+set(GI_OPTIMIZE_GRAMMAR_VERSION "${CMAKE_MATCH_1}")
+set_property(GLOBAL PROPERTY GI_OPTIMIZE_GRAMMAR_VERSION "${GI_OPTIMIZE_GRAMMAR_VERSION}")
+
+# The same name the installed package exports, so the module needs one spelling.
+add_executable(GIOptimize::gi-tool ALIAS gi-tool)
+include("${CMAKE_CURRENT_LIST_DIR}/GIOptimize.cmake")
+
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+set(GI_OPTIMIZE_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/GIOptimize" CACHE STRING
+    "Where the GIOptimize package config is installed, relative to the prefix.")
+mark_as_advanced(GI_OPTIMIZE_INSTALL_CMAKEDIR)
+
+install(TARGETS gi-tool EXPORT GIOptimizeTargets RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+# The recorder (<gi/launch.hpp>) exists where the CUDA toolkit was found; the package says whether
+# it has one, and brings the recorder's own dependencies along.
+if(TARGET gi_recorder)
+    set(GI_OPTIMIZE_HAS_RECORDER ON)
+    install(TARGETS gi_recorder EXPORT GIOptimizeTargets
+            ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}" INCLUDES DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+    install(DIRECTORY "${PROJECT_SOURCE_DIR}/gi-tool/recorder/include/" DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+else()
+    set(GI_OPTIMIZE_HAS_RECORDER OFF)
+endif()
+install(EXPORT GIOptimizeTargets NAMESPACE GIOptimize:: DESTINATION "${GI_OPTIMIZE_INSTALL_CMAKEDIR}")
+configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/GIOptimizeConfig.cmake.in"
+    "${PROJECT_BINARY_DIR}/GIOptimizeConfig.cmake" INSTALL_DESTINATION "${GI_OPTIMIZE_INSTALL_CMAKEDIR}")
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/GIOptimizeConfigVersion.cmake"
+    VERSION "${PROJECT_VERSION}" COMPATIBILITY SameMinorVersion)
+install(FILES "${PROJECT_BINARY_DIR}/GIOptimizeConfig.cmake" "${PROJECT_BINARY_DIR}/GIOptimizeConfigVersion.cmake"
+              "${CMAKE_CURRENT_LIST_DIR}/GIOptimize.cmake"
+        DESTINATION "${GI_OPTIMIZE_INSTALL_CMAKEDIR}")

@@ -1,0 +1,33 @@
+# The CMake scenarios (tests/cmake/*.cmake): each configures and builds a small downstream project
+# in a temporary folder with the real gi-tool and nvcc. Included from tests/CMakeLists.txt.
+# A fixture installs this build first, for the scenarios that use find_package(GIOptimize).
+set(_gi_test_work "${CMAKE_BINARY_DIR}/cmake-scenarios")
+set(_gi_test_prefix "${_gi_test_work}/prefix")
+set(_gi_test_nvcc "${CMAKE_CUDA_COMPILER}")
+set(_gi_test_args
+    "-DGI_TEST_SOURCE=${PROJECT_SOURCE_DIR}" "-DGI_TEST_TOOL=$<TARGET_FILE:gi-tool>"
+    "-DGI_TEST_NVCC=${_gi_test_nvcc}" "-DGI_TEST_NINJA=${CMAKE_MAKE_PROGRAM}"
+    "-DGI_TEST_WORK=${_gi_test_work}" "-DGI_TEST_PREFIX=${_gi_test_prefix}")
+
+add_test(NAME cmake.install
+         COMMAND "${CMAKE_COMMAND}" --install "${CMAKE_BINARY_DIR}" --prefix "${_gi_test_prefix}")
+set_tests_properties(cmake.install PROPERTIES FIXTURES_SETUP gi_installed TIMEOUT 120)
+
+function(_gi_add_scenario name script)
+    add_test(NAME cmake.${name}
+             COMMAND "${CMAKE_COMMAND}" ${_gi_test_args} ${ARGN} -P "${PROJECT_SOURCE_DIR}/tests/cmake/${script}.cmake")
+    set_tests_properties(cmake.${name} PROPERTIES
+        FIXTURES_REQUIRED gi_installed TIMEOUT 600 SKIP_REGULAR_EXPRESSION "GI_TEST_SKIPPED" LABELS cmake)
+endfunction()
+
+_gi_add_scenario(off_unchanged off_unchanged)
+_gi_add_scenario(cached_variant cached_variant)
+_gi_add_scenario(entry_problems entry_problems)
+_gi_add_scenario(missing_entry missing_entry)
+_gi_add_scenario(bad_arguments bad_arguments)
+_gi_add_scenario(incremental incremental)
+_gi_add_scenario(multi_arch multi_arch)
+_gi_add_scenario(gpu_plan gpu_plan)
+foreach(mode subdir fetch package)
+    _gi_add_scenario(include_${mode} include_modes -DMODE=${mode})
+endforeach()

@@ -1,0 +1,327 @@
+#include "cache/entry.hpp"
+
+#include <tinyxml2.h>
+
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <system_error>
+
+#include "util/error.hpp"
+#include "util/hash.hpp"
+
+namespace gi {
+namespace {
+
+using tinyxml2::XMLDocument;
+using tinyxml2::XMLElement;
+
+// Shortest text that reads back as the same double, so the checksum survives a write/read cycle.
+std::string format_number(double value) {
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, result.ptr);
+}
+
+// Length-prefixed so no value can imitate a field boundary.
+void canonical_field(std::string& out, const std::string& name, const std::string& value) {
+    out += name + ":" + std::to_string(value.size()) + ":" + value + "\n";
+}
+
+struct Reader {
+    const std::string& path;
+
+    [[noreturn]] void fail(const XMLElement* at, const std::string& what) const {
+        throw Error(located_message(path, at ? at->GetLineNum() : 0, "corrupt cache entry: " + what,
+                                    "regenerate it with 'gi-tool cache write' or delete it"));
+    }
+
+    void only_attributes(const XMLElement* e, std::set<std::string> allowed) const {
+        for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next())
+            if (!allowed.count(a->Name()))
+                fail(e, "unknown attribute '" + std::string(a->Name()) + "' on <" + e->Name() + ">");
+    }
+
+    std::string attribute(const XMLElement* e, const char* name) const {
+        const char* value = e->Attribute(name);
+        if (!value) fail(e, "<" + std::string(e->Name()) + "> lacks the attribute '" + name + "'");
+        return value;
+    }
+
+    std::string text(const XMLElement* e) const {
+        if (e->FirstChildElement()) fail(e, "<" + std::string(e->Name()) + "> must hold text, not elements");
+        const char* t = e->GetText();
+        return t ? t : "";
+    }
+
+    double number(const XMLElement* e) const {
+        const std::string t = text(e);
+        double value = 0;
+        const auto result = std::from_chars(t.data(), t.data() + t.size(), value);
+        if (t.empty() || result.ec != std::errc() || result.ptr != t.data() + t.size())
+            fail(e, "<" + std::string(e->Name()) + "> needs a number, got '" + t + "'");
+        return value;
+    }
+
+    long long integer(const XMLElement* e) const {
+        const std::string t = text(e);
+        long long value = 0;
+        const auto result = std::from_chars(t.data(), t.data() + t.size(), value);
+        if (t.empty() || result.ec != std::errc() || result.ptr != t.data() + t.size())
+            fail(e, "<" + std::string(e->Name()) + "> needs an integer, got '" + t + "'");
+        return value;
+    }
+
+    // Children in order, refusing names outside `allowed` and repeats of names not in `repeatable`.
+    std::vector<const XMLElement*> children(const XMLElement* parent, const std::set<std::string>& allowed,
+                                            const std::set<std::string>& repeatable = {}) const {
+        std::vector<const XMLElement*> out;
+        std::set<std::string> seen;
+        for (const XMLElement* c = parent->FirstChildElement(); c; c = c->NextSiblingElement()) {
+            const std::string name = c->Name();
+            if (!allowed.count(name)) fail(c, "unknown element <" + name + "> in <" + parent->Name() + ">");
+            if (!repeatable.count(name) && !seen.insert(name).second) fail(c, "<" + name + "> appears twice");
+            out.push_back(c);
+        }
+        return out;
+    }
+
+    const XMLElement* required_child(const XMLElement* parent, const char* name) const {
+        const XMLElement* c = parent->FirstChildElement(name);
+        if (!c) fail(parent, "<" + std::string(parent->Name()) + "> lacks <" + name + ">");
+        return c;
+    }
+};
+
+XMLElement* add_text(XMLDocument& doc, XMLElement* parent, const char* name, const std::string& value) {
+    XMLElement* e = doc.NewElement(name);
+    e->SetText(value.c_str());
+    parent->InsertEndChild(e);
+    return e;
+}
+
+}  // namespace
+
+std::string entry_checksum(const CacheEntry& e) {
+    std::string text = "gi-cache-entry " + std::to_string(kCacheEntryFormat) + "\n";
+    canonical_field(text, "kernel-file", e.kernel_file);
+    canonical_field(text, "architecture", std::to_string(e.architecture));
+    canonical_field(text, "key", e.key);
+    canonical_field(text, "source-sha256", e.source_sha256);
+    canonical_field(text, "grammar-version", std::to_string(e.grammar_version));
+    for (const std::string& f : e.registration.functions) canonical_field(text, "function", f);
+    for (const std::string& p : e.registration.params) canonical_field(text, "param", p);
+    for (const std::string& f : e.registration.flags) canonical_field(text, "flag", f);
+    canonical_field(text, "block-size", e.registration.block_size);
+    canonical_field(text, "grid", e.registration.grid);
+    for (const std::string& t : e.registration.tolerance) canonical_field(text, "tolerance", t);
+    canonical_field(text, "genome", e.genome);
+    for (const ParameterValue& p : e.parameters) canonical_field(text, "parameter", p.name + "=" + p.value);
+    const Provenance& p = e.provenance;
+    canonical_field(text, "origin", p.origin);
+    canonical_field(text, "gpu", p.gpu);
+    canonical_field(text, "driver", p.driver);
+    canonical_field(text, "nvcc", p.nvcc);
+    canonical_field(text, "date", p.date);
+    canonical_field(text, "tool-version", p.tool_version);
+    canonical_field(text, "original-ms", format_number(p.original_ms));
+    canonical_field(text, "variant-ms", format_number(p.variant_ms));
+    canonical_field(text, "cases-validated", std::to_string(p.cases_validated));
+    canonical_field(text, "elements-validated", std::to_string(p.elements_validated));
+    canonical_field(text, "worst-error", format_number(p.worst_error));
+    canonical_field(text, "note", p.note);
+    return sha256_hex(text);
+}
+
+void seal(CacheEntry& entry) { entry.checksum = entry_checksum(entry); }
+
+bool checksum_matches(const CacheEntry& entry) { return entry.checksum == entry_checksum(entry); }
+
+std::string entry_to_xml(const CacheEntry& e) {
+    XMLDocument doc;
+    doc.InsertEndChild(doc.NewDeclaration());
+    doc.InsertEndChild(doc.NewComment(
+        " gi-optimize cache entry: a genome for the kernel below, never source. Written by gi-tool; "
+        "a hand edit breaks the checksum and the entry is refused. 'gi-tool cache show' explains it. "));
+    XMLElement* root = doc.NewElement("gi-cache-entry");
+    root->SetAttribute("format", kCacheEntryFormat);
+    doc.InsertEndChild(root);
+
+    XMLElement* kernel = doc.NewElement("kernel");
+    kernel->SetAttribute("file", e.kernel_file.c_str());
+    kernel->SetAttribute("architecture", architecture_name(e.architecture).c_str());
+    root->InsertEndChild(kernel);
+
+    XMLElement* key = add_text(doc, root, "key", e.key);
+    key->SetAttribute("grammar-version", e.grammar_version);
+    key->SetAttribute("source-sha256", e.source_sha256.c_str());
+
+    XMLElement* reg = doc.NewElement("registration");
+    root->InsertEndChild(reg);
+    for (const std::string& f : e.registration.functions) add_text(doc, reg, "function", f);
+    for (const std::string& p : e.registration.params) add_text(doc, reg, "param", p);
+    for (const std::string& f : e.registration.flags) add_text(doc, reg, "flag", f);
+    add_text(doc, reg, "block-size", e.registration.block_size);
+    add_text(doc, reg, "grid", e.registration.grid);
+    for (const std::string& t : e.registration.tolerance) add_text(doc, reg, "tolerance", t);
+
+    // CDATA keeps the rule names' angle brackets readable in diffs.
+    XMLElement* genome = doc.NewElement("genome");
+    genome->InsertEndChild(doc.NewText(e.genome.c_str()))->ToText()->SetCData(true);
+    root->InsertEndChild(genome);
+
+    XMLElement* params = doc.NewElement("parameters");
+    root->InsertEndChild(params);
+    for (const ParameterValue& p : e.parameters) {
+        XMLElement* item = doc.NewElement("parameter");
+        item->SetAttribute("name", p.name.c_str());
+        item->SetAttribute("value", p.value.c_str());
+        params->InsertEndChild(item);
+    }
+
+    const Provenance& p = e.provenance;
+    XMLElement* prov = doc.NewElement("provenance");
+    root->InsertEndChild(prov);
+    add_text(doc, prov, "origin", p.origin);
+    add_text(doc, prov, "gpu", p.gpu);
+    add_text(doc, prov, "driver", p.driver);
+    add_text(doc, prov, "nvcc", p.nvcc);
+    add_text(doc, prov, "date", p.date);
+    add_text(doc, prov, "tool-version", p.tool_version);
+    add_text(doc, prov, "original-ms", format_number(p.original_ms));
+    add_text(doc, prov, "variant-ms", format_number(p.variant_ms));
+    // Derived, for people reading the file; not read back.
+    prov->InsertEndChild(doc.NewComment((" speedup: " + (p.speedup() > 0 ? format_number(p.speedup()) + "x" : std::string("not measured")) + " ").c_str()));
+    add_text(doc, prov, "cases-validated", std::to_string(p.cases_validated));
+    add_text(doc, prov, "elements-validated", std::to_string(p.elements_validated));
+    add_text(doc, prov, "worst-error", format_number(p.worst_error));
+    add_text(doc, prov, "note", p.note);
+
+    XMLElement* checksum = add_text(doc, root, "checksum", e.checksum);
+    checksum->SetAttribute("algorithm", "sha256");
+
+    tinyxml2::XMLPrinter printer;
+    doc.Print(&printer);
+    return printer.CStr();
+}
+
+CacheEntry parse_cache_entry(const std::string& xml, const std::string& path) {
+    XMLDocument doc;
+    const Reader r{path};
+    if (doc.Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
+        throw Error(located_message(path, doc.ErrorLineNum(), std::string("corrupt cache entry: not well-formed XML: ") + doc.ErrorName(),
+                                    "regenerate it with 'gi-tool cache write' or delete it"));
+    const XMLElement* root = doc.RootElement();
+    if (!root || std::string(root->Name()) != "gi-cache-entry")
+        r.fail(root, "the root element must be <gi-cache-entry>");
+    r.only_attributes(root, {"format"});
+    if (r.attribute(root, "format") != std::to_string(kCacheEntryFormat))
+        r.fail(root, "format '" + r.attribute(root, "format") + "' is not the one this gi-tool reads (" +
+                         std::to_string(kCacheEntryFormat) + ")");
+    r.children(root, {"kernel", "key", "registration", "genome", "parameters", "provenance", "checksum"});
+
+    CacheEntry e;
+    const XMLElement* kernel = r.required_child(root, "kernel");
+    r.only_attributes(kernel, {"file", "architecture"});
+    r.children(kernel, {});
+    e.kernel_file = r.attribute(kernel, "file");
+    try {
+        e.architecture = parse_architecture(r.attribute(kernel, "architecture"), "architecture");
+    } catch (const UsageError& error) {
+        r.fail(kernel, error.what());
+    }
+
+    const XMLElement* key = r.required_child(root, "key");
+    r.only_attributes(key, {"grammar-version", "source-sha256"});
+    e.key = r.text(key);
+    e.source_sha256 = r.attribute(key, "source-sha256");
+    if (key->QueryIntAttribute("grammar-version", &e.grammar_version) != tinyxml2::XML_SUCCESS)
+        r.fail(key, "grammar-version must be an integer");
+
+    const XMLElement* reg = r.required_child(root, "registration");
+    r.only_attributes(reg, {});
+    for (const XMLElement* c : r.children(reg, {"function", "param", "flag", "block-size", "grid", "tolerance"},
+                                          {"function", "param", "flag", "tolerance"})) {
+        const std::string name = c->Name();
+        r.only_attributes(c, {});
+        const std::string value = r.text(c);
+        if (name == "function") e.registration.functions.push_back(value);
+        else if (name == "param") e.registration.params.push_back(value);
+        else if (name == "flag") e.registration.flags.push_back(value);
+        else if (name == "block-size") e.registration.block_size = value;
+        else if (name == "grid") e.registration.grid = value;
+        else e.registration.tolerance.push_back(value);
+    }
+    if (e.registration.functions.empty()) r.fail(reg, "<registration> names no <function>");
+
+    const XMLElement* genome = r.required_child(root, "genome");
+    r.only_attributes(genome, {});
+    e.genome = r.text(genome);
+
+    const XMLElement* params = r.required_child(root, "parameters");
+    r.only_attributes(params, {});
+    for (const XMLElement* c : r.children(params, {"parameter"}, {"parameter"})) {
+        r.only_attributes(c, {"name", "value"});
+        r.children(c, {});
+        e.parameters.push_back({r.attribute(c, "name"), r.attribute(c, "value")});
+    }
+
+    const XMLElement* prov = r.required_child(root, "provenance");
+    r.only_attributes(prov, {});
+    const std::set<std::string> fields = {"origin", "gpu", "driver", "nvcc", "date", "tool-version", "original-ms",
+                                          "variant-ms", "cases-validated", "elements-validated", "worst-error", "note"};
+    r.children(prov, fields);
+    Provenance& p = e.provenance;
+    for (const std::string& field : fields) {
+        const XMLElement* c = r.required_child(prov, field.c_str());
+        r.only_attributes(c, {});
+        if (field == "origin") p.origin = r.text(c);
+        else if (field == "gpu") p.gpu = r.text(c);
+        else if (field == "driver") p.driver = r.text(c);
+        else if (field == "nvcc") p.nvcc = r.text(c);
+        else if (field == "date") p.date = r.text(c);
+        else if (field == "tool-version") p.tool_version = r.text(c);
+        else if (field == "original-ms") p.original_ms = r.number(c);
+        else if (field == "variant-ms") p.variant_ms = r.number(c);
+        else if (field == "cases-validated") p.cases_validated = r.integer(c);
+        else if (field == "elements-validated") p.elements_validated = r.integer(c);
+        else if (field == "worst-error") p.worst_error = r.number(c);
+        else p.note = r.text(c);
+    }
+
+    const XMLElement* checksum = r.required_child(root, "checksum");
+    r.only_attributes(checksum, {"algorithm"});
+    if (r.attribute(checksum, "algorithm") != "sha256") r.fail(checksum, "checksum algorithm must be sha256");
+    e.checksum = r.text(checksum);
+    return e;
+}
+
+CacheEntry read_cache_entry(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path.string() + ": cannot read the cache entry (does the file exist and is it readable?)");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_cache_entry(text.str(), path.string());
+}
+
+void write_cache_entry(const std::filesystem::path& path, const CacheEntry& entry) {
+    std::error_code ec;
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+    if (ec) throw Error(path.parent_path().string() + ": cannot create the cache folder: " + ec.message());
+    const std::filesystem::path temporary = path.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+        out << entry_to_xml(entry);
+        if (!out.flush()) throw Error(temporary.string() + ": cannot write the cache entry");
+    }
+    std::filesystem::rename(temporary, path, ec);
+    if (ec) {
+        std::filesystem::remove(temporary);
+        throw Error(path.string() + ": cannot move the new cache entry into place: " + ec.message());
+    }
+}
+
+}  // namespace gi

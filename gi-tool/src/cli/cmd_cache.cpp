@@ -1,0 +1,464 @@
+// `gi-tool cache show|verify|write|apply`: the per-architecture cache of winning genomes. Everything
+// here works without a GPU; the CMake module calls `cache apply` at build time.
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "cache/check.hpp"
+#include "cache/entry.hpp"
+#include "cache/files.hpp"
+#include "cache/generate.hpp"
+#include "cache/registration.hpp"
+#include "cli/args.hpp"
+#include "cli/command.hpp"
+#include "cli/kernel_args.hpp"
+#include "compile/nvcc_compiler.hpp"
+#include "genome/genome.hpp"
+#include "util/error.hpp"
+#include "util/process.hpp"
+
+namespace gi::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kRegistrationHelp =
+    "registration options (must match the gi_optimize_cuda_kernel() call the entry was made for):\n"
+    "  --grid EXPR               launch grid expression, as registered (GRID, joined with ',')\n"
+    "  --tolerance TEXT          output comparison setting, as registered (repeatable)\n";
+
+std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {
+    base.insert(base.end(), more.begin(), more.end());
+    return base;
+}
+
+Registration registration_from(const Args& args) {
+    Registration r;
+    r.functions = args.values("--function");
+    r.params = args.values("--param");
+    r.flags = args.values("--flag");
+    r.block_size = args.value("--block-size").value_or("");
+    r.grid = args.value("--grid").value_or("");
+    r.tolerance = args.values("--tolerance");
+    if (r.functions.empty())
+        throw UsageError("--function is required: a cache entry belongs to named kernels (--function NAME)");
+    return normalized(r);
+}
+
+RegisteredKernel registered_kernel_from(const Args& args, const std::string& kernel_path) {
+    return make_registered_kernel(read_source_file(kernel_path), registration_from(args), grammar_options_from(args));
+}
+
+std::vector<int> architectures_from(const Args& args) {
+    std::vector<int> out;
+    for (const std::string& text : args.values("--arch")) {
+        const int arch = parse_architecture(text, "--arch");
+        for (const int seen : out)
+            if (seen == arch) throw UsageError("--arch " + text + " is given twice");
+        out.push_back(arch);
+    }
+    return out;
+}
+
+std::string format_ms(double ms) {
+    if (ms < 0) return "not measured";
+    std::ostringstream out;
+    out.precision(4);
+    out << ms << " ms";
+    return out.str();
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+    std::string out;
+    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
+    return out;
+}
+
+std::string provenance_line(const Provenance& p) {
+    std::string line = p.origin.empty() ? "unknown origin" : p.origin;
+    if (!p.gpu.empty()) line += " on " + p.gpu;
+    std::vector<std::string> versions;
+    if (!p.driver.empty()) versions.push_back("driver " + p.driver);
+    if (!p.nvcc.empty()) versions.push_back("nvcc " + p.nvcc);
+    if (!versions.empty()) line += " (" + join(versions, ", ") + ")";
+    if (!p.date.empty()) line += ", " + p.date;
+    return line;
+}
+
+void print_entry(std::ostream& out, const CacheEntry& e, bool checksum_ok) {
+    const Provenance& p = e.provenance;
+    out << "  kernel       " << e.kernel_file << "  " << join(e.registration.functions, " ") << "  "
+        << architecture_name(e.architecture) << "\n"
+        << "  genome       " << (e.genome.empty() ? "(empty: the original kernel)" : e.genome) << "\n";
+    std::vector<std::string> values;
+    for (const ParameterValue& v : e.parameters) values.push_back(v.name + "=" + v.value);
+    out << "  parameters   " << (values.empty() ? "(none declared)" : join(values, " ")) << "\n"
+        << "  provenance   " << provenance_line(p) << "\n"
+        << "  time         original " << format_ms(p.original_ms) << ", variant " << format_ms(p.variant_ms);
+    if (p.speedup() > 0) out << " (speedup " << p.speedup() << "x)";
+    out << "\n  validated    ";
+    if (p.cases_validated < 0) out << "not recorded";
+    else out << p.cases_validated << " cases, " << p.elements_validated << " elements, worst error " << p.worst_error;
+    out << "\n";
+    if (!p.note.empty()) out << "  note         " << p.note << "\n";
+    out << "  registration params [" << join(e.registration.params, "; ") << "] flags ["
+        << join(e.registration.flags, "; ") << "] block size '" << e.registration.block_size << "' grid '"
+        << e.registration.grid << "' tolerance [" << join(e.registration.tolerance, "; ") << "]\n"
+        << "  key          " << e.key.substr(0, 16) << "... (grammar version " << e.grammar_version << ", source sha256 "
+        << e.source_sha256.substr(0, 12) << "...)\n"
+        << "  checksum     " << (checksum_ok ? "ok" : "MISMATCH: edited by hand or damaged; the entry will be refused")
+        << "\n";
+}
+
+std::vector<fs::path> entry_paths(const std::vector<std::string>& positional) {
+    std::vector<fs::path> paths;
+    for (const std::string& item : positional) {
+        if (fs::is_directory(item)) {
+            for (const fs::path& p : list_cache_entries(item)) paths.push_back(p);
+        } else if (fs::exists(item)) {
+            paths.push_back(item);
+        } else {
+            throw Error(item + ": no such cache folder or entry file");
+        }
+    }
+    return paths;
+}
+
+// ---- show -------------------------------------------------------------------------------------
+
+int run_show(const std::vector<std::string>& argv) {
+    const Args args(argv, {}, {"--help"});
+    if (args.has("--help")) {
+        std::cout << "usage: gi-tool cache show DIR|ENTRY.xml...\n"
+                     "  Prints each cache entry: kernel, architecture, genome, parameter values, where it came\n"
+                     "  from (GPU, driver, nvcc, date), timings and validation, and whether its checksum holds.\n"
+                     "  Needs no GPU and no kernel source. Exit status 1 when an entry is corrupt or edited.\n\n"
+                     "example:\n  gi-tool cache show consumer-example/gi-cache\n";
+        return kExitOk;
+    }
+    if (args.positional().empty()) throw UsageError("missing DIR (the cache folder, e.g. gi-cache)");
+    bool all_ok = true;
+    const std::vector<fs::path> paths = entry_paths(args.positional());
+    if (paths.empty()) std::cout << "no cache entries (*.xml) in " << join(args.positional(), ", ") << "\n";
+    for (const fs::path& path : paths) {
+        std::cout << path.string() << "\n";
+        try {
+            const CacheEntry entry = read_cache_entry(path);
+            const bool ok = checksum_matches(entry);
+            all_ok = all_ok && ok;
+            print_entry(std::cout, entry, ok);
+        } catch (const Error& error) {
+            all_ok = false;
+            std::cout << "  unreadable: " << error.what() << "\n";
+        }
+    }
+    return all_ok ? kExitOk : kExitFailure;
+}
+
+// ---- verify -----------------------------------------------------------------------------------
+
+bool compile_variant(const EntryCheck& check, const RegisteredKernel& kernel, const std::string& nvcc) {
+    NvccOptions options;
+    options.nvcc = nvcc;
+    options.arch = architecture_name(check.entry->architecture);
+    const fs::path kernel_dir = fs::absolute(kernel.source.path).parent_path();
+    options.include_dirs.push_back(kernel_dir.string());
+    const NvccCompiler compiler(options);
+    TemporaryDirectory scratch("gi-cache-verify");
+    const fs::path source = scratch.path() / kernel.source.name;
+    write_file_if_changed(source, check.variant->source);
+    const CompileOutcome outcome =
+        compiler.compile(source, scratch.path() / "variant.cubin", check.variant->compile_options, check.path.string());
+    if (outcome.status == CompileOutcome::Status::Ok) {
+        std::cout << "  compiled for " << options.arch << " with nvcc in " << outcome.seconds << " s\n";
+        return true;
+    }
+    std::cout << "  does not compile for " << options.arch << ": " << outcome.first_errors << "\n";
+    return false;
+}
+
+int run_verify(const std::vector<std::string>& argv) {
+    const Args args(argv, with(kernel_value_options(), {"--grid", "--tolerance", "--arch", "--nvcc"}),
+                    with(kernel_switch_options(), {"--help", "--compile"}));
+    if (args.has("--help")) {
+        std::cout << "usage: gi-tool cache verify DIR [KERNEL.cu --function NAME [options]] [--arch N...] [--compile]\n"
+                     "  Without a kernel: checks that every entry in DIR is well-formed and untouched (checksum).\n"
+                     "  With the kernel and its registration: also that each entry for it is current (key: kernel\n"
+                     "  source, registration, grammar version) and that its genome is valid for the kernel and\n"
+                     "  applies. --arch N requires an entry for sm_N (repeatable; default: check those present).\n"
+                     "  --compile also compiles each valid variant with nvcc for its architecture (no GPU needed).\n"
+                     "  Exit status 0 when everything checked is valid, 1 otherwise.\n\n"
+                  << kernel_options_help() << kRegistrationHelp
+                  << "  --nvcc PATH               compiler for --compile (default: nvcc on PATH or /usr/local/cuda)\n\n"
+                     "example:\n  gi-tool cache verify consumer-example/gi-cache kernels/stereo/stereo.cu --function stereoKernel \\\n"
+                     "      --param BLOCK_W=32,64,128 --arch 90 --compile\n";
+        return kExitOk;
+    }
+    if (args.positional().empty()) throw UsageError("missing DIR (the cache folder, e.g. gi-cache)");
+    const fs::path dir = args.positional()[0];
+    const std::vector<int> required = architectures_from(args);
+
+    if (args.positional().size() == 1) {
+        if (args.has("--function") || !required.empty() || args.has("--compile"))
+            throw UsageError("--function, --arch and --compile need the kernel file: cache verify DIR KERNEL.cu --function NAME ...");
+        bool ok = true;
+        const std::vector<fs::path> paths = list_cache_entries(dir);
+        for (const fs::path& path : paths) {
+            try {
+                const CacheEntry entry = read_cache_entry(path);
+                if (checksum_matches(entry)) {
+                    std::cout << path.string() << ": well-formed, checksum ok (pass the kernel to check its key and genome)\n";
+                    continue;
+                }
+                std::cout << path.string() << ": invalid: checksum mismatch: the file was edited by hand or damaged\n";
+            } catch (const Error& error) {
+                std::cout << path.string() << ": invalid: " << error.what() << "\n";
+            }
+            ok = false;
+        }
+        std::cout << paths.size() << " entr" << (paths.size() == 1 ? "y" : "ies") << " checked, "
+                  << (ok ? "all well-formed" : "some invalid") << "\n";
+        return ok ? kExitOk : kExitFailure;
+    }
+
+    if (args.positional().size() > 2)
+        throw UsageError("expected DIR and one KERNEL.cu, got also '" + args.positional()[2] + "'");
+    const RegisteredKernel kernel = registered_kernel_from(args, args.positional()[1]);
+
+    std::vector<int> architectures = required;
+    if (architectures.empty()) {
+        const std::string prefix = join(kernel.registration.functions, "+") + ".sm_";
+        for (const fs::path& path : list_cache_entries(dir)) {
+            const std::string name = path.filename().string();
+            if (name.rfind(prefix, 0) != 0) continue;
+            const std::string arch = name.substr(prefix.size(), name.size() - prefix.size() - 4);
+            try {
+                architectures.push_back(parse_architecture(arch, path.string()));
+            } catch (const UsageError&) {
+                std::cout << path.string() << ": invalid: the file name does not end in .sm_NN.xml\n";
+                return kExitFailure;
+            }
+        }
+        if (architectures.empty()) {
+            std::cout << "no cache entries for " << join(kernel.registration.functions, "+") << " in " << dir.string() << "\n";
+            return kExitFailure;
+        }
+    }
+
+    bool ok = true;
+    const std::string nvcc = args.value("--nvcc").value_or("");
+    for (const int arch : architectures) {
+        const EntryCheck check = check_cache_entry(dir / cache_entry_file_name(kernel.registration.functions, arch), kernel, arch);
+        std::cout << check.summary() << "\n";
+        if (check.status != EntryStatus::Valid) {
+            ok = false;
+            continue;
+        }
+        if (!check.variant->skipped_edits.empty())
+            std::cout << "  note: edits that no longer apply (skipped, as in the search): "
+                      << join(check.variant->skipped_edits, " ") << "\n";
+        if (args.has("--compile") && !compile_variant(check, kernel, nvcc)) ok = false;
+    }
+    return ok ? kExitOk : kExitFailure;
+}
+
+// ---- write ------------------------------------------------------------------------------------
+
+std::string utc_now() {
+    const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    char buffer[32];
+    std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buffer;
+}
+
+std::string read_text(const fs::path& path, const std::string& what) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(path.string() + ": cannot read " + what);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string trim(std::string text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+    std::size_t start = 0;
+    while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
+    return text.substr(start);
+}
+
+int run_write(const std::vector<std::string>& argv) {
+    const std::vector<std::string> own = {"--grid", "--tolerance", "--arch", "--cache-dir", "--genome", "--from-run",
+                                          "--origin", "--gpu", "--driver", "--nvcc-version", "--original-ms",
+                                          "--variant-ms", "--cases", "--elements", "--worst-error", "--note"};
+    const Args args(argv, with(kernel_value_options(), own), with(kernel_switch_options(), {"--help"}));
+    if (args.has("--help")) {
+        std::cout << "usage: gi-tool cache write KERNEL.cu --function NAME [options] --arch N --cache-dir DIR\n"
+                     "                          (--from-run RUN_DIR | --genome \"...\") [provenance options]\n"
+                     "  Writes DIR/<function>.sm_N.xml: the genome (validated against the kernel first), the key\n"
+                     "  of the kernel as registered, the parameter values and provenance, sealed by a checksum.\n"
+                     "  --from-run takes RUN_DIR/best.genome from 'gi-tool evolve --out RUN_DIR'; --genome takes\n"
+                     "  a genome chosen by a person (its origin is then 'hand-picked' unless --origin says else).\n\n"
+                  << kernel_options_help() << kRegistrationHelp
+                  << "provenance options (recorded, not checked):\n"
+                     "  --origin TEXT --gpu NAME --driver VERSION --nvcc-version VERSION --note TEXT\n"
+                     "  --original-ms MS --variant-ms MS --cases N --elements N --worst-error X\n\n"
+                     "example:\n  gi-tool cache write kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
+                     "      --arch 90 --cache-dir gi-cache --from-run build/gi-run\n";
+        return kExitOk;
+    }
+    const std::vector<int> architectures = architectures_from(args);
+    if (architectures.size() != 1) throw UsageError("--arch N is required once (the architecture the genome is for)");
+    const fs::path cache_dir = args.required("--cache-dir");
+    if (args.has("--genome") == args.has("--from-run"))
+        throw UsageError("give exactly one of --genome \"...\" and --from-run RUN_DIR");
+
+    Provenance p;
+    Genome genome;
+    if (args.has("--from-run")) {
+        const fs::path run = args.required("--from-run");
+        genome = parse_genome(trim(read_text(run / "best.genome", "the evolved genome (is RUN_DIR the --out of gi-tool evolve?)")));
+        p.origin = "evolved";
+        p.note = "from run " + run.string();
+    } else {
+        genome = parse_genome(args.required("--genome"));
+        p.origin = "hand-picked";
+    }
+    if (auto v = args.value("--origin")) p.origin = *v;
+    if (auto v = args.value("--note")) p.note = *v;
+    p.gpu = args.value("--gpu").value_or("");
+    p.driver = args.value("--driver").value_or("");
+    p.nvcc = args.value("--nvcc-version").value_or("");
+    p.original_ms = args.number("--original-ms", -1, 0, 1e12);
+    p.variant_ms = args.number("--variant-ms", -1, 0, 1e12);
+    p.cases_validated = args.integer("--cases", -1, 0, 1LL << 62);
+    p.elements_validated = args.integer("--elements", -1, 0, 1LL << 62);
+    p.worst_error = args.number("--worst-error", -1, 0, 1e300);
+    p.date = utc_now();
+    p.tool_version = GI_OPTIMIZE_VERSION;
+
+    const RegisteredKernel kernel = registered_kernel_from(args, kernel_path_from(args));
+    const CacheEntry entry = make_cache_entry(kernel, architectures[0], genome, p);
+    const fs::path path = cache_dir / cache_entry_file_name(kernel.registration.functions, architectures[0]);
+    write_cache_entry(path, entry);
+    std::cout << "wrote " << path.string() << " (" << architecture_name(entry.architecture) << ", genome: "
+              << (entry.genome.empty() ? "empty" : entry.genome) << ")\n";
+    return kExitOk;
+}
+
+// ---- apply ------------------------------------------------------------------------------------
+
+int run_apply(const std::vector<std::string>& argv) {
+    const std::vector<std::string> own = {"--grid", "--tolerance", "--arch", "--cache-dir", "--wrapper", "--header",
+                                          "--options-file"};
+    const Args args(argv, with(kernel_value_options(), own), with(kernel_switch_options(), {"--help", "--require"}));
+    if (args.has("--help")) {
+        std::cout << "usage: gi-tool cache apply KERNEL.cu --function NAME [options] --cache-dir DIR --arch N...\n"
+                     "                          --wrapper OUT.cu --header OUT.h --options-file OUT.options [--require]\n"
+                     "  What the CMake module runs at build time. For each architecture, checks its cache entry\n"
+                     "  and writes next to OUT.cu the file <function>.sm_N.cu: the variant rebuilt from the cached\n"
+                     "  genome and this kernel, or (entry missing, stale or invalid) an #include of the original\n"
+                     "  kernel, with one line saying why. OUT.cu includes one of them per nvcc pass (__CUDA_ARCH__);\n"
+                     "  OUT.h tells host code which variant runs and its parameter values. OUT.options holds the\n"
+                     "  variants' compile options (from flag genes) for nvcc --options-file: one file is compiled\n"
+                     "  once, so a variant whose options differ from the first variant's is not used. Unchanged\n"
+                     "  files are not rewritten. --require: any entry that is not valid is an error (exit 1).\n\n"
+                  << kernel_options_help() << kRegistrationHelp
+                  << "\nexample:\n  gi-tool cache apply kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
+                     "      --cache-dir gi-cache --arch 80 --arch 90 --wrapper build/gi/stereoKernel.gi.cu \\\n"
+                     "      --header build/gi/stereoKernel.gi.h --options-file build/gi/stereoKernel.options\n";
+        return kExitOk;
+    }
+    const std::vector<int> architectures = architectures_from(args);
+    if (architectures.empty()) throw UsageError("--arch N is required (each architecture the target compiles for)");
+    const fs::path cache_dir = args.required("--cache-dir");
+    const fs::path wrapper = args.required("--wrapper");
+    const fs::path header = args.required("--header");
+    const fs::path options_file = args.required("--options-file");
+    const RegisteredKernel kernel = registered_kernel_from(args, kernel_path_from(args));
+    const std::string identifier = registration_identifier(kernel.registration.functions);
+    const std::string kernel_name = join(kernel.registration.functions, "+");
+    const std::string original_include = fs::absolute(kernel.source.path).lexically_normal().string();
+
+    std::vector<ArchitectureChoice> choices;
+    bool all_valid = true;
+    std::optional<std::vector<std::string>> compile_options;  // of the first variant used
+    for (const int arch : architectures) {
+        EntryCheck check = check_cache_entry(cache_dir / cache_entry_file_name(kernel.registration.functions, arch), kernel, arch);
+        if (check.status == EntryStatus::Valid && compile_options && *compile_options != check.variant->compile_options) {
+            check.status = EntryStatus::Invalid;
+            check.reasons.push_back("its compile options (" + join(check.variant->compile_options, " ") +
+                                    ") differ from the first variant's (" + join(*compile_options, " ") +
+                                    "); the wrapper is compiled once, with one set of options");
+        }
+        ArchitectureChoice choice;
+        choice.architecture = arch;
+        choice.variant_file = identifier + "." + architecture_name(arch) + ".cu";
+        std::string file_text;
+        if (check.status == EntryStatus::Valid) {
+            choice.use_variant = true;
+            choice.genome = check.entry->genome;
+            choice.parameters = check.entry->parameters;
+            choice.origin = check.path.string() + ", " + provenance_line(check.entry->provenance);
+            if (check.entry->provenance.speedup() > 0)
+                choice.origin += ", " + std::to_string(check.entry->provenance.speedup()) + "x";
+            file_text = check.variant->source;
+            compile_options = check.variant->compile_options;
+            std::cout << "gi-optimize: " << kernel_name << " " << architecture_name(arch) << ": variant from "
+                      << check.path.string() << ": " << (choice.genome.empty() ? "(empty genome)" : choice.genome) << "\n";
+        } else {
+            all_valid = false;
+            choice.origin = to_string(check.status) + " cache entry " + check.path.string();
+            file_text = "// gi-optimize: " + architecture_name(arch) + " compiles the original kernel: " + check.summary() +
+                        "\n#include \"" + original_include + "\"\n";
+            (args.has("--require") ? std::cerr : std::cout)
+                << "gi-optimize: " << kernel_name << " " << architecture_name(arch) << ": "
+                << (args.has("--require") ? "error" : "original kernel") << ": " << check.summary() << "\n";
+        }
+        write_file_if_changed(wrapper.parent_path() / choice.variant_file, file_text);
+        choices.push_back(std::move(choice));
+    }
+    if (!all_valid && args.has("--require")) {
+        std::cerr << "gi-optimize: GI_REQUIRE_CACHE is on: every architecture needs a valid cache entry (evolve on a GPU "
+                     "and commit the entry, or turn GI_REQUIRE_CACHE off to build with the original kernel)\n";
+        return kExitFailure;
+    }
+    std::string options_text;
+    for (const std::string& option : compile_options.value_or(std::vector<std::string>{})) options_text += option + "\n";
+    write_file_if_changed(options_file, options_text);
+    write_file_if_changed(wrapper, wrapper_source(kernel_name, original_include, choices));
+    write_file_if_changed(header, variants_header(identifier, kernel_name, kernel.grammar, choices));
+    return kExitOk;
+}
+
+// ---- dispatch ---------------------------------------------------------------------------------
+
+int run_cache(const std::vector<std::string>& args) {
+    const std::string usage =
+        "usage: gi-tool cache show|verify|write|apply ...   (gi-tool cache <subcommand> --help for each)\n"
+        "  show    print cache entries (genome, parameters, provenance, checksum)\n"
+        "  verify  check entries: well-formed, untouched, current for the kernel, genome applies [--compile]\n"
+        "  write   make an entry from an evolve run (--from-run) or a chosen genome (--genome)\n"
+        "  apply   build-time step of the CMake module: variants, wrapper and header from the cache\n\n"
+        "example:\n  gi-tool cache show consumer-example/gi-cache\n";
+    if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+        std::cout << usage;
+        return args.empty() ? kExitUsage : kExitOk;
+    }
+    const std::vector<std::string> rest(args.begin() + 1, args.end());
+    if (args[0] == "show") return run_show(rest);
+    if (args[0] == "verify") return run_verify(rest);
+    if (args[0] == "write") return run_write(rest);
+    if (args[0] == "apply") return run_apply(rest);
+    throw UsageError("unknown cache subcommand '" + args[0] + "' (show, verify, write or apply)");
+}
+
+const CommandRegistrar registrar({"cache", "show, verify, write and apply per-architecture cache entries", run_cache});
+
+}  // namespace
+}  // namespace gi::cli

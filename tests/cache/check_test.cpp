@@ -1,0 +1,207 @@
+#include "cache/check.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "cache/generate.hpp"
+#include "genome/genome.hpp"
+#include "util/error.hpp"
+#include "util/hash.hpp"
+
+namespace gi {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* const kKernel =
+    "#define SCALE 2\n"
+    "#define BLOCK 128\n"
+    "\n"
+    "__global__ void scaleKernel(const float* in, float* out, int n) {\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n) {\n"
+    "        float v = in[i];\n"
+    "        v = v * SCALE;\n"
+    "        out[i] = v + 1.0f;\n"
+    "    }\n"
+    "}\n";
+
+RegisteredKernel kernel(const std::string& text = kKernel, std::vector<std::string> params = {"SCALE=2,3,4", "BLOCK=64,128,256"}) {
+    Registration r;
+    r.functions = {"scaleKernel"};
+    r.params = params;
+    r.block_size = "BLOCK";
+    r.grid = "(n+BLOCK-1)/BLOCK";
+    r.tolerance = {"exact"};
+    GrammarOptions options;
+    options.functions = r.functions;
+    for (const std::string& p : params) options.params.push_back(parse_param_declaration(p, "--param"));
+    options.block_size = r.block_size;
+    return make_registered_kernel(make_source_file("scale.cu", text), r, options);
+}
+
+class CacheCheck : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fs::temp_directory_path() / ("gi-cache-check-" + std::to_string(::getpid()) + "-" +
+                                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::remove_all(dir_);
+        fs::create_directories(dir_);
+    }
+    void TearDown() override { fs::remove_all(dir_); }
+
+    fs::path write(const CacheEntry& entry) {
+        const fs::path path = dir_ / cache_entry_file_name(entry.registration.functions, entry.architecture);
+        write_cache_entry(path, entry);
+        return path;
+    }
+    static std::string reasons(const EntryCheck& check) {
+        std::string all;
+        for (const std::string& r : check.reasons) all += r + "\n";
+        return all;
+    }
+    fs::path dir_;
+};
+
+TEST_F(CacheCheck, ValidEntryRebuildsTheVariantFromTheGenome) {
+    const RegisteredKernel k = kernel();
+    const Genome genome = parse_genome("SCALE=3 <_scale.cu_9>+<_scale.cu_8>");
+    const fs::path path = write(make_cache_entry(k, 90, genome, {.origin = "hand-picked"}));
+    const EntryCheck check = check_cache_entry(path, k, 90);
+    ASSERT_EQ(check.status, EntryStatus::Valid) << reasons(check);
+    EXPECT_TRUE(check.reasons.empty());
+    ASSERT_TRUE(check.variant);
+    EXPECT_EQ(check.variant->source.rfind("// gi-optimize variant: SCALE=3 <_scale.cu_9>+<_scale.cu_8>\n", 0), 0u)
+        << check.variant->source;
+    EXPECT_NE(check.variant->source.find("#define SCALE 3"), std::string::npos);
+    EXPECT_EQ(check.entry->parameters, (std::vector<ParameterValue>{{"SCALE", "3"}, {"BLOCK", "128"}}));
+    EXPECT_EQ(check.summary(), path.string() + ": valid");
+}
+
+TEST_F(CacheCheck, MissingEntry) {
+    const EntryCheck check = check_cache_entry(dir_ / "scaleKernel.sm_90.xml", kernel(), 90);
+    EXPECT_EQ(check.status, EntryStatus::Missing);
+    EXPECT_NE(check.summary().find("missing: no cache entry for sm_90"), std::string::npos);
+}
+
+TEST_F(CacheCheck, EditedKernelSourceIsStale) {
+    const fs::path path = write(make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), {}));
+    const EntryCheck check = check_cache_entry(path, kernel(std::string(kKernel) + "// later edit\n"), 90);
+    EXPECT_EQ(check.status, EntryStatus::Stale);
+    EXPECT_NE(reasons(check).find("the kernel source scale.cu changed since the entry was made"), std::string::npos)
+        << reasons(check);
+    EXPECT_FALSE(check.variant);
+}
+
+TEST_F(CacheCheck, ChangedRegistrationIsStaleAndSaysWhat) {
+    const fs::path path = write(make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), {}));
+    const EntryCheck check = check_cache_entry(path, kernel(kKernel, {"SCALE=2,3,4,5", "BLOCK=64,128,256"}), 90);
+    EXPECT_EQ(check.status, EntryStatus::Stale);
+    EXPECT_NE(reasons(check).find("registration changed: param 1: 'SCALE=2,3,4' in the entry, 'SCALE=2,3,4,5' now"),
+              std::string::npos)
+        << reasons(check);
+}
+
+TEST_F(CacheCheck, OtherGrammarVersionIsStale) {
+    CacheEntry entry = make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), {});
+    entry.grammar_version = kGrammarVersion + 1;
+    entry.key = sha256_hex("made by a future gi-tool");
+    seal(entry);
+    const EntryCheck check = check_cache_entry(write(entry), kernel(), 90);
+    EXPECT_EQ(check.status, EntryStatus::Stale);
+    EXPECT_NE(reasons(check).find("made with grammar version " + std::to_string(kGrammarVersion + 1)), std::string::npos);
+}
+
+TEST_F(CacheCheck, HandEditIsInvalidEvenWhenTheKeyStillMatches) {
+    const fs::path path = write(make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), {}));
+    std::ifstream in(path);
+    std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    in.close();
+    xml.replace(xml.find("SCALE=3]]"), 7, "SCALE=4");
+    xml.replace(xml.find("value=\"3\""), 9, "value=\"4\"");
+    std::ofstream(path) << xml;
+    const EntryCheck check = check_cache_entry(path, kernel(), 90);
+    EXPECT_EQ(check.status, EntryStatus::Invalid);
+    EXPECT_NE(reasons(check).find("checksum mismatch: the file was edited by hand or damaged"), std::string::npos);
+}
+
+TEST_F(CacheCheck, CorruptFileIsInvalidWithItsPath) {
+    const fs::path path = dir_ / "scaleKernel.sm_90.xml";
+    std::ofstream(path) << "<gi-cache-entry format=\"1\"><kernel";
+    const EntryCheck check = check_cache_entry(path, kernel(), 90);
+    EXPECT_EQ(check.status, EntryStatus::Invalid);
+    EXPECT_NE(reasons(check).find(path.string()), std::string::npos);
+    EXPECT_NE(reasons(check).find("not well-formed XML"), std::string::npos);
+}
+
+TEST_F(CacheCheck, EntryForAnotherArchitectureIsInvalid) {
+    const fs::path written = write(make_cache_entry(kernel(), 80, parse_genome("SCALE=3"), {}));
+    const fs::path renamed = dir_ / "scaleKernel.sm_90.xml";
+    fs::rename(written, renamed);
+    const EntryCheck check = check_cache_entry(renamed, kernel(), 90);
+    EXPECT_EQ(check.status, EntryStatus::Invalid);
+    EXPECT_NE(reasons(check).find("the entry is for sm_80, not sm_90"), std::string::npos);
+}
+
+// A sealed entry with the right key whose genome does not fit the grammar: what a grammar change
+// without a version bump, or a forged file, would look like. validate_genome must refuse it.
+TEST_F(CacheCheck, GenomeThatDoesNotFitTheKernelIsInvalid) {
+    const RegisteredKernel k = kernel();
+    for (const std::string bad : {"SCALE=7", "<_scale.cu_99>", "<IF_scale.cu_6><_scale.cu_8>", "NOSUCH=1", "<<<"}) {
+        CacheEntry entry = make_cache_entry(k, 90, parse_genome("SCALE=3"), {});
+        entry.genome = bad;
+        seal(entry);
+        const EntryCheck check = check_cache_entry(write(entry), k, 90);
+        EXPECT_EQ(check.status, EntryStatus::Invalid) << bad;
+        EXPECT_FALSE(check.reasons.empty()) << bad;
+        EXPECT_FALSE(check.variant) << bad;
+    }
+}
+
+TEST_F(CacheCheck, ParametersThatDisagreeWithTheGenomeAreInvalid) {
+    CacheEntry entry = make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), {});
+    entry.parameters[0].value = "4";
+    seal(entry);
+    const EntryCheck check = check_cache_entry(write(entry), kernel(), 90);
+    EXPECT_EQ(check.status, EntryStatus::Invalid);
+    EXPECT_NE(reasons(check).find("<parameters>"), std::string::npos);
+}
+
+TEST_F(CacheCheck, WritingRefusesAnInvalidGenome) {
+    EXPECT_THROW(make_cache_entry(kernel(), 90, parse_genome("SCALE=9"), {}), Error);
+}
+
+TEST(CacheGenerate, WrapperIncludesOneVariantPerPass) {
+    std::vector<ArchitectureChoice> choices(2);
+    choices[0] = {80, false, "k.sm_80.cu", "", "missing cache entry", {}};
+    choices[1] = {90, true, "k.sm_90.cu", "SCALE=3", "gi-cache/k.sm_90.xml", {{"SCALE", "3"}}};
+    const std::string wrapper = wrapper_source("k", "/src/k.cu", choices);
+    EXPECT_NE(wrapper.find("#if !defined(__CUDA_ARCH__)\n#include \"k.sm_90.cu\"\n#elif __CUDA_ARCH__ == 900\n"
+                           "#include \"k.sm_90.cu\"\n#else\n#include \"/src/k.cu\"\n#endif\n"),
+              std::string::npos)
+        << wrapper;
+    // No variant at all: just the original.
+    choices[1].use_variant = false;
+    const std::string plain = wrapper_source("k", "/src/k.cu", choices);
+    EXPECT_EQ(plain.substr(plain.find("#include")), "#include \"/src/k.cu\"\n");
+}
+
+TEST(CacheGenerate, HeaderHasARowPerVariantAndTheOriginal) {
+    const RegisteredKernel k = kernel();
+    std::vector<ArchitectureChoice> choices(2);
+    choices[0] = {80, false, "", "", "stale cache entry", {}};
+    choices[1] = {90, true, "", "SCALE=3 BLOCK=64", "gi-cache/\"x\".xml", {{"SCALE", "3"}, {"BLOCK", "64"}}};
+    const std::string header = variants_header("scaleKernel", "scaleKernel", k.grammar, choices);
+    EXPECT_NE(header.find("struct gi_scaleKernel_variant {"), std::string::npos);
+    EXPECT_NE(header.find("    long long SCALE;\n    long long BLOCK;\n"), std::string::npos) << header;
+    EXPECT_NE(header.find("{90, \"SCALE=3 BLOCK=64\", \"gi-cache/\\\"x\\\".xml\", 3, 64},"), std::string::npos) << header;
+    EXPECT_NE(header.find("{0, \"\", \"original kernel: sm_80 (stale cache entry);\", 2, 128},"), std::string::npos) << header;
+    EXPECT_NE(header.find("gi_scaleKernel_variants_count = 2;"), std::string::npos);
+    EXPECT_NE(header.find("gi_scaleKernel_variant_for_kernel(const void* kernel)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gi

@@ -1,0 +1,173 @@
+# Helpers for the CMake scenarios (run with cmake -P by ctest, see cmake/tests.cmake). Each scenario
+# copies tests/cmake/project into its own folder under GI_TEST_WORK, writes the
+# gi_optimize_cuda_kernel() call it tests, configures and builds with the real tools, and checks
+# what CMake, gi-tool and ninja print and produce.
+#
+# Inputs (-D): GI_TEST_SOURCE (gi-optimize's source), GI_TEST_TOOL (gi-tool), GI_TEST_NVCC,
+# GI_TEST_NINJA, GI_TEST_WORK, GI_TEST_PREFIX (where the install fixture installed gi-optimize).
+
+cmake_minimum_required(VERSION 3.25)
+
+set(GI_TEST_SKIP OFF)
+if(NOT GI_TEST_NVCC OR NOT EXISTS "${GI_TEST_NVCC}")
+    # ctest's SKIP_REGULAR_EXPRESSION turns this line into a skipped test.
+    message("GI_TEST_SKIPPED: no nvcc (the CMake scenarios compile CUDA; install the CUDA toolkit to run them)")
+    set(GI_TEST_SKIP ON)
+endif()
+
+# The registration of the default call below, as gi-tool options (for `gi-tool cache write`).
+set(GI_TEST_REGISTRATION --function scaleKernel --param SCALE=2,3,4 --param BLOCK=64,128,256
+    --block-size BLOCK --grid "(n + BLOCK - 1) / BLOCK" --tolerance exact)
+set(GI_TEST_DEFAULT_CALL [=[
+gi_optimize_cuda_kernel(app
+    KERNEL scale.cu FUNCTION scaleKernel
+    RECORDER app ARGS --record
+    PARAMS SCALE 2 3 4 BLOCK=64,128,256
+    BLOCK_SIZE BLOCK GRID "(n + BLOCK - 1) / BLOCK"
+    TOLERANCE exact)
+]=])
+
+# gi_test_fail(<message>...): ends the scenario as failed.
+function(gi_test_fail)
+    string(JOIN "" text ${ARGN})
+    message(FATAL_ERROR "SCENARIO FAILED: ${text}")
+endfunction()
+
+# gi_test_project(<name>): a fresh copy of the test project in GI_TEST_WORK/<name>/src with the
+# default call; sets `src` and `build` in the caller.
+macro(gi_test_project name)
+    set(_gi_root "${GI_TEST_WORK}/${name}")
+    file(REMOVE_RECURSE "${_gi_root}")
+    file(COPY "${CMAKE_CURRENT_LIST_DIR}/project/" DESTINATION "${_gi_root}/src")
+    set(src "${_gi_root}/src")
+    set(build "${_gi_root}/build")
+    file(WRITE "${src}/call.cmake" "${GI_TEST_DEFAULT_CALL}")
+endmacro()
+
+# gi_test_call(<text>): replaces the call under test.
+function(gi_test_call text)
+    file(WRITE "${src}/call.cmake" "${text}")
+endfunction()
+
+# gi_test_run(<out-var> <expect> <command>...): runs a command with output captured; <expect> is
+# PASS or FAIL (what its exit status must say). <out-var> gets stdout and stderr together.
+function(gi_test_run out_var expect)
+    execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+    if(expect STREQUAL "PASS" AND NOT rc EQUAL 0)
+        string(JOIN " " command ${ARGN})
+        gi_test_fail("'${command}' failed (${rc}):\n${out}")
+    elseif(expect STREQUAL "FAIL" AND rc EQUAL 0)
+        string(JOIN " " command ${ARGN})
+        gi_test_fail("'${command}' succeeded but should have failed:\n${out}")
+    endif()
+    set(${out_var} "${out}" PARENT_SCOPE)
+endfunction()
+
+# gi_test_configure(<out-var> <expect> [MODE subdir|fetch|package|none] [-D...]...): configures
+# ${src} into ${build} with Ninja, GI_OPTIMIZE=ON and no GPU evolution unless the arguments say else.
+function(gi_test_configure out_var expect)
+    set(mode package)
+    set(args ${ARGN})
+    if(args MATCHES "^MODE;([a-z]+)")
+        set(mode "${CMAKE_MATCH_1}")
+        list(REMOVE_AT args 0 1)
+    endif()
+    set(extra "")
+    if(mode STREQUAL "package")
+        list(APPEND extra "-DCMAKE_PREFIX_PATH=${GI_TEST_PREFIX}")
+    endif()
+    gi_test_run(out ${expect} "${CMAKE_COMMAND}" -S "${src}" -B "${build}" -G Ninja
+        "-DCMAKE_MAKE_PROGRAM=${GI_TEST_NINJA}" "-DCMAKE_CUDA_COMPILER=${GI_TEST_NVCC}"
+        -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
+        "-DGI_TEST_MODE=${mode}" "-DGI_TEST_SOURCE=${GI_TEST_SOURCE}"
+        -DGI_OPTIMIZE=ON -DGI_GPU_ARCHITECTURE=none ${extra} ${args})
+    set(${out_var} "${out}" PARENT_SCOPE)
+endfunction()
+
+# gi_test_build(<out-var> <expect> [ninja arguments...]): builds ${build}.
+function(gi_test_build out_var expect)
+    gi_test_run(out ${expect} "${GI_TEST_NINJA}" -C "${build}" ${ARGN})
+    set(${out_var} "${out}" PARENT_SCOPE)
+endfunction()
+
+# gi_test_expect(<text> <regex> <what>) / gi_test_expect_not(...): output checks. CMake wraps its
+# messages, so gi_test_expect also tries <text> with runs of spaces and newlines made one space
+# ([^\n]* then spans what CMake wrapped); gi_test_expect_not matches the text as it is.
+function(gi_test_expect text regex what)
+    string(REGEX REPLACE "[ \t\r\n]+" " " flat "${text}")
+    if(NOT text MATCHES "${regex}" AND NOT flat MATCHES "${regex}")
+        gi_test_fail("${what}: expected output matching '${regex}', got:\n${text}")
+    endif()
+endfunction()
+function(gi_test_expect_not text regex what)
+    if(text MATCHES "${regex}")
+        gi_test_fail("${what}: output must not match '${regex}', got:\n${text}")
+    endif()
+endfunction()
+
+# gi_test_write_entry(<genome> <architecture> [extra gi-tool options]): a hand-picked cache entry
+# for the default registration in ${src}/gi-cache.
+function(gi_test_write_entry genome architecture)
+    gi_test_run(out PASS "${GI_TEST_TOOL}" cache write "${src}/scale.cu" ${GI_TEST_REGISTRATION}
+        --arch ${architecture} --cache-dir "${src}/gi-cache" --genome "${genome}"
+        --note "hand-picked by the CMake scenario" ${ARGN})
+endfunction()
+
+# _gi_test_u32(<out-var> <hex> <byte-offset> <bytes>): a little-endian integer read from hex text.
+function(_gi_test_uint out_var hex offset bytes)
+    set(value "")
+    math(EXPR last "${bytes} - 1")
+    foreach(i RANGE ${last})
+        math(EXPR at "(${offset} + ${i}) * 2")
+        string(SUBSTRING "${hex}" ${at} 2 byte)
+        set(value "${byte}${value}")
+    endforeach()
+    math(EXPR value "0x${value}")
+    set(${out_var} ${value} PARENT_SCOPE)
+endfunction()
+
+# gi_test_device_code(<out-var> <binary> <architecture>): the SASS (cubin) the binary holds for one
+# architecture, as hex, read from its .nv_fatbin section (fatbinary header: magic 0xBA55ED50, u16
+# header size at +6, u64 size at +8; each entry: u16 kind at +0 (2 = cubin), u32 header size at
+# +4, u64 payload size at +8, u32 architecture at +28). The CUDA toolkit here has no cuobjdump, and
+# the cubin is what the GPU runs, so comparing it tells which kernel a build contains.
+function(gi_test_device_code out_var binary architecture)
+    find_program(_gi_objcopy NAMES objcopy REQUIRED)
+    set(section "${binary}.nv_fatbin")
+    gi_test_run(out PASS "${_gi_objcopy}" -O binary --only-section=.nv_fatbin "${binary}" "${section}")
+    file(READ "${section}" hex HEX)
+    string(LENGTH "${hex}" hex_length)
+    math(EXPR total "${hex_length} / 2")
+    set(found "")
+    set(position 0)
+    while(position LESS total)
+        math(EXPR at "${position} * 2")
+        string(SUBSTRING "${hex}" ${at} 8 magic)
+        if(NOT magic STREQUAL "50ed55ba")
+            math(EXPR position "${position} + 8")
+            continue()
+        endif()
+        _gi_test_uint(header_size "${hex}" "${position} + 6" 2)
+        _gi_test_uint(fat_size "${hex}" "${position} + 8" 8)
+        math(EXPR entry "${position} + ${header_size}")
+        math(EXPR end "${entry} + ${fat_size}")
+        while(entry LESS end)
+            _gi_test_uint(kind "${hex}" ${entry} 2)
+            _gi_test_uint(entry_header "${hex}" "${entry} + 4" 4)
+            _gi_test_uint(payload_size "${hex}" "${entry} + 8" 8)
+            _gi_test_uint(entry_arch "${hex}" "${entry} + 28" 4)
+            if(kind EQUAL 2 AND entry_arch EQUAL architecture)
+                math(EXPR from "(${entry} + ${entry_header}) * 2")
+                math(EXPR length "${payload_size} * 2")
+                string(SUBSTRING "${hex}" ${from} ${length} payload)
+                string(APPEND found "${payload}")
+            endif()
+            math(EXPR entry "${entry} + ${entry_header} + ${payload_size}")
+        endwhile()
+        set(position ${end})
+    endwhile()
+    if(found STREQUAL "")
+        gi_test_fail("${binary} holds no sm_${architecture} code")
+    endif()
+    set(${out_var} "${found}" PARENT_SCOPE)
+endfunction()

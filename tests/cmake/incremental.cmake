@@ -1,0 +1,51 @@
+# Incremental builds with GI_OPTIMIZE=ON and a cached variant: a second build does nothing;
+# touching the kernel reruns the variant generation but recompiles nothing when the result is the
+# same; touching the cache entry reruns it too; editing the kernel recompiles it (and here makes the
+# entry stale); a new parameter declaration reconfigures and regenerates.
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
+if(GI_TEST_SKIP)
+    return()
+endif()
+
+gi_test_project(incremental)
+gi_test_write_entry("SCALE=3" 90)
+gi_test_configure(out PASS)
+gi_test_build(out PASS)
+gi_test_expect("${out}" "scaleKernel.gi.cu" "first build compiles the wrapper")
+
+gi_test_build(out PASS)
+gi_test_expect("${out}" "ninja: no work to do" "a second build with nothing changed does nothing")
+gi_test_build(out PASS -n)
+gi_test_expect("${out}" "ninja: no work to do" "ninja -n agrees")
+
+# Touch without a change: generation reruns, its outputs keep their timestamps, nothing recompiles.
+file(TOUCH "${src}/scale.cu")
+gi_test_build(out PASS)
+gi_test_expect("${out}" "gi-optimize: scaleKernel for sm_90" "touching the kernel reruns the variant generation")
+gi_test_expect_not("${out}" "Building CUDA object|Linking" "an unchanged variant is not recompiled")
+gi_test_build(out PASS)
+gi_test_expect("${out}" "ninja: no work to do" "and then nothing is left to do")
+
+file(TOUCH "${src}/gi-cache/scaleKernel.sm_90.xml")
+gi_test_build(out PASS)
+gi_test_expect("${out}" "gi-optimize: scaleKernel for sm_90" "touching the cache entry reruns the variant generation")
+gi_test_expect_not("${out}" "Building CUDA object" "an unchanged entry recompiles nothing")
+
+# A real edit: the entry is now stale, so the original (edited) kernel is compiled (and host code
+# too: the header it includes now describes the original).
+file(APPEND "${src}/scale.cu" "// edited\n")
+gi_test_build(out PASS)
+gi_test_expect("${out}" "stale: the kernel source scale.cu changed" "an edited kernel makes the entry stale")
+gi_test_expect("${out}" "Building CUDA object [^\n]*scaleKernel.gi.cu" "an edited kernel is recompiled")
+
+# A changed registration reconfigures (CMakeLists changed) and regenerates with the new options.
+gi_test_write_entry("SCALE=3" 90)
+gi_test_build(out PASS)
+gi_test_expect("${out}" "variant from [^\n]*: SCALE=3" "the rewritten entry is used again")
+gi_test_call([=[
+gi_optimize_cuda_kernel(app KERNEL scale.cu FUNCTION scaleKernel RECORDER app ARGS --record
+    PARAMS SCALE 2 3 4 5 BLOCK=64,128,256 BLOCK_SIZE BLOCK GRID "(n + BLOCK - 1) / BLOCK" TOLERANCE exact)
+]=])
+gi_test_build(out PASS)
+gi_test_expect("${out}" "Re-running CMake" "a changed call reconfigures")
+gi_test_expect("${out}" "param 1: 'SCALE=2,3,4' in the entry, 'SCALE=2,3,4,5' now" "and regenerates with the new registration")

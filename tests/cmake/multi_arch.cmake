@@ -1,0 +1,33 @@
+# Two architectures, an entry for one: sm_90 runs the variant, sm_80 the original, in one binary.
+# The wrapper includes one variant per pass; the header answers per architecture.
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
+if(GI_TEST_SKIP)
+    return()
+endif()
+
+gi_test_project(multi_arch)
+gi_test_configure(out PASS -DGI_OPTIMIZE=OFF "-DGI_TEST_ARCHS=80,90")
+gi_test_build(out PASS)
+gi_test_device_code(original_80 "${build}/app" 80)
+gi_test_device_code(original_90 "${build}/app" 90)
+
+gi_test_write_entry("SCALE=4" 90)
+gi_test_configure(out PASS -DGI_OPTIMIZE=ON)
+gi_test_expect("${out}" "scaleKernel sm_80: original kernel \\(no cache entry" "sm_80 notice")
+gi_test_expect("${out}" "scaleKernel sm_90: cached variant" "sm_90 cached")
+gi_test_build(out PASS)
+gi_test_device_code(variant_80 "${build}/app" 80)
+gi_test_device_code(variant_90 "${build}/app" 90)
+if(NOT variant_80 STREQUAL original_80)
+    gi_test_fail("sm_80 has no entry, so its code must be the original kernel's")
+endif()
+if(variant_90 STREQUAL original_90)
+    gi_test_fail("sm_90's code must be the variant's, not the original kernel's")
+endif()
+file(READ "${build}/gi-optimize/app/scaleKernel.gi.cu" wrapper)
+gi_test_expect("${wrapper}" "#if !defined\\(__CUDA_ARCH__\\)\n#include \"scaleKernel.sm_90.cu\"\n#elif __CUDA_ARCH__ == 900\n#include \"scaleKernel.sm_90.cu\"\n#else\n#include \"[^\"]*scale.cu\"\n#endif"
+               "the wrapper's per-architecture selection")
+gi_test_run(out PASS "${build}/app" --variant 90)
+gi_test_expect("${out}" "variant: SCALE=4 SCALE=4 BLOCK=128" "sm_90 row")
+gi_test_run(out PASS "${build}/app" --variant 80)
+gi_test_expect("${out}" "variant: original kernel SCALE=2 BLOCK=128" "sm_80 row")

@@ -1,0 +1,73 @@
+// Random truncations and mutations of real kernels must either build a grammar that reproduces the
+// text or throw gi::Error: never crash, hang or throw anything else.
+#include <gtest/gtest.h>
+
+#include "grammar/build_grammar.hpp"
+#include "grammar_test_util.hpp"
+#include "util/error.hpp"
+#include "util/rng.hpp"
+
+namespace gi {
+namespace {
+
+void build_or_error(const std::string& text, const GrammarOptions& options, int& built, int& refused) {
+    try {
+        const Grammar grammar = test::grammar_of(text, options);
+        ASSERT_EQ(test::concatenate(grammar), text) << "invariant broken for:\n" << text;
+        ++built;
+    } catch (const Error&) {
+        ++refused;
+    }
+}
+
+TEST(GrammarFuzz, TruncationsAndMutationsBuildOrThrowGiError) {
+    const char* const files[] = {"stereo_like.cu", "tricky_syntax.cu", "templates_and_host.cu", "preprocessor_regions.cu"};
+    const std::string alphabet = "{}()[];,\"'/*#\n \\<>=&|!:.xif0";
+    Rng rng(20240601);
+    int built = 0;
+    int refused = 0;
+    for (const char* name : files) {
+        const std::string original = read_source_file(test::grammar_data(name)).text;
+        GrammarOptions options;
+        options.block_size = "64";
+        for (int round = 0; round < 150; ++round) {
+            std::string text = original;
+            switch (round % 3) {
+            case 0:  // truncate
+                text = text.substr(0, rng.index(text.size() + 1));
+                break;
+            case 1:  // replace a few characters by syntax that matters
+                for (int k = 0; k < 1 + static_cast<int>(rng.index(4)); ++k)
+                    text[rng.index(text.size())] = alphabet[rng.index(alphabet.size())];
+                break;
+            default:  // delete or duplicate a slice
+                {
+                    const std::size_t at = rng.index(text.size());
+                    const std::size_t length = rng.index(std::min<std::size_t>(80, text.size() - at) + 1);
+                    if (rng.chance(0.5)) text.erase(at, length);
+                    else text.insert(at, text.substr(at, length));
+                }
+            }
+            build_or_error(text, options, built, refused);
+        }
+    }
+    // Both outcomes happen: the fuzzing reaches the error paths and the parser.
+    EXPECT_GT(built, 50);
+    EXPECT_GT(refused, 50);
+}
+
+TEST(GrammarFuzz, RandomBytesNeverCrash) {
+    Rng rng(7);
+    int built = 0;
+    int refused = 0;
+    for (int round = 0; round < 200; ++round) {
+        std::string text = "__global__ void k(int* a) {";
+        const std::size_t length = rng.index(200);
+        for (std::size_t i = 0; i < length; ++i) text += static_cast<char>(1 + rng.index(126));
+        build_or_error(text, {}, built, refused);
+    }
+    EXPECT_EQ(built + refused, 200);
+}
+
+}  // namespace
+}  // namespace gi

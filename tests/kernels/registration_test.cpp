@@ -1,0 +1,171 @@
+// kernels/<k>/registration.txt, the declarations gi-optimize needs for each example kernel: every
+// value must parse with the tool's own parsers, agree with the kernel file (functions, parameter
+// defaults, buffer names) and give the same launch geometry as the kernel file's host functions.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "compare/tolerance.hpp"
+#include "emulator/emulated_kernels.hpp"
+#include "grammar/build_grammar.hpp"
+#include "launch/geometry.hpp"
+#include "source/source_file.hpp"
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+
+struct Registration {
+    std::string kernel;
+    std::vector<std::string> functions, params, flags, tolerances;
+    std::string block, grid;
+};
+
+Registration read_registration(const std::string& folder) {
+    const std::string path = std::string(GI_SOURCE_DIR) + "/kernels/" + folder + "/registration.txt";
+    std::ifstream in(path);
+    if (!in) throw Error("cannot read " + path);
+    Registration r;
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream words(line);
+        std::string key;
+        words >> key;
+        std::string value;
+        std::getline(words >> std::ws, value);
+        if (value.empty()) throw Error(path + ":" + std::to_string(number) + ": '" + key + "' has no value");
+        if (key == "kernel") r.kernel = value;
+        else if (key == "function") r.functions.push_back(value);
+        else if (key == "param") r.params.push_back(value);
+        else if (key == "flag") r.flags.push_back(value);
+        else if (key == "tolerance") r.tolerances.push_back(value);
+        else if (key == "block") r.block = value;
+        else if (key == "grid") r.grid = value;
+        else throw Error(path + ":" + std::to_string(number) + ": unknown keyword '" + key + "'");
+    }
+    return r;
+}
+
+struct Checked {
+    Grammar grammar;
+    LaunchGeometry geometry;
+    NameValues defaults;  // numeric parameter defaults
+};
+
+Checked check_registration(const std::string& folder) {
+    const Registration r = read_registration(folder);
+    EXPECT_FALSE(r.kernel.empty());
+    EXPECT_FALSE(r.functions.empty());
+    GrammarOptions options;
+    options.functions = r.functions;
+    for (const std::string& p : r.params) options.params.push_back(parse_param_declaration(p, "param"));
+    for (const std::string& f : r.flags) options.flags.push_back(parse_flag_declaration(f, "flag"));
+    options.block_size = r.block;
+    const SourceFile source = read_source_file(std::string(GI_SOURCE_DIR) + "/kernels/" + folder + "/" + r.kernel);
+    Checked c{build_grammar(source, options), parse_launch_geometry(r.block, r.grid), {}};
+
+    // Each parameter's default (the file's #define) is one of the declared values.
+    for (const ParamDeclaration& p : options.params) {
+        const Gene* gene = c.grammar.find_gene(p.name);
+        EXPECT_NE(gene, nullptr) << p.name;
+        if (gene == nullptr) continue;
+        EXPECT_NE(std::find(p.values.begin(), p.values.end(), gene->default_value), p.values.end())
+            << folder << ": default " << p.name << "=" << gene->default_value << " is not among the declared values";
+        if (gene->numeric) c.defaults[p.name] = std::stoll(gene->default_value);
+    }
+    // Every tolerance names a pointer parameter of the kernel; every geometry name is a numeric
+    // parameter or an integer scalar argument.
+    const Function* kernel = nullptr;
+    for (const Function& f : c.grammar.functions)
+        if (f.is_global && f.name == r.functions.front()) kernel = &f;
+    EXPECT_NE(kernel, nullptr) << folder;
+    if (kernel == nullptr) return c;
+    const ToleranceSpec spec = parse_tolerance_spec(r.tolerances, "tolerance");
+    std::set<std::string> pointers, integers;
+    for (const KernelParameter& p : kernel->parameters) {
+        if (p.is_pointer) pointers.insert(p.name);
+        else if (p.type.find("int") != std::string::npos) integers.insert(p.name);
+    }
+    for (const auto& [name, tolerance] : spec.by_name) EXPECT_TRUE(pointers.count(name)) << folder << ": tolerance for " << name;
+    for (const auto* dims : {&c.geometry.block, &c.geometry.grid}) {
+        for (const Expression& e : *dims)
+            for (const std::string& name : e.names())
+                EXPECT_TRUE(c.defaults.count(name) || integers.count(name)) << folder << ": " << e.text() << " uses " << name;
+    }
+    return c;
+}
+
+// Parameter values of an emulated configuration: the defaults with its settings applied.
+NameValues values_for(const std::string& settings, NameValues values) {
+    std::istringstream words(settings);
+    std::string item;
+    while (words >> item) {
+        const auto eq = item.find('=');
+        if (eq == std::string::npos) continue;  // "defaults"
+        const std::string name = item.substr(0, eq), value = item.substr(eq + 1);
+        if (values.count(name)) values[name] = std::stoll(value);
+    }
+    return values;
+}
+
+std::vector<long long> evaluate(const std::vector<Expression>& dims, const NameValues& names) {
+    std::vector<long long> out;
+    for (const Expression& e : dims) out.push_back(e.evaluate(names));
+    while (out.size() < 3) out.push_back(1);
+    return out;
+}
+
+void expect_geometry(const std::vector<long long>& block, const std::vector<long long>& grid,
+                     const std::pair<emu::dim3, emu::dim3>& actual, const std::string& what) {
+    EXPECT_EQ(block, (std::vector<long long>{actual.first.x, actual.first.y, actual.first.z})) << what << " block";
+    EXPECT_EQ(grid, (std::vector<long long>{actual.second.x, actual.second.y, actual.second.z})) << what << " grid";
+}
+
+TEST(KernelRegistration, StereoMatchesTheKernelFile) {
+    const Checked c = check_registration("stereo");
+    ASSERT_FALSE(emu::stereo_configs().empty());
+    for (const emu::StereoConfig& config : emu::stereo_configs()) {
+        for (auto [width, height] : {std::pair{320, 240}, std::pair{641, 479}, std::pair{37, 16}}) {
+            NameValues names = values_for(config.name, c.defaults);
+            names["width"] = width;
+            names["height"] = height;
+            expect_geometry(evaluate(c.geometry.block, names), evaluate(c.geometry.grid, names),
+                            config.geometry(width, height), config.name);
+        }
+    }
+}
+
+TEST(KernelRegistration, BsplineMatchesTheKernelFile) {
+    const Checked c = check_registration("bspline");
+    ASSERT_FALSE(emu::bspline_configs().empty());
+    for (const emu::BsplineConfig& config : emu::bspline_configs()) {
+        for (int active : {1, 62076, 100001}) {
+            NameValues names = values_for(config.name, c.defaults);
+            names["active_count"] = active;
+            expect_geometry(evaluate(c.geometry.block, names), evaluate(c.geometry.grid, names), config.geometry(active),
+                            config.name);
+        }
+    }
+}
+
+TEST(KernelRegistration, HydroMatchesTheKernelFile) {
+    const Checked c = check_registration("hydro");
+    ASSERT_FALSE(emu::hydro_configs().empty());
+    for (const emu::HydroConfig& config : emu::hydro_configs()) {
+        for (auto [nx, ny] : {std::pair{1024, 1024}, std::pair{37, 29}}) {
+            NameValues names = values_for(config.name, c.defaults);
+            names["nx"] = nx;
+            names["ny"] = ny;
+            expect_geometry(evaluate(c.geometry.block, names), evaluate(c.geometry.grid, names),
+                            config.geometry(nx, ny), config.name);
+        }
+    }
+}
+
+}  // namespace
+}  // namespace gi
