@@ -82,8 +82,19 @@ fi
 
 step "record test cases"
 kernel="" function="" cases="$work/cases" held="$work/held-out" driver_line=""
+kernel_options=()
 if [[ -x "$build/kernels/stereo_driver" ]]; then
     kernel="$root/kernels/stereo/stereo.cu" function="stereo_kernel"
+    # The kernel's registration (params, flags, geometry, tolerances) as gi-tool options.
+    while read -r key value; do
+        case "$key" in
+            param) kernel_options+=(--param "$value") ;;
+            flag) kernel_options+=(--flag "$value") ;;
+            block) kernel_options+=(--block "$value") ;;
+            grid) kernel_options+=(--grid "$value") ;;
+            tolerance) kernel_options+=(--tolerance "$value") ;;
+        esac
+    done < <(grep -v '^#' "$root/kernels/stereo/registration.txt")
     GI_RECORD_DIR="$cases" "$build/kernels/stereo_driver" --pairs 4 --seed 1 >"$work/record.log" 2>&1
     GI_RECORD_DIR="$held" "$build/kernels/stereo_driver" --pairs 2 --seed 7 --width 480 --height 320 >>"$work/record.log" 2>&1
     driver_line="stereo_driver --pairs 4"
@@ -100,7 +111,7 @@ cat "$work/record.log" >>"$OUT/build.log" 2>/dev/null
 
 if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     step "cuda-bench"
-    timeout "${GI_CHECK_BENCH_TIMEOUT:-200}" "$tool" cuda-bench "$kernel" --function "$function" --cases "$cases" --variants "$variants" \
+    timeout "${GI_CHECK_BENCH_TIMEOUT:-200}" "$tool" cuda-bench "$kernel" --function "$function" "${kernel_options[@]}" --cases "$cases" --variants "$variants" \
         --batch 100 --seed 1 --sanitize 3 >"$OUT/bench.log" 2>&1
     echo "exit $?" >>"$OUT/bench.log"
     cat "$OUT/bench.log"
@@ -113,7 +124,7 @@ if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     step "evolve"
     if "$tool" evolve --help 2>/dev/null | grep -q -- "cuda"; then
         start=$(date +%s)
-        timeout 240 "$tool" evolve "$kernel" --function "$function" --evaluator cuda --cases "$cases" \
+        timeout 240 "$tool" evolve "$kernel" --function "$function" "${kernel_options[@]}" --evaluator cuda --cases "$cases" \
             --held-out "$held" --generations 3 --population 20 --seed 1 --out "$work/evolve" >"$OUT/evolve.log" 2>&1
         status=$?
         row "gi-tool evolve --evaluator cuda" "exit $status in $(( $(date +%s) - start )) s (3 generations x 20)"
