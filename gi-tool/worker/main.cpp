@@ -207,7 +207,7 @@ private:
         }
         RunReport report;
         try {
-            report = replay.run(kernel, request);
+            report = replay.run(kernel, request, [this](const char* stage) { reply({stage, {}, {}}); });
         } catch (const CudaError& e) {
             reply(error_reply(e.what(), true));
             return false;  // the worker's own CUDA calls failed: start afresh

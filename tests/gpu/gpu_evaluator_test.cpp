@@ -55,7 +55,6 @@ protected:
         o.block = "BLOCK";
         o.grid = "ceil(n/BLOCK)";
         o.worker = gpu_test::worker_path();
-        o.timeout_margin_ms = 1500;
         return o;
     }
 

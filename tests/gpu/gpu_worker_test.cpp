@@ -83,7 +83,10 @@ protected:
         if (!worker_->running()) start();
         RunVerdict v;
         try {
-            v = classify_run_reply(worker_->request(run("variant", cubin, extra), timeout));
+            worker_->send(run("variant", cubin, extra), timeout);
+            Message reply = worker_->receive("run", timeout);
+            while (reply.type == "started" || reply.type == "checked") reply = worker_->receive("run", timeout);
+            v = classify_run_reply(reply);
         } catch (const worker::WorkerFailure& e) {
             v = classify_worker_failure(e);
         }

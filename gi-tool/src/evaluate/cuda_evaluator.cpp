@@ -320,10 +320,20 @@ struct CudaEvaluator::Impl {
         }
     }
 
-    std::chrono::milliseconds variant_timeout(int index) const {
+    // A variant's run request is answered in stages ("started" before its check launch, "checked"
+    // after it, then the result), each with its own deadline: a hung kernel is killed after the
+    // original's time x factor + margin, not after the allowance for the whole request.
+    Message run_variant_request(int index, const Message& m) {
+        using std::chrono::milliseconds;
         const double base = slots[index].original_ms > 0 ? slots[index].original_ms : 1000.0;
-        const double launches = 2 + options.warmups + options.repetitions;
-        return std::chrono::milliseconds(static_cast<long long>(options.timeout_margin_ms + options.timeout_factor * base * launches));
+        const auto kernel_allowance = milliseconds(static_cast<long long>(options.timeout_margin_ms + options.timeout_factor * base));
+        const auto rest = milliseconds(static_cast<long long>(
+            5000 + options.timeout_margin_ms + options.timeout_factor * base * (options.warmups + options.repetitions)));
+        worker->send(m, std::chrono::seconds(30));
+        Message reply = worker->receive("run", std::chrono::seconds(30));  // module load and copies
+        if (reply.type == "started") reply = worker->receive("run", kernel_allowance);
+        if (reply.type == "checked") reply = worker->receive("run", rest);  // comparison and timed launches
+        return reply;
     }
 
     // ---- compile ------------------------------------------------------------------------
@@ -432,7 +442,7 @@ struct CudaEvaluator::Impl {
         if (!referenced.count(index) || !worker || !worker->running()) run_original(index, false);
         const auto start = Clock::now();
         try {
-            const Message reply = worker->request(run_message(index, "variant", code, g, time), variant_timeout(index));
+            const Message reply = run_variant_request(index, run_message(index, "variant", code, g, time));
             v = classify_run_reply(reply);
         } catch (const worker::WorkerFailure& e) {
             v = classify_worker_failure(e);

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <thread>
 
 namespace gi::worker {
 namespace bp = boost::process;
@@ -90,14 +91,17 @@ void WorkerProcess::kill() {
     if (!impl_->alive) return;
     impl_->alive = false;
     std::error_code ec;
-    // Boost's terminate() does not wait for the child, which would leave a zombie: kill and reap
-    // here, then detach so Boost never signals the (possibly reused) pid again.
+    // Boost's terminate() does not wait for the child, which would leave a zombie; waiting here
+    // would block on the driver tearing down a context with a hung kernel. So: kill, reap on a
+    // thread of its own, and detach so Boost never signals the (possibly reused) pid again.
     if (impl_->child.running(ec)) {
         const pid_t pid = impl_->child.id();
         ::kill(pid, SIGKILL);
-        int status = 0;
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
+        std::thread([pid] {
+            int status = 0;
+            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+        }).detach();
     }
     impl_->child.detach();
     impl_->to_worker.close();
