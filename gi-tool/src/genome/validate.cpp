@@ -51,6 +51,16 @@ bool same_names(std::vector<std::string> a, std::vector<std::string> b) {
     return a == b;
 }
 
+// The same verdict as scope_problem without building messages: mutation asks it for every pair of
+// rules.
+bool scope_ok(const Rule& target, const Rule& source) {
+    if (target.kind != source.kind) return false;
+    if (source.has_break_or_continue && target.loop_depth == 0) return false;
+    for (const std::string& name : source.uses)
+        if (!contains(source.declares, name) && !contains(target.in_scope, name)) return false;
+    return target.kind != RuleKind::ForInit || same_names(target.declares, source.declares);
+}
+
 // Why copying `source` over / before `target` could not compile; empty when it is safe.
 std::string scope_problem(const Rule& target, const Rule& source) {
     if (target.kind != source.kind)
@@ -176,7 +186,7 @@ void check_edit(const Edit& edit, const Grammar& grammar, const CopyContext& con
 
 }  // namespace
 
-bool copy_is_scope_safe(const Rule& target, const Rule& source) { return scope_problem(target, source).empty(); }
+bool copy_is_scope_safe(const Rule& target, const Rule& source) { return scope_ok(target, source); }
 
 CopyContext::CopyContext(const Grammar& grammar) {
     std::string original;
@@ -196,6 +206,28 @@ CopyContext::CopyContext(const Grammar& grammar) {
         for (const std::string& name : identifiers_in(original.substr(begin, end > begin ? end - begin : 0))) names.insert(name);
         for (const KernelParameter& parameter : function.parameters) names.insert(parameter.name);
     }
+    for (const Rule& rule : grammar.rules) rule_names_[rule.id] = identifiers_in(rule.text);
+}
+
+std::vector<std::string> CopyContext::foreign_names(const Rule& target, const Rule& source) const {
+    std::vector<std::string> foreign;
+    const auto own = signature_names_.find(source.function);
+    if (own == signature_names_.end()) return foreign;
+    const auto there = signature_names_.find(target.function);
+    const auto cached = rule_names_.find(source.id);
+    // A rule from another grammar (tests, hand-made rules) is scanned on the spot.
+    const std::set<std::string> scanned = cached == rule_names_.end() ? identifiers_in(source.text) : std::set<std::string>{};
+    for (const std::string& name : cached == rule_names_.end() ? scanned : cached->second)
+        if (own->second.count(name) && (there == signature_names_.end() || !there->second.count(name)) &&
+            !contains(target.in_scope, name))
+            foreign.push_back(name);
+    return foreign;
+}
+
+bool CopyContext::allows(const Rule& target, const Rule& source) const {
+    if (!scope_ok(target, source)) return false;
+    if (target.function == source.function) return true;
+    return !is_return_statement(source) && foreign_names(target, source).empty();
 }
 
 std::string CopyContext::problem(const Rule& target, const Rule& source) const {
@@ -203,14 +235,7 @@ std::string CopyContext::problem(const Rule& target, const Rule& source) const {
     if (target.function == source.function) return {};
     if (is_return_statement(source))
         return "<" + source.id + "> returns from " + source.function + "; a return statement stays in its own function";
-    const auto own = signature_names_.find(source.function);
-    if (own == signature_names_.end()) return {};
-    const auto there = signature_names_.find(target.function);
-    std::vector<std::string> foreign;
-    for (const std::string& name : identifiers_in(source.text))
-        if (own->second.count(name) && (there == signature_names_.end() || !there->second.count(name)) &&
-            !contains(target.in_scope, name))
-            foreign.push_back(name);
+    const std::vector<std::string> foreign = foreign_names(target, source);
     if (foreign.empty()) return {};
     return "<" + source.id + "> mentions " + join(foreign, ", ") + " from the signature of " + source.function +
            ", which " + target.function + " (where <" + target.id + "> stands) does not have";

@@ -36,10 +36,12 @@ public:
     explicit CopyContext(const Grammar& grammar);
     // Why `source` may not be copied over / before `target`; empty when it may.
     std::string problem(const Rule& target, const Rule& source) const;
-    bool allows(const Rule& target, const Rule& source) const { return problem(target, source).empty(); }
+    bool allows(const Rule& target, const Rule& source) const;  // problem().empty(), without the message
 
 private:
+    std::vector<std::string> foreign_names(const Rule& target, const Rule& source) const;
     std::map<std::string, std::set<std::string>> signature_names_;  // function -> identifiers in its signature
+    std::map<std::string, std::set<std::string>> rule_names_;       // rule id -> identifiers in its text
 };
 
 }  // namespace gi
