@@ -322,6 +322,21 @@ TEST(Genes, SeveralKernelsGetPerKernelHeaderGenes) {
     EXPECT_EQ(grammar.find_gene("restrict"), nullptr);
 }
 
+TEST(Genes, AlternativeDefinitionsOfAKernelShareItsHeaderGenes) {
+    const std::string text =
+        "#if FAST\n"
+        "__global__ void k(float* a, int n) { a[0] = n; }\n"
+        "#else\n"
+        "__global__ void k(float* a, int n) { a[0] = 2 * n; }\n"
+        "#endif\n";
+    const Grammar grammar = grammar_of(text);
+    test::expect_reproduces(grammar, text);
+    EXPECT_EQ(grammar.functions.size(), 2u);
+    EXPECT_EQ(slots_of(grammar, "restrict").size(), 2u) << "not restrict_k: it is one kernel";
+    EXPECT_EQ(slots_of(grammar, "const_n").size(), 2u);
+    EXPECT_EQ(grammar.rules.size(), 2u);
+}
+
 TEST(Genes, EveryGeneDefaultIsOneOfItsValues) {
     GrammarOptions options = with_param("BLOCK_W=32,128");
     options.block_size = "BLOCK_W";

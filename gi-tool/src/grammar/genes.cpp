@@ -30,8 +30,11 @@ std::size_t skip_blanks(const std::string& text, std::size_t offset) {
 class GeneMaker {
 public:
     GeneMaker(const GeneInputs& inputs, std::vector<std::string>& notes) : in_(inputs), notes_(notes) {
+        // Alternative definitions of one kernel (in #if branches) count once.
+        std::set<std::string> kernels;
         for (const FunctionDefinition& function : in_.functions)
-            if (function.is_global) ++kernel_count_;
+            if (function.is_global) kernels.insert(function.name);
+        kernel_count_ = static_cast<int>(kernels.size());
     }
 
     std::vector<GeneDraft> run() {
@@ -78,6 +81,22 @@ private:
     void add(Gene gene, std::vector<GeneSlotDraft> slots) {
         if (std::any_of(genes_.begin(), genes_.end(), [&](const GeneDraft& g) { return g.gene.name == gene.name; }))
             throw UsageError("gene '" + gene.name + "' is declared twice (check the --param and --flag options)");
+        genes_.push_back({std::move(gene), std::move(slots)});
+    }
+
+    // A header gene of a kernel defined more than once (alternatives in #if branches) is one gene
+    // over the slots of every definition, when the definitions agree on its value.
+    void add_header_gene(Gene gene, std::vector<GeneSlotDraft> slots) {
+        for (GeneDraft& existing : genes_) {
+            if (existing.gene.name != gene.name) continue;
+            if (existing.gene.default_value == gene.default_value && existing.gene.launch_threads == gene.launch_threads) {
+                existing.slots.insert(existing.slots.end(), slots.begin(), slots.end());
+            } else {
+                notes_.push_back(gene.name + ": the definitions of the kernel at lines " + std::to_string(existing.gene.line) +
+                                 " and " + std::to_string(gene.line) + " disagree on it, so it covers only the first");
+            }
+            return;
+        }
         genes_.push_back({std::move(gene), std::move(slots)});
     }
 
@@ -271,7 +290,7 @@ private:
             gene.default_value = "off";
             slot.begin = slot.end = tok(function.name_token).begin;
         }
-        add(std::move(gene), {slot});
+        add_header_gene(std::move(gene), {slot});
     }
 
     void restrict_pointers(const FunctionDefinition& function) {
@@ -316,7 +335,7 @@ private:
         gene.default_value = with.empty() ? "0" : "1";
         gene.numeric = true;
         gene.line = tok(function.params_open).line;
-        add(std::move(gene), std::move(slots));
+        add_header_gene(std::move(gene), std::move(slots));
     }
 
     void const_scalars(const FunctionDefinition& function) {
@@ -340,7 +359,7 @@ private:
             gene.default_value = p.const_first ? "1" : "0";
             gene.numeric = true;
             gene.line = p.parameter.line;
-            add(std::move(gene), {slot});
+            add_header_gene(std::move(gene), {slot});
         }
     }
 
