@@ -56,6 +56,42 @@ private:
     const Token& tok(int index) const { return in_.scan.tokens[static_cast<std::size_t>(index)]; }
     const Directive& directive(int index) const { return in_.scan.directives[static_cast<std::size_t>(index)]; }
 
+    // The first line in the function's body where `name` is assigned, incremented or has its
+    // address taken (so `const` would not compile), or 0.
+    int modified_at(const FunctionDefinition& function, const std::string& name) const {
+        for (int k = function.body_open + 1; k < function.body_close; ++k) {
+            const Token& t = tok(k);
+            if (!t.identifier() || t.text != name) continue;
+            const Token& before = tok(k - 1);
+            const Token& after = tok(k + 1);
+            if (before.is(".") || before.is("->") || before.is("::")) continue;
+            static const char* const kWrites[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"};
+            for (const char* op : kWrites)
+                if (after.is(op)) return t.line;
+            if (before.is("++") || before.is("--") || before.is("&")) return t.line;
+        }
+        return 0;
+    }
+
+    // The first line where the shared variable `name` goes to a function whole (an argument on
+    // its own, or its address taken): a volatile one would not convert to the parameter's type.
+    int passed_at(const std::string& name) const {
+        for (const FunctionDefinition& function : in_.functions) {
+            for (int k = function.body_open + 1; k < function.body_close; ++k) {
+                const Token& t = tok(k);
+                if (!t.identifier() || t.text != name) continue;
+                const Token& before = tok(k - 1);
+                if (before.is("&")) return t.line;
+                const bool argument_start = before.is(",") || (before.is("(") && (tok(k - 2).identifier() || tok(k - 2).is(">")));
+                if (!argument_start) continue;
+                // The argument is the array itself or an offset into it: s, s + i.
+                const Token& after = tok(k + 1);
+                if (after.is(",") || after.is(")") || after.is("+") || after.is("-")) return t.line;
+            }
+        }
+        return 0;
+    }
+
     std::string per_kernel(const std::string& base, const FunctionDefinition& function) const {
         return kernel_count_ > 1 ? base + "_" + function.name : base;
     }
@@ -286,6 +322,22 @@ private:
                 threads += (threads.empty() ? "(" : "*(") + part + ")";
                 start = comma + 1;
             }
+            // __launch_bounds__ needs constants: every name in the block size must be a macro.
+            std::vector<std::string> names;
+            std::vector<std::string> calls;
+            condition_names(in_.options.block_size, names, calls);
+            for (const std::string& used : names) {
+                const bool macro = std::any_of(in_.directives.defines.begin(), in_.directives.defines.end(),
+                                               [&](const MacroDefinition& m) { return m.name == used; }) ||
+                                   std::any_of(in_.options.params.begin(), in_.options.params.end(),
+                                               [&](const ParamDeclaration& p) { return p.name == used; });
+                if (!macro) {
+                    notes_.push_back("launch_bounds gene not offered for " + function.name + ": the block size '" +
+                                     in_.options.block_size + "' uses " + used +
+                                     ", which is not a macro of the file (__launch_bounds__ takes constants)");
+                    return;
+                }
+            }
             gene.launch_threads = threads;
             gene.default_value = "off";
             slot.begin = slot.end = tok(function.name_token).begin;
@@ -344,6 +396,13 @@ private:
             if (p.parameter.is_pointer || p.is_reference || p.parameter.name.empty()) continue;
             const std::string name = kernel_count_ > 1 ? "const_" + function.name + "_" + p.parameter.name
                                                        : "const_" + p.parameter.name;
+            if (!p.parameter.is_const) {
+                if (const int line = modified_at(function, p.parameter.name)) {
+                    notes_.push_back(name + " gene not offered: " + function.name + " changes " + p.parameter.name +
+                                     " at line " + std::to_string(line) + ", so it cannot be const");
+                    continue;
+                }
+            }
             if (p.parameter.is_const && !p.const_first) {
                 notes_.push_back(name + " gene not offered: the parameter's const is not its first word (write 'const " +
                                  p.parameter.type + "' style)");
@@ -374,6 +433,15 @@ private:
                 return;
             }
             if (s.has_volatile) ++with;
+        }
+        if (with == 0) {
+            for (const SharedDeclaration& s : shared)
+                for (const std::string& variable : s.names)
+                    if (const int line = passed_at(variable)) {
+                        notes_.push_back("volatile gene not offered: the __shared__ " + variable + " is passed on at line " +
+                                         std::to_string(line) + ", where a volatile one would not convert");
+                        return;
+                    }
         }
         if (with != 0 && with != shared.size()) {
             notes_.push_back("volatile gene not offered: " + std::to_string(with) + " of " + std::to_string(shared.size()) +
