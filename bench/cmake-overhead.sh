@@ -5,7 +5,8 @@
 # GI_OPTIMIZE_TOOL: like the compiler, it is a tool the build uses, not part of what is measured.
 # The entry is hand-picked (BENCH_GENOME) in a scratch cache folder: what is measured is the
 # mechanism (key check, variant generation, compiling a generated file), not the genome.
-# Usage: bench/cmake-overhead.sh [RUNS]   (default 3). Prints a table; needs nvcc, no GPU.
+# Usage: [GI_TOOL=path/to/gi-tool] bench/cmake-overhead.sh [RUNS]   (default 3). Prints a table;
+# needs nvcc, no GPU.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/env.sh"
@@ -14,10 +15,13 @@ work="${GI_BENCH_DIR:-$root/build/bench-cmake-overhead}"
 genome="${BENCH_GENOME:-BLOCK_W=32 ROWS_PER_THREAD=8}"
 mkdir -p "$work"
 
-tool_build="$work/gi-optimize"
-cmake -S "$root" -B "$tool_build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=OFF >/dev/null
-cmake --build "$tool_build" -j "$GI_JOBS" --target gi-tool >/dev/null
-tool="$tool_build/gi-tool/gi-tool"
+tool="${GI_TOOL:-}"   # a built gi-tool; otherwise one is built here first
+if [[ -z "$tool" ]]; then
+    tool_build="$work/gi-optimize"
+    cmake -S "$root" -B "$tool_build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=OFF >/dev/null
+    cmake --build "$tool_build" -j "$GI_JOBS" --target gi-tool >/dev/null
+    tool="$tool_build/gi-tool/gi-tool"
+fi
 
 # The entry, written for the consumer's registration exactly as its build computes it.
 probe="$work/probe"

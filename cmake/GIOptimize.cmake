@@ -595,6 +595,11 @@ function(_gi_finalize target identifier)
                 set(held_out_option --held-out "${work}/held-out")
             endif()
             math(EXPR budget_seconds "${budget} * 60")
+            # gi-tool runs variants on the GPU through gi-worker, which it finds next to itself.
+            set(worker "")
+            if(GI_OPTIMIZE_TOOL STREQUAL "" AND TARGET GIOptimize::gi-worker)
+                set(worker GIOptimize::gi-worker)
+            endif()
             set(block_option "")
             if(NOT block_size_text STREQUAL "")
                 set(block_option --block "${block_size_text}")
@@ -610,7 +615,7 @@ function(_gi_finalize target identifier)
                 COMMAND "${tool}" cache write "${kernel}" ${registration} --arch ${architecture}
                         --cache-dir "${cache_dir}" --from-run "${work}/run"
                 COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
-                DEPENDS "${kernel}" "${recorder_target}" ${tool}
+                DEPENDS "${kernel}" "${recorder_target}" ${tool} ${worker}
                 WORKING_DIRECTORY "${gen_dir}"
                 COMMENT "gi-optimize: recording ${kernel_name} with ${recorder_target} and evolving it for sm_${architecture} (at most ${budget} min)"
                 USES_TERMINAL
