@@ -124,10 +124,16 @@ if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     step "evolve"
     if "$tool" evolve --help 2>/dev/null | grep -q -- "cuda"; then
         start=$(date +%s)
-        timeout 240 "$tool" evolve "$kernel" --function "$function" "${kernel_options[@]}" --evaluator cuda --cases "$cases" \
-            --held-out "$held" --generations 3 --population 20 --seed 1 --out "$work/evolve" >"$OUT/evolve.log" 2>&1
+        generations="${GI_CHECK_GENERATIONS:-3}" population="${GI_CHECK_POPULATION:-20}"
+        timeout "${GI_CHECK_EVOLVE_TIMEOUT:-240}" "$tool" evolve "$kernel" --function "$function" "${kernel_options[@]}" \
+            --evaluator cuda --cases "$cases" --held-out "$held" --generations "$generations" --population "$population" \
+            --tune-max 16 --seed 1 --out "$work/evolve" >"$OUT/evolve.log" 2>&1
         status=$?
-        row "gi-tool evolve --evaluator cuda" "exit $status in $(( $(date +%s) - start )) s (3 generations x 20)"
+        row "gi-tool evolve --evaluator cuda" "exit $status in $(( $(date +%s) - start )) s ($generations generations x $population)"
+        for key in "best" "speedup" "validated" "sanitizer"; do
+            line="$(grep -i -m1 "$key" "$OUT/evolve.log")"
+            [[ -n "$line" ]] && row "evolve: $key" "$line"
+        done
         tail -15 "$OUT/evolve.log"
     else
         row "gi-tool evolve --evaluator cuda" "not available in this build"

@@ -157,7 +157,8 @@ struct CudaEvaluator::Impl {
     std::set<int> loaded, referenced;
     // A second worker started ahead of need with the current case loaded, so a variant that kills
     // its worker costs a swap, not a CUDA start-up and a case load.
-    std::unique_ptr<worker::WorkerProcess> spare;
+    // Several, because a CUDA context takes longer to create than a failing variant takes to fail.
+    std::deque<std::unique_ptr<worker::WorkerProcess>> spares;
     int spare_case = -1;
     std::set<int> verified;  // cases whose checksums a worker has already checked
     std::string device;
@@ -211,25 +212,30 @@ struct CudaEvaluator::Impl {
         if (arch.empty()) arch = options.arch.empty() ? "sm_" + reply.get("compute-capability") : options.arch;
     }
 
-    // Starts a spare worker for `index` unless one is already there (its requests are pipelined;
-    // the replies are read when it is adopted).
+    // Tops the spare workers for `index` up to options.spare_workers (their requests are
+    // pipelined; the replies are read when one is adopted).
     void prepare_spare(int index) {
-        if (spare && spare_case == index && spare->running()) return;
-        if (spare) spare->kill();
-        spare.reset();
-        spare_case = index;
-        try {
-            spare = std::make_unique<worker::WorkerProcess>(worker_options());
-            spare->send({"hello", {}, {}}, std::chrono::seconds(5));
-            spare->send(load_message(index), std::chrono::seconds(5));
-        } catch (const std::exception&) {
-            spare.reset();  // the main worker path will report what is wrong
+        if (spare_case != index) {
+            for (auto& w : spares) w->kill();
+            spares.clear();
+            spare_case = index;
+        }
+        while (static_cast<int>(spares.size()) < options.spare_workers) {
+            try {
+                auto w = std::make_unique<worker::WorkerProcess>(worker_options());
+                w->send({"hello", {}, {}}, std::chrono::seconds(5));
+                w->send(load_message(index), std::chrono::seconds(5));
+                spares.push_back(std::move(w));
+            } catch (const std::exception&) {
+                return;  // the main worker's path will report what is wrong
+            }
         }
     }
 
     bool adopt_spare(int index) {
-        if (!spare || spare_case != index) return false;
-        std::unique_ptr<worker::WorkerProcess> candidate = std::move(spare);
+        if (spares.empty() || spare_case != index) return false;
+        std::unique_ptr<worker::WorkerProcess> candidate = std::move(spares.front());
+        spares.pop_front();
         try {
             if (candidate->receive("hello", std::chrono::seconds(120)).type != "ready") return false;
             if (candidate->receive("load-case", std::chrono::seconds(300)).type != "case-loaded") return false;
@@ -532,7 +538,7 @@ CudaEvaluator::~CudaEvaluator() {
         }
         impl_->worker->kill();
     }
-    if (impl_->spare) impl_->spare->kill();
+    for (auto& w : impl_->spares) w->kill();
 }
 
 int CudaEvaluator::case_count() const { return impl_->training; }

@@ -36,6 +36,7 @@ struct CudaEvaluatorOptions {
     int repetitions = 10;
     double timeout_factor = 10;             // a variant may take this many times the original
     int timeout_margin_ms = 50;             // plus this for the kernel (launch and synchronisation latency)
+    int spare_workers = 2;                  // workers kept ready (case loaded) to replace a failed one
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
 };

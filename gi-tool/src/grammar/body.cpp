@@ -199,7 +199,7 @@ private:
         if (end < limit && tok(end).is(";")) {
             if (const auto names = declared_names(i, end)) {
                 declare(*names);
-                note_shared(i, end);
+                note_shared(i, end, *names);
                 return end + 1;
             }
             add_statement(i, end, braceless);
@@ -513,7 +513,7 @@ private:
         return names;
     }
 
-    void note_shared(int first, int end) {
+    void note_shared(int first, int end, const std::vector<Declared>& declared) {
         int shared_at = -1;
         bool volatile_before = false;
         for (int k = first; k < end; ++k) {
@@ -528,6 +528,7 @@ private:
         SharedDeclaration shared;
         shared.line = tok(shared_at).line;
         shared.volatile_elsewhere = volatile_before;
+        for (const Declared& d : declared) shared.names.push_back(d.name);
         std::size_t slot = tok(shared_at).end;
         while (slot < text.size() && (text[slot] == ' ' || text[slot] == '\t')) ++slot;
         shared.slot_begin = shared.slot_end = slot;

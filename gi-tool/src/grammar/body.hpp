@@ -43,6 +43,7 @@ struct SharedDeclaration {
     bool has_volatile = false;
     bool volatile_elsewhere = false;  // volatile written before __shared__: no place for a slot
     int line = 0;
+    std::vector<std::string> names;   // the variables it declares
 };
 
 struct BodyFacts {
