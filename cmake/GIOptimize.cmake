@@ -202,11 +202,14 @@ function(_gi_gpu_architecture out_var)
         find_program(_GI_NVIDIA_SMI nvidia-smi)
         mark_as_advanced(_GI_NVIDIA_SMI)
         if(_GI_NVIDIA_SMI)
-            execute_process(COMMAND "${_GI_NVIDIA_SMI}" --query-gpu=compute_cap,name --format=csv,noheader
+            execute_process(COMMAND "${_GI_NVIDIA_SMI}" --query-gpu=compute_cap,name,driver_version --format=csv,noheader
                             RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_QUIET TIMEOUT 30)
-            if(rc EQUAL 0 AND out MATCHES "^([0-9]+)\\.([0-9]+), *([^\n]*)")
+            if(rc EQUAL 0 AND out MATCHES "^([0-9]+)\\.([0-9]+), *([^,\n]*), *([^\n]*)")
                 set(detected "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
-                _gi_debug("nvidia-smi reports a GPU of architecture sm_${detected} (${CMAKE_MATCH_3})")
+                # For the provenance of entries evolved here.
+                set_property(GLOBAL PROPERTY _GI_DETECTED_GPU_NAME "${CMAKE_MATCH_3}")
+                set_property(GLOBAL PROPERTY _GI_DETECTED_GPU_DRIVER "${CMAKE_MATCH_4}")
+                _gi_debug("nvidia-smi reports a GPU of architecture sm_${detected} (${CMAKE_MATCH_3}, driver ${CMAKE_MATCH_4})")
             else()
                 _gi_debug("nvidia-smi found no usable GPU (exit status ${rc})")
             endif()
@@ -595,6 +598,12 @@ function(_gi_finalize target identifier)
                 set(held_out_option --held-out "${work}/held-out")
             endif()
             math(EXPR budget_seconds "${budget} * 60")
+            set(provenance --nvcc-version "${CMAKE_CUDA_COMPILER_VERSION}")
+            get_property(gpu_name GLOBAL PROPERTY _GI_DETECTED_GPU_NAME)
+            get_property(gpu_driver GLOBAL PROPERTY _GI_DETECTED_GPU_DRIVER)
+            if(gpu_name)
+                list(APPEND provenance --gpu "${gpu_name}" --driver "${gpu_driver}")
+            endif()
             # gi-tool runs variants on the GPU through gi-worker, which it finds next to itself.
             set(worker "")
             if(GI_OPTIMIZE_TOOL STREQUAL "" AND TARGET GIOptimize::gi-worker)
@@ -613,7 +622,7 @@ function(_gi_finalize target identifier)
                         --arch sm_${architecture} --cases "${work}/cases" ${held_out_option}
                         --time-limit ${budget_seconds} --out "${work}/run"
                 COMMAND "${tool}" cache write "${kernel}" ${registration} --arch ${architecture}
-                        --cache-dir "${cache_dir}" --from-run "${work}/run"
+                        --cache-dir "${cache_dir}" --from-run "${work}/run" ${provenance}
                 COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
                 DEPENDS "${kernel}" "${recorder_target}" ${tool} ${worker}
                 WORKING_DIRECTORY "${gen_dir}"

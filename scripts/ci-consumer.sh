@@ -4,13 +4,15 @@
 # the cache with `gi-tool cache verify --compile`, builds the example again with GI_OPTIMIZE=OFF and
 # checks that the device code built from the cache differs from the original kernel's.
 # Needs nvcc, no GPU. Environment: GI_CI_BUILD_DIR (default build/ci-consumer), GI_TOOL (a built
-# gi-tool to use instead of building one inside the consumer build).
+# gi-tool to use instead of building one inside the consumer build), GI_CI_CACHE_DIR (the cache to
+# check, default consumer-example/gi-cache).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 source "$root/scripts/env.sh"
 bash "$root/scripts/install-deps.sh"
 
 base="${GI_CI_BUILD_DIR:-$root/build/ci-consumer}"
+cache="${GI_CI_CACHE_DIR:-$root/consumer-example/gi-cache}"
 tool_option=()
 if [[ -n "${GI_TOOL:-}" ]]; then tool_option=("-DGI_OPTIMIZE_TOOL=$GI_TOOL"); fi
 
@@ -18,7 +20,7 @@ configure() {  # configure BUILD_DIR GI_OPTIMIZE [more -D options]
     local dir="$1" optimize="$2"
     shift 2
     cmake -S "$root/consumer-example" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_OPTIMIZE="$optimize" \
-          -DGI_GPU_ARCHITECTURE=none "${tool_option[@]}" "$@" >"$dir.configure.log" 2>&1 ||
+          -DGI_GPU_ARCHITECTURE=none -DSTEREO_CACHE_DIR="$cache" "${tool_option[@]}" "$@" >"$dir.configure.log" 2>&1 ||
         { cat "$dir.configure.log"; echo "ci-consumer: configuring with GI_OPTIMIZE=$optimize failed"; exit 1; }
     grep "gi-optimize:" "$dir.configure.log" || true
 }
@@ -36,7 +38,7 @@ fi
 [[ -x "$tool" ]] || { echo "ci-consumer: no gi-tool found in $base/on"; exit 1; }
 registration="$(find "$base/on" -name 'stereo_kernel.registration' | head -1)"
 mapfile -t args <"$registration"
-"$tool" cache verify "$root/consumer-example/gi-cache" "${args[@]}" --compile
+"$tool" cache verify "$cache" "${args[@]}" --compile
 
 echo "== consumer with GI_OPTIMIZE=OFF, for comparison"
 configure "$base/off" OFF
