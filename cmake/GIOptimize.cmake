@@ -280,6 +280,13 @@ function(gi_optimize_cuda_kernel target)
     if(NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY)$")
         _gi_fail("target '${target}' is a ${type}: it must compile the kernel (an executable or a library)")
     endif()
+    # The generated sources and the custom command producing them must live in the target's own
+    # directory (CMake attaches custom commands and source properties per directory).
+    get_target_property(target_dir "${target}" SOURCE_DIR)
+    if(NOT target_dir STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+        _gi_fail("target '${target}' is defined in ${target_dir}: call gi_optimize_cuda_kernel() in that directory's "
+                 "CMakeLists.txt")
+    endif()
     if(GI_UNPARSED_ARGUMENTS)
         list(JOIN GI_UNPARSED_ARGUMENTS "' '" unknown)
         list(JOIN one_value_keywords " " k1)
@@ -338,8 +345,8 @@ function(gi_optimize_cuda_kernel target)
         set(architectures "")
     endif()
 
-    if(DEFINED GI_BUDGET AND NOT GI_BUDGET MATCHES "^([0-9]+\\.?[0-9]*|\\.[0-9]+)$")
-        _gi_fail("BUDGET: '${GI_BUDGET}' is not a number of minutes")
+    if(DEFINED GI_BUDGET AND NOT GI_BUDGET MATCHES "^[0-9]+$")
+        _gi_fail("BUDGET: '${GI_BUDGET}' is not a whole number of minutes")
     endif()
     if(DEFINED GI_BUDGET AND GI_BUDGET EQUAL 0)
         _gi_fail("BUDGET must be more than 0 minutes")
@@ -542,6 +549,10 @@ function(_gi_finalize target identifier)
     string(JOIN "," grid_text ${grid})
 
     set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/gi-optimize/${target}")
+    # The kernel and its registration as gi-tool arguments, one per line, for people and scripts
+    # running gi-tool by hand (cache verify, evolve) with exactly what the build uses.
+    list(JOIN registration "\n" registration_lines)
+    file(CONFIGURE OUTPUT "${gen_dir}/${identifier}.registration" CONTENT "${kernel}\n${registration_lines}\n" @ONLY)
     set(wrapper "${gen_dir}/${identifier}.gi.cu")
     set(header "${gen_dir}/include/${identifier}.gi.h")
     set(options_file "${gen_dir}/${identifier}.options")
@@ -583,17 +594,28 @@ function(_gi_finalize target identifier)
                                     "$<TARGET_FILE:${recorder_target}>" ${held_out})
                 set(held_out_option --held-out "${work}/held-out")
             endif()
+            math(EXPR budget_seconds "${budget} * 60")
+            # gi-tool runs variants on the GPU through gi-worker, which it finds next to itself.
+            set(worker "")
+            if(GI_OPTIMIZE_TOOL STREQUAL "" AND TARGET GIOptimize::gi-worker)
+                set(worker GIOptimize::gi-worker)
+            endif()
+            set(block_option "")
+            if(NOT block_size_text STREQUAL "")
+                set(block_option --block "${block_size_text}")
+            endif()
             add_custom_command(
                 OUTPUT "${stamp}"
                 COMMAND "${CMAKE_COMMAND}" -E rm -rf "${work}/cases" "${work}/held-out" "${work}/run"
                 COMMAND "${CMAKE_COMMAND}" -E env "GI_RECORD_DIR=${work}/cases" "$<TARGET_FILE:${recorder_target}>" ${recorder_args}
                 ${held_out_record}
-                COMMAND "${tool}" evolve "${kernel}" ${registration} --evaluator cuda --arch ${architecture}
-                        --cases "${work}/cases" ${held_out_option} --time-limit ${budget}m --out "${work}/run"
+                COMMAND "${tool}" evolve "${kernel}" ${registration} ${block_option} --evaluator cuda
+                        --arch sm_${architecture} --cases "${work}/cases" ${held_out_option}
+                        --time-limit ${budget_seconds} --out "${work}/run"
                 COMMAND "${tool}" cache write "${kernel}" ${registration} --arch ${architecture}
                         --cache-dir "${cache_dir}" --from-run "${work}/run"
                 COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
-                DEPENDS "${kernel}" "${recorder_target}" ${tool}
+                DEPENDS "${kernel}" "${recorder_target}" ${tool} ${worker}
                 WORKING_DIRECTORY "${gen_dir}"
                 COMMENT "gi-optimize: recording ${kernel_name} with ${recorder_target} and evolving it for sm_${architecture} (at most ${budget} min)"
                 USES_TERMINAL

@@ -157,82 +157,83 @@ __device__ Flux hllc_flux(const Prim& l, const Prim& r, Real gamma)
     return f;
 }
 
-__device__ void put_state(Real* s, int plane, int index, const Prim& v)
+__device__ void put_state(Real* dst, int plane, int index, const Prim& v)
 {
-    s[index] = v.rho;
-    s[plane + index] = v.vx;
-    s[2 * plane + index] = v.vy;
-    s[3 * plane + index] = v.p;
+    dst[index] = v.rho;
+    dst[plane + index] = v.vx;
+    dst[2 * plane + index] = v.vy;
+    dst[3 * plane + index] = v.p;
 }
 
-__device__ Prim get_state(const Real* s, int plane, int index)
+__device__ Prim get_state(const Real* src, int plane, int index)
 {
     Prim v;
-    v.rho = s[index];
-    v.vx = s[plane + index];
-    v.vy = s[2 * plane + index];
-    v.p = s[3 * plane + index];
+    v.rho = src[index];
+    v.vx = src[plane + index];
+    v.vy = src[2 * plane + index];
+    v.p = src[3 * plane + index];
     return v;
 }
 
-__device__ void put_flux(Real* s, int plane, int index, const Flux& f)
+__device__ void put_flux(Real* dst, int plane, int index, const Flux& f)
 {
-    s[index] = f.rho;
-    s[plane + index] = f.mx;
-    s[2 * plane + index] = f.my;
-    s[3 * plane + index] = f.e;
+    dst[index] = f.rho;
+    dst[plane + index] = f.mx;
+    dst[2 * plane + index] = f.my;
+    dst[3 * plane + index] = f.e;
 }
 
-__device__ Flux get_flux(const Real* s, int plane, int index)
+__device__ Flux get_flux(const Real* src, int plane, int index)
 {
     Flux f;
-    f.rho = s[index];
-    f.mx = s[plane + index];
-    f.my = s[2 * plane + index];
-    f.e = s[3 * plane + index];
+    f.rho = src[index];
+    f.mx = src[plane + index];
+    f.my = src[2 * plane + index];
+    f.e = src[3 * plane + index];
     return f;
 }
 
-// Flux through the x face at tile position (f, r): between the tile's cells f-1 and f of row r,
-// whose first cell is global (i0, j0). Face states from the shared tiles (Manifest) or
-// interpolated here from four cells of u (Delayed).
-__device__ Flux x_face_flux(const Real* u, const Real* x_lo, const Real* x_hi, int f, int r, int i0, int j0,
+// Flux through the x face at tile position (face, row): between the tile's cells face-1 and face of
+// that row; the tile's first cell is global (i0, j0). Face states from the shared tiles (Manifest)
+// or interpolated here from four cells of u (Delayed).
+__device__ Flux x_face_flux(const Real* u, const Real* x_lo, const Real* x_hi, int face, int row, int i0, int j0,
                             int nx, int ny, int periodic_x, int periodic_y, Real gamma)
 {
     Prim left;
     Prim right;
 #if MANIFEST_INTERP
-    left = get_state(x_hi, XS_N, r * XS_W + f);
-    right = get_state(x_lo, XS_N, r * XS_W + f + 1);
+    left = get_state(x_hi, XS_N, row * XS_W + face);
+    right = get_state(x_lo, XS_N, row * XS_W + face + 1);
 #else
-    Prim a = load_primitive(u, i0 + f - 2, j0 + r, nx, ny, periodic_x, periodic_y, gamma);
-    Prim b = load_primitive(u, i0 + f - 1, j0 + r, nx, ny, periodic_x, periodic_y, gamma);
-    Prim c = load_primitive(u, i0 + f, j0 + r, nx, ny, periodic_x, periodic_y, gamma);
-    Prim d = load_primitive(u, i0 + f + 1, j0 + r, nx, ny, periodic_x, periodic_y, gamma);
+    Prim p0 = load_primitive(u, i0 + face - 2, j0 + row, nx, ny, periodic_x, periodic_y, gamma);
+    Prim p1 = load_primitive(u, i0 + face - 1, j0 + row, nx, ny, periodic_x, periodic_y, gamma);
+    Prim p2 = load_primitive(u, i0 + face, j0 + row, nx, ny, periodic_x, periodic_y, gamma);
+    Prim p3 = load_primitive(u, i0 + face + 1, j0 + row, nx, ny, periodic_x, periodic_y, gamma);
     Prim unused;
-    interpolate(a, b, c, unused, left);
-    interpolate(b, c, d, right, unused);
+    interpolate(p0, p1, p2, unused, left);
+    interpolate(p1, p2, p3, right, unused);
 #endif
     return hllc_flux(left, right, gamma);
 }
 
-// Flux through the y face at tile position (f, r): between the tile's cells (f, r-1) and (f, r).
-__device__ Flux y_face_flux(const Real* u, const Real* y_lo, const Real* y_hi, int f, int r, int i0, int j0,
+// Flux through the y face at tile position (face, row): between the tile's cells (face, row-1) and
+// (face, row).
+__device__ Flux y_face_flux(const Real* u, const Real* y_lo, const Real* y_hi, int face, int row, int i0, int j0,
                             int nx, int ny, int periodic_x, int periodic_y, Real gamma)
 {
     Prim below;
     Prim above;
 #if MANIFEST_INTERP
-    below = get_state(y_hi, YS_N, r * BLOCK_X + f);
-    above = get_state(y_lo, YS_N, (r + 1) * BLOCK_X + f);
+    below = get_state(y_hi, YS_N, row * BLOCK_X + face);
+    above = get_state(y_lo, YS_N, (row + 1) * BLOCK_X + face);
 #else
-    Prim a = load_primitive(u, i0 + f, j0 + r - 2, nx, ny, periodic_x, periodic_y, gamma);
-    Prim b = load_primitive(u, i0 + f, j0 + r - 1, nx, ny, periodic_x, periodic_y, gamma);
-    Prim c = load_primitive(u, i0 + f, j0 + r, nx, ny, periodic_x, periodic_y, gamma);
-    Prim d = load_primitive(u, i0 + f, j0 + r + 1, nx, ny, periodic_x, periodic_y, gamma);
+    Prim p0 = load_primitive(u, i0 + face, j0 + row - 2, nx, ny, periodic_x, periodic_y, gamma);
+    Prim p1 = load_primitive(u, i0 + face, j0 + row - 1, nx, ny, periodic_x, periodic_y, gamma);
+    Prim p2 = load_primitive(u, i0 + face, j0 + row, nx, ny, periodic_x, periodic_y, gamma);
+    Prim p3 = load_primitive(u, i0 + face, j0 + row + 1, nx, ny, periodic_x, periodic_y, gamma);
     Prim unused;
-    interpolate(a, b, c, unused, below);
-    interpolate(b, c, d, above, unused);
+    interpolate(p0, p1, p2, unused, below);
+    interpolate(p1, p2, p3, above, unused);
 #endif
     // The solver works normal to x: swap the velocity components in and the momenta out.
     Real t = below.vx;

@@ -1,0 +1,133 @@
+// `gi-tool evolve`: pre-tune, search, minimise and post-tune one kernel; writes the best variant,
+// its genome, the run record and a checkpoint to --out.
+#include <iostream>
+#include <limits>
+
+#include "cli/args.hpp"
+#include "cli/command.hpp"
+#include "cli/kernel_args.hpp"
+#include "evaluate/evaluator_factory.hpp"
+#include "search/evolve.hpp"
+#include "search/strategy.hpp"
+#include "util/error.hpp"
+
+namespace gi::cli {
+namespace {
+
+std::string help_text() {
+    std::string evaluators, evaluator_options, strategies;
+    for (const EvaluatorKind& kind : evaluator_kinds()) {
+        evaluators += "                            " + kind.name + ": " + kind.summary +
+                      (kind.built_in ? "" : " (not built into this gi-tool)") + "\n";
+        evaluator_options += kind.options_help;
+    }
+    for (const std::string& name : strategy_names()) strategies += (strategies.empty() ? "" : "|") + name;
+    return "usage: gi-tool evolve KERNEL.cu --function NAME [kernel options] --evaluator NAME --out DIR\n"
+           "                      [--generations N] [--population N] [--seed S] [--time-limit S] [--resume]\n"
+           "  Improves a CUDA kernel by genetic improvement (Langdon's method): tunes its declared\n"
+           "  parameters, evolves patches of its own lines, removes the edits that do not matter, tunes\n"
+           "  again, and writes to DIR: best.cu (the improved kernel), best.genome (its patch), run.xml\n"
+           "  (the run record) and checkpoint.xml (to --resume an interrupted run).\n\n" +
+           kernel_options_help() +
+           "\nsearch options:\n"
+           "  --evaluator NAME          how variants are measured:\n" + evaluators +
+           "  --out DIR                 output directory (created if missing)\n"
+           "  --strategy " + strategies + std::string(strategies.size() < 15 ? 15 - strategies.size() : 1, ' ') +
+           "search strategy (default gp: generational GP)\n"
+           "  --generations N           generations to run (default 50)\n"
+           "  --population N            individuals per generation (default 100)\n"
+           "  --seed S                  random seed; the same seed and inputs give the same run (default 1)\n"
+           "  --time-limit S            wall-time budget in seconds; the run stops after the generation in\n"
+           "                            progress (default: none, --generations alone)\n"
+           "  --max-error E             error a variant may have and still be accepted (default 0: exact)\n"
+           "  --noise-k K               a variant must beat the original by K x the combined timing spread\n"
+           "                            (default 1)\n"
+           "  --minimise-k K            minimisation keeps an edit only when removing it costs more than\n"
+           "                            K x noise (default 3)\n"
+           "  --minimise-repeats N      evaluations per minimisation comparison (default 3)\n"
+           "  --no-minimise             keep the best genome as evolved\n"
+           "  --pre-tune|--no-pre-tune  sweep numeric --param/--flag genes before search (default on)\n"
+           "  --post-tune|--no-post-tune  sweep them again after minimisation (default on)\n"
+           "  --tune-max N              largest sweep done exhaustively; bigger spaces are sampled with N\n"
+           "                            points (default 256)\n"
+           "  --resume                  continue the run in DIR from its checkpoint (same kernel and options;\n"
+           "                            --generations and --time-limit may change)\n"
+           "  --restart                 discard a run already in DIR and start again\n"
+           "  --quiet                   print only the summary\n"
+           "\nevaluator options:\n" + evaluator_options +
+           "\nexample:\n"
+           "  gi-tool evolve kernels/stereo/stereo.cu --function stereoKernel \\\n"
+           "      --param BLOCK_W=32,64,128 --param ROWS_PER_THREAD=1..48 \\\n"
+           "      --evaluator compile-only --arch sm_90 --generations 5 --population 20 --seed 7 --out run1\n"
+           "  gi-tool evolve kernels/stereo/stereo.cu --function stereoKernel --evaluator fake \\\n"
+           "      --fake seed=3 --out run2 --time-limit 60\n"
+           "\nexit status: 0 ok, 1 failure, 2 usage error\n";
+}
+
+bool on_off(const Args& args, const std::string& on, const std::string& off, bool fallback) {
+    if (args.has(on) && args.has(off)) throw UsageError("give only one of " + on + " and " + off);
+    if (args.has(on)) return true;
+    if (args.has(off)) return false;
+    return fallback;
+}
+
+int run_evolve(const std::vector<std::string>& arguments) {
+    std::vector<std::string> value_options = kernel_value_options();
+    for (const char* option : {"--evaluator", "--out", "--strategy", "--generations", "--population", "--seed",
+                               "--time-limit", "--max-error", "--noise-k", "--minimise-k", "--minimise-repeats",
+                               "--tune-max"})
+        value_options.push_back(option);
+    for (const std::string& option : evaluator_value_options()) value_options.push_back(option);
+    std::vector<std::string> switch_options = kernel_switch_options();
+    for (const char* option : {"--help", "--resume", "--restart", "--pre-tune", "--no-pre-tune", "--post-tune",
+                               "--no-post-tune", "--no-minimise", "--quiet"})
+        switch_options.push_back(option);
+    for (const std::string& option : evaluator_switch_options()) switch_options.push_back(option);
+
+    const Args args(arguments, value_options, switch_options);
+    if (args.has("--help")) {
+        std::cout << help_text();
+        return kExitOk;
+    }
+
+    EvolveOptions options;
+    options.strategy = args.value("--strategy").value_or("gp");
+    options.generations = static_cast<int>(args.integer("--generations", 50, 0, 1000000));
+    options.population = static_cast<std::size_t>(args.integer("--population", 100, 2, 1000000));
+    options.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, std::numeric_limits<long long>::max()));
+    options.time_limit_s = args.number("--time-limit", 0, 0, 1e9);
+    options.acceptance.max_error = args.number("--max-error", 0, 0, 1e300);
+    options.acceptance.noise_k = args.number("--noise-k", 1, 0, 1e6);
+    options.minimise_options.k = args.number("--minimise-k", 3, 0, 1e6);
+    options.minimise_options.repeats = static_cast<int>(args.integer("--minimise-repeats", 3, 1, 1000));
+    options.tune_max = static_cast<int>(args.integer("--tune-max", 256, 1, 100000000));
+    options.pre_tune = on_off(args, "--pre-tune", "--no-pre-tune", true);
+    options.post_tune = on_off(args, "--post-tune", "--no-post-tune", true);
+    options.minimise = !args.has("--no-minimise");
+    if (args.has("--resume") && args.has("--restart")) throw UsageError("give only one of --resume and --restart");
+    const OutMode mode = args.has("--resume") ? OutMode::Resume : args.has("--restart") ? OutMode::Restart : OutMode::Fresh;
+    const std::string out = args.required("--out");
+    const std::string evaluator_name = args.required("--evaluator");
+    check_evolve_options(options);
+
+    EvaluatorOptions evaluator_options;
+    for (const std::string& option : evaluator_value_options())
+        if (args.has(option)) evaluator_options.values[option] = args.values(option);
+    for (const std::string& option : evaluator_switch_options())
+        if (args.has(option)) evaluator_options.switches.insert(option);
+    evaluator_options.kernel_path = kernel_path_from(args);
+
+    const Grammar grammar = grammar_from(args);
+    std::unique_ptr<Evaluator> evaluator = make_evaluator(evaluator_name, grammar, evaluator_options);
+
+    EvolveHooks hooks;
+    if (!args.has("--quiet")) hooks.progress = [](const std::string& line) { std::cout << line << std::endl; };
+    const RunRecord record = evolve(grammar, *evaluator, options, out, mode, hooks);
+    std::cout << "\n" << run_summary(record) << "outputs in " << out << ": best.cu best.genome run.xml\n";
+    return kExitOk;
+}
+
+const CommandRegistrar registrar({"evolve", "evolve a faster kernel (tune, search, minimise, tune)", run_evolve});
+
+}  // namespace
+}  // namespace gi::cli

@@ -1,0 +1,187 @@
+#include "history/history_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <set>
+#include <sstream>
+
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+
+std::string fixed(double value, int digits) {
+    if (!std::isfinite(value)) return "-";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
+    return buffer;
+}
+
+std::string short_genome(const std::string& genome) {
+    if (genome.empty()) return "(original)";
+    return genome.size() <= 100 ? genome : genome.substr(0, 97) + "...";
+}
+
+std::string score_text(const IndividualRow& row) {
+    if (row.status != EvalStatus::Ok) return to_string(row.status);
+    return fixed(row.mean, 3) + "x+-" + fixed(row.deviation, 3);
+}
+
+std::string first_line(const std::string& text) {
+    std::string line = text.substr(0, text.find('\n'));
+    return line.size() <= 120 ? line : line.substr(0, 117) + "...";
+}
+
+}  // namespace
+
+std::vector<IndividualRow> best_individuals(const std::vector<IndividualRow>& rows, std::size_t count) {
+    std::vector<IndividualRow> ok;
+    std::set<std::string> seen;  // one line per genome: its latest row carries the most measurements
+    for (auto it = rows.rbegin(); it != rows.rend(); ++it)
+        if (it->status == EvalStatus::Ok && seen.insert(it->genome).second) ok.push_back(*it);
+    std::stable_sort(ok.begin(), ok.end(), [](const IndividualRow& a, const IndividualRow& b) {
+        if (a.mean != b.mean) return a.mean > b.mean;
+        return a.id < b.id;
+    });
+    if (ok.size() > count) ok.resize(count);
+    return ok;
+}
+
+std::string best_table(const std::vector<IndividualRow>& best) {
+    std::ostringstream out;
+    if (best.empty()) return "no individual ran successfully\n";
+    out << "    id  strategy  gen  birth          speedup         time ms    error     genome\n";
+    for (const IndividualRow& r : best) {
+        char line[256];
+        std::snprintf(line, sizeof line, "%6lld  %-8s %4d  %-13s  %-14s  %9s  %-9s ", static_cast<long long>(r.id),
+                      r.strategy.c_str(), r.generation, to_string(r.birth).c_str(), score_text(r).c_str(),
+                      fixed(r.time.median_ms, 4).c_str(), fixed(r.error, 6).c_str());
+        out << line << short_genome(r.genome) << (r.accepted ? "" : "  (not accepted)") << "\n";
+    }
+    return out.str();
+}
+
+std::string history_summary(const HistoryIdentity& identity, const std::vector<IndividualRow>& rows,
+                            std::int64_t evaluations, std::size_t best) {
+    std::ostringstream out;
+    out << "kernel sha256 " << identity.kernel_sha256.substr(0, 16) << "..., grammar version "
+        << identity.grammar_version << "\n";
+    if (!identity.options.empty()) {
+        out << "options:";
+        for (const auto& [key, value] : identity.options) out << " " << key << "=" << value;
+        out << "\n";
+    }
+    std::set<std::string> genomes;
+    std::map<std::string, int> strategies, statuses, births;
+    int accepted = 0;
+    for (const IndividualRow& r : rows) {
+        genomes.insert(r.genome);
+        ++strategies[r.strategy];
+        ++statuses[to_string(r.status)];
+        ++births[to_string(r.birth)];
+        accepted += r.accepted;
+    }
+    out << rows.size() << " individuals (" << genomes.size() << " distinct genomes, " << accepted << " accepted), "
+        << evaluations << " measurements of a program on a case\n";
+    auto counts = [&](const char* title, const std::map<std::string, int>& m) {
+        out << title << ":";
+        for (const auto& [name, n] : m) out << " " << name << " " << n;
+        out << "\n";
+    };
+    counts("by strategy", strategies);
+    counts("by status", statuses);
+    counts("by birth", births);
+    if (best > 0) {
+        out << "\nbest " << best << ":\n" << best_table(best_individuals(rows, best));
+    }
+    return out.str();
+}
+
+std::string lineage_tree(const std::vector<IndividualRow>& rows, std::int64_t id) {
+    std::map<std::int64_t, const IndividualRow*> by_id;
+    for (const IndividualRow& r : rows) by_id[r.id] = &r;
+    if (!by_id.count(id))
+        throw Error("no individual #" + std::to_string(id) + " in this history (ids run from 1 to " +
+                    std::to_string(rows.empty() ? 0 : rows.back().id) + "; list them with --best N)");
+    std::ostringstream out;
+    std::set<std::int64_t> printed;
+    std::function<void(std::int64_t, int)> visit = [&](std::int64_t at, int depth) {
+        const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
+        auto it = by_id.find(at);
+        if (it == by_id.end()) {
+            out << indent << "#" << at << " (not in this selection)\n";
+            return;
+        }
+        if (!printed.insert(at).second) {
+            out << indent << "(#" << at << " above)\n";
+            return;
+        }
+        const IndividualRow& r = *it->second;
+        out << indent << "#" << r.id << " " << r.strategy << " gen " << r.generation << " " << to_string(r.birth);
+        if (!r.parents.empty()) {
+            out << " of";
+            for (std::int64_t p : r.parents) out << " #" << p;
+        }
+        out << ": " << score_text(r) << " " << short_genome(r.genome) << "\n";
+        for (std::int64_t p : r.parents) visit(p, depth + 1);
+    };
+    visit(id, 0);
+    return out.str();
+}
+
+std::string failure_report(const std::vector<IndividualRow>& rows) {
+    struct Group {
+        std::string status, cause;
+        int count = 0;
+        std::vector<std::int64_t> examples;
+    };
+    std::map<std::pair<std::string, std::string>, Group> groups;
+    std::map<std::string, int> per_status;
+    int failures = 0;
+    for (const IndividualRow& r : rows) {
+        if (r.status == EvalStatus::Ok) continue;
+        ++failures;
+        const std::string status = to_string(r.status);
+        ++per_status[status];
+        Group& g = groups[{status, first_line(r.detail)}];
+        g.status = status;
+        g.cause = first_line(r.detail);
+        ++g.count;
+        if (g.examples.size() < 3) g.examples.push_back(r.id);
+    }
+    std::ostringstream out;
+    out << failures << " of " << rows.size() << " individuals failed";
+    if (failures == 0) return out.str() + "\n";
+    out << ":";
+    for (const auto& [status, n] : per_status) out << " " << status << " " << n;
+    out << "\n";
+    std::vector<Group> sorted;
+    for (auto& [key, g] : groups) sorted.push_back(g);
+    std::stable_sort(sorted.begin(), sorted.end(), [](const Group& a, const Group& b) { return a.count > b.count; });
+    for (const Group& g : sorted) {
+        out << "  " << g.count << " x " << g.status << ": " << (g.cause.empty() ? "(no cause recorded)" : g.cause)
+            << "  e.g.";
+        for (std::int64_t id : g.examples) out << " #" << id;
+        out << "\n";
+    }
+    return out.str();
+}
+
+std::string progress_curve(const std::vector<IndividualRow>& rows) {
+    std::ostringstream out;
+    out << "evaluated wall_s best_speedup\n";
+    double best = 0;
+    long long evaluated = 0;
+    for (const IndividualRow& r : rows) {
+        if (r.strategy == "pre-tune" || r.strategy == "minimise" || r.strategy == "post-tune") continue;
+        ++evaluated;
+        if (r.accepted && r.status == EvalStatus::Ok && r.time.valid() && r.original.valid() && r.time.median_ms > 0)
+            best = std::max(best, r.original.median_ms / r.time.median_ms);
+        out << evaluated << " " << fixed(r.wall_s, 3) << " " << fixed(best, 4) << "\n";
+    }
+    return out.str();
+}
+
+}  // namespace gi

@@ -1,0 +1,130 @@
+#include "minimise/minimise.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "search/acceptance.hpp"
+#include "search/genome_ops.hpp"
+#include "search/scored.hpp"
+
+namespace gi {
+namespace {
+
+double median_of(std::vector<double> values) {
+    if (values.empty()) return NAN;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+struct Measured {
+    EvalStatus status = EvalStatus::Ok;
+    double error = 0;
+    std::string detail;
+    Timing time;
+};
+
+// Evaluates [reference, candidate] `repeats` times on the case; a failure in any repeat counts.
+std::pair<Measured, Measured> measure_pair(const Genome& reference, const Genome& candidate, const Grammar& grammar,
+                                           Evaluator& evaluator, int case_index, int repeats) {
+    std::vector<Timing> ref_times, cand_times;
+    Measured ref, cand;
+    for (int r = 0; r < std::max(1, repeats); ++r) {
+        const ScoredBatch batch = evaluate_genomes(evaluator, grammar, {reference, candidate}, case_index, {});
+        for (int which = 0; which < 2; ++which) {
+            const EvalResult& result = batch.scored[static_cast<std::size_t>(which)].result;
+            Measured& m = which == 0 ? ref : cand;
+            if (result.status != EvalStatus::Ok && m.status == EvalStatus::Ok) {
+                m.status = result.status;
+                m.detail = result.detail;
+            }
+            m.error = std::max(m.error, result.error);
+            (which == 0 ? ref_times : cand_times).push_back(result.time);
+        }
+    }
+    ref.time = combine_repeats(ref_times);
+    cand.time = combine_repeats(cand_times);
+    return {ref, cand};
+}
+
+}  // namespace
+
+Timing combine_repeats(const std::vector<Timing>& timings) {
+    std::vector<double> medians, spreads;
+    int repetitions = 0;
+    for (const Timing& t : timings) {
+        if (!t.valid()) return Timing{};
+        medians.push_back(t.median_ms);
+        if (std::isfinite(t.spread_ms)) spreads.push_back(t.spread_ms);
+        repetitions += t.repetitions;
+    }
+    Timing combined;
+    if (medians.empty()) return combined;
+    combined.median_ms = median_of(medians);
+    std::vector<double> deviations;
+    for (double m : medians) deviations.push_back(std::fabs(m - combined.median_ms));
+    const double between = medians.size() > 1 ? 1.4826 * median_of(deviations) : 0.0;
+    const double within = spreads.empty() ? 0.0 : median_of(spreads);
+    combined.spread_ms = std::max(between, within);
+    combined.repetitions = repetitions;
+    return combined;
+}
+
+MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator& evaluator, int case_index,
+                        const MinimiseOptions& options) {
+    MinimiseResult result;
+    result.case_index = case_index;
+    result.before = result.after = genome_to_text(evolved);
+    if (!evaluator.measures_time()) {
+        result.note = "not run: the " + evaluator.name() + " evaluator gives no timings to compare";
+        return result;
+    }
+    if (genome_item_count(evolved) == 0) {
+        result.note = "not run: the genome is empty";
+        return result;
+    }
+    Genome current = evolved;
+    // Items keep their original numbering in `evolved`; `index` walks `current`, which loses the
+    // removed ones, so left-to-right order is kept.
+    std::size_t index = 0;
+    bool first = true;
+    for (const std::string& item : genome_items(evolved)) {
+        const Genome candidate = without_item(current, index);
+        auto [ref, cand] = measure_pair(evolved, candidate, grammar, evaluator, case_index, options.repeats);
+        if (first) {
+            result.before_time = ref.time;
+            first = false;
+            if (ref.status != EvalStatus::Ok) {
+                result.note = "not run: the evolved genome fails on case " + std::to_string(case_index) + " (" +
+                              to_string(ref.status) + ": " + ref.detail + ")";
+                return result;
+            }
+            result.ran = true;
+        }
+        MinimiseStep step;
+        step.item = item;
+        step.reference = ref.time;
+        step.candidate = cand.time;
+        step.status = cand.status;
+        step.error = cand.error;
+        if (cand.status != EvalStatus::Ok) {
+            step.reason = "kept: without it the variant fails (" + to_string(cand.status) + ")";
+        } else if (cand.error > ref.error) {
+            step.reason = "kept: without it the error grows";
+        } else if (slower_beyond_noise(cand.time, ref.time, options.k)) {
+            step.reason = "kept: without it the variant is slower by more than k x noise";
+        } else {
+            step.removed = true;
+            step.reason = "removed: no loss beyond k x noise";
+        }
+        if (step.removed)
+            current = candidate;
+        else
+            ++index;
+        result.steps.push_back(std::move(step));
+    }
+    result.after = genome_to_text(current);
+    return result;
+}
+
+}  // namespace gi

@@ -1,0 +1,25 @@
+#pragma once
+// The rule that decides whether a variant may be a parent (seeds 000 8.14.6, 001 3.9): it ran, it
+// has no more error than allowed, and it beat the original on the same case by at least the
+// measured noise: original.median - variant.median >= k * sqrt(spread_o^2 + spread_v^2), and > 0.
+#include "evaluate/evaluator.hpp"
+
+namespace gi {
+
+struct AcceptanceRule {
+    double max_error = 0;  // --max-error
+    double noise_k = 1;    // --noise-k
+};
+
+// Combined noise of two timings; a spread that is missing (NaN) counts as zero.
+double combined_spread(const Timing& a, const Timing& b);
+
+bool is_accepted(const EvalResult& result, const Timing& original, const AcceptanceRule& rule);
+
+// original / variant when both timings are valid and positive, else 0.
+double speedup(const Timing& original, const Timing& variant);
+
+// True when `candidate` is slower than `reference` by more than k times their combined noise.
+bool slower_beyond_noise(const Timing& candidate, const Timing& reference, double k);
+
+}  // namespace gi

@@ -1,0 +1,25 @@
+#pragma once
+// Langdon's generational GP (seeds 000 8.14, 001 3.3): panmictic, non-elitist. Each generation the
+// accepted half (at most population/2, see selection.hpp) become parents; each parent makes one
+// mutant and one crossover child with another parent; missing children are fresh unique single
+// mutants of the starting genome, as at initialisation.
+#include "search/strategy.hpp"
+
+namespace gi {
+
+// The next generation from an evaluated one; children in the order parent 1 mutant, parent 1
+// crossover child, parent 2 mutant, ..., then the fresh mutants.
+std::vector<Genome> gp_next_population(const std::vector<Scored>& evaluated, const StrategyContext& context, Rng& rng);
+
+class GpStrategy : public Strategy {
+public:
+    explicit GpStrategy(StrategyContext context) : context_(std::move(context)) {}
+    std::string name() const override { return "gp"; }
+    std::vector<Genome> initial_population(Rng& rng) override;
+    std::vector<Genome> next_population(const ScoredBatch& evaluated, Rng& rng) override;
+
+private:
+    StrategyContext context_;
+};
+
+}  // namespace gi

@@ -1,0 +1,88 @@
+#pragma once
+// What a run did, kept as values so it can be checkpointed, written as run.xml after every
+// generation, compared in tests, and summarised for people at the end.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "evaluate/evaluator.hpp"
+#include "minimise/minimise.hpp"
+#include "tune/tune.hpp"
+
+namespace gi {
+
+// Exact equality, NaN equal to NaN (records are compared after a checkpoint round trip).
+bool operator==(const Timing& a, const Timing& b);
+
+struct IndividualRecord {
+    std::string genome;
+    EvalStatus status = EvalStatus::Ok;
+    double error = 0;
+    Timing time;
+    std::string detail;
+    bool accepted = false;
+    double speedup = 0;
+    bool repeat = false;  // same program as an earlier member of its generation: measured once
+    friend bool operator==(const IndividualRecord&, const IndividualRecord&) = default;
+};
+
+struct GenerationRecord {
+    int index = 0;
+    int case_index = 0;
+    Timing original;
+    int evaluated = 0;    // individuals
+    int distinct = 0;     // programs sent to the evaluator
+    int compiled = 0;     // individuals whose status is not CompileError
+    int accepted = 0;
+    double best_speedup = 0;  // best accepted in this generation (0 when none)
+    std::string best_genome;
+    std::vector<IndividualRecord> individuals;
+};
+
+struct BestRecord {
+    bool found = false;
+    std::string genome;
+    double speedup = 0;
+    int generation = -1;
+    int case_index = -1;
+    Timing original, time;
+    double error = 0;
+};
+
+// The final variant's correctness checks, when the evaluator offers them (the cuda evaluator).
+struct FinalCheckRecord {
+    bool ran = false;
+    std::string note;           // why not, or which candidate had to be given up and why
+    bool passed = false;        // held-out validation passed
+    std::string summary;        // ValidationReport::summary()
+    long long elements = 0;     // output elements compared
+    long long mismatches = 0;   // beyond tolerance
+    double worst_error = 0;
+};
+
+struct RunRecord {
+    std::vector<std::pair<std::string, std::string>> settings;  // options and input fingerprint, in order
+    std::string evaluator;
+    bool measures_time = true;
+    std::string base_genome;  // the starting genome of the initial population
+    TuneResult pre_tune;
+    std::vector<GenerationRecord> generations;
+    BestRecord best;
+    MinimiseResult minimise;
+    TuneResult post_tune;
+    FinalCheckRecord final_check;
+    std::string final_genome;  // best.genome: minimised and post-tuned
+    std::string stop_reason;   // "generations", "time limit"; empty while the search runs
+    double wall_seconds = 0;   // summed over every session of the run (resumes included)
+
+    long long individuals() const;
+    long long distinct_evaluated() const;
+    long long compiled() const;
+};
+
+bool operator==(const GenerationRecord& a, const GenerationRecord& b);
+
+// The short human summary printed at the end of a run.
+std::string run_summary(const RunRecord& record);
+
+}  // namespace gi

@@ -1,0 +1,48 @@
+#pragma once
+// A search strategy decides which genomes to evaluate next; the generation loop (search_loop.hpp)
+// evaluates them, keeps the run record and checkpoints. `--strategy gp` (Langdon's generational GP)
+// is the default; other strategies register a factory here by name.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "genome/genome.hpp"
+#include "grammar/grammar.hpp"
+#include "search/code_edit.hpp"
+#include "search/scored.hpp"
+#include "util/rng.hpp"
+
+namespace gi {
+
+struct StrategyContext {
+    const Grammar* grammar = nullptr;  // outlives the strategy
+    Genome base;                       // the starting genome (the pre-tuned parameters, or empty)
+    std::size_t population = 100;
+    EditDrawer draw;                   // code edits for mutation
+};
+
+class Strategy {
+public:
+    virtual ~Strategy() = default;
+    virtual std::string name() const = 0;
+    virtual std::vector<Genome> initial_population(Rng& rng) = 0;
+    // The next genomes to evaluate, given the last evaluated batch.
+    virtual std::vector<Genome> next_population(const ScoredBatch& evaluated, Rng& rng) = 0;
+    // State beyond the population that a checkpoint must keep (none for gp).
+    virtual std::string save_state() const { return {}; }
+    virtual void restore_state(const std::string& state) { (void)state; }
+};
+
+using StrategyFactory = std::function<std::unique_ptr<Strategy>(StrategyContext)>;
+
+// Registers a strategy under `name`; returns true so it can initialise a static in the strategy's file.
+bool register_strategy(const std::string& name, StrategyFactory factory);
+
+// Every registered name, sorted.
+std::vector<std::string> strategy_names();
+
+// Throws gi::UsageError listing the known strategies when `name` is not one.
+std::unique_ptr<Strategy> make_strategy(const std::string& name, StrategyContext context);
+
+}  // namespace gi

@@ -1,0 +1,166 @@
+#include "tune/tune.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "search/genome_ops.hpp"
+#include "search/scored.hpp"
+#include "util/error.hpp"
+
+namespace gi {
+
+std::vector<int> tunable_genes(const Grammar& grammar) {
+    std::vector<int> genes;
+    for (std::size_t i = 0; i < grammar.genes.size(); ++i) {
+        const Gene& gene = grammar.genes[i];
+        if ((gene.kind == GeneKind::Param || gene.kind == GeneKind::Flag) && gene.numeric && gene.values.size() >= 2)
+            genes.push_back(static_cast<int>(i));
+    }
+    return genes;
+}
+
+std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int max_points, Rng& rng, bool& sampled,
+                                double& space_size) {
+    const std::vector<int> genes = tunable_genes(grammar);
+    sampled = false;
+    space_size = genes.empty() ? 0 : 1;
+    for (int g : genes) space_size *= static_cast<double>(grammar.genes[static_cast<std::size_t>(g)].values.size());
+    std::vector<Genome> points;
+    if (genes.empty() || max_points < 1) return points;
+    std::set<std::string> seen{genome_to_text(canonical_genome(start, grammar))};
+    auto point_from = [&](const std::vector<std::size_t>& digits) {
+        Genome point = start;
+        for (std::size_t i = 0; i < genes.size(); ++i) {
+            const Gene& gene = grammar.genes[static_cast<std::size_t>(genes[i])];
+            set_gene(point, gene.name, gene.values[digits[i]]);
+        }
+        return canonical_genome(point, grammar);
+    };
+    auto add = [&](Genome point) {
+        if (seen.insert(genome_to_text(point)).second) points.push_back(std::move(point));
+    };
+    std::vector<std::size_t> digits(genes.size(), 0);
+    if (space_size <= static_cast<double>(max_points)) {
+        // Mixed-radix counting, first gene fastest.
+        for (;;) {
+            add(point_from(digits));
+            std::size_t i = 0;
+            while (i < genes.size() && ++digits[i] == grammar.genes[static_cast<std::size_t>(genes[i])].values.size())
+                digits[i++] = 0;
+            if (i == genes.size()) break;
+        }
+        return points;
+    }
+    sampled = true;
+    // Far fewer samples than points, so duplicates are rare; the bound only guards odd spaces.
+    for (long long tries = 0; points.size() < static_cast<std::size_t>(max_points) && tries < 100LL * max_points; ++tries) {
+        for (std::size_t i = 0; i < genes.size(); ++i)
+            digits[i] = rng.index(grammar.genes[static_cast<std::size_t>(genes[i])].values.size());
+        add(point_from(digits));
+    }
+    return points;
+}
+
+namespace {
+
+// Time and noise relative to the start in the same batch, so points from different batches compare.
+struct Relative {
+    double time;
+    double spread;
+};
+
+Relative relative(const Timing& time, const Timing& start) {
+    const double spread = std::isfinite(time.spread_ms) ? time.spread_ms : 0;
+    return {time.median_ms / start.median_ms, spread / start.median_ms};
+}
+
+int genes_changed(const std::string& point, const Genome& start, const Grammar& grammar) {
+    const Genome genome = parse_genome(point);
+    int changed = 0;
+    for (const Gene& gene : grammar.genes)
+        changed += setting_or(genome, gene.name, gene.default_value) != setting_or(start, gene.name, gene.default_value);
+    return changed;
+}
+
+// nullptr: the start stays.
+const TunePoint* choose_winner(const std::vector<TunePoint>& points, const Genome& start, const Grammar& grammar,
+                               double parsimony_k) {
+    const TunePoint* fastest = nullptr;
+    for (const TunePoint& point : points)
+        if (point.accepted && (fastest == nullptr || point.gain > fastest->gain)) fastest = &point;
+    if (fastest == nullptr) return nullptr;
+    const Relative best = relative(fastest->time, fastest->start);
+    auto as_fast = [&](const Relative& r) {
+        return r.time - best.time <= parsimony_k * std::sqrt(r.spread * r.spread + best.spread * best.spread);
+    };
+    const Timing& start_time = fastest->start;
+    if (as_fast(relative(start_time, start_time))) return nullptr;
+    const TunePoint* winner = fastest;
+    int fewest = genes_changed(fastest->genome, start, grammar);
+    for (const TunePoint& point : points) {
+        if (!point.accepted || &point == fastest || !as_fast(relative(point.time, point.start))) continue;
+        const int changed = genes_changed(point.genome, start, grammar);
+        if (changed < fewest || (changed == fewest && point.gain > winner->gain)) {
+            winner = &point;
+            fewest = changed;
+        }
+    }
+    return winner;
+}
+
+}  // namespace
+
+TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluator, const TuneOptions& options, Rng& rng) {
+    TuneResult result;
+    result.start = result.best = genome_to_text(start);
+    if (!evaluator.measures_time()) {
+        result.note = "not run: the " + evaluator.name() + " evaluator gives no timings to tune by";
+        return result;
+    }
+    if (tunable_genes(grammar).empty()) {
+        result.note = "not run: no numeric --param or --flag gene to tune";
+        return result;
+    }
+    const std::vector<Genome> points =
+        tune_points(start, grammar, options.max_points, rng, result.sampled, result.space_size);
+    result.case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
+    result.ran = true;
+    result.note = (result.sampled ? "sampled " : "swept all ") + std::to_string(points.size()) + " of " +
+                  std::to_string(static_cast<long long>(result.space_size)) + " points";
+    const std::size_t batch_size = std::max<std::size_t>(1, options.batch);
+    for (std::size_t from = 0; from < points.size(); from += batch_size) {
+        std::vector<Genome> batch{start};
+        for (std::size_t i = from; i < std::min(points.size(), from + batch_size); ++i) batch.push_back(points[i]);
+        const ScoredBatch scored = evaluate_genomes(evaluator, grammar, batch, result.case_index, options.rule);
+        const EvalResult& start_result = scored.scored[0].result;
+        if (from == 0) {
+            result.start_time = result.best_time = start_result.time;
+            result.original = scored.original;
+        }
+        for (std::size_t i = 1; i < scored.scored.size(); ++i) {
+            const Scored& s = scored.scored[i];
+            TunePoint point;
+            point.genome = genome_to_text(s.genome);
+            point.status = s.result.status;
+            point.error = s.result.error;
+            point.time = s.result.time;
+            point.start = start_result.time;
+            point.original = scored.original;
+            // The point must beat the start measured in the same batch, as a variant must beat the original.
+            point.accepted = start_result.status == EvalStatus::Ok &&
+                             is_accepted(s.result, start_result.time, options.rule);
+            point.gain = s.result.status == EvalStatus::Ok ? speedup(start_result.time, s.result.time) : 0;
+            result.points.push_back(std::move(point));
+        }
+    }
+    if (const TunePoint* winner = choose_winner(result.points, start, grammar, options.parsimony_k)) {
+        result.best = winner->genome;
+        result.best_time = winner->time;
+        result.start_time = winner->start;
+        result.original = winner->original;
+    }
+    return result;
+}
+
+}  // namespace gi

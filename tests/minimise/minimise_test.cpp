@@ -1,0 +1,100 @@
+#include "minimise/minimise.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "../search/search_test_support.hpp"
+#include "evaluate/fake_evaluator.hpp"
+
+namespace gi {
+namespace {
+
+using testing::ok_in;
+
+TEST(Minimise, RemovesEveryUselessItemAndKeepsTheUsefulOnes) {
+    const Grammar grammar = testing::small_grammar();
+    FakeLandscapeOptions landscape;
+    landscape.random_effects = false;
+    landscape.noise = 0.005;
+    landscape.declared["BLOCK=128"] = FakeEffect::time(0.7);
+    landscape.declared["<_k.cu_11>"] = FakeEffect::time(0.8);
+    landscape.declared["<_k.cu_13>+<_k.cu_10>"] = FakeEffect::time(0.85);
+    landscape.declared["<_k.cu_14>"] = FakeEffect::time(1.003);  // costs less than the noise
+    FakeEvaluator fake(grammar, landscape);
+    const Genome evolved = parse_genome(
+        "BLOCK=128 ROWS=2 <_k.cu_10> <_k.cu_11> <IF_k.cu_20><IF_k.cu_21> <_k.cu_13>+<_k.cu_10> <_k.cu_14> "
+        "<pragma_k.cu_30><pragma_K4> <_k.cu_15>");
+    const MinimiseResult result = minimise(evolved, grammar, fake, 2, MinimiseOptions{});
+    EXPECT_TRUE(result.ran);
+    EXPECT_EQ(result.after, "BLOCK=128 <_k.cu_11> <_k.cu_13>+<_k.cu_10>");
+    ASSERT_EQ(result.steps.size(), 9u);
+    EXPECT_EQ(result.steps[0].item, "BLOCK=128");
+    EXPECT_FALSE(result.steps[0].removed);
+    EXPECT_TRUE(result.steps[1].removed);
+    EXPECT_EQ(result.steps[1].item, "ROWS=2");
+    EXPECT_EQ(fake.calls(), 9 * 3);  // each comparison evaluated `repeats` times
+}
+
+TEST(Minimise, KeepsItemsWhoseRemovalBreaksTheVariantOrAddsError) {
+    const Grammar grammar = testing::small_grammar();
+    testing::ScriptedEvaluator scripted;
+    const Genome evolved = parse_genome("<_k.cu_10> <_k.cu_11> <_k.cu_12>");
+    scripted.results["<_k.cu_10> <_k.cu_11> <_k.cu_12>"] = ok_in(0.5, 0.01, 0.25);
+    EvalResult broken;
+    broken.status = EvalStatus::Crash;
+    scripted.results["<_k.cu_11> <_k.cu_12>"] = broken;                  // removing _10 crashes
+    scripted.results["<_k.cu_10> <_k.cu_12>"] = ok_in(0.5, 0.01, 0.5);   // removing _11 adds error
+    scripted.results["<_k.cu_10> <_k.cu_11>"] = ok_in(0.45, 0.01, 0.0);  // removing _12 is better
+    const MinimiseResult result = minimise(evolved, grammar, scripted, 0, MinimiseOptions{3, 1});
+    EXPECT_EQ(result.after, "<_k.cu_10> <_k.cu_11>");
+    ASSERT_EQ(result.steps.size(), 3u);
+    EXPECT_NE(result.steps[0].reason.find("fails"), std::string::npos);
+    EXPECT_EQ(result.steps[0].status, EvalStatus::Crash);
+    EXPECT_NE(result.steps[1].reason.find("error"), std::string::npos);
+    EXPECT_TRUE(result.steps[2].removed);
+}
+
+TEST(Minimise, ComparesWithTheEvolvedGenomeSoSmallLossesCannotAccumulate) {
+    const Grammar grammar = testing::small_grammar();
+    testing::ScriptedEvaluator scripted;
+    // Each removal alone costs 0.02 ms (inside 3 x noise of 0.0141 x 3 = 0.042); both cost 0.05.
+    scripted.results["<_k.cu_10> <_k.cu_11>"] = ok_in(1.00, 0.01);
+    scripted.results["<_k.cu_11>"] = ok_in(1.02, 0.01);
+    scripted.results[""] = ok_in(1.05, 0.01);
+    const MinimiseResult result = minimise(parse_genome("<_k.cu_10> <_k.cu_11>"), grammar, scripted, 0, MinimiseOptions{3, 1});
+    EXPECT_EQ(result.after, "<_k.cu_11>");
+    EXPECT_TRUE(result.steps[0].removed);
+    EXPECT_FALSE(result.steps[1].removed);
+}
+
+TEST(Minimise, DoesNotRunWithoutTimingsOrWhenTheEvolvedGenomeFails) {
+    const Grammar grammar = testing::small_grammar();
+    testing::ScriptedEvaluator scripted;
+    scripted.times = false;
+    MinimiseResult result = minimise(parse_genome("<_k.cu_10>"), grammar, scripted, 0, MinimiseOptions{});
+    EXPECT_FALSE(result.ran);
+    EXPECT_EQ(result.after, "<_k.cu_10>");
+    scripted.times = true;
+    scripted.fallback.status = EvalStatus::Timeout;
+    result = minimise(parse_genome("<_k.cu_10>"), grammar, scripted, 0, MinimiseOptions{});
+    EXPECT_FALSE(result.ran);
+    EXPECT_NE(result.note.find("fails"), std::string::npos);
+    EXPECT_EQ(result.after, "<_k.cu_10>");
+    result = minimise(Genome{}, grammar, scripted, 0, MinimiseOptions{});
+    EXPECT_FALSE(result.ran);
+}
+
+TEST(CombineRepeats, MedianOfMediansWithTheLargerSpread) {
+    const Timing a{1.0, 0.01, 5}, b{1.2, 0.01, 5}, c{1.1, 0.02, 5};
+    const Timing combined = combine_repeats({a, b, c});
+    EXPECT_DOUBLE_EQ(combined.median_ms, 1.1);
+    EXPECT_NEAR(combined.spread_ms, 1.4826 * 0.1, 1e-12);  // between-run spread dominates
+    EXPECT_EQ(combined.repetitions, 15);
+    const Timing steady = combine_repeats({a, a, Timing{1.0, 0.03, 5}});
+    EXPECT_DOUBLE_EQ(steady.spread_ms, 0.01);
+    EXPECT_FALSE(combine_repeats({a, Timing{}}).valid());
+}
+
+}  // namespace
+}  // namespace gi

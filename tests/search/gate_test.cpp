@@ -1,0 +1,122 @@
+#include "search/gate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include <unistd.h>
+
+#include "search/evolve.hpp"
+#include "search_test_support.hpp"
+
+namespace gi {
+namespace {
+
+// An evaluator with the sanitizer and validation gates, failing the sanitizer for chosen genomes.
+class CheckedEvaluator : public testing::ScriptedEvaluator, public VariantChecker {
+public:
+    std::set<std::string> racy;  // genome texts the sanitizer rejects
+    std::vector<std::string> sanitized;
+    int validations = 0;
+    std::string validated;
+    EvalResult sanitize(const Variant& variant, int) override {
+        sanitized.push_back(genome_to_text(variant.genome));
+        EvalResult result;
+        if (racy.count(genome_to_text(variant.genome))) {
+            result.status = EvalStatus::SanitizerError;
+            result.detail = "racecheck: hazard on shared memory";
+        }
+        return result;
+    }
+    ValidationReport validate(const Variant& variant) override {
+        ++validations;
+        validated = genome_to_text(variant.genome);
+        ValidationReport report;
+        report.cases.push_back(CaseValidation{"cases/7", true, EvalStatus::Ok, 1000, 0, 0.0, 0.0, ""});
+        report.elements = 1000;
+        return report;
+    }
+};
+
+Scored scored(const std::string& genome, double ms) {
+    Scored s;
+    s.genome = parse_genome(genome);
+    s.result = testing::ok_in(ms);
+    s.accepted = true;
+    s.speedup = 1.0 / ms;
+    return s;
+}
+
+TEST(Gate, FailingIndividualsLoseAcceptanceAndTheNextInLineIsChecked) {
+    const Grammar grammar = testing::small_grammar();
+    CheckedEvaluator checker;
+    checker.racy = {"<_k.cu_10>", "<_k.cu_12>"};
+    ScoredBatch batch;
+    batch.scored = {scored("<_k.cu_10>", 0.5), scored("<_k.cu_11>", 0.6), scored("<_k.cu_12>", 0.7),
+                    scored("<_k.cu_13>", 0.8), scored("<_k.cu_14>", 0.9), scored("<_k.cu_10>", 0.5)};
+    batch.scored[5].repeat = true;
+    EXPECT_EQ(gate_batch(batch, checker, grammar, 2), 2);
+    // Two parents wanted: _10 fails, _11 passes, _12 fails, _13 passes; _14 is never checked.
+    EXPECT_EQ(checker.sanitized, (std::vector<std::string>{"<_k.cu_10>", "<_k.cu_11>", "<_k.cu_12>", "<_k.cu_13>"}));
+    EXPECT_FALSE(batch.scored[0].accepted);
+    EXPECT_FALSE(batch.scored[5].accepted);  // the repeat of the failed program
+    EXPECT_EQ(batch.scored[0].result.status, EvalStatus::SanitizerError);
+    EXPECT_EQ(batch.scored[0].result.detail, "racecheck: hazard on shared memory");
+    EXPECT_TRUE(batch.scored[1].accepted);
+    EXPECT_FALSE(batch.scored[2].accepted);
+    EXPECT_TRUE(batch.scored[3].accepted);
+    EXPECT_TRUE(batch.scored[4].accepted);
+}
+
+TEST(Gate, TheFastestAcceptedIsCheckedEvenWhenErrorRanksItLow) {
+    const Grammar grammar = testing::small_grammar();
+    CheckedEvaluator checker;
+    checker.racy = {"<_k.cu_12>"};
+    ScoredBatch batch;
+    batch.scored = {scored("<_k.cu_10>", 0.8), scored("<_k.cu_11>", 0.9), scored("<_k.cu_12>", 0.3),
+                    scored("<_k.cu_13>", 0.4)};
+    batch.scored[2].result.error = 0.5;  // allowed error, so accepted, but ranked after exact ones
+    batch.scored[3].result.error = 0.5;
+    gate_batch(batch, checker, grammar, 1);
+    EXPECT_EQ(checker.sanitized, (std::vector<std::string>{"<_k.cu_10>", "<_k.cu_12>", "<_k.cu_13>"}));
+    EXPECT_FALSE(batch.scored[2].accepted);
+    EXPECT_TRUE(batch.scored[3].accepted);
+}
+
+TEST(Gate, EvolveNeverKeepsAVariantThatFailsTheSanitizerAndValidatesTheFinalOne) {
+    const Grammar grammar = testing::small_grammar();
+    CheckedEvaluator checker;
+    checker.fallback = testing::ok_in(1.1);
+    checker.results["BLOCK=32"] = testing::ok_in(0.3);  // fastest by far, but racy
+    checker.results["ROWS=2"] = testing::ok_in(0.6);
+    checker.racy = {"BLOCK=32"};
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = 3;
+    options.pre_tune = false;
+    options.post_tune = false;
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const RunRecord record = evolve(grammar, checker, options, dir, OutMode::Fresh);
+    ASSERT_TRUE(record.best.found);
+    EXPECT_EQ(record.best.genome.find("BLOCK=32"), std::string::npos) << record.best.genome;
+    bool saw_rejection = false;
+    for (const GenerationRecord& g : record.generations)
+        for (const IndividualRecord& i : g.individuals)
+            if (i.genome == "BLOCK=32") {
+                saw_rejection = true;
+                EXPECT_EQ(i.status, EvalStatus::SanitizerError);
+                EXPECT_FALSE(i.accepted);
+            }
+    EXPECT_TRUE(saw_rejection);
+    EXPECT_EQ(checker.validations, 1);
+    EXPECT_EQ(checker.validated, record.final_genome);
+    EXPECT_TRUE(record.final_check.ran);
+    EXPECT_TRUE(record.final_check.passed);
+    EXPECT_EQ(record.final_check.summary, "validated 1 cases (1 held out): 1000 elements, 0 beyond tolerance, worst error 0");
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gi

@@ -1,0 +1,126 @@
+#include "search/nsga2_sort.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+
+Objectives ok(double time, double error, double max_error = 1.0) { return make_objectives(true, time, error, max_error); }
+
+TEST(Nsga2Sort, ConstraintDomination) {
+    EXPECT_TRUE(dominates(ok(1, 0.5), ok(2, 0.5)));
+    EXPECT_TRUE(dominates(ok(1, 0.4), ok(1, 0.5)));
+    EXPECT_FALSE(dominates(ok(1, 0.5), ok(1, 0.5))) << "equal points do not dominate";
+    EXPECT_FALSE(dominates(ok(1, 0.9), ok(2, 0.1))) << "a trade-off";
+    EXPECT_TRUE(dominates(ok(9, 0.9), ok(0.1, 1.5))) << "within budget beats beyond it, however fast";
+    EXPECT_TRUE(dominates(ok(9, 1.2), ok(0.1, 1.5))) << "beyond the budget: the smaller excess wins";
+    EXPECT_FALSE(dominates(ok(9, 1.5), ok(0.1, 1.5)));
+    const Objectives failed = make_objectives(false, 0.1, 0, 1.0);
+    EXPECT_TRUE(dominates(ok(9, 100), failed)) << "a run beyond any budget still beats a failure";
+    EXPECT_FALSE(dominates(failed, failed));
+    EXPECT_FALSE(make_objectives(true, NAN, 0, 1).feasible()) << "an untimed result cannot be ranked on time";
+}
+
+TEST(Nsga2Sort, ExactModeRanksByTimeAlone) {
+    // --max-error 0: any error is beyond the budget, so the first front is the fastest exact variant.
+    const std::vector<Objectives> points{ok(1.0, 0, 0), ok(0.5, 0.01, 0), ok(0.8, 0, 0)};
+    const auto fronts = non_dominated_sort(points);
+    ASSERT_EQ(fronts.size(), 3u);
+    EXPECT_EQ(fronts[0], std::vector<std::size_t>{2});
+    EXPECT_EQ(fronts[1], std::vector<std::size_t>{0});
+    EXPECT_EQ(fronts[2], std::vector<std::size_t>{1});
+}
+
+TEST(Nsga2Sort, FastNonDominatedSortFindsTheFronts) {
+    const std::vector<Objectives> points{
+        ok(1.0, 0.5),                       // 0: front 0
+        ok(0.5, 0.9),                       // 1: front 0
+        ok(2.0, 0.1),                       // 2: front 0
+        ok(1.5, 0.6),                       // 3: dominated by 0
+        make_objectives(false, 1, 0, 1.0),  // 4: failed
+        ok(0.1, 2.0),                       // 5: beyond the budget by 1
+        ok(0.1, 1.5),                       // 6: beyond by 0.5
+        ok(1.6, 0.7),                       // 7: dominated by 3
+    };
+    const auto fronts = non_dominated_sort(points);
+    const std::vector<std::vector<std::size_t>> expected{{0, 1, 2}, {3}, {7}, {6}, {5}, {4}};
+    EXPECT_EQ(fronts, expected);
+    const auto ranks = crowded_ranks(points);
+    EXPECT_EQ(ranks[3].front, 1);
+    EXPECT_EQ(ranks[4].front, 5);
+}
+
+TEST(Nsga2Sort, CrowdingDistanceRewardsTheEndsAndTheLonely) {
+    // Five points on one front: time rises while error falls.
+    const std::vector<Objectives> points{ok(1, 0.8), ok(2, 0.6), ok(3, 0.5), ok(4, 0.2), ok(5, 0.0)};
+    const std::vector<std::size_t> front{0, 1, 2, 3, 4};
+    const auto d = crowding_distance(points, front);
+    EXPECT_TRUE(std::isinf(d[0]));
+    EXPECT_TRUE(std::isinf(d[4]));
+    EXPECT_NEAR(d[1], (3.0 - 1.0) / 4 + (0.8 - 0.5) / 0.8, 1e-12);
+    EXPECT_NEAR(d[2], (4.0 - 2.0) / 4 + (0.6 - 0.2) / 0.8, 1e-12);
+    EXPECT_NEAR(d[3], (5.0 - 3.0) / 4 + (0.5 - 0.0) / 0.8, 1e-12);
+    EXPECT_GT(d[2], d[1]) << "point 2 sits in a sparser region";
+    const auto two = crowding_distance(points, {0, 1});
+    EXPECT_TRUE(std::isinf(two[0]) && std::isinf(two[1]));
+}
+
+TEST(Nsga2Sort, SelectBestAndElitesFollowTheCrowdedOrder) {
+    const std::vector<CrowdedRank> ranks{{1, 5.0}, {0, 1.0}, {0, INFINITY}, {2, INFINITY}, {0, 1.0}};
+    EXPECT_EQ(select_best(ranks, 3), (std::vector<std::size_t>{2, 1, 4}));
+    EXPECT_EQ(select_best(ranks, 99).size(), 5u);
+    EXPECT_EQ(select_best(ranks, 5).back(), 3u);
+}
+
+TEST(Nsga2Sort, BinaryTournamentPrefersTheBetter) {
+    Rng rng(5);
+    const std::vector<CrowdedRank> two{{1, 0}, {0, 0}};
+    for (int i = 0; i < 200; ++i) EXPECT_EQ(binary_tournament(two, rng), 1u);
+    // Among three of different fronts the best wins both tournaments it enters: 2/3 of them.
+    const std::vector<CrowdedRank> three{{2, 0}, {0, 0}, {1, 0}};
+    std::map<std::size_t, int> wins;
+    for (int i = 0; i < 3000; ++i) ++wins[binary_tournament(three, rng)];
+    EXPECT_EQ(wins[0], 0) << "the worst never wins";
+    EXPECT_NEAR(wins[1] / 3000.0, 2.0 / 3, 0.04);
+    EXPECT_EQ(binary_tournament({{0, 0}}, rng), 0u);
+    EXPECT_THROW(binary_tournament({}, rng), Error);
+}
+
+Edit del(const std::string& target) { return {Edit::Op::Delete, target, ""}; }
+
+TEST(Nsga2Sort, MessyCrossoverShufflesBothEditListsIntoTwoChildren) {
+    const std::vector<Edit> a{del("_k.cu_1"), del("_k.cu_2"), del("_k.cu_3")};
+    const std::vector<Edit> b{del("_k.cu_4"), del("_k.cu_2")};
+    Rng rng(11);
+    std::map<std::size_t, int> first_sizes;
+    bool reordered = false;
+    for (int i = 0; i < 400; ++i) {
+        auto [x, y] = messy_crossover(a, b, rng);
+        ++first_sizes[x.size()];
+        // Together the children hold every parent edit; a child never holds one twice.
+        std::vector<Edit> all = x;
+        all.insert(all.end(), y.begin(), y.end());
+        for (const Edit& e : {del("_k.cu_1"), del("_k.cu_3"), del("_k.cu_4")})
+            EXPECT_EQ(std::count(all.begin(), all.end(), e), 1);
+        EXPECT_GE(std::count(all.begin(), all.end(), del("_k.cu_2")), 1);
+        EXPECT_LE(x.size() + y.size(), 5u);
+        for (const auto* child : {&x, &y})
+            for (const Edit& e : *child) EXPECT_EQ(std::count(child->begin(), child->end(), e), 1);
+        if (x.size() >= 2 && x[0].target > x[1].target) reordered = true;
+    }
+    EXPECT_TRUE(reordered) << "the shuffle changes the order of edits";
+    EXPECT_GE(first_sizes.size(), 5u) << "the cut point varies";
+    Rng r1(3), r2(3);
+    EXPECT_EQ(messy_crossover(a, b, r1), messy_crossover(a, b, r2)) << "same seed, same children";
+    auto [e1, e2] = messy_crossover({}, {}, rng);
+    EXPECT_TRUE(e1.empty() && e2.empty());
+}
+
+}  // namespace
+}  // namespace gi

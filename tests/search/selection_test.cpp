@@ -1,0 +1,133 @@
+#include "search/selection.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "search/gp_strategy.hpp"
+#include "search/genome_ops.hpp"
+#include "search_test_support.hpp"
+
+namespace gi {
+namespace {
+
+Scored scored(const std::string& genome, bool accepted, double error, double ms) {
+    Scored s;
+    s.genome = parse_genome(genome);
+    s.result = testing::ok_in(ms, 0.001, error);
+    s.accepted = accepted;
+    s.speedup = 1.0 / ms;
+    return s;
+}
+
+TEST(TruncationSelection, OnlyAcceptedRankedByErrorThenTime) {
+    const std::vector<Scored> population{
+        scored("<_k.cu_10>", true, 0.0, 0.9),  // 0
+        scored("<_k.cu_11>", false, 0.0, 0.1), // 1: fastest but not accepted
+        scored("<_k.cu_12>", true, 0.5, 0.2),  // 2: fast but some error
+        scored("<_k.cu_13>", true, 0.0, 0.5),  // 3
+        scored("<_k.cu_14>", true, 0.0, 0.5),  // 4: ties with 3, comes after it
+    };
+    EXPECT_EQ(truncation_select(population, 10), (std::vector<std::size_t>{3, 4, 0, 2}));
+    EXPECT_EQ(truncation_select(population, 2), (std::vector<std::size_t>{3, 4}));
+    EXPECT_TRUE(truncation_select(population, 0).empty());
+    EXPECT_TRUE(truncation_select({scored("<_k.cu_10>", false, 0, 0.1)}, 5).empty());
+}
+
+StrategyContext context_for(const Grammar& grammar, std::size_t population) {
+    StrategyContext context;
+    context.grammar = &grammar;
+    context.population = population;
+    context.draw = grammar_edit_drawer(grammar);
+    return context;
+}
+
+bool is_mutant_of(const Genome& child, const Genome& parent) {
+    // One gene changed, or one edit appended.
+    if (child.edits.size() == parent.edits.size() + 1)
+        return std::equal(parent.edits.begin(), parent.edits.end(), child.edits.begin()) &&
+               child.settings == parent.settings;
+    return child.edits == parent.edits && child.settings != parent.settings;
+}
+
+TEST(GpBreeding, EachParentMakesAMutantAndACrossoverChildTheRestAreFreshMutants) {
+    const Grammar grammar = testing::small_grammar();
+    std::vector<Scored> population{
+        scored("<_k.cu_10>", true, 0, 0.8),  scored("<_k.cu_11>", false, 0, 0.5),
+        scored("ROWS=2", true, 0, 0.6),      scored("<_k.cu_12>", false, 0, 0.9),
+        scored("<_k.cu_13>", false, 0, 0.9), scored("<_k.cu_14>", false, 0, 0.9),
+        scored("<_k.cu_15>", false, 0, 0.9), scored("BLOCK=32", false, 0, 0.9),
+    };
+    Rng rng(12);
+    const std::vector<Genome> next = gp_next_population(population, context_for(grammar, 8), rng);
+    ASSERT_EQ(next.size(), 8u);
+    // Parents best first: "ROWS=2" (0.6 ms), then "<_k.cu_10>" (0.8 ms).
+    EXPECT_TRUE(is_mutant_of(next[0], parse_genome("ROWS=2"))) << genome_to_text(next[0]);
+    EXPECT_TRUE(is_mutant_of(next[2], parse_genome("<_k.cu_10>"))) << genome_to_text(next[2]);
+    // Crossover children mix only the two parents' material.
+    for (std::size_t i : {1u, 3u}) {
+        const Genome& child = next[i];
+        EXPECT_TRUE(setting_or(child, "ROWS", "4") == "2" || setting_or(child, "ROWS", "4") == "4");
+        for (const Edit& edit : child.edits) EXPECT_EQ(edit_to_text(edit), "<_k.cu_10>");
+        EXPECT_FALSE(child.empty());
+    }
+    // Four fresh single mutants of the (empty) base, unique among the new population.
+    std::set<std::string> texts;
+    for (const Genome& g : next) texts.insert(genome_to_text(g));
+    for (std::size_t i = 4; i < 8; ++i) EXPECT_EQ(genome_item_count(next[i]), 1u) << genome_to_text(next[i]);
+    for (std::size_t i = 4; i < 8; ++i)
+        for (std::size_t j = 0; j < 8; ++j)
+            if (i != j) EXPECT_NE(genome_to_text(next[i]), genome_to_text(next[j]));
+}
+
+TEST(GpBreeding, AtMostHalfThePopulationBreeds) {
+    const Grammar grammar = testing::small_grammar();
+    std::vector<Scored> population;
+    for (int i = 0; i < 6; ++i) population.push_back(scored("<_k.cu_1" + std::to_string(i) + ">", true, 0, 1.0 - i * 0.1));
+    Rng rng(13);
+    const std::vector<Genome> next = gp_next_population(population, context_for(grammar, 6), rng);
+    ASSERT_EQ(next.size(), 6u);
+    // The three fastest (_k.cu_15, _k.cu_14, _k.cu_13) are the parents; their mutants come first in pairs.
+    EXPECT_TRUE(is_mutant_of(next[0], parse_genome("<_k.cu_15>")));
+    EXPECT_TRUE(is_mutant_of(next[2], parse_genome("<_k.cu_14>")));
+    EXPECT_TRUE(is_mutant_of(next[4], parse_genome("<_k.cu_13>")));
+}
+
+TEST(GpBreeding, ALoneParentMakesTwoMutantsAndNoParentsMeansAFreshPopulation) {
+    const Grammar grammar = testing::small_grammar();
+    std::vector<Scored> population{scored("<_k.cu_10>", true, 0, 0.5), scored("<_k.cu_11>", false, 0, 0.5),
+                                   scored("<_k.cu_12>", false, 0, 0.5), scored("<_k.cu_13>", false, 0, 0.5)};
+    Rng rng(14);
+    std::vector<Genome> next = gp_next_population(population, context_for(grammar, 4), rng);
+    ASSERT_EQ(next.size(), 4u);
+    EXPECT_TRUE(is_mutant_of(next[0], parse_genome("<_k.cu_10>")));
+    EXPECT_TRUE(is_mutant_of(next[1], parse_genome("<_k.cu_10>")));
+    population[0].accepted = false;
+    next = gp_next_population(population, context_for(grammar, 4), rng);
+    ASSERT_EQ(next.size(), 4u);
+    std::set<std::string> texts;
+    for (const Genome& g : next) {
+        EXPECT_EQ(genome_item_count(g), 1u);
+        texts.insert(genome_to_text(g));
+    }
+    EXPECT_EQ(texts.size(), 4u);
+}
+
+TEST(GpBreeding, FreshMutantsBuildOnTheStartingGenome) {
+    const Grammar grammar = testing::small_grammar();
+    StrategyContext context = context_for(grammar, 5);
+    context.base = parse_genome("BLOCK=128 ROWS=2");
+    Rng rng(15);
+    GpStrategy strategy(context);
+    for (const Genome& g : strategy.initial_population(rng)) {
+        // A single change on top of BLOCK=128 ROWS=2: at most one of the two settings differs.
+        int differ = (setting_or(g, "BLOCK", "64") != "128") + (setting_or(g, "ROWS", "4") != "2");
+        EXPECT_LE(differ, 1) << genome_to_text(g);
+        if (differ == 1) {
+            EXPECT_TRUE(g.edits.empty());
+        }
+    }
+}
+
+}  // namespace
+}  // namespace gi

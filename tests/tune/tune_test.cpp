@@ -1,0 +1,143 @@
+#include "tune/tune.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "../search/search_test_support.hpp"
+#include "evaluate/fake_evaluator.hpp"
+
+namespace gi {
+namespace {
+
+TEST(TunePoints, ExhaustiveSweepCoversEveryCombinationButTheStart) {
+    const Grammar grammar = testing::small_grammar();  // BLOCK x ROWS = 3 x 4; FAST is a guard, not tuned
+    EXPECT_EQ(tunable_genes(grammar), (std::vector<int>{0, 1}));
+    Rng rng(1);
+    bool sampled = true;
+    double size = 0;
+    const std::vector<Genome> points = tune_points(parse_genome("<_k.cu_10>"), grammar, 100, rng, sampled, size);
+    EXPECT_FALSE(sampled);
+    EXPECT_EQ(size, 12);
+    ASSERT_EQ(points.size(), 11u);
+    std::set<std::string> texts;
+    for (const Genome& point : points) {
+        texts.insert(genome_to_text(point));
+        EXPECT_EQ(genome_to_text(Genome{{}, point.edits}), "<_k.cu_10>");  // the start's edits are kept
+    }
+    EXPECT_EQ(texts.size(), 11u);
+    EXPECT_EQ(genome_to_text(points[0]), "BLOCK=32 ROWS=1 <_k.cu_10>");  // first gene counts fastest
+    EXPECT_EQ(genome_to_text(points[1]), "ROWS=1 <_k.cu_10>");
+    EXPECT_FALSE(texts.count("<_k.cu_10>"));
+}
+
+TEST(TunePoints, LargeSpacesAreSampledWithDistinctPoints) {
+    std::vector<std::string> many;
+    for (int i = 1; i <= 100; ++i) many.push_back(std::to_string(i));
+    const Grammar grammar = testing::grammar_of(
+        {testing::make_gene("A", GeneKind::Param, many, "1", true), testing::make_gene("B", GeneKind::Param, many, "1", true),
+         testing::make_gene("MODE", GeneKind::Param, {"x", "y"}, "x", false)},
+        {});
+    Rng rng(2), same(2);
+    bool sampled = false;
+    double size = 0;
+    const std::vector<Genome> points = tune_points(Genome{}, grammar, 50, rng, sampled, size);
+    EXPECT_TRUE(sampled);
+    EXPECT_EQ(size, 10000);  // MODE is not numeric, so it is not swept
+    EXPECT_EQ(points.size(), 50u);
+    std::set<std::string> texts;
+    for (const Genome& p : points) texts.insert(genome_to_text(p));
+    EXPECT_EQ(texts.size(), 50u);
+    EXPECT_EQ(points, tune_points(Genome{}, grammar, 50, same, sampled, size));
+}
+
+FakeLandscapeOptions declared_landscape() {
+    FakeLandscapeOptions options;
+    options.random_effects = false;
+    options.noise = 0.001;
+    options.declared["BLOCK=128"] = FakeEffect::time(0.6);
+    options.declared["BLOCK=32"] = FakeEffect::time(0.7);
+    options.declared["ROWS=2"] = FakeEffect::time(0.8);
+    options.declared["ROWS=1"] = FakeEffect::wrong(1.0, 0.1);  // fastest of all, but wrong
+    return options;
+}
+
+TEST(Tune, FindsTheBestParameterPoint) {
+    const Grammar grammar = testing::small_grammar();
+    FakeEvaluator fake(grammar, declared_landscape());
+    Rng rng(3);
+    TuneOptions options;
+    options.batch = 4;  // several batches, the start measured again in each
+    const TuneResult result = tune(Genome{}, grammar, fake, options, rng);
+    EXPECT_TRUE(result.ran);
+    EXPECT_FALSE(result.sampled);
+    EXPECT_EQ(result.best, "BLOCK=128 ROWS=2");
+    EXPECT_EQ(result.points.size(), 11u);
+    EXPECT_NEAR(speedup(result.original, result.best_time), 1 / (0.6 * 0.8), 0.01);
+    EXPECT_EQ(fake.calls(), 3);
+    for (const TunePoint& point : result.points)
+        if (point.genome.find("ROWS=1") != std::string::npos) EXPECT_FALSE(point.accepted);
+}
+
+TEST(Tune, AllowedErrorLetsAnInexactPointWin) {
+    const Grammar grammar = testing::small_grammar();
+    FakeEvaluator fake(grammar, declared_landscape());
+    Rng rng(3);
+    TuneOptions options;
+    options.rule.max_error = 1.0;
+    EXPECT_EQ(tune(Genome{}, grammar, fake, options, rng).best, "BLOCK=128 ROWS=1");
+}
+
+TEST(Tune, KeepsTheStartWhenNothingBeatsItBeyondNoise) {
+    const Grammar grammar = testing::small_grammar();
+    FakeLandscapeOptions landscape;
+    landscape.random_effects = false;
+    landscape.noise = 0.01;
+    landscape.declared["BLOCK=32"] = FakeEffect::time(0.995);  // inside the noise
+    FakeEvaluator fake(grammar, landscape);
+    Rng rng(4);
+    const TuneResult result = tune(parse_genome("<_k.cu_11>"), grammar, fake, TuneOptions{}, rng);
+    EXPECT_TRUE(result.ran);
+    EXPECT_EQ(result.best, "<_k.cu_11>");
+    EXPECT_EQ(result.best, result.start);
+}
+
+TEST(Tune, PrefersFewerChangesAmongPointsEquallyFastWithinNoise) {
+    const Grammar grammar = testing::small_grammar();
+    FakeLandscapeOptions landscape;
+    landscape.random_effects = false;
+    landscape.noise = 0.01;
+    landscape.declared["BLOCK=128"] = FakeEffect::time(0.6);  // ROWS does not matter at all
+    for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+        landscape.seed = seed;
+        FakeEvaluator fake(grammar, landscape);
+        Rng rng(seed);
+        EXPECT_EQ(tune(Genome{}, grammar, fake, TuneOptions{}, rng).best, "BLOCK=128") << "landscape seed " << seed;
+    }
+    // With no parsimony the luckiest measurement wins, whichever ROWS it has.
+    landscape.seed = 1;
+    FakeEvaluator fake(grammar, landscape);
+    Rng rng(1);
+    TuneOptions greedy;
+    greedy.parsimony_k = 0;
+    EXPECT_EQ(tune(Genome{}, grammar, fake, greedy, rng).best.rfind("BLOCK=128", 0), 0u);
+}
+
+TEST(Tune, DoesNotRunWithoutTimingsOrTunableGenes) {
+    const Grammar grammar = testing::small_grammar();
+    testing::ScriptedEvaluator untimed;
+    untimed.times = false;
+    Rng rng(5);
+    TuneResult result = tune(Genome{}, grammar, untimed, TuneOptions{}, rng);
+    EXPECT_FALSE(result.ran);
+    EXPECT_NE(result.note.find("no timings"), std::string::npos);
+    EXPECT_EQ(untimed.calls, 0);
+    const Grammar no_params = testing::grammar_of({testing::make_gene("FAST", GeneKind::Guard, {"0", "1"}, "0", true)}, {});
+    testing::ScriptedEvaluator timed;
+    result = tune(Genome{}, no_params, timed, TuneOptions{}, rng);
+    EXPECT_FALSE(result.ran);
+    EXPECT_NE(result.note.find("no numeric"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gi
