@@ -258,6 +258,15 @@ TEST(Genes, VolatileIsNotOfferedWhenSharedArraysArePassedOn) {
     EXPECT_NE(fine.find_gene("volatile"), nullptr);
 }
 
+TEST(Genes, VolatileOnlyForArithmeticSharedTypes) {
+    const Grammar vectors = grammar_of("__global__ void k(float4* a) {\n  __shared__ float4 s[4];\n  s[0] = a[0];\n}\n");
+    EXPECT_EQ(vectors.find_gene("volatile"), nullptr);
+    EXPECT_TRUE(has_note(vectors, "has type float4"));
+    const Grammar macro = grammar_of(
+        "#define OUT_TYPE unsigned short\n__global__ void k(int* a) {\n  __shared__ OUT_TYPE s[4];\n  __shared__ unsigned int t[4];\n  a[0] = s[0] + t[0];\n}\n");
+    EXPECT_NE(macro.find_gene("volatile"), nullptr);
+}
+
 TEST(Genes, VolatileOnAllSharedDeclarations) {
     const std::string text =
         "__global__ void k(float* a) {\n"

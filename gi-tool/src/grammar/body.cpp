@@ -529,6 +529,12 @@ private:
         shared.line = tok(shared_at).line;
         shared.volatile_elsewhere = volatile_before;
         for (const Declared& d : declared) shared.names.push_back(d.name);
+        for (int k = first; k < end; ++k) {
+            const Token& t = tok(k);
+            if (!t.identifier() || kSpecifiers.count(t.text)) continue;
+            if (!declared.empty() && t.text == declared.front().name) break;
+            shared.type_words.emplace_back(t.text);
+        }
         std::size_t slot = tok(shared_at).end;
         while (slot < text.size() && (text[slot] == ' ' || text[slot] == '\t')) ++slot;
         shared.slot_begin = shared.slot_end = slot;

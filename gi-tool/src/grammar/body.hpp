@@ -44,6 +44,7 @@ struct SharedDeclaration {
     bool volatile_elsewhere = false;  // volatile written before __shared__: no place for a slot
     int line = 0;
     std::vector<std::string> names;   // the variables it declares
+    std::vector<std::string> type_words;  // its type's words, qualifiers left out ("unsigned", "int")
 };
 
 struct BodyFacts {

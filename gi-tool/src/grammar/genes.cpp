@@ -434,6 +434,30 @@ private:
             }
             if (s.has_volatile) ++with;
         }
+        // A volatile struct or vector (float4) cannot be assigned whole: only arithmetic types.
+        static const std::set<std::string> kArithmetic = {"bool", "char", "short", "int", "long", "float", "double",
+                                                          "signed", "unsigned", "size_t", "half", "__half"};
+        auto arithmetic = [&](const std::string& word) {
+            if (kArithmetic.count(word)) return true;
+            for (const MacroDefinition& m : in_.directives.defines) {
+                if (m.name != word || m.function_like) continue;
+                std::vector<std::string> words;
+                std::vector<std::string> calls;
+                condition_names(m.value, words, calls);
+                if (words.empty() || !calls.empty()) return false;
+                for (const std::string& w : words)
+                    if (!kArithmetic.count(w)) return false;
+                return true;
+            }
+            return false;
+        };
+        for (const SharedDeclaration& s : shared)
+            for (const std::string& word : s.type_words)
+                if (!arithmetic(word)) {
+                    notes_.push_back("volatile gene not offered: the __shared__ declaration at line " + std::to_string(s.line) +
+                                     " has type " + word + ", and a volatile struct or vector cannot be assigned whole");
+                    return;
+                }
         if (with == 0) {
             for (const SharedDeclaration& s : shared)
                 for (const std::string& variable : s.names)
