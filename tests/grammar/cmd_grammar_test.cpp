@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace gi {
 namespace {
 
@@ -22,7 +24,9 @@ std::string slurp(const std::filesystem::path& path) {
 }
 
 ToolRun run_tool(const std::string& arguments) {
-    const auto output = std::filesystem::temp_directory_path() / "gi_cmd_grammar_test.out";
+    // ctest runs each test in its own process, in parallel: the file name must be unique per test.
+    const auto output = std::filesystem::temp_directory_path() /
+                        ("gi_cmd_grammar_test." + std::to_string(::getpid()) + ".out");
     const std::string command = std::string("\"") + GI_TOOL_PATH + "\" grammar " + arguments + " > \"" + output.string() + "\" 2>&1";
     const int raw = std::system(command.c_str());
     ToolRun run;
@@ -52,7 +56,8 @@ TEST(CmdGrammar, SummaryCountsRulesPerKind) {
 }
 
 TEST(CmdGrammar, WritesToAFile) {
-    const auto path = std::filesystem::temp_directory_path() / "gi_cmd_grammar_test.bnf";
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("gi_cmd_grammar_test." + std::to_string(::getpid()) + ".bnf");
     const ToolRun run = run_tool(data("tricky_syntax.cu") + " -o \"" + path.string() + "\"");
     EXPECT_EQ(run.status, 0) << run.out;
     EXPECT_TRUE(run.out.empty()) << run.out;
