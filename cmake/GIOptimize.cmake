@@ -29,7 +29,6 @@ set(GI_GPU_ARCHITECTURE "" CACHE STRING
 set(GI_OPTIMIZE_TOOL "" CACHE FILEPATH
     "A gi-tool executable to use instead of the GIOptimize::gi-tool target (e.g. a prebuilt one, so gi-tool is not built again).")
 
-set_property(GLOBAL PROPERTY _GI_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 # _gi_debug(<message>...): a decision, shown with --log-level=DEBUG or GI_OPTIMIZE_VERBOSE=ON.
 function(_gi_debug)
