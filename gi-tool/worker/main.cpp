@@ -177,6 +177,7 @@ private:
         RunRequest request;
         request.original = m.get("role") == "original";
         request.probe_poison = m.get("probe-poison", "1") == "1";
+        request.poisonable = m.get("poisonable");
         request.warmups = static_cast<int>(m.integer("warmups", 2));
         request.repetitions = static_cast<int>(m.integer("repetitions", 10));
         request.time = m.get("time", "1") == "1";
@@ -228,7 +229,8 @@ private:
                 {"worst", std::to_string(c.worst_error)},
                 {"error", std::to_string(c.error)},
                 {"hard-failure", c.hard_failure ? "1" : "0"},
-                {"times", join_times(report.times_ms)}},
+                {"times", join_times(report.times_ms)},
+                {"poisonable", report.poisonable}},
                {}});
         return !report.sticky;
     }

@@ -146,7 +146,11 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
         if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the original");
         reference_ = download_writable(0);
         poisonable_.assign(tc_.buffers.size(), false);
-        if (request.probe_poison) {
+        if (!request.poisonable.empty()) {
+            // Learnt by an earlier worker on this case: no need to probe again after a restart.
+            for (std::size_t b = 0, at = 0; b < tc_.buffers.size() && at < request.poisonable.size(); ++b, at += 2)
+                poisonable_[b] = !tc_.buffers[b].read_only && request.poisonable[at] == '1';
+        } else if (request.probe_poison) {
             // Outputs that come out the same from poisoned and from recorded contents are
             // overwritten entirely; only those may be poisoned for variants.
             std::fill(poisonable_.begin(), poisonable_.end(), true);
@@ -158,6 +162,7 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
                 poisonable_[b] = !tc_.buffers[b].read_only && probed[b] == reference_[b];
         }
         has_reference_ = true;
+        for (std::size_t b = 0; b < tc_.buffers.size(); ++b) report.poisonable += std::string(b ? "," : "") + (poisonable_[b] ? "1" : "0");
         // How far this GPU's original is from the recorded oracle (the program's own run).
         std::vector<BufferComparison> versus_oracle;
         for (std::size_t b = 0; b < tc_.buffers.size(); ++b)

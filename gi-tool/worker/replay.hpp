@@ -22,6 +22,7 @@ struct RunRequest {
     bool original = false;      // the first time: establishes the reference (and which outputs to poison);
                                 // later: timing only
     bool probe_poison = true;   // original only: find the outputs the kernel overwrites entirely
+    std::string poisonable;     // original only: those outputs as learnt before ("1,0,..."): no probe
     LaunchShape shape;
     int warmups = 2;
     int repetitions = 10;
@@ -35,6 +36,7 @@ struct RunReport {
     bool sticky = false;          // the context is unusable: the worker must exit
     ErrorSummary comparison;      // variant vs reference (original: reference vs recorded oracle)
     std::vector<double> times_ms; // timed repetitions
+    std::string poisonable;       // original: per buffer, "1" when poisoned for variants ("1,0,...")
 };
 
 class Replay {

@@ -18,7 +18,8 @@ TEST(CudaOptions, DefaultsAndValues) {
     EXPECT_EQ(o.warmups, 2);
     EXPECT_EQ(o.block, "BLOCK_W,4");
     EXPECT_EQ(o.arch, "sm_90");
-    EXPECT_EQ(o.spare_workers, 2);
+    EXPECT_EQ(o.spare_workers, 4);
+    EXPECT_EQ(o.timeout_margin_ms, 100);
     ASSERT_EQ(o.include_dirs.size(), 1u);
     EXPECT_EQ(o.include_dirs[0], "kernels/stereo");
 }

@@ -118,7 +118,11 @@ TEST_F(GpuEvaluator, MissingWorkerIsAClearError) {
 
 TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
     GI_REQUIRE_GPU();
-    CudaEvaluator e(grammar_, options());
+    // A fault may reach the host later than the default margin; with more time it is told apart
+    // from a hang.
+    CudaEvaluatorOptions o = options();
+    o.timeout_margin_ms = 2000;
+    CudaEvaluator e(grammar_, o);
     std::vector<Variant> batch;
     batch.push_back(make_variant(Genome{}, grammar_));                                    // 0 the original
     Genome smaller;

@@ -110,6 +110,7 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, other %.0f%%\n",
                 share(s.compile_wait_ms), share(s.run_ms), share(s.original_ms),
                 std::max(0.0, 100 - share(s.compile_wait_ms) - share(s.run_ms) - share(s.original_ms)));
+    std::printf("of which waiting for a spare worker after a failed variant: %.0f%%\n", share(s.spare_wait_ms));
     std::printf("statuses:");
     for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
     std::printf("\nworker restarts: %ld, timeouts: %ld\n", s.worker_restarts, s.timeouts);

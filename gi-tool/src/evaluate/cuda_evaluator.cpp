@@ -138,6 +138,7 @@ struct CudaEvaluator::Impl {
         bool held_out = false;
         bool used = false;                  // drawn by evaluate()
         double original_ms = 0;             // the original's median time here (0 = not yet)
+        std::string poisonable;             // which outputs the original overwrites entirely (learnt once)
     };
 
     CudaEvaluatorOptions options;
@@ -236,6 +237,12 @@ struct CudaEvaluator::Impl {
         if (spares.empty() || spare_case != index) return false;
         std::unique_ptr<worker::WorkerProcess> candidate = std::move(spares.front());
         spares.pop_front();
+        const auto wait_start = Clock::now();
+        struct WaitTimer {
+            double& total;
+            Clock::time_point start;
+            ~WaitTimer() { total += ms_since(start); }
+        } timer{stats.spare_wait_ms, wait_start};
         try {
             if (candidate->receive("hello", std::chrono::seconds(120)).type != "ready") return false;
             if (candidate->receive("load-case", std::chrono::seconds(300)).type != "case-loaded") return false;
@@ -299,6 +306,7 @@ struct CudaEvaluator::Impl {
             // A probe with poisoned outputs may crash an original that reads its outputs; then
             // the case is replayed without poisoning.
             if (attempt > 0) m.fields["probe-poison"] = "0";
+            if (first && !slots[index].poisonable.empty()) m.fields["poisonable"] = slots[index].poisonable;
             Message reply;
             try {
                 reply = worker->request(m, std::chrono::seconds(300));
@@ -318,6 +326,7 @@ struct CudaEvaluator::Impl {
                           << " elements (nondeterminism, or compiled with other options than the program's); "
                           << "variants are compared with this GPU's original\n";
             referenced.insert(index);
+            if (first && slots[index].poisonable.empty()) slots[index].poisonable = reply.get("poisonable");
             stats.original_ms += ms_since(start);
             if (!time) return {};
             Timing t = summarise_timings(v.times_ms);

@@ -35,8 +35,9 @@ struct CudaEvaluatorOptions {
     int warmups = 2;
     int repetitions = 10;
     double timeout_factor = 10;             // a variant may take this many times the original
-    int timeout_margin_ms = 50;             // plus this for the kernel (launch and synchronisation latency)
-    int spare_workers = 2;                  // workers kept ready (case loaded) to replace a failed one
+    int timeout_margin_ms = 100;            // plus this for the kernel; a fault the driver reports later
+                                            // than this counts as a timeout (raise it for exact causes)
+    int spare_workers = 4;                  // workers kept ready (case loaded) to replace a failed one
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
 };
@@ -51,6 +52,7 @@ struct CudaEvaluatorStats {
     double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)
     double run_ms = 0;            // wall time of worker requests for variants (GPU work + transfers)
     double original_ms = 0;       // wall time of the original's runs
+    double spare_wait_ms = 0;     // time waiting for a spare worker to be ready (within original_ms)
     long worker_restarts = 0;
     long timeouts = 0;
     std::string compiler;         // "nvrtc" or "nvcc"

@@ -63,9 +63,10 @@ std::string cuda_options_help() {
            "  --jobs N                  cuda: compile threads (default: every core)\n"
            "  --warmups N / --repetitions N   cuda: untimed and timed runs per variant (default 2 / 10)\n"
            "  --timeout-factor X        cuda: a variant may run X times the original's time (default 10)\n"
-           "  --timeout-margin-ms N     cuda: plus this margin for a variant's check launch (default 50)\n"
+           "  --timeout-margin-ms N     cuda: plus this for a variant's check launch (default 100); a fault\n"
+           "                            the driver reports later counts as a timeout\n"
            "  --compile-cache DIR       cuda: keep compiled variants here across runs\n"
-           "  --spare-workers N         cuda: GPU workers kept ready to replace one a variant killed (default 2)\n";
+           "  --spare-workers N         cuda: GPU workers kept ready to replace one a variant killed (default 4)\n";
 }
 
 CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vector<std::string>>& values,
@@ -91,8 +92,8 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     o.warmups = static_cast<int>(integer(values, "--warmups", 2, 0, 1000));
     o.repetitions = static_cast<int>(integer(values, "--repetitions", 10, 1, 10000));
     o.timeout_factor = number(values, "--timeout-factor", 10, 1, 1e6);
-    o.timeout_margin_ms = static_cast<int>(integer(values, "--timeout-margin-ms", 50, 0, 3600000));
-    o.spare_workers = static_cast<int>(integer(values, "--spare-workers", 2, 0, 16));
+    o.timeout_margin_ms = static_cast<int>(integer(values, "--timeout-margin-ms", 100, 0, 3600000));
+    o.spare_workers = static_cast<int>(integer(values, "--spare-workers", 4, 0, 16));
     if (!kernel_path.empty()) {
         const std::filesystem::path folder = std::filesystem::path(kernel_path).parent_path();
         o.include_dirs.push_back(folder.empty() ? "." : folder.string());
