@@ -2,20 +2,20 @@
 
 #include <gtest/gtest.h>
 #include <unistd.h>
-#include <filesystem>
-#include <map>
-#include <set>
 
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
+#include <map>
+#include <set>
 #include <thread>
 
-#include "search/anneal_pool.hpp"
 #include "evaluate/fake_evaluator.hpp"
 #include "history/history.hpp"
 #include "search/anneal.hpp"
+#include "search/anneal_pool.hpp"
 #include "search/code_edit.hpp"
 #include "search_test_support.hpp"
 #include "util/error.hpp"

@@ -2,12 +2,12 @@
 
 #include <gtest/gtest.h>
 #include <unistd.h>
-#include <filesystem>
-#include <set>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
+#include <set>
 
 #include "evaluate/fake_evaluator.hpp"
 #include "search/code_edit.hpp"
