@@ -35,6 +35,7 @@ void record_tune(History& history, const TuneResult& tune, const std::string& ph
         row.genome = p.genome;
         row.case_index = tune.case_index;
         row.status = p.status;
+        if (p.status != EvalStatus::Ok) row.detail = phase + " point: the tuning record keeps no cause";
         row.error = p.error;
         row.time = p.time;
         row.original = p.start;
