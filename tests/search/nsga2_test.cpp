@@ -222,6 +222,30 @@ TEST(Nsga2Strategy, KeepsTheBestQuarterAsElitesAndBreedsAFullPopulationOfNewGeno
     EXPECT_GT(crossed, 0);
 }
 
+TEST(Nsga2Strategy, BirthsSurviveACheckpoint) {
+    const Grammar grammar = testing::small_grammar();
+    Nsga2Strategy strategy(nsga2_context(grammar, 6));
+    Rng rng(3);
+    const std::vector<Genome> first = strategy.initial_population(rng);
+    ScoredBatch batch;
+    for (const Genome& g : first) {
+        Scored s;
+        s.genome = g;
+        s.result = testing::ok_in(0.8);
+        s.speedup = 1.25;
+        batch.scored.push_back(s);
+    }
+    strategy.next_population(batch, rng);
+    Nsga2Strategy restored(nsga2_context(grammar, 6));
+    restored.restore_state(strategy.save_state());
+    ASSERT_EQ(restored.births().size(), strategy.births().size());
+    for (std::size_t i = 0; i < restored.births().size(); ++i) {
+        EXPECT_EQ(restored.births()[i].birth, strategy.births()[i].birth);
+        EXPECT_EQ(restored.births()[i].parents, strategy.births()[i].parents);
+    }
+    EXPECT_THROW(restored.restore_state("cloning\tA\n"), Error);
+}
+
 TEST(Nsga2Strategy, ReachesTheKnownOptimumInExactMode) {
     const Grammar grammar = testing::small_grammar();
     for (std::uint64_t seed : {4, 5, 6, 7}) {

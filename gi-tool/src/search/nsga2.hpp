@@ -39,6 +39,10 @@ public:
     std::vector<Genome> initial_population(Rng& rng) override;
     std::vector<Genome> next_population(const ScoredBatch& evaluated, Rng& rng) override;
     std::vector<BirthInfo> births() const override { return births_; }
+    // The births of the population to be evaluated next, so a resumed run still records them:
+    // one line per genome, the birth and its parents' genome texts separated by tabs.
+    std::string save_state() const override;
+    void restore_state(const std::string& state) override;
 
 private:
     // A genome not yet in `taken`, starting from `child`: mutated until new (or gives up after
