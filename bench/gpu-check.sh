@@ -59,34 +59,50 @@ tool="$build/gi-tool/gi-tool"
 
 step "tests"
 if [[ -x "$build/tests/gi_tests" ]]; then
-    (cd "$build/tests" && timeout 420 ./gi_tests --gtest_color=no) >"$OUT/tests.log" 2>&1
+    # The GPU suites first (the point of this check), then everything else.
+    gpu_filter='Gpu*'
+    (cd "$build/tests" && timeout 400 ./gi_tests --gtest_color=no --gtest_filter="$gpu_filter") >"$OUT/gpu-tests.log" 2>&1
+    status=$?
+    gpu_ok=$(grep -c '^\[       OK \]' "$OUT/gpu-tests.log")
+    gpu_failed=$(grep -c '^\[  FAILED  \] .*(' "$OUT/gpu-tests.log")
+    gpu_skipped=$(grep -c '^\[  SKIPPED \] .*(' "$OUT/gpu-tests.log")
+    row "GPU tests (gi_tests Gpu*)" "$gpu_ok passed, $gpu_failed failed, $gpu_skipped skipped (exit $status)"
+    grep -E '^\[  FAILED  \] .*\(' "$OUT/gpu-tests.log" | head -20
+    spread_line="$(grep -m1 '^timing spread:' "$OUT/gpu-tests.log")"
+    [[ -n "$spread_line" ]] && row "timing spread (long kernel)" "${spread_line#timing spread: }"
+    (cd "$build/tests" && timeout "${GI_CHECK_SUITE_TIMEOUT:-240}" ./gi_tests --gtest_color=no --gtest_filter="-$gpu_filter") >"$OUT/tests.log" 2>&1
     status=$?
     passed=$(grep -c '^\[       OK \]' "$OUT/tests.log")
     failed=$(grep -c '^\[  FAILED  \] .*(' "$OUT/tests.log")
-    skipped=$(grep -c '^\[  SKIPPED \] .*(' "$OUT/tests.log")
-    gpu_ok=$(grep -E '^\[       OK \] (GpuWorker|GpuSanitizer|GpuRecorder|GpuEvaluator)' "$OUT/tests.log" | wc -l)
-    gpu_all=$(grep -E '^\[ RUN      \] (GpuWorker|GpuSanitizer|GpuRecorder|GpuEvaluator)' "$OUT/tests.log" | wc -l)
-    row "gi_tests (all)" "$passed passed, $failed failed, $skipped skipped (exit $status)"
-    row "GPU tests" "$gpu_ok of $gpu_all passed"
-    spread_line="$(grep -m1 '^timing spread:' "$OUT/tests.log")"
-    [[ -n "$spread_line" ]] && row "timing spread (long kernel)" "${spread_line#timing spread: }"
-    grep -E '^\[  FAILED  \] .*\(' "$OUT/tests.log" | head -20
+    row "other tests (gi_tests -Gpu*)" "$passed passed, $failed failed (exit $status)"
+    grep -E '^\[  FAILED  \] .*\(' "$OUT/tests.log" | head -10
 else
     row "gi_tests" "not built"
 fi
 
 step "record test cases"
 kernel="" function="" cases="$work/cases" held="$work/held-out" driver_line=""
+kernel_options=()
 if [[ -x "$build/kernels/stereo_driver" ]]; then
     kernel="$root/kernels/stereo/stereo.cu" function="stereo_kernel"
+    # The kernel's registration (params, flags, geometry, tolerances) as gi-tool options.
+    while read -r key value; do
+        case "$key" in
+            param) kernel_options+=(--param "$value") ;;
+            flag) kernel_options+=(--flag "$value") ;;
+            block) kernel_options+=(--block "$value") ;;
+            grid) kernel_options+=(--grid "$value") ;;
+            tolerance) kernel_options+=(--tolerance "$value") ;;
+        esac
+    done < <(grep -v '^#' "$root/kernels/stereo/registration.txt")
     GI_RECORD_DIR="$cases" "$build/kernels/stereo_driver" --pairs 4 --seed 1 >"$work/record.log" 2>&1
     GI_RECORD_DIR="$held" "$build/kernels/stereo_driver" --pairs 2 --seed 7 --width 480 --height 320 >>"$work/record.log" 2>&1
     driver_line="stereo_driver --pairs 4"
 elif [[ -x "$build/gi-tool/recorder/gi_record_demo" ]]; then
     kernel="$root/gi-tool/recorder/demo/blur_kernel.cu" function="blurKernel"
-    GI_RECORD_DIR="$cases" "$build/gi-tool/recorder/gi_record_demo" --frames 4 >"$work/record.log" 2>&1
-    GI_RECORD_DIR="$held" "$build/gi-tool/recorder/gi_record_demo" --frames 2 --width 2048 --height 1024 >>"$work/record.log" 2>&1
-    driver_line="gi_record_demo --frames 4"
+    GI_RECORD_DIR="$cases" "$build/gi-tool/recorder/gi_record_demo" --frames 4 --width 1024 --height 512 >"$work/record.log" 2>&1
+    GI_RECORD_DIR="$held" "$build/gi-tool/recorder/gi_record_demo" --frames 2 --width 640 --height 480 >>"$work/record.log" 2>&1
+    driver_line="gi_record_demo --frames 4 --width 1024 --height 512"
 fi
 ncases=$(ls -d "$cases"/*/ 2>/dev/null | wc -l)
 nheld=$(ls -d "$held"/*/ 2>/dev/null | wc -l)
@@ -95,7 +111,7 @@ cat "$work/record.log" >>"$OUT/build.log" 2>/dev/null
 
 if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     step "cuda-bench"
-    timeout 300 "$tool" cuda-bench "$kernel" --function "$function" --cases "$cases" --variants "$variants" \
+    timeout "${GI_CHECK_BENCH_TIMEOUT:-200}" "$tool" cuda-bench "$kernel" --function "$function" "${kernel_options[@]}" --cases "$cases" --variants "$variants" \
         --batch 100 --seed 1 --sanitize 3 >"$OUT/bench.log" 2>&1
     echo "exit $?" >>"$OUT/bench.log"
     cat "$OUT/bench.log"
@@ -108,10 +124,16 @@ if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     step "evolve"
     if "$tool" evolve --help 2>/dev/null | grep -q -- "cuda"; then
         start=$(date +%s)
-        timeout 240 "$tool" evolve "$kernel" --function "$function" --evaluator cuda --cases "$cases" \
-            --held-out "$held" --generations 3 --population 20 --seed 1 --out "$work/evolve" >"$OUT/evolve.log" 2>&1
+        generations="${GI_CHECK_GENERATIONS:-3}" population="${GI_CHECK_POPULATION:-20}"
+        timeout "${GI_CHECK_EVOLVE_TIMEOUT:-240}" "$tool" evolve "$kernel" --function "$function" "${kernel_options[@]}" \
+            --evaluator cuda --cases "$cases" --held-out "$held" --generations "$generations" --population "$population" \
+            --tune-max 16 --seed 1 --out "$work/evolve" >"$OUT/evolve.log" 2>&1
         status=$?
-        row "gi-tool evolve --evaluator cuda" "exit $status in $(( $(date +%s) - start )) s (3 generations x 20)"
+        row "gi-tool evolve --evaluator cuda" "exit $status in $(( $(date +%s) - start )) s ($generations generations x $population)"
+        for key in "best" "speedup" "validated" "sanitizer"; do
+            line="$(grep -i -m1 "$key" "$OUT/evolve.log")"
+            [[ -n "$line" ]] && row "evolve: $key" "$line"
+        done
         tail -15 "$OUT/evolve.log"
     else
         row "gi-tool evolve --evaluator cuda" "not available in this build"

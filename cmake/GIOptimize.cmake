@@ -202,11 +202,14 @@ function(_gi_gpu_architecture out_var)
         find_program(_GI_NVIDIA_SMI nvidia-smi)
         mark_as_advanced(_GI_NVIDIA_SMI)
         if(_GI_NVIDIA_SMI)
-            execute_process(COMMAND "${_GI_NVIDIA_SMI}" --query-gpu=compute_cap,name --format=csv,noheader
+            execute_process(COMMAND "${_GI_NVIDIA_SMI}" --query-gpu=compute_cap,name,driver_version --format=csv,noheader
                             RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_QUIET TIMEOUT 30)
-            if(rc EQUAL 0 AND out MATCHES "^([0-9]+)\\.([0-9]+), *([^\n]*)")
+            if(rc EQUAL 0 AND out MATCHES "^([0-9]+)\\.([0-9]+), *([^,\n]*), *([^\n]*)")
                 set(detected "${CMAKE_MATCH_1}${CMAKE_MATCH_2}")
-                _gi_debug("nvidia-smi reports a GPU of architecture sm_${detected} (${CMAKE_MATCH_3})")
+                # For the provenance of entries evolved here.
+                set_property(GLOBAL PROPERTY _GI_DETECTED_GPU_NAME "${CMAKE_MATCH_3}")
+                set_property(GLOBAL PROPERTY _GI_DETECTED_GPU_DRIVER "${CMAKE_MATCH_4}")
+                _gi_debug("nvidia-smi reports a GPU of architecture sm_${detected} (${CMAKE_MATCH_3}, driver ${CMAKE_MATCH_4})")
             else()
                 _gi_debug("nvidia-smi found no usable GPU (exit status ${rc})")
             endif()
@@ -280,6 +283,13 @@ function(gi_optimize_cuda_kernel target)
     if(NOT type MATCHES "^(EXECUTABLE|STATIC_LIBRARY|SHARED_LIBRARY|MODULE_LIBRARY|OBJECT_LIBRARY)$")
         _gi_fail("target '${target}' is a ${type}: it must compile the kernel (an executable or a library)")
     endif()
+    # The generated sources and the custom command producing them must live in the target's own
+    # directory (CMake attaches custom commands and source properties per directory).
+    get_target_property(target_dir "${target}" SOURCE_DIR)
+    if(NOT target_dir STREQUAL CMAKE_CURRENT_SOURCE_DIR)
+        _gi_fail("target '${target}' is defined in ${target_dir}: call gi_optimize_cuda_kernel() in that directory's "
+                 "CMakeLists.txt")
+    endif()
     if(GI_UNPARSED_ARGUMENTS)
         list(JOIN GI_UNPARSED_ARGUMENTS "' '" unknown)
         list(JOIN one_value_keywords " " k1)
@@ -338,8 +348,8 @@ function(gi_optimize_cuda_kernel target)
         set(architectures "")
     endif()
 
-    if(DEFINED GI_BUDGET AND NOT GI_BUDGET MATCHES "^([0-9]+\\.?[0-9]*|\\.[0-9]+)$")
-        _gi_fail("BUDGET: '${GI_BUDGET}' is not a number of minutes")
+    if(DEFINED GI_BUDGET AND NOT GI_BUDGET MATCHES "^[0-9]+$")
+        _gi_fail("BUDGET: '${GI_BUDGET}' is not a whole number of minutes")
     endif()
     if(DEFINED GI_BUDGET AND GI_BUDGET EQUAL 0)
         _gi_fail("BUDGET must be more than 0 minutes")
@@ -542,6 +552,10 @@ function(_gi_finalize target identifier)
     string(JOIN "," grid_text ${grid})
 
     set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/gi-optimize/${target}")
+    # The kernel and its registration as gi-tool arguments, one per line, for people and scripts
+    # running gi-tool by hand (cache verify, evolve) with exactly what the build uses.
+    list(JOIN registration "\n" registration_lines)
+    file(CONFIGURE OUTPUT "${gen_dir}/${identifier}.registration" CONTENT "${kernel}\n${registration_lines}\n" @ONLY)
     set(wrapper "${gen_dir}/${identifier}.gi.cu")
     set(header "${gen_dir}/include/${identifier}.gi.h")
     set(options_file "${gen_dir}/${identifier}.options")
@@ -583,17 +597,34 @@ function(_gi_finalize target identifier)
                                     "$<TARGET_FILE:${recorder_target}>" ${held_out})
                 set(held_out_option --held-out "${work}/held-out")
             endif()
+            math(EXPR budget_seconds "${budget} * 60")
+            set(provenance --nvcc-version "${CMAKE_CUDA_COMPILER_VERSION}")
+            get_property(gpu_name GLOBAL PROPERTY _GI_DETECTED_GPU_NAME)
+            get_property(gpu_driver GLOBAL PROPERTY _GI_DETECTED_GPU_DRIVER)
+            if(gpu_name)
+                list(APPEND provenance --gpu "${gpu_name}" --driver "${gpu_driver}")
+            endif()
+            # gi-tool runs variants on the GPU through gi-worker, which it finds next to itself.
+            set(worker "")
+            if(GI_OPTIMIZE_TOOL STREQUAL "" AND TARGET GIOptimize::gi-worker)
+                set(worker GIOptimize::gi-worker)
+            endif()
+            set(block_option "")
+            if(NOT block_size_text STREQUAL "")
+                set(block_option --block "${block_size_text}")
+            endif()
             add_custom_command(
                 OUTPUT "${stamp}"
                 COMMAND "${CMAKE_COMMAND}" -E rm -rf "${work}/cases" "${work}/held-out" "${work}/run"
                 COMMAND "${CMAKE_COMMAND}" -E env "GI_RECORD_DIR=${work}/cases" "$<TARGET_FILE:${recorder_target}>" ${recorder_args}
                 ${held_out_record}
-                COMMAND "${tool}" evolve "${kernel}" ${registration} --evaluator cuda --arch ${architecture}
-                        --cases "${work}/cases" ${held_out_option} --time-limit ${budget}m --out "${work}/run"
+                COMMAND "${tool}" evolve "${kernel}" ${registration} ${block_option} --evaluator cuda
+                        --arch sm_${architecture} --cases "${work}/cases" ${held_out_option}
+                        --time-limit ${budget_seconds} --out "${work}/run"
                 COMMAND "${tool}" cache write "${kernel}" ${registration} --arch ${architecture}
-                        --cache-dir "${cache_dir}" --from-run "${work}/run"
+                        --cache-dir "${cache_dir}" --from-run "${work}/run" ${provenance}
                 COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
-                DEPENDS "${kernel}" "${recorder_target}" ${tool}
+                DEPENDS "${kernel}" "${recorder_target}" ${tool} ${worker}
                 WORKING_DIRECTORY "${gen_dir}"
                 COMMENT "gi-optimize: recording ${kernel_name} with ${recorder_target} and evolving it for sm_${architecture} (at most ${budget} min)"
                 USES_TERMINAL

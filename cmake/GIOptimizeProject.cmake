@@ -14,6 +14,9 @@ set_property(GLOBAL PROPERTY GI_OPTIMIZE_GRAMMAR_VERSION "${GI_OPTIMIZE_GRAMMAR_
 
 # The same name the installed package exports, so the module needs one spelling.
 add_executable(GIOptimize::gi-tool ALIAS gi-tool)
+if(TARGET gi-worker)  # the cuda evaluator's GPU process, found next to gi-tool
+    add_executable(GIOptimize::gi-worker ALIAS gi-worker)
+endif()
 include("${CMAKE_CURRENT_LIST_DIR}/GIOptimize.cmake")
 
 include(GNUInstallDirs)
@@ -23,6 +26,9 @@ set(GI_OPTIMIZE_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/GIOptimize" CACH
 mark_as_advanced(GI_OPTIMIZE_INSTALL_CMAKEDIR)
 
 install(TARGETS gi-tool EXPORT GIOptimizeTargets RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+if(TARGET gi-worker)
+    install(TARGETS gi-worker EXPORT GIOptimizeTargets RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+endif()
 # The recorder (<gi/launch.hpp>) exists where the CUDA toolkit was found; the package says whether
 # it has one, and brings the recorder's own dependencies along.
 if(TARGET gi_recorder)

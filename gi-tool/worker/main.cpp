@@ -144,7 +144,7 @@ private:
     bool load_case(const Message& m) {
         const int slot = static_cast<int>(m.integer("slot", -1));
         try {
-            TestCase tc = read_test_case(m.get("path"), CaseLoad::Data);
+            TestCase tc = read_test_case(m.get("path"), m.get("verify", "1") == "1" ? CaseLoad::Data : CaseLoad::DataTrusted);
             std::vector<Tolerance> tolerances;
             for (std::size_t b = 0; b < tc.buffers.size(); ++b)
                 tolerances.push_back(parse_tolerance(m.get("tolerance" + std::to_string(b), "exact"), "tolerance"));
@@ -207,7 +207,7 @@ private:
         }
         RunReport report;
         try {
-            report = replay.run(kernel, request);
+            report = replay.run(kernel, request, [this](const char* stage) { reply({stage, {}, {}}); });
         } catch (const CudaError& e) {
             reply(error_reply(e.what(), true));
             return false;  // the worker's own CUDA calls failed: start afresh

@@ -129,7 +129,7 @@ RunReport Replay::fault(CUresult code, const std::string& when) {
     return report;
 }
 
-RunReport Replay::run(CUfunction kernel, const RunRequest& request) {
+RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::function<void(const char*)>& progress) {
     if (!request.original && !has_reference_)
         throw Error("a variant was sent before the original kernel ran on case " + tc_.path);
     if (request.shape.shared_bytes > 48 * 1024)
@@ -167,8 +167,11 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request) {
         report.comparison = summarise_comparisons(versus_oracle, {});
     } else if (!request.original) {
         restore(0, true);
+        check_cuda(cuStreamSynchronize(stream_), "restoring the case's buffers");
+        progress("started");
         if (CUresult r = launch(kernel, request.shape, 0); r != CUDA_SUCCESS) return fault(r, "launching the variant");
         if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the variant");
+        progress("checked");
         const std::vector<Bytes> outputs = download_writable(0);
         std::vector<BufferComparison> comparisons;
         std::vector<std::string> used_labels;

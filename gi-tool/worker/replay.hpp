@@ -4,6 +4,7 @@
 // original kernel's outputs are the reference, and every variant is checked against them.
 #include <cuda.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,7 +48,11 @@ public:
 
     // Runs `kernel` as the request says. Never throws for the kernel's own failures: they are in
     // the report. Throws for the worker's own problems (out of memory copying...).
-    RunReport run(CUfunction kernel, const RunRequest& request);
+    // For a variant, `progress` is called with "started" just before its check launch and with
+    // "checked" once that launch has finished, so the parent can time out a hung kernel after the
+    // kernel's own allowance rather than the whole request's.
+    RunReport run(CUfunction kernel, const RunRequest& request,
+                  const std::function<void(const char*)>& progress = [](const char*) {});
 
     bool has_reference() const { return has_reference_; }
     int copies() const { return static_cast<int>(copies_.size()); }

@@ -26,18 +26,20 @@ set(cases
     "app ${base} PARAMS SCALE|PARAMS: parameter 'SCALE' has no values"
     "app ${base} PARAMS SCALE 2 x-y|PARAMS: 'x-y' is neither a parameter name"
     "app ${base} PARAMS NOTDEFINED 1 2|PARAMS: scale.cu does not #define NOTDEFINED"
-    "app ${base} BUDGET soon|BUDGET: 'soon' is not a number of minutes"
+    "app ${base} BUDGET soon|BUDGET: 'soon' is not a whole number of minutes"
     "app ${base} BUDGET 0|BUDGET must be more than 0"
     "app ${base} CACHE_DIR scale.cu|CACHE_DIR: 'scale.cu' is a file"
     "app ${base} RECORDER nosuchrecorder|RECORDER: 'nosuchrecorder' is not a target"
     "app KERNEL scale.cu scale.cu FUNCTION scaleKernel RECORDER app|unknown argument\\(s\\) 'scale.cu' [^\n]*KERNEL, RECORDER, CACHE_DIR and BUDGET take one value"
     "hostlib ${base}|KERNEL: '[^']*scale.cu' is not among the sources of target 'hostlib'"
+    "subapp ${base}|target 'subapp' is defined in [^\n]*/sub: call gi_optimize_cuda_kernel\\(\\) in that directory"
 )
+file(WRITE "${src}/sub/CMakeLists.txt" "add_executable(subapp ../main.cu ../scale.cu)\n")
 foreach(case IN LISTS cases)
     string(REPLACE "|" ";" parts "${case}")
     list(GET parts 0 arguments)
     list(GET parts 1 expected)
-    gi_test_call("add_library(hostlib STATIC main.cu)\ngi_optimize_cuda_kernel(${arguments})\n")
+    gi_test_call("add_library(hostlib STATIC main.cu)\nadd_subdirectory(sub)\ngi_optimize_cuda_kernel(${arguments})\n")
     gi_test_configure(out FAIL)
     gi_test_expect("${out}" "${expected}" "gi_optimize_cuda_kernel(${arguments})")
 endforeach()

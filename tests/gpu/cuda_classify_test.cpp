@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "util/error.hpp"
+
 namespace gi {
 namespace {
 
@@ -93,5 +95,18 @@ TEST(CudaClassify, CountsBarriers) {
     EXPECT_EQ(count_barriers("no barriers"), 0);
 }
 
+}  // namespace
+}  // namespace gi
+
+namespace gi {
+namespace {
+TEST(CudaClassify, MissingSanitizerIsAClearError) {
+    try {
+        find_compute_sanitizer("/nonexistent/compute-sanitizer");
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent/compute-sanitizer"), std::string::npos) << e.what();
+    }
+}
 }  // namespace
 }  // namespace gi

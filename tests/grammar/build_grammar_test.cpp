@@ -318,6 +318,49 @@ TEST(BuildGrammar, ScopeFactsFollowBlocksAndLoops) {
     EXPECT_EQ(rule(grammar, "_k.cu_14").in_scope, (Names{"a", "late"}));
 }
 
+TEST(BuildGrammar, LocalsBelongToTheirFunction) {
+    // v is a parameter of put and a local of get: in put's statements it is not a local use.
+    const std::string text =
+        "__device__ void put(float* s, const Prim& v) {\n"
+        "    s[0] = v.rho;\n"
+        "}\n"
+        "__device__ Prim get(const float* s) {\n"
+        "    Prim v;\n"
+        "    v.rho = s[0];\n"
+        "    return v;\n"
+        "}\n"
+        "__global__ void k(float* s) { put(s, get(s)); }\n";
+    const Grammar grammar = grammar_of(text);
+    EXPECT_EQ(rule(grammar, "_k.cu_2").uses, Names{});
+    EXPECT_EQ(rule(grammar, "_k.cu_6").uses, Names{"v:Prim"}) << "v is declared as const Prim& and as Prim";
+    EXPECT_EQ(rule(grammar, "_k.cu_6").in_scope, Names{"v:Prim"});
+}
+
+TEST(BuildGrammar, NamesDeclaredWithSeveralTypesCarryTheirType) {
+    const std::string text =
+        "__device__ void interp(float a) {\n"       // 1
+        "    Real d;\n"                              // 2
+        "    d = a * 2;\n"                           // 3
+        "}\n"                                        // 4
+        "__global__ void k(float* out) {\n"         // 5
+        "    Prim d = load(out);\n"                  // 6
+        "    unsigned int n = 2, *pn = &n, arr[4];\n" // 7
+        "    interp(d.rho);\n"                       // 8
+        "    for (int i = 0; i < 2; i++) out[i] = d.rho + n;\n"  // 9
+        "    for (unsigned i = 0; i < 2; i++) out[i] = arr[i] + *pn;\n"  // 10
+        "    auto x = d.rho;\n"                      // 11
+        "    out[0] = x;\n"                          // 12
+        "}\n";
+    const Grammar grammar = grammar_of(text);
+    EXPECT_EQ(rule(grammar, "_k.cu_3").uses, Names{"d:Real"});
+    EXPECT_EQ(rule(grammar, "_k.cu_8").uses, Names{"d:Prim"});
+    EXPECT_EQ(rule(grammar, "for1_k.cu_9").declares, Names{"i:int"});
+    EXPECT_EQ(rule(grammar, "for1_k.cu_10").declares, Names{"i:unsigned"});
+    EXPECT_EQ(rule(grammar, "_k.cu_9").uses, (Names{"d:Prim", "i:int", "n"}));
+    EXPECT_EQ(rule(grammar, "_k.cu_10").uses, (Names{"arr", "i:unsigned", "pn"}));
+    EXPECT_EQ(rule(grammar, "_k.cu_12").in_scope, (Names{"arr", "d:Prim", "n", "pn", "x"}));
+}
+
 TEST(BuildGrammar, MembersAndFunctionsAreNotUses) {
     const std::string text =
         "struct P { int x; int y; };\n"
@@ -329,6 +372,26 @@ TEST(BuildGrammar, MembersAndFunctionsAreNotUses) {
         "}\n";
     const Grammar grammar = grammar_of(text);
     EXPECT_EQ(rule(grammar, "_k.cu_6").uses, (Names{"x2", "y"}));
+}
+
+TEST(BuildGrammar, UsesSeeThroughMacrosToTheLocalsTheyName) {
+    const std::string text =
+        "#define PIXEL(i) pixel_store[(i) * width + X]\n"
+        "#define BEST BEST_INNER\n"
+        "#define BEST_INNER best.value\n"
+        "#define LOOPY LOOPY + 1\n"
+        "#define SQ(x) ((x) * (x))\n"
+        "__global__ void k(float* out, int width) {\n"
+        "    int X = threadIdx.x;\n"
+        "    float pixel_store[4];\n"
+        "    Best best;\n"
+        "    int x = 2, value = 0;\n"
+        "    PIXEL(0) = BEST;\n"
+        "    out[0] = LOOPY + SQ(2.0f);\n"
+        "}\n";
+    const Grammar grammar = grammar_of(text);
+    EXPECT_EQ(rule(grammar, "_k.cu_11").uses, (Names{"X", "best", "pixel_store"})) << "not 'value' after '.', not 'i'";
+    EXPECT_EQ(rule(grammar, "_k.cu_12").uses, Names{}) << "SQ's parameter x is not the local x";
 }
 
 TEST(BuildGrammar, LoopMacrosWithBlocksParseTheirBlock) {

@@ -235,6 +235,38 @@ TEST(Genes, ConstOnEachScalarParameter) {
     EXPECT_EQ(before, "__global__ void k(float* a, ");
 }
 
+TEST(Genes, ConstIsNotOfferedForAParameterTheKernelChanges) {
+    const Grammar grammar = grammar_of(
+        "__global__ void k(float* a, int n, int m, int q, int r) {\n  n -= 1;\n  m++;\n  int* p = &q;\n  a[0] = n + m + *p + r + a->n;\n}\n");
+    for (const char* name : {"const_n", "const_m", "const_q"}) {
+        EXPECT_EQ(grammar.find_gene(name), nullptr) << name;
+        EXPECT_TRUE(has_note(grammar, std::string(name) + " gene not offered")) << name;
+    }
+    EXPECT_NE(grammar.find_gene("const_r"), nullptr);
+    EXPECT_TRUE(has_note(grammar, "changes n at line 2"));
+}
+
+TEST(Genes, VolatileIsNotOfferedWhenSharedArraysArePassedOn) {
+    for (const char* use : {"f(s, 1);", "f(1, s + 2);", "atomicAdd(&s[0], 1);"}) {
+        const std::string text = std::string("__global__ void k(int* a) {\n  __shared__ int s[4];\n  ") + use +
+                                 "\n  a[0] = s[0];\n}\n";
+        const Grammar grammar = grammar_of(text);
+        EXPECT_EQ(grammar.find_gene("volatile"), nullptr) << use;
+        EXPECT_TRUE(has_note(grammar, "__shared__ s is passed on at line 3")) << use;
+    }
+    const Grammar fine = grammar_of("__global__ void k(int* a) {\n  __shared__ int s[4];\n  s[0] = f(s[1], (s[2]));\n  a[0] = s[0];\n}\n");
+    EXPECT_NE(fine.find_gene("volatile"), nullptr);
+}
+
+TEST(Genes, VolatileOnlyForArithmeticSharedTypes) {
+    const Grammar vectors = grammar_of("__global__ void k(float4* a) {\n  __shared__ float4 s[4];\n  s[0] = a[0];\n}\n");
+    EXPECT_EQ(vectors.find_gene("volatile"), nullptr);
+    EXPECT_TRUE(has_note(vectors, "has type float4"));
+    const Grammar macro = grammar_of(
+        "#define OUT_TYPE unsigned short\n__global__ void k(int* a) {\n  __shared__ OUT_TYPE s[4];\n  __shared__ unsigned int t[4];\n  a[0] = s[0] + t[0];\n}\n");
+    EXPECT_NE(macro.find_gene("volatile"), nullptr);
+}
+
 TEST(Genes, VolatileOnAllSharedDeclarations) {
     const std::string text =
         "__global__ void k(float* a) {\n"
@@ -273,21 +305,25 @@ TEST(Genes, VolatileExistingMixedOrMisplaced) {
 TEST(Genes, LaunchBoundsFromTheBlockSize) {
     GrammarOptions options;
     options.block_size = "BLOCK_W, 4";
-    const Grammar grammar = grammar_of("__global__ void\nk(float* a) { a[0] = 1; }\n", options);
+    const Grammar grammar = grammar_of("#define BLOCK_W 32\n__global__ void\nk(float* a) { a[0] = 1; }\n", options);
     const Gene& g = gene(grammar, "launch_bounds");
     EXPECT_EQ(g.kind, GeneKind::LaunchBounds);
     EXPECT_EQ(g.values, (Values{"off", "on", "1", "2", "3", "4", "5"}));
     EXPECT_EQ(g.default_value, "off");
     EXPECT_EQ(g.launch_threads, "(BLOCK_W)*(4)");
-    EXPECT_EQ(g.line, 2);
+    EXPECT_EQ(g.line, 3);
     std::string before;
     for (const Piece& piece : grammar.pieces) {
         if (piece.kind == Piece::Kind::GeneSlot && grammar.genes[static_cast<std::size_t>(piece.index)].name == "launch_bounds") break;
         before += piece.text;
     }
-    EXPECT_EQ(before, "__global__ void\n");
+    EXPECT_EQ(before, "#define BLOCK_W 32\n__global__ void\n");
     options.block_size = "X,,Y";
     EXPECT_THROW(grammar_of("__global__ void k(float* a) { a[0] = 1; }\n", options), UsageError);
+    options.block_size = "width";
+    const Grammar variable = grammar_of("__global__ void k(float* a, int width) { a[0] = 1; }\n", options);
+    EXPECT_EQ(variable.find_gene("launch_bounds"), nullptr);
+    EXPECT_TRUE(has_note(variable, "uses width, which is not a macro"));
 }
 
 TEST(Genes, ExistingLaunchBounds) {
@@ -320,6 +356,21 @@ TEST(Genes, SeveralKernelsGetPerKernelHeaderGenes) {
                              "launch_bounds_two"})
         EXPECT_NE(grammar.find_gene(name), nullptr) << name;
     EXPECT_EQ(grammar.find_gene("restrict"), nullptr);
+}
+
+TEST(Genes, AlternativeDefinitionsOfAKernelShareItsHeaderGenes) {
+    const std::string text =
+        "#if FAST\n"
+        "__global__ void k(float* a, int n) { a[0] = n; }\n"
+        "#else\n"
+        "__global__ void k(float* a, int n) { a[0] = 2 * n; }\n"
+        "#endif\n";
+    const Grammar grammar = grammar_of(text);
+    test::expect_reproduces(grammar, text);
+    EXPECT_EQ(grammar.functions.size(), 2u);
+    EXPECT_EQ(slots_of(grammar, "restrict").size(), 2u) << "not restrict_k: it is one kernel";
+    EXPECT_EQ(slots_of(grammar, "const_n").size(), 2u);
+    EXPECT_EQ(grammar.rules.size(), 2u);
 }
 
 TEST(Genes, EveryGeneDefaultIsOneOfItsValues) {

@@ -79,7 +79,8 @@ TEST(EvolveCommand, BadInputsAreUsageErrorsThatSayWhatIsWrong) {
     const std::vector<std::pair<std::string, std::string>> cases{
         {base + " --evaluator fake --strategy annealing", "unknown strategy 'annealing'"},
         {base + " --evaluator magic", "unknown evaluator 'magic'"},
-        {base + " --evaluator cuda", "not built into this gi-tool"},
+        {base + " --evaluator cuda", "--evaluator cuda needs --cases DIR"},
+        {base + " --evaluator fake --cases somewhere", "--cases does not apply to --evaluator fake"},
         {base + " --evaluator fake --generations many", "--generations needs an integer"},
         {base + " --evaluator fake --population 1", "--population must be between 2"},
         {base + " --evaluator fake --max-error -1", "--max-error"},

@@ -232,3 +232,16 @@ TEST(TestCaseIo, ScalarAsInteger) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+TEST(TestCaseIo, TrustedLoadSkipsOnlyTheChecksums) {
+    TempDir dir;
+    const fs::path folder = write_test_case(sample_case(), dir.path());
+    overwrite(folder / "buffer0.before.bin", std::string(16, 'x'));
+    EXPECT_NO_THROW(read_test_case(folder, CaseLoad::DataTrusted));
+    overwrite(folder / "buffer0.before.bin", "short");
+    EXPECT_THROW(read_test_case(folder, CaseLoad::DataTrusted), Error);
+}
+}  // namespace
+}  // namespace gi

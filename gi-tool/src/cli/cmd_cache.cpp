@@ -13,6 +13,7 @@
 #include "cache/files.hpp"
 #include "cache/generate.hpp"
 #include "cache/registration.hpp"
+#include "cache/run_provenance.hpp"
 #include "cli/args.hpp"
 #include "cli/command.hpp"
 #include "cli/kernel_args.hpp"
@@ -277,21 +278,6 @@ std::string utc_now() {
     return buffer;
 }
 
-std::string read_text(const fs::path& path, const std::string& what) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path.string() + ": cannot read " + what);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-std::string trim(std::string text) {
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-    std::size_t start = 0;
-    while (start < text.size() && std::isspace(static_cast<unsigned char>(text[start]))) ++start;
-    return text.substr(start);
-}
-
 int run_write(const std::vector<std::string>& argv) {
     const std::vector<std::string> own = {"--grid", "--tolerance", "--arch", "--cache-dir", "--genome", "--from-run",
                                           "--origin", "--gpu", "--driver", "--nvcc-version", "--original-ms",
@@ -302,8 +288,9 @@ int run_write(const std::vector<std::string>& argv) {
                      "                          (--from-run RUN_DIR | --genome \"...\") [provenance options]\n"
                      "  Writes DIR/<function>.sm_N.xml: the genome (validated against the kernel first), the key\n"
                      "  of the kernel as registered, the parameter values and provenance, sealed by a checksum.\n"
-                     "  --from-run takes RUN_DIR/best.genome from 'gi-tool evolve --out RUN_DIR'; --genome takes\n"
-                     "  a genome chosen by a person (its origin is then 'hand-picked' unless --origin says else).\n\n"
+                     "  --from-run takes RUN_DIR/best.genome from 'gi-tool evolve --out RUN_DIR' and the timings and\n"
+                     "  held-out validation from its run.xml (a run whose final check failed is refused); --genome\n"
+                     "  takes a genome chosen by a person (origin 'hand-picked' unless --origin says else).\n\n"
                   << kernel_options_help() << kRegistrationHelp
                   << "provenance options (recorded, not checked):\n"
                      "  --origin TEXT --gpu NAME --driver VERSION --nvcc-version VERSION --note TEXT\n"
@@ -321,10 +308,9 @@ int run_write(const std::vector<std::string>& argv) {
     Provenance p;
     Genome genome;
     if (args.has("--from-run")) {
-        const fs::path run = args.required("--from-run");
-        genome = parse_genome(trim(read_text(run / "best.genome", "the evolved genome (is RUN_DIR the --out of gi-tool evolve?)")));
-        p.origin = "evolved";
-        p.note = "from run " + run.string();
+        RunResult run = read_run_result(args.required("--from-run"));
+        genome = parse_genome(run.genome);
+        p = std::move(run.provenance);
     } else {
         genome = parse_genome(args.required("--genome"));
         p.origin = "hand-picked";
@@ -334,11 +320,12 @@ int run_write(const std::vector<std::string>& argv) {
     p.gpu = args.value("--gpu").value_or("");
     p.driver = args.value("--driver").value_or("");
     p.nvcc = args.value("--nvcc-version").value_or("");
-    p.original_ms = args.number("--original-ms", -1, 0, 1e12);
-    p.variant_ms = args.number("--variant-ms", -1, 0, 1e12);
-    p.cases_validated = args.integer("--cases", -1, 0, 1LL << 62);
-    p.elements_validated = args.integer("--elements", -1, 0, 1LL << 62);
-    p.worst_error = args.number("--worst-error", -1, 0, 1e300);
+    // Given options override what the run record says.
+    p.original_ms = args.number("--original-ms", p.original_ms, 0, 1e12);
+    p.variant_ms = args.number("--variant-ms", p.variant_ms, 0, 1e12);
+    p.cases_validated = args.integer("--cases", p.cases_validated, 0, 1LL << 62);
+    p.elements_validated = args.integer("--elements", p.elements_validated, 0, 1LL << 62);
+    p.worst_error = args.number("--worst-error", p.worst_error, 0, 1e300);
     p.date = utc_now();
     p.tool_version = GI_OPTIMIZE_VERSION;
 

@@ -19,8 +19,7 @@ namespace {
 std::string help_text() {
     std::string evaluators, evaluator_options, strategies;
     for (const EvaluatorKind& kind : evaluator_kinds()) {
-        evaluators += "                            " + kind.name + ": " + kind.summary +
-                      (kind.built_in ? "" : " (not built into this gi-tool)") + "\n";
+        evaluators += "                            " + kind.name + ": " + kind.summary + "\n";
         evaluator_options += kind.options_help;
     }
     // The default first, then the order, then anything registered later.
@@ -47,8 +46,8 @@ std::string help_text() {
            "  --generations N           generations to run (default 50)\n"
            "  --population N            individuals per generation (default 100)\n"
            "  --seed S                  random seed; the same seed and inputs give the same run (default 1)\n"
-           "  --time-limit S            wall-time budget in seconds; the run stops after the generation in\n"
-           "                            progress (default: none, --generations alone)\n"
+           "  --time-limit S            wall-time budget in seconds for pre-tuning and search; the search\n"
+           "                            stops after the generation in progress (default: --generations alone)\n"
            "  --max-error E             error a variant may have and still be accepted (default 0: exact)\n"
            "  --noise-k K               a variant must beat the original by K x the combined timing spread\n"
            "                            (default 1)\n"
@@ -70,13 +69,15 @@ std::string help_text() {
            "  --quiet                   print only the summary\n"
            "\nevaluator options:\n" + evaluator_options +
            "\nexample:\n"
-           "  gi-tool evolve kernels/stereo/stereo.cu --function stereoKernel \\\n"
+           "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel \\\n"
            "      --param BLOCK_W=32,64,128 --param ROWS_PER_THREAD=1..48 \\\n"
            "      --evaluator compile-only --arch sm_90 --generations 5 --population 20 --seed 7 --out run1\n"
-           "  gi-tool evolve kernels/stereo/stereo.cu --function stereoKernel --evaluator fake \\\n"
+           "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel --evaluator fake \\\n"
            "      --fake seed=3 --out run2 --time-limit 60\n"
-           "  gi-tool evolve kernels/stereo/stereo.cu --function stereoKernel --evaluator fake \\\n"
-           "      --strategy anneal --workers 4 --generations 10 --out run3\n"
+           "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64,128 \\\n"
+           "      --evaluator cuda --cases cases/ --held-out held-out/ --time-limit 480 --out run3\n"
+           "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel --evaluator fake \\\n"
+           "      --strategy anneal --workers 4 --generations 10 --out run4\n"
            "\nexit status: 0 ok, 1 failure, 2 usage error\n";
 }
 

@@ -1,5 +1,6 @@
 #include "evaluate/cuda_classify.hpp"
 
+#include <filesystem>
 #include <sstream>
 
 #include "util/error.hpp"
@@ -99,6 +100,24 @@ EvalResult classify_sanitizer_exit(int exit_code, bool timed_out, int error_exit
     r.detail = "the variant failed under compute-sanitizer " + tools + " (exit " + std::to_string(exit_code) + ")" +
                (excerpt.empty() ? "" : ":\n" + excerpt);
     return r;
+}
+
+std::string find_compute_sanitizer(const std::string& given) {
+    if (!given.empty()) {
+        if (!std::filesystem::exists(given)) throw Error("--sanitizer: no compute-sanitizer at '" + given + "'");
+        return given;
+    }
+    if (const char* path = std::getenv("PATH")) {
+        std::stringstream dirs(path);
+        std::string dir;
+        while (std::getline(dirs, dir, ':'))
+            if (!dir.empty() && std::filesystem::exists(std::filesystem::path(dir) / "compute-sanitizer"))
+                return (std::filesystem::path(dir) / "compute-sanitizer").string();
+    }
+    for (const char* candidate : {"/usr/local/cuda/bin/compute-sanitizer", "/usr/local/cuda/compute-sanitizer/compute-sanitizer"})
+        if (std::filesystem::exists(candidate)) return candidate;
+    throw Error("compute-sanitizer not found on PATH or in /usr/local/cuda/bin; it comes with the CUDA toolkit "
+                "(install the toolkit's compute-sanitizer package, or pass --sanitizer PATH)");
 }
 
 int count_barriers(const std::string& source) {

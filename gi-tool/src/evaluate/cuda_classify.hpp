@@ -33,6 +33,10 @@ EvalResult classify_sanitizer_exit(int exit_code, bool timed_out, int error_exit
 // at most `max_lines`.
 std::string sanitizer_report_excerpt(const std::string& output, int max_lines = 8);
 
+// compute-sanitizer: `given` if set, else on PATH, else in /usr/local/cuda/bin; throws gi::Error
+// saying how to get it.
+std::string find_compute_sanitizer(const std::string& given);
+
 // Number of __syncthreads barrier calls (also __syncwarp, cooperative sync) in source text.
 int count_barriers(const std::string& source);
 

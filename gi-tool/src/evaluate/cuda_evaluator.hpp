@@ -6,7 +6,7 @@
 // run by a gi-worker process that owns the CUDA context. Per case the worker keeps the inputs on
 // the GPU, runs the original once to get the reference outputs (and to learn which outputs it
 // overwrites entirely, so those are poisoned for variants), and checks and times every variant.
-// A variant that hangs is killed at max(original time x factor) + margin; one that crashes or
+// A variant that hangs is killed at original time x factor + margin after its launch; one that crashes or
 // leaves a sticky CUDA error costs a worker restart. Every failure is classified with its cause.
 #include <filesystem>
 #include <memory>
@@ -35,7 +35,8 @@ struct CudaEvaluatorOptions {
     int warmups = 2;
     int repetitions = 10;
     double timeout_factor = 10;             // a variant may take this many times the original
-    int timeout_margin_ms = 2000;           // plus this (module load, copies, comparison)
+    int timeout_margin_ms = 50;             // plus this for the kernel (launch and synchronisation latency)
+    int spare_workers = 2;                  // workers kept ready (case loaded) to replace a failed one
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
 };
@@ -82,7 +83,5 @@ private:
 
 // gi-worker next to the running program, else on PATH; "" when neither exists.
 std::string find_worker_program();
-// compute-sanitizer on PATH, else in /usr/local/cuda/bin; throws gi::Error saying how to get it.
-std::string find_compute_sanitizer(const std::string& given);
 
 }  // namespace gi

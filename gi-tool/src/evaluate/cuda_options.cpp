@@ -44,7 +44,7 @@ double number(const std::map<std::string, std::vector<std::string>>& values, con
 std::vector<std::string> cuda_value_options() {
     return {"--cases",    "--held-out", "--recorded-name", "--block",   "--grid",      "--tolerance",
             "--worker",   "--nvcc",     "--sanitizer",     "--arch",    "--jobs",      "--warmups",
-            "--repetitions", "--timeout-factor", "--timeout-margin-ms", "--compile-cache"};
+            "--repetitions", "--timeout-factor", "--timeout-margin-ms", "--compile-cache", "--spare-workers"};
 }
 
 std::string cuda_options_help() {
@@ -63,8 +63,9 @@ std::string cuda_options_help() {
            "  --jobs N                  cuda: compile threads (default: every core)\n"
            "  --warmups N / --repetitions N   cuda: untimed and timed runs per variant (default 2 / 10)\n"
            "  --timeout-factor X        cuda: a variant may run X times the original's time (default 10)\n"
-           "  --timeout-margin-ms N     cuda: plus this margin per run request (default 2000)\n"
-           "  --compile-cache DIR       cuda: keep compiled variants here across runs\n";
+           "  --timeout-margin-ms N     cuda: plus this margin for a variant's check launch (default 50)\n"
+           "  --compile-cache DIR       cuda: keep compiled variants here across runs\n"
+           "  --spare-workers N         cuda: GPU workers kept ready to replace one a variant killed (default 2)\n";
 }
 
 CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vector<std::string>>& values,
@@ -90,7 +91,8 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     o.warmups = static_cast<int>(integer(values, "--warmups", 2, 0, 1000));
     o.repetitions = static_cast<int>(integer(values, "--repetitions", 10, 1, 10000));
     o.timeout_factor = number(values, "--timeout-factor", 10, 1, 1e6);
-    o.timeout_margin_ms = static_cast<int>(integer(values, "--timeout-margin-ms", 2000, 0, 3600000));
+    o.timeout_margin_ms = static_cast<int>(integer(values, "--timeout-margin-ms", 50, 0, 3600000));
+    o.spare_workers = static_cast<int>(integer(values, "--spare-workers", 2, 0, 16));
     if (!kernel_path.empty()) {
         const std::filesystem::path folder = std::filesystem::path(kernel_path).parent_path();
         o.include_dirs.push_back(folder.empty() ? "." : folder.string());

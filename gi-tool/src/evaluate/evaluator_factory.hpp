@@ -30,7 +30,6 @@ struct EvaluatorKind {
     std::string options_help;                 // lines describing its options (may be empty)
     std::vector<std::string> value_options;   // options it reads
     std::vector<std::string> switch_options;
-    bool built_in = true;                     // false: named so users get a clear message, not built here
 };
 
 const std::vector<EvaluatorKind>& evaluator_kinds();
@@ -39,8 +38,8 @@ const std::vector<EvaluatorKind>& evaluator_kinds();
 std::vector<std::string> evaluator_value_options();
 std::vector<std::string> evaluator_switch_options();
 
-// Throws gi::UsageError for an unknown name (listing the known ones), an evaluator not built into
-// this gi-tool, an option given to an evaluator that does not read it, or a malformed value.
+// Throws gi::UsageError for an unknown name (listing the known ones), an option given to an
+// evaluator that does not read it, or a malformed value.
 std::unique_ptr<Evaluator> make_evaluator(const std::string& name, const Grammar& grammar,
                                           const EvaluatorOptions& options);
 

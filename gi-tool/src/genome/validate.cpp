@@ -184,6 +184,16 @@ void check_edit(const Edit& edit, const Grammar& grammar, const CopyContext& con
     if (const std::string why = context.problem(*target, *source); !why.empty()) problem(why);
 }
 
+// Names a copy from another function takes from its new surroundings. Another function's local
+// of the same name may have another type (a Flux where a Prim was), which no scope fact shows, so
+// such a copy may only use names it declares itself.
+std::vector<std::string> borrowed_locals(const Rule& source) {
+    std::vector<std::string> borrowed;
+    for (const std::string& name : source.uses)
+        if (!contains(source.declares, name)) borrowed.push_back(name);
+    return borrowed;
+}
+
 }  // namespace
 
 bool copy_is_scope_safe(const Rule& target, const Rule& source) { return scope_ok(target, source); }
@@ -227,7 +237,7 @@ std::vector<std::string> CopyContext::foreign_names(const Rule& target, const Ru
 bool CopyContext::allows(const Rule& target, const Rule& source) const {
     if (!scope_ok(target, source)) return false;
     if (target.function == source.function) return true;
-    return !is_return_statement(source) && foreign_names(target, source).empty();
+    return !is_return_statement(source) && borrowed_locals(source).empty() && foreign_names(target, source).empty();
 }
 
 std::string CopyContext::problem(const Rule& target, const Rule& source) const {
@@ -235,6 +245,10 @@ std::string CopyContext::problem(const Rule& target, const Rule& source) const {
     if (target.function == source.function) return {};
     if (is_return_statement(source))
         return "<" + source.id + "> returns from " + source.function + "; a return statement stays in its own function";
+    if (const auto borrowed = borrowed_locals(source); !borrowed.empty())
+        return "<" + source.id + "> uses " + join(borrowed, ", ") + " of " + source.function + "; in " + target.function +
+               " (where <" + target.id + "> stands) a variable of that name may have another type, so copies " +
+               "between functions may use only names they declare";
     const std::vector<std::string> foreign = foreign_names(target, source);
     if (foreign.empty()) return {};
     return "<" + source.id + "> mentions " + join(foreign, ", ") + " from the signature of " + source.function +

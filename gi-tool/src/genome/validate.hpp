@@ -28,9 +28,10 @@ void require_valid_genome(const Genome& genome, const Grammar& grammar, const st
 bool copy_is_scope_safe(const Rule& target, const Rule& source);
 
 // What a copy between two functions (a kernel and a __device__ helper it calls) needs beyond
-// copy_is_scope_safe, which sees only the two rules: the copied text may not mention a parameter
-// or template parameter of its own function that the target's function lacks, and a return
-// statement stays in its function (return types differ). Build once per grammar.
+// copy_is_scope_safe, which sees only the two rules: the copied text may use no local variable (a
+// same-named one where it lands may have another type), may not mention a parameter or template
+// parameter of its own function that the target's function lacks, and a return statement stays
+// in its function (return types differ). Build once per grammar; pass only its rules.
 class CopyContext {
 public:
     explicit CopyContext(const Grammar& grammar);

@@ -63,18 +63,25 @@ private:
     }
 
     // ---- scopes ---------------------------------------------------------------------------------
-    std::vector<std::string> visible() const {
-        std::vector<std::string> names;
-        for (const auto& scope : scopes_) names.insert(names.end(), scope.begin(), scope.end());
-        std::sort(names.begin(), names.end());
-        names.erase(std::unique(names.begin(), names.end()), names.end());
+    std::vector<Declared> visible() const {
+        std::vector<Declared> names;
+        for (const auto& scope : scopes_)
+            for (const Declared& d : scope) {
+                // An inner declaration hides an outer one of the same name.
+                std::erase_if(names, [&](const Declared& e) { return e.name == d.name; });
+                names.push_back(d);
+            }
         return names;
     }
-    void declare(const std::vector<std::string>& names) {
-        for (const std::string& name : names) {
-            if (!scopes_.empty()) scopes_.back().push_back(name);
-            facts_.locals.insert(name);
+    void declare(const std::vector<Declared>& names) {
+        for (const Declared& d : names) {
+            if (!scopes_.empty()) scopes_.back().push_back(d);
+            note_local(d);
         }
+    }
+    void note_local(const Declared& d) {
+        facts_.locals[function_.name].insert(d.name);
+        facts_.types[d.name].insert(d.type);
     }
 
     bool directive_inside(std::size_t begin, std::size_t end) const {
@@ -192,7 +199,7 @@ private:
         if (end < limit && tok(end).is(";")) {
             if (const auto names = declared_names(i, end)) {
                 declare(*names);
-                note_shared(i, end);
+                note_shared(i, end, *names);
                 return end + 1;
             }
             add_statement(i, end, braceless);
@@ -226,7 +233,7 @@ private:
             scopes_.emplace_back();
             if (condition_names) declare(*condition_names);
             struct ScopeEnd {
-                std::vector<std::vector<std::string>>& scopes;
+                std::vector<std::vector<Declared>>& scopes;
                 ~ScopeEnd() { scopes.pop_back(); }
             } scope_end{scopes_};
             const int next = parse_substatement(close + 1, limit);
@@ -289,7 +296,7 @@ private:
             if (tok(k).is(";")) semicolons.push_back(k);
             else if (tok(k).is("(") || tok(k).is("[") || tok(k).is("{")) k = std::min(match(k), close);
         }
-        std::vector<std::string> loop_names;
+        std::vector<Declared> loop_names;
         if (semicolons.size() == 2) {
             const int first_semicolon = semicolons[0];
             const int second_semicolon = semicolons[1];
@@ -299,7 +306,7 @@ private:
                                            tok(first_semicolon).begin))
                 init->declares = loop_names;
             scopes_.push_back(loop_names);
-            for (const std::string& name : loop_names) facts_.locals.insert(name);
+            for (const Declared& d : loop_names) note_local(d);
             add_rule(RuleKind::ForCond, first_semicolon + 1, second_semicolon, tok(first_semicolon).end,
                      tok(second_semicolon).begin);
             add_rule(RuleKind::ForStep, second_semicolon + 1, close, tok(second_semicolon).end, tok(close).begin);
@@ -314,7 +321,7 @@ private:
             if (colon > 0)
                 if (const auto names = declared_names(open + 1, colon)) loop_names = *names;
             scopes_.push_back(loop_names);
-            for (const std::string& name : loop_names) facts_.locals.insert(name);
+            for (const Declared& d : loop_names) note_local(d);
         }
         ++loop_depth_;
         const int next = parse_substatement(close + 1, limit);
@@ -382,8 +389,27 @@ private:
         return p;
     }
 
-    // The names a declaration [first, end) declares, or nullopt when it is not a declaration.
-    std::optional<std::vector<std::string>> declared_names(int first, int end) const {
+    // Storage and placement words that do not change what a name can be used for.
+    static bool storage_word(const Token& t) {
+        return t.is("static") || t.is("extern") || t.is("register") || t.is("mutable") || t.is("thread_local") ||
+               t.is("constexpr") || t.is("consteval") || t.is("constinit") || t.is("inline") || t.is("__shared__") ||
+               t.is("__constant__") || t.is("__device__") || t.is("__managed__") || t.is("__forceinline__");
+    }
+
+    // Token spellings joined with a space only between two words: "const Prim&", "unsigned int*".
+    std::string spell(int first, int end) const {
+        std::string text;
+        for (int k = first; k < end; ++k) {
+            const Token& t = tok(k);
+            if (storage_word(t)) continue;
+            if (!text.empty() && t.identifier() && (is_identifier_char(text.back()))) text += ' ';
+            text += t.text;
+        }
+        return text;
+    }
+
+    // The names a declaration [first, end) declares with their types, or nullopt when it is not one.
+    std::optional<std::vector<Declared>> declared_names(int first, int end) const {
         int p = first;
         bool saw_type = false;
         bool saw_auto = false;
@@ -393,7 +419,7 @@ private:
             if (!t.identifier() && !t.is("::")) break;
             if (t.is("alignas") || t.is("__align__") || t.is("__attribute__") || t.is("decltype")) {
                 if (p + 1 < end && tok(p + 1).is("(")) {
-                    if (t.is("decltype")) saw_type = true;
+                    if (t.is("decltype")) saw_type = saw_auto = true;
                     p = std::min(match(p + 1), end - 1) + 1;
                     continue;
                 }
@@ -427,10 +453,13 @@ private:
             p = type_name_end(p, end);
             saw_type = true;
         }
+        const int type_end = p;
+        // A deduced type is known to the compiler only: give it a type no other declaration shares.
+        const std::string base = saw_auto ? "auto@" + std::to_string(tok(first).line) : spell(first, type_end);
         if (saw_tag && p < end && tok(p).is("{")) {
             // struct S { ... } s; or enum { A, B }; the body declares no locals we track.
             p = std::min(match(p), end - 1) + 1;
-            if (p >= end) return std::vector<std::string>{};
+            if (p >= end) return std::vector<Declared>{};
         }
         if (!saw_type || p >= end) return std::nullopt;
         int q = p;
@@ -439,9 +468,9 @@ private:
             ++q;
         if (q >= end) return std::nullopt;
         if (saw_auto && tok(q).is("[")) {
-            std::vector<std::string> names;  // auto [a, b] = ...
+            std::vector<Declared> names;  // auto [a, b] = ...
             for (int k = q + 1; k < match(q) && k < end; ++k)
-                if (tok(k).identifier()) names.emplace_back(tok(k).text);
+                if (tok(k).identifier()) names.push_back({std::string(tok(k).text), base});
             return names;
         }
         if (!tok(q).identifier() || kNotTypes.count(tok(q).text)) return std::nullopt;
@@ -450,17 +479,25 @@ private:
             if (!(after.is("=") || after.is(",") || after.is("[") || after.is("(") || after.is("{") || after.is(":")))
                 return std::nullopt;
         }
-        // Declarators: split at ',' outside brackets; each names its first identifier.
-        std::vector<std::string> names;
+        // Declarators: split at ',' outside brackets; each names its first identifier, and its
+        // pointer, reference and array parts complete the type.
+        std::vector<Declared> names;
         bool want_name = true;
+        int declarator_start = p;
+        int after_name = -1;
         for (int k = p; k < end; ++k) {
             const Token& t = tok(k);
             if (t.is("(") || t.is("[") || t.is("{")) {
+                if (t.is("[") && k == after_name) {
+                    names.back().type += "[]";
+                    after_name = std::min(match(k), end - 1) + 1;
+                }
                 k = std::min(match(k), end - 1);
                 continue;
             }
             if (t.is(",")) {
                 want_name = true;
+                declarator_start = k + 1;
                 continue;
             }
             if (t.is("=")) {
@@ -468,14 +505,15 @@ private:
                 continue;
             }
             if (want_name && t.identifier() && !kSpecifiers.count(t.text)) {
-                names.emplace_back(t.text);
+                names.push_back({std::string(t.text), base + spell(declarator_start, k)});
                 want_name = false;
+                after_name = k + 1;
             }
         }
         return names;
     }
 
-    void note_shared(int first, int end) {
+    void note_shared(int first, int end, const std::vector<Declared>& declared) {
         int shared_at = -1;
         bool volatile_before = false;
         for (int k = first; k < end; ++k) {
@@ -490,6 +528,13 @@ private:
         SharedDeclaration shared;
         shared.line = tok(shared_at).line;
         shared.volatile_elsewhere = volatile_before;
+        for (const Declared& d : declared) shared.names.push_back(d.name);
+        for (int k = first; k < end; ++k) {
+            const Token& t = tok(k);
+            if (!t.identifier() || kSpecifiers.count(t.text)) continue;
+            if (!declared.empty() && t.text == declared.front().name) break;
+            shared.type_words.emplace_back(t.text);
+        }
         std::size_t slot = tok(shared_at).end;
         while (slot < text.size() && (text[slot] == ' ' || text[slot] == '\t')) ++slot;
         shared.slot_begin = shared.slot_end = slot;
@@ -508,14 +553,33 @@ private:
     const Scan& scan_;
     const FunctionDefinition& function_;
     BodyFacts& facts_;
-    std::vector<std::vector<std::string>> scopes_;
+    std::vector<std::vector<Declared>> scopes_;
     int loop_depth_ = 0;
     int depth_ = 0;
 };
 
 }  // namespace
 
+std::string type_key(std::string_view written) {
+    std::string key;
+    for (std::size_t i = 0; i < written.size(); ++i) {
+        const char c = written[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            // Keep one space only where it separates two words ("unsigned int").
+            std::size_t next = i;
+            while (next < written.size() && (written[next] == ' ' || written[next] == '\t' || written[next] == '\n' || written[next] == '\r')) ++next;
+            if (!key.empty() && next < written.size() && is_identifier_char(key.back()) && is_identifier_char(written[next])) key += ' ';
+            i = next - 1;
+            continue;
+        }
+        key += c;
+    }
+    return key;
+}
+
 void parse_function_body(const Scan& scan, const FunctionDefinition& function, BodyFacts& facts) {
+    for (const ParameterTokens& p : parse_parameters(scan, function))
+        if (!p.parameter.name.empty()) facts.types[p.parameter.name].insert(type_key(p.parameter.type));
     BodyParser(scan, function, facts).run();
 }
 
@@ -530,8 +594,11 @@ std::set<std::string> called_names(const Scan& scan, const FunctionDefinition& f
     return names;
 }
 
-std::vector<std::string> local_uses(const Scan& scan, int first_token, int end_token, const std::set<std::string>& locals) {
+std::vector<std::string> local_uses(const Scan& scan, int first_token, int end_token, const std::set<std::string>& locals,
+                                    const std::map<std::string, std::vector<std::string>>& macro_names) {
     std::vector<std::string> uses;
+    std::set<std::string> expanded;  // each macro once: recursion through macros always ends
+    std::vector<std::string> pending;
     for (int k = first_token; k < end_token; ++k) {
         const Token& token = scan.tokens[static_cast<std::size_t>(k)];
         if (!token.identifier()) continue;
@@ -539,8 +606,15 @@ std::vector<std::string> local_uses(const Scan& scan, int first_token, int end_t
             const Token& before = scan.tokens[static_cast<std::size_t>(k - 1)];
             if (before.is(".") || before.is("->") || before.is("::")) continue;
         }
-        const std::string name(token.text);
+        pending.emplace_back(token.text);
+    }
+    while (!pending.empty()) {
+        const std::string name = pending.back();
+        pending.pop_back();
         if (locals.count(name)) uses.push_back(name);
+        const auto macro = macro_names.find(name);
+        if (macro == macro_names.end() || !expanded.insert(name).second) continue;
+        pending.insert(pending.end(), macro->second.begin(), macro->second.end());
     }
     std::sort(uses.begin(), uses.end());
     uses.erase(std::unique(uses.begin(), uses.end()), uses.end());

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the grammar stage: a function body walked statement by statement into rule slots
 // (statements, if conditions, for-header parts, unroll pragmas) with the scope facts each needs.
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -12,6 +13,13 @@
 
 namespace gi::grammar_detail {
 
+// A local (or parameter) with the type it was declared with: "Real" for `Real d;`, "const Prim&"
+// for a `const Prim& v` parameter, "float*" and "int[]" for pointers and arrays.
+struct Declared {
+    std::string name;
+    std::string type;
+};
+
 struct RuleDraft {
     RuleKind kind = RuleKind::Statement;
     std::size_t begin = 0;  // slot range in the source
@@ -21,8 +29,8 @@ struct RuleDraft {
     int id_line = 0;        // the line in its id (a pragma's is its for loop's line)
     std::string indent;     // an empty pragma slot: the for line's indentation
     std::string function;
-    std::vector<std::string> declares;
-    std::vector<std::string> in_scope;
+    std::vector<Declared> declares;
+    std::vector<Declared> in_scope;  // visible declarations, outermost first, one per name
     int loop_depth = 0;
     bool has_break_or_continue = false;
     bool is_barrier = false;
@@ -35,22 +43,30 @@ struct SharedDeclaration {
     bool has_volatile = false;
     bool volatile_elsewhere = false;  // volatile written before __shared__: no place for a slot
     int line = 0;
+    std::vector<std::string> names;   // the variables it declares
+    std::vector<std::string> type_words;  // its type's words, qualifiers left out ("unsigned", "int")
 };
 
 struct BodyFacts {
     std::vector<RuleDraft> rules;
     std::vector<SharedDeclaration> shared;
-    std::set<std::string> locals;  // every name declared in the bodies
+    std::map<std::string, std::set<std::string>> locals;  // function -> names declared in its body
+    std::map<std::string, std::set<std::string>> types;   // name -> every type it is declared with
     std::set<std::string> called;  // identifiers used as callees (for finding helpers)
 };
 
-// Adds the rules of one function's body to `facts`.
+// A type as written, with spaces kept only between words: "const Prim &" -> "const Prim&".
+std::string type_key(std::string_view written);
+
+// Adds the rules of one function's body to `facts`, and its parameters' types to facts.types.
 void parse_function_body(const Scan& scan, const FunctionDefinition& function, BodyFacts& facts);
 
 // Identifiers called in a body (name followed by '(' or '<'), to follow helper functions.
 std::set<std::string> called_names(const Scan& scan, const FunctionDefinition& function);
 
-// Local names among the slot's tokens, skipping members after '.', '->' and '::'; sorted.
-std::vector<std::string> local_uses(const Scan& scan, int first_token, int end_token, const std::set<std::string>& locals);
+// Local names among the slot's tokens, skipping members after '.', '->' and '::', and the locals
+// the macros it uses mention (DISPARITY(i) hiding disparity_pixel[i]); sorted.
+std::vector<std::string> local_uses(const Scan& scan, int first_token, int end_token, const std::set<std::string>& locals,
+                                    const std::map<std::string, std::vector<std::string>>& macro_names);
 
 }  // namespace gi::grammar_detail

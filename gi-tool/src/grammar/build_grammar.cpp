@@ -226,6 +226,34 @@ std::map<std::string, std::string> file_level_macros(const Scan& scan, const Dir
     return macros;
 }
 
+// A name declared with one type everywhere is written plainly; one declared with several types
+// (a Real d here, a Prim d there) is written "d:Real", so a statement using one never moves to
+// where the name means the other.
+std::string scoped_name(const Declared& declared, const std::map<std::string, std::set<std::string>>& types) {
+    const auto found = types.find(declared.name);
+    if (found == types.end() || found->second.size() < 2) return declared.name;
+    std::string type = declared.type;
+    std::replace(type.begin(), type.end(), ' ', '_');
+    return declared.name + ":" + type;
+}
+
+// Each used name resolved to the declaration visible at the slot (or the one the slot declares).
+std::vector<std::string> scoped_uses(const RuleDraft& draft, const std::vector<std::string>& names,
+                                     const std::map<std::string, std::set<std::string>>& types) {
+    std::vector<std::string> uses;
+    for (const std::string& name : names) {
+        std::string scoped = name;  // not visible here: left plain, which no scoped name matches
+        for (const Declared& d : draft.in_scope)
+            if (d.name == name) scoped = scoped_name(d, types);
+        for (const Declared& d : draft.declares)
+            if (d.name == name) scoped = scoped_name(d, types);
+        uses.push_back(scoped);
+    }
+    std::sort(uses.begin(), uses.end());
+    uses.erase(std::unique(uses.begin(), uses.end()), uses.end());
+    return uses;
+}
+
 }  // namespace
 
 Grammar build_grammar(const SourceFile& source, const GrammarOptions& options) {
@@ -258,6 +286,7 @@ Grammar build_grammar(const SourceFile& source, const GrammarOptions& options) {
     }
     const std::vector<GeneDraft> genes = make_genes({scan, facts, selected, bodies, options}, grammar.notes);
 
+    const auto macro_names = macro_identifiers(facts);
     // Rules in file order, numbered per kind and line.
     std::vector<RuleDraft> drafts = bodies.rules;
     std::stable_sort(drafts.begin(), drafts.end(), [](const RuleDraft& a, const RuleDraft& b) { return a.begin < b.begin; });
@@ -272,9 +301,13 @@ Grammar build_grammar(const SourceFile& source, const GrammarOptions& options) {
         rule.text = source.text.substr(draft.begin, draft.end - draft.begin);
         rule.line = source.line_of(draft.begin);
         rule.function = draft.function;
-        rule.uses = local_uses(scan, draft.first_token, draft.end_token, bodies.locals);
-        rule.declares = draft.declares;
-        rule.in_scope = draft.in_scope;
+        rule.uses = scoped_uses(draft, local_uses(scan, draft.first_token, draft.end_token,
+                                                  bodies.locals[draft.function], macro_names),
+                                bodies.types);
+        for (const Declared& d : draft.declares) rule.declares.push_back(scoped_name(d, bodies.types));
+        for (const Declared& d : draft.in_scope) rule.in_scope.push_back(scoped_name(d, bodies.types));
+        std::sort(rule.in_scope.begin(), rule.in_scope.end());
+        rule.in_scope.erase(std::unique(rule.in_scope.begin(), rule.in_scope.end()), rule.in_scope.end());
         rule.loop_depth = draft.loop_depth;
         rule.has_break_or_continue = draft.has_break_or_continue;
         rule.is_barrier = draft.is_barrier;

@@ -148,6 +148,36 @@ std::vector<int> DirectiveFacts::enclosing(std::size_t offset) const {
     return result;
 }
 
+std::map<std::string, std::vector<std::string>> macro_identifiers(const DirectiveFacts& facts) {
+    std::map<std::string, std::vector<std::string>> result;
+    for (const MacroDefinition& macro : facts.defines) {
+        std::vector<std::string>& names = result[macro.name];
+        const std::string& value = macro.value;
+        bool in_literal = false;
+        for (std::size_t i = 0; i < value.size();) {
+            const char c = value[i];
+            if (c == '"') in_literal = !in_literal;
+            if (in_literal || !is_identifier_char(c) || (c >= '0' && c <= '9')) {
+                // Skip a number whole, so the 'f' of 1.0f is not a name.
+                if (!in_literal && c >= '0' && c <= '9')
+                    while (i < value.size() && is_identifier_char(value[i])) ++i;
+                else
+                    ++i;
+                continue;
+            }
+            std::size_t j = i;
+            while (j < value.size() && is_identifier_char(value[j])) ++j;
+            const std::string name = value.substr(i, j - i);
+            const bool member = i > 0 && (value[i - 1] == '.' || (i > 1 && value[i - 2] == '-' && value[i - 1] == '>'));
+            if (!member && std::find(macro.parameters.begin(), macro.parameters.end(), name) == macro.parameters.end() &&
+                std::find(names.begin(), names.end(), name) == names.end())
+                names.push_back(name);
+            i = j;
+        }
+    }
+    return result;
+}
+
 DirectiveFacts analyse_directives(const Scan& scan) {
     const SourceFile& source = *scan.source;
     DirectiveFacts facts;
@@ -231,6 +261,15 @@ DirectiveFacts analyse_directives(const Scan& scan) {
         if (macro.function_like) {
             const std::size_t close = scan.masked.find(')', q);
             value_begin = close == std::string::npos || close > directive.content_end ? directive.content_end : close + 1;
+            std::string name;
+            for (std::size_t k = q + 1; k < value_begin; ++k) {
+                if (is_identifier_char(scan.masked[k])) {
+                    name += scan.masked[k];
+                } else if (!name.empty()) {
+                    macro.parameters.push_back(name);
+                    name.clear();
+                }
+            }
         }
         macro.value = macro_text(source.text, scan.masked, value_begin, directive.content_end);
         macro.unbalanced = !balanced(macro.value);

@@ -1,6 +1,7 @@
 #pragma once
 // Internal to the grammar stage: what the preprocessor directives of a file mean for the grammar:
 // the #if regions with their combined conditions, and the macros the file #defines.
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ struct ConditionalRegion {
 struct MacroDefinition {
     std::string name;
     bool function_like = false;
+    std::vector<std::string> parameters;  // of a function-like macro
     std::string value;        // replacement text: comments removed, whitespace collapsed
     int directive = -1;       // index into Scan::directives
     bool conditional = false; // inside some #if region
@@ -41,6 +43,10 @@ struct DirectiveFacts {
     // decided here; this is the plain question "inside any #if region?".
     bool conditional(std::size_t offset) const { return !enclosing(offset).empty(); }
 };
+
+// Identifiers each macro's replacement mentions (its own parameters left out), over all of its
+// definitions: a statement using the macro may use any of them.
+std::map<std::string, std::vector<std::string>> macro_identifiers(const DirectiveFacts& facts);
 
 // Throws gi::Error for #else/#elif/#endif without #if and for #if without #endif.
 DirectiveFacts analyse_directives(const Scan& scan);

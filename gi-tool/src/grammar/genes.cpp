@@ -30,8 +30,11 @@ std::size_t skip_blanks(const std::string& text, std::size_t offset) {
 class GeneMaker {
 public:
     GeneMaker(const GeneInputs& inputs, std::vector<std::string>& notes) : in_(inputs), notes_(notes) {
+        // Alternative definitions of one kernel (in #if branches) count once.
+        std::set<std::string> kernels;
         for (const FunctionDefinition& function : in_.functions)
-            if (function.is_global) ++kernel_count_;
+            if (function.is_global) kernels.insert(function.name);
+        kernel_count_ = static_cast<int>(kernels.size());
     }
 
     std::vector<GeneDraft> run() {
@@ -52,6 +55,42 @@ private:
     const SourceFile& source() const { return *in_.scan.source; }
     const Token& tok(int index) const { return in_.scan.tokens[static_cast<std::size_t>(index)]; }
     const Directive& directive(int index) const { return in_.scan.directives[static_cast<std::size_t>(index)]; }
+
+    // The first line in the function's body where `name` is assigned, incremented or has its
+    // address taken (so `const` would not compile), or 0.
+    int modified_at(const FunctionDefinition& function, const std::string& name) const {
+        for (int k = function.body_open + 1; k < function.body_close; ++k) {
+            const Token& t = tok(k);
+            if (!t.identifier() || t.text != name) continue;
+            const Token& before = tok(k - 1);
+            const Token& after = tok(k + 1);
+            if (before.is(".") || before.is("->") || before.is("::")) continue;
+            static const char* const kWrites[] = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"};
+            for (const char* op : kWrites)
+                if (after.is(op)) return t.line;
+            if (before.is("++") || before.is("--") || before.is("&")) return t.line;
+        }
+        return 0;
+    }
+
+    // The first line where the shared variable `name` goes to a function whole (an argument on
+    // its own, or its address taken): a volatile one would not convert to the parameter's type.
+    int passed_at(const std::string& name) const {
+        for (const FunctionDefinition& function : in_.functions) {
+            for (int k = function.body_open + 1; k < function.body_close; ++k) {
+                const Token& t = tok(k);
+                if (!t.identifier() || t.text != name) continue;
+                const Token& before = tok(k - 1);
+                if (before.is("&")) return t.line;
+                const bool argument_start = before.is(",") || (before.is("(") && (tok(k - 2).identifier() || tok(k - 2).is(">")));
+                if (!argument_start) continue;
+                // The argument is the array itself or an offset into it: s, s + i.
+                const Token& after = tok(k + 1);
+                if (after.is(",") || after.is(")") || after.is("+") || after.is("-")) return t.line;
+            }
+        }
+        return 0;
+    }
 
     std::string per_kernel(const std::string& base, const FunctionDefinition& function) const {
         return kernel_count_ > 1 ? base + "_" + function.name : base;
@@ -78,6 +117,22 @@ private:
     void add(Gene gene, std::vector<GeneSlotDraft> slots) {
         if (std::any_of(genes_.begin(), genes_.end(), [&](const GeneDraft& g) { return g.gene.name == gene.name; }))
             throw UsageError("gene '" + gene.name + "' is declared twice (check the --param and --flag options)");
+        genes_.push_back({std::move(gene), std::move(slots)});
+    }
+
+    // A header gene of a kernel defined more than once (alternatives in #if branches) is one gene
+    // over the slots of every definition, when the definitions agree on its value.
+    void add_header_gene(Gene gene, std::vector<GeneSlotDraft> slots) {
+        for (GeneDraft& existing : genes_) {
+            if (existing.gene.name != gene.name) continue;
+            if (existing.gene.default_value == gene.default_value && existing.gene.launch_threads == gene.launch_threads) {
+                existing.slots.insert(existing.slots.end(), slots.begin(), slots.end());
+            } else {
+                notes_.push_back(gene.name + ": the definitions of the kernel at lines " + std::to_string(existing.gene.line) +
+                                 " and " + std::to_string(gene.line) + " disagree on it, so it covers only the first");
+            }
+            return;
+        }
         genes_.push_back({std::move(gene), std::move(slots)});
     }
 
@@ -267,11 +322,27 @@ private:
                 threads += (threads.empty() ? "(" : "*(") + part + ")";
                 start = comma + 1;
             }
+            // __launch_bounds__ needs constants: every name in the block size must be a macro.
+            std::vector<std::string> names;
+            std::vector<std::string> calls;
+            condition_names(in_.options.block_size, names, calls);
+            for (const std::string& used : names) {
+                const bool macro = std::any_of(in_.directives.defines.begin(), in_.directives.defines.end(),
+                                               [&](const MacroDefinition& m) { return m.name == used; }) ||
+                                   std::any_of(in_.options.params.begin(), in_.options.params.end(),
+                                               [&](const ParamDeclaration& p) { return p.name == used; });
+                if (!macro) {
+                    notes_.push_back("launch_bounds gene not offered for " + function.name + ": the block size '" +
+                                     in_.options.block_size + "' uses " + used +
+                                     ", which is not a macro of the file (__launch_bounds__ takes constants)");
+                    return;
+                }
+            }
             gene.launch_threads = threads;
             gene.default_value = "off";
             slot.begin = slot.end = tok(function.name_token).begin;
         }
-        add(std::move(gene), {slot});
+        add_header_gene(std::move(gene), {slot});
     }
 
     void restrict_pointers(const FunctionDefinition& function) {
@@ -316,7 +387,7 @@ private:
         gene.default_value = with.empty() ? "0" : "1";
         gene.numeric = true;
         gene.line = tok(function.params_open).line;
-        add(std::move(gene), std::move(slots));
+        add_header_gene(std::move(gene), std::move(slots));
     }
 
     void const_scalars(const FunctionDefinition& function) {
@@ -325,6 +396,13 @@ private:
             if (p.parameter.is_pointer || p.is_reference || p.parameter.name.empty()) continue;
             const std::string name = kernel_count_ > 1 ? "const_" + function.name + "_" + p.parameter.name
                                                        : "const_" + p.parameter.name;
+            if (!p.parameter.is_const) {
+                if (const int line = modified_at(function, p.parameter.name)) {
+                    notes_.push_back(name + " gene not offered: " + function.name + " changes " + p.parameter.name +
+                                     " at line " + std::to_string(line) + ", so it cannot be const");
+                    continue;
+                }
+            }
             if (p.parameter.is_const && !p.const_first) {
                 notes_.push_back(name + " gene not offered: the parameter's const is not its first word (write 'const " +
                                  p.parameter.type + "' style)");
@@ -340,7 +418,7 @@ private:
             gene.default_value = p.const_first ? "1" : "0";
             gene.numeric = true;
             gene.line = p.parameter.line;
-            add(std::move(gene), {slot});
+            add_header_gene(std::move(gene), {slot});
         }
     }
 
@@ -355,6 +433,39 @@ private:
                 return;
             }
             if (s.has_volatile) ++with;
+        }
+        // A volatile struct or vector (float4) cannot be assigned whole: only arithmetic types.
+        static const std::set<std::string> kArithmetic = {"bool", "char", "short", "int", "long", "float", "double",
+                                                          "signed", "unsigned", "size_t", "half", "__half"};
+        auto arithmetic = [&](const std::string& word) {
+            if (kArithmetic.count(word)) return true;
+            for (const MacroDefinition& m : in_.directives.defines) {
+                if (m.name != word || m.function_like) continue;
+                std::vector<std::string> words;
+                std::vector<std::string> calls;
+                condition_names(m.value, words, calls);
+                if (words.empty() || !calls.empty()) return false;
+                for (const std::string& w : words)
+                    if (!kArithmetic.count(w)) return false;
+                return true;
+            }
+            return false;
+        };
+        for (const SharedDeclaration& s : shared)
+            for (const std::string& word : s.type_words)
+                if (!arithmetic(word)) {
+                    notes_.push_back("volatile gene not offered: the __shared__ declaration at line " + std::to_string(s.line) +
+                                     " has type " + word + ", and a volatile struct or vector cannot be assigned whole");
+                    return;
+                }
+        if (with == 0) {
+            for (const SharedDeclaration& s : shared)
+                for (const std::string& variable : s.names)
+                    if (const int line = passed_at(variable)) {
+                        notes_.push_back("volatile gene not offered: the __shared__ " + variable + " is passed on at line " +
+                                         std::to_string(line) + ", where a volatile one would not convert");
+                        return;
+                    }
         }
         if (with != 0 && with != shared.size()) {
             notes_.push_back("volatile gene not offered: " + std::to_string(with) + " of " + std::to_string(shared.size()) +

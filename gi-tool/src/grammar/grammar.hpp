@@ -38,8 +38,11 @@ struct Rule {
     int line = 0;          // line of the slot's first character
     std::string function;  // the __global__ / __device__ function it belongs to
 
-    // Scope facts used to keep edits compilable.
-    std::vector<std::string> uses;      // local variable names the text mentions
+    // Scope facts used to keep edits compilable. Locals are the names declared in the body of the
+    // rule's own function (parameters, globals and members are not). A name declared with
+    // different types in the selected functions is written "name:type" ("d:Real", "v:const_Prim&")
+    // in all three lists, so it matches only where the same declaration's type is visible.
+    std::vector<std::string> uses;      // local variable names the text mentions (through macros too)
     std::vector<std::string> declares;  // names the text itself declares (only a ForInit can)
     std::vector<std::string> in_scope;  // local names visible where the slot stands (sorted)
     int loop_depth = 0;                 // enclosing loops; 'break'/'continue' need > 0

@@ -28,6 +28,8 @@ std::filesystem::path write_test_case(const TestCase& tc, const std::filesystem:
 enum class CaseLoad {
     ManifestOnly,  // geometry, args and buffer sizes; no blob is read (listing, geometry checks)
     Data,          // also every blob, each checked against its size and sha256
+    DataTrusted,   // every blob, sizes checked but checksums not recomputed: for a folder already
+                   // verified by this run (a restarted GPU worker reloading its case)
 };
 
 // Reads one case folder. Throws gi::Error naming the file for a missing or malformed manifest, a

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <random>
+#include <thread>
 
 namespace gi::worker {
 namespace bp = boost::process;
@@ -90,14 +91,17 @@ void WorkerProcess::kill() {
     if (!impl_->alive) return;
     impl_->alive = false;
     std::error_code ec;
-    // Boost's terminate() does not wait for the child, which would leave a zombie: kill and reap
-    // here, then detach so Boost never signals the (possibly reused) pid again.
+    // Boost's terminate() does not wait for the child, which would leave a zombie; waiting here
+    // would block on the driver tearing down a context with a hung kernel. So: kill, reap on a
+    // thread of its own, and detach so Boost never signals the (possibly reused) pid again.
     if (impl_->child.running(ec)) {
         const pid_t pid = impl_->child.id();
         ::kill(pid, SIGKILL);
-        int status = 0;
-        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-        }
+        std::thread([pid] {
+            int status = 0;
+            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
+        }).detach();
     }
     impl_->child.detach();
     impl_->to_worker.close();
@@ -112,44 +116,55 @@ std::string WorkerProcess::log_tail(std::size_t bytes) const {
     return text;
 }
 
-Message WorkerProcess::request(const Message& request, std::chrono::milliseconds timeout) {
-    using Clock = std::chrono::steady_clock;
+namespace {
+using Clock = std::chrono::steady_clock;
+int remaining_ms(Clock::time_point deadline) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+    return static_cast<int>(std::max<long long>(0, std::min<long long>(left, 1 << 30)));
+}
+}  // namespace
+
+WorkerFailure WorkerProcess::died(const std::string& when) {
+    impl_->alive = false;
+    const std::string exit = impl_->describe_exit();
+    impl_->to_worker.close();
+    impl_->from_worker.close();
+    const std::string tail = log_tail(1500);
+    return WorkerFailure(WorkerFailure::Kind::Died,
+                         "the GPU worker " + exit + " " + when + (tail.empty() ? "" : "; its last words: " + tail));
+}
+
+WorkerFailure WorkerProcess::timed_out(std::chrono::milliseconds timeout, const std::string& when) {
+    kill();
+    return WorkerFailure(WorkerFailure::Kind::Timeout, "the GPU worker did not answer within " +
+                                                           std::to_string(timeout.count()) + " ms " + when + " and was killed");
+}
+
+void WorkerProcess::send(const Message& request, std::chrono::milliseconds timeout) {
     if (!impl_->alive) throw WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker is not running");
     const auto deadline = Clock::now() + timeout;
-    auto remaining_ms = [&] {
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-        return static_cast<int>(std::max<long long>(0, std::min<long long>(left, 1 << 30)));
-    };
-    auto died = [&](const std::string& when) -> WorkerFailure {
-        impl_->alive = false;
-        const std::string exit = impl_->describe_exit();
-        impl_->to_worker.close();
-        impl_->from_worker.close();
-        std::string tail = log_tail(1500);
-        return WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker " + exit + " " + when +
-                                                            (tail.empty() ? "" : "; its last words: " + tail));
-    };
-    auto timed_out = [&](const std::string& when) -> WorkerFailure {
-        kill();
-        return WorkerFailure(WorkerFailure::Kind::Timeout,
-                             "the GPU worker did not answer within " + std::to_string(timeout.count()) + " ms " + when +
-                                 " and was killed");
-    };
-
     const std::string bytes = encode(request);
     const int out_fd = impl_->to_worker.native_sink();
     std::size_t done = 0;
     while (done < bytes.size()) {
         pollfd p{out_fd, POLLOUT, 0};
-        const int ready = ::poll(&p, 1, remaining_ms());
+        const int ready = ::poll(&p, 1, remaining_ms(deadline));
         if (ready < 0 && errno == EINTR) continue;
-        if (ready == 0) throw timed_out("while taking a '" + request.type + "' request");
+        if (ready == 0) throw timed_out(timeout, "while taking a '" + request.type + "' request");
         const ssize_t n = ::write(out_fd, bytes.data() + done, bytes.size() - done);
         if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (n < 0) throw died("before taking a '" + request.type + "' request");
         done += static_cast<std::size_t>(n);
     }
+}
 
+Message WorkerProcess::receive(const std::string& request_type, std::chrono::milliseconds timeout) {
+    return receive_until(request_type, Clock::now() + timeout, timeout);
+}
+
+Message WorkerProcess::receive_until(const std::string& request_type, std::chrono::steady_clock::time_point deadline,
+                                     std::chrono::milliseconds timeout) {
+    if (!impl_->alive) throw WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker is not running");
     const int in_fd = impl_->from_worker.native_source();
     for (;;) {
         try {
@@ -159,15 +174,21 @@ Message WorkerProcess::request(const Message& request, std::chrono::milliseconds
             throw WorkerFailure(WorkerFailure::Kind::Protocol, e.what());
         }
         pollfd p{in_fd, POLLIN, 0};
-        const int ready = ::poll(&p, 1, remaining_ms());
+        const int ready = ::poll(&p, 1, remaining_ms(deadline));
         if (ready < 0 && errno == EINTR) continue;
-        if (ready == 0) throw timed_out("on a '" + request.type + "' request");
+        if (ready == 0) throw timed_out(timeout, "on a '" + request_type + "' request");
         char chunk[65536];
         const ssize_t n = ::read(in_fd, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) throw died("while answering a '" + request.type + "' request");
+        if (n <= 0) throw died("while answering a '" + request_type + "' request");
         impl_->reader.feed(chunk, static_cast<std::size_t>(n));
     }
+}
+
+Message WorkerProcess::request(const Message& request, std::chrono::milliseconds timeout) {
+    const auto deadline = Clock::now() + timeout;
+    send(request, timeout);
+    return receive_until(request.type, deadline, timeout);
 }
 
 }  // namespace gi::worker

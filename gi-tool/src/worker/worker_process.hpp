@@ -44,12 +44,22 @@ public:
     // WorkerFailure; after one the worker is gone and running() is false.
     Message request(const Message& request, std::chrono::milliseconds timeout);
 
+    // The two halves of request(), for pipelining: several requests sent before their replies are
+    // read (the worker answers in order). Send only small requests ahead: a large one would block
+    // until the worker reads it.
+    void send(const Message& request, std::chrono::milliseconds timeout);
+    Message receive(const std::string& request_type, std::chrono::milliseconds timeout);
+
     bool running() const;
     void kill();                               // idempotent
     std::string log_tail(std::size_t bytes = 4000) const;  // the end of the worker's stderr
     int pid() const;
 
 private:
+    Message receive_until(const std::string& request_type, std::chrono::steady_clock::time_point deadline,
+                          std::chrono::milliseconds timeout);  // `timeout` only names the limit in messages
+    WorkerFailure died(const std::string& when);
+    WorkerFailure timed_out(std::chrono::milliseconds timeout, const std::string& when);
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -1,8 +1,11 @@
 // A kernel and a helper for the cross-function copy tests.
+__device__ int total;
+
 template <int N>
 __device__ int helper(const int* col, int i) {
     int s = 0;
     s += col[i];
+    atomicAdd(&total, col[0]);
     return s;
 }
 
@@ -11,9 +14,8 @@ __global__ void k(int* out, int n, int x) {
     int i = threadIdx.x;
     int s = 0;
     s += helper<N>(out, i);
-    s += threadIdx.x;
+    atomicAdd(&total, x);
+    atomicAdd(&total, N * threadIdx.x);
+    out[0] = n;
     s += x;
-    out[i] = s + N;
-    s += out[0];
-    s += N * threadIdx.x;
 }

@@ -1,0 +1,145 @@
+// `gi-tool cuda-bench`: measures the cuda evaluator's throughput on a kernel and its recorded
+// cases with random single/multi-edit variants (what a search evaluates), and reports variants per
+// minute, compile and run time per variant, where the time goes and the timing noise.
+#include <chrono>
+#include <limits>
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include "cli/args.hpp"
+#include "cli/command.hpp"
+#include "cli/kernel_args.hpp"
+#include "evaluate/cuda_evaluator.hpp"
+#include "evaluate/cuda_options.hpp"
+#include "genome/random_edit.hpp"
+#include "util/error.hpp"
+#include "util/rng.hpp"
+#include "variant/apply.hpp"
+
+namespace gi::cli {
+namespace {
+
+const char* kHelp =
+    "usage: gi-tool cuda-bench KERNEL.cu --function NAME --cases DIR [options]\n"
+    "  Evaluates random variants of the kernel on the GPU with the cuda evaluator, as a search would,\n"
+    "  and prints variants per minute, compile and run time per variant, the share of wall time in\n"
+    "  each, the original's timing noise, and what bounds the rate.\n\n"
+    "example:\n"
+    "  GI_RECORD_DIR=/tmp/cases ./stereo_driver && \\\n"
+    "  gi-tool cuda-bench kernels/stereo/stereo.cu --function stereoKernel --cases /tmp/cases --variants 1000\n\n"
+    "bench options:\n"
+    "  --variants N              distinct variants to evaluate (default 1000)\n"
+    "  --batch N                 variants per evaluate() call, as a population (default 100)\n"
+    "  --max-edits N             edits per variant, drawn from 1..N (default 3)\n"
+    "  --seed S                  random seed (default 1)\n"
+    "  --sanitize N              also run compute-sanitizer on the first N correct variants (default 0)\n\n";
+
+int run_cuda_bench(const std::vector<std::string>& raw) {
+    std::vector<std::string> value_options = kernel_value_options();
+    for (const auto& o : cuda_value_options()) value_options.push_back(o);
+    for (const char* o : {"--variants", "--batch", "--max-edits", "--seed", "--sanitize"}) value_options.push_back(o);
+    std::vector<std::string> switches = kernel_switch_options();
+    switches.push_back("--help");
+    const Args args(raw, value_options, switches);
+    if (args.has("--help")) {
+        std::cout << kHelp << kernel_options_help() << "\ncuda evaluator options:\n" << cuda_options_help();
+        return kExitOk;
+    }
+    const long long wanted = args.integer("--variants", 1000, 1, 10000000);
+    const long long batch_size = args.integer("--batch", 100, 1, 100000);
+    const long long max_edits = args.integer("--max-edits", 3, 1, 100);
+    const long long to_sanitize = args.integer("--sanitize", 0, 0, 100000);
+    Rng rng(static_cast<std::uint64_t>(args.integer("--seed", 1, 0, std::numeric_limits<long long>::max())));
+
+    const Grammar grammar = grammar_from(args);
+    std::map<std::string, std::vector<std::string>> values;
+    for (const auto& o : cuda_value_options())
+        if (!args.values(o).empty()) values[o] = args.values(o);
+    CudaEvaluator evaluator(grammar, cuda_evaluator_options(values, kernel_path_from(args)));
+
+    const EditSpace space(grammar, macros_for(Genome{}, grammar));
+    if (space.empty()) throw Error(grammar.source_path + ": the grammar offers no edits, so there is nothing to benchmark");
+    std::vector<Variant> variants;
+    std::set<std::string> keys;
+    for (long long attempts = 0; static_cast<long long>(variants.size()) < wanted && attempts < 50 * wanted; ++attempts) {
+        Genome genome;
+        const long long edits = rng.uniform_int(1, max_edits);
+        for (long long e = 0; e < edits; ++e)
+            if (auto edit = space.draw(rng)) genome.edits.push_back(*edit);
+        Variant v = make_variant(genome, grammar);
+        if (keys.insert(v.key).second) variants.push_back(std::move(v));
+    }
+
+    std::cout << "cuda-bench: " << grammar.source_path << " on " << evaluator.device_name() << " (" << evaluator.arch()
+              << "), " << variants.size() << " distinct variants, batches of " << batch_size << "\n" << std::flush;
+    std::map<EvalStatus, long> statuses;
+    Timing original;
+    std::vector<const Variant*> correct;
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t first = 0; first < variants.size(); first += static_cast<std::size_t>(batch_size)) {
+        const std::size_t last = std::min(variants.size(), first + static_cast<std::size_t>(batch_size));
+        const std::vector<Variant> batch(variants.begin() + static_cast<long>(first), variants.begin() + static_cast<long>(last));
+        const int case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
+        const BatchResult result = evaluator.evaluate(batch, case_index);
+        original = result.original;
+        for (std::size_t i = 0; i < result.results.size(); ++i) {
+            ++statuses[result.results[i].status];
+            if (result.results[i].status == EvalStatus::Ok && result.results[i].error == 0) correct.push_back(&variants[first + i]);
+        }
+        // Progress, so a run cut short still tells where the time went.
+        const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        std::printf("  %zu variants in %.1f s:", last, so_far);
+        for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
+        std::printf(" (restarts %ld, timeouts %ld)\n", evaluator.stats().worker_restarts, evaluator.stats().timeouts);
+        std::fflush(stdout);
+    }
+    const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const CudaEvaluatorStats& s = evaluator.stats();
+    const double per_minute = s.variants / (wall_ms / 60000.0);
+    const long runs = s.variants - s.duplicates - statuses[EvalStatus::CompileError];
+
+    auto share = [&](double ms) { return 100.0 * ms / wall_ms; };
+    std::printf("variants evaluated: %ld in %.1f s\n", s.variants, wall_ms / 1000);
+    std::printf("variants per minute: %.0f\n", per_minute);
+    std::printf("compile ms per variant: %.1f (one compile's time with %s; %ld compiled, %ld cache hits, compiled in parallel)\n",
+                s.compiled ? s.compile_cpu_ms / static_cast<double>(s.compiled) : 0.0, s.compiler.c_str(), s.compiled, s.cache_hits);
+    std::printf("run ms per variant: %.1f (worker request: module load, input copies, a poisoned check run, timed launches, comparison)\n",
+                runs > 0 ? s.run_ms / static_cast<double>(runs) : 0.0);
+    std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, other %.0f%%\n",
+                share(s.compile_wait_ms), share(s.run_ms), share(s.original_ms),
+                std::max(0.0, 100 - share(s.compile_wait_ms) - share(s.run_ms) - share(s.original_ms)));
+    std::printf("statuses:");
+    for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
+    std::printf("\nworker restarts: %ld, timeouts: %ld\n", s.worker_restarts, s.timeouts);
+    std::printf("original kernel: median %.4f ms, spread %.5f ms (%.2f%% of the median, %d repetitions)\n", original.median_ms,
+                original.spread_ms, 100 * original.spread_ms / original.median_ms, original.repetitions);
+    const bool compile_bound = s.compile_wait_ms > s.run_ms;
+    std::printf("bound by: %s\n",
+                compile_bound ? "compilation (the GPU worker waits for compiles; more cores or fewer options NVRTC lacks would help)"
+                              : "the GPU worker (runs are sequential on one GPU; compiles finish in their shadow)");
+    if (to_sanitize > 0) {
+        const auto sanitize_start = std::chrono::steady_clock::now();
+        long checked = 0, failed = 0;
+        for (const Variant* v : correct) {
+            if (checked >= to_sanitize) break;
+            const EvalResult r = evaluator.sanitize(*v, 0);
+            ++checked;
+            if (r.status != EvalStatus::Ok) {
+                ++failed;
+                std::printf("sanitizer: %s: %s\n", genome_to_text(v->genome).c_str(), r.detail.c_str());
+            }
+        }
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sanitize_start).count();
+        std::printf("sanitizer: %ld correct variants checked, %ld failed, %.0f ms per variant\n", checked, failed,
+                    checked ? ms / static_cast<double>(checked) : 0.0);
+    }
+    return kExitOk;
+}
+
+const CommandRegistrar registrar({"cuda-bench", "measure the cuda evaluator's throughput (variants per minute) on a GPU",
+                                  run_cuda_bench});
+
+}  // namespace
+}  // namespace gi::cli

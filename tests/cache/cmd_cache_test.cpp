@@ -1,0 +1,180 @@
+// `gi-tool cache ...` as the CMake module and people run it: exit codes, messages, files written.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "util/process.hpp"
+
+namespace gi {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kKernel = std::string(GI_TEST_DATA_DIR) + "/cache/scale.cu";
+const std::vector<std::string> kRegistration = {"--function", "scaleKernel", "--param", "SCALE=2,3,4", "--param",
+                                                "BLOCK=64,128,256", "--flag", "-use_fast_math", "--block-size",
+                                                "BLOCK", "--grid", "(n+BLOCK-1)/BLOCK", "--tolerance", "exact"};
+
+ProcessResult tool(std::vector<std::string> args, const std::vector<std::string>& more = {}) {
+    args.insert(args.begin(), GI_TOOL_PATH);
+    args.insert(args.end(), more.begin(), more.end());
+    return run_process(args);
+}
+
+std::string read(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+class CmdCache : public ::testing::Test {
+protected:
+    TemporaryDirectory dir{"gi-cmd-cache"};
+    std::string cache() const { return (dir.path() / "gi-cache").string(); }
+    ProcessResult write(const std::string& genome, const std::string& arch) {
+        std::vector<std::string> args = {"cache", "write", kKernel};
+        args.insert(args.end(), kRegistration.begin(), kRegistration.end());
+        return tool(args, {"--arch", arch, "--cache-dir", cache(), "--genome", genome});
+    }
+    ProcessResult apply(const std::vector<std::string>& more) {
+        std::vector<std::string> args = {"cache", "apply", kKernel};
+        args.insert(args.end(), kRegistration.begin(), kRegistration.end());
+        args.insert(args.end(), {"--cache-dir", cache(), "--wrapper", out("k.gi.cu"), "--header", out("k.gi.h"),
+                                 "--options-file", out("k.options")});
+        return tool(args, more);
+    }
+    std::string out(const std::string& name) const { return (dir.path() / "out" / name).string(); }
+};
+
+TEST_F(CmdCache, WriteShowVerifyApply) {
+    ProcessResult r = write("SCALE=3 use_fast_math=1 <_scale.cu_10>+<_scale.cu_9>", "90");
+    ASSERT_TRUE(r.succeeded()) << r.err;
+    EXPECT_NE(r.out.find("scaleKernel.sm_90.xml"), std::string::npos) << r.out;
+
+    r = tool({"cache", "show", cache()});
+    ASSERT_TRUE(r.succeeded()) << r.out << r.err;
+    EXPECT_NE(r.out.find("genome       SCALE=3 use_fast_math=1 <_scale.cu_10>+<_scale.cu_9>"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("parameters   SCALE=3 BLOCK=128"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("provenance   hand-picked"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("checksum     ok"), std::string::npos) << r.out;
+
+    std::vector<std::string> verify = {"cache", "verify", cache(), kKernel};
+    verify.insert(verify.end(), kRegistration.begin(), kRegistration.end());
+    r = tool(verify);
+    ASSERT_TRUE(r.succeeded()) << r.out << r.err;
+    EXPECT_NE(r.out.find("scaleKernel.sm_90.xml: valid"), std::string::npos) << r.out;
+    r = tool(verify, {"--arch", "80"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.out.find("scaleKernel.sm_80.xml: missing"), std::string::npos) << r.out;
+
+    r = apply({"--arch", "80", "--arch", "90"});
+    ASSERT_TRUE(r.succeeded()) << r.out << r.err;
+    EXPECT_NE(r.out.find("scaleKernel sm_80: original kernel: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("scaleKernel sm_90: variant from "), std::string::npos) << r.out;
+    EXPECT_NE(read(out("k.gi.cu")).find("#elif __CUDA_ARCH__ == 900\n#include \"scaleKernel.sm_90.cu\""), std::string::npos);
+    EXPECT_EQ(read(out("scaleKernel.sm_90.cu")).rfind("// gi-optimize variant: SCALE=3 use_fast_math=1", 0), 0u);
+    EXPECT_NE(read(out("scaleKernel.sm_80.cu")).find("compiles the original kernel"), std::string::npos);
+    EXPECT_EQ(read(out("k.options")), "-use_fast_math\n");
+    EXPECT_NE(read(out("k.gi.h")).find("{90, \"SCALE=3 use_fast_math=1"), std::string::npos);
+
+    // Nothing changed: nothing is rewritten, so the build recompiles nothing.
+    const auto before = fs::last_write_time(out("k.gi.cu"));
+    const auto header_before = fs::last_write_time(out("k.gi.h"));
+    r = apply({"--arch", "80", "--arch", "90"});
+    ASSERT_TRUE(r.succeeded()) << r.err;
+    EXPECT_EQ(fs::last_write_time(out("k.gi.cu")), before);
+    EXPECT_EQ(fs::last_write_time(out("k.gi.h")), header_before);
+}
+
+TEST_F(CmdCache, RequireFailsForAMissingEntry) {
+    ASSERT_TRUE(write("SCALE=3", "90").succeeded());
+    const ProcessResult r = apply({"--arch", "80", "--arch", "90", "--require"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("scaleKernel sm_80: error: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("GI_REQUIRE_CACHE is on"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(out("k.gi.cu")));
+}
+
+TEST_F(CmdCache, VariantsWithOtherCompileOptionsAreNotMixed) {
+    ASSERT_TRUE(write("SCALE=3", "80").succeeded());
+    ASSERT_TRUE(write("SCALE=4 use_fast_math=1", "90").succeeded());
+    const ProcessResult r = apply({"--arch", "80", "--arch", "90"});
+    ASSERT_TRUE(r.succeeded()) << r.err;
+    EXPECT_NE(r.out.find("scaleKernel sm_90: original kernel: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("differ from the first variant's"), std::string::npos) << r.out;
+    EXPECT_EQ(read(out("k.options")), "");
+}
+
+TEST_F(CmdCache, CorruptAndEditedEntriesFailVerifyAndShow) {
+    ASSERT_TRUE(write("SCALE=3", "90").succeeded());
+    const fs::path entry = fs::path(cache()) / "scaleKernel.sm_90.xml";
+    std::string xml = read(entry);
+    xml.replace(xml.find("SCALE=3]]"), 7, "SCALE=4");
+    std::ofstream(entry) << xml;
+    ProcessResult r = tool({"cache", "verify", cache()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.out.find("checksum mismatch"), std::string::npos) << r.out;
+    r = tool({"cache", "show", cache()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.out.find("MISMATCH"), std::string::npos) << r.out;
+
+    std::ofstream(entry) << "<gi-cache-entry";
+    r = tool({"cache", "verify", cache()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.out.find(entry.string() + ": invalid: "), std::string::npos) << r.out;
+    r = tool({"cache", "show", entry.string()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.out.find("unreadable"), std::string::npos) << r.out;
+}
+
+TEST_F(CmdCache, WriteRefusesBadGenomesAndMissingRuns) {
+    ProcessResult r = write("SCALE=9", "90");
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("SCALE=9"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(fs::path(cache()) / "scaleKernel.sm_90.xml"));
+
+    std::vector<std::string> args = {"cache", "write", kKernel};
+    args.insert(args.end(), kRegistration.begin(), kRegistration.end());
+    r = tool(args, {"--arch", "90", "--cache-dir", cache(), "--from-run", (dir.path() / "no-run").string()});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("best.genome"), std::string::npos) << r.err;
+}
+
+TEST(CmdCacheUsage, MalformedCommandLinesAreUsageErrors) {
+    const std::string dir = std::string(GI_TEST_DATA_DIR) + "/cache";
+    const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+        {{"cache"}, "usage: gi-tool cache"},
+        {{"cache", "bogus"}, "unknown cache subcommand 'bogus'"},
+        {{"cache", "show"}, "missing DIR"},
+        {{"cache", "verify"}, "missing DIR"},
+        {{"cache", "verify", dir, "--arch", "90"}, "need the kernel file"},
+        {{"cache", "verify", dir, kKernel, "--function", "scaleKernel", "--arch", "9x"}, "--arch '9x' is not a CUDA architecture"},
+        {{"cache", "verify", dir, kKernel, kKernel, "--function", "scaleKernel"}, "expected DIR and one KERNEL.cu"},
+        {{"cache", "write", kKernel, "--function", "scaleKernel", "--cache-dir", dir, "--genome", ""}, "--arch N is required once"},
+        {{"cache", "write", kKernel, "--function", "scaleKernel", "--arch", "90", "--arch", "90", "--cache-dir", dir,
+          "--genome", ""}, "--arch 90 is given twice"},
+        {{"cache", "write", kKernel, "--function", "scaleKernel", "--arch", "90", "--cache-dir", dir}, "exactly one of --genome"},
+        {{"cache", "write", kKernel, "--arch", "90", "--cache-dir", dir, "--genome", ""}, "--function is required"},
+        {{"cache", "apply", kKernel, "--function", "scaleKernel", "--cache-dir", dir, "--wrapper", "w.cu", "--header",
+          "h.h", "--options-file", "o"}, "--arch N is required"},
+        {{"cache", "apply", kKernel, "--function", "scaleKernel", "--arch", "90", "--cache-dir", dir}, "missing required option --wrapper"},
+        {{"cache", "show", "--colour"}, "unknown option '--colour'"},
+    };
+    for (const auto& [args, expected] : cases) {
+        const ProcessResult r = tool(args);
+        EXPECT_EQ(r.exit_code, 2) << args.back() << "\n" << r.out << r.err;
+        EXPECT_NE((r.out + r.err).find(expected), std::string::npos) << expected << "\n" << r.out << r.err;
+    }
+    const ProcessResult help = tool({"cache", "apply", "--help"});
+    EXPECT_TRUE(help.succeeded());
+    EXPECT_NE(help.out.find("example:"), std::string::npos);
+    const ProcessResult missing = tool({"cache", "show", "/nonexistent/gi-cache"});
+    EXPECT_EQ(missing.exit_code, 1);
+    EXPECT_NE(missing.err.find("/nonexistent/gi-cache: no such cache folder or entry file"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace gi

@@ -1,0 +1,90 @@
+#include "cache/run_provenance.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "search/record_xml.hpp"
+#include "util/error.hpp"
+#include "util/process.hpp"
+
+namespace gi {
+namespace {
+
+Timing timing(double ms) {
+    Timing t;
+    t.median_ms = ms;
+    t.spread_ms = ms / 100;
+    t.repetitions = 10;
+    return t;
+}
+
+RunRecord finished_run() {
+    RunRecord r;
+    r.evaluator = "cuda";
+    r.best.found = true;
+    r.best.genome = "BLOCK_W=32";
+    r.best.original = timing(2.0);
+    r.best.time = timing(0.8);
+    r.post_tune.ran = true;
+    r.post_tune.original = timing(2.0);
+    r.post_tune.best_time = timing(0.5);
+    r.final_check.ran = true;
+    r.final_check.passed = true;
+    r.final_check.summary = "validated 6 cases (2 held out): 921600 elements, 0 beyond tolerance, worst error 0";
+    r.final_check.elements = 921600;
+    r.final_genome = "BLOCK_W=32 ROWS=8";
+    r.stop_reason = "time limit";
+    r.wall_seconds = 300;
+    return r;
+}
+
+void write_run(const std::filesystem::path& dir, const RunRecord& record, const std::string& genome) {
+    std::ofstream(dir / "best.genome") << genome << "\n";
+    std::ofstream(dir / "run.xml") << run_record_document(record);
+}
+
+TEST(CacheRunResult, TakesTheGenomeTimingsAndValidation) {
+    TemporaryDirectory dir("gi-run-result");
+    write_run(dir.path(), finished_run(), "BLOCK_W=32 ROWS=8");
+    const RunResult r = read_run_result(dir.path());
+    EXPECT_EQ(r.genome, "BLOCK_W=32 ROWS=8");
+    EXPECT_EQ(r.provenance.origin, "evolved");
+    EXPECT_DOUBLE_EQ(r.provenance.original_ms, 2.0);
+    EXPECT_DOUBLE_EQ(r.provenance.variant_ms, 0.5);
+    EXPECT_DOUBLE_EQ(r.provenance.speedup(), 4.0);
+    EXPECT_EQ(r.provenance.cases_validated, 6);
+    EXPECT_EQ(r.provenance.elements_validated, 921600);
+    EXPECT_EQ(r.provenance.worst_error, 0);
+    EXPECT_NE(r.provenance.note.find("stopped by time limit"), std::string::npos) << r.provenance.note;
+}
+
+TEST(CacheRunResult, AFailedFinalCheckCannotBeCached) {
+    TemporaryDirectory dir("gi-run-result");
+    RunRecord run = finished_run();
+    run.final_check.passed = false;
+    run.final_check.summary = "validated 6 cases: 10 elements beyond tolerance";
+    write_run(dir.path(), run, "BLOCK_W=32");
+    try {
+        read_run_result(dir.path());
+        FAIL() << "accepted a run whose validation failed";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("failed validation (validated 6 cases: 10 elements beyond tolerance)"),
+                  std::string::npos) << e.what();
+    }
+}
+
+TEST(CacheRunResult, MissingGenomeOrBrokenRecordIsAnError) {
+    TemporaryDirectory dir("gi-run-result");
+    EXPECT_THROW(read_run_result(dir.path()), Error);
+    std::ofstream(dir.path() / "best.genome") << "BLOCK_W=32\n";
+    std::ofstream(dir.path() / "run.xml") << "<gi-run";
+    EXPECT_THROW(read_run_result(dir.path()), Error);
+    std::filesystem::remove(dir.path() / "run.xml");
+    const RunResult without_record = read_run_result(dir.path());  // the genome alone is enough
+    EXPECT_EQ(without_record.genome, "BLOCK_W=32");
+    EXPECT_LT(without_record.provenance.original_ms, 0);
+}
+
+}  // namespace
+}  // namespace gi

@@ -1,0 +1,270 @@
+// GPU tests of gi-worker through the protocol (skip without a GPU): the replay of a recorded case,
+// and every fault the issue names ending as a classified failure within its timeout, with the
+// next variant evaluated normally afterwards.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iostream>
+#include <fstream>
+
+#include "compile/nvrtc_compiler.hpp"
+#include "evaluate/cuda_classify.hpp"
+#include "gpu_fixture.hpp"
+#include "testcase/case_io.hpp"
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <sstream>
+#include "worker/worker_process.hpp"
+
+namespace gi {
+namespace {
+
+using namespace std::chrono_literals;
+using gpu_test::TempFolder;
+using worker::Message;
+
+constexpr int kN = 1 << 20;
+
+const char* kOriginal = R"(
+__global__ void scale(float* out, const float* in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 2.0f * in[i];
+}
+)";
+
+std::string variant(const std::string& body, const std::string& prelude = "") {
+    return prelude + "\n__global__ void scale(float* out, const float* in, int n) {\n"
+                     "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n" + body + "\n}\n";
+}
+
+std::string cubin_of(const std::string& source, std::vector<std::string> options = {}) {
+    DeviceCompileRequest r;
+    r.source = source;
+    r.options = std::move(options);
+    r.arch = "sm_90";
+    const DeviceCompileResult out = compile_with_nvrtc(r);
+    EXPECT_TRUE(out.ok) << out.log;
+    return out.cubin;
+}
+
+class GpuWorker : public ::testing::Test {
+protected:
+    void SetUp() override {
+        GI_REQUIRE_GPU();
+        if (!nvrtc_available()) GTEST_SKIP() << "no NVRTC in this build";
+        case_dir_ = write_test_case(gpu_test::scale_case(kN), folder_.path());
+        start();
+    }
+
+    void start() {
+        worker_ = std::make_unique<worker::WorkerProcess>(worker::WorkerOptions{gpu_test::worker_path(), {}, {}, {}});
+        ASSERT_EQ(worker_->request({"hello", {}, {}}, 60s).type, "ready");
+        const Message loaded = worker_->request({"load-case", {{"slot", "0"}, {"path", case_dir_.string()}}, {}}, 60s);
+        ASSERT_EQ(loaded.type, "case-loaded") << loaded.get("message");
+        const Message original = worker_->request(run("original", cubin_of(kOriginal)), 60s);
+        const RunVerdict v = classify_run_reply(original);
+        ASSERT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+        ASSERT_EQ(v.mismatches, 0u) << "the original must reproduce the recorded outputs";
+    }
+
+    Message run(const std::string& role, const std::string& cubin, std::map<std::string, std::string> extra = {}) {
+        Message m{"run", {{"slot", "0"}, {"role", role}, {"kernel", "scale"}, {"warmups", "2"}, {"repetitions", "10"}}, cubin};
+        for (auto& [k, v] : extra) m.fields[k] = v;
+        return m;
+    }
+
+    // Runs a variant the way the evaluator does: a worker failure is a verdict, and the worker is
+    // replaced before the next request.
+    RunVerdict evaluate(const std::string& cubin, std::chrono::milliseconds timeout = 5s,
+                        std::map<std::string, std::string> extra = {}) {
+        if (!worker_->running()) start();
+        RunVerdict v;
+        try {
+            worker_->send(run("variant", cubin, extra), timeout);
+            Message reply = worker_->receive("run", timeout);
+            while (reply.type == "started" || reply.type == "checked") reply = worker_->receive("run", timeout);
+            v = classify_run_reply(reply);
+        } catch (const worker::WorkerFailure& e) {
+            v = classify_worker_failure(e);
+        }
+        if (v.restart_worker) worker_->kill();
+        return v;
+    }
+
+    void expect_next_variant_ok() {
+        const RunVerdict v = evaluate(cubin_of(variant("if (i < n) out[i] = in[i] + in[i];")));
+        EXPECT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+        EXPECT_EQ(v.mismatches, 0u);
+    }
+
+    TempFolder folder_;
+    std::filesystem::path case_dir_;
+    std::unique_ptr<worker::WorkerProcess> worker_;
+};
+
+TEST_F(GpuWorker, EquivalentVariantIsOkAndTimed) {
+    const RunVerdict v = evaluate(cubin_of(variant("if (i < n) out[i] = in[i] + in[i];")));
+    ASSERT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+    EXPECT_EQ(v.mismatches, 0u);
+    EXPECT_EQ(v.elements, static_cast<std::uint64_t>(kN));
+    EXPECT_EQ(v.times_ms.size(), 10u);
+    for (double t : v.times_ms) EXPECT_GT(t, 0);
+}
+
+TEST_F(GpuWorker, WrongValuesGiveAnError) {
+    const RunVerdict v = evaluate(cubin_of(variant("if (i < n) out[i] = (i % 1000 == 0) ? 3.0f * in[i] : 2.0f * in[i];")));
+    EXPECT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+    EXPECT_EQ(v.mismatches, static_cast<std::uint64_t>((kN + 999) / 1000));
+    EXPECT_GT(v.result.error, 0);
+}
+
+TEST_F(GpuWorker, UnwrittenOutputsAreCaughtByPoison) {
+    const RunVerdict v = evaluate(cubin_of(variant("if (i < n / 2) out[i] = 2.0f * in[i];")));
+    EXPECT_EQ(v.result.status, EvalStatus::WrongAnswer) << v.result.detail;
+    EXPECT_NE(v.result.detail.find("unwritten"), std::string::npos) << v.result.detail;
+    expect_next_variant_ok();
+}
+
+TEST_F(GpuWorker, InfiniteLoopTimesOut) {
+    const auto start = std::chrono::steady_clock::now();
+    const RunVerdict v = evaluate(cubin_of(variant(
+        // Writes inside the loop: a loop without side effects may legally be removed by the compiler.
+        "volatile float* o = out; if (i < n) for (;;) { o[i] = 2.0f * in[i]; if (o[i] < 0.0f) break; }")), 3s);
+    EXPECT_EQ(v.result.status, EvalStatus::Timeout) << v.result.detail;
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+    expect_next_variant_ok();
+}
+
+TEST_F(GpuWorker, PrintfWithoutEndTimesOut) {
+    const RunVerdict v = evaluate(cubin_of(variant("for (;;) printf(\"variant %d\\n\", i);")), 3s);
+    EXPECT_EQ(v.result.status, EvalStatus::Timeout) << v.result.detail;
+    expect_next_variant_ok();
+}
+
+TEST_F(GpuWorker, OutOfBoundsWriteCrashes) {
+    const RunVerdict v = evaluate(cubin_of(variant("out[i + (1 << 28)] = 2.0f * in[i];")));
+    EXPECT_EQ(v.result.status, EvalStatus::Crash) << v.result.detail;
+    EXPECT_TRUE(v.restart_worker);
+    expect_next_variant_ok();
+}
+
+TEST_F(GpuWorker, TrapCrashes) {
+    const RunVerdict v = evaluate(cubin_of(variant("if (i == 77) asm(\"trap;\"); if (i < n) out[i] = 2.0f * in[i];")));
+    EXPECT_EQ(v.result.status, EvalStatus::Crash) << v.result.detail;
+    expect_next_variant_ok();
+}
+
+TEST_F(GpuWorker, AssertCrashes) {
+    const RunVerdict v = evaluate(cubin_of(variant(
+        "if (i < n && in[i] > 1.0f) __assertfail(\"in[i] <= 1\", \"variant.cu\", 3, \"scale\", 1);"
+        " if (i < n) out[i] = 2.0f * in[i];",
+        "extern \"C\" __device__ void __assertfail(const char*, const char*, unsigned, const char*, size_t);")));
+    EXPECT_EQ(v.result.status, EvalStatus::Crash) << v.result.detail;
+    EXPECT_NE(v.result.detail.find("ASSERT"), std::string::npos) << v.result.detail;
+    expect_next_variant_ok();
+}
+
+TEST_F(GpuWorker, TooMuchStaticSharedMemoryDoesNotCompile) {
+    DeviceCompileRequest r;
+    r.source = variant("__shared__ float big[65536]; big[threadIdx.x] = in[i]; __syncthreads(); if (i < n) out[i] = 2.0f * big[threadIdx.x];");
+    r.arch = "sm_90";
+    const DeviceCompileResult out = compile_with_nvrtc(r);
+    EXPECT_FALSE(out.ok);
+    EXPECT_NE(out.log.find("shared"), std::string::npos) << out.log;
+}
+
+TEST_F(GpuWorker, TooMuchDynamicSharedMemoryFailsToLaunch) {
+    const RunVerdict v = evaluate(cubin_of(variant("if (i < n) out[i] = 2.0f * in[i];")), 5s, {{"shared", std::to_string(4 << 20)}});
+    EXPECT_EQ(v.result.status, EvalStatus::Crash) << v.result.detail;
+    expect_next_variant_ok();
+}
+
+TEST_F(GpuWorker, TooManyRegistersFailToLaunch) {
+    // 1024 threads x (at least 128 registers) is more than a multiprocessor's 64K registers.
+    const std::string body =
+        "float acc[96];\n#pragma unroll\nfor (int k = 0; k < 96; k++) acc[k] = in[(i + k * 4099) % n] * (k + 1);\n"
+        "float s = 0;\n#pragma unroll\nfor (int k = 0; k < 96; k++) s += acc[k] * acc[95 - k];\n"
+        "if (i < n) out[i] = 2.0f * in[i] + 0.0f * s;";
+    const RunVerdict v = evaluate(cubin_of(variant(body), {"-maxrregcount=255"}), 5s,
+                                  {{"block", "1024,1,1"}, {"grid", std::to_string(kN / 1024) + ",1,1"}});
+    EXPECT_EQ(v.result.status, EvalStatus::Crash) << v.result.detail;
+    EXPECT_NE(v.result.detail.find("OUT_OF_RESOURCES"), std::string::npos) << v.result.detail;
+    expect_next_variant_ok();
+}
+
+TEST_F(GpuWorker, MissingKernelIsNamed) {
+    const RunVerdict v = evaluate(cubin_of("__global__ void other(float* p) { p[0] = 1; }"));
+    EXPECT_EQ(v.result.status, EvalStatus::CompileError);
+    EXPECT_NE(v.result.detail.find("no kernel named 'scale'"), std::string::npos) << v.result.detail;
+    EXPECT_NE(v.result.detail.find("other(float*)"), std::string::npos) << v.result.detail;
+}
+
+TEST_F(GpuWorker, TimingSpreadIsSmallForALongKernel) {
+    // A kernel of well over 50 us: many passes over 4 MB.
+    const RunVerdict v = evaluate(cubin_of(variant(
+        "if (i < n) { float x = in[i]; for (int k = 0; k < 2000; k++) x = x * 0.999999f + 0.000001f; "
+        "out[i] = 2.0f * in[i] + 0.0f * x; }")), 10s, {{"repetitions", "30"}});
+    ASSERT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+    // The same robust estimate as gi::summarise_timings: 1.4826 x median absolute deviation.
+    auto median = [](std::vector<double> x) {
+        std::sort(x.begin(), x.end());
+        return x.size() % 2 ? x[x.size() / 2] : (x[x.size() / 2 - 1] + x[x.size() / 2]) / 2;
+    };
+    const double m = median(v.times_ms);
+    std::vector<double> deviations;
+    for (double t : v.times_ms) deviations.push_back(std::fabs(t - m));
+    const double spread = 1.4826 * median(deviations);
+    EXPECT_GT(m, 0.05);
+    EXPECT_LT(spread / m, 0.01) << "median " << m << " ms, spread " << spread << " ms";
+    std::cout << "timing spread: median " << m << " ms, spread " << spread << " ms (" << 100 * spread / m
+              << "% of the median, 30 repetitions)\n";
+}
+
+// compute-sanitizer on gi-worker --once, as CudaEvaluator::sanitize runs it.
+class GpuSanitizer : public GpuWorker {
+protected:
+    EvalResult sanitize(const std::string& source, const std::string& tool) {
+        std::string sanitizer;
+        try {
+            sanitizer = find_compute_sanitizer("");
+        } catch (const Error& e) {
+            ADD_FAILURE() << e.what();
+            return {};
+        }
+        const auto cubin = folder_.path() / "v.cubin";
+        std::ofstream(cubin, std::ios::binary) << cubin_of(source);
+        const auto log = folder_.path() / "sanitizer.log";
+        const std::string command = "timeout 120 '" + sanitizer + "' --tool " + tool + " --error-exitcode 86 '" +
+                                    gpu_test::worker_path() + "' --once --case '" + case_dir_.string() + "' --cubin '" +
+                                    cubin.string() + "' --kernel scale > '" + log.string() + "' 2>&1";
+        const int status = std::system(command.c_str());
+        const int exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+        std::ifstream in(log);
+        std::stringstream output;
+        output << in.rdbuf();
+        return classify_sanitizer_exit(exit_code, exit_code == 124, 86, output.str(), tool);
+    }
+};
+
+TEST_F(GpuSanitizer, CleanVariantPasses) {
+    EXPECT_EQ(sanitize(kOriginal, "memcheck").status, EvalStatus::Ok);
+}
+
+TEST_F(GpuSanitizer, MemcheckFindsAnOutOfBoundsRead) {
+    const EvalResult r = sanitize(variant("if (i < n) out[i] = 2.0f * in[i + 1 + (n - i) * (i == n - 1)];"), "memcheck");
+    EXPECT_EQ(r.status, EvalStatus::SanitizerError) << r.detail;
+}
+
+TEST_F(GpuSanitizer, RacecheckFindsARemovedBarrier) {
+    const std::string racy = variant(
+        "__shared__ float s[256]; s[threadIdx.x] = in[i]; "
+        "if (i < n) out[i] = 2.0f * s[(threadIdx.x + 32) % 256];");
+    const EvalResult r = sanitize(racy, "racecheck");
+    EXPECT_EQ(r.status, EvalStatus::SanitizerError) << r.detail;
+}
+
+}  // namespace
+}  // namespace gi
