@@ -95,6 +95,10 @@ TEST(CmdHistory, BadUseIsAUsageErrorAndBadFilesAFailure) {
     EXPECT_EQ(gi_tool("--out " + dir.string() + " --curve --failures").status, 2);
     EXPECT_EQ(gi_tool("--out " + dir.string() + " --colour").status, 2);
     EXPECT_EQ(gi_tool("--out " + dir.string() + " --lineage x").status, 2);
+    ToolRun strategy = gi_tool("--out " + dir.string() + " --strategy annealing");
+    EXPECT_EQ(strategy.status, 2);
+    EXPECT_NE(strategy.output.find("unknown strategy 'annealing' (known: anneal, gp, nsga2, pre-tune"), std::string::npos)
+        << strategy.output;
 
     ToolRun missing_id = gi_tool("--out " + dir.string() + " --lineage 42");
     EXPECT_EQ(missing_id.status, 1);

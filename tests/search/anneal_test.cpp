@@ -1,13 +1,23 @@
 #include "search/anneal_draw.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <set>
 #include <thread>
 
+#include "evaluate/fake_evaluator.hpp"
+#include "history/history.hpp"
+#include "search/anneal.hpp"
 #include "search/anneal_pool.hpp"
+#include "search/code_edit.hpp"
+#include "search_test_support.hpp"
 #include "util/error.hpp"
 
 namespace gi {
@@ -180,6 +190,182 @@ TEST(AnnealPool, LockedEvaluatorSerialisesSharedUse) {
     for (int i = 0; i < 6; ++i) pool.submit({}, 0);
     for (int i = 0; i < 6; ++i) pool.wait_any();
     EXPECT_EQ(peak.load(), 1);
+}
+
+// ---- the master (appended to tests/search/anneal_test.cpp once the search stage is on main) ----
+
+FakeLandscapeOptions anneal_landscape(int delay_ms = 0) {
+    FakeLandscapeOptions options;
+    options.random_effects = false;
+    options.noise = 0.002;
+    options.cases = 5;
+    options.delay_ms = delay_ms;
+    options.declared["BLOCK=128"] = FakeEffect::time(0.6);
+    options.declared["<_k.cu_12>"] = FakeEffect::time(0.7);
+    options.declared["<IF_k.cu_20><IF_k.cu_21>"] = FakeEffect::time(0.9);
+    options.declared["ROWS=1"] = FakeEffect::time(1.5);
+    options.declared["<_k.cu_10>"] = FakeEffect::wrong(3.0, 0.5);
+    options.declared["<_k.cu_11>"] = FakeEffect::compile_error();
+    return options;
+}
+
+// N fake evaluators over one landscape, as N workers would have.
+struct Workers {
+    std::vector<std::unique_ptr<FakeEvaluator>> owned;
+    std::vector<Evaluator*> pointers;
+    Workers(const Grammar& grammar, std::size_t n, const FakeLandscapeOptions& landscape) {
+        for (std::size_t i = 0; i < n; ++i) {
+            owned.push_back(std::make_unique<FakeEvaluator>(grammar, landscape));
+            pointers.push_back(owned.back().get());
+        }
+    }
+};
+
+double best_speedup(const std::vector<AnnealIndividual>& individuals) {
+    double best = 0;
+    for (const AnnealIndividual& i : individuals)
+        if (i.accepted) best = std::max(best, i.speedup);
+    return best;
+}
+
+TEST(AnnealMaster, ReachesTheKnownOptimum) {
+    const Grammar grammar = testing::small_grammar();
+    Workers workers(grammar, 4, anneal_landscape());
+    EvaluatorPool pool(workers.pointers);
+    AnnealMaster master(grammar, Genome{}, grammar_edit_drawer(grammar), pool, nullptr, {}, 7);
+    const auto completed = master.run(300);
+    EXPECT_EQ(completed.size(), 300u);
+    EXPECT_GT(best_speedup(master.individuals()), 1 / (0.6 * 0.7 * 0.9) * 0.99);
+    EXPECT_EQ(master.individuals().front().birth, Birth::Init) << "the starting genome is measured first";
+}
+
+TEST(AnnealMaster, KeepsEveryWorkerBusy) {
+    const Grammar grammar = testing::small_grammar();
+    Workers workers(grammar, 4, anneal_landscape(/*delay_ms=*/15));
+    EvaluatorPool pool(workers.pointers);
+    AnnealMaster master(grammar, Genome{}, grammar_edit_drawer(grammar), pool, nullptr, {}, 8);
+    master.run(80);
+    // Work still in flight when run() returns counts towards the next call, not as idle time.
+    EXPECT_EQ(master.in_flight(), 4u) << "no barrier: the workers are still busy after the block";
+    double busy = 0;
+    for (double b : pool.busy_s()) busy += b;
+    const double utilisation = busy / (pool.elapsed_s() * 4);
+    std::cout << "anneal worker utilisation (4 workers, 15 ms per evaluation): " << utilisation << "\n";
+    EXPECT_GT(utilisation, 0.9) << "busy " << busy << " s of " << pool.elapsed_s() * 4;
+}
+
+TEST(AnnealMaster, BirthsAreEvenlySplitAndNoGenomeIsMeasuredTwice) {
+    const Grammar grammar = testing::small_grammar();
+    Workers workers(grammar, 3, anneal_landscape());
+    EvaluatorPool pool(workers.pointers);
+    AnnealMaster master(grammar, Genome{}, grammar_edit_drawer(grammar), pool, nullptr, {}, 9);
+    master.run(300);
+    std::set<std::string> texts, keys;
+    std::map<std::int64_t, const AnnealIndividual*> by_id;
+    for (const AnnealIndividual& i : master.individuals()) {
+        EXPECT_TRUE(texts.insert(i.text).second) << "measured twice: " << i.text;
+        if (!i.key.empty()) EXPECT_TRUE(keys.insert(i.key).second) << "the same program twice: " << i.text;
+        by_id[i.id] = &i;
+    }
+    const auto& made = master.births_made();
+    int total = 0;
+    for (Birth b : {Birth::Mutation, Birth::Crossover, Birth::Triangulation}) total += made.count(b) ? made.at(b) : 0;
+    for (Birth b : {Birth::Crossover, Birth::Triangulation}) {
+        ASSERT_TRUE(made.count(b)) << to_string(b);
+        EXPECT_GT(made.at(b), total / 6) << to_string(b) << " is one of three equally likely births";
+    }
+    // Parents were measured before their children were made, and triangulation orders them by score.
+    for (const AnnealIndividual& i : master.individuals()) {
+        for (std::int64_t p : i.parents) EXPECT_LT(p, i.id);
+        if (i.birth == Birth::Triangulation) {
+            ASSERT_EQ(i.parents.size(), 3u);
+            EXPECT_LE(by_id[i.parents[0]]->score.mean, by_id[i.parents[1]]->score.mean);
+            EXPECT_LE(by_id[i.parents[1]]->score.mean, by_id[i.parents[2]]->score.mean);
+        }
+        if (i.birth == Birth::Crossover) EXPECT_EQ(i.parents.size(), 2u);
+    }
+}
+
+TEST(AnnealMaster, OneWorkerAndOneSeedGiveOneRun) {
+    const Grammar grammar = testing::small_grammar();
+    auto genomes = [&](std::uint64_t seed) {
+        Workers workers(grammar, 1, anneal_landscape());
+        EvaluatorPool pool(workers.pointers);
+        AnnealMaster master(grammar, Genome{}, grammar_edit_drawer(grammar), pool, nullptr, {}, seed);
+        master.run(60);
+        std::vector<std::string> out;
+        for (const AnnealIndividual& i : master.individuals()) out.push_back(i.text);
+        return out;
+    };
+    EXPECT_EQ(genomes(5), genomes(5));
+    EXPECT_NE(genomes(5), genomes(6));
+}
+
+TEST(AnnealMaster, ErrorBudgetDecidesWhoMayBeAParent) {
+    const Grammar grammar = testing::small_grammar();
+    Workers workers(grammar, 2, anneal_landscape());
+    EvaluatorPool pool(workers.pointers);
+    AnnealMaster master(grammar, Genome{}, grammar_edit_drawer(grammar), pool, nullptr, {}, 10);
+    master.run(200);
+    std::set<std::int64_t> wrong;
+    for (const AnnealIndividual& i : master.individuals()) {
+        if (i.result.status != EvalStatus::Ok || i.result.error > 0) {
+            EXPECT_EQ(i.score.mean, 0) << i.text;
+            wrong.insert(i.id);
+        }
+    }
+    ASSERT_FALSE(wrong.empty());
+    for (const AnnealIndividual& i : master.individuals())
+        for (std::int64_t p : i.parents) EXPECT_FALSE(wrong.count(p)) << "#" << i.id << " bred from failed #" << p;
+}
+
+TEST(AnnealMaster, SmallBatchesPerCallStillFillEveryWorker) {
+    const Grammar grammar = testing::small_grammar();
+    Workers workers(grammar, 2, anneal_landscape());
+    EvaluatorPool pool(workers.pointers);
+    AnnealOptions options;
+    options.batch = 4;
+    AnnealMaster master(grammar, Genome{}, grammar_edit_drawer(grammar), pool, nullptr, options, 11);
+    master.run(40);
+    EXPECT_EQ(master.in_flight(), 2u);
+    long long variants = 0;
+    for (const auto& w : workers.owned) variants += w->variants_seen();
+    long long calls = 0;
+    for (const auto& w : workers.owned) calls += w->calls();
+    EXPECT_GT(variants, 2 * calls - 2) << "calls carry several children";
+    options.batch = 0;
+    EXPECT_THROW(AnnealMaster(grammar, Genome{}, grammar_edit_drawer(grammar), pool, nullptr, options, 1), UsageError);
+}
+
+TEST(AnnealMaster, ContinuesFromTheHistoryDatabase) {
+    const Grammar grammar = testing::small_grammar();
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-anneal-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::set<std::string> first_texts;
+    {
+        auto history = History::create(dir / kHistoryFileName, history_identity(grammar));
+        Workers workers(grammar, 1, anneal_landscape());
+        EvaluatorPool pool(workers.pointers);
+        AnnealMaster master(grammar, Genome{}, grammar_edit_drawer(grammar), pool, history.get(), {}, 12);
+        master.run(40);
+        for (const AnnealIndividual& i : master.individuals()) first_texts.insert(i.text);
+        EXPECT_EQ(history->individual_count(), 40);
+    }
+    auto history = History::resume(dir / kHistoryFileName, history_identity(grammar));
+    Workers workers(grammar, 1, anneal_landscape());
+    EvaluatorPool pool(workers.pointers);
+    AnnealMaster master(grammar, Genome{}, grammar_edit_drawer(grammar), pool, history.get(), {}, 13);
+    master.load_history();
+    EXPECT_EQ(master.individuals().size(), 40u);
+    const auto more = master.run(20);
+    for (const AnnealIndividual& i : more) {
+        EXPECT_FALSE(first_texts.count(i.text)) << "measured again after resuming: " << i.text;
+        EXPECT_NE(i.birth, Birth::Init);
+        EXPECT_GE(i.step, 40);
+    }
+    EXPECT_EQ(history->individual_count(), 60);
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -347,7 +347,7 @@ TEST(Evolve, BadOptionsAreUsageErrors) {
     };
     EvolveOptions options = small_options();
     options.strategy = "hill-climb";
-    expect_usage(options, "unknown strategy 'hill-climb' (known: gp");
+    expect_usage(options, "unknown strategy 'hill-climb' (known: anneal, gp, nsga2)");
     options = small_options();
     options.population = 1;
     expect_usage(options, "--population");

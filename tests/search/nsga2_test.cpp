@@ -1,11 +1,20 @@
 #include "search/nsga2_sort.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
+#include <set>
 
+#include "evaluate/fake_evaluator.hpp"
+#include "search/code_edit.hpp"
+#include "search/evolve.hpp"
+#include "search/genome_ops.hpp"
+#include "search/nsga2.hpp"
+#include "search_test_support.hpp"
 #include "util/error.hpp"
 
 namespace gi {
@@ -120,6 +129,172 @@ TEST(Nsga2Sort, MessyCrossoverShufflesBothEditListsIntoTwoChildren) {
     EXPECT_EQ(messy_crossover(a, b, r1), messy_crossover(a, b, r2)) << "same seed, same children";
     auto [e1, e2] = messy_crossover({}, {}, rng);
     EXPECT_TRUE(e1.empty() && e2.empty());
+}
+
+// ---- the strategy (appended to tests/search/nsga2_test.cpp once the search stage is on main) ----
+
+FakeLandscapeOptions nsga2_landscape() {
+    // The known optimum of the search tests: BLOCK=128 x0.6, delete _k.cu_12 x0.7, IF 20->21 x0.9.
+    FakeLandscapeOptions options;
+    options.random_effects = false;
+    options.noise = 0.002;
+    options.cases = 5;
+    options.declared["BLOCK=128"] = FakeEffect::time(0.6);
+    options.declared["<_k.cu_12>"] = FakeEffect::time(0.7);
+    options.declared["<IF_k.cu_20><IF_k.cu_21>"] = FakeEffect::time(0.9);
+    options.declared["ROWS=1"] = FakeEffect::time(1.5);
+    options.declared["<_k.cu_11>"] = FakeEffect::compile_error();
+    // An approximation: twice as fast, 0.5% error.
+    options.declared["<_k.cu_10>"] = FakeEffect::wrong(0.005, 0.5);
+    return options;
+}
+
+bool has_item(const std::string& genome, const std::string& item) {
+    const std::vector<std::string> items = genome_items(parse_genome(genome));
+    return std::find(items.begin(), items.end(), item) != items.end();
+}
+
+StrategyContext nsga2_context(const Grammar& grammar, std::size_t population, double max_error = 0) {
+    StrategyContext context;
+    context.grammar = &grammar;
+    context.population = population;
+    context.draw = grammar_edit_drawer(grammar);
+    context.max_error = max_error;
+    return context;
+}
+
+std::filesystem::path nsga2_dir(const std::string& name) {
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-nsga2-" + std::to_string(::getpid()) + "-" + name);
+    std::filesystem::remove_all(dir);
+    return dir;
+}
+
+TEST(Nsga2Strategy, InitialPopulationIsUniqueGenomesOfThreeMutations) {
+    const Grammar grammar = testing::small_grammar();
+    Nsga2Strategy strategy(nsga2_context(grammar, 12));
+    Rng rng(1);
+    const std::vector<Genome> population = strategy.initial_population(rng);
+    ASSERT_EQ(population.size(), 12u);
+    std::set<std::string> texts;
+    for (const Genome& g : population) {
+        EXPECT_FALSE(g.empty());
+        texts.insert(genome_to_text(g));
+    }
+    EXPECT_EQ(texts.size(), 12u);
+    ASSERT_EQ(strategy.births().size(), 12u);
+    for (const BirthInfo& b : strategy.births()) EXPECT_EQ(b.birth, Birth::Init);
+}
+
+TEST(Nsga2Strategy, KeepsTheBestQuarterAsElitesAndBreedsAFullPopulationOfNewGenomes) {
+    const Grammar grammar = testing::small_grammar();
+    Nsga2Strategy strategy(nsga2_context(grammar, 8));
+    Rng rng(2);
+    const std::vector<Genome> first = strategy.initial_population(rng);
+    ScoredBatch batch;
+    for (std::size_t i = 0; i < first.size(); ++i) {
+        Scored s;
+        s.genome = first[i];
+        s.result = testing::ok_in(1.0 - 0.05 * static_cast<double>(i));  // later ones faster
+        s.speedup = 1.0 / s.result.time.median_ms;
+        batch.scored.push_back(s);
+    }
+    batch.scored[7].result.status = EvalStatus::CompileError;  // the "fastest" did not even compile
+    batch.scored[7].speedup = 0;
+    const std::vector<Genome> next = strategy.next_population(batch, rng);
+    ASSERT_EQ(next.size(), 8u + 2u);
+    EXPECT_EQ(next[0], first[6]) << "the fastest that ran leads the elites";
+    EXPECT_EQ(next[1], first[5]);
+    const auto births = strategy.births();
+    ASSERT_EQ(births.size(), next.size());
+    EXPECT_EQ(births[0].birth, Birth::Elite);
+    EXPECT_EQ(births[1].birth, Birth::Elite);
+    std::set<std::string> texts;
+    int crossed = 0;
+    for (std::size_t i = 0; i < next.size(); ++i) {
+        EXPECT_TRUE(texts.insert(genome_to_text(next[i])).second) << "a copy costs an evaluation: " << genome_to_text(next[i]);
+        if (i >= 2) {
+            EXPECT_TRUE(births[i].birth == Birth::Crossover || births[i].birth == Birth::Mutation);
+            crossed += births[i].birth == Birth::Crossover;
+            for (const std::string& parent : births[i].parents)
+                EXPECT_NE(parent, genome_to_text(first[7])) << "a failure never wins a tournament against a run";
+        }
+    }
+    EXPECT_GT(crossed, 0);
+}
+
+TEST(Nsga2Strategy, BirthsSurviveACheckpoint) {
+    const Grammar grammar = testing::small_grammar();
+    Nsga2Strategy strategy(nsga2_context(grammar, 6));
+    Rng rng(3);
+    const std::vector<Genome> first = strategy.initial_population(rng);
+    ScoredBatch batch;
+    for (const Genome& g : first) {
+        Scored s;
+        s.genome = g;
+        s.result = testing::ok_in(0.8);
+        s.speedup = 1.25;
+        batch.scored.push_back(s);
+    }
+    strategy.next_population(batch, rng);
+    Nsga2Strategy restored(nsga2_context(grammar, 6));
+    restored.restore_state(strategy.save_state());
+    ASSERT_EQ(restored.births().size(), strategy.births().size());
+    for (std::size_t i = 0; i < restored.births().size(); ++i) {
+        EXPECT_EQ(restored.births()[i].birth, strategy.births()[i].birth);
+        EXPECT_EQ(restored.births()[i].parents, strategy.births()[i].parents);
+    }
+    EXPECT_THROW(restored.restore_state("cloning\tA\n"), Error);
+}
+
+TEST(Nsga2Strategy, ReachesTheKnownOptimumInExactMode) {
+    const Grammar grammar = testing::small_grammar();
+    for (std::uint64_t seed : {4, 5, 6, 7}) {
+        FakeEvaluator fake(grammar, nsga2_landscape());
+        EvolveOptions options;
+        options.strategy = "nsga2";
+        options.population = 16;
+        options.generations = 25;
+        options.seed = seed;
+        options.pre_tune = false;
+        options.post_tune = false;
+        options.minimise = false;
+        const auto dir = nsga2_dir("exact");
+        const RunRecord record = evolve(grammar, fake, options, dir, OutMode::Fresh);
+        ASSERT_TRUE(record.best.found);
+        EXPECT_GT(record.best.speedup, 1 / (0.6 * 0.7 * 0.9) * 0.99) << "seed " << seed << ": " << record.best.genome;
+        EXPECT_EQ(record.best.error, 0) << "exact mode never accepts an approximation";
+        EXPECT_FALSE(has_item(record.best.genome, "<_k.cu_10>")) << record.best.genome;
+        std::filesystem::remove_all(dir);
+    }
+}
+
+TEST(Nsga2Strategy, AnErrorBudgetAdmitsTheApproximation) {
+    const Grammar grammar = testing::small_grammar();
+    FakeEvaluator fake(grammar, nsga2_landscape());
+    EvolveOptions options;
+    options.strategy = "nsga2";
+    options.population = 16;
+    options.generations = 15;
+    options.seed = 4;
+    options.pre_tune = false;
+    options.post_tune = false;
+    options.minimise = false;
+    options.acceptance.max_error = 0.01;
+    const auto dir = nsga2_dir("approximate");
+    const RunRecord record = evolve(grammar, fake, options, dir, OutMode::Fresh);
+    ASSERT_TRUE(record.best.found);
+    EXPECT_TRUE(has_item(record.best.genome, "<_k.cu_10>")) << record.best.genome;
+    EXPECT_GT(record.best.speedup, 1 / (0.6 * 0.7 * 0.9 * 0.5) * 0.99) << record.best.genome;
+    EXPECT_LE(record.best.error, 0.01);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Nsga2Strategy, ParetoFrontIsTheNonDominatedTradeOff) {
+    std::vector<Objectives> points{ok(1.0, 0), ok(0.5, 0.005), ok(0.7, 0.01), make_objectives(false, 0, 0, 0),
+                                   ok(0.4, 0.02), ok(0.9, 0)};
+    // Ignoring the budget: 0.4/0.02, 0.5/0.005 and 0.9/0 are the trade-off, fastest first.
+    EXPECT_EQ(pareto_front(points), (std::vector<std::size_t>{4, 1, 5}));
+    EXPECT_TRUE(pareto_front({}).empty());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // `gi-tool evolve`: pre-tune, search, minimise and post-tune one kernel; writes the best variant,
 // its genome, the run record and a checkpoint to --out.
+#include <algorithm>
 #include <iostream>
 #include <limits>
 
@@ -7,6 +8,7 @@
 #include "cli/command.hpp"
 #include "cli/kernel_args.hpp"
 #include "evaluate/evaluator_factory.hpp"
+#include "history/search_history.hpp"
 #include "search/evolve.hpp"
 #include "search/strategy.hpp"
 #include "util/error.hpp"
@@ -20,19 +22,27 @@ std::string help_text() {
         evaluators += "                            " + kind.name + ": " + kind.summary + "\n";
         evaluator_options += kind.options_help;
     }
-    for (const std::string& name : strategy_names()) strategies += (strategies.empty() ? "" : "|") + name;
+    // The default first, then the order, then anything registered later.
+    std::vector<std::string> names{"gp", "nsga2", "anneal"};
+    for (const std::string& name : strategy_names())
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    for (const std::string& name : names) strategies += (strategies.empty() ? "" : "|") + name;
     return "usage: gi-tool evolve KERNEL.cu --function NAME [kernel options] --evaluator NAME --out DIR\n"
            "                      [--generations N] [--population N] [--seed S] [--time-limit S] [--resume]\n"
            "  Improves a CUDA kernel by genetic improvement (Langdon's method): tunes its declared\n"
            "  parameters, evolves patches of its own lines, removes the edits that do not matter, tunes\n"
            "  again, and writes to DIR: best.cu (the improved kernel), best.genome (its patch), run.xml\n"
-           "  (the run record) and checkpoint.xml (to --resume an interrupted run).\n\n" +
+           "  (the run record) and checkpoint.xml (to --resume an interrupted run). Every evaluated\n"
+           "  individual goes into history.sqlite as it completes (see gi-tool history); pareto.xml holds\n"
+           "  the (time, error) trade-off and the member --max-error chooses.\n\n" +
            kernel_options_help() +
            "\nsearch options:\n"
            "  --evaluator NAME          how variants are measured:\n" + evaluators +
            "  --out DIR                 output directory (created if missing)\n"
            "  --strategy " + strategies + std::string(strategies.size() < 15 ? 15 - strategies.size() : 1, ' ') +
-           "search strategy (default gp: generational GP)\n"
+           "search strategy (default gp: Langdon's generational GP; nsga2: GEVO's\n"
+           "                            multi-objective search over time and error; anneal: Paraiso's\n"
+           "                            asynchronous genetic annealing)\n"
            "  --generations N           generations to run (default 50)\n"
            "  --population N            individuals per generation (default 100)\n"
            "  --seed S                  random seed; the same seed and inputs give the same run (default 1)\n"
@@ -49,6 +59,10 @@ std::string help_text() {
            "  --post-tune|--no-post-tune  sweep them again after minimisation (default on)\n"
            "  --tune-max N              largest sweep done exhaustively; bigger spaces are sampled with N\n"
            "                            points (default 256)\n"
+           "  --workers N               anneal: evaluations kept in flight, each worker with its own evaluator\n"
+           "                            (default: 1 for cuda, one GPU; the machine's cores otherwise)\n"
+           "  --anneal-batch N          anneal: children per evaluator call (default 1; a batch lets the cuda\n"
+           "                            evaluator compile them in parallel)\n"
            "  --resume                  continue the run in DIR from its checkpoint (same kernel and options;\n"
            "                            --generations and --time-limit may change)\n"
            "  --restart                 discard a run already in DIR and start again\n"
@@ -62,6 +76,8 @@ std::string help_text() {
            "      --fake seed=3 --out run2 --time-limit 60\n"
            "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64,128 \\\n"
            "      --evaluator cuda --cases cases/ --held-out held-out/ --time-limit 480 --out run3\n"
+           "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel --evaluator fake \\\n"
+           "      --strategy anneal --workers 4 --generations 10 --out run4\n"
            "\nexit status: 0 ok, 1 failure, 2 usage error\n";
 }
 
@@ -76,7 +92,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     std::vector<std::string> value_options = kernel_value_options();
     for (const char* option : {"--evaluator", "--out", "--strategy", "--generations", "--population", "--seed",
                                "--time-limit", "--max-error", "--noise-k", "--minimise-k", "--minimise-repeats",
-                               "--tune-max"})
+                               "--tune-max", "--workers", "--anneal-batch"})
         value_options.push_back(option);
     for (const std::string& option : evaluator_value_options()) value_options.push_back(option);
     std::vector<std::string> switch_options = kernel_switch_options();
@@ -119,12 +135,22 @@ int run_evolve(const std::vector<std::string>& arguments) {
     evaluator_options.kernel_path = kernel_path_from(args);
 
     const Grammar grammar = grammar_from(args);
+    SearchHistoryOptions history_options;
+    history_options.workers =
+        static_cast<std::size_t>(args.integer("--workers", static_cast<long long>(default_workers(evaluator_name)), 1, 4096));
+    history_options.anneal_batch = static_cast<std::size_t>(args.integer("--anneal-batch", 1, 1, 100000));
     std::unique_ptr<Evaluator> evaluator = make_evaluator(evaluator_name, grammar, evaluator_options);
 
+    // The database of every individual, the fitness cache and anneal's workers (history/search_history.hpp).
+    SearchHistory session(
+        grammar, *evaluator, [&] { return make_evaluator(evaluator_name, grammar, evaluator_options); }, options, out,
+        mode, history_options);
     EvolveHooks hooks;
     if (!args.has("--quiet")) hooks.progress = [](const std::string& line) { std::cout << line << std::endl; };
-    const RunRecord record = evolve(grammar, *evaluator, options, out, mode, hooks);
-    std::cout << "\n" << run_summary(record) << "outputs in " << out << ": best.cu best.genome run.xml\n";
+    const RunRecord record = evolve(grammar, session.evaluator(), options, out, mode, session.hooks(hooks));
+    session.finish(record);
+    std::cout << "\n" << run_summary(record) << "outputs in " << out
+              << ": best.cu best.genome run.xml pareto.xml history.sqlite\n";
     return kExitOk;
 }
 

@@ -1,6 +1,7 @@
 // `gi-tool history`: lists and filters the database of every individual a run evaluated
 // (DIR/history.sqlite): a summary, the best N, the family tree of one individual, failures by cause.
 // It opens the database read-only, so it is safe while the run is still going.
+#include <algorithm>
 #include <iostream>
 #include <limits>
 
@@ -8,6 +9,7 @@
 #include "cli/command.hpp"
 #include "history/history.hpp"
 #include "history/history_report.hpp"
+#include "search/strategy.hpp"
 #include "util/error.hpp"
 
 namespace gi::cli {
@@ -24,7 +26,8 @@ const char* kHelp =
     "  --failures        failed individuals grouped by status and cause, with examples\n"
     "  --curve           the search's progress: 'evaluated wall_s best_speedup' per individual\n"
     "                    (best accepted speedup so far), for plotting strategies against each other\n"
-    "  --strategy S      only individuals of strategy S (gp, nsga2, anneal)\n\n"
+    "  --strategy S      only individuals of strategy S (gp, nsga2, anneal; or the phases pre-tune,\n"
+    "                    minimise, post-tune)\n\n"
     "examples:\n"
     "  gi-tool history --out run1 --best 10\n"
     "  gi-tool history --out run1 --lineage 412\n"
@@ -47,9 +50,19 @@ int run_history(const std::vector<std::string>& arguments) {
     const long long best = args.integer("--best", 5, 1, 1000000);
     const long long lineage = args.integer("--lineage", 0, 1, std::numeric_limits<long long>::max());
 
-    auto history = History::read(path);
     IndividualFilter filter;
     filter.strategy = args.value("--strategy");
+    if (filter.strategy) {
+        // Tuning and minimisation are stored under their phase's name.
+        std::vector<std::string> known = strategy_names();
+        for (const char* phase : {"pre-tune", "minimise", "post-tune"}) known.push_back(phase);
+        if (std::find(known.begin(), known.end(), *filter.strategy) == known.end()) {
+            std::string list;
+            for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
+            throw UsageError("--strategy: unknown strategy '" + *filter.strategy + "' (known: " + list + ")");
+        }
+    }
+    auto history = History::read(path);
     const std::vector<IndividualRow> rows = history->individuals(filter);
     if (filter.strategy && rows.empty() && !args.has("--lineage"))
         std::cout << "no individuals of strategy '" << *filter.strategy << "' in " << path.string() << "\n";

@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+#include "evaluate/cuda_checker.hpp"
 #include "evaluate/evaluator.hpp"
 
 namespace gi {
@@ -30,10 +32,30 @@ public:
         return inner_.evaluate(variants, case_index);
     }
 
-private:
+protected:
     Evaluator& inner_;
     std::mutex mutex_;
 };
+
+// The same for an evaluator that also offers the correctness gates, so search still finds them.
+class LockedCheckingEvaluator : public LockedEvaluator, public VariantChecker {
+public:
+    LockedCheckingEvaluator(Evaluator& inner, VariantChecker& checker) : LockedEvaluator(inner), checker_(checker) {}
+    EvalResult sanitize(const Variant& variant, int case_index) override {
+        std::lock_guard lock(mutex_);
+        return checker_.sanitize(variant, case_index);
+    }
+    ValidationReport validate(const Variant& variant) override {
+        std::lock_guard lock(mutex_);
+        return checker_.validate(variant);
+    }
+
+private:
+    VariantChecker& checker_;
+};
+
+// A LockedEvaluator, or a LockedCheckingEvaluator when `inner` is a VariantChecker.
+std::unique_ptr<LockedEvaluator> make_locked(Evaluator& inner);
 
 struct PoolResult {
     std::uint64_t ticket = 0;

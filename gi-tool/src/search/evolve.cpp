@@ -200,6 +200,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         context.base = base;
         context.population = options.population;
         context.draw = draw;
+        context.max_error = options.acceptance.max_error;
         strategy = make_strategy(options.strategy, std::move(context));
     };
     auto save = [&]() {
@@ -250,7 +251,10 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         }
         const int generation = state.next_generation;
         const int case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
-        ScoredBatch batch = evaluate_genomes(evaluator, grammar, state.population, case_index, options.acceptance);
+        ScoredBatch batch =
+            hooks.evaluate_generation
+                ? hooks.evaluate_generation(generation, state.population, case_index, *strategy)
+                : evaluate_genomes(evaluator, grammar, state.population, case_index, options.acceptance);
         if (checker != nullptr) gate_batch(batch, *checker, grammar, options.population / 2);
         record.generations.push_back(generation_record(generation, batch));
         update_best(record.best, generation, batch);

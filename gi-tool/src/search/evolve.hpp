@@ -19,6 +19,8 @@
 #include "search/checkpoint.hpp"
 #include "search/code_edit.hpp"
 #include "search/run_record.hpp"
+#include "search/scored.hpp"
+#include "search/strategy.hpp"
 
 namespace gi {
 
@@ -47,6 +49,11 @@ struct EvolveHooks {
     std::function<void(const std::string&)> progress;    // one line per generation and phase
     std::function<void(int generations_done)> after_checkpoint;  // tests stop a run here
     EditDrawer draw;                                     // default: grammar_edit_drawer(grammar)
+    // Evaluates a generation of the search in place of evaluate_genomes(evaluator, ...): the history
+    // database's fitness cache, or an asynchronous strategy's own workers (history/search_history.hpp).
+    // Tuning and minimisation never use it.
+    std::function<ScoredBatch(int generation, const std::vector<Genome>& genomes, int case_index, Strategy& strategy)>
+        evaluate_generation;
 };
 
 // The inputs that must match for a checkpoint to be resumed (budget options may change).

@@ -2,7 +2,9 @@
 
 #include <map>
 
+#include "search/anneal.hpp"
 #include "search/gp_strategy.hpp"
+#include "search/nsga2.hpp"
 #include "util/error.hpp"
 
 namespace gi {
@@ -13,6 +15,12 @@ std::map<std::string, StrategyFactory>& registry() {
     static std::map<std::string, StrategyFactory> strategies{
         {"gp", [](StrategyContext context) -> std::unique_ptr<Strategy> {
              return std::make_unique<GpStrategy>(std::move(context));
+         }},
+        {"nsga2", [](StrategyContext context) -> std::unique_ptr<Strategy> {
+             return std::make_unique<Nsga2Strategy>(std::move(context));
+         }},
+        {"anneal", [](StrategyContext context) -> std::unique_ptr<Strategy> {
+             return std::make_unique<AnnealStrategy>(std::move(context));
          }}};
     return strategies;
 }

@@ -20,6 +20,7 @@ struct StrategyContext {
     Genome base;                       // the starting genome (the pre-tuned parameters, or empty)
     std::size_t population = 100;
     EditDrawer draw;                   // code edits for mutation
+    double max_error = 0;              // --max-error: the error budget (nsga2 ranks against it)
 };
 
 class Strategy {

@@ -1,0 +1,139 @@
+#pragma once
+// `--strategy anneal`: Paraiso's parallel asynchronous genetic simulated annealing (seed 003
+// sections 3.2-3.3, Fig. 8). A master keeps every worker of an EvaluatorPool busy: whenever one
+// finishes, the result joins the individuals ever seen and a new child is made at once and
+// handed out, with no generation barrier. A child is born by mutation, crossover or triangulation
+// with equal probability; its parents are drawn from every individual that ran within the error
+// budget, with the probability of the seed's equation 17 at a temperature drawn log-uniformly
+// between the best individual's deviation and mean (anneal_draw.hpp). A child whose genome or
+// program was already seen (or is in flight) is discarded and made again at 1.2 times the
+// temperature. Each child is measured on one case drawn at random; its score is its speedup over
+// the original on that case, with the deviation the timing spreads imply.
+//
+// With one worker and a fixed seed the run is reproducible; with several, the order in which
+// results come back (and so what later children are made from) depends on timing.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "evaluate/cuda_checker.hpp"
+#include "history/birth.hpp"
+#include "history/history.hpp"
+#include "history/score.hpp"
+#include "search/anneal_pool.hpp"
+#include "search/acceptance.hpp"
+#include "search/code_edit.hpp"
+#include "search/scored.hpp"
+#include "search/strategy.hpp"
+#include "util/rng.hpp"
+
+namespace gi {
+
+struct AnnealIndividual {
+    std::int64_t id = 0;  // the history database's id (or 1, 2, ... without a database)
+    Genome genome;
+    std::string text;     // genome_to_text(genome)
+    std::string key;      // variant key; "" when the genome does not apply
+    int case_index = -1;
+    EvalResult result;
+    Timing original;
+    double speedup = 0;
+    bool accepted = false;  // the run's acceptance rule (may be a parent in gp terms; reported as best)
+    Score score;            // 0 unless it ran within the error budget
+    Birth birth = Birth::Unknown;
+    std::vector<std::int64_t> parents;
+    int step = 0;           // completion order over the whole run
+    enum class Gate { Unchecked, Passed, Failed } gate = Gate::Unchecked;
+};
+
+struct AnnealOptions {
+    AcceptanceRule acceptance;
+    std::size_t batch = 1;  // children per evaluator call (a GPU evaluator compiles a batch in parallel)
+    // The correctness gate (search/gate.hpp): an individual is sanitised the first time it is drawn
+    // as a parent, and never becomes one if it fails. Null: every individual passes.
+    VariantChecker* checker = nullptr;
+};
+
+inline constexpr int kAnnealBirthTries = 200;       // temperature x1.2 each; 1.2^200 is hot enough for anything
+inline constexpr int kAnnealDistinctParentTries = 50;
+inline constexpr int kAnnealRecombineTries = 20;  // then a crossover or triangulation falls back to mutation
+
+class AnnealMaster {
+public:
+    // `pool`, `grammar` and `history` (may be null) must outlive the master.
+    AnnealMaster(const Grammar& grammar, Genome base, EditDrawer draw, EvaluatorPool& pool, History* history,
+                 AnnealOptions options, std::uint64_t seed);
+
+    // Continues from the anneal individuals in the history database (after --resume): they are the
+    // population parents are drawn from, and their genomes count as seen.
+    void load_history();
+
+    // Keeps all workers busy until at least `count` more individuals have completed and returns
+    // them in completion order (a genome that does not apply completes at once, so a few more may
+    // come back). Every worker is given a new child before returning, so the workers stay busy
+    // while the caller checkpoints; those children belong to the next call. Returns fewer when no
+    // new genome can be made and nothing is in flight (the space near the individuals is exhausted).
+    std::vector<AnnealIndividual> run(std::size_t count);
+
+    const std::vector<AnnealIndividual>& individuals() const { return individuals_; }
+    std::size_t in_flight() const { return in_flight_.size(); }
+    // Children made per birth method (tests check the three are used about equally).
+    const std::map<Birth, int>& births_made() const { return births_made_; }
+
+private:
+    struct Child {
+        Genome genome;
+        std::string text;
+        std::optional<Variant> variant;  // nullopt: the genome does not apply (recorded as a compile error)
+        std::string apply_error;
+        Birth birth = Birth::Unknown;
+        std::vector<std::int64_t> parents;
+        int case_index = 0;
+    };
+    std::optional<Child> make_child();
+    std::optional<Child> birth_of(Birth method, double temperature);
+    std::vector<std::size_t> draw_parents(std::size_t count, double temperature);
+    bool passes_gate(std::size_t index);
+    void submit(std::vector<Child> children);
+    AnnealIndividual complete(Child child, const EvalResult& result, const Timing& original);
+
+    const Grammar& grammar_;
+    Genome base_;
+    EditDrawer draw_;
+    EvaluatorPool& pool_;
+    History* history_;
+    AnnealOptions options_;
+    Rng rng_;
+    std::vector<AnnealIndividual> individuals_;
+    std::vector<std::size_t> eligible_;           // indexes of individuals that may be parents
+    std::set<std::string> seen_texts_, seen_keys_;  // individuals and children in flight
+    std::map<std::uint64_t, std::vector<Child>> in_flight_;
+    std::map<Birth, int> births_made_;
+    int next_step_ = 0;
+    bool base_sent_ = false;
+};
+
+// The Strategy face of annealing, so `--strategy anneal` is known to the registry and run by the
+// evolve loop; the loop's evaluation hook (history/search_session.hpp) drives its master one
+// block of `population` completions per "generation".
+class AnnealStrategy : public Strategy {
+public:
+    explicit AnnealStrategy(StrategyContext context) : context_(std::move(context)) {}
+    std::string name() const override { return "anneal"; }
+    std::vector<Genome> initial_population(Rng&) override { return {}; }
+    std::vector<Genome> next_population(const ScoredBatch&, Rng&) override { return {}; }
+    const StrategyContext& context() const { return context_; }
+
+private:
+    StrategyContext context_;
+};
+
+// The completed individuals as the evolve loop's batch: scored in completion order, with the case
+// and original timing of the best accepted one (or of the last one when none is accepted).
+ScoredBatch anneal_batch(const std::vector<AnnealIndividual>& completed);
+
+}  // namespace gi
