@@ -2,6 +2,8 @@
 // text or throw gi::Error: never crash, hang or throw anything else.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "grammar/build_grammar.hpp"
 #include "grammar_test_util.hpp"
 #include "util/error.hpp"
@@ -54,6 +56,30 @@ TEST(GrammarFuzz, TruncationsAndMutationsBuildOrThrowGiError) {
     // Both outcomes happen: the fuzzing reaches the error paths and the parser.
     EXPECT_GT(built, 50);
     EXPECT_GT(refused, 50);
+}
+
+TEST(GrammarFuzz, MutationsOfTheExampleKernels) {
+    const std::filesystem::path root = std::filesystem::path(GI_SOURCE_DIR) / "kernels";
+    if (!std::filesystem::is_directory(root)) GTEST_SKIP() << "no kernels/ folder";
+    Rng rng(99);
+    int built = 0;
+    int refused = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+        if (entry.path().extension() != ".cu") continue;
+        const std::string original = read_source_file(entry.path()).text;
+        if (original.find("__global__") == std::string::npos) continue;
+        for (int round = 0; round < 60; ++round) {
+            std::string text = original;
+            if (round % 2 == 0) {
+                text = text.substr(0, rng.index(text.size() + 1));
+            } else {
+                const std::string alphabet = "{}()[];\"'/*#\n";
+                for (int k = 0; k < 2; ++k) text[rng.index(text.size())] = alphabet[rng.index(alphabet.size())];
+            }
+            build_or_error(text, {}, built, refused);
+        }
+    }
+    EXPECT_GT(built + refused, 0);
 }
 
 TEST(GrammarFuzz, RandomBytesNeverCrash) {

@@ -1,0 +1,233 @@
+#!/usr/bin/env bash
+# The results of issue 5: evolves each example kernel on a GPU with `gi-tool evolve --evaluator cuda`
+# and measures what it found *outside the tool*, with the kernel's own driver (CUDA events, warm-up,
+# median of repetitions, every output checked against the CPU reference):
+#   original        the kernel as written (legacy defaults)
+#   params only     the best parameter setting of the run's pre-tuning sweep (what a parameter
+#                   auto-tuner finds; the sweep is exhaustive up to --tune-max points, sampled above)
+#   evolved         the run's final genome: evolved, minimised, post-tuned, sanitizer-gated
+# Each variant source is made by `gi-tool apply` from the genome and compiled into the driver in
+# place of the original file, with the compile options the genome implies. The evolved variant also
+# runs under compute-sanitizer (memcheck and racecheck) on a small input.
+#
+#   OUT=out/evolve bash bench/evolve-kernels.sh                    # all three kernels
+#   GI_KERNELS="stereo" GI_TIME_LIMIT=300 bash bench/evolve-kernels.sh
+#   GI_CONSUMER_CACHE=DIR bash bench/evolve-kernels.sh             # also write the stereo run as the
+#                                                                  # consumer example's sm_XX cache entry
+# Environment: GI_KERNELS (stereo bspline hydro), GI_TIME_LIMIT (seconds of pre-tuning + search per
+# kernel, 240), GI_TUNE_MAX (points of the parameter sweeps, 1024), GI_POPULATION (100), GI_SEED (1),
+# GI_BUILD (reuse a build of gi-optimize), GI_JOBS.
+# Results: $OUT/results.md (the table), $OUT/<kernel>/ (run.xml, best.genome, logs, variant sources).
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$root/out/evolve}"
+mkdir -p "$OUT"
+kernels="${GI_KERNELS:-stereo bspline hydro}"
+time_limit="${GI_TIME_LIMIT:-240}"
+tune_max="${GI_TUNE_MAX:-1024}"
+population="${GI_POPULATION:-100}"
+seed="${GI_SEED:-1}"
+jobs="${GI_JOBS:-$(nproc)}"
+work=/tmp/gi-evolve-kernels
+rm -rf "$work" && mkdir -p "$work"
+export PATH="/usr/local/cuda/bin:$PATH"
+step() { echo; echo "==== $*"; }
+
+step "dependencies"
+prefix_args=()
+for candidate in "$root/.carry/debs" "$root/../debs"; do
+    if [[ -d "$candidate" ]]; then
+        mkdir -p /tmp/deps
+        for f in "$candidate"/*.deb; do dpkg -x "$f" /tmp/deps; done
+        export LD_LIBRARY_PATH="/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
+        prefix_args=(-DCMAKE_PREFIX_PATH=/tmp/deps/usr)
+        echo "unpacked packages from $candidate"
+        break
+    fi
+done
+
+step "build"
+build="${GI_BUILD:-$work/build}"
+if [[ -z "${GI_BUILD:-}" ]]; then
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=OFF \
+        -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
+        cmake --build "$build" -j "$jobs" >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+fi
+tool="$build/gi-tool/gi-tool"
+gpu="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+arch="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)"
+arch="${arch:-90}"
+echo "GPU: ${gpu:-none found} (sm_$arch)"
+
+# registration.txt as gi-tool options, the way gi_optimize_cuda_kernel() passes them: the block
+# size both enables the __launch_bounds__ gene (--block-size) and gives the evaluator the geometry.
+kernel_options() {  # kernel -> fills the array `options`
+    options=()
+    while read -r key value; do
+        case "$key" in
+            function) options+=(--function "$value") ;;
+            param) options+=(--param "$value") ;;
+            flag) options+=(--flag "$value") ;;
+            block) options+=(--block-size "$value" --block "$value") ;;
+            grid) options+=(--grid "$value") ;;
+            tolerance) options+=(--tolerance "$value") ;;
+        esac
+    done < <(grep -v '^#' "$root/kernels/$1/registration.txt")
+}
+# Registration options without the evaluator-only ones (what apply and cache write take).
+registration_only() {
+    registration=()
+    local i=0
+    while (( i < ${#options[@]} )); do
+        case "${options[i]}" in
+            --block) i=$((i + 2)); continue ;;
+        esac
+        registration+=("${options[i]}")
+        i=$((i + 1))
+    done
+}
+# Training and held-out inputs per kernel: the training size is the seeds' (320x240 pairs, a 217^3
+# volume, a 1024^2 Kelvin-Helmholtz flow); held-out inputs are other sizes, seeds and problems.
+record_args() {
+    case "$1" in
+        stereo) train=(--pairs 8 --width 320 --height 240); held=(--pairs 2 --width 640 --height 480 --seed 1000) ;;
+        bspline) train=(--cases 3 --size 217); held=(--cases 1 --size 160 --seed 1000) ;;
+        hydro) train=(--nx 1024 --ny 1024 --problem 5 --steps 2); held=(--nx 512 --ny 384 --problem 6 --seed 3 --steps 1) ;;
+    esac
+}
+# Driver runs that time and check a build: the training size and two held-out inputs.
+driver_runs() {
+    case "$1" in
+        stereo) runs=("--width 320 --height 240 --pairs 3 --reps 50" "--width 640 --height 480 --seed 1000 --reps 20"
+                      "--width 333 --height 101 --seed 77 --reps 20") ;;
+        bspline) runs=("--size 217 --cases 2 --reps 50" "--size 160 --seed 1000 --reps 20" "--size 217 --seed 5 --use-bspline 0 --reps 20") ;;
+        hydro) runs=("--nx 1024 --ny 1024 --problem 5 --reps 50" "--nx 512 --ny 384 --problem 6 --seed 3 --steps 5 --reps 20"
+                     "--nx 256 --ny 64 --problem 3 --steps 20 --reps 20") ;;
+    esac
+    sanitize_args=()
+    case "$1" in
+        stereo) sanitize_args=(--width 100 --height 60 --reps 0) ;;
+        bspline) sanitize_args=(--size 40 --reps 0) ;;
+        hydro) sanitize_args=(--nx 70 --ny 50 --steps 1 --reps 0) ;;
+    esac
+}
+median_of() { grep -o 'median [0-9.]* ms' <<<"$1" | head -1 | awk '{print $2}'; }
+
+rows=()
+for kernel in $kernels; do
+    step "$kernel"
+    dir="$OUT/$kernel"
+    mkdir -p "$dir"
+    source_file="$root/kernels/$kernel/$kernel.cu"
+    driver="$build/kernels/${kernel}_driver"
+    kernel_options "$kernel"
+    registration_only
+    record_args "$kernel"
+    cases="$work/$kernel/cases" held_out="$work/$kernel/held-out"
+    mkdir -p "$work/$kernel"
+    GI_RECORD_DIR="$cases" "$driver" "${train[@]}" >"$dir/record.log" 2>&1
+    GI_RECORD_DIR="$held_out" "$driver" "${held[@]}" >>"$dir/record.log" 2>&1
+    echo "recorded $(ls -d "$cases"/*/ | wc -l) training and $(ls -d "$held_out"/*/ | wc -l) held-out cases"
+
+    start=$(date +%s)
+    # The search is bounded by --time-limit; the hard timeout only guards against a stuck run.
+    timeout $(( time_limit + 420 )) "$tool" evolve "$source_file" "${options[@]}" --evaluator cuda --arch "sm_$arch" \
+        --cases "$cases" --held-out "$held_out" --time-limit "$time_limit" --tune-max "$tune_max" \
+        --population "$population" --generations 1000 --seed "$seed" --out "$dir/run" >"$dir/evolve.log" 2>&1
+    status=$?
+    wall=$(( $(date +%s) - start ))
+    tail -16 "$dir/evolve.log"
+    echo "evolve exit $status in $wall s"
+    if [[ ! -f "$dir/run/run.xml" ]]; then
+        rows+=("| $kernel | evolve failed (exit $status, see $kernel/evolve.log) | | | | | | | |")
+        continue
+    fi
+    params_genome="$(python3 - "$dir/run/run.xml" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+pre = ET.parse(sys.argv[1]).getroot().find("pre-tune")
+print(pre.get("best", "") if pre is not None and pre.get("ran") == "1" else "")
+EOF
+)"
+    final_genome="$(cat "$dir/run/best.genome" 2>/dev/null)"
+    variants="$(grep -m1 '^variants evaluated:' "$dir/evolve.log" | sed 's/^variants evaluated: *//')"
+    validation="$(grep -m1 '^validation:' "$dir/evolve.log" | sed 's/^validation: *//')"
+
+    # Build the driver with each genome's variant in place of the original file.
+    declare -A times=() checks=()
+    for which in original params evolved; do
+        genome=""
+        [[ $which == params ]] && genome="$params_genome"
+        [[ $which == evolved ]] && genome="$final_genome"
+        printf '%s\n' "$genome" >"$dir/$which.genome"
+        variant_file="$source_file" flags=()
+        if [[ $which != original ]]; then
+            variant_file="$dir/$which.cu"
+            apply_out="$("$tool" apply "$source_file" "${registration[@]}" --genome-file "$dir/$which.genome" -o "$variant_file" 2>"$dir/$which.apply.log")" ||
+                { echo "apply failed for $which"; cat "$dir/$which.apply.log"; continue; }
+            # apply prints the compile options the genome implies (Flag genes), one line.
+            read -r -a flags <<<"$(grep -m1 '^compile options:' <<<"$apply_out" | sed 's/^compile options: *//')"
+        fi
+        exe="$work/$kernel/${kernel}_$which"
+        nvcc -std=c++17 -O3 -arch="sm_$arch" -diag-suppress=177 -I"$root/kernels" -I"$root/gi-tool/src" "${flags[@]}" \
+            -I"$root/kernels/$kernel" "$root/kernels/$kernel/${kernel}_driver.cu" "$variant_file" \
+            "$root/kernels/$kernel/reference.cpp" -o "$exe" >"$dir/$which.build.log" 2>&1 ||
+            { echo "driver build failed for $which"; tail -5 "$dir/$which.build.log"; continue; }
+        driver_runs "$kernel"
+        first=1
+        for args in "${runs[@]}"; do
+            # shellcheck disable=SC2086
+            line="$(timeout 120 "$exe" $args 2>&1 | tail -1)"
+            echo "$which: $line" | tee -a "$dir/driver.log"
+            if (( first )); then times[$which]="$(median_of "$line")"; first=0; fi
+            [[ "$line" == *"-> OK" ]] || checks[$which]="FAILED"
+        done
+        checks[$which]="${checks[$which]:-OK}"
+        if [[ $which == evolved ]]; then
+            sanitizer="clean"
+            for tool_name in memcheck racecheck; do
+                if ! timeout 300 compute-sanitizer --tool "$tool_name" --error-exitcode 9 "$exe" "${sanitize_args[@]}" \
+                        >"$dir/sanitizer-$tool_name.log" 2>&1; then
+                    sanitizer="$tool_name FAILED"
+                fi
+            done
+            echo "evolved: compute-sanitizer memcheck+racecheck: $sanitizer"
+        fi
+    done
+    speed() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
+    rows+=("| $kernel | ${times[original]:-?} | ${times[params]:-?} | ${times[evolved]:-?} | $(speed "${times[original]:-0}" "${times[evolved]:-0}") | $(speed "${times[params]:-0}" "${times[evolved]:-0}") | ${checks[original]:-?}/${checks[params]:-?}/${checks[evolved]:-?}, sanitizer ${sanitizer:-not run} | $validation | $wall s, $variants |")
+    {
+        echo "## $kernel"
+        echo "- params-only genome: \`${params_genome:-(original)}\`"
+        echo "- evolved genome: \`${final_genome:-(original)}\`"
+        echo
+    } >>"$work/genomes.md"
+
+    if [[ $kernel == stereo && -n "${GI_CONSUMER_CACHE:-}" && -s "$dir/run/best.genome" ]]; then
+        step "consumer cache entry (sm_$arch)"
+        mkdir -p "$GI_CONSUMER_CACHE"
+        driver_version="$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)"
+        "$tool" cache write "$source_file" "${registration[@]}" --arch "$arch" --cache-dir "$GI_CONSUMER_CACHE" \
+            --from-run "$dir/run" --gpu "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" \
+            --driver "$driver_version" --nvcc-version "$(nvcc --version | grep -o 'release [0-9.]*' | cut -d' ' -f2)" &&
+            "$tool" cache show "$GI_CONSUMER_CACHE"
+    fi
+done
+
+{
+    echo "# Example kernels evolved with gi-optimize"
+    echo
+    echo "- GPU: ${gpu:-none found} (sm_$arch); $(nproc) CPU cores; $(nvcc --version | grep -o 'release [0-9.]*' | head -1)"
+    echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
+    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TIME_LIMIT=$time_limit GI_TUNE_MAX=$tune_max GI_POPULATION=$population GI_SEED=$seed bash bench/evolve-kernels.sh\`"
+    echo "- times: each kernel's driver (CUDA events, median of 50 launches after warm-up) at the training size"
+    echo "  (stereo: one 320x240 pair; bspline: 217^3; hydro: one two-launch step at 1024^2); checks: every output of"
+    echo "  the training size and two held-out inputs against the CPU reference (original/params/evolved)"
+    echo
+    echo "| kernel | original ms | params only ms | evolved ms | vs original | vs params | driver checks, sanitizer | gi-tool held-out validation | search wall time, variants |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    printf '%s\n' "${rows[@]}"
+    echo
+    cat "$work/genomes.md" 2>/dev/null
+} >"$OUT/results.md"
+echo
+cat "$OUT/results.md"
