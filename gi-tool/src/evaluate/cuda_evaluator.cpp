@@ -749,6 +749,7 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
                             " arguments but '" + s.function + "' takes " + std::to_string(s.arg_names.size()) +
                             " (were these cases recorded from another kernel?)");
             check_recorded_geometry(s.geometry, slot.manifest, s.param_defaults, s.arg_names);
+            for (const CaseBuffer& b : slot.manifest.buffers) slot.bytes += b.size;
             for (std::size_t b = 0; b < slot.manifest.buffers.size(); ++b) {
                 std::vector<std::string> names;
                 for (std::size_t a = 0; a < slot.manifest.args.size(); ++a)
@@ -826,7 +827,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
         // A killed worker's context, and a hung kernel in it, may hold the GPU until the worker is
         // reaped: the original is timed only after that, so it is never slowed and flattering.
         const auto reap_start = Clock::now();
-        worker::wait_for_killed_workers(std::chrono::seconds(5));
+        worker::wait_for_killed_workers(std::chrono::seconds(2));
         s.stats.reap_wait_ms += ms_since(reap_start);
         batch.original = s.run_original(case_index, true);
         s.stats.original_ms += ms_since(start);
