@@ -38,6 +38,7 @@ struct CudaEvaluatorOptions {
     int timeout_margin_ms = 100;            // plus this for the kernel; a fault the driver reports later
                                             // than this counts as a timeout (raise it for exact causes)
     int spare_workers = 4;                  // workers kept ready (case loaded) to replace a failed one
+    int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
 };
@@ -72,6 +73,9 @@ public:
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
 
     EvalResult sanitize(const Variant& variant, int case_index) override;
+    // Runs up to `sanitize_jobs` (options) compute-sanitizer processes at once: the gate between
+    // generations is otherwise a queue of ~2 s runs.
+    std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override;
     ValidationReport validate(const Variant& variant) override;
 
     const CudaEvaluatorStats& stats() const;
