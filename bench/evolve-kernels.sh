@@ -74,16 +74,19 @@ kernel_options() {  # kernel -> fills the array `options`
         esac
     done < <(grep -v '^#' "$root/kernels/$1/registration.txt")
 }
-# Registration options without the evaluator-only ones (what apply and cache write take).
-registration_only() {
-    registration=()
+# The options a genome is applied with (the grammar: apply), and the registration a cache entry's key
+# covers (cache write: the grammar plus grid and tolerance); --block is the evaluator's alone.
+split_options() {
+    grammar_options=() registration=()
     local i=0
     while (( i < ${#options[@]} )); do
         case "${options[i]}" in
-            --block) i=$((i + 2)); continue ;;
+            --block) ;;
+            --grid|--tolerance) registration+=("${options[i]}" "${options[i + 1]}") ;;
+            *) grammar_options+=("${options[i]}" "${options[i + 1]}")
+               registration+=("${options[i]}" "${options[i + 1]}") ;;
         esac
-        registration+=("${options[i]}")
-        i=$((i + 1))
+        i=$((i + 2))
     done
 }
 # Training and held-out inputs per kernel: the training size is the seeds' (320x240 pairs, a 217^3
@@ -121,7 +124,7 @@ for kernel in $kernels; do
     source_file="$root/kernels/$kernel/$kernel.cu"
     driver="$build/kernels/${kernel}_driver"
     kernel_options "$kernel"
-    registration_only
+    split_options
     record_args "$kernel"
     cases="$work/$kernel/cases" held_out="$work/$kernel/held-out"
     mkdir -p "$work/$kernel"
@@ -152,7 +155,8 @@ EOF
     variants="$(grep -m1 '^variants evaluated:' "$dir/evolve.log" | sed 's/^variants evaluated: *//')"
     validation="$(grep -m1 '^validation:' "$dir/evolve.log" | sed 's/^validation: *//')"
 
-    # Build the driver with each genome's variant in place of the original file.
+    # Build the driver with each genome's variant in place of the original file (in parallel), then
+    # time and check them one at a time.
     declare -A times=() checks=()
     for which in original params evolved; do
         genome=""
@@ -162,17 +166,23 @@ EOF
         variant_file="$source_file" flags=()
         if [[ $which != original ]]; then
             variant_file="$dir/$which.cu"
-            apply_out="$("$tool" apply "$source_file" "${registration[@]}" --genome-file "$dir/$which.genome" -o "$variant_file" 2>"$dir/$which.apply.log")" ||
+            apply_out="$("$tool" apply "$source_file" "${grammar_options[@]}" --genome-file "$dir/$which.genome" -o "$variant_file" 2>"$dir/$which.apply.log")" ||
                 { echo "apply failed for $which"; cat "$dir/$which.apply.log"; continue; }
-            # apply prints the compile options the genome implies (Flag genes), one line.
+            # apply prints the compile options the genome implies (Flag genes) on one line.
             read -r -a flags <<<"$(grep -m1 '^compile options:' <<<"$apply_out" | sed 's/^compile options: *//')"
+            [[ "${flags[*]}" == "(none)" ]] && flags=()
+            echo "$which: compile options: ${flags[*]:-(none)}" | tee -a "$dir/driver.log"
         fi
-        exe="$work/$kernel/${kernel}_$which"
         nvcc -std=c++17 -O3 -arch="sm_$arch" -diag-suppress=177 -I"$root/kernels" -I"$root/gi-tool/src" "${flags[@]}" \
             -I"$root/kernels/$kernel" "$root/kernels/$kernel/${kernel}_driver.cu" "$variant_file" \
-            "$root/kernels/$kernel/reference.cpp" -o "$exe" >"$dir/$which.build.log" 2>&1 ||
-            { echo "driver build failed for $which"; tail -5 "$dir/$which.build.log"; continue; }
-        driver_runs "$kernel"
+            "$root/kernels/$kernel/reference.cpp" -o "$work/$kernel/${kernel}_$which" >"$dir/$which.build.log" 2>&1 &
+    done
+    wait
+    driver_runs "$kernel"
+    sanitizer="not run"
+    for which in original params evolved; do
+        exe="$work/$kernel/${kernel}_$which"
+        [[ -x "$exe" ]] || { echo "driver build failed for $which"; tail -5 "$dir/$which.build.log"; continue; }
         first=1
         for args in "${runs[@]}"; do
             # shellcheck disable=SC2086
@@ -190,15 +200,24 @@ EOF
                     sanitizer="$tool_name FAILED"
                 fi
             done
-            echo "evolved: compute-sanitizer memcheck+racecheck: $sanitizer"
+            echo "evolved: compute-sanitizer memcheck+racecheck: $sanitizer" | tee -a "$dir/driver.log"
         fi
     done
     speed() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
-    rows+=("| $kernel | ${times[original]:-?} | ${times[params]:-?} | ${times[evolved]:-?} | $(speed "${times[original]:-0}" "${times[evolved]:-0}") | $(speed "${times[params]:-0}" "${times[evolved]:-0}") | ${checks[original]:-?}/${checks[params]:-?}/${checks[evolved]:-?}, sanitizer ${sanitizer:-not run} | $validation | $wall s, $variants |")
+    rows+=("| $kernel | ${times[original]:-?} | ${times[params]:-?} | ${times[evolved]:-?} | $(speed "${times[original]:-0}" "${times[evolved]:-0}") | $(speed "${times[params]:-0}" "${times[evolved]:-0}") | ${checks[original]:-?}/${checks[params]:-?}/${checks[evolved]:-?}, sanitizer $sanitizer | $validation | $wall s, $variants |")
     {
         echo "## $kernel"
         echo "- params-only genome: \`${params_genome:-(original)}\`"
         echo "- evolved genome: \`${final_genome:-(original)}\`"
+        echo
+        echo "gi-tool evolve's summary:"
+        echo '```'
+        sed -n '/^generations:/,$p' "$dir/evolve.log"
+        echo '```'
+        echo "the drivers (training size, then held-out inputs):"
+        echo '```'
+        cat "$dir/driver.log"
+        echo '```'
         echo
     } >>"$work/genomes.md"
 

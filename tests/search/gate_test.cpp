@@ -69,6 +69,37 @@ TEST(Gate, FailingIndividualsLoseAcceptanceAndTheNextInLineIsChecked) {
     EXPECT_TRUE(batch.scored[4].accepted);
 }
 
+// A checker that can judge several variants at once is asked in waves: as many as parents are
+// still missing, each program once.
+class WaveChecker : public CheckedEvaluator {
+public:
+    std::vector<std::size_t> waves;
+    std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override {
+        waves.push_back(variants.size());
+        return VariantChecker::sanitize_many(variants, case_index);
+    }
+};
+
+TEST(Gate, AskAParallelCheckerInWavesOfTheMissingParents) {
+    const Grammar grammar = testing::small_grammar();
+    WaveChecker checker;
+    checker.racy = {"<_k.cu_11>", "<_k.cu_12>"};
+    ScoredBatch batch;
+    batch.scored = {scored("<_k.cu_10>", 0.5), scored("<_k.cu_11>", 0.6), scored("<_k.cu_12>", 0.7),
+                    scored("<_k.cu_13>", 0.8), scored("<_k.cu_14>", 0.9), scored("<_k.cu_15>", 1.0)};
+    EXPECT_EQ(gate_batch(batch, checker, grammar, 3), 2);
+    // Three parents: 10, 11, 12 at once (two fail), then 13 and 14 at once; 15 is never asked about.
+    EXPECT_EQ(checker.waves, (std::vector<std::size_t>{3, 2}));
+    EXPECT_EQ(checker.sanitized,
+              (std::vector<std::string>{"<_k.cu_10>", "<_k.cu_11>", "<_k.cu_12>", "<_k.cu_13>", "<_k.cu_14>"}));
+    EXPECT_TRUE(batch.scored[0].accepted);
+    EXPECT_FALSE(batch.scored[1].accepted);
+    EXPECT_FALSE(batch.scored[2].accepted);
+    EXPECT_TRUE(batch.scored[3].accepted);
+    EXPECT_TRUE(batch.scored[4].accepted);
+    EXPECT_TRUE(batch.scored[5].accepted);
+}
+
 TEST(Gate, TheFastestAcceptedIsCheckedEvenWhenErrorRanksItLow) {
     const Grammar grammar = testing::small_grammar();
     CheckedEvaluator checker;

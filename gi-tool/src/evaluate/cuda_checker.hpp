@@ -44,6 +44,14 @@ class VariantChecker {
 public:
     virtual ~VariantChecker() = default;
     virtual EvalResult sanitize(const Variant& variant, int case_index) = 0;
+    // The gate for several variants on one case, one result each in order. Checkers that can run
+    // several compute-sanitizer processes at once override it; the default asks one at a time.
+    virtual std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) {
+        std::vector<EvalResult> results;
+        results.reserve(variants.size());
+        for (const Variant& variant : variants) results.push_back(sanitize(variant, case_index));
+        return results;
+    }
     // Every training case never used by evaluate() plus every held-out case.
     virtual ValidationReport validate(const Variant& variant) = 0;
 };

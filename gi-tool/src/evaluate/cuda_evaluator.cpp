@@ -857,53 +857,97 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
 }
 
 EvalResult CudaEvaluator::sanitize(const Variant& variant, int case_index) {
+    return sanitize_many({variant}, case_index).front();
+}
+
+std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>& variants, int case_index) {
     Impl& s = *impl_;
-    if (auto it = s.sanitized.find(variant.key); it != s.sanitized.end()) return it->second;
-    if (case_index < 0 || case_index >= static_cast<int>(s.slots.size()))
-        throw Error("case index " + std::to_string(case_index) + " is out of range for sanitize()");
-    const std::string sanitizer = find_compute_sanitizer(s.options.sanitizer);
-    s.prepare_original();
-    const DeviceCompileResult code = s.compile(variant.source, variant.compile_options);
-    EvalResult result;
-    if (!code.ok) {
-        result.status = EvalStatus::CompileError;
-        result.detail = first_error_lines(code.log, 3);
-        return result;
-    }
-    const ResolvedGeometry g = resolve_geometry(s.geometry, s.slots[case_index].manifest, s.params_of(variant.genome), s.arg_names);
-    TemporaryDirectory dir("gi-sanitize");
-    const fs::path cubin = dir.path() / "variant.cubin";
-    {
-        std::ofstream out(cubin, std::ios::binary);
-        out.write(code.cubin.data(), static_cast<std::streamsize>(code.cubin.size()));
-    }
-    std::vector<std::string> tools{"memcheck"};
-    // Removing a barrier is the edit that makes races; only then pay for the slower checkers.
-    if (count_barriers(variant.source) < s.original_barriers) {
-        tools.push_back("racecheck");
-        tools.push_back("synccheck");
-    }
-    constexpr int kErrorExit = 86;
-    const double base = s.slots[case_index].original_ms > 0 ? s.slots[case_index].original_ms : 100;
-    ProcessOptions po;
-    po.timeout = std::chrono::milliseconds(static_cast<long long>(60000 + 1000 * base));
-    for (const std::string& tool : tools) {
-        const std::vector<std::string> argv{sanitizer, "--tool", tool, "--error-exitcode", std::to_string(kErrorExit),
-                                            "--print-limit", "20", s.worker_program, "--once",
-                                            "--case", s.slots[case_index].path.string(), "--cubin", cubin.string(),
-                                            "--kernel", s.function, "--grid", dims_text(g.grid), "--block",
-                                            dims_text(g.block), "--shared",
-                                            std::to_string(s.slots[case_index].manifest.shared_bytes)};
-        const ProcessResult pr = run_process(argv, po);
-        result = classify_sanitizer_exit(pr.exit_code, pr.timed_out, kErrorExit, pr.out + "\n" + pr.err, tool);
-        if (pr.signal != 0 && !pr.timed_out) {
-            result.status = EvalStatus::Crash;
-            result.detail = "compute-sanitizer " + tool + " was killed by signal " + std::to_string(pr.signal);
+    std::vector<EvalResult> results(variants.size());
+    std::map<std::string, std::size_t> first_with_key;
+    std::vector<std::size_t> to_check;
+    for (std::size_t i = 0; i < variants.size(); ++i) {
+        if (auto it = s.sanitized.find(variants[i].key); it != s.sanitized.end()) {
+            results[i] = it->second;
+        } else if (first_with_key.emplace(variants[i].key, i).second) {
+            to_check.push_back(i);
         }
-        if (result.status != EvalStatus::Ok) break;
     }
-    s.sanitized[variant.key] = result;
-    return result;
+    if (!to_check.empty()) {
+        if (case_index < 0 || case_index >= static_cast<int>(s.slots.size()))
+            throw Error("case index " + std::to_string(case_index) + " is out of range for sanitize()");
+        const std::string sanitizer = find_compute_sanitizer(s.options.sanitizer);
+        s.prepare_original();
+        // Compiling happens here, one at a time (the variants were compiled for evaluate(), so these
+        // are cache hits); only the sanitizer processes, which share nothing, run in parallel.
+        std::vector<std::function<EvalResult()>> runs;
+        std::vector<std::size_t> run_index;
+        for (std::size_t i : to_check) {
+            const Variant& variant = variants[i];
+            const DeviceCompileResult code = s.compile(variant.source, variant.compile_options);
+            if (!code.ok) {
+                results[i].status = EvalStatus::CompileError;
+                results[i].detail = first_error_lines(code.log, 3);
+                continue;
+            }
+            const ResolvedGeometry g =
+                resolve_geometry(s.geometry, s.slots[case_index].manifest, s.params_of(variant.genome), s.arg_names);
+            std::vector<std::string> tools{"memcheck"};
+            // Removing a barrier is the edit that makes races; only then pay for the slower checkers.
+            if (count_barriers(variant.source) < s.original_barriers) {
+                tools.push_back("racecheck");
+                tools.push_back("synccheck");
+            }
+            const double base = s.slots[case_index].original_ms > 0 ? s.slots[case_index].original_ms : 100;
+            std::vector<std::string> launch{s.worker_program, "--once",
+                                            "--case", s.slots[case_index].path.string(), "--kernel", s.function,
+                                            "--grid", dims_text(g.grid), "--block", dims_text(g.block), "--shared",
+                                            std::to_string(s.slots[case_index].manifest.shared_bytes)};
+            runs.push_back([sanitizer, tools, launch, base, cubin_bytes = code.cubin]() {
+                TemporaryDirectory dir("gi-sanitize");
+                const fs::path cubin = dir.path() / "variant.cubin";
+                {
+                    std::ofstream out(cubin, std::ios::binary);
+                    out.write(cubin_bytes.data(), static_cast<std::streamsize>(cubin_bytes.size()));
+                }
+                constexpr int kErrorExit = 86;
+                ProcessOptions po;
+                po.timeout = std::chrono::milliseconds(static_cast<long long>(60000 + 1000 * base));
+                EvalResult result;
+                for (const std::string& tool : tools) {
+                    std::vector<std::string> argv{sanitizer, "--tool", tool, "--error-exitcode", std::to_string(kErrorExit),
+                                                  "--print-limit", "20"};
+                    argv.insert(argv.end(), launch.begin(), launch.end());
+                    argv.push_back("--cubin");
+                    argv.push_back(cubin.string());
+                    const ProcessResult pr = run_process(argv, po);
+                    result = classify_sanitizer_exit(pr.exit_code, pr.timed_out, kErrorExit, pr.out + "\n" + pr.err, tool);
+                    if (pr.signal != 0 && !pr.timed_out) {
+                        result.status = EvalStatus::Crash;
+                        result.detail = "compute-sanitizer " + tool + " was killed by signal " + std::to_string(pr.signal);
+                    }
+                    if (result.status != EvalStatus::Ok) break;
+                }
+                return result;
+            });
+            run_index.push_back(i);
+        }
+        // Several at once: each is a separate process with its own CUDA context, mostly waiting on
+        // instrumentation; the gate runs between evaluate() calls, so no timed launch shares the GPU.
+        const std::size_t parallel = std::max<std::size_t>(
+            1, s.options.sanitize_jobs > 0 ? static_cast<std::size_t>(s.options.sanitize_jobs)
+                                           : std::min<std::size_t>(8, std::max(1u, std::thread::hardware_concurrency()) / 2));
+        for (std::size_t from = 0; from < runs.size(); from += parallel) {
+            std::vector<std::future<EvalResult>> running;
+            for (std::size_t k = from; k < std::min(runs.size(), from + parallel); ++k)
+                running.push_back(std::async(std::launch::async, runs[k]));
+            for (std::size_t k = 0; k < running.size(); ++k) results[run_index[from + k]] = running[k].get();
+        }
+        for (std::size_t i : to_check) s.sanitized[variants[i].key] = results[i];
+    }
+    for (std::size_t i = 0; i < variants.size(); ++i)
+        if (auto it = first_with_key.find(variants[i].key); it != first_with_key.end() && it->second != i)
+            results[i] = results[it->second];
+    return results;
 }
 
 ValidationReport CudaEvaluator::validate(const Variant& variant) {

@@ -42,6 +42,7 @@ struct CudaEvaluatorOptions {
     int spare_workers = 4;                  // workers kept ready (case and the original's outputs loaded)
                                             // to replace a failed one: at least this many, up to 8
                                             // when failures outpace their start-up; 0 = none
+    int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
 };
@@ -87,6 +88,9 @@ public:
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
 
     EvalResult sanitize(const Variant& variant, int case_index) override;
+    // Runs up to `sanitize_jobs` (options) compute-sanitizer processes at once: the gate between
+    // generations is otherwise a queue of ~2 s runs.
+    std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override;
     ValidationReport validate(const Variant& variant) override;
 
     const CudaEvaluatorStats& stats() const;

@@ -1,6 +1,7 @@
 #include "search/gate.hpp"
 
 #include <map>
+#include <set>
 
 #include "search/selection.hpp"
 
@@ -29,10 +30,32 @@ int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& gramm
         }
         return false;
     };
+    // The parents are gated in waves: each wave asks the checker about as many not-yet-judged
+    // candidates as parents are still missing, all at once (a checker may run them in parallel).
+    // The set gated is the one a one-at-a-time walk in selection order would gate.
+    const std::vector<std::size_t> order = truncation_select(batch.scored, batch.scored.size());
     std::size_t passed = 0;
-    for (std::size_t i : truncation_select(batch.scored, batch.scored.size())) {
-        if (passed >= parents) break;
-        if (batch.scored[i].accepted && gate(i)) ++passed;
+    std::size_t next = 0;
+    while (passed < parents && next < order.size()) {
+        std::vector<std::size_t> wave;
+        std::vector<Variant> variants;
+        std::set<std::string> in_wave;
+        while (next < order.size() && passed + wave.size() < parents) {
+            const std::size_t i = order[next++];
+            if (!batch.scored[i].accepted) continue;
+            if (keys[i].empty()) keys[i] = make_variant(batch.scored[i].genome, grammar).key;
+            wave.push_back(i);
+            if (!verdicts.count(keys[i]) && in_wave.insert(keys[i]).second)
+                variants.push_back(make_variant(batch.scored[i].genome, grammar));
+        }
+        const std::vector<EvalResult> results = checker.sanitize_many(variants, batch.case_index);
+        for (std::size_t k = 0; k < variants.size(); ++k) {
+            verdicts.emplace(variants[k].key, results[k]);
+            failed += results[k].status != EvalStatus::Ok;
+        }
+        // A repeat of a program that failed earlier in this wave is no longer accepted: skip it.
+        for (std::size_t i : wave)
+            if (batch.scored[i].accepted && gate(i)) ++passed;
     }
     for (;;) {
         std::size_t fastest = batch.scored.size();
