@@ -134,13 +134,15 @@ std::string ValidationReport::summary() const {
 
 namespace {
 
-// Where workers hand the original's outputs to each other: RAM-backed /dev/shm when there is one.
+// Where workers hand the original's outputs to each other: RAM-backed /dev/shm when there is one
+// with room for them (containers often give it 64 MB), else the temporary folder.
 class ReferenceFolder {
 public:
-    ReferenceFolder() {
+    explicit ReferenceFolder(std::uint64_t bytes_needed) {
         std::error_code ec;
-        const fs::path base = fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0 ? fs::path("/dev/shm")
-                                                                                                   : fs::temp_directory_path();
+        const bool shm = fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0 &&
+                         fs::space("/dev/shm", ec).available > 2 * bytes_needed && !ec;
+        const fs::path base = shm ? fs::path("/dev/shm") : fs::temp_directory_path();
         std::string pattern = (base / "gi-reference-XXXXXX").string();
         if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
     }
@@ -648,7 +650,9 @@ struct CudaEvaluator::Impl {
         stats.compiler = use_nvrtc ? "nvrtc" : "nvcc";
         original_sha256 = sha256_hex(r.cubin);
         original_cubin = std::make_shared<DeviceCompileResult>(std::move(r));
-        references = std::make_unique<ReferenceFolder>();
+        std::uint64_t case_bytes = 0;
+        for (const Slot& slot : slots) case_bytes += slot.bytes;
+        references = std::make_unique<ReferenceFolder>(case_bytes);
     }
 
     std::shared_future<DeviceCompileResult> submit(const Variant& v) {

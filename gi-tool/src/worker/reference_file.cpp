@@ -49,7 +49,12 @@ std::string write_reference_file(const fs::path& path, const ReferenceOutputs& r
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         out.flush();
-        if (!out) throw Error(temp.string() + ": cannot write the original's reference outputs (disk full?)");
+        if (!out) {
+            out.close();
+            std::error_code ignored;
+            fs::remove(temp, ignored);
+            throw Error(temp.string() + ": cannot write the original's reference outputs (disk full?)");
+        }
     }
     std::error_code ec;
     fs::rename(temp, path, ec);
