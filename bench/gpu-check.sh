@@ -120,7 +120,7 @@ if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     echo "exit $?" >>"$OUT/bench.log"
     cat "$OUT/bench.log"
     for key in "variants per minute" "compile ms per variant" "run ms per variant" "share of wall time" \
-               "original kernel" "of which waiting" "bound by" "statuses" "worker restarts" "sanitizer"; do
+               "original kernel" "of which waiting" "restart ms per restart" "bound by" "statuses" "worker restarts" "sanitizer"; do
         line="$(grep -m1 "^$key" "$OUT/bench.log")"
         [[ -n "$line" ]] && row "$key" "${line#*: }"
     done

@@ -23,7 +23,9 @@
 #include "cuda_driver.hpp"
 #include "replay.hpp"
 #include "testcase/case_io.hpp"
+#include "util/hash.hpp"
 #include "worker/protocol.hpp"
+#include "worker/reference_file.hpp"
 
 namespace gi::worker {
 namespace {
@@ -133,6 +135,11 @@ public:
         }
         if (m.type == "quit") return false;
         if (m.type == "load-case") return load_case(m);
+        if (m.type == "unload-case") {
+            slots_.erase(static_cast<int>(m.integer("slot", -1)));
+            reply({"case-unloaded", {{"slot", m.get("slot")}}, {}});
+            return true;
+        }
         if (m.type == "run") return run(m);
         reply(error_reply("unknown request '" + m.type + "'"));
         return true;
@@ -155,6 +162,21 @@ private:
                         {"copies", std::to_string(replay->copies())},
                         {"device-bytes", std::to_string(replay->device_bytes())}},
                        {}};
+            if (m.fields.count("reference")) {
+                // The original's outputs from the worker that ran it: taken only when every check
+                // passes; otherwise the parent hears why and has the original run here instead.
+                try {
+                    ReferenceOutputs ref = read_reference_file(m.get("reference"), m.get("reference-sha256"),
+                                                               replay->test_case().path, m.get("original-sha256"),
+                                                               replay->writable_sizes());
+                    replay->adopt_reference(std::move(ref.outputs), ref.poisonable);
+                    ok.fields["reference"] = "loaded";
+                    ok.fields["poisonable"] = ref.poisonable;
+                } catch (const std::exception& e) {
+                    ok.fields["reference"] = "rejected";
+                    ok.fields["reference-error"] = e.what();
+                }
+            }
             slots_[slot] = std::move(replay);
             reply(ok);
         } catch (const CudaError& e) {
@@ -206,6 +228,7 @@ private:
             reply({"result", {{"outcome", "no-kernel"}, {"sticky", "0"}, {"detail", e.what()}}, {}});
             return true;
         }
+        const bool had_reference = replay.has_reference();
         RunReport report;
         try {
             report = replay.run(kernel, request, [this](const char* stage) { reply({stage, {}, {}}); });
@@ -217,7 +240,7 @@ private:
             return true;
         }
         const ErrorSummary& c = report.comparison;
-        reply({"result",
+        Message result{"result",
                {{"outcome", outcome_name(report.outcome)},
                 {"cuda-error", report.cuda_error},
                 {"sticky", report.sticky ? "1" : "0"},
@@ -231,7 +254,18 @@ private:
                 {"hard-failure", c.hard_failure ? "1" : "0"},
                 {"times", join_times(report.times_ms)},
                 {"poisonable", report.poisonable}},
-               {}});
+               {}};
+        if (request.original && !had_reference && replay.has_reference() && m.fields.count("reference-out")) {
+            // Written once per case, for every worker started after this one.
+            try {
+                ReferenceOutputs ref{replay.test_case().path, sha256_hex(m.payload), report.poisonable, replay.reference()};
+                result.fields["reference-sha256"] = write_reference_file(m.get("reference-out"), ref);
+                result.fields["reference-file"] = m.get("reference-out");
+            } catch (const std::exception& e) {
+                result.fields["reference-error"] = e.what();
+            }
+        }
+        reply(result);
         return !report.sticky;
     }
 

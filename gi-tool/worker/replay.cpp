@@ -77,6 +77,25 @@ std::size_t Replay::device_bytes() const {
     return total;
 }
 
+std::vector<std::uint64_t> Replay::writable_sizes() const {
+    std::vector<std::uint64_t> sizes;
+    for (const auto& b : tc_.buffers) sizes.push_back(b.read_only ? 0 : b.size);
+    return sizes;
+}
+
+void Replay::adopt_reference(std::vector<Bytes> outputs, const std::string& poisonable) {
+    const std::vector<std::uint64_t> sizes = writable_sizes();
+    if (outputs.size() != sizes.size()) throw Error("the handed-over reference has the wrong number of buffers for case " + tc_.path);
+    for (std::size_t b = 0; b < sizes.size(); ++b)
+        if (outputs[b].size() != sizes[b]) throw Error("the handed-over reference has a buffer of the wrong size for case " + tc_.path);
+    reference_ = std::move(outputs);
+    poisonable_.assign(tc_.buffers.size(), false);
+    // As the worker that ran the original learnt them (the hand-over carries them).
+    for (std::size_t b = 0, at = 0; b < tc_.buffers.size() && at < poisonable.size(); ++b, at += 2)
+        poisonable_[b] = !tc_.buffers[b].read_only && poisonable[at] == '1';
+    has_reference_ = true;
+}
+
 void Replay::restore(int copy, bool poison_outputs) {
     for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
         if (tc_.buffers[b].read_only) continue;

@@ -57,6 +57,12 @@ public:
                   const std::function<void(const char*)>& progress = [](const char*) {});
 
     bool has_reference() const { return has_reference_; }
+    // The reference outputs (per buffer, empty for read-only ones) and their sizes, for handing
+    // them to other workers; and taking over such a hand-over instead of running the original.
+    // adopt_reference throws gi::Error when the outputs do not fit this case.
+    const std::vector<Bytes>& reference() const { return reference_; }
+    std::vector<std::uint64_t> writable_sizes() const;
+    void adopt_reference(std::vector<Bytes> outputs, const std::string& poisonable);
     int copies() const { return static_cast<int>(copies_.size()); }
     std::size_t device_bytes() const;
     const TestCase& test_case() const { return tc_; }

@@ -1,6 +1,8 @@
 // A stand-in for gi-worker, so the worker protocol, timeouts and crash handling are tested without
 // a GPU: when gi_tests starts with GI_FAKE_WORKER=<mode> it behaves as a worker and exits before
-// GoogleTest runs. Modes: echo, hang, crash, garbage, exit, sticky.
+// GoogleTest runs. Modes: echo, hang, crash, garbage, exit, sticky, and replay: gi-worker's
+// protocol with a pretend GPU (see run_fake_replay), so the cuda evaluator's worker management
+// is tested end to end.
 #include <unistd.h>
 
 #include <chrono>
@@ -11,13 +13,121 @@
 #include <string>
 #include <thread>
 
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "testcase/case_io.hpp"
+#include "util/hash.hpp"
 #include "worker/protocol.hpp"
+#include "worker/reference_file.hpp"
 
 namespace {
+
+// gi-worker's requests answered without a GPU. The original's outputs are bytes of 0x5a; a
+// variant's behaviour is chosen by its block size: 512 hangs after "started", 128 crashes there,
+// anything else runs correctly. Every original run and hand-over is appended to $GI_FAKE_LOG as
+// "<pid> <event> <slot> [detail]", so tests can see which worker did what.
+int run_fake_replay() {
+    using namespace gi::worker;
+    const char* log_path = std::getenv("GI_FAKE_LOG");
+    auto log = [&](const std::string& event, const std::string& slot, const std::string& detail = "") {
+        if (!log_path) return;
+        std::ofstream(log_path, std::ios::app) << ::getpid() << " " << event << " " << slot << " " << detail << std::endl;
+    };
+    struct Case {
+        gi::TestCase tc;
+        bool referenced = false;
+    };
+    std::map<std::string, Case> cases;
+    MessageReader reader;
+    auto sizes_of = [](const gi::TestCase& tc) {
+        std::vector<std::uint64_t> sizes;
+        for (const auto& b : tc.buffers) sizes.push_back(b.read_only ? 0 : b.size);
+        return sizes;
+    };
+    while (auto m = read_message(0, reader)) {
+        const std::string slot = m->get("slot");
+        if (m->type == "quit") return 0;
+        if (m->type == "hello") {
+            write_message(1, {"ready", {{"device", "Fake GPU"}, {"compute-capability", "90"}, {"memory-bytes", "85899345920"}}, {}});
+        } else if (m->type == "load-case") {
+            Case c{gi::read_test_case(m->get("path"), gi::CaseLoad::ManifestOnly), false};
+            Message ok{"case-loaded", {{"slot", slot}}, {}};
+            if (m->fields.count("reference")) {
+                try {
+                    read_reference_file(m->get("reference"), m->get("reference-sha256"), c.tc.path, m->get("original-sha256"),
+                                        sizes_of(c.tc));
+                    c.referenced = true;
+                    ok.fields["reference"] = "loaded";
+                    log("reference-loaded", slot);
+                } catch (const std::exception& e) {
+                    ok.fields["reference"] = "rejected";
+                    ok.fields["reference-error"] = e.what();
+                    log("reference-rejected", slot);
+                }
+            }
+            cases[slot] = std::move(c);
+            write_message(1, ok);
+        } else if (m->type == "unload-case") {
+            cases.erase(slot);
+            write_message(1, {"case-unloaded", {{"slot", slot}}, {}});
+        } else if (m->type == "run") {
+            auto it = cases.find(slot);
+            if (it == cases.end()) {
+                write_message(1, {"error", {{"message", "no case loaded in slot " + slot}}, {}});
+                continue;
+            }
+            Case& c = it->second;
+            Message result{"result", {{"outcome", "ok"}, {"sticky", "0"}, {"elements", "100"}, {"mismatches", "0"},
+                                      {"unwritten", "0"}, {"non-finite", "0"}, {"worst", "0"}, {"error", "0"},
+                                      {"hard-failure", "0"}, {"times", "1,1,1"}, {"poisonable", "1,0"}},
+                           {}};
+            if (m->get("role") == "original") {
+                if (!c.referenced) {
+                    c.referenced = true;
+                    log("original-computed", slot);
+                    if (m->fields.count("reference-out")) {
+                        ReferenceOutputs ref{c.tc.path, gi::sha256_hex(m->payload), "1,0", {}};
+                        for (const auto& b : c.tc.buffers) ref.outputs.push_back(b.read_only ? gi::Bytes{} : gi::Bytes(b.size, 0x5a));
+                        result.fields["reference-sha256"] = write_reference_file(m->get("reference-out"), ref);
+                        result.fields["reference-file"] = m->get("reference-out");
+                        log("reference-written", slot, m->get("reference-out"));
+                    }
+                }
+                write_message(1, result);
+                continue;
+            }
+            if (!c.referenced) {
+                write_message(1, {"error", {{"message", "a variant was sent before the original ran"}}, {}});
+                continue;
+            }
+            write_message(1, {"started", {}, {}});
+            const std::string block = m->get("block");
+            if (block.rfind("512,", 0) == 0) {
+                for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+            }
+            if (block.rfind("128,", 0) == 0) std::abort();
+            write_message(1, {"checked", {}, {}});
+            write_message(1, result);
+        } else {
+            write_message(1, {"error", {{"message", "unknown request '" + m->type + "'"}}, {}});
+        }
+    }
+    return 0;
+}
 
 int run_fake_worker(const std::string& mode) {
     using namespace gi::worker;
     if (mode == "exit") return 3;
+    if (mode == "replay") {
+        try {
+            return run_fake_replay();
+        } catch (const std::exception& e) {
+            std::cerr << "fake worker: " << e.what() << std::endl;
+            return 1;
+        }
+    }
     MessageReader reader;
     try {
         while (auto request = read_message(0, reader)) {

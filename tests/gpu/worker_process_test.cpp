@@ -123,3 +123,46 @@ TEST(WorkerProcess, PipelinedRequestsAreAnsweredInOrder) {
 }
 }  // namespace
 }  // namespace gi::worker
+
+namespace gi::worker {
+namespace {
+
+TEST(WorkerProcess, TryReceiveNeverWaitsAndNeverKills) {
+    WorkerProcess w(fake("echo"));
+    EXPECT_FALSE(w.try_receive("hello").has_value());  // nothing sent: nothing there, still alive
+    EXPECT_TRUE(w.running());
+    w.send({"hello", {{"n", "1"}}, {}}, std::chrono::seconds(5));
+    std::optional<Message> reply;
+    for (int i = 0; i < 500 && !reply; ++i) {
+        reply = w.try_receive("hello");
+        if (!reply) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ASSERT_TRUE(reply.has_value());
+    EXPECT_EQ(reply->get("n"), "1");
+}
+
+TEST(WorkerProcess, TryReceiveReportsAWorkerThatDied) {
+    WorkerProcess w(fake("crash"));
+    w.send({"hello", {}, {}}, std::chrono::seconds(5));
+    bool died = false;
+    for (int i = 0; i < 500 && !died; ++i) {
+        try {
+            if (w.try_receive("hello")) break;
+        } catch (const WorkerFailure& e) {
+            died = e.kind() == WorkerFailure::Kind::Died;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_TRUE(died);
+    EXPECT_FALSE(w.running());
+}
+
+TEST(WorkerProcess, KilledWorkersAreAwaited) {
+    WorkerProcess w(fake("hang"));
+    w.send({"hello", {}, {}}, std::chrono::seconds(5));
+    w.kill();
+    EXPECT_TRUE(wait_for_killed_workers(std::chrono::seconds(10)));
+}
+
+}  // namespace
+}  // namespace gi::worker

@@ -107,19 +107,28 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
                 s.compiled ? s.compile_cpu_ms / static_cast<double>(s.compiled) : 0.0, s.compiler.c_str(), s.compiled, s.cache_hits);
     std::printf("run ms per variant: %.1f (worker request: module load, input copies, a poisoned check run, timed launches, comparison)\n",
                 runs > 0 ? s.run_ms / static_cast<double>(runs) : 0.0);
-    std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, other %.0f%%\n",
-                share(s.compile_wait_ms), share(s.run_ms), share(s.original_ms),
-                std::max(0.0, 100 - share(s.compile_wait_ms) - share(s.run_ms) - share(s.original_ms)));
-    std::printf("of which waiting for a spare worker after a failed variant: %.0f%%\n", share(s.spare_wait_ms));
+    std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, worker restarts %.0f%%, other %.0f%%\n",
+                share(s.compile_wait_ms), share(s.run_ms), share(s.original_ms), share(s.restart_ms),
+                std::max(0.0, 100 - share(s.compile_wait_ms) - share(s.run_ms) - share(s.original_ms) - share(s.restart_ms)));
+    std::printf("of which waiting for a spare worker after a failed variant: %.0f%%; for killed workers to exit before timing the original: %.0f%%; "
+                "variants that timed out (their allowance): %.0f%%\n",
+                share(s.spare_wait_ms), share(s.reap_wait_ms), share(s.timeout_ms));
+    std::printf("restart ms per restart: %.1f (%ld restarts: %ld spares ready, %ld waited for, %ld cold starts; spares kept at the end %d, "
+                "CUDA start-up %.0f ms; original's outputs handed over %ld times, recomputed %ld, hand-overs rejected %ld)\n",
+                s.worker_restarts ? s.restart_ms / static_cast<double>(s.worker_restarts) : 0.0, s.worker_restarts, s.spares_ready,
+                s.spares_waited, s.cold_starts, s.spare_target, s.spare_startup_ms, s.references_loaded, s.references_recomputed,
+                s.references_rejected);
     std::printf("statuses:");
     for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
     std::printf("\nworker restarts: %ld, timeouts: %ld\n", s.worker_restarts, s.timeouts);
     std::printf("original kernel: median %.4f ms, spread %.5f ms (%.2f%% of the median, %d repetitions)\n", original.median_ms,
                 original.spread_ms, 100 * original.spread_ms / original.median_ms, original.repetitions);
-    const bool compile_bound = s.compile_wait_ms > s.run_ms;
-    std::printf("bound by: %s\n",
-                compile_bound ? "compilation (the GPU worker waits for compiles; more cores or fewer options NVRTC lacks would help)"
-                              : "the GPU worker (runs are sequential on one GPU; compiles finish in their shadow)");
+    const char* bound = "the GPU worker (runs are sequential on one GPU; compiles finish in their shadow)";
+    if (s.compile_wait_ms > s.run_ms && s.compile_wait_ms > s.restart_ms)
+        bound = "compilation (the GPU worker waits for compiles; more cores or fewer options NVRTC lacks would help)";
+    else if (s.restart_ms > s.run_ms)
+        bound = "worker restarts (variants that hang or crash cost their worker; spares were not ready in time)";
+    std::printf("bound by: %s\n", bound);
     if (to_sanitize > 0) {
         const auto sanitize_start = std::chrono::steady_clock::now();
         long checked = 0, failed = 0;

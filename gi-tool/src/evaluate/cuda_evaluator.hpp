@@ -6,6 +6,8 @@
 // run by a gi-worker process that owns the CUDA context. Per case the worker keeps the inputs on
 // the GPU, runs the original once to get the reference outputs (and to learn which outputs it
 // overwrites entirely, so those are poisoned for variants), and checks and times every variant.
+// The first worker on a case writes the reference outputs to a checksummed file (/dev/shm when
+// there is one) that spare and replacement workers load instead of running the original again.
 // A variant that hangs is killed at original time x factor + margin after its launch; one that crashes or
 // leaves a sticky CUDA error costs a worker restart. Every failure is classified with its cause.
 #include <filesystem>
@@ -37,7 +39,9 @@ struct CudaEvaluatorOptions {
     double timeout_factor = 10;             // a variant may take this many times the original
     int timeout_margin_ms = 100;            // plus this for the kernel; a fault the driver reports later
                                             // than this counts as a timeout (raise it for exact causes)
-    int spare_workers = 4;                  // workers kept ready (case loaded) to replace a failed one
+    int spare_workers = 4;                  // workers kept ready (case and the original's outputs loaded)
+                                            // to replace a failed one: at least this many, up to 8
+                                            // when failures outpace their start-up; 0 = none
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
@@ -52,10 +56,21 @@ struct CudaEvaluatorStats {
     double compile_cpu_ms = 0;    // sum of compile times (over all threads)
     double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)
     double run_ms = 0;            // wall time of worker requests for variants (GPU work + transfers)
-    double original_ms = 0;       // wall time of the original's runs
-    double spare_wait_ms = 0;     // time waiting for a spare worker to be ready (within original_ms)
+    double timeout_ms = 0;        // of which requests of variants that timed out (their allowance)
+    double original_ms = 0;       // wall time of the original's runs at each batch's start (and on new cases)
+    double reap_wait_ms = 0;      // of which waiting for killed workers to exit before timing it
+    double restart_ms = 0;        // wall time replacing workers a variant killed, until the next can run
+    double spare_wait_ms = 0;     // of which waiting for a spare worker to be ready
     long worker_restarts = 0;
     long timeouts = 0;
+    long spares_ready = 0;        // replacements that found their spare ready
+    long spares_waited = 0;       // replacements that waited for their spare's start-up
+    long cold_starts = 0;         // replacements with no spare at all
+    long references_loaded = 0;   // workers that took the original's outputs from the hand-over file
+    long references_rejected = 0; // hand-over files a worker found damaged or foreign (then recomputed)
+    long references_recomputed = 0;  // replacements that had to run the original themselves
+    int spare_target = 0;         // spares kept at the end (adaptive)
+    double spare_startup_ms = 0;  // mean time from a spare's start to its GPU being up (as polled)
     std::string compiler;         // "nvrtc" or "nvcc"
 };
 

@@ -5,7 +5,8 @@
 // A message is a frame: "GIW1", u32 header length, u64 payload length (little-endian), the header
 // text, the payload bytes. The header is the message type on the first line, then one key=value
 // per line (values escaped: \\ \n). The payload carries binary data (a cubin).
-// Requests: hello, load-case, run, quit. Replies: ready, case-loaded, result, error.
+// Requests: hello, load-case, unload-case, run, quit. Replies: ready, case-loaded, case-unloaded,
+// result, error (and, while a variant runs, started and checked).
 #include <cstdint>
 #include <map>
 #include <optional>

@@ -8,6 +8,8 @@
 
 #include <boost/process.hpp>
 #include <cerrno>
+#include <condition_variable>
+#include <mutex>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -40,6 +42,17 @@ struct WorkerProcess::Impl {
 };
 
 namespace {
+// Leaked on purpose: detached reaper threads may outlive static destruction.
+struct Reaping {
+    std::mutex mutex;
+    std::condition_variable done;
+    int pending = 0;
+};
+Reaping& reaping() {
+    static Reaping* r = new Reaping;
+    return *r;
+}
+
 std::string temp_log_name() {
     std::random_device device;
     return (fs::temp_directory_path() / ("gi-worker-" + std::to_string(device()) + ".log")).string();
@@ -97,10 +110,20 @@ void WorkerProcess::kill() {
     if (impl_->child.running(ec)) {
         const pid_t pid = impl_->child.id();
         ::kill(pid, SIGKILL);
+        {
+            std::lock_guard lock(reaping().mutex);
+            ++reaping().pending;
+        }
         std::thread([pid] {
             int status = 0;
             while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
             }
+            Reaping& r = reaping();
+            {
+                std::lock_guard lock(r.mutex);
+                --r.pending;
+            }
+            r.done.notify_all();
         }).detach();
     }
     impl_->child.detach();
@@ -183,6 +206,34 @@ Message WorkerProcess::receive_until(const std::string& request_type, std::chron
         if (n <= 0) throw died("while answering a '" + request_type + "' request");
         impl_->reader.feed(chunk, static_cast<std::size_t>(n));
     }
+}
+
+std::optional<Message> WorkerProcess::try_receive(const std::string& request_type) {
+    if (!impl_->alive) throw WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker is not running");
+    const int in_fd = impl_->from_worker.native_source();
+    for (;;) {
+        try {
+            if (auto reply = impl_->reader.next()) return reply;
+        } catch (const Error& e) {
+            kill();
+            throw WorkerFailure(WorkerFailure::Kind::Protocol, e.what());
+        }
+        pollfd p{in_fd, POLLIN, 0};
+        const int ready = ::poll(&p, 1, 0);
+        if (ready < 0 && errno == EINTR) continue;
+        if (ready == 0) return std::nullopt;
+        char chunk[65536];
+        const ssize_t n = ::read(in_fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) throw died("while answering a '" + request_type + "' request");
+        impl_->reader.feed(chunk, static_cast<std::size_t>(n));
+    }
+}
+
+bool wait_for_killed_workers(std::chrono::milliseconds timeout) {
+    Reaping& r = reaping();
+    std::unique_lock lock(r.mutex);
+    return r.done.wait_for(lock, timeout, [&] { return r.pending == 0; });
 }
 
 Message WorkerProcess::request(const Message& request, std::chrono::milliseconds timeout) {

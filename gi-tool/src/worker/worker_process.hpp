@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,11 @@ struct WorkerOptions {
     std::filesystem::path log_file;           // the worker's stderr; "" = a temporary file
 };
 
+// Killed workers are reaped on threads of their own; a killed worker's CUDA context (and a hung
+// kernel in it) is gone only once it is reaped. Waits until every worker killed so far is reaped
+// or `timeout` passes; returns whether they all were.
+bool wait_for_killed_workers(std::chrono::milliseconds timeout);
+
 class WorkerProcess {
 public:
     // Starts the worker; throws gi::Error naming the executable when it cannot be started.
@@ -49,6 +55,10 @@ public:
     // until the worker reads it.
     void send(const Message& request, std::chrono::milliseconds timeout);
     Message receive(const std::string& request_type, std::chrono::milliseconds timeout);
+
+    // A reply that has already arrived, without waiting: nullopt when none is complete yet.
+    // Throws WorkerFailure (the worker is then gone) when it died or spoke nonsense.
+    std::optional<Message> try_receive(const std::string& request_type);
 
     bool running() const;
     void kill();                               // idempotent

@@ -1,0 +1,107 @@
+#include "worker/reference_file.hpp"
+
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "util/error.hpp"
+#include "util/hash.hpp"
+#include "worker/protocol.hpp"
+
+namespace gi::worker {
+namespace fs = std::filesystem;
+
+namespace {
+constexpr const char* kType = "gi-reference";
+
+// Covers every field a reader acts on, not only the bytes.
+std::string digest(const Message& m) {
+    Sha256 h;
+    for (const char* key : {"case", "original", "sizes", "poisonable"}) {
+        h.update(std::string(key) + "=" + m.get(key) + "\n");
+    }
+    h.update(m.payload);
+    return h.hex_digest();
+}
+
+std::string sizes_text(const std::vector<std::uint64_t>& sizes) {
+    std::string text;
+    for (std::size_t i = 0; i < sizes.size(); ++i) text += (i ? "," : "") + std::to_string(sizes[i]);
+    return text;
+}
+}  // namespace
+
+std::string write_reference_file(const fs::path& path, const ReferenceOutputs& ref) {
+    Message m{kType, {{"case", ref.case_path}, {"original", ref.original_sha256}, {"poisonable", ref.poisonable}}, {}};
+    std::vector<std::uint64_t> sizes;
+    for (const Bytes& b : ref.outputs) {
+        sizes.push_back(b.size());
+        m.payload.append(reinterpret_cast<const char*>(b.data()), b.size());
+    }
+    m.fields["sizes"] = sizes_text(sizes);
+    const std::string sha = digest(m);
+    m.fields["sha256"] = sha;
+    const std::string bytes = encode(m);
+    // Unique per writer, so two workers writing the same reference never interleave.
+    const fs::path temp = path.string() + ".tmp" + std::to_string(::getpid());
+    {
+        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        out.flush();
+        if (!out) throw Error(temp.string() + ": cannot write the original's reference outputs (disk full?)");
+    }
+    std::error_code ec;
+    fs::rename(temp, path, ec);
+    if (ec) {
+        fs::remove(temp, ec);
+        throw Error(path.string() + ": cannot store the original's reference outputs: " + ec.message());
+    }
+    return sha;
+}
+
+ReferenceOutputs read_reference_file(const fs::path& path, const std::string& expected_sha256,
+                                     const std::string& case_path, const std::string& original_sha256,
+                                     const std::vector<std::uint64_t>& buffer_sizes) {
+    const std::string where = path.string() + ": ";
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(where + "the reference outputs file is missing or unreadable");
+    const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    MessageReader reader;
+    std::optional<Message> m;
+    try {
+        reader.feed(bytes.data(), bytes.size());
+        m = reader.next();
+    } catch (const Error& e) {
+        throw Error(where + "the reference outputs file is malformed: " + e.what());
+    }
+    if (!m) throw Error(where + "the reference outputs file is truncated (" + std::to_string(bytes.size()) + " bytes)");
+    if (reader.buffered() != 0) throw Error(where + "the reference outputs file has trailing bytes");
+    if (m->type != kType) throw Error(where + "not a reference outputs file (type '" + m->type + "')");
+    if (expected_sha256.empty()) throw Error(where + "no checksum was given to check the reference outputs against");
+    const std::string actual = digest(*m);
+    if (actual != m->get("sha256") || actual != expected_sha256)
+        throw Error(where + "the reference outputs fail their checksum (sha256 " + actual + ", expected " +
+                    expected_sha256 + "): the file was changed or damaged");
+    if (m->get("case") != case_path)
+        throw Error(where + "the reference outputs belong to case '" + m->get("case") + "', not '" + case_path + "'");
+    if (m->get("original") != original_sha256)
+        throw Error(where + "the reference outputs come from other code of the original kernel");
+    if (m->get("sizes") != sizes_text(buffer_sizes))
+        throw Error(where + "the reference outputs have buffer sizes " + m->get("sizes") + " but the case has " +
+                    sizes_text(buffer_sizes));
+    std::uint64_t total = 0;
+    for (std::uint64_t size : buffer_sizes) total += size;
+    if (total != m->payload.size())
+        throw Error(where + "the reference outputs hold " + std::to_string(m->payload.size()) + " bytes but their sizes add up to " +
+                    std::to_string(total));
+    ReferenceOutputs ref{case_path, original_sha256, m->get("poisonable"), {}};
+    std::size_t at = 0;
+    for (std::uint64_t size : buffer_sizes) {
+        ref.outputs.emplace_back(m->payload.begin() + static_cast<long>(at), m->payload.begin() + static_cast<long>(at + size));
+        at += size;
+    }
+    return ref;
+}
+
+}  // namespace gi::worker
