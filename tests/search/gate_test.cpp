@@ -17,6 +17,8 @@ namespace {
 class CheckedEvaluator : public testing::ScriptedEvaluator, public VariantChecker {
 public:
     std::set<std::string> racy;  // genome texts the sanitizer rejects
+    std::set<std::string> wrong_held_out;  // genome texts with mismatches on the held-out case
+    bool no_validation_cases = false;      // every case used by search, no held-out folder
     std::vector<std::string> sanitized;
     int validations = 0;
     std::string validated;
@@ -33,8 +35,12 @@ public:
         ++validations;
         validated = genome_to_text(variant.genome);
         ValidationReport report;
-        report.cases.push_back(CaseValidation{"cases/7", true, EvalStatus::Ok, 1000, 0, 0.0, 0.0, ""});
+        if (no_validation_cases) return report;
+        const std::uint64_t wrong = wrong_held_out.count(validated) ? 12 : 0;
+        report.cases.push_back(CaseValidation{"cases/7", true, EvalStatus::Ok, 1000, wrong, wrong ? 0.2 : 0.0, 0.0, ""});
         report.elements = 1000;
+        report.mismatches = wrong;
+        report.worst_error = wrong ? 0.2 : 0.0;
         return report;
     }
 };
@@ -146,6 +152,57 @@ TEST(Gate, EvolveNeverKeepsAVariantThatFailsTheSanitizerAndValidatesTheFinalOne)
     EXPECT_TRUE(record.final_check.ran);
     EXPECT_TRUE(record.final_check.passed);
     EXPECT_EQ(record.final_check.summary, "validated 1 cases (1 held out): 1000 elements, 0 beyond tolerance, worst error 0");
+    std::filesystem::remove_all(dir);
+}
+
+// An edit that is right on the training cases but wrong on held-out inputs (a limiter deleted that
+// only shocks need) is never shipped: the final check falls back to the next candidate that passes.
+TEST(Gate, AFinalVariantWrongOnHeldOutCasesFallsBackToOneThatPasses) {
+    const Grammar grammar = testing::small_grammar();
+    CheckedEvaluator checker;
+    checker.fallback = testing::ok_in(1.1);
+    checker.results["BLOCK=32"] = testing::ok_in(0.3);
+    checker.wrong_held_out = {"BLOCK=32"};
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = 3;
+    options.pre_tune = false;
+    options.post_tune = false;
+    options.minimise = false;
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-heldout-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const RunRecord record = evolve(grammar, checker, options, dir, OutMode::Fresh);
+    ASSERT_TRUE(record.best.found);
+    EXPECT_EQ(record.best.genome, "BLOCK=32");
+    EXPECT_NE(record.final_genome, "BLOCK=32");
+    EXPECT_NE(record.final_check.note.find("gave up 'BLOCK=32': held-out validation failed: validated 1 cases (1 held out): "
+                                           "1000 elements, 12 beyond tolerance"),
+              std::string::npos)
+        << record.final_check.note;
+    EXPECT_TRUE(record.final_check.ran);
+    EXPECT_TRUE(record.final_check.passed);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Gate, NoCaseLeftToValidateOnIsSaidNotCalledAFailure) {
+    const Grammar grammar = testing::small_grammar();
+    CheckedEvaluator checker;
+    checker.fallback = testing::ok_in(1.1);
+    checker.results["ROWS=2"] = testing::ok_in(0.6);
+    checker.no_validation_cases = true;
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = 2;
+    options.pre_tune = false;
+    options.post_tune = false;
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-nocases-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const RunRecord record = evolve(grammar, checker, options, dir, OutMode::Fresh);
+    EXPECT_FALSE(record.final_check.ran);
+    EXPECT_FALSE(record.final_check.passed);
+    EXPECT_NE(record.final_check.note.find("not validated: every training case was used"), std::string::npos)
+        << record.final_check.note;
+    EXPECT_EQ(run_summary(record).find("FAILED"), std::string::npos) << run_summary(record);
     std::filesystem::remove_all(dir);
 }
 

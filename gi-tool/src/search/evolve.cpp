@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <set>
 
 #include "evaluate/cuda_checker.hpp"
 #include "search/atomic_file.hpp"
@@ -303,41 +304,69 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             record.post_tune.note = "not run: --no-post-tune";
         }
         if (checker != nullptr) {
-            // Minimisation and tuning measured speed only; the genome shipped must also pass the
-            // sanitizer, so fall back along the way it was made until one does.
+            // Minimisation and tuning measured speed only, and search saw only the training cases; the
+            // genome shipped must also pass the sanitizer and the held-out validation, so fall back
+            // along the way it was made (post-tuned, minimised, evolved, parameters alone) until one
+            // passes both. The original kernel is the last resort and passes by definition.
             std::vector<Genome> candidates{final_genome};
             if (record.minimise.ran) candidates.push_back(parse_genome(record.minimise.after));
             if (record.best.found) candidates.push_back(parse_genome(record.best.genome));
+            if (record.pre_tune.ran) candidates.push_back(parse_genome(record.pre_tune.best));
             const int case_index = record.generations.empty() ? 0 : record.generations.back().case_index;
             final_genome = Genome{};
+            std::set<std::string> tried;
+            auto give_up = [&](const Genome& candidate, const std::string& why) {
+                record.final_check.note += (record.final_check.note.empty() ? "" : "; ") + std::string("gave up '") +
+                                           genome_to_text(candidate) + "': " + why;
+            };
+            // Judged here from the report's fields, so search needs nothing of the CUDA code.
+            auto passed = [](const ValidationReport& r) {
+                bool ok = true;
+                for (const CaseValidation& c : r.cases) ok = ok && c.status == EvalStatus::Ok;
+                return ok && r.mismatches == 0;
+            };
+            auto summary = [](const ValidationReport& r) {
+                int held_out = 0;
+                for (const CaseValidation& c : r.cases) held_out += c.held_out;
+                return "validated " + std::to_string(r.cases.size()) + " cases (" + std::to_string(held_out) +
+                       " held out): " + std::to_string(r.elements) + " elements, " + std::to_string(r.mismatches) +
+                       " beyond tolerance, worst error " + format_number(r.worst_error);
+            };
+            ValidationReport report;
+            bool validated = false;
             for (const Genome& candidate : candidates) {
                 if (candidate.empty()) break;
+                if (!tried.insert(genome_to_text(candidate)).second) continue;
                 const EvalResult gate = checker->sanitize(make_variant(candidate, grammar), case_index);
-                if (gate.status == EvalStatus::Ok) {
+                if (gate.status != EvalStatus::Ok) {
+                    give_up(candidate, to_string(gate.status) + " " + gate.detail);
+                    continue;
+                }
+                progress("validating '" + genome_to_text(candidate) + "' on the cases search did not use");
+                report = checker->validate(make_variant(candidate, grammar));
+                validated = true;
+                if (report.cases.empty() || passed(report)) {
                     final_genome = candidate;
                     break;
                 }
-                record.final_check.note += (record.final_check.note.empty() ? "" : "; ") + std::string("gave up '") +
-                                           genome_to_text(candidate) + "': " + to_string(gate.status) + " " + gate.detail;
+                give_up(candidate, "held-out validation failed: " + summary(report));
+                validated = false;
             }
-            progress("validating the final variant on the cases search did not use");
-            const ValidationReport report = checker->validate(make_variant(final_genome, grammar));
-            record.final_check.ran = true;
-            // Judged here from the report's fields, so search needs nothing of the CUDA code.
-            int held_out = 0;
-            bool all_ok = !report.cases.empty();
-            for (const CaseValidation& c : report.cases) {
-                held_out += c.held_out;
-                all_ok = all_ok && c.status == EvalStatus::Ok;
+            if (!validated) report = checker->validate(make_variant(final_genome, grammar));
+            if (report.cases.empty()) {
+                // Nothing to validate on is not a failure of the variant, but it is not a pass either.
+                record.final_check.ran = false;
+                record.final_check.note += std::string(record.final_check.note.empty() ? "" : "; ") +
+                                           "sanitizer passed; not validated: every training case was used by "
+                                           "search and no --held-out cases were given";
+            } else {
+                record.final_check.ran = true;
+                record.final_check.passed = passed(report);
+                record.final_check.summary = summary(report);
+                record.final_check.elements = static_cast<long long>(report.elements);
+                record.final_check.mismatches = static_cast<long long>(report.mismatches);
+                record.final_check.worst_error = report.worst_error;
             }
-            record.final_check.passed = all_ok && report.mismatches == 0;
-            record.final_check.summary = "validated " + std::to_string(report.cases.size()) + " cases (" +
-                                         std::to_string(held_out) + " held out): " + std::to_string(report.elements) +
-                                         " elements, " + std::to_string(report.mismatches) +
-                                         " beyond tolerance, worst error " + format_number(report.worst_error);
-            record.final_check.elements = static_cast<long long>(report.elements);
-            record.final_check.mismatches = static_cast<long long>(report.mismatches);
-            record.final_check.worst_error = report.worst_error;
         } else {
             record.final_check.note = "no sanitizer or held-out validation: the " + evaluator.name() +
                                       " evaluator does not offer them";
