@@ -6,6 +6,8 @@
 #
 #   bash bench/gpu-check.sh                 # on the device machine: OUT=... set by the caller
 #   GI_CHECK_VARIANTS=300 bash bench/gpu-check.sh
+#   GI_CHECK_ONLY_BENCH=1 GI_CHECK_BENCH_OPTIONS="--timeout-margin-ms 50" bash bench/gpu-check.sh
+#                                           # build (no tests), record, cuda-bench with these options
 #
 # Dependencies missing on the device image (tinyxml2, sqlite) are unpacked from carried .deb files
 # (.carry/debs, or ../debs next to a worktree copy) into /tmp/deps; nothing is installed system-wide.
@@ -47,7 +49,10 @@ fi
 step "build"
 build="$work/build"
 start=$(date +%s)
-if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON \
+only_bench="${GI_CHECK_ONLY_BENCH:-0}"
+tests_option=ON
+[[ "$only_bench" == 1 ]] && tests_option=OFF
+if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=$tests_option \
         -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
    cmake --build "$build" -j "$jobs" >>"$OUT/build.log" 2>&1; then
     row "build" "ok ($(( $(date +%s) - start )) s)"
@@ -58,7 +63,9 @@ fi
 tool="$build/gi-tool/gi-tool"
 
 step "tests"
-if [[ -x "$build/tests/gi_tests" ]]; then
+if [[ "$only_bench" == 1 ]]; then
+    row "tests" "skipped (GI_CHECK_ONLY_BENCH=1)"
+elif [[ -x "$build/tests/gi_tests" ]]; then
     # The GPU suites first (the point of this check), then everything else.
     gpu_filter='Gpu*'
     (cd "$build/tests" && timeout 400 ./gi_tests --gtest_color=no --gtest_filter="$gpu_filter") >"$OUT/gpu-tests.log" 2>&1
@@ -116,7 +123,8 @@ cat "$work/record.log" >>"$OUT/build.log" 2>/dev/null
 if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     step "cuda-bench"
     timeout "${GI_CHECK_BENCH_TIMEOUT:-200}" "$tool" cuda-bench "$kernel" --function "$function" "${kernel_options[@]}" --cases "$cases" --variants "$variants" \
-        --batch 100 --seed 1 --sanitize 3 >"$OUT/bench.log" 2>&1
+        --batch 100 --seed 1 --sanitize "${GI_CHECK_SANITIZE:-3}" ${GI_CHECK_BENCH_OPTIONS:-} >"$OUT/bench.log" 2>&1
+    row "cuda-bench options" "${GI_CHECK_BENCH_OPTIONS:-(defaults)}"
     echo "exit $?" >>"$OUT/bench.log"
     cat "$OUT/bench.log"
     for key in "variants per minute" "compile ms per variant" "run ms per variant" "share of wall time" \
@@ -126,7 +134,7 @@ if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     done
 
     step "evolve"
-    evolve_help="$("$tool" evolve --help 2>&1)"
+    [[ "$only_bench" == 1 ]] && evolve_help="" || evolve_help="$("$tool" evolve --help 2>&1)"
     if [[ "$evolve_help" == *"replays recorded launches"* && "$evolve_help" != *"not built into"* ]]; then
         start=$(date +%s)
         generations="${GI_CHECK_GENERATIONS:-3}" population="${GI_CHECK_POPULATION:-20}"
