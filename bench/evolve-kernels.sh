@@ -92,7 +92,7 @@ split_options() {
 # Training and held-out inputs per kernel, one driver run per string: the training size is the
 # seeds' (320x240 pairs, a 217^3 volume, a 1024^2 flow); held-out inputs are other sizes, seeds and
 # problems. Training must show the kernel what it will meet: hydro trains on a smooth flow
-# (Kelvin-Helmholtz) and on shocks (blasts), or an edit that drops the slope limiter looks correct.
+# (Kelvin-Helmholtz) and on shocks (blasts), or an edit that zeroes the slopes (first order) looks correct.
 record_args() {
     case "$1" in
         stereo) train=("--pairs 8 --width 320 --height 240"); held=("--pairs 2 --width 640 --height 480 --seed 1000") ;;
