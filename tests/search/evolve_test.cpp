@@ -333,6 +333,25 @@ TEST(Evolve, WithoutTimingsNothingIsAcceptedAndTheRecordSaysWhatCompiled) {
     fs::remove_all(dir);
 }
 
+TEST(Evolve, TheSummaryRateCountsTuningAndMinimisationToo) {
+    RunRecord record;
+    GenerationRecord g;
+    g.evaluated = 12;
+    g.distinct = 10;
+    record.generations.push_back(g);
+    record.pre_tune.points.resize(5);
+    record.post_tune.points.resize(3);
+    record.minimise.steps.resize(2);
+    record.wall_seconds = 60;
+    const std::string summary = run_summary(record);
+    EXPECT_NE(summary.find("variants evaluated:  10 distinct of 12 individuals in search, plus 8 tuning points and 2 "
+                           "minimisation steps"),
+              std::string::npos)
+        << summary;
+    EXPECT_NE(summary.find("evaluated per minute: 20.0 (20 evaluations in a wall time of 60.0 s"), std::string::npos)
+        << summary;
+}
+
 TEST(Evolve, BadOptionsAreUsageErrors) {
     const Grammar grammar = testing::small_grammar();
     FakeEvaluator fake(grammar, known_landscape());
