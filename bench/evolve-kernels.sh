@@ -32,19 +32,11 @@ work=/tmp/gi-evolve-kernels
 rm -rf "$work" && mkdir -p "$work"
 export PATH="/usr/local/cuda/bin:$PATH"
 step() { echo; echo "==== $*"; }
+# shellcheck source=bench/common.sh
+source "$root/bench/common.sh"
 
 step "dependencies"
-prefix_args=()
-for candidate in "$root/.carry/debs" "$root/../debs"; do
-    if [[ -d "$candidate" ]]; then
-        mkdir -p /tmp/deps
-        for f in "$candidate"/*.deb; do dpkg -x "$f" /tmp/deps; done
-        export LD_LIBRARY_PATH="/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-        prefix_args=(-DCMAKE_PREFIX_PATH=/tmp/deps/usr)
-        echo "unpacked packages from $candidate"
-        break
-    fi
-done
+unpack_carried_packages
 
 step "build"
 build="${GI_BUILD:-$work/build}"
@@ -59,21 +51,6 @@ arch="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | h
 arch="${arch:-90}"
 echo "GPU: ${gpu:-none found} (sm_$arch)"
 
-# registration.txt as gi-tool options, the way gi_optimize_cuda_kernel() passes them: the block
-# size both enables the __launch_bounds__ gene (--block-size) and gives the evaluator the geometry.
-kernel_options() {  # kernel -> fills the array `options`
-    options=()
-    while read -r key value; do
-        case "$key" in
-            function) options+=(--function "$value") ;;
-            param) options+=(--param "$value") ;;
-            flag) options+=(--flag "$value") ;;
-            block) options+=(--block-size "$value" --block "$value") ;;
-            grid) options+=(--grid "$value") ;;
-            tolerance) options+=(--tolerance "$value") ;;
-        esac
-    done < <(grep -v '^#' "$root/kernels/$1/registration.txt")
-}
 # The options a genome is applied with (the grammar: apply), and the registration a cache entry's key
 # covers (cache write: the grammar plus grid and tolerance); --block is the evaluator's alone.
 split_options() {
@@ -126,7 +103,7 @@ for kernel in $kernels; do
     mkdir -p "$dir"
     source_file="$root/kernels/$kernel/$kernel.cu"
     driver="$build/kernels/${kernel}_driver"
-    kernel_options "$kernel"
+    registration_options "$kernel"
     split_options
     record_args "$kernel"
     cases="$work/$kernel/cases" held_out="$work/$kernel/held-out"

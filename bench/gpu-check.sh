@@ -22,6 +22,8 @@ rm -rf "$work" && mkdir -p "$work"
 summary=()
 row() { summary+=("$(printf '%-34s %s' "$1" "$2")"); }
 step() { echo; echo "==== $*"; }
+# shellcheck source=bench/common.sh
+source "$root/bench/common.sh"
 
 step "machine"
 gpu="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
@@ -33,18 +35,7 @@ row "nvcc" "$(nvcc --version 2>/dev/null | grep -o 'release [0-9.]*' | head -1)"
 row "compute-sanitizer" "$(command -v compute-sanitizer >/dev/null && echo present || echo missing)"
 
 step "dependencies"
-debs=""
-for candidate in "$root/.carry/debs" "$root/../debs"; do
-    [[ -d "$candidate" ]] && debs="$candidate" && break
-done
-prefix_args=()
-if [[ -n "$debs" ]]; then
-    mkdir -p /tmp/deps
-    for f in "$debs"/*.deb; do dpkg -x "$f" /tmp/deps; done
-    export LD_LIBRARY_PATH="/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-    prefix_args=(-DCMAKE_PREFIX_PATH=/tmp/deps/usr)
-    echo "unpacked $(ls "$debs"/*.deb | wc -l) packages from $debs"
-fi
+unpack_carried_packages
 
 step "build"
 build="$work/build"

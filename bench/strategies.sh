@@ -35,20 +35,11 @@ work=/tmp/gi-strategies
 mkdir -p "$work"
 export PATH="/usr/local/cuda/bin:$PATH"
 step() { echo; echo "==== $*"; }
+# shellcheck source=bench/common.sh
+source "$root/bench/common.sh"
 
 step "dependencies"
-# The device image may lack tinyxml2/sqlite: unpack carried .deb files as bench/gpu-check.sh does.
-prefix_args=()
-for candidate in "$root/.carry/debs" "$root/../debs"; do
-    if [[ -d "$candidate" ]]; then
-        mkdir -p /tmp/deps
-        for f in "$candidate"/*.deb; do dpkg -x "$f" /tmp/deps; done
-        export LD_LIBRARY_PATH="/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
-        prefix_args=(-DCMAKE_PREFIX_PATH=/tmp/deps/usr)
-        echo "unpacked packages from $candidate"
-        break
-    fi
-done
+unpack_carried_packages
 
 step "build"
 build="${GI_BUILD:-$work/build}"
@@ -59,23 +50,6 @@ if [[ -z "${GI_BUILD:-}" ]]; then
 fi
 tool="$build/gi-tool/gi-tool"
 [[ -x "$tool" ]] || { echo "no gi-tool in $build"; exit 1; }
-
-# The gi-tool options a kernel's registration.txt declares (see kernels/stereo/registration.txt).
-registration_args() {
-    local file="$1" key value
-    args=()
-    while read -r key value; do
-        case "$key" in
-            ""|\#*) ;;
-            function) args+=(--function "$value") ;;
-            param) args+=(--param "$value") ;;
-            flag) args+=(--flag "$value") ;;
-            block) args+=(--block-size "$value" --block "$value") ;;
-            grid) args+=(--grid "$value") ;;
-            tolerance) args+=(--tolerance "$value") ;;
-        esac
-    done <"$file"
-}
 
 record() {  # kernel -> training cases in $work/cases-<kernel>
     local kernel="$1" driver="$build/kernels/${1}_driver" dir="$work/cases-$1"
@@ -104,14 +78,14 @@ for kernel in $kernels; do
     ncases=$(ls -d "$work/cases-$kernel"/*/ 2>/dev/null | wc -l)
     echo "$ncases cases recorded"
     [[ $ncases -gt 0 ]] || { tail -5 "$OUT/$kernel-record.log"; continue; }
-    registration_args "$root/kernels/$kernel/registration.txt"
+    registration_options "$kernel"
     for strategy in $strategies; do
         run="$work/run-$kernel-$strategy"
         rm -rf "$run"
         extra=()
         [[ "$strategy" == anneal ]] && extra=(--workers "$workers" --anneal-batch "$anneal_batch")
         start=$(date +%s)
-        timeout $(( time_limit + 240 )) "$tool" evolve "$root/kernels/$kernel/$kernel.cu" "${args[@]}" \
+        timeout $(( time_limit + 240 )) "$tool" evolve "$root/kernels/$kernel/$kernel.cu" "${options[@]}" \
             --evaluator cuda --cases "$work/cases-$kernel" --strategy "$strategy" \
             --generations "$generations" --population "$population" --time-limit "$time_limit" \
             --seed "$seed" --no-pre-tune --no-minimise --no-post-tune --out "$run" "${extra[@]}" \
