@@ -16,7 +16,9 @@
 #                                                                  # consumer example's sm_XX cache entry
 # Environment: GI_KERNELS (stereo bspline hydro), GI_TIME_LIMIT (seconds of pre-tuning + search per
 # kernel, 240), GI_TUNE_MAX (points of the parameter sweeps, 1024), GI_POPULATION (100), GI_SEED (1),
-# GI_BUILD (reuse a build of gi-optimize), GI_JOBS.
+# GI_BUILD (reuse a build of gi-optimize), GI_JOBS, GI_BASELINE_TUNE_MAX (when set, "params only" comes
+# from a separate parameters-only run sweeping up to this many points, e.g. 100000 for an exhaustive
+# sweep, instead of the evolve run's own pre-tuning).
 # Results: $OUT/results.md (the table), $OUT/<kernel>/ (run.xml, best.genome, logs, variant sources).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,6 +27,7 @@ mkdir -p "$OUT"
 kernels="${GI_KERNELS:-stereo bspline hydro}"
 time_limit="${GI_TIME_LIMIT:-240}"
 tune_max="${GI_TUNE_MAX:-1024}"
+baseline_tune_max="${GI_BASELINE_TUNE_MAX:-}"
 population="${GI_POPULATION:-100}"
 seed="${GI_SEED:-1}"
 jobs="${GI_JOBS:-$(nproc)}"
@@ -128,7 +131,18 @@ for kernel in $kernels; do
         rows+=("| $kernel | evolve failed (exit $status, see $kernel/evolve.log) | | | | | | | |")
         continue
     fi
-    params_genome="$(python3 - "$dir/run/run.xml" <<'EOF'
+    params_run="$dir/run"
+    if [[ -n "$baseline_tune_max" ]]; then
+        # The parameter tuner's answer on its own: the sweep alone, no search, no minimisation.
+        start=$(date +%s)
+        "$tool" evolve "$source_file" "${options[@]}" --evaluator cuda --arch "sm_$arch" --cases "$cases" \
+            --held-out "$held_out" --generations 0 --tune-max "$baseline_tune_max" --no-minimise --no-post-tune \
+            --seed "$seed" --out "$dir/params-run" >"$dir/params.log" 2>&1
+        echo "parameters-only run (up to $baseline_tune_max points): exit $? in $(( $(date +%s) - start )) s"
+        grep -m1 '^pre-tune:' "$dir/params.log"
+        params_run="$dir/params-run"
+    fi
+    params_genome="$(python3 - "$params_run/run.xml" <<'EOF'
 import sys, xml.etree.ElementTree as ET
 pre = ET.parse(sys.argv[1]).getroot().find("pre-tune")
 print(pre.get("best", "") if pre is not None and pre.get("ran") == "1" else "")
@@ -220,7 +234,7 @@ done
     echo
     echo "- GPU: ${gpu:-none found} (sm_$arch); $(nproc) CPU cores; $(nvcc --version | grep -o 'release [0-9.]*' | head -1)"
     echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
-    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TIME_LIMIT=$time_limit GI_TUNE_MAX=$tune_max GI_POPULATION=$population GI_SEED=$seed bash bench/evolve-kernels.sh\`"
+    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TIME_LIMIT=$time_limit GI_TUNE_MAX=$tune_max${baseline_tune_max:+ GI_BASELINE_TUNE_MAX=$baseline_tune_max} GI_POPULATION=$population GI_SEED=$seed bash bench/evolve-kernels.sh\`"
     echo "- times: each kernel's driver (CUDA events, median of 50 launches after warm-up) at the training size"
     echo "  (stereo: one 320x240 pair; bspline: 217^3; hydro: one two-launch step at 1024^2); checks: every output of"
     echo "  the training size and two held-out inputs against the CPU reference (original/params/evolved)"
