@@ -7,6 +7,7 @@
 #include "search/gp_strategy.hpp"
 #include "search/genome_ops.hpp"
 #include "search_test_support.hpp"
+#include "util/error.hpp"
 
 namespace gi {
 namespace {
@@ -50,14 +51,19 @@ bool is_mutant_of(const Genome& child, const Genome& parent) {
     return child.edits == parent.edits && child.settings != parent.settings;
 }
 
-TEST(GpBreeding, EachParentMakesAMutantAndACrossoverChildTheRestAreFreshMutants) {
-    const Grammar grammar = testing::small_grammar();
-    std::vector<Scored> population{
+// Eight evaluated individuals of which two are accepted: "ROWS=2" (0.6 ms) and "<_k.cu_10>" (0.8 ms).
+std::vector<Scored> two_accepted_of_eight() {
+    return {
         scored("<_k.cu_10>", true, 0, 0.8),  scored("<_k.cu_11>", false, 0, 0.5),
         scored("ROWS=2", true, 0, 0.6),      scored("<_k.cu_12>", false, 0, 0.9),
         scored("<_k.cu_13>", false, 0, 0.9), scored("<_k.cu_14>", false, 0, 0.9),
         scored("<_k.cu_15>", false, 0, 0.9), scored("BLOCK=32", false, 0, 0.9),
     };
+}
+
+TEST(GpBreeding, EachParentMakesAMutantAndACrossoverChildTheRestAreFreshMutants) {
+    const Grammar grammar = testing::small_grammar();
+    std::vector<Scored> population = two_accepted_of_eight();
     Rng rng(12);
     const std::vector<Genome> next = gp_next_population(population, context_for(grammar, 8), rng);
     ASSERT_EQ(next.size(), 8u);
@@ -78,6 +84,44 @@ TEST(GpBreeding, EachParentMakesAMutantAndACrossoverChildTheRestAreFreshMutants)
     for (std::size_t i = 4; i < 8; ++i)
         for (std::size_t j = 0; j < 8; ++j)
             if (i != j) EXPECT_NE(genome_to_text(next[i]), genome_to_text(next[j]));
+}
+
+// The history database records how each GP child was born and from whom (issue 6), and a resumed
+// run still knows the births of the population it evaluates next.
+TEST(GpBreeding, ReportsEachChildsBirthAndParentsAndKeepsThemInItsState) {
+    const Grammar grammar = testing::small_grammar();
+    std::vector<Scored> population = two_accepted_of_eight();
+    GpStrategy gp(context_for(grammar, 8));
+    Rng rng(12);
+    const std::vector<Genome> first = gp.initial_population(rng);
+    ASSERT_EQ(gp.births().size(), first.size());
+    for (const BirthInfo& b : gp.births()) {
+        EXPECT_EQ(b.birth, Birth::Init);
+        EXPECT_EQ(b.parents, std::vector<std::string>{""});  // the (empty) base genome
+    }
+    ScoredBatch batch;
+    batch.scored = population;
+    const std::vector<Genome> next = gp.next_population(batch, rng);
+    const std::vector<BirthInfo> births = gp.births();
+    ASSERT_EQ(births.size(), next.size());
+    EXPECT_EQ(births[0].birth, Birth::Mutation);
+    EXPECT_EQ(births[0].parents, std::vector<std::string>{"ROWS=2"});
+    EXPECT_EQ(births[1].birth, Birth::Crossover);
+    EXPECT_EQ(births[1].parents, (std::vector<std::string>{"ROWS=2", "<_k.cu_10>"}));
+    EXPECT_EQ(births[2].birth, Birth::Mutation);
+    EXPECT_EQ(births[2].parents, std::vector<std::string>{"<_k.cu_10>"});
+    EXPECT_EQ(births[3].birth, Birth::Crossover);
+    EXPECT_EQ(births[3].parents, (std::vector<std::string>{"<_k.cu_10>", "ROWS=2"}));
+    for (std::size_t i = 4; i < 8; ++i) EXPECT_EQ(births[i].birth, Birth::Init);
+
+    GpStrategy resumed(context_for(grammar, 8));
+    resumed.restore_state(gp.save_state());
+    ASSERT_EQ(resumed.births().size(), births.size());
+    for (std::size_t i = 0; i < births.size(); ++i) {
+        EXPECT_EQ(resumed.births()[i].birth, births[i].birth);
+        EXPECT_EQ(resumed.births()[i].parents, births[i].parents);
+    }
+    EXPECT_THROW(resumed.restore_state("Spontaneous\tROWS=2\n"), Error);
 }
 
 TEST(GpBreeding, AtMostHalfThePopulationBreeds) {

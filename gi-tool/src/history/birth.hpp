@@ -17,6 +17,11 @@ struct BirthInfo {
     std::vector<std::string> parents;  // genome texts, in the birth's order
 };
 
+// A strategy's births as checkpoint text (one line per genome: the birth, then its parents' genome
+// texts, tab-separated) and back. `owner` names the strategy in the error a damaged text gives.
+std::string births_to_text(const std::vector<BirthInfo>& births);
+std::vector<BirthInfo> births_from_text(const std::string& text, const std::string& owner);
+
 class BirthReporter {
 public:
     virtual ~BirthReporter() = default;

@@ -3,23 +3,31 @@
 // accepted half (at most population/2, see selection.hpp) become parents; each parent makes one
 // mutant and one crossover child with another parent; missing children are fresh unique single
 // mutants of the starting genome, as at initialisation.
+#include "history/birth.hpp"
 #include "search/strategy.hpp"
 
 namespace gi {
 
 // The next generation from an evaluated one; children in the order parent 1 mutant, parent 1
 // crossover child, parent 2 mutant, ..., then the fresh mutants.
-std::vector<Genome> gp_next_population(const std::vector<Scored>& evaluated, const StrategyContext& context, Rng& rng);
+// When `births` is given it receives each child's birth and parents, in the same order.
+std::vector<Genome> gp_next_population(const std::vector<Scored>& evaluated, const StrategyContext& context, Rng& rng,
+                                       std::vector<BirthInfo>* births = nullptr);
 
-class GpStrategy : public Strategy {
+class GpStrategy : public Strategy, public BirthReporter {
 public:
     explicit GpStrategy(StrategyContext context) : context_(std::move(context)) {}
     std::string name() const override { return "gp"; }
     std::vector<Genome> initial_population(Rng& rng) override;
     std::vector<Genome> next_population(const ScoredBatch& evaluated, Rng& rng) override;
+    std::vector<BirthInfo> births() const override { return births_; }
+    // The births of the population to be evaluated next, so a resumed run still records them.
+    std::string save_state() const override { return births_to_text(births_); }
+    void restore_state(const std::string& state) override { births_ = births_from_text(state, "gp"); }
 
 private:
     StrategyContext context_;
+    std::vector<BirthInfo> births_;
 };
 
 }  // namespace gi

@@ -140,41 +140,8 @@ std::vector<Genome> Nsga2Strategy::next_population(const ScoredBatch& evaluated,
     return next;
 }
 
-std::string Nsga2Strategy::save_state() const {
-    std::string out;
-    for (const BirthInfo& b : births_) {
-        out += to_string(b.birth);
-        for (const std::string& parent : b.parents) out += "\t" + parent;
-        out += "\n";
-    }
-    return out;
-}
+std::string Nsga2Strategy::save_state() const { return births_to_text(births_); }
 
-void Nsga2Strategy::restore_state(const std::string& state) {
-    births_.clear();
-    std::size_t start = 0;
-    while (start < state.size()) {
-        const std::size_t end = std::min(state.find('\n', start), state.size());
-        const std::string line = state.substr(start, end - start);
-        start = end + 1;
-        BirthInfo info;
-        std::size_t field = 0, at = 0;
-        while (at <= line.size()) {
-            const std::size_t tab = std::min(line.find('\t', at), line.size());
-            const std::string text = line.substr(at, tab - at);
-            if (field++ == 0) {
-                try {
-                    info.birth = birth_from_string(text);
-                } catch (const Error& e) {
-                    throw Error(std::string("nsga2 checkpoint state: ") + e.what() + " (the checkpoint may be damaged)");
-                }
-            } else {
-                info.parents.push_back(text);
-            }
-            at = tab + 1;
-        }
-        births_.push_back(std::move(info));
-    }
-}
+void Nsga2Strategy::restore_state(const std::string& state) { births_ = births_from_text(state, "nsga2"); }
 
 }  // namespace gi

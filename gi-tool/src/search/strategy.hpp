@@ -30,7 +30,7 @@ public:
     virtual std::vector<Genome> initial_population(Rng& rng) = 0;
     // The next genomes to evaluate, given the last evaluated batch.
     virtual std::vector<Genome> next_population(const ScoredBatch& evaluated, Rng& rng) = 0;
-    // State beyond the population that a checkpoint must keep (none for gp).
+    // State beyond the population that a checkpoint must keep (the births of the next population).
     virtual std::string save_state() const { return {}; }
     virtual void restore_state(const std::string& state) { (void)state; }
 };
