@@ -36,3 +36,15 @@ registration_options() {  # kernel
         esac
     done <"$root/kernels/$1/registration.txt"
 }
+
+# Builds gi-optimize (Release, no tests, sm_90) into $work/build unless GI_BUILD names a build to
+# reuse; the log goes to $OUT/build.log. Sets `build` and `tool`; exits when the build fails.
+build_unless_given() {
+    build="${GI_BUILD:-$work/build}"
+    if [[ -z "${GI_BUILD:-}" ]]; then
+        cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=OFF \
+            -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
+            cmake --build "$build" -j "$jobs" >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+    fi
+    tool="$build/gi-tool/gi-tool"
+}

@@ -42,13 +42,7 @@ step "dependencies"
 unpack_carried_packages
 
 step "build"
-build="${GI_BUILD:-$work/build}"
-if [[ -z "${GI_BUILD:-}" ]]; then
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=OFF \
-        -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
-        cmake --build "$build" -j "$jobs" >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-fi
-tool="$build/gi-tool/gi-tool"
+build_unless_given
 gpu="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
 arch="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)"
 arch="${arch:-90}"
@@ -97,6 +91,7 @@ driver_runs() {
         hydro) sanitize_args=(--nx 70 --ny 50 --steps 1 --reps 0) ;;
     esac
 }
+speed() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
 median_of() { grep -o 'median [0-9.]* ms' <<<"$1" | head -1 | awk '{print $2}'; }
 
 rows=()
@@ -200,7 +195,6 @@ EOF
             echo "evolved: compute-sanitizer memcheck+racecheck: $sanitizer" | tee -a "$dir/driver.log"
         fi
     done
-    speed() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
     rows+=("| $kernel | ${times[original]:-?} | ${times[params]:-?} | ${times[evolved]:-?} | $(speed "${times[original]:-0}" "${times[evolved]:-0}") | $(speed "${times[params]:-0}" "${times[evolved]:-0}") | ${checks[original]:-?}/${checks[params]:-?}/${checks[evolved]:-?}, sanitizer $sanitizer | $validation | $wall s, $variants |")
     {
         echo "## $kernel"

@@ -42,13 +42,7 @@ step "dependencies"
 unpack_carried_packages
 
 step "build"
-build="${GI_BUILD:-$work/build}"
-if [[ -z "${GI_BUILD:-}" ]]; then
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=OFF \
-        -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
-        cmake --build "$build" -j "$jobs" >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-fi
-tool="$build/gi-tool/gi-tool"
+build_unless_given
 [[ -x "$tool" ]] || { echo "no gi-tool in $build"; exit 1; }
 
 record() {  # kernel -> training cases in $work/cases-<kernel>

@@ -117,21 +117,6 @@ std::string find_worker_program() {
     return "";
 }
 
-bool ValidationReport::passed() const {
-    for (const auto& c : cases)
-        if (c.status != EvalStatus::Ok || c.mismatches > 0) return false;
-    return true;
-}
-
-std::string ValidationReport::summary() const {
-    int held = 0;
-    for (const auto& c : cases) held += c.held_out ? 1 : 0;
-    std::ostringstream out;
-    out << "validated " << cases.size() << " case(s) (" << held << " held out): " << elements << " output elements, "
-        << mismatches << " beyond tolerance, worst error " << worst_error << (passed() ? "" : " -- FAILED");
-    return out.str();
-}
-
 namespace {
 
 // Where workers hand the original's outputs to each other: RAM-backed /dev/shm when there is one
