@@ -11,6 +11,7 @@
 
 #include <cuda.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -24,6 +25,7 @@
 #include "replay.hpp"
 #include "testcase/case_io.hpp"
 #include "util/hash.hpp"
+#include "variant/loop_guard.hpp"
 #include "worker/protocol.hpp"
 #include "worker/reference_file.hpp"
 
@@ -106,6 +108,7 @@ std::string outcome_name(RunReport::Outcome o) {
         case RunReport::Outcome::LoadError: return "load-error";
         case RunReport::Outcome::LaunchError: return "launch-error";
         case RunReport::Outcome::Fault: return "fault";
+        case RunReport::Outcome::LoopOverrun: return "loop-overrun";
     }
     return "fault";
 }
@@ -205,8 +208,18 @@ private:
         request.time = m.get("time", "1") == "1";
         request.shape = shape_from(m, replay.test_case());
 
+        const auto load_start = std::chrono::steady_clock::now();
+        // The payload: the loop-guarded build's cubin (guard-bytes of it), then the plain one's.
+        const long long guard_bytes = m.integer("guard-bytes", 0);
+        if (guard_bytes < 0 || static_cast<unsigned long long>(guard_bytes) > m.payload.size()) {
+            reply(error_reply("run request: guard-bytes=" + std::to_string(guard_bytes) + " but the payload has " +
+                              std::to_string(m.payload.size()) + " bytes"));
+            return true;
+        }
+        const std::string guarded_image = m.payload.substr(0, static_cast<std::size_t>(guard_bytes));
+        const std::string plain_image = m.payload.substr(static_cast<std::size_t>(guard_bytes));
         CUmodule module = nullptr;
-        const CUresult loaded = cuModuleLoadData(&module, m.payload.data());
+        const CUresult loaded = cuModuleLoadData(&module, plain_image.data());
         if (loaded != CUDA_SUCCESS) {
             const bool sticky = is_sticky(loaded) || cuCtxSynchronize() != CUDA_SUCCESS;
             reply({"result",
@@ -228,6 +241,51 @@ private:
             reply({"result", {{"outcome", "no-kernel"}, {"sticky", "0"}, {"detail", e.what()}}, {}});
             return true;
         }
+        // The guarded build is optional: when it cannot be used the variant is checked unguarded,
+        // as it would be without one, and the parent hears why.
+        LoopGuard loop_guard;
+        struct GuardModule {
+            CUmodule module = nullptr;
+            ~GuardModule() { if (module) cuModuleUnload(module); }
+        } guard_module;
+        std::string guard_state = guarded_image.empty() ? "none" : "used";
+        if (!guarded_image.empty() && !request.original) {
+            const CUresult r = cuModuleLoadData(&guard_module.module, guarded_image.data());
+            if (r != CUDA_SUCCESS) {
+                guard_module.module = nullptr;
+                if (is_sticky(r) || cuCtxSynchronize() != CUDA_SUCCESS) {
+                    reply({"result",
+                           {{"outcome", "load-error"},
+                            {"cuda-error", cuda_error_name(r)},
+                            {"sticky", "1"},
+                            {"detail", "loading the loop-guarded module: " + cuda_error_name(r) + " (" + cuda_error_text(r) + ")"}},
+                           {}});
+                    return false;
+                }
+                guard_state = "unusable: loading it failed: " + cuda_error_name(r);
+            } else {
+                try {
+                    loop_guard.kernel = find_kernel(guard_module.module, m.get("kernel"));
+                    check_cuda(cuModuleGetFunction(&loop_guard.clock, guard_module.module, kLoopClockKernel),
+                               std::string("finding ") + kLoopClockKernel);
+                    std::size_t bytes = 0;
+                    check_cuda(cuModuleGetGlobal(&loop_guard.deadline, &bytes, guard_module.module, kLoopDeadlineSymbol),
+                               std::string("finding ") + kLoopDeadlineSymbol);
+                    if (bytes != sizeof(unsigned long long)) throw Error(std::string(kLoopDeadlineSymbol) + " has the wrong size");
+                    check_cuda(cuModuleGetGlobal(&loop_guard.overrun, &bytes, guard_module.module, kLoopOverrunSymbol),
+                               std::string("finding ") + kLoopOverrunSymbol);
+                    if (bytes != sizeof(unsigned int)) throw Error(std::string(kLoopOverrunSymbol) + " has the wrong size");
+                    const long long budget_us = m.integer("guard-budget-us", 0);
+                    if (budget_us <= 0) throw Error("the run request gives no guard-budget-us");
+                    loop_guard.budget_ns = static_cast<std::uint64_t>(budget_us) * 1000u;
+                    request.guard = &loop_guard;
+                } catch (const std::exception& e) {
+                    guard_state = std::string("unusable: ") + e.what();
+                }
+            }
+        }
+        StageTimes stages;
+        stages.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start).count();
         const bool had_reference = replay.has_reference();
         RunReport report;
         try {
@@ -253,7 +311,12 @@ private:
                 {"error", std::to_string(c.error)},
                 {"hard-failure", c.hard_failure ? "1" : "0"},
                 {"times", join_times(report.times_ms)},
-                {"poisonable", report.poisonable}},
+                {"poisonable", report.poisonable},
+                {"loop-guard", guard_state},
+                {"load-ms", std::to_string(stages.load_ms)},
+                {"check-ms", std::to_string(report.stages.check_ms)},
+                {"compare-ms", std::to_string(report.stages.compare_ms)},
+                {"timed-ms", std::to_string(report.stages.timed_ms)}},
                {}};
         if (request.original && !had_reference && replay.has_reference() && m.fields.count("reference-out")) {
             // Written once per case, for every worker started after this one.

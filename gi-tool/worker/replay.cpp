@@ -1,13 +1,18 @@
 #include "replay.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "cuda_driver.hpp"
 
 namespace gi::worker {
 namespace {
 constexpr int kMaxCopies = 8;
+
+double ms_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
+}  // namespace
 
 Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream)
     : tc_(std::move(tc)), tolerances_(std::move(tolerances)), stream_(stream) {
@@ -65,6 +70,7 @@ Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_by
 }
 
 Replay::~Replay() {
+    if (clock_) cuMemFree(clock_);
     for (CUdeviceptr p : pristine_) cuMemFree(p);
     for (CUdeviceptr p : poison_) if (p) cuMemFree(p);
     for (auto& copy : copies_) for (CUdeviceptr p : copy) cuMemFree(p);
@@ -156,8 +162,6 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
                            static_cast<int>(request.shape.shared_bytes));
 
     RunReport report;
-    std::vector<std::string> labels;
-    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) labels.push_back("buffer " + std::to_string(b));
 
     if (request.original && !has_reference_) {
         restore(0, false);
@@ -190,27 +194,71 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
                                                        reference_[b].data(), tc_.buffers[b].size, tolerances_[b], false));
         report.comparison = summarise_comparisons(versus_oracle, {});
     } else if (!request.original) {
+        const LoopGuard* guard = request.guard;
+        const auto check_start = std::chrono::steady_clock::now();
         restore(0, true);
         check_cuda(cuStreamSynchronize(stream_), "restoring the case's buffers");
         progress("started");
-        if (CUresult r = launch(kernel, request.shape, 0); r != CUDA_SUCCESS) return fault(r, "launching the variant");
-        if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the variant");
+        if (guard && request.shape.shared_bytes > 48 * 1024)
+            cuFuncSetAttribute(guard->kernel, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               static_cast<int>(request.shape.shared_bytes));
+        if (guard) arm(*guard);
+        const char* build = guard ? " (its loop-guarded build)" : "";
+        if (CUresult r = launch(guard ? guard->kernel : kernel, request.shape, 0); r != CUDA_SUCCESS)
+            return fault(r, std::string("launching the variant") + build);
+        if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS)
+            return fault(r, std::string("running the variant") + build);
+        const bool stopped = guard && overran(*guard);
+        report.stages.check_ms = ms_since(check_start);
         progress("checked");
-        const std::vector<Bytes> outputs = download_writable(0);
-        std::vector<BufferComparison> comparisons;
-        std::vector<std::string> used_labels;
-        for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
-            if (tc_.buffers[b].read_only) continue;
-            comparisons.push_back(compare_buffer(tc_.buffers[b].element, reference_[b].data(), outputs[b].data(),
-                                                 tc_.buffers[b].size, tolerances_[b], poisonable_[b]));
-            used_labels.push_back(labels[b]);
+        if (stopped) {
+            report.outcome = RunReport::Outcome::LoopOverrun;
+            report.detail = "a loop was still running " + std::to_string(static_cast<double>(guard->budget_ns) / 1e6) +
+                            " ms after the kernel started (the original's time x the timeout factor + the guard's "
+                            "margin); the loop guard stopped it";
+            return report;
         }
-        report.comparison = summarise_comparisons(comparisons, used_labels);
+        const auto compare_start = std::chrono::steady_clock::now();
+        report.comparison = compare_with_reference(0);
+        report.stages.compare_ms = ms_since(compare_start);
         if (report.comparison.hard_failure) return report;
     }
 
-    if (!request.time) return report;
-    const int total = request.warmups + request.repetitions;
+    // The guarded build passed the check, but the plain one is what is timed and shipped: its own
+    // outputs (of the last timed repetition, or of one run when nothing is timed) must match too.
+    const int total = request.time ? request.warmups + request.repetitions : 0;
+    const int plain_copy = total > 0 ? (total - 1) % copies() : 0;
+    auto check_plain_build = [&]() {
+        const auto compare_start = std::chrono::steady_clock::now();
+        const ErrorSummary plain = compare_with_reference(plain_copy);
+        report.stages.compare_ms += ms_since(compare_start);
+        const ErrorSummary& checked = report.comparison;
+        if (!plain.hard_failure && plain.mismatches <= checked.mismatches && plain.error <= checked.error) return;
+        report.comparison = plain;
+        report.comparison.hard_failure = true;
+        report.comparison.detail = "the unguarded build (the one timed) gives other outputs than its loop-guarded build "
+                                   "did in the check: " + (plain.detail.empty() ? "a larger error" : plain.detail);
+        report.times_ms.clear();
+    };
+    if (request.original || !request.guard) {
+        if (!request.time) return report;
+    } else if (!request.time) {
+        const auto start = std::chrono::steady_clock::now();
+        restore(plain_copy, true);
+        if (CUresult r = launch(kernel, request.shape, plain_copy); r != CUDA_SUCCESS) return fault(r, "launching the unguarded build");
+        if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the unguarded build");
+        report.stages.timed_ms = ms_since(start);
+        check_plain_build();
+        return report;
+    } else {
+        // Poisoned once, so an output the plain build leaves unwritten is caught (the copy may still
+        // hold the guarded check's outputs).
+        for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
+            if (!tc_.buffers[b].read_only && poisonable_[b])
+                check_cuda(cuMemcpyDtoDAsync(copies_[plain_copy][b], poison_[b], tc_.buffers[b].size, stream_),
+                           "poisoning a case buffer");
+    }
+    const auto timed_start = std::chrono::steady_clock::now();
     std::vector<CUevent> events(2 * static_cast<std::size_t>(total), nullptr);
     for (auto& e : events) check_cuda(cuEventCreate(&e, CU_EVENT_DEFAULT), "creating timing events");
     struct EventGuard {
@@ -234,7 +282,41 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
         check_cuda(cuEventElapsedTime(&ms, events[2 * r], events[2 * r + 1]), "reading a timing event");
         report.times_ms.push_back(ms);
     }
+    report.stages.timed_ms = ms_since(timed_start);
+    if (!request.original && request.guard) check_plain_build();
     return report;
+}
+
+ErrorSummary Replay::compare_with_reference(int copy) {
+    const std::vector<Bytes> outputs = download_writable(copy);
+    std::vector<BufferComparison> comparisons;
+    std::vector<std::string> labels;
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+        if (tc_.buffers[b].read_only) continue;
+        comparisons.push_back(compare_buffer(tc_.buffers[b].element, reference_[b].data(), outputs[b].data(),
+                                             tc_.buffers[b].size, tolerances_[b], poisonable_[b]));
+        labels.push_back("buffer " + std::to_string(b));
+    }
+    return summarise_comparisons(comparisons, labels);
+}
+
+void Replay::arm(const LoopGuard& guard) {
+    if (!clock_) check_cuda(cuMemAlloc(&clock_, sizeof clock_host_), "allocating the loop guard's clock");
+    void* params[] = {&clock_};
+    check_cuda(cuLaunchKernel(guard.clock, 1, 1, 1, 1, 1, 1, 0, stream_, params, nullptr), "reading the GPU clock");
+    check_cuda(cuMemcpyDtoHAsync(clock_host_, clock_, sizeof clock_host_, stream_), "reading the GPU clock");
+    check_cuda(cuStreamSynchronize(stream_), "reading the GPU clock");
+    deadline_host_ = clock_host_[0] + guard.budget_ns;
+    // On the launch's stream, so the kernel cannot start before its deadline is in place.
+    check_cuda(cuMemcpyHtoDAsync(guard.deadline, &deadline_host_, sizeof deadline_host_, stream_),
+               "setting the loop guard's deadline");
+}
+
+bool Replay::overran(const LoopGuard& guard) {
+    unsigned int flag = 0;
+    check_cuda(cuMemcpyDtoHAsync(&flag, guard.overrun, sizeof flag, stream_), "reading the loop guard's flag");
+    check_cuda(cuStreamSynchronize(stream_), "reading the loop guard's flag");
+    return flag != 0;
 }
 
 }  // namespace gi::worker

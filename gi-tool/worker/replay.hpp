@@ -4,6 +4,7 @@
 // original kernel's outputs are the reference, and every variant is checked against them.
 #include <cuda.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -18,6 +19,24 @@ struct LaunchShape {
     unsigned shared_bytes = 0;
 };
 
+// The loop-guarded build of a variant (variant/loop_guard.hpp), loaded beside the plain one. Its
+// check run stops any loop still running `budget_ns` after the launch; it is never timed.
+struct LoopGuard {
+    CUfunction kernel = nullptr;     // the variant, guarded
+    CUfunction clock = nullptr;      // gi_loop_clock: reads %globaltimer, re-arms the overrun flag
+    CUdeviceptr deadline = 0;        // gi_loop_deadline_ns (__constant__)
+    CUdeviceptr overrun = 0;         // gi_loop_overrun
+    std::uint64_t budget_ns = 0;
+};
+
+// Wall time of a variant's request by stage, so the run time per variant can be explained.
+struct StageTimes {
+    double load_ms = 0;     // loading the module(s) (main.cpp)
+    double check_ms = 0;    // restoring the poisoned case, arming the guard, the check launch
+    double compare_ms = 0;  // downloading outputs and comparing them with the reference
+    double timed_ms = 0;    // warm-ups and timed repetitions
+};
+
 struct RunRequest {
     bool original = false;      // the first time: establishes the reference (and which outputs to poison);
                                 // later: timing only
@@ -27,16 +46,21 @@ struct RunRequest {
     int warmups = 2;
     int repetitions = 10;
     bool time = true;
+    // Variant only: check with this build, then time the plain one and compare its outputs too.
+    const LoopGuard* guard = nullptr;
 };
 
 struct RunReport {
-    enum class Outcome { Ok, LoadError, LaunchError, Fault } outcome = Outcome::Ok;
+    // LoopOverrun: the guarded check run ended because a loop passed its deadline (the context
+    // is fine, the worker stays).
+    enum class Outcome { Ok, LoadError, LaunchError, Fault, LoopOverrun } outcome = Outcome::Ok;
     std::string cuda_error;       // CUDA_ERROR_... name when not Ok
     std::string detail;
     bool sticky = false;          // the context is unusable: the worker must exit
     ErrorSummary comparison;      // variant vs reference (original: reference vs recorded oracle)
     std::vector<double> times_ms; // timed repetitions
     std::string poisonable;       // original: per buffer, "1" when poisoned for variants ("1,0,...")
+    StageTimes stages;
 };
 
 class Replay {
@@ -75,6 +99,10 @@ private:
     CUresult launch(CUfunction kernel, const LaunchShape& shape, int copy);
     std::vector<Bytes> download_writable(int copy);
     RunReport fault(CUresult code, const std::string& when);
+    ErrorSummary compare_with_reference(int copy);
+    // Reads the GPU clock and sets the guard's deadline to now + budget, before the check launch.
+    void arm(const LoopGuard& guard);
+    bool overran(const LoopGuard& guard);
 
     TestCase tc_;
     std::vector<Tolerance> tolerances_;
@@ -85,6 +113,9 @@ private:
     std::vector<bool> poisonable_;                 // outputs the original overwrites entirely
     std::vector<Bytes> reference_;                 // the original's outputs (writable buffers)
     bool has_reference_ = false;
+    CUdeviceptr clock_ = 0;                        // gi_loop_clock's output (allocated on first use)
+    unsigned long long clock_host_[2] = {0, 0};
+    unsigned long long deadline_host_ = 0;
 };
 
 }  // namespace gi::worker

@@ -50,6 +50,36 @@ TEST(CudaClassify, FaultsAndLaunchErrorsAreCrashes) {
     EXPECT_FALSE(v.restart_worker);
 }
 
+TEST(CudaClassify, LoopOverrunIsATimeoutThatKeepsTheWorker) {
+    const RunVerdict v = classify_run_reply(result({{"outcome", "loop-overrun"}, {"sticky", "0"}, {"loop-guard", "used"},
+                                                    {"detail", "a loop was still running 8.4 ms after the kernel started; "
+                                                               "the loop guard stopped it"},
+                                                    {"load-ms", "1.5"}, {"check-ms", "9"}, {"compare-ms", "0"}, {"timed-ms", "0"}}));
+    EXPECT_EQ(v.result.status, EvalStatus::Timeout);
+    EXPECT_TRUE(v.loop_overrun);
+    EXPECT_FALSE(v.restart_worker);
+    EXPECT_FALSE(v.guard_unusable);
+    EXPECT_NE(v.result.detail.find("loop guard stopped it"), std::string::npos);
+    ASSERT_TRUE(v.has_stages);
+    EXPECT_DOUBLE_EQ(v.load_ms, 1.5);
+    EXPECT_DOUBLE_EQ(v.check_ms, 9);
+}
+
+TEST(CudaClassify, StageTimesAndAnUnusableGuardAreReported) {
+    const RunVerdict v = classify_run_reply(result({{"outcome", "ok"}, {"elements", "1"}, {"mismatches", "0"}, {"worst", "0"},
+                                                    {"error", "0"}, {"hard-failure", "0"}, {"times", "1"},
+                                                    {"loop-guard", "unusable: finding gi_loop_clock: CUDA_ERROR_NOT_FOUND"},
+                                                    {"load-ms", "0.5"}, {"check-ms", "1"}, {"compare-ms", "2"}, {"timed-ms", "3"}}));
+    EXPECT_EQ(v.result.status, EvalStatus::Ok);
+    EXPECT_TRUE(v.guard_unusable);
+    EXPECT_FALSE(v.loop_overrun);
+    ASSERT_TRUE(v.has_stages);
+    EXPECT_DOUBLE_EQ(v.compare_ms, 2);
+    EXPECT_DOUBLE_EQ(v.timed_ms, 3);
+    EXPECT_FALSE(classify_run_reply(result({{"outcome", "ok"}, {"times", "1"}})).has_stages);
+    EXPECT_THROW(classify_run_reply(result({{"outcome", "ok"}, {"times", "1"}, {"check-ms", "soon"}})), Error);
+}
+
 TEST(CudaClassify, ModulesThatDoNotLoadAreCompileErrors) {
     EXPECT_EQ(classify_run_reply(result({{"outcome", "load-error"}, {"sticky", "0"}})).result.status, EvalStatus::CompileError);
     EXPECT_EQ(classify_run_reply(result({{"outcome", "no-kernel"}, {"sticky", "0"}})).result.status, EvalStatus::CompileError);

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "util/error.hpp"
 
 namespace gi {
@@ -20,8 +22,28 @@ TEST(CudaOptions, DefaultsAndValues) {
     EXPECT_EQ(o.arch, "sm_90");
     EXPECT_EQ(o.spare_workers, 4);
     EXPECT_EQ(o.timeout_margin_ms, 100);
+    EXPECT_TRUE(o.loop_guard);
+    EXPECT_EQ(o.guard_margin_ms, 2);
     ASSERT_EQ(o.include_dirs.size(), 1u);
     EXPECT_EQ(o.include_dirs[0], "kernels/stereo");
+}
+
+TEST(CudaOptions, LoopGuardOptions) {
+    CudaEvaluatorOptions o = cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard"});
+    EXPECT_FALSE(o.loop_guard);
+    o = cuda_evaluator_options({{"--cases", {"c"}}, {"--loop-guard-margin-ms", {"7"}}}, "");
+    EXPECT_TRUE(o.loop_guard);
+    EXPECT_EQ(o.guard_margin_ms, 7);
+    const std::vector<std::string> switches = cuda_switch_options();
+    EXPECT_NE(std::find(switches.begin(), switches.end(), "--no-loop-guard"), switches.end());
+    EXPECT_NE(cuda_options_help().find("--no-loop-guard"), std::string::npos);
+    EXPECT_NE(cuda_options_help().find("--loop-guard-margin-ms"), std::string::npos);
+    try {
+        cuda_evaluator_options({{"--cases", {"c"}}, {"--loop-guard-margin-ms", {"5"}}}, "", {"--no-loop-guard"});
+        ADD_FAILURE() << "accepted a margin for a guard that is off";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("--no-loop-guard"), std::string::npos) << e.what();
+    }
 }
 
 TEST(CudaOptions, MalformedValuesNameTheOption) {
@@ -39,6 +61,8 @@ TEST(CudaOptions, MalformedValuesNameTheOption) {
     fails({{"--cases", {"c"}}, {"--repetitions", {"0"}}}, "--repetitions");
     fails({{"--cases", {"c"}}, {"--timeout-factor", {"0.5"}}}, "--timeout-factor");
     fails({{"--cases", {"c"}}, {"--spare-workers", {"99"}}}, "--spare-workers");
+    fails({{"--cases", {"c"}}, {"--loop-guard-margin-ms", {"-1"}}}, "--loop-guard-margin-ms");
+    fails({{"--cases", {"c"}}, {"--loop-guard-margin-ms", {"2ms"}}}, "--loop-guard-margin-ms");
 }
 
 }  // namespace

@@ -36,6 +36,20 @@ RunVerdict classify_run_reply(const worker::Message& reply) {
     const std::string outcome = reply.get("outcome");
     v.restart_worker = reply.get("sticky") == "1";
     v.result.detail = reply.get("detail");
+    v.guard_unusable = reply.get("loop-guard").rfind("unusable", 0) == 0;
+    if (reply.fields.count("check-ms")) {
+        v.has_stages = true;
+        v.load_ms = reply.number("load-ms");
+        v.check_ms = reply.number("check-ms");
+        v.compare_ms = reply.number("compare-ms");
+        v.timed_ms = reply.number("timed-ms");
+    }
+    if (outcome == "loop-overrun") {
+        // Stopped by the guard, so the worker and its context are fine: no restart.
+        v.result.status = EvalStatus::Timeout;
+        v.loop_overrun = true;
+        return v;
+    }
     if (outcome == "load-error" || outcome == "no-kernel") {
         v.result.status = EvalStatus::CompileError;
         return v;

@@ -8,8 +8,11 @@
 // overwrites entirely, so those are poisoned for variants), and checks and times every variant.
 // The first worker on a case writes the reference outputs to a checksummed file (/dev/shm when
 // there is one) that spare and replacement workers load instead of running the original again.
-// A variant that hangs is killed at original time x factor + margin after its launch; one that crashes or
-// leaves a sticky CUDA error costs a worker restart. Every failure is classified with its cause.
+// Each variant is also compiled with its loops guarded; that build runs the check, so a loop that runs
+// away stops itself at original time x factor + guard margin and costs no restart; the plain build is
+// timed and its outputs compared too. A variant that hangs anyway (a barrier deadlock, a goto loop)
+// is killed at original time x factor + margin after its launch; one that crashes or leaves a sticky
+// CUDA error costs a worker restart. Every failure is classified with its cause.
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -42,6 +45,9 @@ struct CudaEvaluatorOptions {
     int spare_workers = 4;                  // workers kept ready (case and the original's outputs loaded)
                                             // to replace a failed one: at least this many, up to 8
                                             // when failures outpace their start-up; 0 = none
+    bool loop_guard = true;                 // check each variant with its loops guarded (variant/loop_guard.hpp),
+                                            // so one whose loop runs away ends by itself, without a restart
+    int guard_margin_ms = 2;                // the guard stops loops at the original's time x factor + this
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
@@ -62,7 +68,15 @@ struct CudaEvaluatorStats {
     double restart_ms = 0;        // wall time replacing workers a variant killed, until the next can run
     double spare_wait_ms = 0;     // of which waiting for a spare worker to be ready
     long worker_restarts = 0;
-    long timeouts = 0;
+    long timeouts = 0;            // variants killed at their allowance (the hard timeout)
+    long loop_overruns = 0;       // variants the loop guard stopped (Timeout too, but no restart)
+    long unguarded = 0;           // variants with loops checked without the guard (guarded build failed)
+    long guard_compiled = 0;      // of `compiled`, the loop-guarded builds
+    long staged_runs = 0;         // variant requests whose reply gave per-stage wall times:
+    double stage_load_ms = 0;     //   module load(s)
+    double stage_check_ms = 0;    //   check run, restoring the case included
+    double stage_compare_ms = 0;  //   output download and comparison
+    double stage_timed_ms = 0;    //   warm-ups and timed repetitions
     long spares_ready = 0;        // replacements that found their spare ready
     long spares_waited = 0;       // replacements that waited for their spare's start-up
     long cold_starts = 0;         // replacements with no spare at all

@@ -44,8 +44,11 @@ double number(const std::map<std::string, std::vector<std::string>>& values, con
 std::vector<std::string> cuda_value_options() {
     return {"--cases",    "--held-out", "--recorded-name", "--block",   "--grid",      "--tolerance",
             "--worker",   "--nvcc",     "--sanitizer",     "--arch",    "--jobs",      "--warmups",
-            "--repetitions", "--timeout-factor", "--timeout-margin-ms", "--compile-cache", "--spare-workers"};
+            "--repetitions", "--timeout-factor", "--timeout-margin-ms", "--compile-cache", "--spare-workers",
+            "--loop-guard-margin-ms"};
 }
+
+std::vector<std::string> cuda_switch_options() { return {"--no-loop-guard"}; }
 
 std::string cuda_options_help() {
     return "  --cases DIR               cuda: recorded test cases (GI_RECORD_DIR of a recorder run); required\n"
@@ -65,12 +68,16 @@ std::string cuda_options_help() {
            "  --timeout-factor X        cuda: a variant may run X times the original's time (default 10)\n"
            "  --timeout-margin-ms N     cuda: plus this for a variant's check launch (default 100); a fault\n"
            "                            the driver reports later counts as a timeout\n"
+           "  --no-loop-guard           cuda: check variants as compiled, without guarding their loops; a loop\n"
+           "                            that runs away is then only stopped by killing its worker (slow)\n"
+           "  --loop-guard-margin-ms N  cuda: a guarded loop stops at the original's time x factor + N ms\n"
+           "                            (default 2)\n"
            "  --compile-cache DIR       cuda: keep compiled variants here across runs\n"
            "  --spare-workers N         cuda: GPU workers kept ready to replace one a variant killed (default 4)\n";
 }
 
 CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vector<std::string>>& values,
-                                            const std::string& kernel_path) {
+                                            const std::string& kernel_path, const std::set<std::string>& switches) {
     CudaEvaluatorOptions o;
     const std::string* cases = last(values, "--cases");
     if (!cases) throw UsageError("--evaluator cuda needs --cases DIR (the folder GI_RECORD_DIR pointed to when the program was recorded)");
@@ -94,6 +101,10 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     o.timeout_factor = number(values, "--timeout-factor", 10, 1, 1e6);
     o.timeout_margin_ms = static_cast<int>(integer(values, "--timeout-margin-ms", 100, 0, 3600000));
     o.spare_workers = static_cast<int>(integer(values, "--spare-workers", 4, 0, 16));
+    o.loop_guard = switches.count("--no-loop-guard") == 0;
+    o.guard_margin_ms = static_cast<int>(integer(values, "--loop-guard-margin-ms", 2, 0, 3600000));
+    if (!o.loop_guard && last(values, "--loop-guard-margin-ms"))
+        throw UsageError("--loop-guard-margin-ms has no effect with --no-loop-guard; drop one of them");
     if (!kernel_path.empty()) {
         const std::filesystem::path folder = std::filesystem::path(kernel_path).parent_path();
         o.include_dirs.push_back(folder.empty() ? "." : folder.string());

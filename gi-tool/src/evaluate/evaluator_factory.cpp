@@ -51,7 +51,8 @@ std::unique_ptr<Evaluator> make_compile_only(const Grammar& grammar, const Evalu
 }
 
 std::unique_ptr<Evaluator> make_cuda(const Grammar& grammar, const EvaluatorOptions& options) {
-    return std::make_unique<CudaEvaluator>(grammar, cuda_evaluator_options(options.values, options.kernel_path));
+    return std::make_unique<CudaEvaluator>(grammar,
+                                           cuda_evaluator_options(options.values, options.kernel_path, options.switches));
 }
 
 struct Entry {
@@ -77,7 +78,7 @@ const std::vector<Entry>& entries() {
           {"--arch", "--nvcc", "--nvcc-flag", "--jobs", "--compile-timeout"}, {}},
          make_compile_only},
         {{"cuda", "replays recorded launches on a GPU, checks outputs and times each variant",
-          cuda_options_help(), cuda_value_options(), {}},
+          cuda_options_help(), cuda_value_options(), cuda_switch_options()},
          make_cuda},
     };
     return table;

@@ -7,6 +7,14 @@
 // per line (values escaped: \\ \n). The payload carries binary data (a cubin).
 // Requests: hello, load-case, unload-case, run, quit. Replies: ready, case-loaded, case-unloaded,
 // result, error (and, while a variant runs, started and checked).
+//
+// A run request's payload is the plain cubin, or with `guard-bytes=N` the variant's loop-guarded
+// cubin (its first N bytes, variant/loop_guard.hpp) followed by the plain one; `guard-budget-us`
+// is then how long a loop of the guarded check run may go on after the launch (the original's
+// time x the timeout factor + the guard's margin). The result says `loop-guard=` none, used, or
+// "unusable: why" (then the check ran unguarded), outcome `loop-overrun` when the guard stopped
+// a loop (the worker stays), and per-stage wall times `load-ms`, `check-ms`, `compare-ms`,
+// `timed-ms`.
 #include <cstdint>
 #include <map>
 #include <optional>

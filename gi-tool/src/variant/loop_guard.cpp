@@ -1,0 +1,227 @@
+#include "variant/loop_guard.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "source/source_file.hpp"
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+
+bool ident_char(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+// A newline that ends a logical line (not continued by a backslash, maybe with a \r between).
+bool ends_logical_line(const std::string& text, std::size_t i) {
+    if (text[i] != '\n') return false;
+    std::size_t k = i;
+    if (k > 0 && text[k - 1] == '\r') --k;
+    return k == 0 || text[k - 1] != '\\';
+}
+
+struct Insertion {
+    std::size_t at;
+    std::string text;
+};
+
+class Guarder {
+public:
+    Guarder(const std::string& text, const std::string& masked, const std::string& name)
+        : text_(text), masked_(masked), name_(name) {}
+
+    LoopGuardResult run() {
+        LoopGuardResult result;
+        directive_ = false;
+        bool line_start = true;
+        for (std::size_t i = 0; i < masked_.size(); ++i) {
+            const char c = masked_[i];
+            if (c == '\n') {
+                if (ends_logical_line(masked_, i)) directive_ = false;
+                line_start = true;
+                continue;
+            }
+            if (line_start && !space(c)) {
+                line_start = false;
+                if (c == '#') {
+                    directive_ = true;
+                    define_ = is_define(i);
+                }
+            }
+            if (!ident_char(c) || (i > 0 && ident_char(masked_[i - 1]))) continue;
+            std::size_t end = i;
+            while (end < masked_.size() && ident_char(masked_[end])) ++end;
+            const std::size_t length = end - i;
+            const bool is_for = length == 3 && masked_.compare(i, 3, "for") == 0;
+            const bool is_while = length == 5 && masked_.compare(i, 5, "while") == 0;
+            if ((is_for || is_while) && (!directive_ || define_)) guard_loop(i, end, is_for, result);
+            i = end - 1;
+        }
+        std::stable_sort(insertions_.begin(), insertions_.end(),
+                         [](const Insertion& a, const Insertion& b) { return a.at > b.at; });
+        std::string out = text_;
+        for (const Insertion& ins : insertions_) out.insert(ins.at, ins.text);
+        result.source = loop_guard_preamble() + out;
+        return result;
+    }
+
+private:
+    bool is_define(std::size_t hash) const {
+        std::size_t k = hash + 1;
+        while (k < masked_.size() && (masked_[k] == ' ' || masked_[k] == '\t')) ++k;
+        return masked_.compare(k, 6, "define") == 0 && (k + 6 >= masked_.size() || !ident_char(masked_[k + 6]));
+    }
+
+    int line_of(std::size_t at) const {
+        return 1 + static_cast<int>(std::count(text_.begin(), text_.begin() + static_cast<long>(at), '\n'));
+    }
+
+    void skip(const std::string& keyword, std::size_t at, const std::string& why, LoopGuardResult& result) {
+        result.unguarded.push_back(located_message(name_, line_of(at), "'" + keyword + "' loop left unguarded: " + why, ""));
+    }
+
+    // Whitespace, and in a #define the backslash-newlines that continue it.
+    std::size_t skip_space(std::size_t i) const {
+        while (i < masked_.size()) {
+            if (masked_[i] == '\\' && i + 1 < masked_.size() && (masked_[i + 1] == '\n' || masked_[i + 1] == '\r')) {
+                ++i;
+                continue;
+            }
+            if (!space(masked_[i])) break;
+            if (directive_ && masked_[i] == '\n' && ends_logical_line(masked_, i)) break;
+            ++i;
+        }
+        return i;
+    }
+
+    void guard_loop(std::size_t keyword_at, std::size_t keyword_end, bool is_for, LoopGuardResult& result) {
+        const std::string keyword = is_for ? "for" : "while";
+        const std::size_t open = skip_space(keyword_end);
+        if (open >= masked_.size() || masked_[open] != '(') return;  // not a loop here (a macro's name, say)
+        // The matching ')' with every bracket balanced on the way; ';' at the header's own level.
+        std::vector<char> stack{'('};
+        std::vector<std::size_t> semicolons;
+        bool top_colon = false;
+        std::size_t close = std::string::npos;
+        for (std::size_t k = open + 1; k < masked_.size(); ++k) {
+            const char c = masked_[k];
+            if (directive_ && c == '\n' && ends_logical_line(masked_, k)) break;
+            if (c == '(' || c == '[' || c == '{') {
+                stack.push_back(c);
+            } else if (c == ')' || c == ']' || c == '}') {
+                const char want = c == ')' ? '(' : c == ']' ? '[' : '{';
+                if (stack.back() != want) {
+                    skip(keyword, keyword_at,
+                         std::string("its header has an unbalanced '") + c + "' at line " + std::to_string(line_of(k)), result);
+                    return;
+                }
+                stack.pop_back();
+                if (stack.empty()) {
+                    close = k;
+                    break;
+                }
+            } else if (stack.size() == 1 && c == ';') {
+                // A while header has none at its own level and a for header two: one more means
+                // the header ran into the loop's body.
+                if (!is_for || semicolons.size() == 2) break;
+                semicolons.push_back(k);
+            } else if (stack.size() == 1 && c == ':' && masked_[k - 1] != ':' &&
+                       (k + 1 >= masked_.size() || masked_[k + 1] != ':')) {
+                top_colon = true;
+            }
+        }
+        if (close == std::string::npos) {
+            skip(keyword, keyword_at,
+                 std::string("the '(' of its header has no matching ')'") + (directive_ ? " within the #define" : ""),
+                 result);
+            return;
+        }
+        std::size_t from, to;  // the condition: [from, to)
+        if (is_for) {
+            if (semicolons.size() != 2) {
+                if (top_colon && semicolons.size() <= 1) return;  // range-for: it ends with its range
+                skip(keyword, keyword_at,
+                     "its header has " + std::to_string(semicolons.size()) + " top-level ';' (expected 2)", result);
+                return;
+            }
+            from = semicolons[0] + 1;
+            to = semicolons[1];
+        } else {
+            from = open + 1;
+            to = close;
+        }
+        while (from < to && (space(masked_[from]) || masked_[from] == '\\')) ++from;
+        while (to > from && (space(masked_[to - 1]) || masked_[to - 1] == '\\')) --to;
+        if (from == to) {
+            if (!is_for) {
+                skip(keyword, keyword_at, "its condition is empty", result);
+                return;
+            }
+            // `for (;;)`: the guard is the whole condition.
+            insertions_.push_back({semicolons[0] + 1, " gi_loop_ok()"});
+        } else {
+            insertions_.push_back({from, "("});
+            insertions_.push_back({to, ") && gi_loop_ok()"});
+        }
+        ++result.guarded;
+    }
+
+    const std::string& text_;
+    const std::string& masked_;
+    std::string name_;
+    std::vector<Insertion> insertions_;
+    bool directive_ = false;  // inside a preprocessor directive's logical line
+    bool define_ = false;     // ... and it is a #define (the only one whose loops are code)
+};
+
+}  // namespace
+
+const std::string& loop_guard_preamble() {
+    // gi_loop_clock also re-arms the overrun flag and reads the deadline, which keeps both symbols
+    // in the module even when the compiler removes every guarded loop.
+    static const std::string preamble =
+        "// gi-optimize loop guard: loops stop once %globaltimer passes gi_loop_deadline_ns (0 = never)\n"
+        "__constant__ unsigned long long gi_loop_deadline_ns;\n"
+        "__device__ unsigned int gi_loop_overrun;\n"
+        "extern \"C\" __global__ void gi_loop_clock(unsigned long long* now) {\n"
+        "    unsigned long long t;\n"
+        "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t));\n"
+        "    now[0] = t;\n"
+        "    now[1] = gi_loop_deadline_ns;\n"
+        "    gi_loop_overrun = 0u;\n"
+        "}\n"
+        "__host__ __device__ __forceinline__ bool gi_loop_ok() {\n"
+        "#ifdef __CUDA_ARCH__\n"
+        "    const unsigned long long deadline = gi_loop_deadline_ns;\n"
+        "    if (deadline == 0ull) return true;\n"
+        "    unsigned long long t;\n"
+        "    asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t));\n"
+        "    if (t < deadline) return true;\n"
+        "    gi_loop_overrun = 1u;\n"
+        "    return false;\n"
+        "#else\n"
+        "    return true;\n"
+        "#endif\n"
+        "}\n"
+        "#line 1\n";
+    return preamble;
+}
+
+LoopGuardResult guard_loops(const std::string& source, const std::string& name) {
+    std::string masked;
+    try {
+        masked = mask_comments_and_strings(make_source_file(name, source));
+    } catch (const Error& e) {
+        // The plain compile reports this better; a guarded copy of broken text helps nobody.
+        LoopGuardResult result;
+        result.source = loop_guard_preamble() + source;
+        result.unguarded.push_back(std::string("no loop guarded: ") + e.what());
+        return result;
+    }
+    return Guarder(source, masked, name).run();
+}
+
+}  // namespace gi
