@@ -41,6 +41,7 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     for (const auto& o : cuda_value_options()) value_options.push_back(o);
     for (const char* o : {"--variants", "--batch", "--max-edits", "--seed", "--sanitize"}) value_options.push_back(o);
     std::vector<std::string> switches = kernel_switch_options();
+    for (const auto& o : cuda_switch_options()) switches.push_back(o);
     switches.push_back("--help");
     const Args args(raw, value_options, switches);
     if (args.has("--help")) {
@@ -57,7 +58,10 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::map<std::string, std::vector<std::string>> values;
     for (const auto& o : cuda_value_options())
         if (!args.values(o).empty()) values[o] = args.values(o);
-    CudaEvaluator evaluator(grammar, cuda_evaluator_options(values, kernel_path_from(args)));
+    std::set<std::string> present;
+    for (const auto& o : cuda_switch_options())
+        if (args.has(o)) present.insert(o);
+    CudaEvaluator evaluator(grammar, cuda_evaluator_options(values, kernel_path_from(args), present));
 
     const EditSpace space(grammar, macros_for(Genome{}, grammar));
     if (space.empty()) throw Error(grammar.source_path + ": the grammar offers no edits, so there is nothing to benchmark");
@@ -92,7 +96,8 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::printf("  %zu variants in %.1f s:", last, so_far);
         for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
-        std::printf(" (restarts %ld, timeouts %ld)\n", evaluator.stats().worker_restarts, evaluator.stats().timeouts);
+        std::printf(" (restarts %ld, timeouts %ld, loop overruns %ld)\n", evaluator.stats().worker_restarts,
+                    evaluator.stats().timeouts, evaluator.stats().loop_overruns);
         std::fflush(stdout);
     }
     const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -103,10 +108,21 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     auto share = [&](double ms) { return 100.0 * ms / wall_ms; };
     std::printf("variants evaluated: %ld in %.1f s\n", s.variants, wall_ms / 1000);
     std::printf("variants per minute: %.0f\n", per_minute);
-    std::printf("compile ms per variant: %.1f (one compile's time with %s; %ld compiled, %ld cache hits, compiled in parallel)\n",
-                s.compiled ? s.compile_cpu_ms / static_cast<double>(s.compiled) : 0.0, s.compiler.c_str(), s.compiled, s.cache_hits);
+    std::printf("compile ms per variant: %.1f (one compile's time with %s; %ld compiled, of which %ld loop-guarded builds, "
+                "%ld cache hits, compiled in parallel)\n",
+                s.compiled ? s.compile_cpu_ms / static_cast<double>(s.compiled) : 0.0, s.compiler.c_str(), s.compiled,
+                s.guard_compiled, s.cache_hits);
     std::printf("run ms per variant: %.1f (worker request: module load, input copies, a poisoned check run, timed launches, comparison)\n",
                 runs > 0 ? s.run_ms / static_cast<double>(runs) : 0.0);
+    if (s.staged_runs > 0) {
+        const double n = static_cast<double>(s.staged_runs);
+        std::printf("run stages, ms per variant: module load %.2f, check run (restore included) %.2f, comparison %.2f, "
+                    "timed repetitions %.2f, rest (pipes, copies, the parent) %.2f (%ld runs reported them)\n",
+                    s.stage_load_ms / n, s.stage_check_ms / n, s.stage_compare_ms / n, s.stage_timed_ms / n,
+                    std::max(0.0, (runs > 0 ? s.run_ms / static_cast<double>(runs) : 0.0) -
+                                      (s.stage_load_ms + s.stage_check_ms + s.stage_compare_ms + s.stage_timed_ms) / n),
+                    s.staged_runs);
+    }
     std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, worker restarts %.0f%%, other %.0f%%\n",
                 share(s.compile_wait_ms), share(s.run_ms), share(s.original_ms), share(s.restart_ms),
                 std::max(0.0, 100 - share(s.compile_wait_ms) - share(s.run_ms) - share(s.original_ms) - share(s.restart_ms)));
@@ -121,6 +137,9 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::printf("statuses:");
     for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
     std::printf("\nworker restarts: %ld, timeouts: %ld\n", s.worker_restarts, s.timeouts);
+    std::printf("loop guard: %s; %ld loop overruns stopped without a restart, %ld variants with loops ran unguarded "
+                "(their guarded build failed)\n",
+                evaluator.loop_guard() ? "on" : "off (--no-loop-guard)", s.loop_overruns, s.unguarded);
     std::printf("original kernel: median %.4f ms, spread %.5f ms (%.2f%% of the median, %d repetitions)\n", original.median_ms,
                 original.spread_ms, 100 * original.spread_ms / original.median_ms, original.repetitions);
     const char* bound = "the GPU worker (runs are sequential on one GPU; compiles finish in their shadow)";

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -27,6 +28,7 @@
 #include "util/error.hpp"
 #include "util/hash.hpp"
 #include "util/process.hpp"
+#include "variant/loop_guard.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {
@@ -484,8 +486,9 @@ struct CudaEvaluator::Impl {
         (restart ? stats.restart_ms : stats.original_ms) += ms_since(start);
     }
 
+    // With `guard`, the loop-guarded build rides in front of the plain one (worker/protocol.hpp).
     Message run_message(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
-                        bool time) {
+                        bool time, const DeviceCompileResult* guard = nullptr) {
         Message m{"run",
                   {{"slot", std::to_string(index)},
                    {"role", role},
@@ -497,6 +500,13 @@ struct CudaEvaluator::Impl {
                    {"repetitions", std::to_string(options.repetitions)},
                    {"time", time ? "1" : "0"}},
                   code.cubin};
+        if (guard) {
+            const double base = slots[index].original_ms > 0 ? slots[index].original_ms : 1000.0;
+            const double budget_ms = options.timeout_factor * base + options.guard_margin_ms;
+            m.fields["guard-bytes"] = std::to_string(guard->cubin.size());
+            m.fields["guard-budget-us"] = std::to_string(std::max(1LL, static_cast<long long>(std::llround(1000 * budget_ms))));
+            m.payload = guard->cubin + code.cubin;
+        }
         return m;
     }
 
@@ -640,10 +650,47 @@ struct CudaEvaluator::Impl {
         references = std::make_unique<ReferenceFolder>(case_bytes);
     }
 
-    std::shared_future<DeviceCompileResult> submit(const Variant& v) {
-        std::string source = v.source;
-        std::vector<std::string> flags = v.compile_options;
-        return pool->submit([this, source = std::move(source), flags = std::move(flags)] { return compile(source, flags); });
+    // A variant's builds: plain, and loop-guarded when the guard is on and it has loops to guard.
+    struct Builds {
+        std::shared_future<DeviceCompileResult> plain, guarded;
+    };
+
+    // The guarded source, or "" when there is nothing to guard.
+    std::string guarded_source(const std::string& source) const {
+        if (!options.loop_guard) return "";
+        LoopGuardResult g = guard_loops(source);
+        return g.guarded > 0 ? std::move(g.source) : std::string();
+    }
+
+    Builds submit(const Variant& v) {
+        // Both go to the pool at once, so the guarded compile overlaps the plain one.
+        Builds b;
+        b.plain = pool->submit([this, source = v.source, flags = v.compile_options] { return compile(source, flags); });
+        std::string guarded = guarded_source(v.source);
+        if (!guarded.empty())
+            b.guarded = pool->submit([this, source = std::move(guarded), flags = v.compile_options] { return compile(source, flags); });
+        return b;
+    }
+
+    void count_compile(const DeviceCompileResult& code, bool guarded) {
+        if (code.cached) {
+            ++stats.cache_hits;
+            return;
+        }
+        ++stats.compiled;
+        if (guarded) ++stats.guard_compiled;
+        stats.compile_cpu_ms += code.ms;
+    }
+
+    // The guarded build to send with a plain one that compiled, if any; a guarded compile that
+    // fails (a loop in a constexpr function, say) leaves the variant unguarded, not broken.
+    std::optional<DeviceCompileResult> usable_guard(const DeviceCompileResult& plain, std::optional<DeviceCompileResult> guarded) {
+        if (!plain.ok || !guarded) return std::nullopt;
+        if (!guarded->ok) {
+            ++stats.unguarded;
+            return std::nullopt;
+        }
+        return guarded;
     }
 
     NameValues params_of(const Genome& genome) const {
@@ -661,7 +708,8 @@ struct CudaEvaluator::Impl {
     }
 
     // One variant on one loaded, referenced case.
-    RunVerdict run_variant(int index, const Variant& variant, const DeviceCompileResult& code, bool time) {
+    RunVerdict run_variant(int index, const Variant& variant, const DeviceCompileResult& code, bool time,
+                           const DeviceCompileResult* guard = nullptr) {
         RunVerdict v;
         if (!code.ok) {
             v.result.status = EvalStatus::CompileError;
@@ -680,8 +728,17 @@ struct CudaEvaluator::Impl {
         ready_for(index);
         const auto start = Clock::now();
         try {
-            const Message reply = run_variant_request(index, run_message(index, "variant", code, g, time));
+            const Message reply = run_variant_request(index, run_message(index, "variant", code, g, time, guard));
             v = classify_run_reply(reply);
+            if (v.loop_overrun) ++stats.loop_overruns;
+            if (v.guard_unusable) ++stats.unguarded;
+            if (v.has_stages) {
+                ++stats.staged_runs;
+                stats.stage_load_ms += v.load_ms;
+                stats.stage_check_ms += v.check_ms;
+                stats.stage_compare_ms += v.compare_ms;
+                stats.stage_timed_ms += v.timed_ms;
+            }
         } catch (const worker::WorkerFailure& e) {
             v = classify_worker_failure(e);
             if (v.result.status == EvalStatus::Timeout) ++stats.timeouts;
@@ -779,6 +836,8 @@ int CudaEvaluator::case_count() const { return impl_->training; }
 
 const CudaEvaluatorStats& CudaEvaluator::stats() const { return impl_->stats; }
 
+bool CudaEvaluator::loop_guard() const { return impl_->options.loop_guard; }
+
 std::string CudaEvaluator::device_name() {
     impl_->start_worker();
     return impl_->device;
@@ -798,7 +857,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
     s.slots[case_index].used = true;
 
     // Compiles start at once and run on every core while the GPU works through the batch.
-    std::vector<std::shared_future<DeviceCompileResult>> compiles;
+    std::vector<Impl::Builds> compiles;
     std::map<std::string, std::size_t> first_with_key;
     for (std::size_t i = 0; i < variants.size(); ++i) {
         if (first_with_key.count(variants[i].key)) {
@@ -832,14 +891,14 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
             continue;
         }
         const auto wait_start = Clock::now();
-        const DeviceCompileResult code = compiles[i].get();
+        const DeviceCompileResult code = compiles[i].plain.get();
+        std::optional<DeviceCompileResult> guarded;
+        if (code.ok && compiles[i].guarded.valid()) guarded = compiles[i].guarded.get();
         s.stats.compile_wait_ms += ms_since(wait_start);
-        if (code.cached) ++s.stats.cache_hits;
-        else {
-            ++s.stats.compiled;
-            s.stats.compile_cpu_ms += code.ms;
-        }
-        batch.results.push_back(s.run_variant(case_index, variants[i], code, true).result);
+        s.count_compile(code, false);
+        if (guarded) s.count_compile(*guarded, true);
+        const std::optional<DeviceCompileResult> guard = s.usable_guard(code, std::move(guarded));
+        batch.results.push_back(s.run_variant(case_index, variants[i], code, true, guard ? &*guard : nullptr).result);
         ++s.stats.variants;
     }
     return batch;
@@ -943,12 +1002,16 @@ ValidationReport CudaEvaluator::validate(const Variant& variant) {
     Impl& s = *impl_;
     s.prepare_original();
     const DeviceCompileResult code = s.compile(variant.source, variant.compile_options);
+    std::optional<DeviceCompileResult> guarded;
+    if (const std::string source = s.guarded_source(variant.source); code.ok && !source.empty())
+        guarded = s.compile(source, variant.compile_options);
+    const std::optional<DeviceCompileResult> guard = s.usable_guard(code, std::move(guarded));
     ValidationReport report;
     for (int index = 0; index < static_cast<int>(s.slots.size()); ++index) {
         const Impl::Slot& slot = s.slots[index];
         if (!slot.held_out && slot.used) continue;
         s.ready_for(index);
-        const RunVerdict v = s.run_variant(index, variant, code, false);
+        const RunVerdict v = s.run_variant(index, variant, code, false, guard ? &*guard : nullptr);
         CaseValidation c;
         c.case_path = slot.path.string();
         c.held_out = slot.held_out;

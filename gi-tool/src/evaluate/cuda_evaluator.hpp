@@ -110,6 +110,7 @@ public:
     const CudaEvaluatorStats& stats() const;
     std::string device_name();  // starts the worker if needed
     std::string arch();         // "sm_90"
+    bool loop_guard() const;    // whether variants are checked with their loops guarded
 
 private:
     struct Impl;
