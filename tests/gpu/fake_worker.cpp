@@ -26,7 +26,9 @@ namespace {
 
 // gi-worker's requests answered without a GPU. The original's outputs are bytes of 0x5a; a
 // variant's behaviour is chosen by its block size: 512 hangs after "started", 128 crashes there,
-// anything else runs correctly. Every original run and hand-over is appended to $GI_FAKE_LOG as
+// 64 runs a loop away (stopped by the loop guard when a guarded build came, else it hangs),
+// anything else runs correctly. A run with a guarded build is logged as "guarded <slot>
+// <guard-budget-us>", or "guard-malformed" when the payload is not guarded cubin + plain cubin. Every original run and hand-over is appended to $GI_FAKE_LOG as
 // "<pid> <event> <slot> [detail]", so tests can see which worker did what.
 int run_fake_replay() {
     using namespace gi::worker;
@@ -102,8 +104,33 @@ int run_fake_replay() {
                 write_message(1, {"error", {{"message", "a variant was sent before the original ran"}}, {}});
                 continue;
             }
+            const long long guard_bytes = m->integer("guard-bytes", 0);
+            if (guard_bytes > 0) {
+                const std::string guarded = m->payload.substr(0, static_cast<std::size_t>(guard_bytes));
+                const std::string plain = m->payload.substr(static_cast<std::size_t>(guard_bytes));
+                const bool well_formed = guarded.rfind("\x7f" "ELF", 0) == 0 && plain.rfind("\x7f" "ELF", 0) == 0 &&
+                                         guarded.find("gi_loop_clock") != std::string::npos &&
+                                         plain.find("gi_loop_clock") == std::string::npos;
+                log(well_formed ? "guarded" : "guard-malformed", slot, m->get("guard-budget-us"));
+            }
+            result.fields["loop-guard"] = guard_bytes > 0 ? "used" : "none";
+            result.fields["load-ms"] = "0.5";
+            result.fields["check-ms"] = "1";
+            result.fields["compare-ms"] = "2";
+            result.fields["timed-ms"] = "3";
             write_message(1, {"started", {}, {}});
             const std::string block = m->get("block");
+            if (block.rfind("64,", 0) == 0) {
+                if (guard_bytes == 0) {
+                    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+                }
+                write_message(1, {"checked", {}, {}});
+                result.fields["outcome"] = "loop-overrun";
+                result.fields["detail"] = "a loop was still running " + m->get("guard-budget-us") +
+                                          " us after the kernel started; the loop guard stopped it";
+                write_message(1, result);
+                continue;
+            }
             if (block.rfind("512,", 0) == 0) {
                 for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
             }
