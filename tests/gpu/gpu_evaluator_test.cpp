@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iostream>
 
 #include "gpu_fixture.hpp"
 #include "grammar/build_grammar.hpp"
@@ -122,6 +123,8 @@ TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
     // from a hang.
     CudaEvaluatorOptions o = options();
     o.timeout_margin_ms = 2000;
+    // Without the loop guard (--no-loop-guard) the hanging variant costs its worker, as before it.
+    o.loop_guard = false;
     CudaEvaluator e(grammar_, o);
     std::vector<Variant> batch;
     batch.push_back(make_variant(Genome{}, grammar_));                                    // 0 the original
@@ -166,6 +169,51 @@ TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
     const BatchResult again = e.evaluate({batch[0], batch[1]}, 1);
     EXPECT_EQ(again.results[1].status, EvalStatus::Ok);
     EXPECT_GE(e.stats().cache_hits, 2);
+}
+
+TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestarts) {
+    GI_REQUIRE_GPU();
+    CudaEvaluator e(grammar_, options());
+    auto with = [](const std::string& statement) {
+        std::string source = kKernel;
+        const std::string after = "float v = tile[(threadIdx.x + 1) % BLOCK];";
+        source.insert(source.find(after) + after.size(), " " + statement);
+        return source;
+    };
+    std::vector<Variant> batch;
+    // 0: loops that end: Ok and timed through the guarded check.
+    batch.push_back(raw_variant(with("float acc = 0.0f; for (int k = 0; k < 64; k++) acc += tile[(threadIdx.x + k) % BLOCK]; "
+                                     "int w = 3; while (w > 0) w--; v += 0.0f * acc * w;")));
+    // 1: for (;;) that never breaks.
+    batch.push_back(raw_variant(with("volatile float* o = out; if (i < n) for (;;) { o[i] = tile[threadIdx.x]; if (o[i] < -1.0f) break; }")));
+    // 2: a while whose counter never changes.
+    batch.push_back(raw_variant(with("volatile float* o = out; int c = 0; if (i < n) while (c < 10) { o[i] = tile[threadIdx.x]; }")));
+    // 3: an endless goto loop (the guard sees no loop there; a guarded loop elsewhere gives the
+    //    variant a guarded build): the hard timeout still kills it.
+    batch.push_back(raw_variant(with("for (int k = 0; k < 2; k++) v += 0.0f; volatile float* o = out; "
+                                     "again: if (i < n) o[i] = tile[threadIdx.x]; if (i < n && o[i] == o[i]) goto again;")));
+    batch.push_back(raw_variant(std::string(kKernel) + "\n// fine again\n"));  // 4
+    const BatchResult r = e.evaluate(batch, 0);
+    ASSERT_EQ(r.results.size(), batch.size());
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(r.results[0].error, 0);
+    EXPECT_TRUE(r.results[0].time.valid());
+    for (int k : {1, 2}) {
+        EXPECT_EQ(r.results[k].status, EvalStatus::Timeout) << k << ": " << r.results[k].detail;
+        EXPECT_NE(r.results[k].detail.find("the loop guard stopped it"), std::string::npos) << k << ": " << r.results[k].detail;
+    }
+    EXPECT_EQ(r.results[3].status, EvalStatus::Timeout) << r.results[3].detail;
+    EXPECT_EQ(r.results[3].detail.find("loop guard"), std::string::npos) << r.results[3].detail;
+    EXPECT_EQ(r.results[4].status, EvalStatus::Ok) << r.results[4].detail;
+    const CudaEvaluatorStats& s = e.stats();
+    EXPECT_EQ(s.loop_overruns, 2);
+    EXPECT_EQ(s.timeouts, 1);          // the goto loop
+    EXPECT_EQ(s.worker_restarts, 1);   // its replacement, and no other
+    EXPECT_EQ(s.unguarded, 0);
+    EXPECT_EQ(s.guard_compiled, 4);    // variant 4 has no loop to guard
+    EXPECT_GE(s.staged_runs, 4);
+    std::cout << "stages per run (ms): load " << s.stage_load_ms / s.staged_runs << ", check " << s.stage_check_ms / s.staged_runs
+              << ", compare " << s.stage_compare_ms / s.staged_runs << ", timed " << s.stage_timed_ms / s.staged_runs << "\n";
 }
 
 TEST_F(GpuEvaluator, SanitizerCatchesARemovedBarrier) {

@@ -17,6 +17,7 @@
 
 #include <cstdlib>
 #include <sstream>
+#include "variant/loop_guard.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {
@@ -60,6 +61,7 @@ protected:
     }
 
     void start() {
+        ++starts_;
         worker_ = std::make_unique<worker::WorkerProcess>(worker::WorkerOptions{gpu_test::worker_path(), {}, {}, {}});
         ASSERT_EQ(worker_->request({"hello", {}, {}}, 60s).type, "ready");
         const Message loaded = worker_->request({"load-case", {{"slot", "0"}, {"path", case_dir_.string()}}, {}}, 60s);
@@ -94,6 +96,18 @@ protected:
         return v;
     }
 
+    // A run with the loop-guarded build of `source` in front of the plain build of `plain`
+    // (`source` when empty), as the evaluator sends it.
+    RunVerdict evaluate_guarded(const std::string& source, const std::string& plain = "",
+                                std::map<std::string, std::string> extra = {}) {
+        const LoopGuardResult g = guard_loops(source);
+        EXPECT_GT(g.guarded, 0);
+        const std::string guarded_cubin = cubin_of(g.source);
+        extra["guard-bytes"] = std::to_string(guarded_cubin.size());
+        extra["guard-budget-us"] = "20000";
+        return evaluate(guarded_cubin + cubin_of(plain.empty() ? source : plain), 3s, extra);
+    }
+
     void expect_next_variant_ok() {
         const RunVerdict v = evaluate(cubin_of(variant("if (i < n) out[i] = in[i] + in[i];")));
         EXPECT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
@@ -103,6 +117,7 @@ protected:
     TempFolder folder_;
     std::filesystem::path case_dir_;
     std::unique_ptr<worker::WorkerProcess> worker_;
+    int starts_ = 0;
 };
 
 TEST_F(GpuWorker, EquivalentVariantIsOkAndTimed) {
@@ -136,6 +151,58 @@ TEST_F(GpuWorker, InfiniteLoopTimesOut) {
     EXPECT_EQ(v.result.status, EvalStatus::Timeout) << v.result.detail;
     EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
     expect_next_variant_ok();
+}
+
+TEST_F(GpuWorker, GuardedRunawayLoopsEndWithoutARestart) {
+    const auto start = std::chrono::steady_clock::now();
+    for (const char* body : {
+             "volatile float* o = out; if (i < n) for (;;) { o[i] = 2.0f * in[i]; if (o[i] < 0.0f) break; }",
+             "volatile float* o = out; int c = 0; if (i < n) while (c < 10) { o[i] = 2.0f * in[i]; }",
+             "volatile float* o = out; int c = 0; if (i < n) do { o[i] = 2.0f * in[i]; } while (c < 10);"}) {
+        const RunVerdict v = evaluate_guarded(variant(body));
+        EXPECT_EQ(v.result.status, EvalStatus::Timeout) << body << ": " << v.result.detail;
+        EXPECT_TRUE(v.loop_overrun) << body;
+        EXPECT_NE(v.result.detail.find("the loop guard stopped it"), std::string::npos) << v.result.detail;
+        EXPECT_FALSE(v.restart_worker);
+        EXPECT_TRUE(worker_->running());
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+    const RunVerdict next = evaluate_guarded(variant("for (int k = 0; k < 1; k++) if (i < n) out[i] = in[i] + in[i];"));
+    EXPECT_EQ(next.result.status, EvalStatus::Ok) << next.result.detail;
+    EXPECT_EQ(starts_, 1) << "the worker was replaced";
+}
+
+TEST_F(GpuWorker, GuardedCorrectLoopIsOkAndTimed) {
+    const RunVerdict v = evaluate_guarded(variant(
+        "if (i < n) { float x = in[i]; for (int k = 0; k < 100; k++) x = x * 1.0f; int w = 5; while (w > 0) w--; "
+        "out[i] = 2.0f * x + w; }"));
+    ASSERT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+    EXPECT_EQ(v.mismatches, 0u);
+    EXPECT_EQ(v.times_ms.size(), 10u);
+    EXPECT_FALSE(v.guard_unusable);
+    ASSERT_TRUE(v.has_stages);
+    EXPECT_GT(v.load_ms, 0);
+    EXPECT_GT(v.check_ms, 0);
+    EXPECT_GT(v.compare_ms, 0);
+    EXPECT_GT(v.timed_ms, 0);
+    std::cout << "stages (ms): load " << v.load_ms << ", check " << v.check_ms << ", compare " << v.compare_ms
+              << ", timed " << v.timed_ms << "\n";
+}
+
+TEST_F(GpuWorker, UnguardedBuildIsComparedToo) {
+    // The guarded build is right, the plain one (what is timed) leaves half the outputs unwritten.
+    const std::string right = variant("for (int k = 0; k < 1; k++) if (i < n) out[i] = 2.0f * in[i];");
+    const std::string half = variant("for (int k = 0; k < 1; k++) if (i < n / 2) out[i] = 2.0f * in[i];");
+    RunVerdict v = evaluate_guarded(right, half);
+    EXPECT_EQ(v.result.status, EvalStatus::WrongAnswer) << v.result.detail;
+    EXPECT_NE(v.result.detail.find("unguarded build"), std::string::npos) << v.result.detail;
+    EXPECT_NE(v.result.detail.find("unwritten"), std::string::npos) << v.result.detail;
+    EXPECT_TRUE(v.times_ms.empty());
+    v = evaluate_guarded(right, half, {{"time", "0"}});  // validation's runs: no timing, still checked
+    EXPECT_EQ(v.result.status, EvalStatus::WrongAnswer) << v.result.detail;
+    EXPECT_NE(v.result.detail.find("unguarded build"), std::string::npos) << v.result.detail;
+    v = evaluate_guarded(right);
+    EXPECT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
 }
 
 TEST_F(GpuWorker, PrintfWithoutEndTimesOut) {
