@@ -302,6 +302,10 @@ ErrorSummary Replay::compare_with_reference(int copy) {
 
 void Replay::arm(const LoopGuard& guard) {
     if (!clock_) check_cuda(cuMemAlloc(&clock_, sizeof clock_host_), "allocating the loop guard's clock");
+    // With lazy loading (the default) a kernel's code is loaded at its first launch, after the
+    // clock is read: that would eat into the guard's budget and stop a correct variant.
+    check_cuda(cuFuncLoad(guard.clock), "loading the loop guard's clock kernel");
+    check_cuda(cuFuncLoad(guard.kernel), "loading the variant's loop-guarded kernel");
     void* params[] = {&clock_};
     check_cuda(cuLaunchKernel(guard.clock, 1, 1, 1, 1, 1, 1, 0, stream_, params, nullptr), "reading the GPU clock");
     check_cuda(cuMemcpyDtoHAsync(clock_host_, clock_, sizeof clock_host_, stream_), "reading the GPU clock");
