@@ -2,6 +2,7 @@
 // cases with random single/multi-edit variants (what a search evaluates), and reports variants per
 // minute, compile and run time per variant, where the time goes and the timing noise.
 #include <chrono>
+#include <fstream>
 #include <limits>
 #include <cstdio>
 #include <iostream>
@@ -34,12 +35,14 @@ const char* kHelp =
     "  --batch N                 variants per evaluate() call, as a population (default 100)\n"
     "  --max-edits N             edits per variant, drawn from 1..N (default 3)\n"
     "  --seed S                  random seed (default 1)\n"
-    "  --sanitize N              also run compute-sanitizer on the first N correct variants (default 0)\n\n";
+    "  --sanitize N              also run compute-sanitizer on the first N correct variants (default 0)\n"
+    "  --log FILE                one line per variant: number, status, genome, the first line of the detail\n"
+    "                            (tab-separated), to see which edits hang, crash or differ\n\n";
 
 int run_cuda_bench(const std::vector<std::string>& raw) {
     std::vector<std::string> value_options = kernel_value_options();
     for (const auto& o : cuda_value_options()) value_options.push_back(o);
-    for (const char* o : {"--variants", "--batch", "--max-edits", "--seed", "--sanitize"}) value_options.push_back(o);
+    for (const char* o : {"--variants", "--batch", "--max-edits", "--seed", "--sanitize", "--log"}) value_options.push_back(o);
     std::vector<std::string> switches = kernel_switch_options();
     for (const auto& o : cuda_switch_options()) switches.push_back(o);
     switches.push_back("--help");
@@ -52,6 +55,11 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     const long long batch_size = args.integer("--batch", 100, 1, 100000);
     const long long max_edits = args.integer("--max-edits", 3, 1, 100);
     const long long to_sanitize = args.integer("--sanitize", 0, 0, 100000);
+    std::ofstream log;
+    if (const std::string path = args.value("--log").value_or(""); !path.empty()) {
+        log.open(path);
+        if (!log) throw UsageError("--log " + path + ": cannot write this file (does its folder exist?)");
+    }
     Rng rng(static_cast<std::uint64_t>(args.integer("--seed", 1, 0, std::numeric_limits<long long>::max())));
 
     const Grammar grammar = grammar_from(args);
@@ -90,6 +98,11 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         original = result.original;
         for (std::size_t i = 0; i < result.results.size(); ++i) {
             ++statuses[result.results[i].status];
+            if (log.is_open()) {
+                const std::string& detail = result.results[i].detail;
+                log << first + i << '\t' << to_string(result.results[i].status) << '\t'
+                    << genome_to_text(variants[first + i].genome) << '\t' << detail.substr(0, detail.find('\n')) << '\n';
+            }
             if (result.results[i].status == EvalStatus::Ok && result.results[i].error == 0) correct.push_back(&variants[first + i]);
         }
         // Progress, so a run cut short still tells where the time went.
@@ -116,11 +129,13 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
                 runs > 0 ? s.run_ms / static_cast<double>(runs) : 0.0);
     if (s.staged_runs > 0) {
         const double n = static_cast<double>(s.staged_runs);
-        std::printf("run stages, ms per variant: module load %.2f, check run (restore included) %.2f, comparison %.2f, "
-                    "timed repetitions %.2f, rest (pipes, copies, the parent) %.2f (%ld runs reported them)\n",
-                    s.stage_load_ms / n, s.stage_check_ms / n, s.stage_compare_ms / n, s.stage_timed_ms / n,
-                    std::max(0.0, (runs > 0 ? s.run_ms / static_cast<double>(runs) : 0.0) -
-                                      (s.stage_load_ms + s.stage_check_ms + s.stage_compare_ms + s.stage_timed_ms) / n),
+        // Over the runs that reported their stages (those that finished: no timeouts, no crashes).
+        std::printf("run stages, ms per finished run: request %.2f = module load %.2f + check run (restore included) %.2f "
+                    "+ comparison %.2f + timed repetitions %.2f + rest (pipes, payload, the parent) %.2f (%ld runs)\n",
+                    s.stage_request_ms / n, s.stage_load_ms / n, s.stage_check_ms / n, s.stage_compare_ms / n,
+                    s.stage_timed_ms / n,
+                    std::max(0.0, (s.stage_request_ms - s.stage_load_ms - s.stage_check_ms - s.stage_compare_ms -
+                                   s.stage_timed_ms) / n),
                     s.staged_runs);
     }
     std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, worker restarts %.0f%%, other %.0f%%\n",

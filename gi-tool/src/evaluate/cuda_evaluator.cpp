@@ -738,6 +738,7 @@ struct CudaEvaluator::Impl {
                 stats.stage_check_ms += v.check_ms;
                 stats.stage_compare_ms += v.compare_ms;
                 stats.stage_timed_ms += v.timed_ms;
+                stats.stage_request_ms += ms_since(start);
             }
         } catch (const worker::WorkerFailure& e) {
             v = classify_worker_failure(e);

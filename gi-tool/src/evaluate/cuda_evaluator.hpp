@@ -77,6 +77,7 @@ struct CudaEvaluatorStats {
     double stage_check_ms = 0;    //   check run, restoring the case included
     double stage_compare_ms = 0;  //   output download and comparison
     double stage_timed_ms = 0;    //   warm-ups and timed repetitions
+    double stage_request_ms = 0;  //   the parent's wall time of those same requests (pipes, payload)
     long spares_ready = 0;        // replacements that found their spare ready
     long spares_waited = 0;       // replacements that waited for their spare's start-up
     long cold_starts = 0;         // replacements with no spare at all
