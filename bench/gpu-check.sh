@@ -7,6 +7,8 @@
 #   bash bench/gpu-check.sh                 # on the device machine: OUT=... set by the caller
 #   GI_CHECK_VARIANTS=300 bash bench/gpu-check.sh
 #   GI_CHECK_ONLY_BENCH=1 GI_CHECK_BENCH_OPTIONS="--timeout-margin-ms 50" bash bench/gpu-check.sh
+#   GI_CHECK_BENCH_EXTRA="--no-loop-guard;--timeout-margin-ms 30" bash bench/gpu-check.sh
+#                                           # the benchmark again under each ';'-separated option set
 #                                           # build (no tests), record, cuda-bench with these options
 #
 # Dependencies missing on the device image (tinyxml2, sqlite) are unpacked from carried .deb files
@@ -118,10 +120,25 @@ if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     row "cuda-bench options" "${GI_CHECK_BENCH_OPTIONS:-(defaults)}"
     echo "exit $?" >>"$OUT/bench.log"
     cat "$OUT/bench.log"
-    for key in "variants per minute" "compile ms per variant" "run ms per variant" "share of wall time" \
-               "original kernel" "of which waiting" "restart ms per restart" "bound by" "statuses" "worker restarts" "sanitizer"; do
+    for key in "variants per minute" "compile ms per variant" "run ms per variant" "run stages" "share of wall time" \
+               "original kernel" "of which waiting" "restart ms per restart" "bound by" "statuses" "worker restarts" \
+               "loop guard" "sanitizer"; do
         line="$(grep -m1 "^$key" "$OUT/bench.log")"
         [[ -n "$line" ]] && row "$key" "${line#*: }"
+    done
+    # The same benchmark again under other options, for comparison (same variants, same seed).
+    IFS=';' read -r -a extra_configs <<<"${GI_CHECK_BENCH_EXTRA:-}"
+    n=1
+    for config in "${extra_configs[@]}"; do
+        [[ -z "${config// /}" ]] && continue
+        n=$((n + 1))
+        timeout "${GI_CHECK_BENCH_TIMEOUT:-200}" "$tool" cuda-bench "$kernel" --function "$function" "${kernel_options[@]}" --cases "$cases" \
+            --variants "$variants" --batch 100 --seed 1 $config >"$OUT/bench-$n.log" 2>&1
+        echo "exit $?" >>"$OUT/bench-$n.log"
+        for key in "variants per minute" "run stages" "share of wall time" "restart ms per restart" "statuses" "loop guard"; do
+            line="$(grep -m1 "^$key" "$OUT/bench-$n.log")"
+            [[ -n "$line" ]] && row "[$config] $key" "${line#*: }"
+        done
     done
 
     step "evolve"

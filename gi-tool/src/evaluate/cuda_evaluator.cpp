@@ -1,5 +1,6 @@
 #include "evaluate/cuda_evaluator.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -42,6 +43,8 @@ double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+constexpr int kCompileNice = 10;
+
 // A fixed set of compile threads fed from a queue; futures carry the results back.
 class CompilePool {
 public:
@@ -69,6 +72,11 @@ public:
 
 private:
     void loop() {
+        // Compiles are throughput work; the GPU worker and this process's main thread are latency
+        // work (a variant's run waits on their replies, its allowance is counted in milliseconds).
+        // With every core compiling, an equal share left the worker waiting several ms per step.
+        // Failure is harmless (the thread keeps the normal priority). nvcc children inherit it.
+        ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kCompileNice);
         for (;;) {
             std::packaged_task<DeviceCompileResult()> task;
             {
