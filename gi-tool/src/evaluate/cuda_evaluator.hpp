@@ -40,10 +40,13 @@ struct CudaEvaluatorOptions {
     int warmups = 2;
     int repetitions = 10;
     double timeout_factor = 10;             // a variant may take this many times the original
-    int timeout_margin_ms = 100;            // plus this for the kernel; a fault the driver reports later
-                                            // than this counts as a timeout (raise it for exact causes)
+    int timeout_margin_ms = 30;             // plus this for the kernel. Faults reach the host ~1 s late
+                                            // on the H100, so a crash is killed as a timeout anyway; the
+                                            // margin covers the launch, the guard's clock read and the
+                                            // replies (a finished check run takes ~3 ms). Raise it for
+                                            // exact fault causes.
     int spare_workers = 4;                  // workers kept ready (case and the original's outputs loaded)
-                                            // to replace a failed one: at least this many, up to 8
+                                            // to replace a failed one: at least this many, up to 16
                                             // when failures outpace their start-up; 0 = none
     bool loop_guard = true;                 // check each variant with its loops guarded (variant/loop_guard.hpp),
                                             // so one whose loop runs away ends by itself, without a restart

@@ -66,7 +66,7 @@ std::string cuda_options_help() {
            "  --jobs N                  cuda: compile threads (default: every core)\n"
            "  --warmups N / --repetitions N   cuda: untimed and timed runs per variant (default 2 / 10)\n"
            "  --timeout-factor X        cuda: a variant may run X times the original's time (default 10)\n"
-           "  --timeout-margin-ms N     cuda: plus this for a variant's check launch (default 100); a fault\n"
+           "  --timeout-margin-ms N     cuda: plus this for a variant's check launch (default 30); a fault\n"
            "                            the driver reports later counts as a timeout\n"
            "  --no-loop-guard           cuda: check variants as compiled, without guarding their loops; a loop\n"
            "                            that runs away is then only stopped by killing its worker (slow)\n"
@@ -99,7 +99,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     o.warmups = static_cast<int>(integer(values, "--warmups", 2, 0, 1000));
     o.repetitions = static_cast<int>(integer(values, "--repetitions", 10, 1, 10000));
     o.timeout_factor = number(values, "--timeout-factor", 10, 1, 1e6);
-    o.timeout_margin_ms = static_cast<int>(integer(values, "--timeout-margin-ms", 100, 0, 3600000));
+    o.timeout_margin_ms = static_cast<int>(integer(values, "--timeout-margin-ms", 30, 0, 3600000));
     o.spare_workers = static_cast<int>(integer(values, "--spare-workers", 4, 0, 16));
     o.loop_guard = switches.count("--no-loop-guard") == 0;
     o.guard_margin_ms = static_cast<int>(integer(values, "--loop-guard-margin-ms", 2, 0, 3600000));
