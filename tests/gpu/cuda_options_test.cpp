@@ -21,7 +21,7 @@ TEST(CudaOptions, DefaultsAndValues) {
     EXPECT_EQ(o.block, "BLOCK_W,4");
     EXPECT_EQ(o.arch, "sm_90");
     EXPECT_EQ(o.spare_workers, 4);
-    EXPECT_EQ(o.timeout_margin_ms, 100);
+    EXPECT_EQ(o.timeout_margin_ms, 30);
     EXPECT_TRUE(o.loop_guard);
     EXPECT_EQ(o.guard_margin_ms, 2);
     ASSERT_EQ(o.include_dirs.size(), 1u);
