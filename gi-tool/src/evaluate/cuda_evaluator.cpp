@@ -153,10 +153,10 @@ private:
     fs::path path_;
 };
 
-// On the H100 a CUDA context takes ~1.6 s to start, and random mutants of a kernel crash or hang
-// up to ~7 times a second (bench/results/2026-11-23-h100-gpu-check-5.md): 8 spares left the run
-// waiting for one in 197 of 343 replacements.
-constexpr int kMaxAdaptiveSpares = 16;
+// Not more: on the H100, 16 live contexts made every context slower (CUDA start-up 1.6 -> 3.0 s,
+// a module load 17 -> 27 ms; bench/results/2026-11-23-h100-gpu-check-5.md), which cost more than
+// the spares saved.
+constexpr int kMaxAdaptiveSpares = 8;
 
 }  // namespace
 
@@ -304,7 +304,7 @@ struct CudaEvaluator::Impl {
         top_up_spares();
     }
 
-    // How many spares to keep: at least --spare-workers; more (up to 16) when failures come faster
+    // How many spares to keep: at least --spare-workers; more (up to 8) when failures come faster
     // than a spare's start-up takes, or an adoption had to wait; fewer when their copies of the
     // case would crowd the GPU's memory.
     int wanted_spares() {

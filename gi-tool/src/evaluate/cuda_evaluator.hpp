@@ -46,7 +46,7 @@ struct CudaEvaluatorOptions {
                                             // replies (a finished check run takes ~3 ms). Raise it for
                                             // exact fault causes.
     int spare_workers = 4;                  // workers kept ready (case and the original's outputs loaded)
-                                            // to replace a failed one: at least this many, up to 16
+                                            // to replace a failed one: at least this many, up to 8
                                             // when failures outpace their start-up; 0 = none
     bool loop_guard = true;                 // check each variant with its loops guarded (variant/loop_guard.hpp),
                                             // so one whose loop runs away ends by itself, without a restart
