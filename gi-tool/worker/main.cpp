@@ -109,6 +109,7 @@ std::string outcome_name(RunReport::Outcome o) {
         case RunReport::Outcome::LaunchError: return "launch-error";
         case RunReport::Outcome::Fault: return "fault";
         case RunReport::Outcome::LoopOverrun: return "loop-overrun";
+        case RunReport::Outcome::Corrupted: return "corrupted";
     }
     return "fault";
 }
@@ -290,6 +291,9 @@ private:
         RunReport report;
         try {
             report = replay.run(kernel, request, [this](const char* stage) { reply({stage, {}, {}}); });
+            // Whatever the variant's verdict (a wrong or overrunning variant may have written past
+            // its buffers too), unless the context is lost and the worker goes anyway.
+            if (!request.original && !report.sticky) check_integrity(slot, report);
         } catch (const CudaError& e) {
             reply(error_reply(e.what(), true));
             return false;  // the worker's own CUDA calls failed: start afresh
@@ -316,7 +320,8 @@ private:
                 {"load-ms", std::to_string(stages.load_ms)},
                 {"check-ms", std::to_string(report.stages.check_ms)},
                 {"compare-ms", std::to_string(report.stages.compare_ms)},
-                {"timed-ms", std::to_string(report.stages.timed_ms)}},
+                {"timed-ms", std::to_string(report.stages.timed_ms)},
+                {"integrity-ms", std::to_string(report.stages.integrity_ms)}},
                {}};
         if (request.original && !had_reference && replay.has_reference() && m.fields.count("reference-out")) {
             // Written once per case, for every worker started after this one.
@@ -330,6 +335,35 @@ private:
         }
         reply(result);
         return !report.sticky;
+    }
+
+    // A variant can write past its buffers without faulting (cuMemAlloc sub-allocates small
+    // buffers from one pool), into the worker's own copies of this case or of another loaded one.
+    // Those copies would stay damaged for every later variant, so they are checked after each
+    // variant's run; when one changed, the variant is reported as corrupting and the worker exits
+    // (sticky), so the next variant runs in a fresh worker. Throws CudaError when a copy cannot
+    // be read back.
+    void check_integrity(int slot, RunReport& report) {
+        const auto start = std::chrono::steady_clock::now();
+        std::string damage = slots_.at(slot)->damage();
+        for (auto& [other, replay] : slots_) {
+            if (!damage.empty()) break;
+            if (other == slot) continue;
+            damage = replay->damage();
+            if (!damage.empty()) damage = "in case " + replay->test_case().path + " (loaded beside the one it ran on), " + damage;
+        }
+        report.stages.integrity_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (damage.empty()) return;
+        // What else went wrong with it, for the record: its outputs, its loop, its launch.
+        const ErrorSummary& c = report.comparison;
+        const std::string also = report.outcome != RunReport::Outcome::Ok ? report.detail
+                                 : c.hard_failure || c.mismatches > 0     ? c.detail
+                                                                          : std::string();
+        report.outcome = RunReport::Outcome::Corrupted;
+        report.sticky = true;
+        report.detail = "wrote outside its buffers: " + damage + (also.empty() ? "" : "; besides: " + also);
+        report.times_ms.clear();
     }
 
     Gpu gpu_;

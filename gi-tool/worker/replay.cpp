@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 
 #include "cuda_driver.hpp"
 
@@ -11,6 +12,18 @@ constexpr int kMaxCopies = 8;
 
 double ms_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// "buffer 1 (read-only input, kernel argument 2)": the case records no parameter names, so the
+// arguments that point into the buffer stand for it.
+std::string buffer_label(const TestCase& tc, std::size_t b) {
+    std::string arguments;
+    for (std::size_t a = 0; a < tc.args.size(); ++a)
+        if (tc.args[a].kind == CaseArg::Kind::Pointer && tc.args[a].buffer == static_cast<int>(b))
+            arguments += (arguments.empty() ? "" : ", ") + std::to_string(a);
+    const bool several = arguments.find(',') != std::string::npos;
+    return "buffer " + std::to_string(b) + " (" + (tc.buffers[b].read_only ? "read-only input" : "output") +
+           (arguments.empty() ? "" : std::string(", kernel argument") + (several ? "s " : " ") + arguments) + ")";
 }
 }  // namespace
 
@@ -30,13 +43,15 @@ Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_by
             pristine_.push_back(p);
             check_cuda(cuMemcpyHtoD(p, buffer.before.data(), buffer.size), "copying a case buffer to the GPU");
             CUdeviceptr poison = 0;
+            Bytes pattern;
             if (!buffer.read_only) {
-                Bytes pattern(buffer.size);
+                pattern.resize(buffer.size);
                 fill_poison(pattern.data(), pattern.size(), buffer.element);
                 check_cuda(cuMemAlloc(&poison, std::max<std::size_t>(buffer.size, 1)), "allocating a poison image");
                 check_cuda(cuMemcpyHtoD(poison, pattern.data(), buffer.size), "copying a poison image");
             }
             poison_.push_back(poison);
+            poison_host_.push_back(std::move(pattern));
         }
         for (int c = 0; c < wanted; ++c) {
             std::vector<CUdeviceptr> copy;
@@ -65,8 +80,12 @@ Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_by
         throw;
     }
     poisonable_.assign(tc_.buffers.size(), false);
-    // The host copies of the inputs are on the GPU now; keep the recorded outputs (the oracle).
-    for (auto& b : tc_.buffers) Bytes().swap(b.before);
+    // The host copies of the inputs move to damage()'s expectations; the recorded outputs (the
+    // oracle) stay in the case.
+    for (auto& b : tc_.buffers) {
+        pristine_host_.push_back(std::move(b.before));
+        Bytes().swap(b.before);
+    }
 }
 
 Replay::~Replay() {
@@ -124,6 +143,40 @@ CUresult Replay::launch(CUfunction kernel, const LaunchShape& shape, int copy) {
     }
     return cuLaunchKernel(kernel, shape.grid.x, shape.grid.y, shape.grid.z, shape.block.x, shape.block.y,
                           shape.block.z, shape.shared_bytes, stream_, params.data(), nullptr);
+}
+
+std::string Replay::damage() {
+    // The variant's work is on stream_ (non-blocking, so the synchronous copies below would not
+    // wait for it).
+    check_cuda(cuStreamSynchronize(stream_), "waiting for the variant's work before checking the case's copies");
+    // "" when the device bytes at `p` equal `expected`, else how many differ and where.
+    auto differs = [&](CUdeviceptr p, const Bytes& expected) -> std::string {
+        if (expected.empty()) return {};
+        readback_.resize(expected.size());
+        check_cuda(cuMemcpyDtoH(readback_.data(), p, expected.size()), "reading back a case buffer to check it");
+        if (std::memcmp(readback_.data(), expected.data(), expected.size()) == 0) return {};
+        std::size_t first = expected.size(), count = 0;
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            if (readback_[i] != expected[i]) {
+                first = std::min(first, i);
+                ++count;
+            }
+        return " (" + std::to_string(count) + " of " + std::to_string(expected.size()) + " bytes differ, the first at byte " +
+               std::to_string(first) + ")";
+    };
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+        if (std::string d = differs(pristine_[b], pristine_host_[b]); !d.empty())
+            return "the worker's pristine copy of " + buffer_label(tc_, b) + " changed during the run" + d;
+        if (poison_[b])
+            if (std::string d = differs(poison_[b], poison_host_[b]); !d.empty())
+                return "the worker's poison image of " + buffer_label(tc_, b) + " changed during the run" + d;
+    }
+    for (std::size_t c = 0; c < copies_.size(); ++c)
+        for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
+            if (tc_.buffers[b].read_only)
+                if (std::string d = differs(copies_[c][b], pristine_host_[b]); !d.empty())
+                    return "the worker's working copy " + std::to_string(c) + " of " + buffer_label(tc_, b) + " changed during the run" + d;
+    return {};
 }
 
 CUresult Replay::launch_once(CUfunction kernel, const LaunchShape& shape) {

@@ -35,6 +35,7 @@ struct StageTimes {
     double check_ms = 0;    // restoring the poisoned case, arming the guard, the check launch
     double compare_ms = 0;  // downloading outputs and comparing them with the reference
     double timed_ms = 0;    // warm-ups and timed repetitions
+    double integrity_ms = 0; // checking the worker's own copies of the case(s) afterwards (main.cpp)
 };
 
 struct RunRequest {
@@ -52,8 +53,10 @@ struct RunRequest {
 
 struct RunReport {
     // LoopOverrun: the guarded check run ended because a loop passed its deadline (the context
-    // is fine, the worker stays).
-    enum class Outcome { Ok, LoadError, LaunchError, Fault, LoopOverrun } outcome = Outcome::Ok;
+    // is fine, the worker stays). Corrupted: the variant changed the worker's own copies of a case
+    // (it wrote past its buffers into a neighbouring allocation without faulting); the worker must
+    // be replaced, or every later variant would be judged and timed on damaged data.
+    enum class Outcome { Ok, LoadError, LaunchError, Fault, LoopOverrun, Corrupted } outcome = Outcome::Ok;
     std::string cuda_error;       // CUDA_ERROR_... name when not Ok
     std::string detail;
     bool sticky = false;          // the context is unusable: the worker must exit
@@ -91,6 +94,13 @@ public:
     std::size_t device_bytes() const;
     const TestCase& test_case() const { return tc_; }
 
+    // Whether the worker's own copies of the case still hold what they must: the pristine buffers
+    // and the poison images byte for byte as uploaded, and the read-only buffers of every working
+    // copy equal to the pristine ones (writable ones are restored before each use, so a change to
+    // them harms nobody). Returns "" when intact, else what changed and where. Waits for the
+    // stream first. Throws CudaError when the buffers cannot be read back.
+    std::string damage();
+
     // One plain launch on working copy 0 (compute-sanitizer's run). Returns the launch result.
     CUresult launch_once(CUfunction kernel, const LaunchShape& shape);
 
@@ -110,6 +120,11 @@ private:
     std::vector<CUdeviceptr> pristine_;            // per buffer
     std::vector<CUdeviceptr> poison_;              // per buffer (0 for read-only ones)
     std::vector<std::vector<CUdeviceptr>> copies_;  // [copy][buffer]
+    // What the pristine buffers and poison images must hold, for damage(): the uploaded bytes,
+    // kept on the host (a memcmp is cheaper than hashing what is read back).
+    std::vector<Bytes> pristine_host_;             // per buffer
+    std::vector<Bytes> poison_host_;               // per buffer (empty for read-only ones)
+    Bytes readback_;                               // damage()'s download buffer, reused
     std::vector<bool> poisonable_;                 // outputs the original overwrites entirely
     std::vector<Bytes> reference_;                 // the original's outputs (writable buffers)
     bool has_reference_ = false;

@@ -65,6 +65,27 @@ TEST(CudaClassify, LoopOverrunIsATimeoutThatKeepsTheWorker) {
     EXPECT_DOUBLE_EQ(v.check_ms, 9);
 }
 
+TEST(CudaClassify, CorruptingVariantIsACrashThatReplacesTheWorker) {
+    // Its outputs were right: the damage to the worker's copies alone must keep it out.
+    const RunVerdict v = classify_run_reply(result({{"outcome", "corrupted"}, {"sticky", "1"}, {"loop-guard", "none"},
+                                                    {"detail", "wrote outside its buffers: the worker's working copy 3 of "
+                                                               "buffer 1 (read-only input, kernel argument 1) changed during "
+                                                               "the run (417 of 4096 bytes differ, the first at byte 12)"},
+                                                    {"elements", "1024"}, {"mismatches", "0"}, {"worst", "0"}, {"error", "0"},
+                                                    {"hard-failure", "0"}, {"times", ""}, {"load-ms", "0.5"}, {"check-ms", "1"},
+                                                    {"compare-ms", "2"}, {"timed-ms", "3"}, {"integrity-ms", "0.75"}}));
+    EXPECT_EQ(v.result.status, EvalStatus::Crash);
+    EXPECT_TRUE(v.corrupting);
+    EXPECT_TRUE(v.restart_worker);
+    EXPECT_FALSE(v.loop_overrun);
+    EXPECT_TRUE(v.times_ms.empty());
+    EXPECT_NE(v.result.detail.find("wrote outside its buffers: the worker's working copy 3 of buffer 1"), std::string::npos);
+    ASSERT_TRUE(v.has_stages);
+    EXPECT_DOUBLE_EQ(v.integrity_ms, 0.75);
+    // Replaced even when the reply forgot to say sticky: its copies are damaged either way.
+    EXPECT_TRUE(classify_run_reply(result({{"outcome", "corrupted"}, {"sticky", "0"}})).restart_worker);
+}
+
 TEST(CudaClassify, StageTimesAndAnUnusableGuardAreReported) {
     const RunVerdict v = classify_run_reply(result({{"outcome", "ok"}, {"elements", "1"}, {"mismatches", "0"}, {"worst", "0"},
                                                     {"error", "0"}, {"hard-failure", "0"}, {"times", "1"},

@@ -26,8 +26,9 @@ namespace {
 
 // gi-worker's requests answered without a GPU. The original's outputs are bytes of 0x5a; a
 // variant's behaviour is chosen by its block size: 512 hangs after "started", 128 crashes there,
-// 64 runs a loop away (stopped by the loop guard when a guarded build came, else it hangs),
-// anything else runs correctly. A run with a guarded build is logged as "guarded <slot>
+// 64 runs a loop away (stopped by the loop guard when a guarded build came, else it hangs), 32
+// writes outside its buffers (outcome "corrupted", sticky, and the worker exits as gi-worker does),
+// anything else runs correctly. Every variant run is logged as "variant <slot> <block>". A run with a guarded build is logged as "guarded <slot>
 // <guard-budget-us>", or "guard-malformed" when the payload is not guarded cubin + plain cubin. Every original run and hand-over is appended to $GI_FAKE_LOG as
 // "<pid> <event> <slot> [detail]", so tests can see which worker did what.
 int run_fake_replay() {
@@ -118,8 +119,21 @@ int run_fake_replay() {
             result.fields["check-ms"] = "1";
             result.fields["compare-ms"] = "2";
             result.fields["timed-ms"] = "3";
+            result.fields["integrity-ms"] = "0.25";
             write_message(1, {"started", {}, {}});
             const std::string block = m->get("block");
+            log("variant", slot, block);
+            if (block.rfind("32,", 0) == 0) {
+                write_message(1, {"checked", {}, {}});
+                result.fields["outcome"] = "corrupted";
+                result.fields["sticky"] = "1";
+                result.fields["times"] = "";
+                result.fields["detail"] = "wrote outside its buffers: the worker's working copy 1 of buffer 1 (read-only "
+                                          "input, kernel argument 1) changed during the run (12 of 16384 bytes differ, the "
+                                          "first at byte 0)";
+                write_message(1, result);
+                return 0;
+            }
             if (block.rfind("64,", 0) == 0) {
                 if (guard_bytes == 0) {
                     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));

@@ -109,8 +109,8 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::printf("  %zu variants in %.1f s:", last, so_far);
         for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
-        std::printf(" (restarts %ld, timeouts %ld, loop overruns %ld)\n", evaluator.stats().worker_restarts,
-                    evaluator.stats().timeouts, evaluator.stats().loop_overruns);
+        std::printf(" (restarts %ld, timeouts %ld, loop overruns %ld, corrupting %ld)\n", evaluator.stats().worker_restarts,
+                    evaluator.stats().timeouts, evaluator.stats().loop_overruns, evaluator.stats().corrupting);
         std::fflush(stdout);
     }
     const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -131,11 +131,12 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         const double n = static_cast<double>(s.staged_runs);
         // Over the runs that reported their stages (those that finished: no timeouts, no crashes).
         std::printf("run stages, ms per finished run: request %.2f = module load %.2f + check run (restore included) %.2f "
-                    "+ comparison %.2f + timed repetitions %.2f + rest (pipes, payload, the parent) %.2f (%ld runs)\n",
+                    "+ comparison %.2f + timed repetitions %.2f + integrity check of the worker's copies %.2f "
+                    "+ rest (pipes, payload, the parent) %.2f (%ld runs)\n",
                     s.stage_request_ms / n, s.stage_load_ms / n, s.stage_check_ms / n, s.stage_compare_ms / n,
-                    s.stage_timed_ms / n,
+                    s.stage_timed_ms / n, s.stage_integrity_ms / n,
                     std::max(0.0, (s.stage_request_ms - s.stage_load_ms - s.stage_check_ms - s.stage_compare_ms -
-                                   s.stage_timed_ms) / n),
+                                   s.stage_timed_ms - s.stage_integrity_ms) / n),
                     s.staged_runs);
     }
     std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, worker restarts %.0f%%, other %.0f%%\n",
@@ -151,7 +152,9 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
                 s.references_rejected);
     std::printf("statuses:");
     for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
-    std::printf("\nworker restarts: %ld, timeouts: %ld\n", s.worker_restarts, s.timeouts);
+    std::printf("\nworker restarts: %ld, timeouts: %ld, corrupting (wrote outside their buffers into the worker's "
+                "copies of a case; Crash, worker replaced): %ld\n",
+                s.worker_restarts, s.timeouts, s.corrupting);
     std::printf("loop guard: %s; %ld loop overruns stopped without a restart, %ld variants with loops ran unguarded "
                 "(their guarded build failed)\n",
                 evaluator.loop_guard() ? "on" : "off (--no-loop-guard)", s.loop_overruns, s.unguarded);

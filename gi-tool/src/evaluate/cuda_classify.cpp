@@ -43,11 +43,21 @@ RunVerdict classify_run_reply(const worker::Message& reply) {
         v.check_ms = reply.number("check-ms");
         v.compare_ms = reply.number("compare-ms");
         v.timed_ms = reply.number("timed-ms");
+        v.integrity_ms = reply.number("integrity-ms");
     }
     if (outcome == "loop-overrun") {
         // Stopped by the guard, so the worker and its context are fine: no restart.
         v.result.status = EvalStatus::Timeout;
         v.loop_overrun = true;
+        return v;
+    }
+    if (outcome == "corrupted") {
+        // It wrote past its buffers into the worker's own copies of a case without faulting. A
+        // crash, so it is never accepted whatever its outputs; the worker is replaced even if an
+        // older worker forgot to say so, since its copies are damaged.
+        v.result.status = EvalStatus::Crash;
+        v.corrupting = true;
+        v.restart_worker = true;
         return v;
     }
     if (outcome == "load-error" || outcome == "no-kernel") {

@@ -16,9 +16,11 @@ struct RunVerdict {
     double worst_error = 0;
     bool restart_worker = false;       // the worker is gone or its context is unusable
     bool loop_overrun = false;         // the loop guard stopped the check run (status Timeout)
+    bool corrupting = false;           // it changed the worker's copies of a case (status Crash, restart)
     bool guard_unusable = false;       // a guarded build was sent but the check ran without it
     bool has_stages = false;           // the reply carried per-stage wall times:
     double load_ms = 0, check_ms = 0, compare_ms = 0, timed_ms = 0;
+    double integrity_ms = 0;           // checking the worker's copies afterwards (0 from older workers)
 };
 
 // A "result" or "error" reply to a variant's run request. Throws gi::Error for replies that mean

@@ -742,6 +742,7 @@ struct CudaEvaluator::Impl {
             const Message reply = run_variant_request(index, run_message(index, "variant", code, g, time, guard));
             v = classify_run_reply(reply);
             if (v.loop_overrun) ++stats.loop_overruns;
+            if (v.corrupting) ++stats.corrupting;
             if (v.guard_unusable) ++stats.unguarded;
             if (v.has_stages) {
                 ++stats.staged_runs;
@@ -749,6 +750,7 @@ struct CudaEvaluator::Impl {
                 stats.stage_check_ms += v.check_ms;
                 stats.stage_compare_ms += v.compare_ms;
                 stats.stage_timed_ms += v.timed_ms;
+                stats.stage_integrity_ms += v.integrity_ms;
                 stats.stage_request_ms += ms_since(start);
             }
         } catch (const worker::WorkerFailure& e) {

@@ -73,6 +73,7 @@ struct CudaEvaluatorStats {
     long worker_restarts = 0;
     long timeouts = 0;            // variants killed at their allowance (the hard timeout)
     long loop_overruns = 0;       // variants the loop guard stopped (Timeout too, but no restart)
+    long corrupting = 0;          // variants that changed the worker's copies of a case (Crash, restart)
     long unguarded = 0;           // variants with loops checked without the guard (guarded build failed)
     long guard_compiled = 0;      // of `compiled`, the loop-guarded builds
     long staged_runs = 0;         // variant requests whose reply gave per-stage wall times:
@@ -80,6 +81,7 @@ struct CudaEvaluatorStats {
     double stage_check_ms = 0;    //   check run, restoring the case included
     double stage_compare_ms = 0;  //   output download and comparison
     double stage_timed_ms = 0;    //   warm-ups and timed repetitions
+    double stage_integrity_ms = 0; //  checking the worker's copies of the case(s) afterwards
     double stage_request_ms = 0;  //   the parent's wall time of those same requests (pipes, payload)
     long spares_ready = 0;        // replacements that found their spare ready
     long spares_waited = 0;       // replacements that waited for their spare's start-up

@@ -1,0 +1,127 @@
+// The cuda evaluator's handling of a variant that wrote outside its buffers, without a GPU:
+// gi_tests stands in for gi-worker (tests/gpu/fake_worker.cpp, mode "replay"; block size 32 = a
+// variant whose run changed the worker's own copies of the case). It must be a Crash whatever its
+// outputs, counted as corrupting, and the next variant must run in a fresh worker, never on the
+// damaged one.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "../gpu/gpu_fixture.hpp"
+#include "compile/nvrtc_compiler.hpp"
+#include "evaluate/cuda_evaluator.hpp"
+#include "grammar/build_grammar.hpp"
+#include "testcase/case_io.hpp"
+#include "variant/apply.hpp"
+
+namespace gi {
+namespace {
+namespace fs = std::filesystem;
+
+const char* kKernel = R"(#define BLOCK 256
+__global__ void scale(float* out, const float* in, int n) {
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    if (i < n) out[i] = 2.0f * in[i];
+}
+)";
+
+class IntegrityEvaluator : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";
+        kernel_ = folder_.path() / "scale.cu";
+        std::ofstream(kernel_) << kKernel;
+        GrammarOptions options;
+        options.functions = {"scale"};
+        options.params = {parse_param_declaration("BLOCK=32,64,128,256,512,1024", "--param")};
+        grammar_ = build_grammar(read_source_file(kernel_), options);
+        write_test_case(gpu_test::scale_case(1 << 12), folder_.path() / "cases");
+        log_ = folder_.path() / "workers.log";
+        ::setenv("GI_FAKE_WORKER", "replay", 1);
+        ::setenv("GI_FAKE_LOG", log_.c_str(), 1);
+    }
+    void TearDown() override {
+        ::unsetenv("GI_FAKE_WORKER");
+        ::unsetenv("GI_FAKE_LOG");
+    }
+
+    CudaEvaluatorOptions options() const {
+        CudaEvaluatorOptions o;
+        o.cases = folder_.path() / "cases";
+        o.function = "scale";
+        o.block = "BLOCK";
+        o.grid = "ceil(n/BLOCK)";
+        o.worker = fs::read_symlink("/proc/self/exe").string();
+        o.timeout_margin_ms = 300;
+        o.spare_workers = 1;
+        o.arch = "sm_90";
+        return o;
+    }
+
+    Variant with_block(const std::string& block) const {
+        Genome g;
+        set_gene(g, "BLOCK", block);
+        return make_variant(g, grammar_);
+    }
+
+    // The fake workers' variant runs in order, as "<pid> <block>".
+    std::vector<std::pair<std::string, std::string>> variant_runs() const {
+        std::vector<std::pair<std::string, std::string>> out;
+        std::ifstream in(log_);
+        std::string line;
+        while (std::getline(in, line)) {
+            std::istringstream fields(line);
+            std::string pid, event, slot, block;
+            if (fields >> pid >> event >> slot >> block && event == "variant") out.emplace_back(pid, block);
+        }
+        return out;
+    }
+
+    gpu_test::TempFolder folder_;
+    fs::path kernel_, log_;
+    Grammar grammar_;
+};
+
+TEST_F(IntegrityEvaluator, CorruptingVariantIsACrashAndTheNextRunsInAFreshWorker) {
+    CudaEvaluator e(grammar_, options());
+    const BatchResult r = e.evaluate({with_block("256"), with_block("32"), with_block("1024")}, 0);
+    ASSERT_EQ(r.results.size(), 3u);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(r.results[1].status, EvalStatus::Crash) << r.results[1].detail;
+    EXPECT_NE(r.results[1].detail.find("wrote outside its buffers"), std::string::npos) << r.results[1].detail;
+    EXPECT_FALSE(r.results[1].time.valid());
+    EXPECT_EQ(r.results[2].status, EvalStatus::Ok) << r.results[2].detail;
+    const CudaEvaluatorStats& s = e.stats();
+    EXPECT_EQ(s.corrupting, 1);
+    EXPECT_EQ(s.worker_restarts, 1);
+    EXPECT_EQ(s.timeouts, 0);
+    EXPECT_EQ(s.loop_overruns, 0);
+    EXPECT_EQ(s.staged_runs, 3);
+    EXPECT_DOUBLE_EQ(s.stage_integrity_ms, 0.75);  // 0.25 per run, the corrupting one's included
+    // The variant after the corrupting one ran in another worker than the two before it.
+    const auto runs = variant_runs();
+    ASSERT_EQ(runs.size(), 3u);
+    EXPECT_EQ(runs[0].second, "256,1,1");
+    EXPECT_EQ(runs[1].second, "32,1,1");
+    EXPECT_EQ(runs[0].first, runs[1].first);
+    EXPECT_NE(runs[2].first, runs[1].first);
+}
+
+TEST_F(IntegrityEvaluator, CorruptingVariantIsNotCountedOtherwise) {
+    CudaEvaluator e(grammar_, options());
+    const BatchResult r = e.evaluate({with_block("32")}, 0);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Crash) << r.results[0].detail;
+    EXPECT_EQ(e.stats().corrupting, 1);
+    EXPECT_EQ(e.stats().timeouts, 0);
+    // A plain crash (block 128 aborts the fake worker) is no corrupting variant.
+    EXPECT_EQ(e.evaluate({with_block("128")}, 0).results[0].status, EvalStatus::Crash);
+    EXPECT_EQ(e.stats().corrupting, 1);
+    const BatchResult next = e.evaluate({with_block("256")}, 0);
+    EXPECT_EQ(next.results[0].status, EvalStatus::Ok) << next.results[0].detail;
+    EXPECT_EQ(e.stats().worker_restarts, 2);  // one per failed worker
+}
+
+}  // namespace
+}  // namespace gi
