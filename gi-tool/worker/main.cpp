@@ -345,11 +345,14 @@ private:
     // be read back.
     void check_integrity(int slot, RunReport& report) {
         const auto start = std::chrono::steady_clock::now();
-        std::string damage = slots_.at(slot)->damage();
+        // After a failure, large buffers too (Replay::damage: a variant that failed may be the one
+        // that wrote, or the victim of an earlier one that did).
+        const bool failed = report.outcome != RunReport::Outcome::Ok || report.comparison.hard_failure;
+        std::string damage = slots_.at(slot)->damage(failed);
         for (auto& [other, replay] : slots_) {
             if (!damage.empty()) break;
             if (other == slot) continue;
-            damage = replay->damage();
+            damage = replay->damage(failed);
             if (!damage.empty()) damage = "in case " + replay->test_case().path + " (loaded beside the one it ran on), " + damage;
         }
         report.stages.integrity_ms =

@@ -99,7 +99,11 @@ public:
     // copy equal to the pristine ones (writable ones are restored before each use, so a change to
     // them harms nobody). Returns "" when intact, else what changed and where. Waits for the
     // stream first. Throws CudaError when the buffers cannot be read back.
-    std::string damage();
+    // Unless `everything`, buffers of kLargeBuffer bytes or more are skipped once the case holds
+    // more than kFullCheckBytes to check (replay.cpp says why).
+    std::string damage(bool everything = true);
+    static constexpr std::size_t kFullCheckBytes = 64u << 20;
+    static constexpr std::size_t kLargeBuffer = 4u << 20;
 
     // One plain launch on working copy 0 (compute-sanitizer's run). Returns the launch result.
     CUresult launch_once(CUfunction kernel, const LaunchShape& shape);
@@ -125,6 +129,7 @@ private:
     std::vector<Bytes> pristine_host_;             // per buffer
     std::vector<Bytes> poison_host_;               // per buffer (empty for read-only ones)
     Bytes readback_;                               // damage()'s download buffer, reused
+    bool check_large_ = true;                      // damage() also checks large buffers
     std::vector<bool> poisonable_;                 // outputs the original overwrites entirely
     std::vector<Bytes> reference_;                 // the original's outputs (writable buffers)
     bool has_reference_ = false;
