@@ -1,4 +1,5 @@
-# Shared by the GPU benchmarks (bench/gpu-check.sh, bench/evolve-kernels.sh, bench/strategies.sh);
+# Shared by the GPU benchmarks (bench/gpu-check.sh, bench/evolve-kernels.sh, bench/strategies.sh,
+# bench/time-genomes.sh);
 # source it after setting `root` to the repository root.
 
 # The device image lacks tinyxml2 and sqlite: unpack the carried .deb files (.carry/debs, or ../debs
@@ -47,4 +48,63 @@ build_unless_given() {
             cmake --build "$build" -j "$jobs" >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
     fi
     tool="$build/gi-tool/gi-tool"
+}
+
+# The options a genome is applied with (the grammar: apply), and the registration a cache entry's key
+# covers (cache write: the grammar plus grid and tolerance); --block is the evaluator's alone.
+split_options() {
+    grammar_options=() registration=()
+    local i=0
+    while (( i < ${#options[@]} )); do
+        case "${options[i]}" in
+            --block) ;;
+            --grid|--tolerance) registration+=("${options[i]}" "${options[i + 1]}") ;;
+            *) grammar_options+=("${options[i]}" "${options[i + 1]}")
+               registration+=("${options[i]}" "${options[i + 1]}") ;;
+        esac
+        i=$((i + 2))
+    done
+}
+# Driver runs that time and check a build: the training size and two held-out inputs.
+driver_runs() {
+    case "$1" in
+        stereo) runs=("--width 320 --height 240 --pairs 3 --reps 50" "--width 640 --height 480 --seed 1000 --reps 20"
+                      "--width 333 --height 101 --seed 77 --reps 20") ;;
+        bspline) runs=("--size 217 --cases 2 --reps 50" "--size 160 --seed 1000 --reps 20" "--size 217 --seed 5 --use-bspline 0 --reps 20") ;;
+        hydro) runs=("--nx 1024 --ny 1024 --problem 5 --reps 50" "--nx 512 --ny 384 --problem 6 --seed 3 --steps 5 --reps 20"
+                     "--nx 256 --ny 64 --problem 3 --steps 20 --reps 20") ;;
+    esac
+    sanitize_args=()
+    case "$1" in
+        stereo) sanitize_args=(--width 100 --height 60 --reps 0) ;;
+        bspline) sanitize_args=(--size 40 --reps 0) ;;
+        hydro) sanitize_args=(--nx 70 --ny 50 --steps 1 --reps 0) ;;
+    esac
+}
+speed() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
+median_of() { grep -o 'median [0-9.]* ms' <<<"$1" | head -1 | awk '{print $2}'; }
+
+# Applies GENOME to kernels/KERNEL and builds that kernel's driver with the variant in place of the
+# original file, in the background (the caller waits): $work/KERNEL/KERNEL_WHICH, logs and the
+# variant source in DIR. An empty genome builds the original. Needs `tool`, `arch` and
+# `grammar_options` (split_options).
+build_driver_with_genome() {  # kernel which genome dir
+    local kernel="$1" which="$2" genome="$3" dir="$4"
+    local source_file="$root/kernels/$kernel/$kernel.cu" variant_file apply_out
+    local flags=()
+    variant_file="$source_file"
+    mkdir -p "$work/$kernel"
+    printf '%s\n' "$genome" >"$dir/$which.genome"
+    if [[ -n "$genome" ]]; then
+        variant_file="$dir/$which.cu"
+        apply_out="$("$tool" apply "$source_file" "${grammar_options[@]}" --genome-file "$dir/$which.genome" -o "$variant_file" 2>"$dir/$which.apply.log")" ||
+            { echo "apply failed for $which"; cat "$dir/$which.apply.log"; return 1; }
+        # apply prints the compile options the genome implies (Flag genes) on one line.
+        read -r -a flags <<<"$(grep -m1 '^compile options:' <<<"$apply_out" | sed 's/^compile options: *//')"
+        [[ "${flags[*]}" == "(none)" ]] && flags=()
+        echo "$which: compile options: ${flags[*]:-(none)}" | tee -a "$dir/driver.log"
+    fi
+    nvcc -std=c++17 -O3 -arch="sm_$arch" -diag-suppress=177 -I"$root/kernels" -I"$root/gi-tool/src" "${flags[@]}" \
+        -I"$root/kernels/$kernel" "$root/kernels/$kernel/${kernel}_driver.cu" "$variant_file" \
+        "$root/kernels/$kernel/reference.cpp" -o "$work/$kernel/${kernel}_$which" >"$dir/$which.build.log" 2>&1 &
 }

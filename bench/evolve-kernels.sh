@@ -48,21 +48,6 @@ arch="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | h
 arch="${arch:-90}"
 echo "GPU: ${gpu:-none found} (sm_$arch)"
 
-# The options a genome is applied with (the grammar: apply), and the registration a cache entry's key
-# covers (cache write: the grammar plus grid and tolerance); --block is the evaluator's alone.
-split_options() {
-    grammar_options=() registration=()
-    local i=0
-    while (( i < ${#options[@]} )); do
-        case "${options[i]}" in
-            --block) ;;
-            --grid|--tolerance) registration+=("${options[i]}" "${options[i + 1]}") ;;
-            *) grammar_options+=("${options[i]}" "${options[i + 1]}")
-               registration+=("${options[i]}" "${options[i + 1]}") ;;
-        esac
-        i=$((i + 2))
-    done
-}
 # Training and held-out inputs per kernel, one driver run per string: the training size is the
 # seeds' (320x240 pairs, a 217^3 volume, a 1024^2 flow); held-out inputs are other sizes, seeds and
 # problems. Training must show the kernel what it will meet: hydro trains on a smooth flow
@@ -75,25 +60,6 @@ record_args() {
                held=("--nx 512 --ny 384 --problem 6 --seed 3 --steps 1" "--nx 256 --ny 64 --problem 3 --steps 2") ;;
     esac
 }
-# Driver runs that time and check a build: the training size and two held-out inputs.
-driver_runs() {
-    case "$1" in
-        stereo) runs=("--width 320 --height 240 --pairs 3 --reps 50" "--width 640 --height 480 --seed 1000 --reps 20"
-                      "--width 333 --height 101 --seed 77 --reps 20") ;;
-        bspline) runs=("--size 217 --cases 2 --reps 50" "--size 160 --seed 1000 --reps 20" "--size 217 --seed 5 --use-bspline 0 --reps 20") ;;
-        hydro) runs=("--nx 1024 --ny 1024 --problem 5 --reps 50" "--nx 512 --ny 384 --problem 6 --seed 3 --steps 5 --reps 20"
-                     "--nx 256 --ny 64 --problem 3 --steps 20 --reps 20") ;;
-    esac
-    sanitize_args=()
-    case "$1" in
-        stereo) sanitize_args=(--width 100 --height 60 --reps 0) ;;
-        bspline) sanitize_args=(--size 40 --reps 0) ;;
-        hydro) sanitize_args=(--nx 70 --ny 50 --steps 1 --reps 0) ;;
-    esac
-}
-speed() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else print "n/a" }'; }
-median_of() { grep -o 'median [0-9.]* ms' <<<"$1" | head -1 | awk '{print $2}'; }
-
 rows=()
 for kernel in $kernels; do
     step "$kernel"
@@ -154,20 +120,7 @@ EOF
         genome=""
         [[ $which == params ]] && genome="$params_genome"
         [[ $which == evolved ]] && genome="$final_genome"
-        printf '%s\n' "$genome" >"$dir/$which.genome"
-        variant_file="$source_file" flags=()
-        if [[ $which != original ]]; then
-            variant_file="$dir/$which.cu"
-            apply_out="$("$tool" apply "$source_file" "${grammar_options[@]}" --genome-file "$dir/$which.genome" -o "$variant_file" 2>"$dir/$which.apply.log")" ||
-                { echo "apply failed for $which"; cat "$dir/$which.apply.log"; continue; }
-            # apply prints the compile options the genome implies (Flag genes) on one line.
-            read -r -a flags <<<"$(grep -m1 '^compile options:' <<<"$apply_out" | sed 's/^compile options: *//')"
-            [[ "${flags[*]}" == "(none)" ]] && flags=()
-            echo "$which: compile options: ${flags[*]:-(none)}" | tee -a "$dir/driver.log"
-        fi
-        nvcc -std=c++17 -O3 -arch="sm_$arch" -diag-suppress=177 -I"$root/kernels" -I"$root/gi-tool/src" "${flags[@]}" \
-            -I"$root/kernels/$kernel" "$root/kernels/$kernel/${kernel}_driver.cu" "$variant_file" \
-            "$root/kernels/$kernel/reference.cpp" -o "$work/$kernel/${kernel}_$which" >"$dir/$which.build.log" 2>&1 &
+        build_driver_with_genome "$kernel" "$which" "$genome" "$dir"
     done
     wait
     driver_runs "$kernel"
