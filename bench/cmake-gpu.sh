@@ -115,7 +115,7 @@ if [[ -n "$entry" ]]; then
     fi
     if configure "$work/build2" "$OUT/configure2.log" && grep -q "cached variant" "$OUT/configure2.log" &&
        ! grep -q "evolves it" "$OUT/configure2.log"; then
-        row "fresh configure with the entry" "$(grep "gi-optimize:" "$OUT/configure2.log" | sed 's/^-- //' | head -1)"
+        row "fresh configure with the entry" "$(grep "cached variant" "$OUT/configure2.log" | sed 's/^-- //' | head -1)"
     else
         fail "fresh configure with the entry" "$(grep "gi-optimize:" "$OUT/configure2.log" | head -2 | tr '\n' ' ')"
     fi
