@@ -57,6 +57,20 @@ TEST(CacheRunResult, TakesTheGenomeTimingsAndValidation) {
     EXPECT_EQ(r.provenance.elements_validated, 921600);
     EXPECT_EQ(r.provenance.worst_error, 0);
     EXPECT_NE(r.provenance.note.find("stopped by time limit"), std::string::npos) << r.provenance.note;
+    EXPECT_EQ(r.provenance.note.find("NOT VALIDATED"), std::string::npos) << r.provenance.note;
+}
+
+TEST(CacheRunResult, ARunWithoutValidationSaysSoInTheNote) {
+    TemporaryDirectory dir("gi-run-result");
+    RunRecord run = finished_run();
+    run.final_check = {};
+    run.final_check.note = "every training case was used in search and no held-out cases were given";
+    write_run(dir.path(), run, "BLOCK_W=32");
+    const RunResult r = read_run_result(dir.path());
+    EXPECT_LT(r.provenance.cases_validated, 0);  // unknown, not "0 cases"
+    EXPECT_NE(r.provenance.note.find("NOT VALIDATED on held-out inputs (every training case was used in search and no "
+                                     "held-out cases were given)"),
+              std::string::npos) << r.provenance.note;
 }
 
 TEST(CacheRunResult, AFailedFinalCheckCannotBeCached) {
@@ -84,6 +98,8 @@ TEST(CacheRunResult, MissingGenomeOrBrokenRecordIsAnError) {
     const RunResult without_record = read_run_result(dir.path());  // the genome alone is enough
     EXPECT_EQ(without_record.genome, "BLOCK_W=32");
     EXPECT_LT(without_record.provenance.original_ms, 0);
+    EXPECT_NE(without_record.provenance.note.find("NOT VALIDATED: the run folder has no run.xml"), std::string::npos)
+        << without_record.provenance.note;
 }
 
 }  // namespace

@@ -36,7 +36,10 @@ RunResult read_run_result(const std::filesystem::path& run_dir) {
     p.note = "gi-tool evolve --out " + run_dir.string();
 
     const std::filesystem::path run_xml = run_dir / "run.xml";
-    if (!std::filesystem::exists(run_xml)) return result;
+    if (!std::filesystem::exists(run_xml)) {
+        p.note += "; NOT VALIDATED: the run folder has no run.xml";
+        return result;
+    }
     tinyxml2::XMLDocument document;
     if (document.LoadFile(run_xml.string().c_str()) != tinyxml2::XML_SUCCESS || !document.RootElement())
         throw Error(located_message(run_xml.string(), document.ErrorLineNum(), "cannot read the run record",
@@ -63,6 +66,11 @@ RunResult read_run_result(const std::filesystem::path& run_dir) {
     p.note += ", " + record.evaluator + " evaluator, " + std::to_string(record.individuals()) + " individuals, " +
               std::to_string(static_cast<long long>(record.wall_seconds)) + " s" +
               (record.stop_reason.empty() ? "" : ", stopped by " + record.stop_reason);
+    // Such an entry is still usable (a build must not fail because no case was left over), but
+    // whoever reads `cache show` or reviews the commit must see that nothing vouched for it.
+    if (!record.final_check.ran)
+        p.note += "; NOT VALIDATED on held-out inputs" +
+                  (record.final_check.note.empty() ? std::string() : " (" + record.final_check.note + ")");
     return result;
 }
 

@@ -15,7 +15,9 @@ struct RunResult {
 };
 
 // Throws gi::Error naming the file when best.genome is missing, run.xml is unreadable, or the run's
-// final check ran and failed (the message gives the validation summary).
+// final check ran and failed (the message gives the validation summary). A run whose final check did
+// not run (no case left to validate on, no run.xml) is accepted with "NOT VALIDATED" and the reason
+// in the provenance note.
 RunResult read_run_result(const std::filesystem::path& run_dir);
 
 }  // namespace gi

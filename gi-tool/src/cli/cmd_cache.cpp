@@ -316,7 +316,8 @@ int run_write(const std::vector<std::string>& argv) {
         p.origin = "hand-picked";
     }
     if (auto v = args.value("--origin")) p.origin = *v;
-    if (auto v = args.value("--note")) p.note = *v;
+    // A run's own note (and its "NOT VALIDATED" marker) is kept after the given one.
+    if (auto v = args.value("--note")) p.note = args.has("--from-run") ? *v + "; " + p.note : *v;
     p.gpu = args.value("--gpu").value_or("");
     p.driver = args.value("--driver").value_or("");
     p.nvcc = args.value("--nvcc-version").value_or("");
