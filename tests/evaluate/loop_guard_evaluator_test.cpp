@@ -50,18 +50,7 @@ protected:
         ::unsetenv("GI_FAKE_LOG");
     }
 
-    CudaEvaluatorOptions options() const {
-        CudaEvaluatorOptions o;
-        o.cases = folder_.path() / "cases";
-        o.function = "scale";
-        o.block = "BLOCK";
-        o.grid = "ceil(n/BLOCK)";
-        o.worker = fs::read_symlink("/proc/self/exe").string();
-        o.timeout_margin_ms = 300;
-        o.spare_workers = 1;
-        o.arch = "sm_90";
-        return o;
-    }
+    CudaEvaluatorOptions options() const { return gpu_test::fake_worker_options(folder_.path() / "cases", 1); }
 
     Variant with_block(const std::string& block) const {
         Genome g;

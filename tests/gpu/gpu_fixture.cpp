@@ -70,6 +70,19 @@ TestCase scale_case(int n) {
     return tc;
 }
 
+CudaEvaluatorOptions fake_worker_options(const std::filesystem::path& cases, int spare_workers) {
+    CudaEvaluatorOptions o;
+    o.cases = cases;
+    o.function = "scale";
+    o.block = "BLOCK";
+    o.grid = "ceil(n/BLOCK)";
+    o.worker = std::filesystem::read_symlink("/proc/self/exe").string();
+    o.timeout_margin_ms = 300;  // generous: the fake replies at once, a loaded CI machine may not
+    o.spare_workers = spare_workers;
+    o.arch = "sm_90";
+    return o;
+}
+
 TempFolder::TempFolder() {
     std::random_device device;
     path_ = fs::temp_directory_path() / ("gi-gpu-test-" + std::to_string(device()));

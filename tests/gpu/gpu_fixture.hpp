@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "evaluate/cuda_evaluator.hpp"
 #include "testcase/test_case.hpp"
 
 namespace gi::gpu_test {
@@ -27,6 +28,10 @@ const std::string& gpu_unavailable_reason();
 // A case for `scale(float* out, const float* in, int n)`: n floats in, n floats out, grid of
 // n/256 blocks of 256 threads.
 TestCase scale_case(int n);
+
+// Evaluator options for the `scale` kernel of scale_case() with gi_tests itself as the worker
+// (tests/gpu/fake_worker.cpp, chosen by GI_FAKE_WORKER): block BLOCK, grid ceil(n/BLOCK), sm_90.
+CudaEvaluatorOptions fake_worker_options(const std::filesystem::path& cases, int spare_workers);
 
 // A fresh temporary folder removed at the end of the test.
 class TempFolder {

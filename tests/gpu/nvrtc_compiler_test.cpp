@@ -28,6 +28,9 @@ TEST(NvrtcOptions, TranslatesNvccSpellings) {
     o = nvrtc_options_for({"-Xptxas", "-v"});
     ASSERT_TRUE(o);
     EXPECT_EQ(*o, (std::vector<std::string>{"--ptxas-options=-v"}));
+    o = nvrtc_options_for({"--diag-error=940", "-diag-error=177"});
+    ASSERT_TRUE(o);
+    EXPECT_EQ(*o, (std::vector<std::string>{"--diag-error=940", "--diag-error=177"}));
     EXPECT_FALSE(nvrtc_options_for({"-Xcompiler -O3"}));  // host options: nvcc only
     EXPECT_FALSE(nvrtc_options_for({"-Xptxas"}));
 }

@@ -37,6 +37,8 @@ std::optional<std::vector<std::string>> nvrtc_options_for(const std::vector<std:
         } else if (starts(o, "-ftz=") || starts(o, "-prec-div=") || starts(o, "-prec-sqrt=") || starts(o, "-fmad=") ||
                    starts(o, "--ftz=") || starts(o, "--prec-div=") || starts(o, "--prec-sqrt=") || starts(o, "--fmad=")) {
             out.push_back(starts(o, "--") ? o : "-" + o);
+        } else if (starts(o, "--diag-error=") || starts(o, "-diag-error=")) {
+            out.push_back("--diag-error=" + o.substr(o.find('=') + 1));
         } else if (starts(o, "-D") || starts(o, "-U") || starts(o, "-I") || o == "-lineinfo" ||
                    starts(o, "-std=") || o == "--extra-device-vectorization" || starts(o, "--restrict")) {
             out.push_back(o);

@@ -44,6 +44,7 @@ double ms_since(Clock::time_point start) {
 }
 
 constexpr int kCompileNice = 10;
+const std::vector<std::string> kStrictFlags = {"--diag-error=940"};  // missing return statement
 
 // A fixed set of compile threads fed from a queue; futures carry the results back.
 class CompilePool {
@@ -225,6 +226,7 @@ struct CudaEvaluator::Impl {
     bool compiler_decided = false;
     std::shared_ptr<DeviceCompileResult> original_cubin;
     std::string original_sha256;
+    std::vector<std::string> strict_flags;  // kStrictFlags when the original compiles with them
     std::map<std::string, EvalResult> sanitized;  // by variant key
     CudaEvaluatorStats stats;
 
@@ -654,11 +656,26 @@ struct CudaEvaluator::Impl {
         }
         if (!r.ok) throw Error("the original kernel does not compile for " + arch + ":\n" + first_error_lines(r.log, 5));
         stats.compiler = use_nvrtc ? "nvrtc" : "nvcc";
+        // An edit that deletes a `return` leaves undefined behaviour the compiler sees (warning 940):
+        // such a variant may pass every check by luck (on the H100 its loop-guarded build
+        // deadlocked while the plain one "worked"), so it is a compile error, unless the original
+        // itself has the warning.
+        if (compile(original, kStrictFlags).ok) strict_flags = kStrictFlags;
+        else
+            std::cerr << "gi-tool: note: the original kernel has a non-void function without a return at its end "
+                         "(nvcc warning 940); variants with the same flaw are not rejected\n";
         original_sha256 = sha256_hex(r.cubin);
         original_cubin = std::make_shared<DeviceCompileResult>(std::move(r));
         std::uint64_t case_bytes = 0;
         for (const Slot& slot : slots) case_bytes += slot.bytes;
         references = std::make_unique<ReferenceFolder>(case_bytes);
+    }
+
+    // A variant's compile options: its Flag genes', and the diagnostics made errors for every variant.
+    std::vector<std::string> flags_of(const Variant& v) const {
+        std::vector<std::string> flags = v.compile_options;
+        flags.insert(flags.end(), strict_flags.begin(), strict_flags.end());
+        return flags;
     }
 
     // A variant's builds: plain, and loop-guarded when the guard is on and it has loops to guard.
@@ -676,10 +693,10 @@ struct CudaEvaluator::Impl {
     Builds submit(const Variant& v) {
         // Both go to the pool at once, so the guarded compile overlaps the plain one.
         Builds b;
-        b.plain = pool->submit([this, source = v.source, flags = v.compile_options] { return compile(source, flags); });
+        b.plain = pool->submit([this, source = v.source, flags = flags_of(v)] { return compile(source, flags); });
         std::string guarded = guarded_source(v.source);
         if (!guarded.empty())
-            b.guarded = pool->submit([this, source = std::move(guarded), flags = v.compile_options] { return compile(source, flags); });
+            b.guarded = pool->submit([this, source = std::move(guarded), flags = flags_of(v)] { return compile(source, flags); });
         return b;
     }
 
@@ -945,7 +962,7 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         std::vector<std::size_t> run_index;
         for (std::size_t i : to_check) {
             const Variant& variant = variants[i];
-            const DeviceCompileResult code = s.compile(variant.source, variant.compile_options);
+            const DeviceCompileResult code = s.compile(variant.source, s.flags_of(variant));
             if (!code.ok) {
                 results[i].status = EvalStatus::CompileError;
                 results[i].detail = first_error_lines(code.log, 3);
@@ -1015,10 +1032,10 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
 ValidationReport CudaEvaluator::validate(const Variant& variant) {
     Impl& s = *impl_;
     s.prepare_original();
-    const DeviceCompileResult code = s.compile(variant.source, variant.compile_options);
+    const DeviceCompileResult code = s.compile(variant.source, s.flags_of(variant));
     std::optional<DeviceCompileResult> guarded;
     if (const std::string source = s.guarded_source(variant.source); code.ok && !source.empty())
-        guarded = s.compile(source, variant.compile_options);
+        guarded = s.compile(source, s.flags_of(variant));
     const std::optional<DeviceCompileResult> guard = s.usable_guard(code, std::move(guarded));
     ValidationReport report;
     for (int index = 0; index < static_cast<int>(s.slots.size()); ++index) {
