@@ -1,6 +1,8 @@
 #include "search/anneal_draw.hpp"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <unistd.h>
 
 #include <atomic>
@@ -236,7 +238,11 @@ TEST(AnnealMaster, ReachesTheKnownOptimum) {
     const auto completed = master.run(300);
     EXPECT_EQ(completed.size(), 300u);
     EXPECT_GT(best_speedup(master.individuals()), 1 / (0.6 * 0.7 * 0.9) * 0.99);
-    EXPECT_EQ(master.individuals().front().birth, Birth::Init) << "the starting genome is measured first";
+    // Individuals are kept in completion order, and with 4 workers a child may finish before the
+    // starting genome: it must be there once, born Init, wherever it finished.
+    const auto& all = master.individuals();
+    EXPECT_EQ(std::count_if(all.begin(), all.end(), [](const auto& i) { return i.birth == Birth::Init; }), 1)
+        << "the starting genome is measured, once";
 }
 
 TEST(AnnealMaster, KeepsEveryWorkerBusy) {
