@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "../gpu/gpu_fixture.hpp"
+#include "../gpu/fake_worker_fixture.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 #include "grammar/build_grammar.hpp"
@@ -27,33 +27,10 @@ __global__ void scale(float* out, const float* in, int n) {
 }
 )";
 
-class IntegrityEvaluator : public ::testing::Test {
+class IntegrityEvaluator : public gpu_test::FakeWorkerEvaluatorTest {
 protected:
-    void SetUp() override {
-        if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";
-        kernel_ = folder_.path() / "scale.cu";
-        std::ofstream(kernel_) << kKernel;
-        GrammarOptions options;
-        options.functions = {"scale"};
-        options.params = {parse_param_declaration("BLOCK=32,64,128,256,512,1024", "--param")};
-        grammar_ = build_grammar(read_source_file(kernel_), options);
-        write_test_case(gpu_test::scale_case(1 << 12), folder_.path() / "cases");
-        log_ = folder_.path() / "workers.log";
-        ::setenv("GI_FAKE_WORKER", "replay", 1);
-        ::setenv("GI_FAKE_LOG", log_.c_str(), 1);
-    }
-    void TearDown() override {
-        ::unsetenv("GI_FAKE_WORKER");
-        ::unsetenv("GI_FAKE_LOG");
-    }
-
-    CudaEvaluatorOptions options() const { return gpu_test::fake_worker_options(folder_.path() / "cases", 1); }
-
-    Variant with_block(const std::string& block) const {
-        Genome g;
-        set_gene(g, "BLOCK", block);
-        return make_variant(g, grammar_);
-    }
+    void SetUp() override { set_up(kKernel, "32,64,128,256,512,1024"); }
+    CudaEvaluatorOptions options() const { return FakeWorkerEvaluatorTest::options(1); }
 
     // The fake workers' variant runs in order, as "<pid> <block>".
     std::vector<std::pair<std::string, std::string>> variant_runs() const {
@@ -68,9 +45,6 @@ protected:
         return out;
     }
 
-    gpu_test::TempFolder folder_;
-    fs::path kernel_, log_;
-    Grammar grammar_;
 };
 
 TEST_F(IntegrityEvaluator, CorruptingVariantIsACrashAndTheNextRunsInAFreshWorker) {

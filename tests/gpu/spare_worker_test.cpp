@@ -12,7 +12,7 @@
 #include "compile/nvrtc_compiler.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 #include "genome/genome.hpp"
-#include "gpu_fixture.hpp"
+#include "fake_worker_fixture.hpp"
 #include "grammar/build_grammar.hpp"
 #include "testcase/case_io.hpp"
 #include "variant/apply.hpp"
@@ -32,28 +32,10 @@ struct Event {
     std::string pid, what, slot, detail;
 };
 
-class SpareWorkers : public ::testing::Test {
+class SpareWorkers : public gpu_test::FakeWorkerEvaluatorTest {
 protected:
-    void SetUp() override {
-        if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";
-        kernel_ = folder_.path() / "scale.cu";
-        std::ofstream(kernel_) << kKernel;
-        GrammarOptions options;
-        options.functions = {"scale"};
-        options.params = {parse_param_declaration("BLOCK=128,256,512", "--param")};
-        grammar_ = build_grammar(read_source_file(kernel_), options);
-        write_test_case(gpu_test::scale_case(1 << 12), folder_.path() / "cases");
-        write_test_case(gpu_test::scale_case(1 << 11), folder_.path() / "cases");
-        log_ = folder_.path() / "workers.log";
-        ::setenv("GI_FAKE_WORKER", "replay", 1);
-        ::setenv("GI_FAKE_LOG", log_.c_str(), 1);
-    }
-    void TearDown() override {
-        ::unsetenv("GI_FAKE_WORKER");
-        ::unsetenv("GI_FAKE_LOG");
-    }
-
-    CudaEvaluatorOptions options() const { return gpu_test::fake_worker_options(folder_.path() / "cases", 2); }
+    void SetUp() override { set_up(kKernel, "128,256,512", 2); }
+    CudaEvaluatorOptions options() const { return FakeWorkerEvaluatorTest::options(2); }
 
     Variant with_block(const std::string& block, const std::string& comment) const {
         Genome g;
@@ -103,9 +85,6 @@ protected:
         EXPECT_EQ(r.results[4].status, EvalStatus::Ok) << r.results[4].detail;
     }
 
-    gpu_test::TempFolder folder_;
-    fs::path kernel_, log_;
-    Grammar grammar_;
 };
 
 TEST_F(SpareWorkers, ReplacementsTakeTheOriginalsOutputsInsteadOfRunningIt) {

@@ -1,0 +1,43 @@
+#include "fake_worker_fixture.hpp"
+
+#include <stdlib.h>
+
+#include <fstream>
+
+#include "compile/nvrtc_compiler.hpp"
+#include "grammar/build_grammar.hpp"
+#include "testcase/case_io.hpp"
+#include "variant/apply.hpp"
+
+namespace gi::gpu_test {
+
+void FakeWorkerEvaluatorTest::set_up(const char* kernel_text, const std::string& block_values, int cases) {
+    if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";
+    kernel_ = folder_.path() / "scale.cu";
+    std::ofstream(kernel_) << kernel_text;
+    GrammarOptions options;
+    options.functions = {"scale"};
+    options.params = {parse_param_declaration("BLOCK=" + block_values, "--param")};
+    grammar_ = build_grammar(read_source_file(kernel_), options);
+    for (int c = 0; c < cases; ++c) write_test_case(scale_case((1 << 12) >> c), folder_.path() / "cases");
+    log_ = folder_.path() / "workers.log";
+    ::setenv("GI_FAKE_WORKER", "replay", 1);
+    ::setenv("GI_FAKE_LOG", log_.c_str(), 1);
+}
+
+void FakeWorkerEvaluatorTest::TearDown() {
+    ::unsetenv("GI_FAKE_WORKER");
+    ::unsetenv("GI_FAKE_LOG");
+}
+
+CudaEvaluatorOptions FakeWorkerEvaluatorTest::options(int spare_workers) const {
+    return fake_worker_options(folder_.path() / "cases", spare_workers);
+}
+
+Variant FakeWorkerEvaluatorTest::with_block(const std::string& block) const {
+    Genome g;
+    set_gene(g, "BLOCK", block);
+    return make_variant(g, grammar_);
+}
+
+}  // namespace gi::gpu_test
