@@ -20,31 +20,18 @@ namespace gi {
 namespace {
 namespace fs = std::filesystem;
 
-const char* kKernel = R"(#define BLOCK 256
-__global__ void scale(float* out, const float* in, int n) {
-    int i = blockIdx.x * BLOCK + threadIdx.x;
-    if (i < n) out[i] = 2.0f * in[i];
-}
-)";
-
 class IntegrityEvaluator : public gpu_test::FakeWorkerEvaluatorTest {
 protected:
-    void SetUp() override { set_up(kKernel, "32,64,128,256,512,1024"); }
+    void SetUp() override { set_up(gpu_test::kScaleKernel, "32,64,128,256,512,1024"); }
     CudaEvaluatorOptions options() const { return FakeWorkerEvaluatorTest::options(1); }
 
     // The fake workers' variant runs in order, as "<pid> <block>".
     std::vector<std::pair<std::string, std::string>> variant_runs() const {
         std::vector<std::pair<std::string, std::string>> out;
-        std::ifstream in(log_);
-        std::string line;
-        while (std::getline(in, line)) {
-            std::istringstream fields(line);
-            std::string pid, event, slot, block;
-            if (fields >> pid >> event >> slot >> block && event == "variant") out.emplace_back(pid, block);
-        }
+        for (const gpu_test::FakeWorkerEvent& e : events())
+            if (e.what == "variant" && !e.detail.empty()) out.emplace_back(e.pid, e.detail);
         return out;
     }
-
 };
 
 TEST_F(IntegrityEvaluator, CorruptingVariantIsACrashAndTheNextRunsInAFreshWorker) {

@@ -44,7 +44,6 @@ protected:
             if (what == event) out.push_back(what + rest);
         return out;
     }
-
 };
 
 TEST_F(LoopGuardEvaluator, RunawayLoopIsStoppedWithoutARestart) {

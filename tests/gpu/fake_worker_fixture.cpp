@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include <fstream>
+#include <sstream>
 
 #include "compile/nvrtc_compiler.hpp"
 #include "grammar/build_grammar.hpp"
@@ -38,6 +39,19 @@ Variant FakeWorkerEvaluatorTest::with_block(const std::string& block) const {
     Genome g;
     set_gene(g, "BLOCK", block);
     return make_variant(g, grammar_);
+}
+
+std::vector<FakeWorkerEvent> FakeWorkerEvaluatorTest::events() const {
+    std::vector<FakeWorkerEvent> out;
+    std::ifstream in(log_);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line);
+        FakeWorkerEvent e;
+        words >> e.pid >> e.what >> e.slot >> e.detail;
+        out.push_back(e);
+    }
+    return out;
 }
 
 }  // namespace gi::gpu_test

@@ -6,12 +6,26 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "evaluate/cuda_evaluator.hpp"
 #include "grammar/grammar.hpp"
 #include "gpu_fixture.hpp"
 
 namespace gi::gpu_test {
+
+// The plain `scale` kernel (BLOCK a gene), for tests whose fake variants differ only in BLOCK.
+inline constexpr const char* kScaleKernel = R"(#define BLOCK 256
+__global__ void scale(float* out, const float* in, int n) {
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    if (i < n) out[i] = 2.0f * in[i];
+}
+)";
+
+// One line of the fake workers' log: "<pid> <event> <slot> <detail>" (detail: its first word).
+struct FakeWorkerEvent {
+    std::string pid, what, slot, detail;
+};
 
 class FakeWorkerEvaluatorTest : public ::testing::Test {
 protected:
@@ -23,6 +37,7 @@ protected:
 
     CudaEvaluatorOptions options(int spare_workers) const;
     Variant with_block(const std::string& block) const;
+    std::vector<FakeWorkerEvent> events() const;  // the log so far, in order
 
     TempFolder folder_;
     std::filesystem::path kernel_, log_;  // log_: one line per fake-worker event, "<pid> <event> ..."

@@ -21,20 +21,11 @@ namespace gi {
 namespace {
 namespace fs = std::filesystem;
 
-const char* kKernel = R"(#define BLOCK 256
-__global__ void scale(float* out, const float* in, int n) {
-    int i = blockIdx.x * BLOCK + threadIdx.x;
-    if (i < n) out[i] = 2.0f * in[i];
-}
-)";
-
-struct Event {
-    std::string pid, what, slot, detail;
-};
+using Event = gpu_test::FakeWorkerEvent;
 
 class SpareWorkers : public gpu_test::FakeWorkerEvaluatorTest {
 protected:
-    void SetUp() override { set_up(kKernel, "128,256,512", 2); }
+    void SetUp() override { set_up(gpu_test::kScaleKernel, "128,256,512", 2); }
     CudaEvaluatorOptions options() const { return FakeWorkerEvaluatorTest::options(2); }
 
     Variant with_block(const std::string& block, const std::string& comment) const {
@@ -53,18 +44,6 @@ protected:
                 with_block("128", tag + "d"), with_block("256", tag + "e")};
     }
 
-    std::vector<Event> events() const {
-        std::vector<Event> out;
-        std::ifstream in(log_);
-        std::string line;
-        while (std::getline(in, line)) {
-            std::istringstream words(line);
-            Event e;
-            words >> e.pid >> e.what >> e.slot >> e.detail;
-            out.push_back(e);
-        }
-        return out;
-    }
     fs::path reference_file(int slot) const {
         for (const Event& ev : events())
             if (ev.what == "reference-written" && ev.slot == std::to_string(slot)) return ev.detail;
