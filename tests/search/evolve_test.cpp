@@ -137,6 +137,54 @@ TEST(Evolve, PreTuningStartsTheSearchFromTheBestParameters) {
     fs::remove_all(dir);
 }
 
+TEST(Evolve, StartsFromAGivenGenome) {
+    const Grammar grammar = testing::small_grammar();
+    FakeEvaluator fake(grammar, known_landscape());
+    const fs::path dir = fresh_dir("start");
+    EvolveOptions options = small_options();
+    options.generations = 2;
+    options.start_genome = "<_k.cu_12> BLOCK=128";
+    const RunRecord record = evolve(grammar, fake, options, dir, OutMode::Fresh);
+    EXPECT_FALSE(record.pre_tune.ran);
+    EXPECT_EQ(record.base_genome, "BLOCK=128 <_k.cu_12>");  // canonical order
+    // Every individual of the first generation is one change away from the start: it keeps the
+    // start's edit, or its gene, or both.
+    for (const IndividualRecord& i : record.generations[0].individuals) {
+        const Genome g = parse_genome(i.genome);
+        bool has_edit = false;
+        for (const Edit& e : g.edits) has_edit |= edit_to_text(e) == "<_k.cu_12>";
+        EXPECT_TRUE(has_edit || setting_or(g, "BLOCK", "64") == "128") << i.genome;
+    }
+    // The start is part of the record's fingerprint: a run resumed with another start is refused.
+    bool found = false;
+    for (const auto& [key, value] : record.settings) found |= key == "start-genome" && value == "<_k.cu_12> BLOCK=128";
+    EXPECT_TRUE(found);
+    options.start_genome = "BLOCK=32";
+    try {
+        evolve(grammar, fake, options, dir, OutMode::Resume);
+        ADD_FAILURE() << "resumed a run with another start genome";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("start-genome"), std::string::npos) << e.what();
+    }
+    fs::remove_all(dir);
+}
+
+TEST(Evolve, AStartGenomeTheGrammarDoesNotHaveIsAnErrorNamingIt) {
+    const Grammar grammar = testing::small_grammar();
+    FakeEvaluator fake(grammar, known_landscape());
+    const fs::path dir = fresh_dir("bad-start");
+    EvolveOptions options = small_options();
+    options.start_genome = "BLOCK=7";
+    try {
+        evolve(grammar, fake, options, dir, OutMode::Fresh);
+        ADD_FAILURE() << "a start genome with a value the gene does not allow was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("--start"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("BLOCK=7"), std::string::npos) << e.what();
+    }
+    fs::remove_all(dir);
+}
+
 TEST(Evolve, SameSeedSameRunDifferentSeedDifferentRun) {
     const Grammar grammar = testing::small_grammar();
     FakeLandscapeOptions landscape;  // random effects

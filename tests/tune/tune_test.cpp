@@ -43,12 +43,34 @@ TEST(TunePoints, LargeSpacesAreSampledWithDistinctPoints) {
     double size = 0;
     const std::vector<Genome> points = tune_points(Genome{}, grammar, 50, rng, sampled, size);
     EXPECT_TRUE(sampled);
-    EXPECT_EQ(size, 10000);  // MODE is not numeric, so it is not swept
+    EXPECT_EQ(size, 20000);  // MODE is categorical and swept too, as an auto-tuner would
     EXPECT_EQ(points.size(), 50u);
     std::set<std::string> texts;
     for (const Genome& p : points) texts.insert(genome_to_text(p));
     EXPECT_EQ(texts.size(), 50u);
     EXPECT_EQ(points, tune_points(Genome{}, grammar, 50, same, sampled, size));
+}
+
+TEST(TunePoints, CategoricalParamsAndFlagsAreSweptToo) {
+    const Grammar grammar = testing::grammar_of(
+        {testing::make_gene("BLOCK", GeneKind::Param, {"32", "64"}, "32", true),
+         testing::make_gene("OUT", GeneKind::Param, {"float", "int"}, "float", false),
+         testing::make_gene("use_fast_math", GeneKind::Flag, {"0", "1"}, "0", false),
+         testing::make_gene("dlcm", GeneKind::Flag, {"off", "ca", "cg"}, "off", false),
+         testing::make_gene("FAST", GeneKind::Guard, {"0", "1"}, "0", true)},
+        {});
+    EXPECT_EQ(tunable_genes(grammar), (std::vector<int>{0, 1, 2, 3}));  // a guard is code, not a setting
+    Rng rng(1);
+    bool sampled = true;
+    double size = 0;
+    const std::vector<Genome> points = tune_points(Genome{}, grammar, 100, rng, sampled, size);
+    EXPECT_FALSE(sampled);
+    EXPECT_EQ(size, 24);
+    std::set<std::string> texts;
+    for (const Genome& point : points) texts.insert(genome_to_text(point));
+    EXPECT_EQ(texts.size(), 23u);
+    EXPECT_TRUE(texts.count("use_fast_math=1 dlcm=cg"));
+    EXPECT_TRUE(texts.count("BLOCK=64 OUT=int"));
 }
 
 FakeLandscapeOptions declared_landscape() {
@@ -136,7 +158,7 @@ TEST(Tune, DoesNotRunWithoutTimingsOrTunableGenes) {
     testing::ScriptedEvaluator timed;
     result = tune(Genome{}, no_params, timed, TuneOptions{}, rng);
     EXPECT_FALSE(result.ran);
-    EXPECT_NE(result.note.find("no numeric"), std::string::npos);
+    EXPECT_NE(result.note.find("no --param or --flag gene"), std::string::npos);
 }
 
 }  // namespace

@@ -55,7 +55,10 @@ std::string help_text() {
            "                            K x noise (default 3)\n"
            "  --minimise-repeats N      evaluations per minimisation comparison (default 3)\n"
            "  --no-minimise             keep the best genome as evolved\n"
-           "  --pre-tune|--no-pre-tune  sweep numeric --param/--flag genes before search (default on)\n"
+           "  --start GENOME            start from this genome instead of the original kernel (e.g. the\n"
+           "                            winner of an exhaustive parameter sweep, or a cache entry's genome);\n"
+           "                            pre-tuning then sweeps around it\n"
+           "  --pre-tune|--no-pre-tune  sweep the --param/--flag genes before search (default on)\n"
            "  --post-tune|--no-post-tune  sweep them again after minimisation (default on)\n"
            "  --tune-max N              largest sweep done exhaustively; bigger spaces are sampled with N\n"
            "                            points (default 256)\n"
@@ -92,7 +95,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     std::vector<std::string> value_options = kernel_value_options();
     for (const char* option : {"--evaluator", "--out", "--strategy", "--generations", "--population", "--seed",
                                "--time-limit", "--max-error", "--noise-k", "--minimise-k", "--minimise-repeats",
-                               "--tune-max", "--workers", "--anneal-batch"})
+                               "--tune-max", "--workers", "--anneal-batch", "--start"})
         value_options.push_back(option);
     for (const std::string& option : evaluator_value_options()) value_options.push_back(option);
     std::vector<std::string> switch_options = kernel_switch_options();
@@ -119,6 +122,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     options.minimise_options.repeats = static_cast<int>(args.integer("--minimise-repeats", 3, 1, 1000));
     options.tune_max = static_cast<int>(args.integer("--tune-max", 256, 1, 100000000));
     options.pre_tune = on_off(args, "--pre-tune", "--no-pre-tune", true);
+    options.start_genome = args.value("--start").value_or("");
     options.post_tune = on_off(args, "--post-tune", "--no-post-tune", true);
     options.minimise = !args.has("--no-minimise");
     if (args.has("--resume") && args.has("--restart")) throw UsageError("give only one of --resume and --restart");

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "evaluate/cuda_checker.hpp"
+#include "genome/validate.hpp"
 #include "search/atomic_file.hpp"
 #include "search/gate.hpp"
 #include "search/genome_ops.hpp"
@@ -118,6 +119,7 @@ Fingerprint run_fingerprint(const Grammar& grammar, const Evaluator& evaluator, 
         {"max-error", number_text(options.acceptance.max_error)},
         {"noise-k", number_text(options.acceptance.noise_k)},
         {"pre-tune", flag(options.pre_tune)},
+        {"start-genome", options.start_genome},
         {"post-tune", flag(options.post_tune)},
         {"minimise", flag(options.minimise)},
         {"minimise-k", number_text(options.minimise_options.k)},
@@ -217,13 +219,17 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         record.evaluator = evaluator.name();
         record.measures_time = evaluator.measures_time();
         Genome base;
+        if (!options.start_genome.empty()) {
+            base = canonical_genome(parse_genome(options.start_genome), grammar);
+            require_valid_genome(base, grammar, "--start");
+        }
         if (options.pre_tune) {
             progress("pre-tuning the parameters");
             TuneOptions tune_options;
             tune_options.max_points = options.tune_max;
             tune_options.rule = options.acceptance;
             tune_options.parsimony_k = options.minimise_options.k;
-            record.pre_tune = tune(Genome{}, grammar, evaluator, tune_options, rng);
+            record.pre_tune = tune(base, grammar, evaluator, tune_options, rng);
             base = parse_genome(record.pre_tune.best);
             progress("pre-tune: " + record.pre_tune.note +
                      (record.pre_tune.ran ? "; start from '" + record.pre_tune.best + "'" : ""));
@@ -312,6 +318,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             if (record.minimise.ran) candidates.push_back(parse_genome(record.minimise.after));
             if (record.best.found) candidates.push_back(parse_genome(record.best.genome));
             if (record.pre_tune.ran) candidates.push_back(parse_genome(record.pre_tune.best));
+            candidates.push_back(parse_genome(record.base_genome));
             const int case_index = record.generations.empty() ? 0 : record.generations.back().case_index;
             final_genome = Genome{};
             std::set<std::string> tried;

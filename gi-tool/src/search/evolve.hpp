@@ -32,6 +32,9 @@ struct EvolveOptions {
     AcceptanceRule acceptance;
     std::uint64_t seed = 1;
     bool pre_tune = true;
+    // The genome search starts from (and pre-tuning sweeps around): "" is the original kernel. Lets a
+    // run build on a known genome, e.g. an exhaustive parameter sweep's winner or a cache entry's.
+    std::string start_genome;
     bool post_tune = true;
     bool minimise = true;
     int tune_max = 256;

@@ -70,8 +70,9 @@ std::string run_summary(const RunRecord& record) {
     if (!record.measures_time)
         out << "note:                the " << record.evaluator
             << " evaluator gives no timings, so no variant can be accepted as faster\n";
+    if (!record.pre_tune.ran && !record.base_genome.empty()) out << "started from:        " << record.base_genome << "\n";
     if (record.pre_tune.ran)
-        out << "parameter tuning alone: " << or_original(record.pre_tune.best) << " ("
+        out << (record.pre_tune.start.empty() ? "parameter tuning alone: " : "tuned from --start:  ") << or_original(record.pre_tune.best) << " ("
             << fixed(speedup(record.pre_tune.original, record.pre_tune.best_time), 3) << "x)\n";
     if (record.best.found)
         out << "best speedup:        " << fixed(record.best.speedup, 3) << "x in generation " << record.best.generation + 1

@@ -14,7 +14,9 @@ std::vector<int> tunable_genes(const Grammar& grammar) {
     std::vector<int> genes;
     for (std::size_t i = 0; i < grammar.genes.size(); ++i) {
         const Gene& gene = grammar.genes[i];
-        if ((gene.kind == GeneKind::Param || gene.kind == GeneKind::Flag) && gene.numeric && gene.values.size() >= 2)
+        // Categorical values too (an on/off compile option, -dlcm=ca|cg, a type): an auto-tuner
+        // such as Kernel Tuner sweeps those as well, so "parameters alone" must include them.
+        if ((gene.kind == GeneKind::Param || gene.kind == GeneKind::Flag) && gene.values.size() >= 2)
             genes.push_back(static_cast<int>(i));
     }
     return genes;
@@ -119,7 +121,7 @@ TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluato
         return result;
     }
     if (tunable_genes(grammar).empty()) {
-        result.note = "not run: no numeric --param or --flag gene to tune";
+        result.note = "not run: no --param or --flag gene with two or more values to tune";
         return result;
     }
     const std::vector<Genome> points =

@@ -1,9 +1,10 @@
 #pragma once
-// Parameter tuning (seeds 000 8.11, 001 4.2-4.3): a sweep over the numeric Param and Flag genes (the
-// user-declared configuration genes) on top of a starting genome, every point measured on one case.
-// Exhaustive when the space has at most `max_points` points, otherwise `max_points` distinct points
-// drawn with the run's Rng. Before search the start is the empty genome (so the winner is "the best
-// time by parameter tuning alone"); after minimisation it is the minimised genome.
+// Parameter tuning (seeds 000 8.11, 001 4.2-4.3): a sweep over the Param and Flag genes (the
+// user-declared configuration genes, numeric or not) on top of a starting genome, every point
+// measured on one case. Exhaustive when the space has at most `max_points` points, otherwise
+// `max_points` distinct points drawn with the run's Rng. Before search the start is the empty genome
+// or --start's (so the winner is "the best time by parameter tuning alone"); after minimisation it
+// is the minimised genome.
 #include <string>
 #include <vector>
 
@@ -49,7 +50,7 @@ struct TuneResult {
     std::vector<TunePoint> points;
 };
 
-// Genes a tuner sweeps: numeric Param and Flag genes with two or more values, in grammar order.
+// Genes a tuner sweeps: Param and Flag genes with two or more values, in grammar order.
 std::vector<int> tunable_genes(const Grammar& grammar);
 
 // The points of the sweep: the start genome with each combination of tunable values (the start's
