@@ -48,36 +48,15 @@ arch="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | h
 arch="${arch:-90}"
 echo "GPU: ${gpu:-none found} (sm_$arch)"
 
-# Training and held-out inputs per kernel, one driver run per string: the training size is the
-# seeds' (320x240 pairs, a 217^3 volume, a 1024^2 flow); held-out inputs are other sizes, seeds and
-# problems. Training must show the kernel what it will meet: hydro trains on a smooth flow
-# (Kelvin-Helmholtz) and on shocks (blasts), or an edit that zeroes the slopes (first order) looks correct.
-record_args() {
-    case "$1" in
-        stereo) train=("--pairs 8 --width 320 --height 240"); held=("--pairs 2 --width 640 --height 480 --seed 1000") ;;
-        bspline) train=("--cases 3 --size 217"); held=("--cases 1 --size 160 --seed 1000") ;;
-        hydro) train=("--nx 1024 --ny 1024 --problem 5 --steps 2" "--nx 1024 --ny 1024 --problem 6 --seed 2 --steps 1")
-               held=("--nx 512 --ny 384 --problem 6 --seed 3 --steps 1" "--nx 256 --ny 64 --problem 3 --steps 2") ;;
-    esac
-}
 rows=()
 for kernel in $kernels; do
     step "$kernel"
     dir="$OUT/$kernel"
     mkdir -p "$dir"
     source_file="$root/kernels/$kernel/$kernel.cu"
-    driver="$build/kernels/${kernel}_driver"
     registration_options "$kernel"
     split_options
-    record_args "$kernel"
-    cases="$work/$kernel/cases" held_out="$work/$kernel/held-out"
-    mkdir -p "$work/$kernel"
-    : >"$dir/record.log"
-    # shellcheck disable=SC2086
-    for args in "${train[@]}"; do GI_RECORD_DIR="$cases" "$driver" $args >>"$dir/record.log" 2>&1; done
-    # shellcheck disable=SC2086
-    for args in "${held[@]}"; do GI_RECORD_DIR="$held_out" "$driver" $args >>"$dir/record.log" 2>&1; done
-    echo "recorded $(ls -d "$cases"/*/ | wc -l) training and $(ls -d "$held_out"/*/ | wc -l) held-out cases"
+    record_cases "$kernel" "$dir"
 
     start=$(date +%s)
     # The search is bounded by --time-limit; the hard timeout only guards against a stuck run.

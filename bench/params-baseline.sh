@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# What a parameter auto-tuner finds for each example kernel: an exhaustive sweep of the kernel's
+# declared --param/--flag genes with gi-tool's cuda evaluator (no code edits, no search), then the
+# best point timed and checked outside the tool, in the kernel's own driver, beside the original.
+# It is the "params only" baseline of issue 5: bench/evolve-kernels.sh with GI_START_GENOME evolves
+# code on top of the genome this prints, so "code evolution adds X%" compares like with like.
+#
+#   GI_KERNELS="hydro bspline" bash bench/params-baseline.sh
+#
+# Environment: GI_KERNELS (stereo bspline hydro), GI_TUNE_MAX (sweep size above which points are
+# sampled; default 100000, i.e. exhaustive for every example kernel), GI_SEED (1), GI_BUILD, GI_JOBS.
+# Results: $OUT/results.md, $OUT/<kernel>/ (run.xml with every point's verdict, logs).
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$root/out/params-baseline}"
+mkdir -p "$OUT"
+kernels="${GI_KERNELS:-stereo bspline hydro}"
+tune_max="${GI_TUNE_MAX:-100000}"
+seed="${GI_SEED:-1}"
+jobs="${GI_JOBS:-$(nproc)}"
+work=/tmp/gi-params-baseline
+rm -rf "$work" && mkdir -p "$work"
+export PATH="/usr/local/cuda/bin:$PATH"
+# shellcheck source=bench/common.sh
+source "$root/bench/common.sh"
+unpack_carried_packages
+build_unless_given
+gpu="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+arch="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)"
+arch="${arch:-90}"
+
+rows=()
+for kernel in $kernels; do
+    echo "==== $kernel"
+    dir="$OUT/$kernel"
+    mkdir -p "$dir"
+    registration_options "$kernel"
+    split_options
+    record_cases "$kernel" "$dir"
+    start=$(date +%s)
+    "$tool" evolve "$root/kernels/$kernel/$kernel.cu" "${options[@]}" --evaluator cuda --arch "sm_$arch" \
+        --cases "$cases" --held-out "$held_out" --generations 0 --tune-max "$tune_max" --no-minimise --no-post-tune \
+        --seed "$seed" --out "$dir/run" >"$dir/sweep.log" 2>&1
+    status=$?
+    wall=$(( $(date +%s) - start ))
+    sweep="$(grep -m1 '^pre-tune:' "$dir/sweep.log")"
+    echo "sweep exit $status in $wall s: $sweep"
+    if [[ $status -ne 0 || ! -f "$dir/run/run.xml" ]]; then
+        tail -20 "$dir/sweep.log"
+        rows+=("| $kernel | sweep failed (exit $status, see $kernel/sweep.log) | | | | | |")
+        continue
+    fi
+    genome="$(python3 - "$dir/run/run.xml" <<'EOF2'
+import sys, xml.etree.ElementTree as ET
+pre = ET.parse(sys.argv[1]).getroot().find("pre-tune")
+print(pre.get("best", "") if pre is not None and pre.get("ran") == "1" else "")
+EOF2
+)"
+    speedup="$(grep -m1 '^parameter tuning alone:' "$dir/sweep.log" | grep -o '([0-9.]*x)$' | tr -d '()')"
+    validation="$(grep -m1 '^validation:' "$dir/sweep.log" | sed 's/^validation: *//')"
+
+    build_driver_with_genome "$kernel" original "" "$dir"
+    build_driver_with_genome "$kernel" params "$genome" "$dir"
+    wait
+    driver_runs "$kernel"
+    declare -A times=() checks=()
+    for which in original params; do
+        exe="$work/$kernel/${kernel}_$which"
+        [[ -x "$exe" ]] || { echo "driver build failed for $which"; tail -5 "$dir/$which.build.log"; continue; }
+        first=1
+        for args in "${runs[@]}"; do
+            # shellcheck disable=SC2086
+            line="$(timeout 120 "$exe" $args 2>&1 | tail -1)"
+            echo "$which: $line" | tee -a "$dir/driver.log"
+            if (( first )); then times[$which]="$(median_of "$line")"; first=0; fi
+            [[ "$line" == *"-> OK" ]] || checks[$which]=FAILED
+        done
+        checks[$which]="${checks[$which]:-OK}"
+    done
+    rows+=("| $kernel | \`$genome\` | ${sweep#pre-tune: } | $wall s | ${speedup:-?} | ${times[original]:-?} / ${times[params]:-?} ($(speed "${times[original]:-0}" "${times[params]:-0}")), ${checks[original]:-?}/${checks[params]:-?} | $validation |")
+    unset times checks
+done
+
+{
+    echo "# Parameter-only baselines (exhaustive sweeps)"
+    echo
+    echo "- GPU: ${gpu:-none found} (sm_$arch); $(nproc) CPU cores; date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null)"
+    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TUNE_MAX=$tune_max GI_SEED=$seed bash bench/params-baseline.sh\`"
+    echo "- the sweep: \`gi-tool evolve --evaluator cuda --generations 0 --tune-max $tune_max --no-minimise --no-post-tune\`"
+    echo "  (every point of the declared --param/--flag genes on the first training case; the best passes the"
+    echo "  acceptance rule and is validated on every case); driver ms: CUDA events, median of 50 launches at the"
+    echo "  training size; checks: training size and two held-out inputs against the CPU reference (original/params)"
+    echo
+    echo "| kernel | best parameter genome | sweep | sweep wall time | gi-tool speedup | driver ms original / params, checks | gi-tool validation |"
+    echo "|---|---|---|---|---|---|---|"
+    printf '%s\n' "${rows[@]}"
+} | tee "$OUT/results.md"
