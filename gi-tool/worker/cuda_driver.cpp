@@ -6,6 +6,8 @@
 #include <memory>
 #include <vector>
 
+#include "worker/kernel_name.hpp"
+
 namespace gi::worker {
 
 std::string cuda_error_name(CUresult code) {
@@ -43,24 +45,6 @@ bool is_sticky(CUresult code) {
 }
 
 namespace {
-// "void ns::k<64>(float*)" -> "ns::k"; "blurKernel(float const*, ...)" -> "blurKernel".
-std::string unqualified_signature_name(const std::string& demangled) {
-    std::string head = demangled.substr(0, demangled.find('('));
-    // Drop template arguments at the end.
-    while (!head.empty() && head.back() == '>') {
-        int depth = 0;
-        std::size_t i = head.size();
-        while (i-- > 0) {
-            if (head[i] == '>') ++depth;
-            else if (head[i] == '<' && --depth == 0) break;
-        }
-        head = head.substr(0, i == std::string::npos ? 0 : i);
-    }
-    // Drop a return type ("void ").
-    if (const auto space = head.rfind(' '); space != std::string::npos) head = head.substr(space + 1);
-    return head;
-}
-
 std::string demangle(const char* name) {
     int status = 0;
     std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(name, nullptr, nullptr, &status), std::free);
@@ -79,10 +63,8 @@ CUfunction find_kernel(CUmodule module, const std::string& name) {
         const char* mangled = nullptr;
         check_cuda(cuFuncGetName(&mangled, f), "reading a kernel's name");
         const std::string full = demangle(mangled);
-        const std::string qualified = unqualified_signature_name(full);
-        const std::string base = qualified.substr(qualified.rfind(':') == std::string::npos ? 0 : qualified.rfind(':') + 1);
         listing += (listing.empty() ? "" : ", ") + full;
-        if (name == mangled || name == qualified || name == base) matches.push_back(f);
+        if (kernel_name_matches(name, mangled, full)) matches.push_back(f);
     }
     if (matches.size() == 1) return matches[0];
     if (matches.empty())

@@ -28,8 +28,8 @@ void check_cuda(CUresult code, const std::string& what);
 // launch failure...): the worker reports the variant and exits so the parent starts a fresh one.
 bool is_sticky(CUresult code);
 
-// The kernel named `name` in a loaded module, matched by its unmangled name (namespaces and
-// template arguments allowed); throws gi::Error listing the module's kernels when there is no
+// The kernel named `name` in a loaded module, matched by worker/kernel_name.hpp's rule (the
+// guarded copy of a paired build only as "gi_guarded::" + name); throws gi::Error listing the module's kernels when there is no
 // such kernel or more than one.
 CUfunction find_kernel(CUmodule module, const std::string& name);
 

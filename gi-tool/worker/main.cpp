@@ -7,11 +7,13 @@
 //                                  run the kernel once on the case (under compute-sanitizer);
 //                                  exit 0 when it ran, 1 when it failed
 #include <fcntl.h>
+#include <poll.h>
 #include <unistd.h>
 
 #include <cuda.h>
 
 #include <chrono>
+#include <deque>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -26,6 +28,7 @@
 #include "testcase/case_io.hpp"
 #include "util/hash.hpp"
 #include "variant/loop_guard.hpp"
+#include "variant/paired_build.hpp"
 #include "worker/protocol.hpp"
 #include "worker/reference_file.hpp"
 
@@ -149,11 +152,47 @@ public:
         return true;
     }
 
+    ~Server() {
+        while (unload_one()) {
+        }
+    }
+
+    // A variant's module, done with: kept until the worker is idle (serve() asks), or unloaded at
+    // once beyond kMaxRetired so a worker that is never idle does not pile them up.
+    void retire(CUmodule module) {
+        retired_.push_back(module);
+        while (retired_.size() > kMaxRetired) unload_one();
+    }
+
+    // Unloads the oldest retired module; false when there was none. Errors are ignored: after a
+    // sticky error the context goes with the worker anyway.
+    bool unload_one() {
+        if (retired_.empty()) return false;
+        cuModuleUnload(retired_.front());
+        retired_.pop_front();
+        return true;
+    }
+
 private:
+    static constexpr std::size_t kMaxRetired = 8;
+
     void reply(const Message& m) { write_message(out_, m); }
+
+    // The guarded kernel `name`, the guard's clock kernel and its two symbols in `module`.
+    static void find_guard(CUmodule module, const std::string& name, LoopGuard& guard) {
+        guard.kernel = find_kernel(module, name);
+        check_cuda(cuModuleGetFunction(&guard.clock, module, kLoopClockKernel), std::string("finding ") + kLoopClockKernel);
+        std::size_t bytes = 0;
+        check_cuda(cuModuleGetGlobal(&guard.deadline, &bytes, module, kLoopDeadlineSymbol), std::string("finding ") + kLoopDeadlineSymbol);
+        if (bytes != sizeof(unsigned long long)) throw Error(std::string(kLoopDeadlineSymbol) + " has the wrong size");
+        check_cuda(cuModuleGetGlobal(&guard.overrun, &bytes, module, kLoopOverrunSymbol), std::string("finding ") + kLoopOverrunSymbol);
+        if (bytes != sizeof(unsigned int)) throw Error(std::string(kLoopOverrunSymbol) + " has the wrong size");
+    }
 
     bool load_case(const Message& m) {
         const int slot = static_cast<int>(m.integer("slot", -1));
+        while (unload_one()) {  // their memory may be what the case needs
+        }
         try {
             TestCase tc = read_test_case(m.get("path"), m.get("verify", "1") == "1" ? CaseLoad::Data : CaseLoad::DataTrusted);
             std::vector<Tolerance> tolerances;
@@ -210,18 +249,28 @@ private:
         request.shape = shape_from(m, replay.test_case());
 
         const auto load_start = std::chrono::steady_clock::now();
-        // The payload: the loop-guarded build's cubin (guard-bytes of it), then the plain one's.
+        // The payload: the loop-guarded build's cubin (guard-bytes of it), then the plain one's; or
+        // with guard-paired=1 one cubin holding both (variant/paired_build.hpp).
         const long long guard_bytes = m.integer("guard-bytes", 0);
-        if (guard_bytes < 0 || static_cast<unsigned long long>(guard_bytes) > m.payload.size()) {
-            reply(error_reply("run request: guard-bytes=" + std::to_string(guard_bytes) + " but the payload has " +
-                              std::to_string(m.payload.size()) + " bytes"));
+        const bool paired = m.get("guard-paired") == "1";
+        if (guard_bytes < 0 || static_cast<unsigned long long>(guard_bytes) > m.payload.size() || (paired && guard_bytes > 0)) {
+            reply(error_reply("run request: guard-bytes=" + std::to_string(guard_bytes) + (paired ? " with guard-paired=1" : "") +
+                              " but the payload has " + std::to_string(m.payload.size()) + " bytes"));
             return true;
         }
         const std::string guarded_image = m.payload.substr(0, static_cast<std::size_t>(guard_bytes));
         const std::string plain_image = m.payload.substr(static_cast<std::size_t>(guard_bytes));
-        CUmodule module = nullptr;
-        const CUresult loaded = cuModuleLoadData(&module, plain_image.data());
+        // Modules are unloaded when the worker is idle (Retired), not here: an unload after the
+        // reply delayed the reading of the next request.
+        struct Retire {
+            Server& server;
+            CUmodule module = nullptr;
+            ~Retire() { if (module) server.retire(module); }
+        };
+        Retire plain{*this};
+        const CUresult loaded = cuModuleLoadData(&plain.module, plain_image.data());
         if (loaded != CUDA_SUCCESS) {
+            plain.module = nullptr;
             const bool sticky = is_sticky(loaded) || cuCtxSynchronize() != CUDA_SUCCESS;
             reply({"result",
                    {{"outcome", "load-error"},
@@ -231,13 +280,9 @@ private:
                    {}});
             return !sticky;
         }
-        struct ModuleGuard {
-            CUmodule module;
-            ~ModuleGuard() { cuModuleUnload(module); }
-        } guard{module};
         CUfunction kernel = nullptr;
         try {
-            kernel = find_kernel(module, m.get("kernel"));
+            kernel = find_kernel(plain.module, m.get("kernel"));
         } catch (const Error& e) {
             reply({"result", {{"outcome", "no-kernel"}, {"sticky", "0"}, {"detail", e.what()}}, {}});
             return true;
@@ -245,37 +290,34 @@ private:
         // The guarded build is optional: when it cannot be used the variant is checked unguarded,
         // as it would be without one, and the parent hears why.
         LoopGuard loop_guard;
-        struct GuardModule {
-            CUmodule module = nullptr;
-            ~GuardModule() { if (module) cuModuleUnload(module); }
-        } guard_module;
-        std::string guard_state = guarded_image.empty() ? "none" : "used";
-        if (!guarded_image.empty() && !request.original) {
-            const CUresult r = cuModuleLoadData(&guard_module.module, guarded_image.data());
-            if (r != CUDA_SUCCESS) {
-                guard_module.module = nullptr;
-                if (is_sticky(r) || cuCtxSynchronize() != CUDA_SUCCESS) {
-                    reply({"result",
-                           {{"outcome", "load-error"},
-                            {"cuda-error", cuda_error_name(r)},
-                            {"sticky", "1"},
-                            {"detail", "loading the loop-guarded module: " + cuda_error_name(r) + " (" + cuda_error_text(r) + ")"}},
-                           {}});
-                    return false;
+        Retire guard_module{*this};
+        const bool has_guard = paired || !guarded_image.empty();
+        std::string guard_state = has_guard ? "used" : "none";
+        if (has_guard && !request.original) {
+            CUmodule guarded = plain.module;
+            if (!paired) {
+                const CUresult r = cuModuleLoadData(&guard_module.module, guarded_image.data());
+                if (r != CUDA_SUCCESS) {
+                    guard_module.module = nullptr;
+                    if (is_sticky(r) || cuCtxSynchronize() != CUDA_SUCCESS) {
+                        reply({"result",
+                               {{"outcome", "load-error"},
+                                {"cuda-error", cuda_error_name(r)},
+                                {"sticky", "1"},
+                                {"detail", "loading the loop-guarded module: " + cuda_error_name(r) + " (" + cuda_error_text(r) + ")"}},
+                               {}});
+                        return false;
+                    }
+                    guard_state = "unusable: loading it failed: " + cuda_error_name(r);
+                    guarded = nullptr;
+                } else {
+                    guarded = guard_module.module;
                 }
-                guard_state = "unusable: loading it failed: " + cuda_error_name(r);
-            } else {
+            }
+            if (guarded) {
                 try {
-                    loop_guard.kernel = find_kernel(guard_module.module, m.get("kernel"));
-                    check_cuda(cuModuleGetFunction(&loop_guard.clock, guard_module.module, kLoopClockKernel),
-                               std::string("finding ") + kLoopClockKernel);
-                    std::size_t bytes = 0;
-                    check_cuda(cuModuleGetGlobal(&loop_guard.deadline, &bytes, guard_module.module, kLoopDeadlineSymbol),
-                               std::string("finding ") + kLoopDeadlineSymbol);
-                    if (bytes != sizeof(unsigned long long)) throw Error(std::string(kLoopDeadlineSymbol) + " has the wrong size");
-                    check_cuda(cuModuleGetGlobal(&loop_guard.overrun, &bytes, guard_module.module, kLoopOverrunSymbol),
-                               std::string("finding ") + kLoopOverrunSymbol);
-                    if (bytes != sizeof(unsigned int)) throw Error(std::string(kLoopOverrunSymbol) + " has the wrong size");
+                    const std::string name = paired ? std::string(kGuardedNamespace) + "::" + m.get("kernel") : m.get("kernel");
+                    find_guard(guarded, name, loop_guard);
                     const long long budget_us = m.integer("guard-budget-us", 0);
                     if (budget_us <= 0) throw Error("the run request gives no guard-budget-us");
                     loop_guard.budget_ns = static_cast<std::uint64_t>(budget_us) * 1000u;
@@ -372,7 +414,14 @@ private:
     Gpu gpu_;
     int out_;
     std::map<int, std::unique_ptr<Replay>> slots_;
+    std::deque<CUmodule> retired_;  // oldest first
 };
+
+// True when nothing is waiting to be read on `fd` (end of input counts as waiting: it is read next).
+bool input_idle(int fd) {
+    pollfd p{fd, POLLIN, 0};
+    return ::poll(&p, 1, 0) == 0;
+}
 
 int serve() {
     // Keep the protocol on a private descriptor; fd 1 (where device printf goes) becomes /dev/null.
@@ -385,7 +434,14 @@ int serve() {
     std::unique_ptr<Server> server;
     MessageReader reader;
     try {
-        while (auto request = read_message(0, reader)) {
+        for (;;) {
+            std::optional<Message> request = reader.next();
+            // Idle: retired modules are unloaded one at a time while no request waits, so one
+            // that arrives meanwhile waits for one unload at most.
+            while (!request && server && input_idle(0) && server->unload_one()) {
+            }
+            if (!request) request = read_message(0, reader);
+            if (!request) break;
             if (!server) {
                 try {
                     server = std::make_unique<Server>(open_gpu(), out_fd);

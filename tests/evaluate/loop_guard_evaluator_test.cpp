@@ -1,9 +1,10 @@
 // The cuda evaluator's loop guard without a GPU: gi_tests stands in for gi-worker
 // (tests/gpu/fake_worker.cpp, mode "replay"; block size 64 = a loop that runs away). The
-// evaluator must compile a guarded build for variants with loops and send it in front of the
-// plain one with the guard's budget; a loop the guard stops is a Timeout without a restart; with
-// --no-loop-guard the same variant costs its worker; a guarded build that fails to compile leaves
-// the variant checked unguarded, and counted.
+// evaluator must compile a guarded build for variants with loops: by default in the plain build's
+// module (one cubin, guard-paired=1), with --separate-guard-build, or when the paired compile fails,
+// apart and in front of the plain one; either with the guard's budget. A loop the guard stops is a
+// Timeout without a restart; with --no-loop-guard the same variant costs its worker; a guarded
+// build that fails to compile leaves the variant checked unguarded, and counted.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
@@ -31,8 +32,10 @@ __global__ void scale(float* out, const float* in, int n) {
 )";
 
 class LoopGuardEvaluator : public gpu_test::FakeWorkerEvaluatorTest {
-protected:
+public:
     void SetUp() override { set_up(kKernel, "64,128,256,512"); }
+    const Grammar& grammar() const { return grammar_; }
+    using FakeWorkerEvaluatorTest::with_block;
     CudaEvaluatorOptions options() const { return FakeWorkerEvaluatorTest::options(1); }
 
     // Lines of the fake workers' log with this event, as "<event> <slot> <detail>".
@@ -46,9 +49,12 @@ protected:
     }
 };
 
-TEST_F(LoopGuardEvaluator, RunawayLoopIsStoppedWithoutARestart) {
-    CudaEvaluator e(grammar_, options());
-    const BatchResult r = e.evaluate({with_block("256"), with_block("64"), with_block("128")}, 0);
+// `separate`: --separate-guard-build, else the default paired build.
+void runaway_loop_is_stopped(LoopGuardEvaluator& t, bool separate) {
+    CudaEvaluatorOptions o = t.options();
+    o.separate_guard_build = separate;
+    CudaEvaluator e(t.grammar(), o);
+    const BatchResult r = e.evaluate({t.with_block("256"), t.with_block("64"), t.with_block("128")}, 0);
     ASSERT_EQ(r.results.size(), 3u);
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
     EXPECT_EQ(r.results[1].status, EvalStatus::Timeout) << r.results[1].detail;
@@ -59,20 +65,34 @@ TEST_F(LoopGuardEvaluator, RunawayLoopIsStoppedWithoutARestart) {
     EXPECT_EQ(s.worker_restarts, 0);  // the crash's replacement starts with the next request
     EXPECT_EQ(s.timeouts, 0);
     EXPECT_EQ(s.unguarded, 0);
-    EXPECT_EQ(s.guard_compiled, 3);
-    EXPECT_EQ(s.compiled, 6);  // three variants and their three guarded builds (the original is not counted)
+    EXPECT_EQ(s.paired_fallbacks, 0);
+    if (separate) {
+        EXPECT_EQ(s.guard_compiled, 3);
+        EXPECT_EQ(s.compiled, 6);  // three variants and their three guarded builds (the original is not counted)
+        EXPECT_EQ(s.paired_builds, 0);
+    } else {
+        EXPECT_EQ(s.guard_compiled, 0);
+        EXPECT_EQ(s.compiled, 3);  // one compile per variant
+        EXPECT_EQ(s.paired_builds, 3);
+    }
     EXPECT_EQ(s.staged_runs, 2);
     EXPECT_DOUBLE_EQ(s.stage_compare_ms, 4);
     // The fake original's median is 1 ms: the guard's budget is 10 x 1 ms + 2 ms.
-    const std::vector<std::string> guarded = logged("guarded");
+    const std::vector<std::string> guarded = t.logged(separate ? "guarded" : "paired");
     ASSERT_EQ(guarded.size(), 3u);
-    for (const std::string& line : guarded) EXPECT_EQ(line, "guarded 0 12000");
-    EXPECT_TRUE(logged("guard-malformed").empty());
+    for (const std::string& line : guarded) EXPECT_EQ(line, std::string(separate ? "guarded" : "paired") + " 0 12000");
+    EXPECT_TRUE(t.logged(separate ? "paired" : "guarded").empty());
+    EXPECT_TRUE(t.logged("guard-malformed").empty());
+    EXPECT_TRUE(t.logged("paired-malformed").empty());
     // The worker that ran the loop away is still the one working.
-    const BatchResult next = e.evaluate({with_block("256")}, 0);
+    const BatchResult next = e.evaluate({t.with_block("256")}, 0);
     EXPECT_EQ(next.results[0].status, EvalStatus::Ok) << next.results[0].detail;
     EXPECT_EQ(e.stats().worker_restarts, 1);  // only the crash's
 }
+
+TEST_F(LoopGuardEvaluator, RunawayLoopIsStoppedWithoutARestart) { runaway_loop_is_stopped(*this, false); }
+
+TEST_F(LoopGuardEvaluator, RunawayLoopIsStoppedWithoutARestartWithSeparateBuilds) { runaway_loop_is_stopped(*this, true); }
 
 TEST_F(LoopGuardEvaluator, GuardMarginSetsTheBudget) {
     CudaEvaluatorOptions o = options();
@@ -80,9 +100,9 @@ TEST_F(LoopGuardEvaluator, GuardMarginSetsTheBudget) {
     o.timeout_factor = 3;
     CudaEvaluator e(grammar_, o);
     e.evaluate({with_block("256")}, 0);
-    const std::vector<std::string> guarded = logged("guarded");
-    ASSERT_EQ(guarded.size(), 1u);
-    EXPECT_EQ(guarded[0], "guarded 0 8000");
+    const std::vector<std::string> paired = logged("paired");
+    ASSERT_EQ(paired.size(), 1u);
+    EXPECT_EQ(paired[0], "paired 0 8000");
 }
 
 TEST_F(LoopGuardEvaluator, WithoutTheGuardARunawayLoopCostsItsWorker) {
@@ -97,7 +117,9 @@ TEST_F(LoopGuardEvaluator, WithoutTheGuardARunawayLoopCostsItsWorker) {
     EXPECT_EQ(e.stats().timeouts, 1);
     EXPECT_EQ(e.stats().worker_restarts, 1);
     EXPECT_EQ(e.stats().guard_compiled, 0);
+    EXPECT_EQ(e.stats().paired_builds, 0);
     EXPECT_TRUE(logged("guarded").empty());
+    EXPECT_TRUE(logged("paired").empty());
 }
 
 TEST_F(LoopGuardEvaluator, GuardedBuildThatFailsLeavesTheVariantUnguarded) {
@@ -111,7 +133,99 @@ TEST_F(LoopGuardEvaluator, GuardedBuildThatFailsLeavesTheVariantUnguarded) {
     const BatchResult r = e.evaluate({v}, 0);
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
     EXPECT_EQ(e.stats().unguarded, 1);
+    EXPECT_EQ(e.stats().paired_fallbacks, 1);  // the paired compile failed first, for the same reason
     EXPECT_TRUE(logged("guarded").empty());
+    EXPECT_TRUE(logged("paired").empty());
+}
+
+// Doubled, this table passes the 64 KB of constant memory a module may have: only the paired
+// compile fails, and the variant is built apart, with its guard.
+const std::string kBigTable = "__constant__ float table[12000];\n"
+                              "__global__ void lookup(float* out) { for (int k = 0; k < 1; k++) out[k] = table[threadIdx.x]; }\n";
+
+TEST_F(LoopGuardEvaluator, PairedCompileThatFailsFallsBackToSeparateBuilds) {
+    const std::string source = std::string(kKernel) + kBigTable;
+    CudaEvaluator e(grammar_, options());
+    const BatchResult r = e.evaluate({Variant{Genome{}, source, {}, sha256_hex(source)}, with_block("64")}, 0);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(r.results[1].status, EvalStatus::Timeout) << r.results[1].detail;  // the other is still paired
+    EXPECT_EQ(e.stats().paired_fallbacks, 1);
+    EXPECT_EQ(e.stats().paired_builds, 1);
+    EXPECT_EQ(e.stats().guard_compiled, 1);
+    EXPECT_EQ(e.stats().unguarded, 0);
+    EXPECT_EQ(e.stats().compiled, 4);  // the failed paired compile, the plain, the guarded; the other's paired
+    EXPECT_EQ(logged("guarded"), std::vector<std::string>{"guarded 0 12000"});
+    EXPECT_EQ(logged("paired"), std::vector<std::string>{"paired 0 12000"});
+}
+
+TEST_F(LoopGuardEvaluator, BrokenVariantGetsThePlainCompilersVerdict) {
+    const std::string source = std::string(kKernel) + "__device__ int broken() { return undeclared_name; }\n";
+    CudaEvaluator e(grammar_, options());
+    const BatchResult r = e.evaluate({Variant{Genome{}, source, {}, sha256_hex(source)}}, 0);
+    EXPECT_EQ(r.results[0].status, EvalStatus::CompileError);
+    EXPECT_NE(r.results[0].detail.find("undeclared_name"), std::string::npos) << r.results[0].detail;
+    // The plain compile's message alone (the paired unit has the error twice, at the same line).
+    EXPECT_NE(r.results[0].detail.find("variant.cu(7)"), std::string::npos) << r.results[0].detail;
+    EXPECT_NE(r.results[0].detail.find("1 error"), std::string::npos) << r.results[0].detail;
+    EXPECT_EQ(e.stats().paired_fallbacks, 1);
+    EXPECT_EQ(e.stats().guard_compiled, 0);  // no guarded build for a variant that does not compile
+    EXPECT_TRUE(logged("variant").empty());
+}
+
+TEST_F(LoopGuardEvaluator, SeparateGuardBuildSendsNoPairedBuild) {
+    CudaEvaluatorOptions o = options();
+    o.separate_guard_build = true;
+    CudaEvaluator e(grammar_, o);
+    e.evaluate({with_block("256")}, 0);
+    EXPECT_EQ(e.stats().paired_builds, 0);
+    EXPECT_EQ(e.stats().paired_fallbacks, 0);
+    EXPECT_EQ(logged("guarded").size(), 1u);
+    EXPECT_TRUE(logged("paired").empty());
+}
+
+// An original that cannot be paired: every variant is built apart for the whole run, and the run says why.
+class UnpairableOriginal : public gpu_test::FakeWorkerEvaluatorTest {
+protected:
+    std::vector<std::string> logged(const std::string& event) const {
+        std::vector<std::string> out;
+        for (const gpu_test::FakeWorkerEvent& e : events())
+            if (e.what == event) out.push_back(e.what);
+        return out;
+    }
+    void expect_separate_builds(const std::string& why) {
+        CudaEvaluator e(grammar_, options(1));
+        ::testing::internal::CaptureStderr();
+        const BatchResult r = e.evaluate({with_block("256"), with_block("64")}, 0);
+        const std::string err = ::testing::internal::GetCapturedStderr();
+        EXPECT_NE(err.find("loop-guarded build is compiled and loaded separately"), std::string::npos) << err;
+        EXPECT_NE(err.find(why), std::string::npos) << err;
+        EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+        EXPECT_EQ(r.results[1].status, EvalStatus::Timeout) << r.results[1].detail;
+        EXPECT_EQ(e.stats().paired_builds, 0);
+        EXPECT_EQ(e.stats().paired_fallbacks, 0);  // not tried per variant
+        EXPECT_EQ(e.stats().guard_compiled, 2);
+        EXPECT_EQ(logged("guarded").size(), 2u);
+        EXPECT_TRUE(logged("paired").empty());
+    }
+};
+
+TEST_F(UnpairableOriginal, ExternCKernel) {
+    set_up(R"(#define BLOCK 256
+extern "C" __global__ void scale(float* out, const float* in, int n) {
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    for (int k = 0; k < 1; k++)
+        if (i < n) out[i] = 2.0f * in[i];
+}
+)", "64,256");
+    if (IsSkipped()) return;
+    expect_separate_builds("extern \"C\"");
+}
+
+TEST_F(UnpairableOriginal, TooMuchConstantMemoryWhenDoubled) {
+    const std::string text = std::string(kKernel) + kBigTable;
+    set_up(text.c_str(), "64,256");
+    if (IsSkipped()) return;
+    expect_separate_builds("does not compile twice in one unit");
 }
 
 TEST_F(LoopGuardEvaluator, VariantWithoutLoopsSendsNoGuardedBuild) {

@@ -46,6 +46,20 @@ TEST(CudaOptions, LoopGuardOptions) {
     }
 }
 
+TEST(CudaOptions, SeparateGuardBuild) {
+    EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "").separate_guard_build);
+    EXPECT_TRUE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--separate-guard-build"}).separate_guard_build);
+    const std::vector<std::string> switches = cuda_switch_options();
+    EXPECT_NE(std::find(switches.begin(), switches.end(), "--separate-guard-build"), switches.end());
+    EXPECT_NE(cuda_options_help().find("--separate-guard-build"), std::string::npos);
+    try {
+        cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard", "--separate-guard-build"});
+        ADD_FAILURE() << "accepted a separate guarded build with the guard off";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("--separate-guard-build"), std::string::npos) << e.what();
+    }
+}
+
 TEST(CudaOptions, MalformedValuesNameTheOption) {
     auto fails = [](std::map<std::string, std::vector<std::string>> values, const std::string& option) {
         try {

@@ -28,8 +28,10 @@ namespace {
 // variant's behaviour is chosen by its block size: 512 hangs after "started", 128 crashes there,
 // 64 runs a loop away (stopped by the loop guard when a guarded build came, else it hangs), 32
 // writes outside its buffers (outcome "corrupted", sticky, and the worker exits as gi-worker does),
-// anything else runs correctly. Every variant run is logged as "variant <slot> <block>". A run with a guarded build is logged as "guarded <slot>
-// <guard-budget-us>", or "guard-malformed" when the payload is not guarded cubin + plain cubin. Every original run and hand-over is appended to $GI_FAKE_LOG as
+// anything else runs correctly. Every variant run is logged as "variant <slot> <block>". A run with a separate guarded build is logged as "guarded
+// <slot> <guard-budget-us>", or "guard-malformed" when the payload is not guarded cubin + plain cubin;
+// one with a paired build (guard-paired=1) as "paired <slot> <guard-budget-us>", or "paired-malformed"
+// when the one cubin lacks the plain kernel, its gi_guarded:: copy or the guard's clock kernel. Every original run and hand-over is appended to $GI_FAKE_LOG as
 // "<pid> <event> <slot> [detail]", so tests can see which worker did what.
 int run_fake_replay() {
     using namespace gi::worker;
@@ -114,7 +116,18 @@ int run_fake_replay() {
                                          plain.find("gi_loop_clock") == std::string::npos;
                 log(well_formed ? "guarded" : "guard-malformed", slot, m->get("guard-budget-us"));
             }
-            result.fields["loop-guard"] = guard_bytes > 0 ? "used" : "none";
+            const bool paired = m->get("guard-paired") == "1";
+            if (paired) {
+                // One cubin: the plain scale kernel, its gi_guarded:: copy and the guard's clock kernel.
+                const std::string& cubin = m->payload;
+                const bool well_formed = guard_bytes == 0 && cubin.rfind("\x7f" "ELF", 0) == 0 &&
+                                         cubin.find("gi_loop_clock") != std::string::npos &&
+                                         cubin.find("_ZN10gi_guarded5scale") != std::string::npos &&
+                                         cubin.find("_Z5scale") != std::string::npos;
+                log(well_formed ? "paired" : "paired-malformed", slot, m->get("guard-budget-us"));
+            }
+            const bool guarded_run = guard_bytes > 0 || paired;
+            result.fields["loop-guard"] = guarded_run ? "used" : "none";
             result.fields["load-ms"] = "0.5";
             result.fields["check-ms"] = "1";
             result.fields["compare-ms"] = "2";
@@ -135,7 +148,7 @@ int run_fake_replay() {
                 return 0;
             }
             if (block.rfind("64,", 0) == 0) {
-                if (guard_bytes == 0) {
+                if (!guarded_run) {
                     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
                 }
                 write_message(1, {"checked", {}, {}});

@@ -33,7 +33,7 @@ __global__ void scale(float* out, const float* in, int n) {
 )";
 
 class GpuEvaluator : public ::testing::Test {
-protected:
+public:  // for the helpers that run a test both ways
     void SetUp() override {
         kernel_ = folder_.path() / "scale.cu";
         std::ofstream(kernel_) << kKernel;
@@ -171,9 +171,11 @@ TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
     EXPECT_GE(e.stats().cache_hits, 2);
 }
 
-TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestarts) {
-    GI_REQUIRE_GPU();
-    CudaEvaluator e(grammar_, options());
+// `separate`: --separate-guard-build, else each variant's builds in one module.
+void loop_guard_stops_runaway_loops(GpuEvaluator& t, bool separate) {
+    CudaEvaluatorOptions o = t.options();
+    o.separate_guard_build = separate;
+    CudaEvaluator e(t.grammar_, o);
     auto with = [](const std::string& statement) {
         std::string source = kKernel;
         const std::string after = "float v = tile[(threadIdx.x + 1) % BLOCK];";
@@ -182,17 +184,17 @@ TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestarts) {
     };
     std::vector<Variant> batch;
     // 0: loops that end: Ok and timed through the guarded check.
-    batch.push_back(raw_variant(with("float acc = 0.0f; for (int k = 0; k < 64; k++) acc += tile[(threadIdx.x + k) % BLOCK]; "
+    batch.push_back(t.raw_variant(with("float acc = 0.0f; for (int k = 0; k < 64; k++) acc += tile[(threadIdx.x + k) % BLOCK]; "
                                      "int w = 3; while (w > 0) w--; v += 0.0f * acc * w;")));
     // 1: for (;;) that never breaks.
-    batch.push_back(raw_variant(with("volatile float* o = out; if (i < n) for (;;) { o[i] = tile[threadIdx.x]; if (o[i] < -1.0f) break; }")));
+    batch.push_back(t.raw_variant(with("volatile float* o = out; if (i < n) for (;;) { o[i] = tile[threadIdx.x]; if (o[i] < -1.0f) break; }")));
     // 2: a while whose counter never changes.
-    batch.push_back(raw_variant(with("volatile float* o = out; int c = 0; if (i < n) while (c < 10) { o[i] = tile[threadIdx.x]; }")));
+    batch.push_back(t.raw_variant(with("volatile float* o = out; int c = 0; if (i < n) while (c < 10) { o[i] = tile[threadIdx.x]; }")));
     // 3: an endless goto loop (the guard sees no loop there; a guarded loop elsewhere gives the
     //    variant a guarded build): the hard timeout still kills it.
-    batch.push_back(raw_variant(with("for (int k = 0; k < 2; k++) v += 0.0f; volatile float* o = out; "
+    batch.push_back(t.raw_variant(with("for (int k = 0; k < 2; k++) v += 0.0f; volatile float* o = out; "
                                      "again: if (i < n) o[i] = tile[threadIdx.x]; if (i < n && o[i] == o[i]) goto again;")));
-    batch.push_back(raw_variant(std::string(kKernel) + "\n// fine again\n"));  // 4
+    batch.push_back(t.raw_variant(std::string(kKernel) + "\n// fine again\n"));  // 4
     const BatchResult r = e.evaluate(batch, 0);
     ASSERT_EQ(r.results.size(), batch.size());
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
@@ -210,10 +212,22 @@ TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestarts) {
     EXPECT_EQ(s.timeouts, 1);          // the goto loop
     EXPECT_EQ(s.worker_restarts, 1);   // its replacement, and no other
     EXPECT_EQ(s.unguarded, 0);
-    EXPECT_EQ(s.guard_compiled, 4);    // variant 4 has no loop to guard
+    EXPECT_EQ(s.paired_fallbacks, 0);
+    EXPECT_EQ(separate ? s.guard_compiled : s.paired_builds, 4);  // variant 4 has no loop to guard
+    EXPECT_EQ(separate ? s.paired_builds : s.guard_compiled, 0);
     EXPECT_GE(s.staged_runs, 4);
-    std::cout << "stages per run (ms): load " << s.stage_load_ms / s.staged_runs << ", check " << s.stage_check_ms / s.staged_runs
+    std::cout << (separate ? "separate" : "paired") << " builds, stages per run (ms): load " << s.stage_load_ms / s.staged_runs << ", check " << s.stage_check_ms / s.staged_runs
               << ", compare " << s.stage_compare_ms / s.staged_runs << ", timed " << s.stage_timed_ms / s.staged_runs << "\n";
+}
+
+TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestarts) {
+    GI_REQUIRE_GPU();
+    loop_guard_stops_runaway_loops(*this, false);
+}
+
+TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestartsWithSeparateBuilds) {
+    GI_REQUIRE_GPU();
+    loop_guard_stops_runaway_loops(*this, true);
 }
 
 TEST_F(GpuEvaluator, SanitizerCatchesARemovedBarrier) {

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <sstream>
 #include "variant/loop_guard.hpp"
+#include "variant/paired_build.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {
@@ -52,7 +53,7 @@ std::string cubin_of(const std::string& source, std::vector<std::string> options
 }
 
 class GpuWorker : public ::testing::Test {
-protected:
+public:  // for the helpers that run a test both ways
     void SetUp() override {
         GI_REQUIRE_GPU();
         if (!nvrtc_available()) GTEST_SKIP() << "no NVRTC in this build";
@@ -108,6 +109,22 @@ protected:
         return evaluate(guarded_cubin + cubin_of(plain.empty() ? source : plain), 3s, extra);
     }
 
+    // A run with one cubin holding the plain build of `plain` (`source` when empty) and the guarded
+    // build of `source` as gi_guarded::scale, as the evaluator sends a paired build
+    // (variant/paired_build.hpp; its text, with the two copies allowed to differ).
+    RunVerdict evaluate_paired(const std::string& source, const std::string& plain = "",
+                               std::map<std::string, std::string> extra = {}) {
+        const LoopGuardResult g = guard_loops(source);
+        EXPECT_GT(g.guarded, 0);
+        const std::string& preamble = loop_guard_preamble();
+        const std::string text = plain.empty() ? paired_source(source).source
+                                               : preamble + plain + "\nnamespace gi_guarded {\n#line 1\n" +
+                                                     g.source.substr(preamble.size()) + "\n}\n";
+        extra["guard-paired"] = "1";
+        extra["guard-budget-us"] = "20000";
+        return evaluate(cubin_of(text), 3s, extra);
+    }
+
     void expect_next_variant_ok() {
         const RunVerdict v = evaluate(cubin_of(variant("if (i < n) out[i] = in[i] + in[i];")));
         EXPECT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
@@ -153,24 +170,30 @@ TEST_F(GpuWorker, InfiniteLoopTimesOut) {
     expect_next_variant_ok();
 }
 
-TEST_F(GpuWorker, GuardedRunawayLoopsEndWithoutARestart) {
+// `paired`: both builds in one module (guard-paired=1), else the guarded one in front (guard-bytes).
+void guarded_runaway_loops_end_without_a_restart(GpuWorker& t, bool paired) {
+    auto run = [&](const std::string& source) { return paired ? t.evaluate_paired(source) : t.evaluate_guarded(source); };
     const auto start = std::chrono::steady_clock::now();
     for (const char* body : {
              "volatile float* o = out; if (i < n) for (;;) { o[i] = 2.0f * in[i]; if (o[i] < 0.0f) break; }",
              "volatile float* o = out; int c = 0; if (i < n) while (c < 10) { o[i] = 2.0f * in[i]; }",
              "volatile float* o = out; int c = 0; if (i < n) do { o[i] = 2.0f * in[i]; } while (c < 10);"}) {
-        const RunVerdict v = evaluate_guarded(variant(body));
+        const RunVerdict v = run(variant(body));
         EXPECT_EQ(v.result.status, EvalStatus::Timeout) << body << ": " << v.result.detail;
         EXPECT_TRUE(v.loop_overrun) << body;
         EXPECT_NE(v.result.detail.find("the loop guard stopped it"), std::string::npos) << v.result.detail;
         EXPECT_FALSE(v.restart_worker);
-        EXPECT_TRUE(worker_->running());
+        EXPECT_TRUE(t.worker_->running());
     }
     EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
-    const RunVerdict next = evaluate_guarded(variant("for (int k = 0; k < 1; k++) if (i < n) out[i] = in[i] + in[i];"));
+    const RunVerdict next = run(variant("for (int k = 0; k < 1; k++) if (i < n) out[i] = in[i] + in[i];"));
     EXPECT_EQ(next.result.status, EvalStatus::Ok) << next.result.detail;
-    EXPECT_EQ(starts_, 1) << "the worker was replaced";
+    EXPECT_EQ(t.starts_, 1) << "the worker was replaced";
 }
+
+TEST_F(GpuWorker, GuardedRunawayLoopsEndWithoutARestart) { guarded_runaway_loops_end_without_a_restart(*this, false); }
+
+TEST_F(GpuWorker, PairedRunawayLoopsEndWithoutARestart) { guarded_runaway_loops_end_without_a_restart(*this, true); }
 
 TEST_F(GpuWorker, GuardedCorrectLoopIsOkAndTimed) {
     const RunVerdict v = evaluate_guarded(variant(
@@ -203,6 +226,36 @@ TEST_F(GpuWorker, UnguardedBuildIsComparedToo) {
     EXPECT_NE(v.result.detail.find("unguarded build"), std::string::npos) << v.result.detail;
     v = evaluate_guarded(right);
     EXPECT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+}
+
+TEST_F(GpuWorker, PairedCorrectLoopIsOkAndTimed) {
+    const RunVerdict v = evaluate_paired(variant(
+        "if (i < n) { float x = in[i]; for (int k = 0; k < 100; k++) x = x * 1.0f; int w = 5; while (w > 0) w--; "
+        "out[i] = 2.0f * x + w; }"));
+    ASSERT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+    EXPECT_EQ(v.mismatches, 0u);
+    EXPECT_EQ(v.times_ms.size(), 10u);
+    EXPECT_FALSE(v.guard_unusable) << v.result.detail;
+    ASSERT_TRUE(v.has_stages);
+    std::cout << "paired stages (ms): load " << v.load_ms << ", check " << v.check_ms << ", compare " << v.compare_ms
+              << ", timed " << v.timed_ms << "\n";
+}
+
+// Which kernel of a paired module does what: the check runs gi_guarded::scale, the comparison of
+// the timed build and the timing use the plain scale.
+TEST_F(GpuWorker, PairedModuleChecksTheGuardedKernelAndTimesThePlainOne) {
+    const std::string right = variant("for (int k = 0; k < 1; k++) if (i < n) out[i] = 2.0f * in[i];");
+    const std::string half = variant("for (int k = 0; k < 1; k++) if (i < n / 2) out[i] = 2.0f * in[i];");
+    RunVerdict v = evaluate_paired(right, half);  // plain wrong: caught as the unguarded build's
+    EXPECT_EQ(v.result.status, EvalStatus::WrongAnswer) << v.result.detail;
+    EXPECT_NE(v.result.detail.find("unguarded build"), std::string::npos) << v.result.detail;
+    EXPECT_TRUE(v.times_ms.empty());
+    v = evaluate_paired(half, right);  // guarded wrong: the check itself fails
+    EXPECT_EQ(v.result.status, EvalStatus::WrongAnswer) << v.result.detail;
+    EXPECT_EQ(v.result.detail.find("unguarded build"), std::string::npos) << v.result.detail;
+    v = evaluate_paired(right);
+    EXPECT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+    EXPECT_EQ(starts_, 1);
 }
 
 TEST_F(GpuWorker, PrintfWithoutEndTimesOut) {
@@ -318,6 +371,13 @@ protected:
 
 TEST_F(GpuSanitizer, CleanVariantPasses) {
     EXPECT_EQ(sanitize(kOriginal, "memcheck").status, EvalStatus::Ok);
+}
+
+// gi-worker --once finds the plain kernel of a paired build's module, not two kernels named scale.
+TEST_F(GpuSanitizer, PairedBuildPasses) {
+    EXPECT_EQ(sanitize(paired_source(variant("for (int k = 0; k < 1; k++) if (i < n) out[i] = 2.0f * in[i];")).source,
+                       "memcheck").status,
+              EvalStatus::Ok);
 }
 
 TEST_F(GpuSanitizer, MemcheckFindsAnOutOfBoundsRead) {

@@ -121,10 +121,11 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     auto share = [&](double ms) { return 100.0 * ms / wall_ms; };
     std::printf("variants evaluated: %ld in %.1f s\n", s.variants, wall_ms / 1000);
     std::printf("variants per minute: %.0f\n", per_minute);
-    std::printf("compile ms per variant: %.1f (one compile's time with %s; %ld compiled, of which %ld loop-guarded builds, "
-                "%ld cache hits, compiled in parallel)\n",
+    std::printf("compile ms per variant: %.1f (one compile's time with %s; %ld compiled, of which %ld separate loop-guarded builds, "
+                "%ld paired builds (plain and guarded in one module), %ld paired compiles that failed and fell back to "
+                "separate builds; %ld cache hits, compiled in parallel)\n",
                 s.compiled ? s.compile_cpu_ms / static_cast<double>(s.compiled) : 0.0, s.compiler.c_str(), s.compiled,
-                s.guard_compiled, s.cache_hits);
+                s.guard_compiled, s.paired_builds, s.paired_fallbacks, s.cache_hits);
     std::printf("run ms per variant: %.1f (worker request: module load, input copies, a poisoned check run, timed launches, comparison)\n",
                 runs > 0 ? s.run_ms / static_cast<double>(runs) : 0.0);
     if (s.staged_runs > 0) {

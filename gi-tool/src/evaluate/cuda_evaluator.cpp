@@ -30,6 +30,7 @@
 #include "util/hash.hpp"
 #include "util/process.hpp"
 #include "variant/loop_guard.hpp"
+#include "variant/paired_build.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {
@@ -60,12 +61,13 @@ public:
         wake_.notify_all();
         for (auto& t : threads_) t.join();
     }
-    std::shared_future<DeviceCompileResult> submit(std::function<DeviceCompileResult()> job) {
-        std::packaged_task<DeviceCompileResult()> task(std::move(job));
-        auto future = task.get_future().share();
+    template <typename Result>
+    std::shared_future<Result> submit(std::function<Result()> job) {
+        auto task = std::make_shared<std::packaged_task<Result()>>(std::move(job));
+        auto future = task->get_future().share();
         {
             std::lock_guard lock(mutex_);
-            queue_.push_back(std::move(task));
+            queue_.push_back([task] { (*task)(); });
         }
         wake_.notify_one();
         return future;
@@ -79,7 +81,7 @@ private:
         // Failure is harmless (the thread keeps the normal priority). nvcc children inherit it.
         ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kCompileNice);
         for (;;) {
-            std::packaged_task<DeviceCompileResult()> task;
+            std::function<void()> task;
             {
                 std::unique_lock lock(mutex_);
                 wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
@@ -92,7 +94,7 @@ private:
     }
     std::mutex mutex_;
     std::condition_variable wake_;
-    std::deque<std::packaged_task<DeviceCompileResult()>> queue_;
+    std::deque<std::function<void()>> queue_;
     std::vector<std::thread> threads_;
     bool stopping_ = false;
 };
@@ -227,6 +229,7 @@ struct CudaEvaluator::Impl {
     std::shared_ptr<DeviceCompileResult> original_cubin;
     std::string original_sha256;
     std::vector<std::string> strict_flags;  // kStrictFlags when the original compiles with them
+    bool pairing = false;                   // variants' guarded copies share the plain build's module
     std::map<std::string, EvalResult> sanitized;  // by variant key
     CudaEvaluatorStats stats;
 
@@ -499,9 +502,19 @@ struct CudaEvaluator::Impl {
         (restart ? stats.restart_ms : stats.original_ms) += ms_since(start);
     }
 
-    // With `guard`, the loop-guarded build rides in front of the plain one (worker/protocol.hpp).
+    // A variant's builds, as run: `code` is the plain build, or both in one module when `paired`
+    // (variant/paired_build.hpp); `guarded` a separate loop-guarded build, when one is usable.
+    struct Build {
+        DeviceCompileResult code;
+        std::optional<DeviceCompileResult> guarded;
+        bool paired = false;
+        std::optional<DeviceCompileResult> failed_pair;  // a paired compile that failed (then built separately)
+    };
+
+    // With a guarded build, separate (it rides in front of the plain one) or paired (one module),
+    // the request carries the guard's budget (worker/protocol.hpp).
     Message run_message(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
-                        bool time, const DeviceCompileResult* guard = nullptr) {
+                        bool time, const Build* build = nullptr) {
         Message m{"run",
                   {{"slot", std::to_string(index)},
                    {"role", role},
@@ -513,12 +526,16 @@ struct CudaEvaluator::Impl {
                    {"repetitions", std::to_string(options.repetitions)},
                    {"time", time ? "1" : "0"}},
                   code.cubin};
-        if (guard) {
+        if (build && (build->paired || build->guarded)) {
             const double base = slots[index].original_ms > 0 ? slots[index].original_ms : 1000.0;
             const double budget_ms = options.timeout_factor * base + options.guard_margin_ms;
-            m.fields["guard-bytes"] = std::to_string(guard->cubin.size());
             m.fields["guard-budget-us"] = std::to_string(std::max(1LL, static_cast<long long>(std::llround(1000 * budget_ms))));
-            m.payload = guard->cubin + code.cubin;
+            if (build->paired) {
+                m.fields["guard-paired"] = "1";
+            } else {
+                m.fields["guard-bytes"] = std::to_string(build->guarded->cubin.size());
+                m.payload = build->guarded->cubin + code.cubin;
+            }
         }
         return m;
     }
@@ -664,6 +681,7 @@ struct CudaEvaluator::Impl {
         else
             std::cerr << "gi-tool: note: the original kernel has a non-void function without a return at its end "
                          "(nvcc warning 940); variants with the same flaw are not rejected\n";
+        decide_pairing();
         original_sha256 = sha256_hex(r.cubin);
         original_cubin = std::make_shared<DeviceCompileResult>(std::move(r));
         std::uint64_t case_bytes = 0;
@@ -678,10 +696,23 @@ struct CudaEvaluator::Impl {
         return flags;
     }
 
-    // A variant's builds: plain, and loop-guarded when the guard is on and it has loops to guard.
-    struct Builds {
-        std::shared_future<DeviceCompileResult> plain, guarded;
-    };
+    // Whether variants get their guarded copy in the plain build's module: only when the original's
+    // paired build compiles, so a file that cannot be compiled twice in one unit costs one failed
+    // compile per run, not one per variant.
+    void decide_pairing() {
+        pairing = false;
+        if (!options.loop_guard || options.separate_guard_build) return;
+        std::string why = paired_build_refusal(original, function);
+        if (why.empty()) {
+            const DeviceCompileResult r = compile(paired_source(original).source, strict_flags);
+            if (r.ok) {
+                pairing = true;
+                return;
+            }
+            why = "the kernel file does not compile twice in one unit: " + first_error_lines(r.log, 1);
+        }
+        std::cerr << "gi-tool: note: each variant's loop-guarded build is compiled and loaded separately (" << why << ")\n";
+    }
 
     // The guarded source, or "" when there is nothing to guard.
     std::string guarded_source(const std::string& source) const {
@@ -690,14 +721,59 @@ struct CudaEvaluator::Impl {
         return g.guarded > 0 ? std::move(g.source) : std::string();
     }
 
+    // The paired source, or "" when this variant is not built paired.
+    std::string paired_source_of(const std::string& source) const {
+        if (!pairing || !paired_build_refusal(source, function).empty()) return "";
+        LoopGuardResult g = paired_source(source);
+        return g.guarded > 0 ? std::move(g.source) : std::string();
+    }
+
+    // One variant's builds, compiled here: paired when it can be, else plain and (with loops)
+    // guarded. When the paired compile fails the plain compile's errors are the verdict, so a
+    // broken variant reads as it would without pairing.
+    Build build(const std::string& source, const std::vector<std::string>& flags) {
+        Build b;
+        if (const std::string paired = paired_source_of(source); !paired.empty()) {
+            DeviceCompileResult r = compile(paired, flags);
+            if (r.ok) {
+                b.code = std::move(r);
+                b.paired = true;
+                return b;
+            }
+            b.failed_pair = std::move(r);
+        }
+        b.code = compile(source, flags);
+        if (const std::string guarded = guarded_source(source); b.code.ok && !guarded.empty()) b.guarded = compile(guarded, flags);
+        return b;
+    }
+
+    // A variant's builds on their way: one pool job when paired (it falls back inside the job), or
+    // with separate builds two jobs at once, so the guarded compile overlaps the plain one.
+    struct Builds {
+        std::shared_future<Build> paired;
+        std::shared_future<DeviceCompileResult> plain, guarded;
+    };
+
     Builds submit(const Variant& v) {
-        // Both go to the pool at once, so the guarded compile overlaps the plain one.
         Builds b;
-        b.plain = pool->submit([this, source = v.source, flags = flags_of(v)] { return compile(source, flags); });
+        if (!paired_source_of(v.source).empty()) {
+            b.paired = pool->submit<Build>([this, source = v.source, flags = flags_of(v)] { return build(source, flags); });
+            return b;
+        }
+        b.plain = pool->submit<DeviceCompileResult>([this, source = v.source, flags = flags_of(v)] { return compile(source, flags); });
         std::string guarded = guarded_source(v.source);
         if (!guarded.empty())
-            b.guarded = pool->submit([this, source = std::move(guarded), flags = flags_of(v)] { return compile(source, flags); });
+            b.guarded = pool->submit<DeviceCompileResult>(
+                [this, source = std::move(guarded), flags = flags_of(v)] { return compile(source, flags); });
         return b;
+    }
+
+    Build collect(const Builds& b) {
+        if (b.paired.valid()) return b.paired.get();
+        Build out;
+        out.code = b.plain.get();
+        if (out.code.ok && b.guarded.valid()) out.guarded = b.guarded.get();
+        return out;
     }
 
     void count_compile(const DeviceCompileResult& code, bool guarded) {
@@ -710,15 +786,24 @@ struct CudaEvaluator::Impl {
         stats.compile_cpu_ms += code.ms;
     }
 
-    // The guarded build to send with a plain one that compiled, if any; a guarded compile that
-    // fails (a loop in a constexpr function, say) leaves the variant unguarded, not broken.
-    std::optional<DeviceCompileResult> usable_guard(const DeviceCompileResult& plain, std::optional<DeviceCompileResult> guarded) {
-        if (!plain.ok || !guarded) return std::nullopt;
-        if (!guarded->ok) {
-            ++stats.unguarded;
-            return std::nullopt;
+    void count_build(const Build& b) {
+        if (b.failed_pair) {
+            count_compile(*b.failed_pair, false);
+            ++stats.paired_fallbacks;
         }
-        return guarded;
+        count_compile(b.code, false);
+        if (b.paired) ++stats.paired_builds;
+        if (b.guarded) count_compile(*b.guarded, true);
+    }
+
+    // Keeps a guarded build only beside a plain one that compiled; a guarded compile that fails
+    // (a loop in a constexpr function, say) leaves the variant unguarded, not broken.
+    void settle(Build& b) {
+        if (!b.code.ok) b.guarded.reset();
+        if (b.guarded && !b.guarded->ok) {
+            ++stats.unguarded;
+            b.guarded.reset();
+        }
     }
 
     NameValues params_of(const Genome& genome) const {
@@ -736,8 +821,8 @@ struct CudaEvaluator::Impl {
     }
 
     // One variant on one loaded, referenced case.
-    RunVerdict run_variant(int index, const Variant& variant, const DeviceCompileResult& code, bool time,
-                           const DeviceCompileResult* guard = nullptr) {
+    RunVerdict run_variant(int index, const Variant& variant, const Build& build, bool time) {
+        const DeviceCompileResult& code = build.code;
         RunVerdict v;
         if (!code.ok) {
             v.result.status = EvalStatus::CompileError;
@@ -756,7 +841,7 @@ struct CudaEvaluator::Impl {
         ready_for(index);
         const auto start = Clock::now();
         try {
-            const Message reply = run_variant_request(index, run_message(index, "variant", code, g, time, guard));
+            const Message reply = run_variant_request(index, run_message(index, "variant", code, g, time, &build));
             v = classify_run_reply(reply);
             if (v.loop_overrun) ++stats.loop_overruns;
             if (v.corrupting) ++stats.corrupting;
@@ -922,14 +1007,11 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
             continue;
         }
         const auto wait_start = Clock::now();
-        const DeviceCompileResult code = compiles[i].plain.get();
-        std::optional<DeviceCompileResult> guarded;
-        if (code.ok && compiles[i].guarded.valid()) guarded = compiles[i].guarded.get();
+        Impl::Build build = s.collect(compiles[i]);
         s.stats.compile_wait_ms += ms_since(wait_start);
-        s.count_compile(code, false);
-        if (guarded) s.count_compile(*guarded, true);
-        const std::optional<DeviceCompileResult> guard = s.usable_guard(code, std::move(guarded));
-        batch.results.push_back(s.run_variant(case_index, variants[i], code, true, guard ? &*guard : nullptr).result);
+        s.count_build(build);
+        s.settle(build);
+        batch.results.push_back(s.run_variant(case_index, variants[i], build, true).result);
         ++s.stats.variants;
     }
     return batch;
@@ -962,7 +1044,8 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         std::vector<std::size_t> run_index;
         for (std::size_t i : to_check) {
             const Variant& variant = variants[i];
-            const DeviceCompileResult code = s.compile(variant.source, s.flags_of(variant));
+            // A paired build's module has the plain kernel by its name too (gi-worker --once finds it).
+            const DeviceCompileResult code = s.build(variant.source, s.flags_of(variant)).code;
             if (!code.ok) {
                 results[i].status = EvalStatus::CompileError;
                 results[i].detail = first_error_lines(code.log, 3);
@@ -1032,17 +1115,14 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
 ValidationReport CudaEvaluator::validate(const Variant& variant) {
     Impl& s = *impl_;
     s.prepare_original();
-    const DeviceCompileResult code = s.compile(variant.source, s.flags_of(variant));
-    std::optional<DeviceCompileResult> guarded;
-    if (const std::string source = s.guarded_source(variant.source); code.ok && !source.empty())
-        guarded = s.compile(source, s.flags_of(variant));
-    const std::optional<DeviceCompileResult> guard = s.usable_guard(code, std::move(guarded));
+    Impl::Build build = s.build(variant.source, s.flags_of(variant));
+    s.settle(build);
     ValidationReport report;
     for (int index = 0; index < static_cast<int>(s.slots.size()); ++index) {
         const Impl::Slot& slot = s.slots[index];
         if (!slot.held_out && slot.used) continue;
         s.ready_for(index);
-        const RunVerdict v = s.run_variant(index, variant, code, false, guard ? &*guard : nullptr);
+        const RunVerdict v = s.run_variant(index, variant, build, false);
         CaseValidation c;
         c.case_path = slot.path.string();
         c.held_out = slot.held_out;

@@ -8,7 +8,8 @@
 // overwrites entirely, so those are poisoned for variants), and checks and times every variant.
 // The first worker on a case writes the reference outputs to a checksummed file (/dev/shm when
 // there is one) that spare and replacement workers load instead of running the original again.
-// Each variant is also compiled with its loops guarded; that build runs the check, so a loop that runs
+// Each variant is also compiled with its loops guarded, in the same module as the plain build where
+// the file allows it (variant/paired_build.hpp); that build runs the check, so a loop that runs
 // away stops itself at original time x factor + guard margin and costs no restart; the plain build is
 // timed and its outputs compared too. A variant that hangs anyway (a barrier deadlock, a goto loop)
 // is killed at original time x factor + margin after its launch; one that crashes or leaves a sticky
@@ -51,6 +52,8 @@ struct CudaEvaluatorOptions {
     bool loop_guard = true;                 // check each variant with its loops guarded (variant/loop_guard.hpp),
                                             // so one whose loop runs away ends by itself, without a restart
     int guard_margin_ms = 2;                // the guard stops loops at the original's time x factor + this
+    bool separate_guard_build = false;      // compile and load the guarded build apart from the plain one
+                                            // (two modules), instead of both in one (variant/paired_build.hpp)
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
@@ -75,7 +78,9 @@ struct CudaEvaluatorStats {
     long loop_overruns = 0;       // variants the loop guard stopped (Timeout too, but no restart)
     long corrupting = 0;          // variants that changed the worker's copies of a case (Crash, restart)
     long unguarded = 0;           // variants with loops checked without the guard (guarded build failed)
-    long guard_compiled = 0;      // of `compiled`, the loop-guarded builds
+    long guard_compiled = 0;      // of `compiled`, the separate loop-guarded builds
+    long paired_builds = 0;       // variants built with their guarded copy in the same module
+    long paired_fallbacks = 0;    // variants whose paired compile failed, then compiled separately (counted in `compiled`)
     long staged_runs = 0;         // variant requests whose reply gave per-stage wall times:
     double stage_load_ms = 0;     //   module load(s)
     double stage_check_ms = 0;    //   check run, restoring the case included

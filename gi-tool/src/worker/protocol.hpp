@@ -9,8 +9,11 @@
 // result, error (and, while a variant runs, started and checked).
 //
 // A run request's payload is the plain cubin, or with `guard-bytes=N` the variant's loop-guarded
-// cubin (its first N bytes, variant/loop_guard.hpp) followed by the plain one; `guard-budget-us`
-// is then how long a loop of the guarded check run may go on after the launch (the original's
+// cubin (its first N bytes, variant/loop_guard.hpp) followed by the plain one, or with
+// `guard-paired=1` (and no guard-bytes) one cubin holding both builds (variant/paired_build.hpp):
+// the plain kernel by its name, the guarded one as gi_guarded::NAME, and the guard's clock kernel
+// and symbols, all in one module, so the worker loads one module instead of two. With either,
+// `guard-budget-us` is how long a loop of the guarded check run may go on after the launch (the original's
 // time x the timeout factor + the guard's margin). The result says `loop-guard=` none, used, or
 // "unusable: why" (then the check ran unguarded), outcome `loop-overrun` when the guard stopped
 // a loop (the worker stays), and per-stage wall times `load-ms`, `check-ms`, `compare-ms`,

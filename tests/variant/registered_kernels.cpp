@@ -1,0 +1,50 @@
+#include "registered_kernels.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace gi::test {
+namespace fs = std::filesystem;
+
+std::vector<KernelFile> registered_kernels() {
+    std::vector<KernelFile> out;
+    for (const auto& entry : fs::directory_iterator(fs::path(GI_SOURCE_DIR) / "kernels")) {
+        const fs::path registration = entry.path() / "registration.txt";
+        if (!fs::exists(registration)) continue;
+        std::ifstream in(registration);
+        std::string line, kernel, function;
+        while (std::getline(in, line)) {
+            std::istringstream words(line);
+            std::string key, value;
+            words >> key >> value;
+            if (key == "kernel") kernel = value;
+            if (key == "function") function = value;
+        }
+        if (!kernel.empty()) out.push_back({entry.path() / kernel, function});
+    }
+    return out;
+}
+
+std::string read_all(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string entry_ptx(const std::string& ptx, const std::string& function) {
+    for (std::size_t at = ptx.find(".entry "); at != std::string::npos; at = ptx.find(".entry ", at + 1)) {
+        const std::size_t end = ptx.find(".entry ", at + 1);
+        const std::string body = ptx.substr(at, end == std::string::npos ? std::string::npos : end - at);
+        const std::string head = body.substr(0, body.find('('));
+        if (head.find(function) != std::string::npos) return body;
+    }
+    return "";
+}
+
+std::vector<std::string> options_with_live_loops(const KernelFile& k) {
+    if (k.path.filename() == "hydro.cu") return {"-DMANIFEST_INTERP=1", "-DMANIFEST_FLUX=1"};
+    return {};
+}
+
+}  // namespace gi::test

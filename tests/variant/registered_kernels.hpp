@@ -1,0 +1,27 @@
+#pragma once
+// The project's own kernels (kernels/*/registration.txt), for tests that compile them as the cuda
+// evaluator would: the loop guard's and the paired build's.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace gi::test {
+
+struct KernelFile {
+    std::filesystem::path path;
+    std::string function;
+};
+
+// Every registered kernel: its file and function, from the registration files.
+std::vector<KernelFile> registered_kernels();
+
+std::string read_all(const std::filesystem::path& path);
+
+// The PTX of the first .entry whose name contains `function` (up to the next .entry); "" if none.
+std::string entry_ptx(const std::string& ptx, const std::string& function);
+
+// Parameters under which the kernel's loops are compiled (none needed for most; hydro's only
+// loops sit in #if regions that are off by default).
+std::vector<std::string> options_with_live_loops(const KernelFile& k);
+
+}  // namespace gi::test
