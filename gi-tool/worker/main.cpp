@@ -232,6 +232,7 @@ private:
     }
 
     bool run(const Message& m) {
+        const auto request_start = std::chrono::steady_clock::now();
         const int slot = static_cast<int>(m.integer("slot", -1));
         auto it = slots_.find(slot);
         if (it == slots_.end()) {
@@ -375,6 +376,10 @@ private:
                 result.fields["reference-error"] = e.what();
             }
         }
+        // The worker's whole time on the request, so the parent can tell its own and the pipes'
+        // share of a request from the worker's time outside the stages above.
+        result.fields["worker-ms"] =
+            std::to_string(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - request_start).count());
         reply(result);
         return !report.sticky;
     }

@@ -131,13 +131,13 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     if (s.staged_runs > 0) {
         const double n = static_cast<double>(s.staged_runs);
         // Over the runs that reported their stages (those that finished: no timeouts, no crashes).
+        const double staged = s.stage_load_ms + s.stage_check_ms + s.stage_compare_ms + s.stage_timed_ms + s.stage_integrity_ms;
         std::printf("run stages, ms per finished run: request %.2f = module load %.2f + check run (restore included) %.2f "
                     "+ comparison %.2f + timed repetitions %.2f + integrity check of the worker's copies %.2f "
-                    "+ rest (pipes, payload, the parent) %.2f (%ld runs)\n",
+                    "+ rest %.2f (in the worker outside these stages %.2f; pipes, payload and the parent %.2f) (%ld runs)\n",
                     s.stage_request_ms / n, s.stage_load_ms / n, s.stage_check_ms / n, s.stage_compare_ms / n,
-                    s.stage_timed_ms / n, s.stage_integrity_ms / n,
-                    std::max(0.0, (s.stage_request_ms - s.stage_load_ms - s.stage_check_ms - s.stage_compare_ms -
-                                   s.stage_timed_ms - s.stage_integrity_ms) / n),
+                    s.stage_timed_ms / n, s.stage_integrity_ms / n, std::max(0.0, (s.stage_request_ms - staged) / n),
+                    std::max(0.0, (s.stage_worker_ms - staged) / n), std::max(0.0, (s.stage_request_ms - s.stage_worker_ms) / n),
                     s.staged_runs);
     }
     std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, worker restarts %.0f%%, other %.0f%%\n",

@@ -44,6 +44,7 @@ RunVerdict classify_run_reply(const worker::Message& reply) {
         v.compare_ms = reply.number("compare-ms");
         v.timed_ms = reply.number("timed-ms");
         v.integrity_ms = reply.number("integrity-ms");
+        v.worker_ms = reply.number("worker-ms");
     }
     if (outcome == "loop-overrun") {
         // Stopped by the guard, so the worker and its context are fine: no restart.

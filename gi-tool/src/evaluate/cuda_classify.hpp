@@ -21,6 +21,7 @@ struct RunVerdict {
     bool has_stages = false;           // the reply carried per-stage wall times:
     double load_ms = 0, check_ms = 0, compare_ms = 0, timed_ms = 0;
     double integrity_ms = 0;           // checking the worker's copies afterwards (0 from older workers)
+    double worker_ms = 0;              // the worker's whole time on the request (0 from older workers)
 };
 
 // A "result" or "error" reply to a variant's run request. Throws gi::Error for replies that mean

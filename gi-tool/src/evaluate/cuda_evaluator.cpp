@@ -853,6 +853,7 @@ struct CudaEvaluator::Impl {
                 stats.stage_compare_ms += v.compare_ms;
                 stats.stage_timed_ms += v.timed_ms;
                 stats.stage_integrity_ms += v.integrity_ms;
+                stats.stage_worker_ms += v.worker_ms;
                 stats.stage_request_ms += ms_since(start);
             }
         } catch (const worker::WorkerFailure& e) {

@@ -87,6 +87,7 @@ struct CudaEvaluatorStats {
     double stage_compare_ms = 0;  //   output download and comparison
     double stage_timed_ms = 0;    //   warm-ups and timed repetitions
     double stage_integrity_ms = 0; //  checking the worker's copies of the case(s) afterwards
+    double stage_worker_ms = 0;   //   the worker's whole time on them
     double stage_request_ms = 0;  //   the parent's wall time of those same requests (pipes, payload)
     long spares_ready = 0;        // replacements that found their spare ready
     long spares_waited = 0;       // replacements that waited for their spare's start-up
