@@ -168,8 +168,10 @@ public:
     // sticky error the context goes with the worker anyway.
     bool unload_one() {
         if (retired_.empty()) return false;
+        const auto start = std::chrono::steady_clock::now();
         cuModuleUnload(retired_.front());
         retired_.pop_front();
+        unload_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         return true;
     }
 
@@ -378,6 +380,8 @@ private:
         }
         // The worker's whole time on the request, so the parent can tell its own and the pipes'
         // share of a request from the worker's time outside the stages above.
+        result.fields["unload-ms"] = std::to_string(unload_ms_);
+        unload_ms_ = 0;
         result.fields["worker-ms"] =
             std::to_string(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - request_start).count());
         reply(result);
@@ -420,6 +424,7 @@ private:
     int out_;
     std::map<int, std::unique_ptr<Replay>> slots_;
     std::deque<CUmodule> retired_;  // oldest first
+    double unload_ms_ = 0;          // spent unloading since the last run reply (reported in it)
 };
 
 // True when nothing is waiting to be read on `fd` (end of input counts as waiting: it is read next).

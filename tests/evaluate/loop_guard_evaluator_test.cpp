@@ -1,7 +1,7 @@
 // The cuda evaluator's loop guard without a GPU: gi_tests stands in for gi-worker
 // (tests/gpu/fake_worker.cpp, mode "replay"; block size 64 = a loop that runs away). The
-// evaluator must compile a guarded build for variants with loops: by default in the plain build's
-// module (one cubin, guard-paired=1), with --separate-guard-build, or when the paired compile fails,
+// evaluator must compile a guarded build for variants with loops: with --paired-guard-build in the
+// plain build's module (one cubin, guard-paired=1); by default, or when the paired compile fails,
 // apart and in front of the plain one; either with the guard's budget. A loop the guard stops is a
 // Timeout without a restart; with --no-loop-guard the same variant costs its worker; a guarded
 // build that fails to compile leaves the variant checked unguarded, and counted.
@@ -36,7 +36,12 @@ public:
     void SetUp() override { set_up(kKernel, "64,128,256,512"); }
     const Grammar& grammar() const { return grammar_; }
     using FakeWorkerEvaluatorTest::with_block;
-    CudaEvaluatorOptions options() const { return FakeWorkerEvaluatorTest::options(1); }
+    // Paired builds unless a test says otherwise: most of these tests are about the paired path.
+    CudaEvaluatorOptions options() const {
+        CudaEvaluatorOptions o = FakeWorkerEvaluatorTest::options(1);
+        o.paired_guard_build = true;
+        return o;
+    }
 
     // Lines of the fake workers' log with this event, as "<event> <slot> <detail>".
     std::vector<std::string> logged(const std::string& event) const {
@@ -49,10 +54,10 @@ public:
     }
 };
 
-// `separate`: --separate-guard-build, else the default paired build.
+// `separate`: the default separate builds, else --paired-guard-build.
 void runaway_loop_is_stopped(LoopGuardEvaluator& t, bool separate) {
     CudaEvaluatorOptions o = t.options();
-    o.separate_guard_build = separate;
+    o.paired_guard_build = !separate;
     CudaEvaluator e(t.grammar(), o);
     const BatchResult r = e.evaluate({t.with_block("256"), t.with_block("64"), t.with_block("128")}, 0);
     ASSERT_EQ(r.results.size(), 3u);
@@ -172,9 +177,8 @@ TEST_F(LoopGuardEvaluator, BrokenVariantGetsThePlainCompilersVerdict) {
     EXPECT_TRUE(logged("variant").empty());
 }
 
-TEST_F(LoopGuardEvaluator, SeparateGuardBuildSendsNoPairedBuild) {
-    CudaEvaluatorOptions o = options();
-    o.separate_guard_build = true;
+TEST_F(LoopGuardEvaluator, ByDefaultTheGuardedBuildIsSeparate) {
+    CudaEvaluatorOptions o = FakeWorkerEvaluatorTest::options(1);
     CudaEvaluator e(grammar_, o);
     e.evaluate({with_block("256")}, 0);
     EXPECT_EQ(e.stats().paired_builds, 0);
@@ -193,7 +197,9 @@ protected:
         return out;
     }
     void expect_separate_builds(const std::string& why) {
-        CudaEvaluator e(grammar_, options(1));
+        CudaEvaluatorOptions o = options(1);
+        o.paired_guard_build = true;
+        CudaEvaluator e(grammar_, o);
         ::testing::internal::CaptureStderr();
         const BatchResult r = e.evaluate({with_block("256"), with_block("64")}, 0);
         const std::string err = ::testing::internal::GetCapturedStderr();

@@ -171,10 +171,10 @@ TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
     EXPECT_GE(e.stats().cache_hits, 2);
 }
 
-// `separate`: --separate-guard-build, else each variant's builds in one module.
+// `separate`: the default separate builds, else --paired-guard-build (each variant's builds in one module).
 void loop_guard_stops_runaway_loops(GpuEvaluator& t, bool separate) {
     CudaEvaluatorOptions o = t.options();
-    o.separate_guard_build = separate;
+    o.paired_guard_build = !separate;
     CudaEvaluator e(t.grammar_, o);
     auto with = [](const std::string& statement) {
         std::string source = kKernel;

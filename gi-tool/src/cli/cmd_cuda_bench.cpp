@@ -134,11 +134,12 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         const double staged = s.stage_load_ms + s.stage_check_ms + s.stage_compare_ms + s.stage_timed_ms + s.stage_integrity_ms;
         std::printf("run stages, ms per finished run: request %.2f = module load %.2f + check run (restore included) %.2f "
                     "+ comparison %.2f + timed repetitions %.2f + integrity check of the worker's copies %.2f "
-                    "+ rest %.2f (in the worker outside these stages %.2f; pipes, payload and the parent %.2f) (%ld runs)\n",
+                    "+ rest %.2f (in the worker outside these stages %.2f; pipes, payload and the parent %.2f); "
+                    "between requests the worker unloaded earlier modules for %.2f (%ld runs)\n",
                     s.stage_request_ms / n, s.stage_load_ms / n, s.stage_check_ms / n, s.stage_compare_ms / n,
                     s.stage_timed_ms / n, s.stage_integrity_ms / n, std::max(0.0, (s.stage_request_ms - staged) / n),
                     std::max(0.0, (s.stage_worker_ms - staged) / n), std::max(0.0, (s.stage_request_ms - s.stage_worker_ms) / n),
-                    s.staged_runs);
+                    s.stage_unload_ms / n, s.staged_runs);
     }
     std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, worker restarts %.0f%%, other %.0f%%\n",
                 share(s.compile_wait_ms), share(s.run_ms), share(s.original_ms), share(s.restart_ms),

@@ -45,6 +45,7 @@ RunVerdict classify_run_reply(const worker::Message& reply) {
         v.timed_ms = reply.number("timed-ms");
         v.integrity_ms = reply.number("integrity-ms");
         v.worker_ms = reply.number("worker-ms");
+        v.unload_ms = reply.number("unload-ms");
     }
     if (outcome == "loop-overrun") {
         // Stopped by the guard, so the worker and its context are fine: no restart.

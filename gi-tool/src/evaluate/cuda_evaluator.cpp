@@ -701,7 +701,7 @@ struct CudaEvaluator::Impl {
     // compile per run, not one per variant.
     void decide_pairing() {
         pairing = false;
-        if (!options.loop_guard || options.separate_guard_build) return;
+        if (!options.loop_guard || !options.paired_guard_build) return;
         std::string why = paired_build_refusal(original, function);
         if (why.empty()) {
             const DeviceCompileResult r = compile(paired_source(original).source, strict_flags);
@@ -854,6 +854,7 @@ struct CudaEvaluator::Impl {
                 stats.stage_timed_ms += v.timed_ms;
                 stats.stage_integrity_ms += v.integrity_ms;
                 stats.stage_worker_ms += v.worker_ms;
+                stats.stage_unload_ms += v.unload_ms;
                 stats.stage_request_ms += ms_since(start);
             }
         } catch (const worker::WorkerFailure& e) {

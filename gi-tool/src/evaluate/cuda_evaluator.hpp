@@ -8,8 +8,8 @@
 // overwrites entirely, so those are poisoned for variants), and checks and times every variant.
 // The first worker on a case writes the reference outputs to a checksummed file (/dev/shm when
 // there is one) that spare and replacement workers load instead of running the original again.
-// Each variant is also compiled with its loops guarded, in the same module as the plain build where
-// the file allows it (variant/paired_build.hpp); that build runs the check, so a loop that runs
+// Each variant is also compiled with its loops guarded (apart, or with --paired-guard-build in the
+// same module as the plain build where the file allows it: variant/paired_build.hpp); that build runs the check, so a loop that runs
 // away stops itself at original time x factor + guard margin and costs no restart; the plain build is
 // timed and its outputs compared too. A variant that hangs anyway (a barrier deadlock, a goto loop)
 // is killed at original time x factor + margin after its launch; one that crashes or leaves a sticky
@@ -52,8 +52,8 @@ struct CudaEvaluatorOptions {
     bool loop_guard = true;                 // check each variant with its loops guarded (variant/loop_guard.hpp),
                                             // so one whose loop runs away ends by itself, without a restart
     int guard_margin_ms = 2;                // the guard stops loops at the original's time x factor + this
-    bool separate_guard_build = false;      // compile and load the guarded build apart from the plain one
-                                            // (two modules), instead of both in one (variant/paired_build.hpp)
+    bool paired_guard_build = false;        // the guarded build in the plain one's module (one compile, one
+                                            // load; variant/paired_build.hpp), where the file allows it
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
@@ -88,6 +88,7 @@ struct CudaEvaluatorStats {
     double stage_timed_ms = 0;    //   warm-ups and timed repetitions
     double stage_integrity_ms = 0; //  checking the worker's copies of the case(s) afterwards
     double stage_worker_ms = 0;   //   the worker's whole time on them
+    double stage_unload_ms = 0;   //   the worker's unloading of earlier modules between them (when idle)
     double stage_request_ms = 0;  //   the parent's wall time of those same requests (pipes, payload)
     long spares_ready = 0;        // replacements that found their spare ready
     long spares_waited = 0;       // replacements that waited for their spare's start-up

@@ -48,7 +48,7 @@ std::vector<std::string> cuda_value_options() {
             "--loop-guard-margin-ms"};
 }
 
-std::vector<std::string> cuda_switch_options() { return {"--no-loop-guard", "--separate-guard-build"}; }
+std::vector<std::string> cuda_switch_options() { return {"--no-loop-guard", "--paired-guard-build"}; }
 
 std::string cuda_options_help() {
     return "  --cases DIR               cuda: recorded test cases (GI_RECORD_DIR of a recorder run); required\n"
@@ -72,10 +72,9 @@ std::string cuda_options_help() {
            "                            that runs away is then only stopped by killing its worker (slow)\n"
            "  --loop-guard-margin-ms N  cuda: a guarded loop stops at the original's time x factor + N ms\n"
            "                            (default 2)\n"
-           "  --separate-guard-build    cuda: compile and load each variant's loop-guarded build apart from its\n"
-           "                            plain build (two compiles, two module loads), instead of both in one\n"
-           "                            module; for comparing the two ways, or a kernel file that cannot be\n"
-           "                            compiled twice in one unit\n"
+           "  --paired-guard-build      cuda: compile each variant's loop-guarded build into the same module as\n"
+           "                            its plain build (one compile, one module load; about 45% less compile\n"
+           "                            CPU) instead of apart; on the H100 it did not raise throughput\n"
            "  --compile-cache DIR       cuda: keep compiled variants here across runs\n"
            "  --spare-workers N         cuda: GPU workers kept ready to replace one a variant killed (default 4)\n";
 }
@@ -109,9 +108,9 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     o.guard_margin_ms = static_cast<int>(integer(values, "--loop-guard-margin-ms", 2, 0, 3600000));
     if (!o.loop_guard && last(values, "--loop-guard-margin-ms"))
         throw UsageError("--loop-guard-margin-ms has no effect with --no-loop-guard; drop one of them");
-    o.separate_guard_build = switches.count("--separate-guard-build") > 0;
-    if (!o.loop_guard && o.separate_guard_build)
-        throw UsageError("--separate-guard-build has no effect with --no-loop-guard (there is no guarded build); drop one of them");
+    o.paired_guard_build = switches.count("--paired-guard-build") > 0;
+    if (!o.loop_guard && o.paired_guard_build)
+        throw UsageError("--paired-guard-build has no effect with --no-loop-guard (there is no guarded build); drop one of them");
     if (!kernel_path.empty()) {
         const std::filesystem::path folder = std::filesystem::path(kernel_path).parent_path();
         o.include_dirs.push_back(folder.empty() ? "." : folder.string());
