@@ -1,0 +1,176 @@
+// What loading, launching and unloading one variant's module costs on this GPU, by way of the CUDA
+// driver API, as gi-worker does it per variant: issue 3's per-run stages show ~15 ms of module load
+// and ~10 ms outside every stage the worker measures. This isolates the driver calls.
+//
+//   nvcc -cubin -arch=sm_90 -o /tmp/stereo.cubin kernels/stereo/stereo.cu
+//   g++ -O2 -std=c++17 -I/usr/local/cuda/include bench/module_cost.cpp -o /tmp/module_cost -lcuda
+//   /tmp/module_cost /tmp/stereo.cubin stereo_kernel 100
+//
+// Modes (each N iterations, medians in ms):
+//   immediate  load, cuFuncLoad, launch + sync, unload
+//   deferred   the same, but each module is unloaded one iteration later (after the next launch)
+//   two        two modules per iteration (the separate guarded build), both unloaded at once
+//   library    cuLibraryLoadData / cuLibraryGetKernel / cuKernelGetFunction / cuLibraryUnload
+// The kernel is launched on a small zeroed input (the stereo kernel's argument list:
+// const uchar*, const uchar*, float*, int*, int width, int height).
+#include <cuda.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace {
+
+void check(CUresult r, const char* what) {
+    if (r == CUDA_SUCCESS) return;
+    const char* name = nullptr;
+    cuGetErrorName(r, &name);
+    std::fprintf(stderr, "module_cost: %s failed: %s\n", what, name ? name : "?");
+    std::exit(1);
+}
+
+using Clock = std::chrono::steady_clock;
+double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+double median(std::vector<double> v) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+struct Times {
+    std::vector<double> load, func, launch, unload;
+    void print(const char* mode) const {
+        std::printf("| %s | %.3f | %.3f | %.3f | %.3f |\n", mode, median(load), median(func), median(launch), median(unload));
+    }
+};
+
+struct Args {
+    CUdeviceptr left = 0, right = 0, disparity = 0, ssd = 0;
+    int width = 64, height = 40;
+    void* list[6];
+    Args() {
+        const std::size_t pixels = static_cast<std::size_t>(width) * height;
+        check(cuMemAlloc(&left, pixels), "cuMemAlloc");
+        check(cuMemAlloc(&right, pixels), "cuMemAlloc");
+        check(cuMemAlloc(&disparity, pixels * 4), "cuMemAlloc");
+        check(cuMemAlloc(&ssd, pixels * 4), "cuMemAlloc");
+        check(cuMemsetD8(left, 0, pixels), "cuMemset");
+        check(cuMemsetD8(right, 0, pixels), "cuMemset");
+        list[0] = &left, list[1] = &right, list[2] = &disparity, list[3] = &ssd, list[4] = &width, list[5] = &height;
+    }
+};
+
+void launch(CUfunction f, Args& args, Times& t) {
+    const auto a = Clock::now();
+    check(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, nullptr, args.list, nullptr), "cuLaunchKernel");
+    check(cuCtxSynchronize(), "the kernel");
+    t.launch.push_back(ms(a, Clock::now()));
+}
+
+CUmodule load(const std::string& image, const char* name, CUfunction& f, Times& t) {
+    CUmodule m = nullptr;
+    const auto a = Clock::now();
+    check(cuModuleLoadData(&m, image.data()), "cuModuleLoadData");
+    const auto b = Clock::now();
+    check(cuModuleGetFunction(&f, m, name), "cuModuleGetFunction");
+    check(cuFuncLoad(f), "cuFuncLoad");
+    const auto c = Clock::now();
+    t.load.push_back(ms(a, b));
+    t.func.push_back(ms(b, c));
+    return m;
+}
+
+void unload(CUmodule m, Times& t) {
+    const auto a = Clock::now();
+    check(cuModuleUnload(m), "cuModuleUnload");
+    t.unload.push_back(ms(a, Clock::now()));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: module_cost CUBIN KERNEL [ITERATIONS]\n");
+        return 2;
+    }
+    std::ifstream in(argv[1], std::ios::binary);
+    const std::string image((std::istreambuf_iterator<char>(in)), {});
+    if (image.empty()) {
+        std::fprintf(stderr, "module_cost: cannot read %s\n", argv[1]);
+        return 1;
+    }
+    const char* name = argv[2];
+    const int n = argc > 3 ? std::atoi(argv[3]) : 100;
+    check(cuInit(0), "cuInit");
+    CUdevice dev;
+    check(cuDeviceGet(&dev, 0), "cuDeviceGet");
+    CUcontext ctx;
+    check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+    check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+    char gpu[256] = {};
+    cuDeviceGetName(gpu, sizeof gpu, dev);
+    Args args;
+    std::printf("module_cost: %s, cubin %s (%zu bytes), kernel %s, %d iterations each\n\n", gpu, argv[1], image.size(), name, n);
+    std::printf("| mode | load ms | get + cuFuncLoad ms | launch + sync ms | unload ms |\n|---|---|---|---|---|\n");
+
+    Times immediate;
+    for (int i = 0; i < n; ++i) {
+        CUfunction f;
+        CUmodule m = load(image, name, f, immediate);
+        launch(f, args, immediate);
+        unload(m, immediate);
+    }
+    immediate.print("immediate");
+
+    Times deferred;
+    CUmodule previous = nullptr;
+    for (int i = 0; i < n; ++i) {
+        CUfunction f;
+        CUmodule m = load(image, name, f, deferred);
+        launch(f, args, deferred);
+        if (previous) unload(previous, deferred);
+        previous = m;
+    }
+    if (previous) unload(previous, deferred);
+    deferred.print("deferred");
+
+    Times two;
+    for (int i = 0; i < n; ++i) {
+        CUfunction f, g;
+        CUmodule a = load(image, name, f, two);
+        CUmodule b = load(image, name, g, two);
+        launch(f, args, two);
+        launch(g, args, two);
+        unload(a, two);
+        unload(b, two);
+    }
+    two.print("two (per module)");
+
+    Times library;
+    for (int i = 0; i < n; ++i) {
+        CUlibrary lib = nullptr;
+        CUkernel k = nullptr;
+        CUfunction f = nullptr;
+        const auto a = Clock::now();
+        check(cuLibraryLoadData(&lib, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cuLibraryLoadData");
+        const auto b = Clock::now();
+        check(cuLibraryGetKernel(&k, lib, name), "cuLibraryGetKernel");
+        check(cuKernelGetFunction(&f, k), "cuKernelGetFunction");
+        check(cuFuncLoad(f), "cuFuncLoad");
+        const auto c = Clock::now();
+        library.load.push_back(ms(a, b));
+        library.func.push_back(ms(b, c));
+        launch(f, args, library);
+        const auto d = Clock::now();
+        check(cuLibraryUnload(lib), "cuLibraryUnload");
+        library.unload.push_back(ms(d, Clock::now()));
+    }
+    library.print("library");
+    return 0;
+}
