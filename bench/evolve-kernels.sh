@@ -18,7 +18,9 @@
 # kernel, 240), GI_TUNE_MAX (points of the parameter sweeps, 1024), GI_POPULATION (100), GI_SEED (1),
 # GI_BUILD (reuse a build of gi-optimize), GI_JOBS, GI_BASELINE_TUNE_MAX (when set, "params only" comes
 # from a separate parameters-only run sweeping up to this many points, e.g. 100000 for an exhaustive
-# sweep, instead of the evolve run's own pre-tuning).
+# sweep, instead of the evolve run's own pre-tuning), GI_START_GENOME (one kernel at a time: evolve from
+# this genome without pre-tuning, e.g. the winner of bench/params-baseline.sh's exhaustive sweep;
+# "params only" is then that genome, so "vs params" is what code evolution and post-tuning added).
 # Results: $OUT/results.md (the table), $OUT/<kernel>/ (run.xml, best.genome, logs, variant sources).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,6 +30,12 @@ kernels="${GI_KERNELS:-stereo bspline hydro}"
 time_limit="${GI_TIME_LIMIT:-240}"
 tune_max="${GI_TUNE_MAX:-1024}"
 baseline_tune_max="${GI_BASELINE_TUNE_MAX:-}"
+start_genome="${GI_START_GENOME:-}"
+start_options=()
+if [[ -n "$start_genome" ]]; then
+    [[ "${GI_KERNELS:-}" == *" "* || -z "${GI_KERNELS:-}" ]] && { echo "GI_START_GENOME needs exactly one kernel in GI_KERNELS"; exit 2; }
+    start_options=(--start "$start_genome" --no-pre-tune)
+fi
 population="${GI_POPULATION:-100}"
 seed="${GI_SEED:-1}"
 jobs="${GI_JOBS:-$(nproc)}"
@@ -62,7 +70,7 @@ for kernel in $kernels; do
     # The search is bounded by --time-limit; the hard timeout only guards against a stuck run.
     timeout $(( time_limit + 420 )) "$tool" evolve "$source_file" "${options[@]}" --evaluator cuda --arch "sm_$arch" \
         --cases "$cases" --held-out "$held_out" --time-limit "$time_limit" --tune-max "$tune_max" \
-        --population "$population" --generations 1000 --seed "$seed" --out "$dir/run" >"$dir/evolve.log" 2>&1
+        --population "$population" --generations 1000 --seed "$seed" "${start_options[@]}" --out "$dir/run" >"$dir/evolve.log" 2>&1
     status=$?
     wall=$(( $(date +%s) - start ))
     tail -16 "$dir/evolve.log"
@@ -82,12 +90,16 @@ for kernel in $kernels; do
         grep -m1 '^pre-tune:' "$dir/params.log"
         params_run="$dir/params-run"
     fi
-    params_genome="$(python3 - "$params_run/run.xml" <<'EOF'
+    if [[ -n "$start_genome" ]]; then
+        params_genome="$start_genome"
+    else
+        params_genome="$(python3 - "$params_run/run.xml" <<'EOF'
 import sys, xml.etree.ElementTree as ET
 pre = ET.parse(sys.argv[1]).getroot().find("pre-tune")
 print(pre.get("best", "") if pre is not None and pre.get("ran") == "1" else "")
 EOF
 )"
+    fi
     final_genome="$(cat "$dir/run/best.genome" 2>/dev/null)"
     variants="$(grep -m1 '^variants evaluated:' "$dir/evolve.log" | sed 's/^variants evaluated: *//')"
     validation="$(grep -m1 '^validation:' "$dir/evolve.log" | sed 's/^validation: *//')"
@@ -160,7 +172,7 @@ done
     echo
     echo "- GPU: ${gpu:-none found} (sm_$arch); $(nproc) CPU cores; $(nvcc --version | grep -o 'release [0-9.]*' | head -1)"
     echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
-    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TIME_LIMIT=$time_limit GI_TUNE_MAX=$tune_max${baseline_tune_max:+ GI_BASELINE_TUNE_MAX=$baseline_tune_max} GI_POPULATION=$population GI_SEED=$seed bash bench/evolve-kernels.sh\`"
+    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TIME_LIMIT=$time_limit GI_TUNE_MAX=$tune_max${baseline_tune_max:+ GI_BASELINE_TUNE_MAX=$baseline_tune_max} GI_POPULATION=$population GI_SEED=$seed${start_genome:+ GI_START_GENOME=\"$start_genome\"} bash bench/evolve-kernels.sh\`"
     echo "- times: each kernel's driver (CUDA events, median of 50 launches after warm-up) at the training size"
     echo "  (stereo: one 320x240 pair; bspline: 217^3; hydro: one two-launch step at 1024^2); checks: every output of"
     echo "  the training size and two held-out inputs against the CPU reference (original/params/evolved)"

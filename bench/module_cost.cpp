@@ -5,6 +5,8 @@
 //   nvcc -cubin -arch=sm_90 -o /tmp/stereo.cubin kernels/stereo/stereo.cu
 //   g++ -O2 -std=c++17 -I/usr/local/cuda/include bench/module_cost.cpp -o /tmp/module_cost -lcuda
 //   /tmp/module_cost /tmp/stereo.cubin stereo_kernel 100
+//   /tmp/module_cost --hold 60 &     # (repeat) other processes holding an idle CUDA context, as
+//                                    # gi-tool's spare workers do, to see what they cost the others
 //
 // Modes (each N iterations, medians in ms):
 //   immediate  load, cuFuncLoad, launch + sync, unload
@@ -22,6 +24,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -95,6 +98,18 @@ void unload(CUmodule m, Times& t) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--hold") {
+        check(cuInit(0), "cuInit");
+        CUdevice dev;
+        check(cuDeviceGet(&dev, 0), "cuDeviceGet");
+        CUcontext ctx;
+        check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+        check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+        CUdeviceptr p;
+        check(cuMemAlloc(&p, 64 << 20), "cuMemAlloc");
+        std::this_thread::sleep_for(std::chrono::seconds(std::atoi(argv[2])));
+        return 0;
+    }
     if (argc < 3) {
         std::fprintf(stderr, "usage: module_cost CUBIN KERNEL [ITERATIONS]\n");
         return 2;
