@@ -4,7 +4,11 @@
 //
 //   nvcc -cubin -arch=sm_90 -o /tmp/stereo.cubin kernels/stereo/stereo.cu
 //   g++ -O2 -std=c++17 -I/usr/local/cuda/include bench/module_cost.cpp -o /tmp/module_cost -lcuda
-//   /tmp/module_cost /tmp/stereo.cubin stereo_kernel 100
+//   /tmp/module_cost [--lmem-max] KERNEL ITERATIONS CUBIN...
+// Each iteration takes the next CUBIN in turn: one file repeats one image (the driver may reuse it),
+// several distinct ones (e.g. the stereo kernel built with other -D settings) are what a search
+// loads. --lmem-max creates the context with CU_CTX_LMEM_RESIZE_TO_MAX (local memory reserved for
+// one kernel is kept for the next, instead of shrunk after it).
 //   /tmp/module_cost --hold 60 &     # (repeat) other processes holding an idle CUDA context, as
 //                                    # gi-tool's spare workers do, to see what they cost the others
 //
@@ -110,34 +114,45 @@ int main(int argc, char** argv) {
         std::this_thread::sleep_for(std::chrono::seconds(std::atoi(argv[2])));
         return 0;
     }
-    if (argc < 3) {
-        std::fprintf(stderr, "usage: module_cost CUBIN KERNEL [ITERATIONS]\n");
+    int arg = 1;
+    const bool lmem_max = argc > 1 && std::string(argv[1]) == "--lmem-max";
+    if (lmem_max) ++arg;
+    if (argc - arg < 3) {
+        std::fprintf(stderr, "usage: module_cost [--lmem-max] KERNEL ITERATIONS CUBIN...\n       module_cost --hold SECONDS\n");
         return 2;
     }
-    std::ifstream in(argv[1], std::ios::binary);
-    const std::string image((std::istreambuf_iterator<char>(in)), {});
-    if (image.empty()) {
-        std::fprintf(stderr, "module_cost: cannot read %s\n", argv[1]);
-        return 1;
+    const char* name = argv[arg];
+    const int n = std::atoi(argv[arg + 1]);
+    std::vector<std::string> images;
+    std::size_t bytes = 0;
+    for (int i = arg + 2; i < argc; ++i) {
+        std::ifstream in(argv[i], std::ios::binary);
+        images.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        if (images.back().empty()) {
+            std::fprintf(stderr, "module_cost: cannot read %s\n", argv[i]);
+            return 1;
+        }
+        bytes += images.back().size();
     }
-    const char* name = argv[2];
-    const int n = argc > 3 ? std::atoi(argv[3]) : 100;
     check(cuInit(0), "cuInit");
     CUdevice dev;
     check(cuDeviceGet(&dev, 0), "cuDeviceGet");
+    if (lmem_max) check(cuDevicePrimaryCtxSetFlags(dev, CU_CTX_LMEM_RESIZE_TO_MAX), "cuDevicePrimaryCtxSetFlags");
     CUcontext ctx;
     check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
     check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
     char gpu[256] = {};
     cuDeviceGetName(gpu, sizeof gpu, dev);
     Args args;
-    std::printf("module_cost: %s, cubin %s (%zu bytes), kernel %s, %d iterations each\n\n", gpu, argv[1], image.size(), name, n);
+    std::printf("module_cost: %s, %zu distinct cubin(s) (%zu bytes on average), kernel %s, %d iterations each%s\n\n", gpu,
+                images.size(), bytes / images.size(), name, n, lmem_max ? ", CU_CTX_LMEM_RESIZE_TO_MAX" : "");
     std::printf("| mode | load ms | get + cuFuncLoad ms | launch + sync ms | unload ms |\n|---|---|---|---|---|\n");
+    auto image_of = [&](int i) -> const std::string& { return images[static_cast<std::size_t>(i) % images.size()]; };
 
     Times immediate;
     for (int i = 0; i < n; ++i) {
         CUfunction f;
-        CUmodule m = load(image, name, f, immediate);
+        CUmodule m = load(image_of(i), name, f, immediate);
         launch(f, args, immediate);
         unload(m, immediate);
     }
@@ -147,7 +162,7 @@ int main(int argc, char** argv) {
     CUmodule previous = nullptr;
     for (int i = 0; i < n; ++i) {
         CUfunction f;
-        CUmodule m = load(image, name, f, deferred);
+        CUmodule m = load(image_of(i), name, f, deferred);
         launch(f, args, deferred);
         if (previous) unload(previous, deferred);
         previous = m;
@@ -158,8 +173,8 @@ int main(int argc, char** argv) {
     Times two;
     for (int i = 0; i < n; ++i) {
         CUfunction f, g;
-        CUmodule a = load(image, name, f, two);
-        CUmodule b = load(image, name, g, two);
+        CUmodule a = load(image_of(2 * i), name, f, two);
+        CUmodule b = load(image_of(2 * i + 1), name, g, two);
         launch(f, args, two);
         launch(g, args, two);
         unload(a, two);
@@ -173,7 +188,7 @@ int main(int argc, char** argv) {
         CUkernel k = nullptr;
         CUfunction f = nullptr;
         const auto a = Clock::now();
-        check(cuLibraryLoadData(&lib, image.data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cuLibraryLoadData");
+        check(cuLibraryLoadData(&lib, image_of(i).data(), nullptr, nullptr, 0, nullptr, nullptr, 0), "cuLibraryLoadData");
         const auto b = Clock::now();
         check(cuLibraryGetKernel(&k, lib, name), "cuLibraryGetKernel");
         check(cuKernelGetFunction(&f, k), "cuKernelGetFunction");
