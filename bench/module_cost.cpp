@@ -11,6 +11,9 @@
 // one kernel is kept for the next, instead of shrunk after it).
 //   /tmp/module_cost --hold 60 &     # (repeat) other processes holding an idle CUDA context, as
 //                                    # gi-tool's spare workers do, to see what they cost the others
+//   /tmp/module_cost --churn 60 &    # (repeat) other processes starting CUDA over and over (context,
+//                                    # 256 MB allocated, 64 MB copied in, context destroyed), as
+//                                    # replacement workers starting up do
 //
 // Modes (each N iterations, medians in ms):
 //   immediate  load, cuFuncLoad, launch + sync, unload
@@ -102,6 +105,23 @@ void unload(CUmodule m, Times& t) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--churn") {
+        check(cuInit(0), "cuInit");
+        CUdevice dev;
+        check(cuDeviceGet(&dev, 0), "cuDeviceGet");
+        std::vector<char> host(64 << 20, 1);
+        const auto until = Clock::now() + std::chrono::seconds(std::atoi(argv[2]));
+        while (Clock::now() < until) {
+            CUcontext ctx;
+            check(cuCtxCreate(&ctx, nullptr, 0, dev), "cuCtxCreate");
+            CUdeviceptr p;
+            check(cuMemAlloc(&p, 256 << 20), "cuMemAlloc");
+            check(cuMemsetD8(p, 0, 256 << 20), "cuMemsetD8");
+            check(cuMemcpyHtoD(p, host.data(), host.size()), "cuMemcpyHtoD");
+            check(cuCtxDestroy(ctx), "cuCtxDestroy");
+        }
+        return 0;
+    }
     if (argc == 3 && std::string(argv[1]) == "--hold") {
         check(cuInit(0), "cuInit");
         CUdevice dev;
