@@ -283,6 +283,7 @@ private:
                    {}});
             return !sticky;
         }
+        const auto plain_loaded = std::chrono::steady_clock::now();
         CUfunction kernel = nullptr;
         try {
             kernel = find_kernel(plain.module, m.get("kernel"));
@@ -290,6 +291,7 @@ private:
             reply({"result", {{"outcome", "no-kernel"}, {"sticky", "0"}, {"detail", e.what()}}, {}});
             return true;
         }
+        const auto kernel_found = std::chrono::steady_clock::now();
         // The guarded build is optional: when it cannot be used the variant is checked unguarded,
         // as it would be without one, and the parent hears why.
         LoopGuard loop_guard;
@@ -331,7 +333,13 @@ private:
             }
         }
         StageTimes stages;
-        stages.load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start).count();
+        const auto loaded_all = std::chrono::steady_clock::now();
+        auto ms_between = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+        stages.load_ms = ms_between(load_start, loaded_all);
+        // The load stage's parts, to tell the driver's loading from the lookups around it.
+        const std::string load_parts = std::to_string(ms_between(load_start, plain_loaded)) + "," +
+                                       std::to_string(ms_between(plain_loaded, kernel_found)) + "," +
+                                       std::to_string(ms_between(kernel_found, loaded_all));
         const bool had_reference = replay.has_reference();
         RunReport report;
         try {
@@ -380,6 +388,7 @@ private:
         }
         // The worker's whole time on the request, so the parent can tell its own and the pipes'
         // share of a request from the worker's time outside the stages above.
+        result.fields["load-parts-ms"] = load_parts;
         result.fields["unload-ms"] = std::to_string(unload_ms_);
         unload_ms_ = 0;
         result.fields["worker-ms"] =

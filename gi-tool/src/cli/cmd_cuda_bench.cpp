@@ -140,6 +140,9 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
                     s.stage_timed_ms / n, s.stage_integrity_ms / n, std::max(0.0, (s.stage_request_ms - staged) / n),
                     std::max(0.0, (s.stage_worker_ms - staged) / n), std::max(0.0, (s.stage_request_ms - s.stage_worker_ms) / n),
                     s.stage_unload_ms / n, s.staged_runs);
+        std::printf("module load, ms per finished run: %.2f = plain module %.2f + finding its kernel %.2f + the guarded "
+                    "module and its symbols %.2f\n",
+                    s.stage_load_ms / n, s.stage_load_plain_ms / n, s.stage_load_find_ms / n, s.stage_load_guard_ms / n);
     }
     std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, worker restarts %.0f%%, other %.0f%%\n",
                 share(s.compile_wait_ms), share(s.run_ms), share(s.original_ms), share(s.restart_ms),

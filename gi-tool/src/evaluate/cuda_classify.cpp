@@ -1,5 +1,6 @@
 #include "evaluate/cuda_classify.hpp"
 
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 
@@ -46,6 +47,10 @@ RunVerdict classify_run_reply(const worker::Message& reply) {
         v.integrity_ms = reply.number("integrity-ms");
         v.worker_ms = reply.number("worker-ms");
         v.unload_ms = reply.number("unload-ms");
+        // "plain module load,kernel lookup,guarded module load and lookups" (newer workers only).
+        const std::string parts = reply.get("load-parts-ms");
+        if (!parts.empty() && std::sscanf(parts.c_str(), "%lf,%lf,%lf", &v.load_plain_ms, &v.load_find_ms, &v.load_guard_ms) != 3)
+            throw Error("GPU worker sent malformed load-parts-ms '" + parts + "'");
     }
     if (outcome == "loop-overrun") {
         // Stopped by the guard, so the worker and its context are fine: no restart.

@@ -22,6 +22,7 @@ struct RunVerdict {
     double load_ms = 0, check_ms = 0, compare_ms = 0, timed_ms = 0;
     double integrity_ms = 0;           // checking the worker's copies afterwards (0 from older workers)
     double worker_ms = 0;              // the worker's whole time on the request (0 from older workers)
+    double load_plain_ms = 0, load_find_ms = 0, load_guard_ms = 0;  // the load stage's parts
     double unload_ms = 0;              // the worker's unloading of earlier variants' modules since its last reply
 };
 

@@ -855,6 +855,9 @@ struct CudaEvaluator::Impl {
                 stats.stage_integrity_ms += v.integrity_ms;
                 stats.stage_worker_ms += v.worker_ms;
                 stats.stage_unload_ms += v.unload_ms;
+                stats.stage_load_plain_ms += v.load_plain_ms;
+                stats.stage_load_find_ms += v.load_find_ms;
+                stats.stage_load_guard_ms += v.load_guard_ms;
                 stats.stage_request_ms += ms_since(start);
             }
         } catch (const worker::WorkerFailure& e) {

@@ -88,6 +88,7 @@ struct CudaEvaluatorStats {
     double stage_timed_ms = 0;    //   warm-ups and timed repetitions
     double stage_integrity_ms = 0; //  checking the worker's copies of the case(s) afterwards
     double stage_worker_ms = 0;   //   the worker's whole time on them
+    double stage_load_plain_ms = 0, stage_load_find_ms = 0, stage_load_guard_ms = 0;  // the load stage's parts
     double stage_unload_ms = 0;   //   the worker's unloading of earlier modules between them (when idle)
     double stage_request_ms = 0;  //   the parent's wall time of those same requests (pipes, payload)
     long spares_ready = 0;        // replacements that found their spare ready
