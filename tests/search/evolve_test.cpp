@@ -242,12 +242,19 @@ TEST(Evolve, AnEvaluatorDyingMidGenerationLosesOnlyThatGeneration) {
     options.generations = 5;
     options.post_tune = false;
     const fs::path whole = fresh_dir("die-whole"), parts = fresh_dir("die-parts");
-    const RunRecord expected = evolve(grammar, scripted, options, whole, OutMode::Fresh);
+    // Calls per generation vary (a new best is confirmed on the other cases), so count them.
+    int calls_after_three = -1;
+    EvolveHooks count;
+    count.after_checkpoint = [&](int done) {
+        if (done == 3) calls_after_three = scripted.calls;
+    };
+    const RunRecord expected = evolve(grammar, scripted, options, whole, OutMode::Fresh, count);
+    ASSERT_GT(calls_after_three, 0);
 
     testing::ScriptedEvaluator dying = scripted;
     dying.calls = 0;
-    dying.before_call = [](int call) {
-        if (call == 4) throw Error("worker died");
+    dying.before_call = [&](int call) {
+        if (call == calls_after_three + 1) throw Error("worker died");  // generation 4's evaluation
     };
     EXPECT_THROW(evolve(grammar, dying, options, parts, OutMode::Fresh), Error);
     EXPECT_EQ(load_checkpoint(parts / "checkpoint.xml").next_generation, 3);
@@ -257,6 +264,53 @@ TEST(Evolve, AnEvaluatorDyingMidGenerationLosesOnlyThatGeneration) {
     EXPECT_EQ(resumed.generations.size(), 5u);
     fs::remove_all(whole);
     fs::remove_all(parts);
+}
+
+// Right on one case, wrong on the others: what a first-order limiter does to hydro (a blast's
+// piecewise-constant start has no slopes to limit, so there the edit changes nothing).
+class WrongElsewhereEvaluator : public Evaluator {
+public:
+    std::string name() const override { return "wrong-elsewhere"; }
+    int case_count() const override { return 3; }
+    bool measures_time() const override { return true; }
+    BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
+        BatchResult batch;
+        batch.original = Timing{1.0, 0.001, 5};
+        for (const Variant& v : variants) {
+            const std::string text = genome_to_text(v.genome);
+            if (text == "BLOCK=32") batch.results.push_back(testing::ok_in(0.3, 0.001, case_index == 0 ? 0 : 0.5));
+            else if (text == "BLOCK=128") batch.results.push_back(testing::ok_in(0.6));
+            else batch.results.push_back(testing::ok_in(0.95));
+        }
+        return batch;
+    }
+};
+
+TEST(Evolve, AWinnerWrongOnAnotherTrainingCaseIsNotTheBest) {
+    const Grammar grammar = testing::small_grammar();
+    WrongElsewhereEvaluator evaluator;
+    EvolveOptions options = small_options();
+    options.generations = 6;
+    options.minimise = false;
+    options.post_tune = false;
+    const fs::path dir = fresh_dir("wrong-elsewhere");
+    const RunRecord record = evolve(grammar, evaluator, options, dir, OutMode::Fresh);
+    // BLOCK=32 wins every generation evaluated on case 0 (3.3x) and is the search's best; it is
+    // refused after the search, and the correct BLOCK=128 (1.7x) is the best.
+    bool won_on_case_0 = false;
+    for (const GenerationRecord& g : record.generations)
+        won_on_case_0 |= g.case_index == 0 && g.best_genome == "BLOCK=32";
+    ASSERT_TRUE(won_on_case_0) << "the seed never drew case 0; pick another";
+    ASSERT_TRUE(record.best.found);
+    EXPECT_EQ(record.best.genome, "BLOCK=128");
+    EXPECT_EQ(record.best.refused, 1);
+    EXPECT_NE(record.best.last_refusal.find("'BLOCK=32': case 1: error 0.5"), std::string::npos) << record.best.last_refusal;
+    // The refusals are kept in run.xml and said in the summary.
+    const RunRecord reread = load_checkpoint(dir / "checkpoint.xml").record;
+    EXPECT_EQ(reread.best.refused, record.best.refused);
+    EXPECT_EQ(reread.best.last_refusal, record.best.last_refusal);
+    EXPECT_NE(run_summary(record).find("refused as best:"), std::string::npos);
+    fs::remove_all(dir);
 }
 
 TEST(Evolve, ResumingAFinishedRunChangesNothing) {

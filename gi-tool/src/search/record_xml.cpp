@@ -262,6 +262,8 @@ void write_run_record(XMLNode* parent, const RunRecord& record) {
     set(best, "generation", record.best.generation);
     set(best, "case", record.best.case_index);
     set(best, "error", record.best.error);
+    set(best, "refused", record.best.refused);
+    set(best, "last-refusal", record.best.last_refusal);
     add_timing(best, "original", record.best.original);
     add_timing(best, "time", record.best.time);
 
@@ -334,6 +336,9 @@ RunRecord read_run_record(const XMLElement* root, const std::string& file) {
     record.best.generation = int_attribute(best, "generation", file);
     record.best.case_index = int_attribute(best, "case", file);
     record.best.error = number_attribute(best, "error", file);
+    // Absent from records written before winners were confirmed on every case.
+    if (best->Attribute("refused")) record.best.refused = int_attribute(best, "refused", file);
+    if (const char* refusal = best->Attribute("last-refusal")) record.best.last_refusal = refusal;
     record.best.original = read_timing(best, "original", file);
     record.best.time = read_timing(best, "time", file);
 

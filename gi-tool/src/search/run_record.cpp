@@ -74,6 +74,9 @@ std::string run_summary(const RunRecord& record) {
     if (record.pre_tune.ran)
         out << (record.pre_tune.start.empty() ? "parameter tuning alone: " : "tuned from --start:  ") << or_original(record.pre_tune.best) << " ("
             << fixed(speedup(record.pre_tune.original, record.pre_tune.best_time), 3) << "x)\n";
+    if (record.best.refused > 0)
+        out << "refused as best:     " << record.best.refused << " accepted variant(s) wrong on another training case (last: "
+            << record.best.last_refusal << ")\n";
     if (record.best.found)
         out << "best speedup:        " << fixed(record.best.speedup, 3) << "x in generation " << record.best.generation + 1
             << " on case " << record.best.case_index << "\n"

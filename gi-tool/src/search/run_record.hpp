@@ -47,6 +47,10 @@ struct BestRecord {
     int case_index = -1;
     Timing original, time;
     double error = 0;
+    // Generation winners not taken as best because another training case showed them wrong, and
+    // the last one's reason (evolve.cpp: confirm_on_every_case).
+    int refused = 0;
+    std::string last_refusal;
 };
 
 // The final variant's correctness checks, when the evaluator offers them (the cuda evaluator).
