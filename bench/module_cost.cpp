@@ -14,8 +14,11 @@
 //   /tmp/module_cost --churn 60 &    # (repeat) other processes starting CUDA over and over (context,
 //                                    # 256 MB allocated, 64 MB copied in, context destroyed), as
 //                                    # replacement workers starting up do
+//   /tmp/module_cost --hang CUBIN KERNEL &  # a process whose kernel never ends (KERNEL takes no
+//                                    # arguments), for the caller to kill, as gi-tool kills a worker
+//                                    # whose variant hangs
 //
-// Modes (each N iterations, medians in ms):
+// Modes (each N iterations; medians in ms, and the mean and largest load and unload):
 //   immediate  load, cuFuncLoad, launch + sync, unload
 //   deferred   the same, but each module is unloaded one iteration later (after the next launch)
 //   two        two modules per iteration (the separate guarded build), both unloaded at once
@@ -53,10 +56,19 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
+double mean(const std::vector<double>& v) {
+    double sum = 0;
+    for (double x : v) sum += x;
+    return v.empty() ? 0 : sum / static_cast<double>(v.size());
+}
+
+double largest(const std::vector<double>& v) { return v.empty() ? 0 : *std::max_element(v.begin(), v.end()); }
+
 struct Times {
     std::vector<double> load, func, launch, unload;
     void print(const char* mode) const {
-        std::printf("| %s | %.3f | %.3f | %.3f | %.3f |\n", mode, median(load), median(func), median(launch), median(unload));
+        std::printf("| %s | %.3f | %.3f | %.3f | %.3f | %.3f / %.3f | %.3f / %.3f |\n", mode, median(load), median(func),
+                    median(launch), median(unload), mean(load), largest(load), mean(unload), largest(unload));
     }
 };
 
@@ -122,6 +134,23 @@ int main(int argc, char** argv) {
         }
         return 0;
     }
+    if (argc == 4 && std::string(argv[1]) == "--hang") {
+        std::ifstream in(argv[2], std::ios::binary);
+        const std::string image((std::istreambuf_iterator<char>(in)), {});
+        check(cuInit(0), "cuInit");
+        CUdevice dev;
+        check(cuDeviceGet(&dev, 0), "cuDeviceGet");
+        CUcontext ctx;
+        check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+        check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+        CUmodule m;
+        check(cuModuleLoadData(&m, image.data()), "cuModuleLoadData");
+        CUfunction f;
+        check(cuModuleGetFunction(&f, m, argv[3]), "cuModuleGetFunction");
+        check(cuLaunchKernel(f, 132, 1, 1, 256, 1, 1, 0, nullptr, nullptr, nullptr), "cuLaunchKernel");
+        cuCtxSynchronize();  // never returns: the caller kills this process
+        return 0;
+    }
     if (argc == 3 && std::string(argv[1]) == "--hold") {
         check(cuInit(0), "cuInit");
         CUdevice dev;
@@ -166,7 +195,8 @@ int main(int argc, char** argv) {
     Args args;
     std::printf("module_cost: %s, %zu distinct cubin(s) (%zu bytes on average), kernel %s, %d iterations each%s\n\n", gpu,
                 images.size(), bytes / images.size(), name, n, lmem_max ? ", CU_CTX_LMEM_RESIZE_TO_MAX" : "");
-    std::printf("| mode | load ms | get + cuFuncLoad ms | launch + sync ms | unload ms |\n|---|---|---|---|---|\n");
+    std::printf("| mode | load ms | get + cuFuncLoad ms | launch + sync ms | unload ms | load mean / max | unload mean / max |\n"
+                "|---|---|---|---|---|---|---|\n");
     auto image_of = [&](int i) -> const std::string& { return images[static_cast<std::size_t>(i) % images.size()]; };
 
     Times immediate;
