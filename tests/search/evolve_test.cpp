@@ -169,6 +169,23 @@ TEST(Evolve, StartsFromAGivenGenome) {
     fs::remove_all(dir);
 }
 
+TEST(Evolve, TheSummarySaysWhatNothingBeat) {
+    const Grammar grammar = testing::small_grammar();
+    testing::ScriptedEvaluator slower;
+    slower.fallback = testing::ok_in(1.5);  // every variant slower than the original (1.0)
+    EvolveOptions options = small_options();
+    options.generations = 1;
+    options.post_tune = false;
+    const fs::path dir = fresh_dir("nothing-beat");
+    RunRecord record = evolve(grammar, slower, options, dir, OutMode::Fresh);
+    EXPECT_NE(run_summary(record).find("none (no variant beat the original kernel)"), std::string::npos) << run_summary(record);
+    options.start_genome = "BLOCK=128";
+    record = evolve(grammar, slower, options, dir, OutMode::Restart);
+    EXPECT_NE(run_summary(record).find("none (no variant beat the start 'BLOCK=128')"), std::string::npos)
+        << run_summary(record);
+    fs::remove_all(dir);
+}
+
 TEST(Evolve, AStartGenomeTheGrammarDoesNotHaveIsAnErrorNamingIt) {
     const Grammar grammar = testing::small_grammar();
     FakeEvaluator fake(grammar, known_landscape());

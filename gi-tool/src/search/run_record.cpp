@@ -82,7 +82,11 @@ std::string run_summary(const RunRecord& record) {
             << " on case " << record.best.case_index << "\n"
             << "best genome:         " << record.best.genome << "\n";
     else
-        out << "best speedup:        none (no variant was accepted; best.cu is the original kernel)\n";
+        // best.cu holds the final genome below: the start (original kernel, pre-tuned or --start
+        // genome), post-tuned.
+        out << "best speedup:        none (no variant beat "
+            << (record.base_genome.empty() ? std::string("the original kernel") : "the start '" + record.base_genome + "'")
+            << ")\n";
     if (record.minimise.ran)
         out << "minimised genome:    " << or_original(record.minimise.after) << "\n";
     if (record.post_tune.ran && record.post_tune.best != record.post_tune.start)
