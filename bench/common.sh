@@ -19,6 +19,14 @@ unpack_carried_packages() {
     done
 }
 
+# The GPU's name and driver (`gpu`, empty without one) and its architecture as in sm_XX (`arch`, 90
+# without a GPU).
+detect_gpu() {
+    gpu="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
+    arch="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)"
+    arch="${arch:-90}"
+}
+
 # kernels/<kernel>/registration.txt as gi-tool options, the way gi_optimize_cuda_kernel() passes
 # them: the block size both enables the __launch_bounds__ gene (--block-size) and gives the
 # evaluator the geometry (--block). Fills the array `options`.
@@ -135,4 +143,31 @@ build_driver_with_genome() {  # kernel which genome dir
     nvcc -std=c++17 -O3 -arch="sm_$arch" -diag-suppress=177 -I"$root/kernels" -I"$root/gi-tool/src" "${flags[@]}" \
         -I"$root/kernels/$kernel" "$root/kernels/$kernel/${kernel}_driver.cu" "$variant_file" \
         "$root/kernels/$kernel/reference.cpp" -o "$work/$kernel/${kernel}_$which" >"$dir/$which.build.log" 2>&1 &
+}
+
+# Runs the driver build_driver_with_genome made for WHICH once per `runs` entry (driver_runs), each
+# result line logged to DIR/driver.log. Sets `driver_ms` (each run's median ms) and `driver_check`
+# (OK, or FAILED when a run's check against the CPU reference failed); returns 1 when the build is missing.
+time_driver() {  # kernel which dir
+    local exe="$work/$1/${1}_$2" args line
+    driver_ms=() driver_check=OK
+    [[ -x "$exe" ]] || return 1
+    for args in "${runs[@]}"; do
+        # shellcheck disable=SC2086
+        line="$(timeout 120 "$exe" $args 2>&1 | tail -1)"
+        echo "$2: $line" | tee -a "$3/driver.log"
+        driver_ms+=("$(median_of "$line")")
+        [[ "$line" == *"-> OK" ]] || driver_check=FAILED
+    done
+}
+
+# Runs WHICH's driver under compute-sanitizer memcheck and racecheck on `sanitize_args` (logs
+# DIR/WHICH.sanitizer-TOOL.log). Sets `sanitizer` to clean, or to the last tool that failed.
+sanitize_driver() {  # kernel which dir
+    local tool_name
+    sanitizer=clean
+    for tool_name in memcheck racecheck; do
+        timeout 300 compute-sanitizer --tool "$tool_name" --error-exitcode 9 "$work/$1/${1}_$2" "${sanitize_args[@]}" \
+            >"$3/$2.sanitizer-$tool_name.log" 2>&1 || sanitizer="$tool_name FAILED"
+    done
 }

@@ -51,9 +51,7 @@ unpack_carried_packages
 
 step "build"
 build_unless_given
-gpu="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
-arch="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)"
-arch="${arch:-90}"
+detect_gpu
 echo "GPU: ${gpu:-none found} (sm_$arch)"
 
 rows=()
@@ -117,25 +115,10 @@ EOF
     driver_runs "$kernel"
     sanitizer="not run"
     for which in original params evolved; do
-        exe="$work/$kernel/${kernel}_$which"
-        [[ -x "$exe" ]] || { echo "driver build failed for $which"; tail -5 "$dir/$which.build.log"; continue; }
-        first=1
-        for args in "${runs[@]}"; do
-            # shellcheck disable=SC2086
-            line="$(timeout 120 "$exe" $args 2>&1 | tail -1)"
-            echo "$which: $line" | tee -a "$dir/driver.log"
-            if (( first )); then times[$which]="$(median_of "$line")"; first=0; fi
-            [[ "$line" == *"-> OK" ]] || checks[$which]="FAILED"
-        done
-        checks[$which]="${checks[$which]:-OK}"
+        time_driver "$kernel" "$which" "$dir" || { echo "driver build failed for $which"; tail -5 "$dir/$which.build.log"; continue; }
+        times[$which]="${driver_ms[0]}" checks[$which]="$driver_check"
         if [[ $which == evolved ]]; then
-            sanitizer="clean"
-            for tool_name in memcheck racecheck; do
-                if ! timeout 300 compute-sanitizer --tool "$tool_name" --error-exitcode 9 "$exe" "${sanitize_args[@]}" \
-                        >"$dir/sanitizer-$tool_name.log" 2>&1; then
-                    sanitizer="$tool_name FAILED"
-                fi
-            done
+            sanitize_driver "$kernel" evolved "$dir"
             echo "evolved: compute-sanitizer memcheck+racecheck: $sanitizer" | tee -a "$dir/driver.log"
         fi
     done

@@ -25,9 +25,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 source "$root/bench/common.sh"
 unpack_carried_packages
 build_unless_given
-gpu="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
-arch="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)"
-arch="${arch:-90}"
+detect_gpu
 
 rows=()
 for kernel in $kernels; do
@@ -65,17 +63,8 @@ EOF2
     driver_runs "$kernel"
     declare -A times=() checks=()
     for which in original params; do
-        exe="$work/$kernel/${kernel}_$which"
-        [[ -x "$exe" ]] || { echo "driver build failed for $which"; tail -5 "$dir/$which.build.log"; continue; }
-        first=1
-        for args in "${runs[@]}"; do
-            # shellcheck disable=SC2086
-            line="$(timeout 120 "$exe" $args 2>&1 | tail -1)"
-            echo "$which: $line" | tee -a "$dir/driver.log"
-            if (( first )); then times[$which]="$(median_of "$line")"; first=0; fi
-            [[ "$line" == *"-> OK" ]] || checks[$which]=FAILED
-        done
-        checks[$which]="${checks[$which]:-OK}"
+        time_driver "$kernel" "$which" "$dir" || { echo "driver build failed for $which"; tail -5 "$dir/$which.build.log"; continue; }
+        times[$which]="${driver_ms[0]}" checks[$which]="$driver_check"
     done
     rows+=("| $kernel | \`$genome\` | ${sweep#pre-tune: } | $wall s | ${speedup:-?} | ${times[original]:-?} / ${times[params]:-?} ($(speed "${times[original]:-0}" "${times[params]:-0}")), ${checks[original]:-?}/${checks[params]:-?} | $validation |")
     unset times checks

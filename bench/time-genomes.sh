@@ -21,9 +21,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 source "$root/bench/common.sh"
 unpack_carried_packages
 build_unless_given
-gpu="$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
-arch="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d .)"
-arch="${arch:-90}"
+detect_gpu
 
 dir="$OUT/$kernel"
 mkdir -p "$dir"
@@ -43,26 +41,11 @@ wait
 driver_runs "$kernel"
 rows=()
 for which in "${names[@]}"; do
-    exe="$work/$kernel/${kernel}_$which"
-    [[ -x "$exe" ]] || { rows+=("| $which | build failed (see $kernel/$which.build.log) | | |"); continue; }
-    times=() check=OK
-    for args in "${runs[@]}"; do
-        # shellcheck disable=SC2086
-        line="$(timeout 120 "$exe" $args 2>&1 | tail -1)"
-        echo "$which: $line" | tee -a "$dir/driver.log"
-        times+=("$(median_of "$line")")
-        [[ "$line" == *"-> OK" ]] || check=FAILED
-    done
+    time_driver "$kernel" "$which" "$dir" || { rows+=("| $which | build failed (see $kernel/$which.build.log) | | |"); continue; }
     sanitizer="-"
-    if [[ $which != original ]]; then
-        sanitizer=clean
-        for tool_name in memcheck racecheck; do
-            timeout 300 compute-sanitizer --tool "$tool_name" --error-exitcode 9 "$exe" "${sanitize_args[@]}" \
-                >"$dir/$which.sanitizer-$tool_name.log" 2>&1 || sanitizer="$tool_name FAILED"
-        done
-    fi
-    [[ $which == original ]] && original_ms="${times[0]}"
-    rows+=("| $which | \`$(cat "$dir/$which.genome")\` | ${times[*]} | $(speed "${original_ms:-0}" "${times[0]:-0}") | $check | $sanitizer |")
+    [[ $which != original ]] && sanitize_driver "$kernel" "$which" "$dir"
+    [[ $which == original ]] && original_ms="${driver_ms[0]}"
+    rows+=("| $which | \`$(cat "$dir/$which.genome")\` | ${driver_ms[*]} | $(speed "${original_ms:-0}" "${driver_ms[0]:-0}") | $driver_check | $sanitizer |")
 done
 
 {
