@@ -728,12 +728,12 @@ struct CudaEvaluator::Impl {
         return g.guarded > 0 ? std::move(g.source) : std::string();
     }
 
-    // One variant's builds, compiled here: paired when it can be, else plain and (with loops)
-    // guarded. When the paired compile fails the plain compile's errors are the verdict, so a
-    // broken variant reads as it would without pairing.
-    Build build(const std::string& source, const std::vector<std::string>& flags) {
+    // One variant's builds, compiled here: paired when `paired` (paired_source_of(source)) is not
+    // empty, else plain and (with loops) guarded. When the paired compile fails the plain compile's
+    // errors are the verdict, so a broken variant reads as it would without pairing.
+    Build build(const std::string& source, const std::string& paired, const std::vector<std::string>& flags) {
         Build b;
-        if (const std::string paired = paired_source_of(source); !paired.empty()) {
+        if (!paired.empty()) {
             DeviceCompileResult r = compile(paired, flags);
             if (r.ok) {
                 b.code = std::move(r);
@@ -756,8 +756,10 @@ struct CudaEvaluator::Impl {
 
     Builds submit(const Variant& v) {
         Builds b;
-        if (!paired_source_of(v.source).empty()) {
-            b.paired = pool->submit<Build>([this, source = v.source, flags = flags_of(v)] { return build(source, flags); });
+        if (std::string paired = paired_source_of(v.source); !paired.empty()) {
+            b.paired = pool->submit<Build>([this, source = v.source, paired = std::move(paired), flags = flags_of(v)] {
+                return build(source, paired, flags);
+            });
             return b;
         }
         b.plain = pool->submit<DeviceCompileResult>([this, source = v.source, flags = flags_of(v)] { return compile(source, flags); });
@@ -1049,8 +1051,11 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         std::vector<std::size_t> run_index;
         for (std::size_t i : to_check) {
             const Variant& variant = variants[i];
-            // A paired build's module has the plain kernel by its name too (gi-worker --once finds it).
-            const DeviceCompileResult code = s.build(variant.source, s.flags_of(variant)).code;
+            // A paired build's module has the plain kernel by its name too (gi-worker --once finds it);
+            // otherwise the plain build alone, with no guarded build the sanitizer would not run.
+            const std::string paired = s.paired_source_of(variant.source);
+            const DeviceCompileResult code = paired.empty() ? s.compile(variant.source, s.flags_of(variant))
+                                                            : s.build(variant.source, paired, s.flags_of(variant)).code;
             if (!code.ok) {
                 results[i].status = EvalStatus::CompileError;
                 results[i].detail = first_error_lines(code.log, 3);
@@ -1120,7 +1125,7 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
 ValidationReport CudaEvaluator::validate(const Variant& variant) {
     Impl& s = *impl_;
     s.prepare_original();
-    Impl::Build build = s.build(variant.source, s.flags_of(variant));
+    Impl::Build build = s.build(variant.source, s.paired_source_of(variant.source), s.flags_of(variant));
     s.settle(build);
     ValidationReport report;
     for (int index = 0; index < static_cast<int>(s.slots.size()); ++index) {
