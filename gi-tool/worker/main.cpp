@@ -171,7 +171,7 @@ public:
         const auto start = std::chrono::steady_clock::now();
         cuModuleUnload(retired_.front());
         retired_.pop_front();
-        unload_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        unload_ms_ += ms_since(start);
         return true;
     }
 
@@ -334,7 +334,6 @@ private:
         }
         StageTimes stages;
         const auto loaded_all = std::chrono::steady_clock::now();
-        auto ms_between = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
         stages.load_ms = ms_between(load_start, loaded_all);
         // The load stage's parts, to tell the driver's loading from the lookups around it.
         const std::string load_parts = std::to_string(ms_between(load_start, plain_loaded)) + "," +
@@ -391,8 +390,7 @@ private:
         result.fields["load-parts-ms"] = load_parts;
         result.fields["unload-ms"] = std::to_string(unload_ms_);
         unload_ms_ = 0;
-        result.fields["worker-ms"] =
-            std::to_string(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - request_start).count());
+        result.fields["worker-ms"] = std::to_string(ms_since(request_start));
         reply(result);
         return !report.sticky;
     }
@@ -415,8 +413,7 @@ private:
             damage = replay->damage(failed);
             if (!damage.empty()) damage = "in case " + replay->test_case().path + " (loaded beside the one it ran on), " + damage;
         }
-        report.stages.integrity_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        report.stages.integrity_ms = ms_since(start);
         if (damage.empty()) return;
         // What else went wrong with it, for the record: its outputs, its loop, its launch.
         const ErrorSummary& c = report.comparison;

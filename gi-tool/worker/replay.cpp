@@ -10,10 +10,6 @@ namespace gi::worker {
 namespace {
 constexpr int kMaxCopies = 8;
 
-double ms_since(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
 // "buffer 1 (read-only input, kernel argument 2)": the case records no parameter names, so the
 // arguments that point into the buffer stand for it.
 std::string buffer_label(const TestCase& tc, std::size_t b) {

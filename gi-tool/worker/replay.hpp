@@ -4,6 +4,7 @@
 // original kernel's outputs are the reference, and every variant is checked against them.
 #include <cuda.h>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -30,6 +31,12 @@ struct LoopGuard {
 };
 
 // Wall time of a variant's request by stage, so the run time per variant can be explained.
+// Wall milliseconds between two instants, or since one: the unit of every stage time below.
+inline double ms_between(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
+}
+inline double ms_since(std::chrono::steady_clock::time_point from) { return ms_between(from, std::chrono::steady_clock::now()); }
+
 struct StageTimes {
     double load_ms = 0;     // loading the module(s) (main.cpp)
     double check_ms = 0;    // restoring the poisoned case, arming the guard, the check launch
