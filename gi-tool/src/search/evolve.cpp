@@ -162,8 +162,6 @@ void confirm_best(RunRecord& record, Evaluator& evaluator, const Grammar& gramma
     record.best.found = false;
 }
 
-
-
 }  // namespace
 
 Fingerprint run_fingerprint(const Grammar& grammar, const Evaluator& evaluator, const EvolveOptions& options) {

@@ -47,8 +47,8 @@ struct BestRecord {
     int case_index = -1;
     Timing original, time;
     double error = 0;
-    // Generation winners not taken as best because another training case showed them wrong, and
-    // the last one's reason (evolve.cpp: confirm_on_every_case).
+    // Accepted variants not taken as best because another training case showed them wrong, and
+    // the last one's reason (evolve.cpp: confirm_best).
     int refused = 0;
     std::string last_refusal;
 };

@@ -20,8 +20,8 @@ inline constexpr const char* kGuardedNamespace = "gi_guarded";
 // Why `source` with kernel `function` cannot be paired, or "" when it may be tried. Pure.
 std::string paired_build_refusal(const std::string& source, const std::string& function);
 
-// Pure. `source` is the translation unit described above; `guarded` and `unguarded` are
-// guard_loops' for the variant (`name` in its messages). Compiler messages keep the kernel's line
+// Pure. `source` is the translation unit described above; the `guarded` count and `unguarded`
+// list are guard_loops' for the variant (`name` in its messages). Compiler messages keep the kernel's line
 // numbers in both copies (`#line 1` before each), so the plain copy's errors read as the plain
 // build's would.
 LoopGuardResult paired_source(const std::string& plain_source, const std::string& name = "variant.cu");
