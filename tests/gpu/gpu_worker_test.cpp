@@ -195,22 +195,28 @@ TEST_F(GpuWorker, GuardedRunawayLoopsEndWithoutARestart) { guarded_runaway_loops
 
 TEST_F(GpuWorker, PairedRunawayLoopsEndWithoutARestart) { guarded_runaway_loops_end_without_a_restart(*this, true); }
 
-TEST_F(GpuWorker, GuardedCorrectLoopIsOkAndTimed) {
-    const RunVerdict v = evaluate_guarded(variant(
+// `paired`: both builds in one module (guard-paired=1), else the guarded one in front (guard-bytes).
+void correct_loop_is_ok_and_timed(GpuWorker& t, bool paired) {
+    const std::string source = variant(
         "if (i < n) { float x = in[i]; for (int k = 0; k < 100; k++) x = x * 1.0f; int w = 5; while (w > 0) w--; "
-        "out[i] = 2.0f * x + w; }"));
+        "out[i] = 2.0f * x + w; }");
+    const RunVerdict v = paired ? t.evaluate_paired(source) : t.evaluate_guarded(source);
     ASSERT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
     EXPECT_EQ(v.mismatches, 0u);
     EXPECT_EQ(v.times_ms.size(), 10u);
-    EXPECT_FALSE(v.guard_unusable);
+    EXPECT_FALSE(v.guard_unusable) << v.result.detail;
     ASSERT_TRUE(v.has_stages);
     EXPECT_GT(v.load_ms, 0);
     EXPECT_GT(v.check_ms, 0);
     EXPECT_GT(v.compare_ms, 0);
     EXPECT_GT(v.timed_ms, 0);
-    std::cout << "stages (ms): load " << v.load_ms << ", check " << v.check_ms << ", compare " << v.compare_ms
-              << ", timed " << v.timed_ms << "\n";
+    std::cout << (paired ? "paired " : "") << "stages (ms): load " << v.load_ms << ", check " << v.check_ms
+              << ", compare " << v.compare_ms << ", timed " << v.timed_ms << "\n";
 }
+
+TEST_F(GpuWorker, GuardedCorrectLoopIsOkAndTimed) { correct_loop_is_ok_and_timed(*this, false); }
+
+TEST_F(GpuWorker, PairedCorrectLoopIsOkAndTimed) { correct_loop_is_ok_and_timed(*this, true); }
 
 TEST_F(GpuWorker, UnguardedBuildIsComparedToo) {
     // The guarded build is right, the plain one (what is timed) leaves half the outputs unwritten.
@@ -226,19 +232,6 @@ TEST_F(GpuWorker, UnguardedBuildIsComparedToo) {
     EXPECT_NE(v.result.detail.find("unguarded build"), std::string::npos) << v.result.detail;
     v = evaluate_guarded(right);
     EXPECT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
-}
-
-TEST_F(GpuWorker, PairedCorrectLoopIsOkAndTimed) {
-    const RunVerdict v = evaluate_paired(variant(
-        "if (i < n) { float x = in[i]; for (int k = 0; k < 100; k++) x = x * 1.0f; int w = 5; while (w > 0) w--; "
-        "out[i] = 2.0f * x + w; }"));
-    ASSERT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
-    EXPECT_EQ(v.mismatches, 0u);
-    EXPECT_EQ(v.times_ms.size(), 10u);
-    EXPECT_FALSE(v.guard_unusable) << v.result.detail;
-    ASSERT_TRUE(v.has_stages);
-    std::cout << "paired stages (ms): load " << v.load_ms << ", check " << v.check_ms << ", compare " << v.compare_ms
-              << ", timed " << v.timed_ms << "\n";
 }
 
 // Which kernel of a paired module does what: the check runs gi_guarded::scale, the comparison of

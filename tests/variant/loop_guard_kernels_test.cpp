@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_compiler.hpp"
@@ -74,15 +72,8 @@ TEST(LoopGuardKernels, GuardedPtxReadsTheGlobalTimerInTheKernel) {
     TemporaryDirectory dir("gi-loop-guard-ptx");
     for (const KernelFile& k : registered_kernels()) {
         SCOPED_TRACE(k.path.string());
-        const fs::path source = dir.path() / k.path.filename();
-        const fs::path ptx = dir.path() / (k.path.stem().string() + ".ptx");
-        std::ofstream(source, std::ios::binary) << guard_loops(read_all(k.path), k.path.filename().string()).source;
-        std::vector<std::string> argv{nvcc, "-ptx", "-arch=sm_90", "-I", k.path.parent_path().string()};
-        for (const std::string& option : options_with_live_loops(k)) argv.push_back(option);
-        argv.insert(argv.end(), {source.string(), "-o", ptx.string()});
-        const ProcessResult r = run_process(argv);
-        ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-        const std::string text = read_all(ptx);
+        const std::string text =
+            kernel_ptx(nvcc, k, guard_loops(read_all(k.path), k.path.filename().string()).source, dir.path());
         const std::string kernel = entry_ptx(text, k.function);
         ASSERT_FALSE(kernel.empty()) << "no .entry for " << k.function;
         EXPECT_NE(kernel.find("%globaltimer"), std::string::npos) << "the guarded " << k.function << " never reads the clock";

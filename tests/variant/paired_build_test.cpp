@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_compiler.hpp"
@@ -16,7 +15,6 @@
 
 namespace gi {
 namespace {
-namespace fs = std::filesystem;
 using test::KernelFile;
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -101,15 +99,8 @@ TEST(PairedBuild, OnlyTheGuardedKernelReadsTheGlobalTimer) {
     TemporaryDirectory dir("gi-paired-ptx");
     for (const KernelFile& k : test::registered_kernels()) {
         SCOPED_TRACE(k.path.string());
-        const fs::path source = dir.path() / k.path.filename();
-        const fs::path ptx = dir.path() / (k.path.stem().string() + ".ptx");
-        std::ofstream(source, std::ios::binary) << paired_source(test::read_all(k.path), k.path.filename().string()).source;
-        std::vector<std::string> argv{nvcc, "-ptx", "-arch=sm_90", "-I", k.path.parent_path().string()};
-        for (const std::string& option : test::options_with_live_loops(k)) argv.push_back(option);
-        argv.insert(argv.end(), {source.string(), "-o", ptx.string()});
-        const ProcessResult r = run_process(argv);
-        ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-        const std::string text = test::read_all(ptx);
+        const std::string text = test::kernel_ptx(
+            nvcc, k, paired_source(test::read_all(k.path), k.path.filename().string()).source, dir.path());
         const std::string plain = test::entry_ptx(text, plain_mangled(k.function) + "P");
         const std::string guarded = test::entry_ptx(text, guarded_mangled(k.function));
         ASSERT_FALSE(plain.empty()) << "no .entry for " << k.function;

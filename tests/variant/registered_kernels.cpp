@@ -3,6 +3,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "util/error.hpp"
+#include "util/process.hpp"
+
 namespace gi::test {
 namespace fs = std::filesystem;
 
@@ -45,6 +48,18 @@ std::string entry_ptx(const std::string& ptx, const std::string& function) {
 std::vector<std::string> options_with_live_loops(const KernelFile& k) {
     if (k.path.filename() == "hydro.cu") return {"-DMANIFEST_INTERP=1", "-DMANIFEST_FLUX=1"};
     return {};
+}
+
+std::string kernel_ptx(const std::string& nvcc, const KernelFile& k, const std::string& text, const fs::path& dir) {
+    const fs::path source = dir / k.path.filename();
+    const fs::path ptx = dir / (k.path.stem().string() + ".ptx");
+    std::ofstream(source, std::ios::binary) << text;
+    std::vector<std::string> argv{nvcc, "-ptx", "-arch=sm_90", "-I", k.path.parent_path().string()};
+    for (const std::string& option : options_with_live_loops(k)) argv.push_back(option);
+    argv.insert(argv.end(), {source.string(), "-o", ptx.string()});
+    const ProcessResult r = run_process(argv);
+    if (r.exit_code != 0) throw Error(source.string() + ": nvcc -ptx failed:\n" + r.out + r.err);
+    return read_all(ptx);
 }
 
 }  // namespace gi::test

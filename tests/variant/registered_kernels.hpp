@@ -24,4 +24,9 @@ std::string entry_ptx(const std::string& ptx, const std::string& function);
 // loops sit in #if regions that are off by default).
 std::vector<std::string> options_with_live_loops(const KernelFile& k);
 
+// `text` (a rewritten copy of k's file, saved in `dir` under k's file name) compiled to PTX for
+// sm_90 by `nvcc`, with k's folder for its includes and options_with_live_loops(k). Throws
+// gi::Error with nvcc's output when it fails.
+std::string kernel_ptx(const std::string& nvcc, const KernelFile& k, const std::string& text, const std::filesystem::path& dir);
+
 }  // namespace gi::test
