@@ -88,6 +88,33 @@ struct Args {
     }
 };
 
+// The first GPU, with the CUDA driver initialised.
+CUdevice first_gpu() {
+    check(cuInit(0), "cuInit");
+    CUdevice dev;
+    check(cuDeviceGet(&dev, 0), "cuDeviceGet");
+    return dev;
+}
+
+// Makes `dev`'s primary context (created with `flags`, when nonzero) current, as gi-worker does.
+void use_primary_context(CUdevice dev, unsigned flags = 0) {
+    if (flags != 0) check(cuDevicePrimaryCtxSetFlags(dev, flags), "cuDevicePrimaryCtxSetFlags");
+    CUcontext ctx;
+    check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
+    check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+}
+
+// A cubin's bytes; exits naming the file when it cannot be read.
+std::string read_cubin(const char* path) {
+    std::ifstream in(path, std::ios::binary);
+    std::string image((std::istreambuf_iterator<char>(in)), {});
+    if (image.empty()) {
+        std::fprintf(stderr, "module_cost: cannot read %s\n", path);
+        std::exit(1);
+    }
+    return image;
+}
+
 void launch(CUfunction f, Args& args, Times& t) {
     const auto a = Clock::now();
     check(cuLaunchKernel(f, 1, 1, 1, 64, 1, 1, 0, nullptr, args.list, nullptr), "cuLaunchKernel");
@@ -118,9 +145,7 @@ void unload(CUmodule m, Times& t) {
 
 int main(int argc, char** argv) {
     if (argc == 3 && std::string(argv[1]) == "--churn") {
-        check(cuInit(0), "cuInit");
-        CUdevice dev;
-        check(cuDeviceGet(&dev, 0), "cuDeviceGet");
+        const CUdevice dev = first_gpu();
         std::vector<char> host(64 << 20, 1);
         const auto until = Clock::now() + std::chrono::seconds(std::atoi(argv[2]));
         while (Clock::now() < until) {
@@ -135,14 +160,8 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (argc == 4 && std::string(argv[1]) == "--hang") {
-        std::ifstream in(argv[2], std::ios::binary);
-        const std::string image((std::istreambuf_iterator<char>(in)), {});
-        check(cuInit(0), "cuInit");
-        CUdevice dev;
-        check(cuDeviceGet(&dev, 0), "cuDeviceGet");
-        CUcontext ctx;
-        check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
-        check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+        const std::string image = read_cubin(argv[2]);
+        use_primary_context(first_gpu());
         CUmodule m;
         check(cuModuleLoadData(&m, image.data()), "cuModuleLoadData");
         CUfunction f;
@@ -152,12 +171,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (argc == 3 && std::string(argv[1]) == "--hold") {
-        check(cuInit(0), "cuInit");
-        CUdevice dev;
-        check(cuDeviceGet(&dev, 0), "cuDeviceGet");
-        CUcontext ctx;
-        check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
-        check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+        use_primary_context(first_gpu());
         CUdeviceptr p;
         check(cuMemAlloc(&p, 64 << 20), "cuMemAlloc");
         std::this_thread::sleep_for(std::chrono::seconds(std::atoi(argv[2])));
@@ -167,7 +181,8 @@ int main(int argc, char** argv) {
     const bool lmem_max = argc > 1 && std::string(argv[1]) == "--lmem-max";
     if (lmem_max) ++arg;
     if (argc - arg < 3) {
-        std::fprintf(stderr, "usage: module_cost [--lmem-max] KERNEL ITERATIONS CUBIN...\n       module_cost --hold SECONDS\n");
+        std::fprintf(stderr, "usage: module_cost [--lmem-max] KERNEL ITERATIONS CUBIN...\n       module_cost --hold SECONDS\n"
+                             "       module_cost --churn SECONDS\n       module_cost --hang CUBIN KERNEL\n");
         return 2;
     }
     const char* name = argv[arg];
@@ -175,21 +190,11 @@ int main(int argc, char** argv) {
     std::vector<std::string> images;
     std::size_t bytes = 0;
     for (int i = arg + 2; i < argc; ++i) {
-        std::ifstream in(argv[i], std::ios::binary);
-        images.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-        if (images.back().empty()) {
-            std::fprintf(stderr, "module_cost: cannot read %s\n", argv[i]);
-            return 1;
-        }
+        images.push_back(read_cubin(argv[i]));
         bytes += images.back().size();
     }
-    check(cuInit(0), "cuInit");
-    CUdevice dev;
-    check(cuDeviceGet(&dev, 0), "cuDeviceGet");
-    if (lmem_max) check(cuDevicePrimaryCtxSetFlags(dev, CU_CTX_LMEM_RESIZE_TO_MAX), "cuDevicePrimaryCtxSetFlags");
-    CUcontext ctx;
-    check(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain");
-    check(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+    const CUdevice dev = first_gpu();
+    use_primary_context(dev, lmem_max ? CU_CTX_LMEM_RESIZE_TO_MAX : 0);
     char gpu[256] = {};
     cuDeviceGetName(gpu, sizeof gpu, dev);
     Args args;
