@@ -120,7 +120,7 @@ if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     row "cuda-bench options" "${GI_CHECK_BENCH_OPTIONS:-(defaults)}"
     echo "exit $?" >>"$OUT/bench.log"
     cat "$OUT/bench.log"
-    for key in "variants per minute" "compile ms per variant" "run ms per variant" "run stages" "module load" "share of wall time" \
+    for key in "variants per minute" "compile ms per variant" "run ms per variant" "run stages" "module load" "beside killed workers" "share of wall time" \
                "original kernel" "of which waiting" "restart ms per restart" "bound by" "statuses" "worker restarts" \
                "loop guard" "sanitizer"; do
         line="$(grep -m1 "^$key" "$OUT/bench.log")"

@@ -4,11 +4,12 @@
 //
 //   nvcc -cubin -arch=sm_90 -o /tmp/stereo.cubin kernels/stereo/stereo.cu
 //   g++ -O2 -std=c++17 -I/usr/local/cuda/include bench/module_cost.cpp -o /tmp/module_cost -lcuda
-//   /tmp/module_cost [--lmem-max] KERNEL ITERATIONS CUBIN...
+//   /tmp/module_cost [--lmem-max] [--pace MS] KERNEL ITERATIONS CUBIN...
 // Each iteration takes the next CUBIN in turn: one file repeats one image (the driver may reuse it),
 // several distinct ones (e.g. the stereo kernel built with other -D settings) are what a search
 // loads. --lmem-max creates the context with CU_CTX_LMEM_RESIZE_TO_MAX (local memory reserved for
-// one kernel is kept for the next, instead of shrunk after it).
+// one kernel is kept for the next, instead of shrunk after it). --pace MS pauses before each load, so
+// the iterations span seconds and meet what other processes do meanwhile (bench/module-cost.sh).
 //   /tmp/module_cost --hold 60 &     # (repeat) other processes holding an idle CUDA context, as
 //                                    # gi-tool's spare workers do, to see what they cost the others
 //   /tmp/module_cost --churn 60 &    # (repeat) other processes starting CUDA over and over (context,
@@ -122,7 +123,10 @@ void launch(CUfunction f, Args& args, Times& t) {
     t.launch.push_back(ms(a, Clock::now()));
 }
 
+int g_pace_ms = 0;  // --pace: a pause before each load, so N iterations span what runs beside them
+
 CUmodule load(const std::string& image, const char* name, CUfunction& f, Times& t) {
+    if (g_pace_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(g_pace_ms));
     CUmodule m = nullptr;
     const auto a = Clock::now();
     check(cuModuleLoadData(&m, image.data()), "cuModuleLoadData");
@@ -178,13 +182,19 @@ int main(int argc, char** argv) {
         return 0;
     }
     int arg = 1;
-    const bool lmem_max = argc > 1 && std::string(argv[1]) == "--lmem-max";
+    const bool lmem_max = argc > arg && std::string(argv[arg]) == "--lmem-max";
     if (lmem_max) ++arg;
+    int pace_ms = 0;
+    if (argc > arg + 1 && std::string(argv[arg]) == "--pace") {
+        pace_ms = std::atoi(argv[arg + 1]);
+        arg += 2;
+    }
     if (argc - arg < 3) {
-        std::fprintf(stderr, "usage: module_cost [--lmem-max] KERNEL ITERATIONS CUBIN...\n       module_cost --hold SECONDS\n"
+        std::fprintf(stderr, "usage: module_cost [--lmem-max] [--pace MS] KERNEL ITERATIONS CUBIN...\n       module_cost --hold SECONDS\n"
                              "       module_cost --churn SECONDS\n       module_cost --hang CUBIN KERNEL\n");
         return 2;
     }
+    g_pace_ms = pace_ms;
     const char* name = argv[arg];
     const int n = std::atoi(argv[arg + 1]);
     std::vector<std::string> images;
@@ -198,8 +208,9 @@ int main(int argc, char** argv) {
     char gpu[256] = {};
     cuDeviceGetName(gpu, sizeof gpu, dev);
     Args args;
-    std::printf("module_cost: %s, %zu distinct cubin(s) (%zu bytes on average), kernel %s, %d iterations each%s\n\n", gpu,
-                images.size(), bytes / images.size(), name, n, lmem_max ? ", CU_CTX_LMEM_RESIZE_TO_MAX" : "");
+    std::printf("module_cost: %s, %zu distinct cubin(s) (%zu bytes on average), kernel %s, %d iterations each%s, "
+                "%d ms pause before each load\n\n", gpu, images.size(), bytes / images.size(), name, n,
+                lmem_max ? ", CU_CTX_LMEM_RESIZE_TO_MAX" : "", pace_ms);
     std::printf("| mode | load ms | get + cuFuncLoad ms | launch + sync ms | unload ms | load mean / max | unload mean / max |\n"
                 "|---|---|---|---|---|---|---|\n");
     auto image_of = [&](int i) -> const std::string& { return images[static_cast<std::size_t>(i) % images.size()]; };

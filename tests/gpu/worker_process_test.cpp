@@ -160,8 +160,13 @@ TEST(WorkerProcess, TryReceiveReportsAWorkerThatDied) {
 TEST(WorkerProcess, KilledWorkersAreAwaited) {
     WorkerProcess w(fake("hang"));
     w.send({"hello", {}, {}}, std::chrono::seconds(5));
+    const long reaped_before = killed_worker_exits().reaped;
     w.kill();
     EXPECT_TRUE(wait_for_killed_workers(std::chrono::seconds(10)));
+    EXPECT_EQ(killed_workers_exiting(), 0);
+    const KilledWorkerExits exits = killed_worker_exits();
+    EXPECT_EQ(exits.reaped, reaped_before + 1);
+    EXPECT_GE(exits.mean_ms, 0.0);
 }
 
 }  // namespace

@@ -143,6 +143,17 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         std::printf("module load, ms per finished run: %.2f = plain module %.2f + finding its kernel %.2f + the guarded "
                     "module and its symbols %.2f\n",
                     s.stage_load_ms / n, s.stage_load_plain_ms / n, s.stage_load_find_ms / n, s.stage_load_guard_ms / n);
+        // Whether a killed worker's context still being torn down slows the next worker's driver calls.
+        const long beside = s.staged_beside_exiting, alone = s.staged_runs - beside;
+        auto mean = [](double sum, long count) { return count > 0 ? sum / static_cast<double>(count) : 0.0; };
+        std::printf("beside killed workers, ms per finished run: %ld runs sent while a killed worker was still exiting: "
+                    "module load %.2f, unloading before %.2f, timed repetitions %.2f; %ld runs with none exiting: "
+                    "module load %.2f, unloading before %.2f, timed repetitions %.2f; %ld killed workers took %.0f ms "
+                    "each to exit\n",
+                    beside, mean(s.beside_exiting_load_ms, beside), mean(s.beside_exiting_unload_ms, beside),
+                    mean(s.beside_exiting_timed_ms, beside), alone, mean(s.stage_load_ms - s.beside_exiting_load_ms, alone),
+                    mean(s.stage_unload_ms - s.beside_exiting_unload_ms, alone),
+                    mean(s.stage_timed_ms - s.beside_exiting_timed_ms, alone), s.killed_reaped, s.killed_exit_ms);
     }
     std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, worker restarts %.0f%%, other %.0f%%\n",
                 share(s.compile_wait_ms), share(s.run_ms), share(s.original_ms), share(s.restart_ms),

@@ -842,6 +842,7 @@ struct CudaEvaluator::Impl {
         poll_spares();
         ready_for(index);
         const auto start = Clock::now();
+        const bool beside_exiting = worker::killed_workers_exiting() > 0;
         try {
             const Message reply = run_variant_request(index, run_message(index, "variant", code, g, time, &build));
             v = classify_run_reply(reply);
@@ -861,6 +862,12 @@ struct CudaEvaluator::Impl {
                 stats.stage_load_find_ms += v.load_find_ms;
                 stats.stage_load_guard_ms += v.load_guard_ms;
                 stats.stage_request_ms += ms_since(start);
+                if (beside_exiting) {
+                    ++stats.staged_beside_exiting;
+                    stats.beside_exiting_load_ms += v.load_ms;
+                    stats.beside_exiting_unload_ms += v.unload_ms;
+                    stats.beside_exiting_timed_ms += v.timed_ms;
+                }
             }
         } catch (const worker::WorkerFailure& e) {
             v = classify_worker_failure(e);
@@ -1021,6 +1028,9 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
         batch.results.push_back(s.run_variant(case_index, variants[i], build, true).result);
         ++s.stats.variants;
     }
+    const worker::KilledWorkerExits exits = worker::killed_worker_exits();
+    s.stats.killed_reaped = exits.reaped;
+    s.stats.killed_exit_ms = exits.mean_ms;
     return batch;
 }
 

@@ -91,6 +91,12 @@ struct CudaEvaluatorStats {
     double stage_load_plain_ms = 0, stage_load_find_ms = 0, stage_load_guard_ms = 0;  // the load stage's parts
     double stage_unload_ms = 0;   //   the worker's unloading of earlier modules between them (when idle)
     double stage_request_ms = 0;  //   the parent's wall time of those same requests (pipes, payload)
+    long staged_beside_exiting = 0;     // of staged_runs, those sent while a killed worker was still exiting,
+    double beside_exiting_load_ms = 0;  //   their module loads,
+    double beside_exiting_unload_ms = 0; //  their worker's unloading before them,
+    double beside_exiting_timed_ms = 0; //   and their timed repetitions
+    long killed_reaped = 0;       // killed workers reaped so far (this process), and their mean
+    double killed_exit_ms = 0;    //   time from the kill until they exited
     long spares_ready = 0;        // replacements that found their spare ready
     long spares_waited = 0;       // replacements that waited for their spare's start-up
     long cold_starts = 0;         // replacements with no spare at all

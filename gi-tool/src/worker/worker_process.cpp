@@ -18,6 +18,7 @@
 namespace gi::worker {
 namespace bp = boost::process;
 namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
 
 struct WorkerProcess::Impl {
     WorkerOptions options;
@@ -47,6 +48,8 @@ struct Reaping {
     std::mutex mutex;
     std::condition_variable done;
     int pending = 0;
+    long reaped = 0;
+    double exit_ms = 0;  // summed over `reaped`: from SIGKILL until waitpid returned
 };
 Reaping& reaping() {
     static Reaping* r = new Reaping;
@@ -114,14 +117,17 @@ void WorkerProcess::kill() {
             std::lock_guard lock(reaping().mutex);
             ++reaping().pending;
         }
-        std::thread([pid] {
+        std::thread([pid, killed = Clock::now()] {
             int status = 0;
             while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
             }
+            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - killed).count();
             Reaping& r = reaping();
             {
                 std::lock_guard lock(r.mutex);
                 --r.pending;
+                ++r.reaped;
+                r.exit_ms += ms;
             }
             r.done.notify_all();
         }).detach();
@@ -140,7 +146,6 @@ std::string WorkerProcess::log_tail(std::size_t bytes) const {
 }
 
 namespace {
-using Clock = std::chrono::steady_clock;
 int remaining_ms(Clock::time_point deadline) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     return static_cast<int>(std::max<long long>(0, std::min<long long>(left, 1 << 30)));
@@ -234,6 +239,18 @@ bool wait_for_killed_workers(std::chrono::milliseconds timeout) {
     Reaping& r = reaping();
     std::unique_lock lock(r.mutex);
     return r.done.wait_for(lock, timeout, [&] { return r.pending == 0; });
+}
+
+int killed_workers_exiting() {
+    Reaping& r = reaping();
+    std::lock_guard lock(r.mutex);
+    return r.pending;
+}
+
+KilledWorkerExits killed_worker_exits() {
+    Reaping& r = reaping();
+    std::lock_guard lock(r.mutex);
+    return {r.reaped, r.reaped ? r.exit_ms / static_cast<double>(r.reaped) : 0.0};
 }
 
 Message WorkerProcess::request(const Message& request, std::chrono::milliseconds timeout) {

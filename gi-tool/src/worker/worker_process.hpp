@@ -38,6 +38,17 @@ struct WorkerOptions {
 // or `timeout` passes; returns whether they all were.
 bool wait_for_killed_workers(std::chrono::milliseconds timeout);
 
+// How many killed workers are not reaped yet (their contexts may still be on the GPU).
+int killed_workers_exiting();
+
+// Over this process's life: workers killed and reaped, and their mean time from the kill until
+// the kernel let them exit (the driver tearing down their context).
+struct KilledWorkerExits {
+    long reaped = 0;
+    double mean_ms = 0;
+};
+KilledWorkerExits killed_worker_exits();
+
 class WorkerProcess {
 public:
     // Starts the worker; throws gi::Error naming the executable when it cannot be started.
