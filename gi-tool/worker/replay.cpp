@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "cuda_driver.hpp"
+#include "variant/barrier_guard.hpp"
 
 namespace gi::worker {
 namespace {
@@ -270,14 +271,18 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
             return fault(r, std::string("launching the variant") + build);
         if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS)
             return fault(r, std::string("running the variant") + build);
-        const bool stopped = guard && overran(*guard);
+        const unsigned int stopped = guard ? overrun_flag(*guard) : 0u;
         report.stages.check_ms = ms_since(check_start);
         progress("checked");
-        if (stopped) {
+        if (stopped != 0u) {
             report.outcome = RunReport::Outcome::LoopOverrun;
-            report.detail = "a loop was still running " + std::to_string(static_cast<double>(guard->budget_ns) / 1e6) +
-                            " ms after the kernel started (the original's time x the timeout factor + the guard's "
-                            "margin); the loop guard stopped it";
+            const std::string budget = std::to_string(static_cast<double>(guard->budget_ns) / 1e6) +
+                                       " ms after the kernel started (the original's time x the timeout factor + "
+                                       "the guard's margin)";
+            report.detail = stopped == kBarrierOverrun
+                                ? "a barrier was still waiting for threads that never came " + budget +
+                                      " (a deadlock); the barrier guard let the block go on"
+                                : "a loop was still running " + budget + "; the loop guard stopped it";
             return report;
         }
         const auto compare_start = std::chrono::steady_clock::now();
@@ -378,11 +383,11 @@ void Replay::arm(const LoopGuard& guard) {
                "setting the loop guard's deadline");
 }
 
-bool Replay::overran(const LoopGuard& guard) {
+unsigned int Replay::overrun_flag(const LoopGuard& guard) {
     unsigned int flag = 0;
     check_cuda(cuMemcpyDtoHAsync(&flag, guard.overrun, sizeof flag, stream_), "reading the loop guard's flag");
     check_cuda(cuStreamSynchronize(stream_), "reading the loop guard's flag");
-    return flag != 0;
+    return flag;
 }
 
 }  // namespace gi::worker

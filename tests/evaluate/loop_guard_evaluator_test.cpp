@@ -245,5 +245,27 @@ TEST_F(LoopGuardEvaluator, VariantWithoutLoopsSendsNoGuardedBuild) {
     EXPECT_TRUE(logged("guarded").empty());
 }
 
+TEST_F(LoopGuardEvaluator, VariantWithABarrierAndNoLoopsIsGuardedUnlessTheBarrierGuardIsOff) {
+    const std::string source = "#define BLOCK 256\n__global__ void scale(float* out, const float* in, int n) {\n"
+                               "    int i = blockIdx.x * BLOCK + threadIdx.x;\n    __syncthreads();\n"
+                               "    if (i < n) out[i] = 2.0f * in[i];\n}\n";
+    const Variant v{Genome{}, source, {}, sha256_hex(source)};
+    CudaEvaluatorOptions o = options();
+    o.paired_guard_build = false;
+    {
+        CudaEvaluator e(grammar_, o);
+        const BatchResult r = e.evaluate({v}, 0);
+        EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+        EXPECT_EQ(e.stats().guard_compiled, 1);
+        EXPECT_EQ(logged("guarded").size(), 1u);
+    }
+    o.barrier_guard = false;
+    CudaEvaluator e(grammar_, o);
+    const BatchResult r = e.evaluate({v}, 0);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(e.stats().guard_compiled, 0);
+    EXPECT_EQ(logged("guarded").size(), 1u) << "no second guarded build";
+}
+
 }  // namespace
 }  // namespace gi

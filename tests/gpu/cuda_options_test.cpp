@@ -46,6 +46,22 @@ TEST(CudaOptions, LoopGuardOptions) {
     }
 }
 
+TEST(CudaOptions, BarrierGuardIsOnWithTheLoopGuardUnlessTurnedOff) {
+    EXPECT_TRUE(cuda_evaluator_options({{"--cases", {"c"}}}, "").barrier_guard);
+    EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-barrier-guard"}).barrier_guard);
+    EXPECT_TRUE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-barrier-guard"}).loop_guard);
+    EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard"}).barrier_guard);
+    const std::vector<std::string> switches = cuda_switch_options();
+    EXPECT_NE(std::find(switches.begin(), switches.end(), "--no-barrier-guard"), switches.end());
+    EXPECT_NE(cuda_options_help().find("--no-barrier-guard"), std::string::npos);
+    try {
+        cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard", "--no-barrier-guard"});
+        ADD_FAILURE() << "accepted turning off a guard that --no-loop-guard already turned off";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("--no-barrier-guard"), std::string::npos) << e.what();
+    }
+}
+
 TEST(CudaOptions, PairedGuardBuild) {
     EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "").paired_guard_build);
     EXPECT_TRUE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--paired-guard-build"}).paired_guard_build);

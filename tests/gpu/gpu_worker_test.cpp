@@ -17,6 +17,7 @@
 
 #include <cstdlib>
 #include <sstream>
+#include "variant/hang_guard.hpp"
 #include "variant/loop_guard.hpp"
 #include "variant/paired_build.hpp"
 #include "worker/worker_process.hpp"
@@ -97,12 +98,12 @@ public:  // for the helpers that run a test both ways
         return v;
     }
 
-    // A run with the loop-guarded build of `source` in front of the plain build of `plain`
-    // (`source` when empty), as the evaluator sends it.
+    // A run with the guarded build of `source` (loops and barriers) in front of the plain build of
+    // `plain` (`source` when empty), as the evaluator sends it.
     RunVerdict evaluate_guarded(const std::string& source, const std::string& plain = "",
                                 std::map<std::string, std::string> extra = {}) {
-        const LoopGuardResult g = guard_loops(source);
-        EXPECT_GT(g.guarded, 0);
+        const LoopGuardResult g = guard_hangs(source);
+        EXPECT_TRUE(g.any());
         const std::string guarded_cubin = cubin_of(g.source);
         extra["guard-bytes"] = std::to_string(guarded_cubin.size());
         extra["guard-budget-us"] = "20000";
@@ -114,8 +115,8 @@ public:  // for the helpers that run a test both ways
     // (variant/paired_build.hpp; its text, with the two copies allowed to differ).
     RunVerdict evaluate_paired(const std::string& source, const std::string& plain = "",
                                std::map<std::string, std::string> extra = {}) {
-        const LoopGuardResult g = guard_loops(source);
-        EXPECT_GT(g.guarded, 0);
+        const LoopGuardResult g = guard_hangs(source);
+        EXPECT_TRUE(g.any());
         const std::string& preamble = loop_guard_preamble();
         const std::string text = plain.empty() ? paired_source(source).source
                                                : preamble + plain + "\nnamespace gi_guarded {\n#line 1\n" +
@@ -194,6 +195,39 @@ void guarded_runaway_loops_end_without_a_restart(GpuWorker& t, bool paired) {
 TEST_F(GpuWorker, GuardedRunawayLoopsEndWithoutARestart) { guarded_runaway_loops_end_without_a_restart(*this, false); }
 
 TEST_F(GpuWorker, PairedRunawayLoopsEndWithoutARestart) { guarded_runaway_loops_end_without_a_restart(*this, true); }
+
+// `paired`: both builds in one module (guard-paired=1), else the guarded one in front (guard-bytes).
+void barrier_deadlocks_end_without_a_restart(GpuWorker& t, bool paired) {
+    auto run = [&](const std::string& source) { return paired ? t.evaluate_paired(source) : t.evaluate_guarded(source); };
+    const auto start = std::chrono::steady_clock::now();
+    // A warp split between two barrier sites: undefined for __syncthreads() (bar.sync .aligned),
+    // and it hangs on the GPU; the guard sees two sites in one phase.
+    RunVerdict v = run(variant("if (threadIdx.x % 32 < 16) __syncthreads(); else __syncthreads();\n"
+                               "    if (i < n) out[i] = 2.0f * in[i];"));
+    EXPECT_EQ(v.result.status, EvalStatus::Timeout) << v.result.detail;
+    EXPECT_TRUE(v.loop_overrun);
+    EXPECT_NE(v.result.detail.find("the barrier guard"), std::string::npos) << v.result.detail;
+    EXPECT_FALSE(v.restart_worker);
+    // Warp 0 passes two barriers, the others one, then wait for warp 0's flag: stuck until the
+    // deadline, when the guards let them go (the loop's guard or the barrier's, whichever first).
+    v = run(variant("__shared__ volatile int flag; if (threadIdx.x == 0) flag = 0; __syncthreads();\n"
+                    "    if (threadIdx.x < 32) { __syncthreads(); flag = 1; } else { while (flag == 0) { } }\n"
+                    "    if (i < n) out[i] = 2.0f * in[i];"));
+    EXPECT_EQ(v.result.status, EvalStatus::Timeout) << v.result.detail;
+    EXPECT_TRUE(v.loop_overrun) << v.result.detail;
+    EXPECT_FALSE(v.restart_worker);
+    EXPECT_TRUE(t.worker_->running());
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+    // Threads that leave before a barrier count as arrived, as on the GPU: correct, and timed.
+    v = run(variant("if (i >= n) return;\n    float x = in[i];\n    __syncthreads();\n    out[i] = 2.0f * x;\n"
+                    "    if (threadIdx.x % 32 < 16) return;\n    __syncthreads();"));
+    EXPECT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+    EXPECT_EQ(t.starts_, 1) << "the worker was replaced";
+}
+
+TEST_F(GpuWorker, GuardedBarrierDeadlocksEndWithoutARestart) { barrier_deadlocks_end_without_a_restart(*this, false); }
+
+TEST_F(GpuWorker, PairedBarrierDeadlocksEndWithoutARestart) { barrier_deadlocks_end_without_a_restart(*this, true); }
 
 // `paired`: both builds in one module (guard-paired=1), else the guarded one in front (guard-bytes).
 void correct_loop_is_ok_and_timed(GpuWorker& t, bool paired) {

@@ -12,6 +12,7 @@
 #include "util/error.hpp"
 #include "util/process.hpp"
 #include "registered_kernels.hpp"
+#include "variant/hang_guard.hpp"
 #include "variant/loop_guard.hpp"
 
 namespace gi {
@@ -30,12 +31,15 @@ TEST(LoopGuardKernels, EveryRegisteredKernelIsFound) {
     for (const KernelFile& k : kernels) EXPECT_TRUE(fs::exists(k.path)) << k.path;
 }
 
-TEST(LoopGuardKernels, GuardedKernelsCompileWithNvrtcForSm90) {
+TEST(LoopGuardKernels, HangGuardedKernelsCompileWithNvrtcForSm90) {
     if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";
     for (const KernelFile& k : registered_kernels()) {
         SCOPED_TRACE(k.path.string());
-        const LoopGuardResult guarded = guard_loops(read_all(k.path), k.path.filename().string());
+        // As the evaluator builds it: barriers guarded too.
+        const std::string text = read_all(k.path);
+        const LoopGuardResult guarded = guard_hangs(text, k.path.filename().string());
         EXPECT_GT(guarded.guarded, 0);
+        EXPECT_EQ(guarded.barriers > 0, text.find("__syncthreads()") != std::string::npos);
         EXPECT_TRUE(guarded.unguarded.empty()) << guarded.unguarded.front();
         DeviceCompileRequest request;
         request.source = guarded.source;

@@ -171,7 +171,7 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::printf("\nworker restarts: %ld, timeouts: %ld, corrupting (wrote outside their buffers into the worker's "
                 "copies of a case; Crash, worker replaced): %ld\n",
                 s.worker_restarts, s.timeouts, s.corrupting);
-    std::printf("loop guard: %s; %ld loop overruns stopped without a restart, %ld variants with loops ran unguarded "
+    std::printf("loop guard: %s; %ld runaway loops or barrier deadlocks stopped without a restart, %ld variants with loops ran unguarded "
                 "(their guarded build failed)\n",
                 evaluator.loop_guard() ? "on" : "off (--no-loop-guard)", s.loop_overruns, s.unguarded);
     std::printf("original kernel: median %.4f ms, spread %.5f ms (%.2f%% of the median, %d repetitions)\n", original.median_ms,

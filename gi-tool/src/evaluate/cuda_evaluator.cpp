@@ -29,6 +29,7 @@
 #include "util/error.hpp"
 #include "util/hash.hpp"
 #include "util/process.hpp"
+#include "variant/hang_guard.hpp"
 #include "variant/loop_guard.hpp"
 #include "variant/paired_build.hpp"
 #include "worker/worker_process.hpp"
@@ -704,7 +705,7 @@ struct CudaEvaluator::Impl {
         if (!options.loop_guard || !options.paired_guard_build) return;
         std::string why = paired_build_refusal(original, function);
         if (why.empty()) {
-            const DeviceCompileResult r = compile(paired_source(original).source, strict_flags);
+            const DeviceCompileResult r = compile(paired_source(original, "variant.cu", options.barrier_guard).source, strict_flags);
             if (r.ok) {
                 pairing = true;
                 return;
@@ -717,15 +718,15 @@ struct CudaEvaluator::Impl {
     // The guarded source, or "" when there is nothing to guard.
     std::string guarded_source(const std::string& source) const {
         if (!options.loop_guard) return "";
-        LoopGuardResult g = guard_loops(source);
-        return g.guarded > 0 ? std::move(g.source) : std::string();
+        LoopGuardResult g = options.barrier_guard ? guard_hangs(source) : guard_loops(source);
+        return g.any() ? std::move(g.source) : std::string();
     }
 
     // The paired source, or "" when this variant is not built paired.
     std::string paired_source_of(const std::string& source) const {
         if (!pairing || !paired_build_refusal(source, function).empty()) return "";
-        LoopGuardResult g = paired_source(source);
-        return g.guarded > 0 ? std::move(g.source) : std::string();
+        LoopGuardResult g = paired_source(source, "variant.cu", options.barrier_guard);
+        return g.any() ? std::move(g.source) : std::string();
     }
 
     // One variant's builds, compiled here: paired when `paired` (paired_source_of(source)) is not

@@ -52,6 +52,7 @@ struct CudaEvaluatorOptions {
     bool loop_guard = true;                 // check each variant with its loops guarded (variant/loop_guard.hpp),
                                             // so one whose loop runs away ends by itself, without a restart
     int guard_margin_ms = 2;                // the guard stops loops at the original's time x factor + this
+    bool barrier_guard = true;              // with loop_guard: its __syncthreads() guarded too (variant/barrier_guard.hpp)
     bool paired_guard_build = false;        // the guarded build in the plain one's module (one compile, one
                                             // load; variant/paired_build.hpp), where the file allows it
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8

@@ -48,7 +48,7 @@ std::vector<std::string> cuda_value_options() {
             "--loop-guard-margin-ms"};
 }
 
-std::vector<std::string> cuda_switch_options() { return {"--no-loop-guard", "--paired-guard-build"}; }
+std::vector<std::string> cuda_switch_options() { return {"--no-loop-guard", "--no-barrier-guard", "--paired-guard-build"}; }
 
 std::string cuda_options_help() {
     return "  --cases DIR               cuda: recorded test cases (GI_RECORD_DIR of a recorder run); required\n"
@@ -68,10 +68,12 @@ std::string cuda_options_help() {
            "  --timeout-factor X        cuda: a variant may run X times the original's time (default 10)\n"
            "  --timeout-margin-ms N     cuda: plus this for a variant's check launch (default 30); a fault\n"
            "                            the driver reports later counts as a timeout\n"
-           "  --no-loop-guard           cuda: check variants as compiled, without guarding their loops; a loop\n"
-           "                            that runs away is then only stopped by killing its worker (slow)\n"
-           "  --loop-guard-margin-ms N  cuda: a guarded loop stops at the original's time x factor + N ms\n"
-           "                            (default 2)\n"
+           "  --no-loop-guard           cuda: check variants as compiled, without guarding their loops and\n"
+           "                            barriers; a loop that runs away or a barrier deadlock is then only\n"
+           "                            stopped by killing its worker (slow)\n"
+           "  --loop-guard-margin-ms N  cuda: a guarded loop stops, and a guarded barrier gives up, at the\n"
+           "                            original's time x factor + N ms (default 2)\n"
+           "  --no-barrier-guard        cuda: guard loops only; a barrier deadlock then costs a worker\n"
            "  --paired-guard-build      cuda: compile each variant's loop-guarded build into the same module as\n"
            "                            its plain build (one compile, one module load; about 45% less compile\n"
            "                            CPU) instead of apart; on the H100 it did not raise throughput\n"
@@ -108,6 +110,9 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     o.guard_margin_ms = static_cast<int>(integer(values, "--loop-guard-margin-ms", 2, 0, 3600000));
     if (!o.loop_guard && last(values, "--loop-guard-margin-ms"))
         throw UsageError("--loop-guard-margin-ms has no effect with --no-loop-guard; drop one of them");
+    o.barrier_guard = o.loop_guard && switches.count("--no-barrier-guard") == 0;
+    if (!o.loop_guard && switches.count("--no-barrier-guard"))
+        throw UsageError("--no-barrier-guard has no effect with --no-loop-guard (which guards neither); drop one of them");
     o.paired_guard_build = switches.count("--paired-guard-build") > 0;
     if (!o.loop_guard && o.paired_guard_build)
         throw UsageError("--paired-guard-build has no effect with --no-loop-guard (there is no guarded build); drop one of them");

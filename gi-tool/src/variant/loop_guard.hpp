@@ -17,7 +17,9 @@ namespace gi {
 struct LoopGuardResult {
     std::string source;                  // the preamble, then the input with its loops guarded
     int guarded = 0;                     // loop conditions extended
+    int barriers = 0;                    // __syncthreads() calls guarded (guard_hangs only)
     std::vector<std::string> unguarded;  // "variant.cu:12: ..." for each loop left as it was, and why
+    bool any() const { return guarded > 0 || barriers > 0; }  // is there a guarded build to make?
 };
 
 // Pure. `name` is used in the messages of `unguarded`. Skips comments, string and character
@@ -32,7 +34,8 @@ const std::string& loop_guard_preamble();
 
 // Symbols the worker looks up in a guarded module.
 inline constexpr const char* kLoopDeadlineSymbol = "gi_loop_deadline_ns";  // __constant__ u64, 0 = none
-inline constexpr const char* kLoopOverrunSymbol = "gi_loop_overrun";       // __device__ u32, 1 = stopped
+inline constexpr const char* kLoopOverrunSymbol = "gi_loop_overrun";       // __device__ u32, 1 = a loop stopped,
+                                                                            // 2 = a barrier gave up
 inline constexpr const char* kLoopClockKernel = "gi_loop_clock";           // extern "C" kernel(u64* now)
 
 }  // namespace gi

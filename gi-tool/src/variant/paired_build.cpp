@@ -4,6 +4,7 @@
 
 #include "source/source_file.hpp"
 #include "util/error.hpp"
+#include "variant/hang_guard.hpp"
 
 namespace gi {
 
@@ -27,8 +28,8 @@ std::string paired_build_refusal(const std::string& source, const std::string& f
     return "";
 }
 
-LoopGuardResult paired_source(const std::string& plain_source, const std::string& name) {
-    LoopGuardResult guarded = guard_loops(plain_source, name);
+LoopGuardResult paired_source(const std::string& plain_source, const std::string& name, bool barriers) {
+    LoopGuardResult guarded = barriers ? guard_hangs(plain_source, name) : guard_loops(plain_source, name);
     const std::string& preamble = loop_guard_preamble();
     const std::string body = guarded.source.substr(preamble.size());
     // The plain copy ends without a newline now and then; the namespace must open on its own line.
