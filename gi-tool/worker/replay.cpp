@@ -279,10 +279,14 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
             const std::string budget = std::to_string(static_cast<double>(guard->budget_ns) / 1e6) +
                                        " ms after the kernel started (the original's time x the timeout factor + "
                                        "the guard's margin)";
-            report.detail = stopped == kBarrierOverrun
-                                ? "a barrier was still waiting for threads that never came " + budget +
-                                      " (a deadlock); the barrier guard let the block go on"
-                                : "a loop was still running " + budget + "; the loop guard stopped it";
+            if (stopped == kBarrierSplitWarp)
+                report.detail = "a warp's threads reached different __syncthreads() calls at once (undefined: on the "
+                                "GPU such a barrier hangs); the barrier guard let the block go on";
+            else if (stopped == kBarrierOverrun)
+                report.detail = "a barrier was still waiting for threads that never came " + budget +
+                                " (a deadlock); the barrier guard let the block go on";
+            else
+                report.detail = "a loop was still running " + budget + "; the loop guard stopped it";
             return report;
         }
         const auto compare_start = std::chrono::steady_clock::now();

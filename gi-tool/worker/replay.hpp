@@ -123,7 +123,7 @@ private:
     ErrorSummary compare_with_reference(int copy);
     // Reads the GPU clock and sets the guard's deadline to now + budget, before the check launch.
     void arm(const LoopGuard& guard);
-    unsigned int overrun_flag(const LoopGuard& guard);  // 0, 1 (a loop stopped) or kBarrierOverrun
+    unsigned int overrun_flag(const LoopGuard& guard);  // 0, 1 (a loop stopped), kBarrierOverrun or kBarrierSplitWarp
 
     TestCase tc_;
     std::vector<Tolerance> tolerances_;

@@ -17,7 +17,7 @@
 // execute the same barrier instruction. A warp split between two barrier sites (a barrier copied
 // into a branch some of its lanes take) is undefined and in practice hangs, though a barrier
 // that only counts threads would let it through. So each site has a number, and a warp whose
-// threads arrive at different sites in one phase sets kBarrierOverrun too. The guarded build
+// threads arrive at different sites in one phase sets kBarrierSplitWarp. The guarded build
 // only checks; the plain build, with hardware barriers, is what is timed, and its outputs are
 // compared too.
 //
@@ -39,8 +39,9 @@ struct BarrierGuardResult {
 // returned unchanged: the plain compile reports it better.
 BarrierGuardResult guard_barriers(const std::string& source, const std::string& name = "variant.cu");
 
-// The value gi_loop_overrun takes when a guarded barrier gave up or found a warp split between
-// barrier sites (a loop that stopped sets 1).
+// The values gi_loop_overrun takes when a guarded barrier gave up waiting, and when it found a
+// warp split between barrier sites (a loop that stopped sets 1).
 inline constexpr unsigned int kBarrierOverrun = 2;
+inline constexpr unsigned int kBarrierSplitWarp = 3;
 
 }  // namespace gi

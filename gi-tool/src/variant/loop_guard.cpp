@@ -209,8 +209,9 @@ const std::string& loop_guard_preamble() {
         // The barrier guard's barrier (variant/barrier_guard.hpp). One word counts the threads that
         // arrived in this phase (low 16 bits) and those that left the kernel (high 16 bits), so
         // exactly one thread sees the phase complete, whether its last member arrived or left.
-        // Per warp, the phase and site of its latest arrival: atomicMax keeps the larger site, so
-        // whichever lane comes second sees the other site when a warp splits between two.
+        // Per warp, the phase (+1, so the zeroed start matches no phase) and site of its latest
+        // arrival: atomicMax keeps the larger site, so whichever lane comes second sees the other
+        // site when a warp splits between two.
         "__shared__ unsigned int gi_barrier_count;\n"
         "__shared__ unsigned int gi_barrier_phase;\n"
         "__shared__ unsigned long long gi_barrier_site[32];\n"
@@ -242,9 +243,9 @@ const std::string& loop_guard_preamble() {
         "    __threadfence_block();\n"
         "    volatile unsigned int* phase_now = &gi_barrier_phase;\n"
         "    const unsigned int phase = *phase_now;\n"
-        "    const unsigned long long tag = ((unsigned long long)phase << 32) | site;\n"
+        "    const unsigned long long tag = ((unsigned long long)(phase + 1u) << 32) | site;\n"
         "    const unsigned long long seen = atomicMax(&gi_barrier_site[gi_thread_in_block() / 32u], tag);\n"
-        "    if ((seen >> 32) == phase && seen != tag) gi_loop_overrun = 2u;\n"
+        "    if ((seen >> 32) == (tag >> 32) && seen != tag) gi_loop_overrun = 3u;\n"
         "    gi_barrier_open_if_complete(atomicAdd(&gi_barrier_count, 1u) + 1u);\n"
         "    const unsigned long long deadline = gi_loop_deadline_ns;\n"
         "    while (*phase_now == phase) {\n"
