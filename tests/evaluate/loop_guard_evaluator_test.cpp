@@ -1,8 +1,8 @@
 // The cuda evaluator's loop guard without a GPU: gi_tests stands in for gi-worker
 // (tests/gpu/fake_worker.cpp, mode "replay"; block size 64 = a loop that runs away). The
-// evaluator must compile a guarded build for variants with loops: with --paired-guard-build in the
-// plain build's module (one cubin, guard-paired=1); by default, or when the paired compile fails,
-// apart and in front of the plain one; either with the guard's budget. A loop the guard stops is a
+// evaluator must compile a guarded build for variants with loops: by default in the
+// plain build's module (one cubin, guard-paired=1); with --separate-guard-build, or when the paired
+// compile fails, apart and in front of the plain one; either with the guard's budget. A loop the guard stops is a
 // Timeout without a restart; with --no-loop-guard the same variant costs its worker; a guarded
 // build that fails to compile leaves the variant checked unguarded, and counted.
 #include <gtest/gtest.h>
@@ -54,7 +54,7 @@ public:
     }
 };
 
-// `separate`: the default separate builds, else --paired-guard-build.
+// `separate`: --separate-guard-build, else the default paired build.
 void runaway_loop_is_stopped(LoopGuardEvaluator& t, bool separate) {
     CudaEvaluatorOptions o = t.options();
     o.paired_guard_build = !separate;
@@ -177,14 +177,14 @@ TEST_F(LoopGuardEvaluator, BrokenVariantGetsThePlainCompilersVerdict) {
     EXPECT_TRUE(logged("variant").empty());
 }
 
-TEST_F(LoopGuardEvaluator, ByDefaultTheGuardedBuildIsSeparate) {
+TEST_F(LoopGuardEvaluator, ByDefaultTheGuardedBuildIsPaired) {
     CudaEvaluatorOptions o = FakeWorkerEvaluatorTest::options(1);
     CudaEvaluator e(grammar_, o);
     e.evaluate({with_block("256")}, 0);
-    EXPECT_EQ(e.stats().paired_builds, 0);
+    EXPECT_EQ(e.stats().paired_builds, 1);
     EXPECT_EQ(e.stats().paired_fallbacks, 0);
-    EXPECT_EQ(logged("guarded").size(), 1u);
-    EXPECT_TRUE(logged("paired").empty());
+    EXPECT_EQ(logged("paired").size(), 1u);
+    EXPECT_TRUE(logged("guarded").empty());
 }
 
 // An original that cannot be paired: every variant is built apart for the whole run, and the run says why.

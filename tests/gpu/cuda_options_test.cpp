@@ -62,17 +62,18 @@ TEST(CudaOptions, BarrierGuardIsOnWithTheLoopGuardUnlessTurnedOff) {
     }
 }
 
-TEST(CudaOptions, PairedGuardBuild) {
-    EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "").paired_guard_build);
-    EXPECT_TRUE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--paired-guard-build"}).paired_guard_build);
+TEST(CudaOptions, PairedGuardBuildIsTheDefault) {
+    EXPECT_TRUE(cuda_evaluator_options({{"--cases", {"c"}}}, "").paired_guard_build);
+    EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--separate-guard-build"}).paired_guard_build);
+    EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard"}).paired_guard_build);
     const std::vector<std::string> switches = cuda_switch_options();
-    EXPECT_NE(std::find(switches.begin(), switches.end(), "--paired-guard-build"), switches.end());
-    EXPECT_NE(cuda_options_help().find("--paired-guard-build"), std::string::npos);
+    EXPECT_NE(std::find(switches.begin(), switches.end(), "--separate-guard-build"), switches.end());
+    EXPECT_NE(cuda_options_help().find("--separate-guard-build"), std::string::npos);
     try {
-        cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard", "--paired-guard-build"});
-        ADD_FAILURE() << "accepted a paired guarded build with the guard off";
+        cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard", "--separate-guard-build"});
+        ADD_FAILURE() << "accepted separate guarded builds with the guard off";
     } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("--paired-guard-build"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("--separate-guard-build"), std::string::npos) << e.what();
     }
 }
 

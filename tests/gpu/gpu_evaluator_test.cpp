@@ -171,7 +171,7 @@ TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
     EXPECT_GE(e.stats().cache_hits, 2);
 }
 
-// `separate`: the default separate builds, else --paired-guard-build (each variant's builds in one module).
+// `separate`: --separate-guard-build, else the default paired build (each variant's builds in one module).
 void loop_guard_stops_runaway_loops(GpuEvaluator& t, bool separate) {
     CudaEvaluatorOptions o = t.options();
     o.paired_guard_build = !separate;

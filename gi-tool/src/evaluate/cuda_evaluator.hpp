@@ -8,11 +8,11 @@
 // overwrites entirely, so those are poisoned for variants), and checks and times every variant.
 // The first worker on a case writes the reference outputs to a checksummed file (/dev/shm when
 // there is one) that spare and replacement workers load instead of running the original again.
-// Each variant is also compiled with its loops guarded (apart, or with --paired-guard-build in the
-// same module as the plain build where the file allows it: variant/paired_build.hpp); that build runs the check, so a loop that runs
-// away stops itself at original time x factor + guard margin and costs no restart; the plain build is
-// timed and its outputs compared too. A variant that hangs anyway (a barrier deadlock, a goto loop)
-// is killed at original time x factor + margin after its launch; one that crashes or leaves a sticky
+// Each variant is also compiled with its loops and barriers guarded (in the same module as the plain
+// build where the file allows it, variant/paired_build.hpp; apart with --separate-guard-build); that
+// build runs the check, so a loop that runs away or a barrier that deadlocks ends by itself at
+// original time x factor + guard margin and costs no restart; the plain build is timed and its
+// outputs compared too. A variant that hangs anyway (a goto loop, a barrier in a #define) is killed at original time x factor + margin after its launch; one that crashes or leaves a sticky
 // CUDA error costs a worker restart. Every failure is classified with its cause.
 #include <filesystem>
 #include <memory>
@@ -53,7 +53,7 @@ struct CudaEvaluatorOptions {
                                             // so one whose loop runs away ends by itself, without a restart
     int guard_margin_ms = 2;                // the guard stops loops at the original's time x factor + this
     bool barrier_guard = true;              // with loop_guard: its __syncthreads() guarded too (variant/barrier_guard.hpp)
-    bool paired_guard_build = false;        // the guarded build in the plain one's module (one compile, one
+    bool paired_guard_build = true;         // the guarded build in the plain one's module (one compile, one
                                             // load; variant/paired_build.hpp), where the file allows it
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     std::filesystem::path compile_cache;    // "" = in memory only

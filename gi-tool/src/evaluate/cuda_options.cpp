@@ -48,7 +48,7 @@ std::vector<std::string> cuda_value_options() {
             "--loop-guard-margin-ms"};
 }
 
-std::vector<std::string> cuda_switch_options() { return {"--no-loop-guard", "--no-barrier-guard", "--paired-guard-build"}; }
+std::vector<std::string> cuda_switch_options() { return {"--no-loop-guard", "--no-barrier-guard", "--separate-guard-build"}; }
 
 std::string cuda_options_help() {
     return "  --cases DIR               cuda: recorded test cases (GI_RECORD_DIR of a recorder run); required\n"
@@ -74,9 +74,8 @@ std::string cuda_options_help() {
            "  --loop-guard-margin-ms N  cuda: a guarded loop stops, and a guarded barrier gives up, at the\n"
            "                            original's time x factor + N ms (default 2)\n"
            "  --no-barrier-guard        cuda: guard loops only; a barrier deadlock then costs a worker\n"
-           "  --paired-guard-build      cuda: compile each variant's loop-guarded build into the same module as\n"
-           "                            its plain build (one compile, one module load; about 45% less compile\n"
-           "                            CPU) instead of apart; on the H100 it did not raise throughput\n"
+           "  --separate-guard-build    cuda: compile each variant's guarded build apart from its plain build\n"
+           "                            (two compiles and two module loads instead of one; slower)\n"
            "  --compile-cache DIR       cuda: keep compiled variants here across runs\n"
            "  --spare-workers N         cuda: GPU workers kept ready to replace one a variant killed (default 4)\n";
 }
@@ -113,9 +112,10 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     o.barrier_guard = o.loop_guard && switches.count("--no-barrier-guard") == 0;
     if (!o.loop_guard && switches.count("--no-barrier-guard"))
         throw UsageError("--no-barrier-guard has no effect with --no-loop-guard (which guards neither); drop one of them");
-    o.paired_guard_build = switches.count("--paired-guard-build") > 0;
-    if (!o.loop_guard && o.paired_guard_build)
-        throw UsageError("--paired-guard-build has no effect with --no-loop-guard (there is no guarded build); drop one of them");
+    const bool separate = switches.count("--separate-guard-build") > 0;
+    if (!o.loop_guard && separate)
+        throw UsageError("--separate-guard-build has no effect with --no-loop-guard (there is no guarded build); drop one of them");
+    o.paired_guard_build = o.loop_guard && !separate;
     if (!kernel_path.empty()) {
         const std::filesystem::path folder = std::filesystem::path(kernel_path).parent_path();
         o.include_dirs.push_back(folder.empty() ? "." : folder.string());
