@@ -36,13 +36,21 @@ wait
 cubins=("$work"/g*.cubin)
 [[ ${#cubins[@]} -eq 40 ]] || { echo "module-cost.sh: only ${#cubins[@]} of 40 stereo cubins compiled" >&2; exit 1; }
 
-# Starts `module_cost ARGS` every $period s and kills it with SIGKILL after $period s, until the
-# file $work/stop exists; appends each one's exit time (kill to gone, ms) to $1.
+# Starts `module_cost ARGS`, waits until it says "hanging" (its kernel is running; a process
+# without that line, --hold, is waited for $period s), then kills it with SIGKILL $period s later,
+# over and over until the file $work/stop exists; appends each one's exit time (kill to gone, ms)
+# to $1. Killing before CUDA is up would measure nothing: a process that never launched exits at once.
 kill_loop() {
     local exits="$1"; shift
+    local n=0
     while [[ ! -e "$work/stop" ]]; do
-        "$work/module_cost" "$@" >/dev/null 2>&1 &
+        n=$((n + 1))
+        local said="$work/said.$n"
+        "$work/module_cost" "$@" >"$said" 2>&1 &
         local pid=$!
+        if [[ "$1" == --hang ]]; then
+            for _ in $(seq 1 500); do grep -q hanging "$said" 2>/dev/null && break; sleep 0.02; done
+        fi
         sleep "$period"
         local t0; t0=$(date +%s%N)
         kill -9 "$pid" 2>/dev/null
@@ -51,6 +59,15 @@ kill_loop() {
           echo $(( ($(date +%s%N) - t0) / 1000000 )) >>"$exits" ) &
     done
     wait
+}
+
+# How many of the killed processes had their kernel running when killed, and what the others said.
+launched_summary() {
+    local launched; launched=$(grep -l hanging "$work"/said.* 2>/dev/null | wc -l)
+    local all; all=$(find "$work" -maxdepth 1 -name 'said.*' | wc -l)
+    echo "$launched of $all killed processes had launched their kernel"
+    grep -L hanging "$work"/said.* 2>/dev/null | head -1 | xargs -r cat | head -3
+    rm -f "$work"/said.*
 }
 
 exit_summary() {
@@ -62,28 +79,33 @@ run_cost() { "$work/module_cost" --pace "$pace" "$kernel" "$iterations" "${cubin
 echo; echo "## alone"; run_cost
 
 echo; echo "## beside one process whose kernel hangs throughout (never killed)"
-"$work/module_cost" --hang "$work/hang.cubin" hang >/dev/null 2>&1 &
+"$work/module_cost" --hang "$work/hang.cubin" hang >"$work/hang.out" 2>&1 &
 hang_pid=$!
-sleep 1
+for _ in $(seq 1 500); do grep -q hanging "$work/hang.out" 2>/dev/null && break; sleep 0.02; done
+if ! grep -q hanging "$work/hang.out"; then
+    echo "module-cost.sh: the hanging process never launched its kernel: $(cat "$work/hang.out")" >&2
+fi
 run_cost
-kill -9 "$hang_pid"; wait "$hang_pid" 2>/dev/null
+kill -9 "$hang_pid" 2>/dev/null; wait "$hang_pid" 2>/dev/null
 
 echo; echo "## beside processes whose kernel hangs, each killed after $period s"
 rm -f "$work/stop"
-kill_loop "$work/exits-hang" --hang "$work/hang.cubin" hang &
+kill_loop "$work/exits-hang" --hang "$work/hang.cubin" hang 2>/dev/null &
 loop=$!
 sleep 1
 run_cost
-touch "$work/stop"; wait "$loop"
+touch "$work/stop"; wait "$loop" 2>/dev/null
 exit_summary "$work/exits-hang"
+launched_summary
 
 echo; echo "## beside processes holding an idle context, each killed after $period s"
 rm -f "$work/stop"
-kill_loop "$work/exits-idle" --hold 60 &
+kill_loop "$work/exits-idle" --hold 60 2>/dev/null &
 loop=$!
 sleep 1
 run_cost
-touch "$work/stop"; wait "$loop"
+touch "$work/stop"; wait "$loop" 2>/dev/null
 exit_summary "$work/exits-idle"
+rm -f "$work"/said.*
 
 echo; echo "## alone again"; run_cost

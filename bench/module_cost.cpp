@@ -171,7 +171,9 @@ int main(int argc, char** argv) {
         CUfunction f;
         check(cuModuleGetFunction(&f, m, argv[3]), "cuModuleGetFunction");
         check(cuLaunchKernel(f, 132, 1, 1, 256, 1, 1, 0, nullptr, nullptr, nullptr), "cuLaunchKernel");
-        cuCtxSynchronize();  // never returns: the caller kills this process
+        std::printf("hanging\n");  // the caller kills this process once it reads this
+        std::fflush(stdout);
+        cuCtxSynchronize();  // never returns
         return 0;
     }
     if (argc == 3 && std::string(argv[1]) == "--hold") {
