@@ -12,8 +12,9 @@
 // build where the file allows it, variant/paired_build.hpp; apart with --separate-guard-build); that
 // build runs the check, so a loop that runs away or a barrier that deadlocks ends by itself at
 // original time x factor + guard margin and costs no restart; the plain build is timed and its
-// outputs compared too. A variant that hangs anyway (a goto loop, a barrier in a #define) is killed at original time x factor + margin after its launch; one that crashes or leaves a sticky
-// CUDA error costs a worker restart. Every failure is classified with its cause.
+// outputs compared too. A variant that hangs anyway (a goto loop, a barrier in a #define) is killed
+// at original time x factor + margin after its launch; one that crashes or leaves a sticky CUDA
+// error costs a worker restart. Every failure is classified with its cause.
 #include <filesystem>
 #include <memory>
 #include <string>

@@ -2,8 +2,8 @@
 // Barrier-deadlock protection for the cuda evaluator's check run, the loop guard's twin (issue 3).
 // An edit that copies or moves a `__syncthreads()` into code that not every thread reaches (a
 // branch, a loop some threads leave early) deadlocks the block: no hardware barrier can be given
-// up on, so until now such a variant cost a killed worker, a torn-down context (about 230 ms of
-// driver work that slows every other process's module loads) and a replacement worker.
+// up on, so without this guard such a variant costs a killed worker, a torn-down context (about
+// 230 ms of driver work that slows every other process's module loads) and a replacement worker.
 //
 // In the guarded build every plain `__syncthreads()` becomes gi_guarded_syncthreads(SITE), a
 // barrier in shared memory that gives up once the loop guard's deadline has passed, sets
