@@ -63,6 +63,8 @@ TEST(BarrierGuard, WithoutPlainBarriersTheTextIsUnchanged) {
              // Text that cannot be scanned is the plain compile's to report.
              std::string("__global__ void k(int* p) { __syncthreads(); /* unterminated\n"),
              std::string("__global__ void k(int* p) { __syncthreads(); \n"),
+             // No kernel here to set the barrier's counters up (it is in another file).
+             std::string("__device__ void step(int* s) { s[0] = 1; __syncthreads(); }\n"),
          }) {
         const BarrierGuardResult r = guard_barriers(source);
         EXPECT_EQ(r.barriers, 0) << source;

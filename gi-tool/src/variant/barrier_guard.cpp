@@ -42,8 +42,10 @@ BarrierGuardResult guard_scanned(const Scan& scan, const std::string& source) {
         edits.push_back({first.begin, last.end - first.begin, "gi_guarded_syncthreads(" + std::to_string(result.barriers) + ")"});
     }
     if (result.barriers == 0) return result;
+    int kernels = 0;
     for (const FunctionDefinition& f : grammar_detail::find_cuda_functions(scan)) {
         if (!f.is_global || f.body_open < 0) continue;
+        ++kernels;
         const Token& open = scan.tokens[static_cast<std::size_t>(f.body_open)];
         const Token& close = scan.tokens[static_cast<std::size_t>(f.body_close)];
         edits.push_back({open.end, 0, " gi_barrier_enter();"});
@@ -54,6 +56,9 @@ BarrierGuardResult guard_scanned(const Scan& scan, const std::string& source) {
         }
         edits.push_back({close.begin, 0, "gi_thread_exit(); "});
     }
+    // The barrier's counters are set up where a kernel starts; with the kernel in another file (the
+    // barriers in a header's device functions) they never would be, so leave the barriers alone.
+    if (kernels == 0) return {source, 0};
     std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.at > b.at; });
     for (const Edit& e : edits) result.source.replace(e.at, e.erase, e.text);
     return result;

@@ -21,7 +21,8 @@
 // only checks; the plain build, with hardware barriers, is what is timed, and its outputs are
 // compared too.
 //
-// Left as they are (a deadlock there still costs a worker): barriers inside #define bodies,
+// Left as they are (a deadlock there still costs a worker): barriers in a file with no kernel
+// defined in it (the kernel is what sets the barrier up), barriers inside #define bodies,
 // __syncthreads_count/_and/_or, bar.sync in inline assembly, cooperative-groups syncs, and
 // `return expr;` of a void expression. A `return;` inside a lambda in a kernel would be counted
 // as the thread leaving; kernels with such lambdas should not use barriers in the lambda's caller.
