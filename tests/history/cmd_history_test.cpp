@@ -1,31 +1,16 @@
 // `gi-tool history` end to end: the binary on a database made here.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-
-#include <cstdio>
 
 #include "history/history.hpp"
 #include "history_test_util.hpp"
+#include "../support/gi_tool_run.hpp"
 
 namespace gi {
 namespace {
 
-struct ToolRun {
-    int status = -1;
-    std::string output;
-};
+using test::ToolRun;
 
-ToolRun gi_tool(const std::string& arguments) {
-    ToolRun run;
-    FILE* pipe = ::popen((std::string(GI_TOOL_PATH) + " history " + arguments + " 2>&1").c_str(), "r");
-    if (!pipe) return run;
-    char buffer[4096];
-    std::size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
-    const int status = ::pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
-}
+ToolRun gi_tool(const std::string& arguments) { return test::run_gi_tool("history " + arguments); }
 
 std::filesystem::path sample_run() {
     const auto dir = test::scratch_dir("cmd");

@@ -1,36 +1,22 @@
 // `gi-tool evolve --strategy nsga2|anneal` end to end with the fake evaluator, and what the run
 // leaves for `gi-tool history`.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 
 #include "history/history.hpp"
 #include "search/atomic_file.hpp"
+#include "../support/gi_tool_run.hpp"
 
 namespace gi {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct ToolRun {
-    int status = -1;
-    std::string output;
-};
+using test::ToolRun;
 
-ToolRun gi_tool(const std::string& arguments) {
-    ToolRun run;
-    FILE* pipe = ::popen((std::string(GI_TOOL_PATH) + " " + arguments + " 2>&1").c_str(), "r");
-    if (!pipe) return run;
-    char buffer[4096];
-    std::size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
-    const int status = ::pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
-}
+ToolRun gi_tool(const std::string& arguments) { return test::run_gi_tool(arguments); }
 
 std::string kernel_options() {
     return std::string(GI_TEST_DATA_DIR) + "/search/small.cu --function scale --param BLOCK=32,64,128 --param ROWS=1..8";

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "search/atomic_file.hpp"
+#include "../support/gi_tool_run.hpp"
 
 extern char** environ;
 
@@ -23,24 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct ToolRun {
-    int status = -1;
-    std::string output;
-};
+using test::ToolRun;
 
-// Runs gi-tool with `arguments` (a shell word list), stdout and stderr together.
-ToolRun run_tool(const std::string& arguments) {
-    ToolRun run;
-    const std::string command = std::string(GI_TOOL_PATH) + " " + arguments + " 2>&1";
-    FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) return run;
-    char buffer[4096];
-    std::size_t n;
-    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
-    const int status = ::pclose(pipe);
-    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return run;
-}
+ToolRun run_tool(const std::string& arguments) { return test::run_gi_tool(arguments); }
 
 std::string kernel() { return std::string(GI_TEST_DATA_DIR) + "/search/small.cu"; }
 

@@ -1,33 +1,20 @@
 // `gi-tool cases` end to end (no GPU): verification of recorded cases and the geometry check.
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <sys/wait.h>
 
 #include "testcase/case_io.hpp"
+#include "../support/gi_tool_run.hpp"
 
 namespace gi {
 namespace {
 namespace fs = std::filesystem;
 
-struct ToolRun {
-    int status = -1;
-    std::string output;
-};
+using test::ToolRun;
 
-ToolRun gi_tool(const std::string& arguments) {
-    ToolRun r;
-    FILE* pipe = ::popen((std::string(GI_TOOL_PATH) + " " + arguments + " 2>&1").c_str(), "r");
-    std::array<char, 4096> buffer;
-    while (std::fgets(buffer.data(), buffer.size(), pipe)) r.output += buffer.data();
-    const int status = ::pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
+ToolRun gi_tool(const std::string& arguments) { return test::run_gi_tool(arguments); }
 
 class CasesCli : public ::testing::Test {
 protected:

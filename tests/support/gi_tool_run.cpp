@@ -1,0 +1,22 @@
+#include "gi_tool_run.hpp"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+
+namespace gi::test {
+
+ToolRun run_gi_tool(const std::string& arguments) {
+    ToolRun run;
+    const std::string command = "\"" + std::string(GI_TOOL_PATH) + "\" " + arguments + " 2>&1";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (pipe == nullptr) return run;
+    char buffer[4096];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.output.append(buffer, n);
+    const int status = ::pclose(pipe);
+    run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return run;
+}
+
+}  // namespace gi::test
