@@ -718,7 +718,7 @@ struct CudaEvaluator::Impl {
     // The guarded source, or "" when there is nothing to guard.
     std::string guarded_source(const std::string& source) const {
         if (!options.loop_guard) return "";
-        LoopGuardResult g = options.barrier_guard ? guard_hangs(source) : guard_loops(source);
+        LoopGuardResult g = guard_hangs(source, "variant.cu", options.barrier_guard);
         return g.any() ? std::move(g.source) : std::string();
     }
 

@@ -4,7 +4,8 @@
 
 namespace gi {
 
-LoopGuardResult guard_hangs(const std::string& source, const std::string& name) {
+LoopGuardResult guard_hangs(const std::string& source, const std::string& name, bool barriers_too) {
+    if (!barriers_too) return guard_loops(source, name);
     const BarrierGuardResult barriers = guard_barriers(source, name);
     LoopGuardResult result = guard_loops(barriers.source, name);
     result.barriers = barriers.barriers;

@@ -9,7 +9,8 @@
 
 namespace gi {
 
-// Pure. `name` is used in the messages of `unguarded`.
-LoopGuardResult guard_hangs(const std::string& source, const std::string& name = "variant.cu");
+// Pure. `name` is used in the messages of `unguarded`. `barriers` false: loops only (guard_loops,
+// the evaluator's --no-barrier-guard).
+LoopGuardResult guard_hangs(const std::string& source, const std::string& name = "variant.cu", bool barriers = true);
 
 }  // namespace gi

@@ -29,7 +29,7 @@ std::string paired_build_refusal(const std::string& source, const std::string& f
 }
 
 LoopGuardResult paired_source(const std::string& plain_source, const std::string& name, bool barriers) {
-    LoopGuardResult guarded = barriers ? guard_hangs(plain_source, name) : guard_loops(plain_source, name);
+    LoopGuardResult guarded = guard_hangs(plain_source, name, barriers);
     const std::string& preamble = loop_guard_preamble();
     const std::string body = guarded.source.substr(preamble.size());
     // The plain copy ends without a newline now and then; the namespace must open on its own line.

@@ -24,7 +24,7 @@ std::string paired_build_refusal(const std::string& source, const std::string& f
 // list are guard_loops' for the variant (`name` in its messages). Compiler messages keep the kernel's line
 // numbers in both copies (`#line 1` before each), so the plain copy's errors read as the plain
 // build's would.
-// `barriers`: guard the copy's barriers too (guard_hangs), else its loops only (guard_loops).
+// `barriers`: as guard_hangs's, which guards the copy.
 LoopGuardResult paired_source(const std::string& plain_source, const std::string& name = "variant.cu",
                               bool barriers = true);
 
