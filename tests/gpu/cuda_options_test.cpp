@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "util/error.hpp"
 
@@ -28,22 +32,34 @@ TEST(CudaOptions, DefaultsAndValues) {
     EXPECT_EQ(o.include_dirs[0], "kernels/stereo");
 }
 
+// cuda_evaluator_options refuses these options with a UsageError that names `option`.
+void expect_refused(const std::map<std::string, std::vector<std::string>>& values, const std::set<std::string>& switches,
+                    const std::string& option) {
+    try {
+        cuda_evaluator_options(values, "", switches);
+        ADD_FAILURE() << "accepted what should name " << option;
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find(option), std::string::npos) << e.what();
+    }
+}
+
+// `option` is a switch the command line takes, and the help describes it.
+void expect_documented_switch(const std::string& option) {
+    const std::vector<std::string> switches = cuda_switch_options();
+    EXPECT_NE(std::find(switches.begin(), switches.end(), option), switches.end()) << option;
+    EXPECT_NE(cuda_options_help().find(option), std::string::npos) << option;
+}
+
 TEST(CudaOptions, LoopGuardOptions) {
     CudaEvaluatorOptions o = cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard"});
     EXPECT_FALSE(o.loop_guard);
     o = cuda_evaluator_options({{"--cases", {"c"}}, {"--loop-guard-margin-ms", {"7"}}}, "");
     EXPECT_TRUE(o.loop_guard);
     EXPECT_EQ(o.guard_margin_ms, 7);
-    const std::vector<std::string> switches = cuda_switch_options();
-    EXPECT_NE(std::find(switches.begin(), switches.end(), "--no-loop-guard"), switches.end());
-    EXPECT_NE(cuda_options_help().find("--no-loop-guard"), std::string::npos);
+    expect_documented_switch("--no-loop-guard");
     EXPECT_NE(cuda_options_help().find("--loop-guard-margin-ms"), std::string::npos);
-    try {
-        cuda_evaluator_options({{"--cases", {"c"}}, {"--loop-guard-margin-ms", {"5"}}}, "", {"--no-loop-guard"});
-        ADD_FAILURE() << "accepted a margin for a guard that is off";
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("--no-loop-guard"), std::string::npos) << e.what();
-    }
+    // A margin for a guard that is off.
+    expect_refused({{"--cases", {"c"}}, {"--loop-guard-margin-ms", {"5"}}}, {"--no-loop-guard"}, "--no-loop-guard");
 }
 
 TEST(CudaOptions, BarrierGuardIsOnWithTheLoopGuardUnlessTurnedOff) {
@@ -51,40 +67,23 @@ TEST(CudaOptions, BarrierGuardIsOnWithTheLoopGuardUnlessTurnedOff) {
     EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-barrier-guard"}).barrier_guard);
     EXPECT_TRUE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-barrier-guard"}).loop_guard);
     EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard"}).barrier_guard);
-    const std::vector<std::string> switches = cuda_switch_options();
-    EXPECT_NE(std::find(switches.begin(), switches.end(), "--no-barrier-guard"), switches.end());
-    EXPECT_NE(cuda_options_help().find("--no-barrier-guard"), std::string::npos);
-    try {
-        cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard", "--no-barrier-guard"});
-        ADD_FAILURE() << "accepted turning off a guard that --no-loop-guard already turned off";
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("--no-barrier-guard"), std::string::npos) << e.what();
-    }
+    expect_documented_switch("--no-barrier-guard");
+    // Turning off a guard that --no-loop-guard already turned off.
+    expect_refused({{"--cases", {"c"}}}, {"--no-loop-guard", "--no-barrier-guard"}, "--no-barrier-guard");
 }
 
 TEST(CudaOptions, PairedGuardBuildIsTheDefault) {
     EXPECT_TRUE(cuda_evaluator_options({{"--cases", {"c"}}}, "").paired_guard_build);
     EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--separate-guard-build"}).paired_guard_build);
     EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard"}).paired_guard_build);
-    const std::vector<std::string> switches = cuda_switch_options();
-    EXPECT_NE(std::find(switches.begin(), switches.end(), "--separate-guard-build"), switches.end());
-    EXPECT_NE(cuda_options_help().find("--separate-guard-build"), std::string::npos);
-    try {
-        cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--no-loop-guard", "--separate-guard-build"});
-        ADD_FAILURE() << "accepted separate guarded builds with the guard off";
-    } catch (const UsageError& e) {
-        EXPECT_NE(std::string(e.what()).find("--separate-guard-build"), std::string::npos) << e.what();
-    }
+    expect_documented_switch("--separate-guard-build");
+    // Separate guarded builds with the guard off.
+    expect_refused({{"--cases", {"c"}}}, {"--no-loop-guard", "--separate-guard-build"}, "--separate-guard-build");
 }
 
 TEST(CudaOptions, MalformedValuesNameTheOption) {
-    auto fails = [](std::map<std::string, std::vector<std::string>> values, const std::string& option) {
-        try {
-            cuda_evaluator_options(values, "");
-            ADD_FAILURE() << "accepted " << option;
-        } catch (const UsageError& e) {
-            EXPECT_NE(std::string(e.what()).find(option), std::string::npos) << e.what();
-        }
+    auto fails = [](const std::map<std::string, std::vector<std::string>>& values, const std::string& option) {
+        expect_refused(values, {}, option);
     };
     fails({}, "--cases");
     fails({{"--cases", {"c"}}, {"--arch", {"90"}}}, "--arch");

@@ -12,6 +12,15 @@ namespace {
 
 long lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
 
+// guard_barriers(source) replaces `barriers` calls and gives `expected`, with the same lines (so
+// compiler messages keep the kernel's line numbers).
+void expect_guarded(const std::string& source, int barriers, const std::string& expected) {
+    const BarrierGuardResult r = guard_barriers(source);
+    EXPECT_EQ(r.barriers, barriers) << source;
+    EXPECT_EQ(r.source, expected);
+    EXPECT_EQ(lines(r.source), lines(source)) << "compiler messages must keep the kernel's line numbers";
+}
+
 TEST(BarrierGuard, BarriersAreReplacedAndEveryWayOutOfAKernelCounts) {
     const std::string source =
         "__global__ void k(int* p, int n) {\n"
@@ -19,37 +28,29 @@ TEST(BarrierGuard, BarriersAreReplacedAndEveryWayOutOfAKernelCounts) {
         "    p[threadIdx.x] = 1;\n"
         "    __syncthreads();\n"
         "}\n";
-    const BarrierGuardResult r = guard_barriers(source);
-    EXPECT_EQ(r.barriers, 1);
-    EXPECT_EQ(r.source,
-              "__global__ void k(int* p, int n) { gi_barrier_enter();\n"
-              "    if (threadIdx.x >= n) return gi_thread_exit();\n"
-              "    p[threadIdx.x] = 1;\n"
-              "    gi_guarded_syncthreads(1);\n"
-              "gi_thread_exit(); }\n");
-    EXPECT_EQ(lines(r.source), lines(source)) << "compiler messages must keep the kernel's line numbers";
+    expect_guarded(source, 1,
+                   "__global__ void k(int* p, int n) { gi_barrier_enter();\n"
+                   "    if (threadIdx.x >= n) return gi_thread_exit();\n"
+                   "    p[threadIdx.x] = 1;\n"
+                   "    gi_guarded_syncthreads(1);\n"
+                   "gi_thread_exit(); }\n");
 }
 
 TEST(BarrierGuard, BarriersInDeviceFunctionsAreGuardedAndOnlyKernelsCountExits) {
-    const std::string source =
+    expect_guarded(
         "__device__ void step(int* s) { s[0] = 1; __syncthreads(); return; }\n"
-        "__global__ void k(int* p) { __shared__ int s[1]; step(s); p[0] = s[0]; }\n";
-    const BarrierGuardResult r = guard_barriers(source);
-    EXPECT_EQ(r.barriers, 1);
-    EXPECT_EQ(r.source,
-              "__device__ void step(int* s) { s[0] = 1; gi_guarded_syncthreads(1); return; }\n"
-              "__global__ void k(int* p) { gi_barrier_enter(); __shared__ int s[1]; step(s); p[0] = s[0]; gi_thread_exit(); }\n");
+        "__global__ void k(int* p) { __shared__ int s[1]; step(s); p[0] = s[0]; }\n",
+        1,
+        "__device__ void step(int* s) { s[0] = 1; gi_guarded_syncthreads(1); return; }\n"
+        "__global__ void k(int* p) { gi_barrier_enter(); __shared__ int s[1]; step(s); p[0] = s[0]; gi_thread_exit(); }\n");
 }
 
 TEST(BarrierGuard, EachBarrierSiteHasItsOwnNumber) {
     // A warp split between two sites is what hangs the hardware barrier, so copies of one barrier
     // line are told apart.
-    const BarrierGuardResult r =
-        guard_barriers("__global__ void k(int* p) {\n  if (p[0]) __syncthreads ( );\n  __syncthreads();\n}\n");
-    EXPECT_EQ(r.barriers, 2);
-    EXPECT_EQ(r.source,
-              "__global__ void k(int* p) { gi_barrier_enter();\n  if (p[0]) gi_guarded_syncthreads(1);\n"
-              "  gi_guarded_syncthreads(2);\ngi_thread_exit(); }\n");
+    expect_guarded("__global__ void k(int* p) {\n  if (p[0]) __syncthreads ( );\n  __syncthreads();\n}\n", 2,
+                   "__global__ void k(int* p) { gi_barrier_enter();\n  if (p[0]) gi_guarded_syncthreads(1);\n"
+                   "  gi_guarded_syncthreads(2);\ngi_thread_exit(); }\n");
 }
 
 TEST(BarrierGuard, WithoutPlainBarriersTheTextIsUnchanged) {
@@ -66,22 +67,18 @@ TEST(BarrierGuard, WithoutPlainBarriersTheTextIsUnchanged) {
              // No kernel here to set the barrier's counters up (it is in another file).
              std::string("__device__ void step(int* s) { s[0] = 1; __syncthreads(); }\n"),
          }) {
-        const BarrierGuardResult r = guard_barriers(source);
-        EXPECT_EQ(r.barriers, 0) << source;
-        EXPECT_EQ(r.source, source);
+        expect_guarded(source, 0, source);
     }
 }
 
 TEST(BarrierGuard, ReturnsOfValuesAndReturnsOutsideKernelsAreLeftAlone) {
-    const std::string source =
+    expect_guarded(
         "__device__ int f(int x) { __syncthreads(); return x; }\n"
-        "template <int N> __global__ void k(int* p) { p[0] = f(N); if (p[1]) { return; } }\n";
-    const BarrierGuardResult r = guard_barriers(source);
-    EXPECT_EQ(r.barriers, 1);
-    EXPECT_EQ(r.source,
-              "__device__ int f(int x) { gi_guarded_syncthreads(1); return x; }\n"
-              "template <int N> __global__ void k(int* p) { gi_barrier_enter(); p[0] = f(N); if (p[1]) { return gi_thread_exit(); } "
-              "gi_thread_exit(); }\n");
+        "template <int N> __global__ void k(int* p) { p[0] = f(N); if (p[1]) { return; } }\n",
+        1,
+        "__device__ int f(int x) { gi_guarded_syncthreads(1); return x; }\n"
+        "template <int N> __global__ void k(int* p) { gi_barrier_enter(); p[0] = f(N); if (p[1]) { return gi_thread_exit(); } "
+        "gi_thread_exit(); }\n");
 }
 
 TEST(HangGuard, GuardsBarriersThenLoopsBehindOnePreamble) {
@@ -102,6 +99,10 @@ TEST(HangGuard, GuardsBarriersThenLoopsBehindOnePreamble) {
     // The preamble's own barrier loop is not guarded (it has a deadline of its own).
     EXPECT_NE(preamble.find("void gi_guarded_syncthreads(unsigned int site)"), std::string::npos);
     EXPECT_FALSE(guard_hangs("__global__ void k(int* p) { p[0] = 1; }\n").any());
+    // Barriers off: guard_loops's result, barriers left as they are.
+    const LoopGuardResult loops_only = guard_hangs(source, "variant.cu", false);
+    EXPECT_EQ(loops_only.barriers, 0);
+    EXPECT_EQ(loops_only.source, guard_loops(source).source);
 }
 
 }  // namespace
