@@ -120,7 +120,7 @@ if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     row "cuda-bench options" "${GI_CHECK_BENCH_OPTIONS:-(defaults)}"
     echo "exit $?" >>"$OUT/bench.log"
     cat "$OUT/bench.log"
-    for key in "variants per minute" "compile ms per variant" "run ms per variant" "run stages" "module load" "beside killed workers" "share of wall time" \
+    for key in "variants per minute" "answered without a run" "compile ms per variant" "run ms per variant" "run stages" "module load" "beside killed workers" "share of wall time" \
                "original kernel" "of which waiting" "restart ms per restart" "bound by" "statuses" "worker restarts" \
                "loop guard" "sanitizer"; do
         line="$(grep -m1 "^$key" "$OUT/bench.log")"
@@ -135,7 +135,7 @@ if [[ -n "$kernel" && $ncases -gt 0 ]]; then
         timeout "${GI_CHECK_BENCH_TIMEOUT:-200}" "$tool" cuda-bench "$kernel" --function "$function" "${kernel_options[@]}" --cases "$cases" \
             --variants "$variants" --batch 100 --seed 1 $config >"$OUT/bench-$n.log" 2>&1
         echo "exit $?" >>"$OUT/bench-$n.log"
-        for key in "variants per minute" "compile ms per variant" "run stages" "share of wall time" "restart ms per restart" "statuses" "loop guard"; do
+        for key in "variants per minute" "answered without a run" "compile ms per variant" "run stages" "share of wall time" "restart ms per restart" "statuses" "loop guard"; do
             line="$(grep -m1 "^$key" "$OUT/bench-$n.log")"
             [[ -n "$line" ]] && row "[$config] $key" "${line#*: }"
         done

@@ -81,6 +81,12 @@ TEST(CudaOptions, PairedGuardBuildIsTheDefault) {
     expect_refused({{"--cases", {"c"}}}, {"--no-loop-guard", "--separate-guard-build"}, "--separate-guard-build");
 }
 
+TEST(CudaOptions, BinaryDuplicatesGetTheFirstResultUnlessAskedToRun) {
+    EXPECT_TRUE(cuda_evaluator_options({{"--cases", {"c"}}}, "").reuse_binary_duplicates);
+    EXPECT_FALSE(cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--run-binary-duplicates"}).reuse_binary_duplicates);
+    expect_documented_switch("--run-binary-duplicates");
+}
+
 TEST(CudaOptions, MalformedValuesNameTheOption) {
     auto fails = [](const std::map<std::string, std::vector<std::string>>& values, const std::string& option) {
         expect_refused(values, {}, option);

@@ -142,7 +142,10 @@ TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
     batch.push_back(raw_variant(oob));                                                    // 4 illegal address
     batch.push_back(raw_variant(std::string(kKernel) + "\nthis does not compile;\n"));    // 5 compile error
     batch.push_back(make_variant(smaller, grammar_));                                     // 6 duplicate of 1
-    batch.push_back(raw_variant(std::string(kKernel) + "\n// differs only in a comment\n"));  // 7 fine again
+    std::string reread = kKernel;
+    reread.replace(reread.find("2.0f * tile[threadIdx.x]"), 24, "2.0f * in[i]");
+    batch.push_back(raw_variant(reread));                                                 // 7 fine again
+    batch.push_back(raw_variant(std::string(kKernel) + "\n// differs only in a comment\n"));  // 8 0's program
 
     const BatchResult r = e.evaluate(batch, 0);
     ASSERT_TRUE(r.original.valid());
@@ -159,9 +162,14 @@ TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
     EXPECT_NE(r.results[5].detail.find("variant.cu"), std::string::npos) << r.results[5].detail;
     EXPECT_EQ(r.results[6].status, EvalStatus::Ok);
     EXPECT_EQ(r.results[7].status, EvalStatus::Ok) << r.results[7].detail;
+    EXPECT_EQ(r.results[7].error, 0);
+    // The comment changes no code: 8 gets 0's result without a run.
+    EXPECT_EQ(r.results[8].status, EvalStatus::Ok) << r.results[8].detail;
+    EXPECT_EQ(r.results[8].time.median_ms, r.results[0].time.median_ms);
     const CudaEvaluatorStats& s = e.stats();
-    EXPECT_EQ(s.variants, 8);
+    EXPECT_EQ(s.variants, 9);
     EXPECT_EQ(s.duplicates, 1);
+    EXPECT_EQ(s.binary_duplicates, 1);
     EXPECT_GE(s.worker_restarts, 2);
     EXPECT_EQ(s.timeouts, 1);
 

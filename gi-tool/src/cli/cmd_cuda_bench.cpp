@@ -116,11 +116,14 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     const CudaEvaluatorStats& s = evaluator.stats();
     const double per_minute = s.variants / (wall_ms / 60000.0);
-    const long runs = s.variants - s.duplicates - statuses[EvalStatus::CompileError];
+    const long runs = s.variants - s.duplicates - s.binary_duplicates - statuses[EvalStatus::CompileError];
 
     auto share = [&](double ms) { return 100.0 * ms / wall_ms; };
     std::printf("variants evaluated: %ld in %.1f s\n", s.variants, wall_ms / 1000);
     std::printf("variants per minute: %.0f\n", per_minute);
+    std::printf("answered without a run: %ld repeated in their batch, %ld compiled to the module of an earlier variant in "
+                "their batch (binary duplicates); %ld variant runs\n",
+                s.duplicates, s.binary_duplicates, runs);
     std::printf("compile ms per variant: %.1f (one compile's time with %s; %ld compiled, of which %ld separate loop-guarded builds, "
                 "%ld paired builds (plain and guarded in one module), %ld paired compiles that failed and fell back to "
                 "separate builds; %ld cache hits, compiled in parallel)\n",

@@ -23,6 +23,7 @@
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_cache.hpp"
 #include "compile/nvrtc_compiler.hpp"
+#include "evaluate/binary_identity.hpp"
 #include "evaluate/cuda_classify.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
@@ -232,6 +233,7 @@ struct CudaEvaluator::Impl {
     std::vector<std::string> strict_flags;  // kStrictFlags when the original compiles with them
     bool pairing = false;                   // variants' guarded copies share the plain build's module
     std::map<std::string, EvalResult> sanitized;  // by variant key
+    std::map<std::string, EvalResult> sanitized_binaries;  // by binary_identity and the checkers run
     CudaEvaluatorStats stats;
 
     explicit Impl(CudaEvaluatorOptions o) : options(std::move(o)), cache(options.compile_cache) {
@@ -823,6 +825,18 @@ struct CudaEvaluator::Impl {
         return values;
     }
 
+    // The variant's binary_identity on case `index`, or "" when it did not compile or its launch
+    // geometry cannot be resolved (run_variant reports either).
+    std::string binary_identity_of(int index, const Variant& variant, const Build& build) const {
+        if (!build.code.ok) return "";
+        try {
+            const ResolvedGeometry g = resolve_geometry(geometry, slots[index].manifest, params_of(variant.genome), arg_names);
+            return binary_identity(build.code.cubin, build.guarded ? std::string_view(build.guarded->cubin) : std::string_view(), g);
+        } catch (const Error&) {
+            return "";
+        }
+    }
+
     // One variant on one loaded, referenced case.
     RunVerdict run_variant(int index, const Variant& variant, const Build& build, bool time) {
         const DeviceCompileResult& code = build.code;
@@ -990,6 +1004,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
     // Compiles start at once and run on every core while the GPU works through the batch.
     std::vector<Impl::Builds> compiles;
     std::map<std::string, std::size_t> first_with_key;
+    std::map<std::string, std::size_t> first_with_binary;  // binary_identity -> the variant that ran it
     for (std::size_t i = 0; i < variants.size(); ++i) {
         if (first_with_key.count(variants[i].key)) {
             compiles.emplace_back();
@@ -1026,6 +1041,15 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
         s.stats.compile_wait_ms += ms_since(wait_start);
         s.count_build(build);
         s.settle(build);
+        if (const std::string identity = s.options.reuse_binary_duplicates ? s.binary_identity_of(case_index, variants[i], build) : "";
+            !identity.empty()) {
+            if (const auto [it, first_time] = first_with_binary.emplace(identity, i); !first_time) {
+                batch.results.push_back(batch.results[it->second]);
+                ++s.stats.binary_duplicates;
+                ++s.stats.variants;
+                continue;
+            }
+        }
         batch.results.push_back(s.run_variant(case_index, variants[i], build, true).result);
         ++s.stats.variants;
     }
@@ -1060,6 +1084,9 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         // are cache hits); only the sanitizer processes, which share nothing, run in parallel.
         std::vector<std::function<EvalResult()>> runs;
         std::vector<std::size_t> run_index;
+        std::vector<std::string> identities(variants.size());      // of those run: binary_identity + checkers
+        std::map<std::string, std::size_t> run_identity;           // identity -> the variant that runs it
+        std::vector<std::pair<std::size_t, std::size_t>> same_program_as;  // (variant, the one run for it)
         for (std::size_t i : to_check) {
             const Variant& variant = variants[i];
             // A paired build's module has the plain kernel by its name too (gi-worker --once finds it);
@@ -1079,6 +1106,22 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
             if (count_barriers(variant.source) < s.original_barriers) {
                 tools.push_back("racecheck");
                 tools.push_back("synccheck");
+            }
+            // The same program under the same checkers has the same verdict, whatever its text.
+            if (s.options.reuse_binary_duplicates) {
+                std::string identity = binary_identity(code.cubin, "", g);
+                for (const std::string& tool : tools) identity += " " + tool;
+                if (auto it = s.sanitized_binaries.find(identity); it != s.sanitized_binaries.end()) {
+                    results[i] = it->second;
+                    ++s.stats.sanitize_binary_reuses;
+                    continue;
+                }
+                if (auto [it, first_time] = run_identity.emplace(identity, i); !first_time) {
+                    same_program_as.emplace_back(i, it->second);
+                    ++s.stats.sanitize_binary_reuses;
+                    continue;
+                }
+                identities[i] = std::move(identity);
             }
             const double base = s.slots[case_index].original_ms > 0 ? s.slots[case_index].original_ms : 100;
             std::vector<std::string> launch{s.worker_program, "--once",
@@ -1125,6 +1168,9 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
                 running.push_back(std::async(std::launch::async, runs[k]));
             for (std::size_t k = 0; k < running.size(); ++k) results[run_index[from + k]] = running[k].get();
         }
+        for (const auto& [i, first] : same_program_as) results[i] = results[first];
+        for (std::size_t i : run_index)
+            if (!identities[i].empty()) s.sanitized_binaries[identities[i]] = results[i];
         for (std::size_t i : to_check) s.sanitized[variants[i].key] = results[i];
     }
     for (std::size_t i = 0; i < variants.size(); ++i)

@@ -14,7 +14,9 @@
 // original time x factor + guard margin and costs no restart; the plain build is timed and its
 // outputs compared too. A variant that hangs anyway (a goto loop, a barrier in a #define) is killed
 // at original time x factor + margin after its launch; one that crashes or leaves a sticky CUDA
-// error costs a worker restart. Every failure is classified with its cause.
+// error costs a worker restart. Every failure is classified with its cause. A variant whose build
+// is the same program as an earlier one's in its batch gets that one's result without a run
+// (evaluate/binary_identity.hpp).
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -56,6 +58,8 @@ struct CudaEvaluatorOptions {
     bool barrier_guard = true;              // with loop_guard: its __syncthreads() guarded too (variant/barrier_guard.hpp)
     bool paired_guard_build = true;         // the guarded build in the plain one's module (one compile, one
                                             // load; variant/paired_build.hpp), where the file allows it
+    bool reuse_binary_duplicates = true;    // a variant built to the same program as an earlier one in its batch
+                                            // gets that one's result (evaluate/binary_identity.hpp)
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
@@ -67,6 +71,10 @@ struct CudaEvaluatorStats {
     long compiled = 0;            // compiles actually run (cache misses)
     long cache_hits = 0;
     long duplicates = 0;          // variants equal to an earlier one in the same batch
+    long binary_duplicates = 0;   // variants whose build equals an earlier one's in the same batch
+                                  // (evaluate/binary_identity.hpp): that one's result, no run
+    long sanitize_binary_reuses = 0;  // sanitizer verdicts taken from a program checked before (any
+                                      // text, same module, launch and checkers), no sanitizer run
     double compile_cpu_ms = 0;    // sum of compile times (over all threads)
     double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)
     double run_ms = 0;            // wall time of worker requests for variants (GPU work + transfers)

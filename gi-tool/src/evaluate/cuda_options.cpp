@@ -48,7 +48,9 @@ std::vector<std::string> cuda_value_options() {
             "--loop-guard-margin-ms"};
 }
 
-std::vector<std::string> cuda_switch_options() { return {"--no-loop-guard", "--no-barrier-guard", "--separate-guard-build"}; }
+std::vector<std::string> cuda_switch_options() {
+    return {"--no-loop-guard", "--no-barrier-guard", "--separate-guard-build", "--run-binary-duplicates"};
+}
 
 std::string cuda_options_help() {
     return "  --cases DIR               cuda: recorded test cases (GI_RECORD_DIR of a recorder run); required\n"
@@ -76,6 +78,9 @@ std::string cuda_options_help() {
            "  --no-barrier-guard        cuda: guard loops only; a barrier deadlock then costs a worker\n"
            "  --separate-guard-build    cuda: compile each variant's guarded build apart from its plain build\n"
            "                            (two compiles and two module loads instead of one; slower)\n"
+           "  --run-binary-duplicates   cuda: run and sanitize every variant, also one whose build is the same\n"
+           "                            program as one run before (by default it gets that one's result: within\n"
+           "                            a batch for runs, across the whole search for sanitizer verdicts)\n"
            "  --compile-cache DIR       cuda: keep compiled variants here across runs\n"
            "  --spare-workers N         cuda: GPU workers kept ready to replace one a variant killed (default 4)\n";
 }
@@ -116,6 +121,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     if (!o.loop_guard && separate)
         throw UsageError("--separate-guard-build has no effect with --no-loop-guard (there is no guarded build); drop one of them");
     o.paired_guard_build = o.loop_guard && !separate;
+    o.reuse_binary_duplicates = switches.count("--run-binary-duplicates") == 0;
     if (!kernel_path.empty()) {
         const std::filesystem::path folder = std::filesystem::path(kernel_path).parent_path();
         o.include_dirs.push_back(folder.empty() ? "." : folder.string());

@@ -1,0 +1,148 @@
+// Variants that compile to the same program as an earlier one in their batch (evaluate/
+// binary_identity.hpp), without a GPU: gi_tests stands in for gi-worker (tests/gpu/fake_worker.cpp,
+// mode "replay", which logs every variant run) and the compiles are real (NVRTC). Edits the
+// compiler throws away (a comment, `const` on a by-value parameter) must cost no run and get the
+// first variant's result; a real change must still run; --run-binary-duplicates runs them all.
+// Sanitizer verdicts are reused the same way, across calls too; a stand-in compute-sanitizer (a
+// script that logs its arguments and passes) counts the checks.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <fstream>
+
+#include "../gpu/fake_worker_fixture.hpp"
+#include "evaluate/binary_identity.hpp"
+#include "evaluate/cuda_evaluator.hpp"
+#include "util/hash.hpp"
+
+namespace gi {
+namespace {
+
+class BinaryDuplicates : public gpu_test::FakeWorkerEvaluatorTest {
+protected:
+    void SetUp() override { set_up(gpu_test::kScaleKernel, "256,1024"); }
+
+    // The original (block 256), then three variants of it: `const` on n, a trailing comment, and
+    // block 1024, in that order.
+    std::vector<Variant> batch() const {
+        Genome const_n;
+        set_gene(const_n, "const_n", "1");
+        const std::string commented = std::string(gpu_test::kScaleKernel) + "// a comment the compiler drops\n";
+        return {with_block("256"), make_variant(const_n, grammar_), Variant{Genome{}, commented, {}, sha256_hex(commented)},
+                with_block("1024")};
+    }
+
+    // A compute-sanitizer that passes every program and logs one line per check; returns its path.
+    std::string fake_sanitizer() const {
+        const std::filesystem::path script = folder_.path() / "fake-sanitizer";
+        std::ofstream(script) << "#!/bin/sh\necho \"$2\" >> '" << sanitizer_log().string() << "'\nexit 0\n";
+        ::chmod(script.c_str(), 0755);
+        return script.string();
+    }
+    std::filesystem::path sanitizer_log() const { return folder_.path() / "sanitizer.log"; }
+    long sanitizer_runs() const {
+        std::ifstream in(sanitizer_log());
+        long lines = 0;
+        for (std::string line; std::getline(in, line);) ++lines;
+        return lines;
+    }
+
+    long variant_runs() const {
+        const std::vector<gpu_test::FakeWorkerEvent> log = events();
+        return std::count_if(log.begin(), log.end(), [](const gpu_test::FakeWorkerEvent& e) { return e.what == "variant"; });
+    }
+};
+
+TEST_F(BinaryDuplicates, TheScaleKernelHasTheConstGene) {
+    // The test below relies on this gene: a by-value parameter made const changes no code.
+    ASSERT_NE(grammar_.find_gene("const_n"), nullptr);
+}
+
+TEST_F(BinaryDuplicates, AnEditTheCompilerDropsGetsTheFirstResultWithoutARun) {
+    CudaEvaluator e(grammar_, options(0));
+    const BatchResult r = e.evaluate(batch(), 0);
+    ASSERT_EQ(r.results.size(), 4u);
+    for (const EvalResult& result : r.results) EXPECT_EQ(result.status, EvalStatus::Ok) << result.detail;
+    for (int i : {1, 2}) {
+        EXPECT_EQ(r.results[i].time.median_ms, r.results[0].time.median_ms) << i;
+        EXPECT_EQ(r.results[i].time.repetitions, r.results[0].time.repetitions) << i;
+    }
+    EXPECT_EQ(e.stats().binary_duplicates, 2);
+    EXPECT_EQ(e.stats().duplicates, 0);  // the texts all differ
+    EXPECT_EQ(variant_runs(), 2);        // block 256 once, block 1024
+    EXPECT_EQ(e.stats().variants, 4);
+}
+
+TEST_F(BinaryDuplicates, EachBatchRunsItsOwnFirstCopy) {
+    // Reuse is within a batch: each batch is timed against its own measurement of the original.
+    CudaEvaluator e(grammar_, options(0));
+    e.evaluate(batch(), 0);
+    e.evaluate({batch()[1]}, 0);
+    EXPECT_EQ(variant_runs(), 3);
+    EXPECT_EQ(e.stats().binary_duplicates, 2);
+}
+
+TEST_F(BinaryDuplicates, RunBinaryDuplicatesRunsEveryVariant) {
+    CudaEvaluatorOptions o = options(0);
+    o.reuse_binary_duplicates = false;
+    CudaEvaluator e(grammar_, o);
+    const BatchResult r = e.evaluate(batch(), 0);
+    for (const EvalResult& result : r.results) EXPECT_EQ(result.status, EvalStatus::Ok) << result.detail;
+    EXPECT_EQ(e.stats().binary_duplicates, 0);
+    EXPECT_EQ(variant_runs(), 4);
+}
+
+TEST_F(BinaryDuplicates, SanitizerVerdictsAreReusedForTheSameProgram) {
+    CudaEvaluatorOptions o = options(0);
+    o.sanitizer = fake_sanitizer();
+    CudaEvaluator e(grammar_, o);
+    const std::vector<Variant> variants = batch();
+    const std::vector<EvalResult> first = e.sanitize_many(variants, 0);
+    ASSERT_EQ(first.size(), 4u);
+    for (const EvalResult& result : first) EXPECT_EQ(result.status, EvalStatus::Ok) << result.detail;
+    EXPECT_EQ(sanitizer_runs(), 2);  // memcheck of block 256 and of block 1024
+    EXPECT_EQ(e.stats().sanitize_binary_reuses, 2);
+    // Later, another text of the same program: no check, unlike a new program.
+    const std::string other_text = std::string(gpu_test::kScaleKernel) + "// another comment\n";
+    e.sanitize_many({Variant{Genome{}, other_text, {}, sha256_hex(other_text)}}, 0);
+    EXPECT_EQ(sanitizer_runs(), 2);
+    EXPECT_EQ(e.stats().sanitize_binary_reuses, 3);
+}
+
+TEST_F(BinaryDuplicates, RunBinaryDuplicatesSanitizesEveryProgramText) {
+    CudaEvaluatorOptions o = options(0);
+    o.sanitizer = fake_sanitizer();
+    o.reuse_binary_duplicates = false;
+    CudaEvaluator e(grammar_, o);
+    e.sanitize_many(batch(), 0);
+    EXPECT_EQ(sanitizer_runs(), 4);
+    EXPECT_EQ(e.stats().sanitize_binary_reuses, 0);
+}
+
+TEST(BinaryIdentity, EqualOnlyForTheSameModulesAndLaunch) {
+    ResolvedGeometry g;
+    g.grid = {16, 1, 1};
+    g.block = {256, 1, 1};
+    const std::string base = binary_identity("module", "", g);
+    EXPECT_EQ(base, binary_identity("module", "", g));
+    EXPECT_EQ(base.size(), 64u);
+    EXPECT_NE(base, binary_identity("modulE", "", g));
+    EXPECT_NE(base, binary_identity("module", "guarded", g));
+    // The same bytes split differently between the two modules are different builds.
+    EXPECT_NE(binary_identity("ab", "c", g), binary_identity("a", "bc", g));
+    ResolvedGeometry other_block = g;
+    other_block.block = {128, 2, 1};
+    EXPECT_NE(base, binary_identity("module", "", other_block));
+    ResolvedGeometry other_grid = g;
+    other_grid.grid = {16, 2, 1};
+    EXPECT_NE(base, binary_identity("module", "", other_grid));
+    // Grid and block are not interchangeable.
+    ResolvedGeometry swapped;
+    swapped.grid = g.block;
+    swapped.block = g.grid;
+    EXPECT_NE(base, binary_identity("module", "", swapped));
+}
+
+}  // namespace
+}  // namespace gi
