@@ -20,7 +20,9 @@
 # from a separate parameters-only run sweeping up to this many points, e.g. 100000 for an exhaustive
 # sweep, instead of the evolve run's own pre-tuning), GI_START_GENOME (one kernel at a time: evolve from
 # this genome without pre-tuning, e.g. the winner of bench/params-baseline.sh's exhaustive sweep;
-# "params only" is then that genome, so "vs params" is what code evolution and post-tuning added).
+# "params only" is then that genome, so "vs params" is what code evolution and post-tuning added),
+# GI_EVOLVE_OPTIONS (more words for the search's gi-tool evolve, e.g. --run-binary-duplicates for the
+# A/B arm of binary-duplicate reuse).
 # Results: $OUT/results.md (the table), $OUT/<kernel>/ (run.xml, best.genome, logs, variant sources).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -68,7 +70,8 @@ for kernel in $kernels; do
     # The search is bounded by --time-limit; the hard timeout only guards against a stuck run.
     timeout $(( time_limit + 420 )) "$tool" evolve "$source_file" "${options[@]}" --evaluator cuda --arch "sm_$arch" \
         --cases "$cases" --held-out "$held_out" --time-limit "$time_limit" --tune-max "$tune_max" \
-        --population "$population" --generations 1000 --seed "$seed" "${start_options[@]}" --out "$dir/run" >"$dir/evolve.log" 2>&1
+        --population "$population" --generations 1000 --seed "$seed" "${start_options[@]}" ${GI_EVOLVE_OPTIONS:-} \
+        --out "$dir/run" >"$dir/evolve.log" 2>&1
     status=$?
     wall=$(( $(date +%s) - start ))
     tail -16 "$dir/evolve.log"
@@ -155,7 +158,7 @@ done
     echo
     echo "- GPU: ${gpu:-none found} (sm_$arch); $(nproc) CPU cores; $(nvcc --version | grep -o 'release [0-9.]*' | head -1)"
     echo "- date: $(date -u +%Y-%m-%dT%H:%MZ)"
-    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TIME_LIMIT=$time_limit GI_TUNE_MAX=$tune_max${baseline_tune_max:+ GI_BASELINE_TUNE_MAX=$baseline_tune_max} GI_POPULATION=$population GI_SEED=$seed${start_genome:+ GI_START_GENOME=\"$start_genome\"} bash bench/evolve-kernels.sh\`"
+    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TIME_LIMIT=$time_limit GI_TUNE_MAX=$tune_max${baseline_tune_max:+ GI_BASELINE_TUNE_MAX=$baseline_tune_max} GI_POPULATION=$population GI_SEED=$seed${start_genome:+ GI_START_GENOME=\"$start_genome\"}${GI_EVOLVE_OPTIONS:+ GI_EVOLVE_OPTIONS=\"$GI_EVOLVE_OPTIONS\"} bash bench/evolve-kernels.sh\`"
     echo "- times: each kernel's driver (CUDA events, median of 50 launches after warm-up) at the training size"
     echo "  (stereo: one 320x240 pair; bspline: 217^3; hydro: one two-launch step at 1024^2); checks: every output of"
     echo "  the training size and two held-out inputs against the CPU reference (original/params/evolved)"

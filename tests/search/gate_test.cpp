@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "search/evolve.hpp"
+#include "search/record_xml.hpp"
 #include "search_test_support.hpp"
 
 namespace gi {
@@ -152,6 +153,61 @@ TEST(Gate, EvolveNeverKeepsAVariantThatFailsTheSanitizerAndValidatesTheFinalOne)
     EXPECT_TRUE(record.final_check.ran);
     EXPECT_TRUE(record.final_check.passed);
     EXPECT_EQ(record.final_check.summary, "validated 1 cases (1 held out): 1000 elements, 0 beyond tolerance, worst error 0");
+    std::filesystem::remove_all(dir);
+}
+
+// Where a generation's time goes, on a fake clock: every evaluate() "takes" 3 s and every sanitizer
+// check 1 s. The record sums both over the search (not the final check's), and the summary says so.
+class SlowCheckedEvaluator : public CheckedEvaluator {
+public:
+    double now = 0;
+    bool searching = true;
+    int search_evaluations = 0, search_checks = 0;
+    BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
+        now += 3;
+        search_evaluations += searching;
+        return CheckedEvaluator::evaluate(variants, case_index);
+    }
+    EvalResult sanitize(const Variant& variant, int case_index) override {
+        now += 1;
+        search_checks += searching;
+        return CheckedEvaluator::sanitize(variant, case_index);
+    }
+};
+
+TEST(Gate, EvolveRecordsTheSearchTimeSpentEvaluatingAndGating) {
+    const Grammar grammar = testing::small_grammar();
+    SlowCheckedEvaluator checker;
+    checker.fallback = testing::ok_in(1.1);
+    checker.results["ROWS=2"] = testing::ok_in(0.6);
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = 3;
+    options.pre_tune = false;
+    options.post_tune = false;
+    EvolveHooks hooks;
+    hooks.clock = [&checker] { return checker.now; };
+    hooks.after_checkpoint = [&checker, &options](int done) {
+        if (done == options.generations) checker.searching = false;
+    };
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-time-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const RunRecord record = evolve(grammar, checker, options, dir, OutMode::Fresh, hooks);
+    ASSERT_EQ(record.generations.size(), 3u);
+    EXPECT_GE(checker.search_evaluations, 3);
+    EXPECT_GT(checker.search_checks, 0);
+    EXPECT_DOUBLE_EQ(record.search_evaluate_seconds, 3.0 * checker.search_evaluations);
+    EXPECT_DOUBLE_EQ(record.search_gate_seconds, 1.0 * checker.search_checks);
+    EXPECT_GT(record.wall_seconds, record.search_evaluate_seconds + record.search_gate_seconds);  // the final check too
+    const std::string summary = run_summary(record);
+    EXPECT_NE(summary.find("search time:         evaluating " + std::to_string(3 * checker.search_evaluations) + ".0 s"),
+              std::string::npos) << summary;
+    // Both sums survive the record's round trip (a resumed run adds to them).
+    tinyxml2::XMLDocument document;
+    ASSERT_EQ(document.LoadFile((dir / "run.xml").c_str()), tinyxml2::XML_SUCCESS);
+    const RunRecord reread = read_run_record(document.RootElement(), "run.xml");
+    EXPECT_DOUBLE_EQ(reread.search_evaluate_seconds, record.search_evaluate_seconds);
+    EXPECT_DOUBLE_EQ(reread.search_gate_seconds, record.search_gate_seconds);
     std::filesystem::remove_all(dir);
 }
 

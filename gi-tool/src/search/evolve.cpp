@@ -54,11 +54,13 @@ void write_best(const Outputs& out, const Genome& genome, const Grammar& grammar
     write_file_atomically(out.best_cu(), apply_genome(genome, grammar).source);
 }
 
-std::string fixed3(double value) {
+std::string fixed(double value, int decimals) {
     char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.3f", value);
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
     return buffer;
 }
+std::string fixed3(double value) { return fixed(value, 3); }
+std::string fixed1(double value) { return fixed(value, 1); }
 
 GenerationRecord generation_record(int index, const ScoredBatch& batch) {
     GenerationRecord g;
@@ -316,11 +318,16 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         }
         const int generation = state.next_generation;
         const int case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
+        const double evaluate_start = clock();
         ScoredBatch batch =
             hooks.evaluate_generation
                 ? hooks.evaluate_generation(generation, state.population, case_index, *strategy)
                 : evaluate_genomes(evaluator, grammar, state.population, case_index, options.acceptance);
+        const double gate_start = clock();
         if (checker != nullptr) gate_batch(batch, *checker, grammar, options.population / 2);
+        const double evaluate_s = gate_start - evaluate_start, gate_s = clock() - gate_start;
+        record.search_evaluate_seconds += evaluate_s;
+        record.search_gate_seconds += gate_s;
         record.generations.push_back(generation_record(generation, batch));
         update_best(record.best, generation, batch);
         state.population = strategy->next_population(batch, rng);
@@ -332,7 +339,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                  ": case " + std::to_string(case_index) + ", " + std::to_string(g.evaluated) + " individuals (" +
                  std::to_string(g.distinct) + " distinct), " + std::to_string(g.compiled) + " compiled, " +
                  std::to_string(g.accepted) + " accepted, best " + fixed3(g.best_speedup) + "x, best so far " +
-                 fixed3(record.best.speedup) + "x");
+                 fixed3(record.best.speedup) + "x; evaluated in " + fixed1(evaluate_s) + " s" +
+                 (checker != nullptr ? ", sanitizer gate " + fixed1(gate_s) + " s" : std::string()));
         if (hooks.after_checkpoint) hooks.after_checkpoint(state.next_generation);
     }
     if (state.phase == "search") {

@@ -282,7 +282,10 @@ void write_run_record(XMLNode* parent, const RunRecord& record) {
     set(final_element, "stop-reason", record.stop_reason);
     // Wall time is the one thing that differs between identical runs; it lives alone so tools and
     // tests comparing records can drop it.
-    set(add(root, "wall"), "seconds", record.wall_seconds);
+    XMLElement* wall = add(root, "wall");
+    set(wall, "seconds", record.wall_seconds);
+    set(wall, "search-evaluate-seconds", record.search_evaluate_seconds);
+    set(wall, "search-gate-seconds", record.search_gate_seconds);
 }
 
 RunRecord read_run_record(const XMLElement* root, const std::string& file) {
@@ -355,7 +358,11 @@ RunRecord read_run_record(const XMLElement* root, const std::string& file) {
     const XMLElement* final_element = required_child(root, "final", file);
     record.final_genome = required_attribute(final_element, "genome", file);
     record.stop_reason = required_attribute(final_element, "stop-reason", file);
-    record.wall_seconds = number_attribute(required_child(root, "wall", file), "seconds", file);
+    const XMLElement* wall = required_child(root, "wall", file);
+    record.wall_seconds = number_attribute(wall, "seconds", file);
+    // Records written before these were kept lack them.
+    if (wall->Attribute("search-evaluate-seconds")) record.search_evaluate_seconds = number_attribute(wall, "search-evaluate-seconds", file);
+    if (wall->Attribute("search-gate-seconds")) record.search_gate_seconds = number_attribute(wall, "search-gate-seconds", file);
     return record;
 }
 

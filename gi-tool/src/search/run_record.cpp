@@ -63,6 +63,9 @@ std::string run_summary(const RunRecord& record) {
     out << "evaluated per minute: "
         << (minutes > 0 ? fixed(static_cast<double>(all) / minutes, 1) : std::string("n/a")) << " (" << all
         << " evaluations in a wall time of " << fixed(record.wall_seconds, 1) << " s, checks included)\n";
+    if (!record.generations.empty() && record.search_evaluate_seconds + record.search_gate_seconds > 0)
+        out << "search time:         evaluating " << fixed(record.search_evaluate_seconds, 1) << " s, sanitizer gate "
+            << fixed(record.search_gate_seconds, 1) << " s (over " << record.generations.size() << " generations)\n";
     if (record.individuals() > 0)
         out << "compiled:            " << fixed(100.0 * static_cast<double>(record.compiled()) /
                                                     static_cast<double>(record.individuals()), 1)

@@ -78,6 +78,10 @@ struct RunRecord {
     std::string final_genome;  // best.genome: minimised and post-tuned
     std::string stop_reason;   // "generations", "time limit"; empty while the search runs
     double wall_seconds = 0;   // summed over every session of the run (resumes included)
+    // Of the search's generations (resumes included): time in the evaluator, and in the sanitizer
+    // gate (search/gate.hpp). Wall times, like wall_seconds: kept with it, out of the comparisons.
+    double search_evaluate_seconds = 0;
+    double search_gate_seconds = 0;
 
     long long individuals() const;
     long long distinct_evaluated() const;
