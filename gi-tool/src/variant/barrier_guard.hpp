@@ -41,7 +41,8 @@ struct BarrierGuardResult {
 BarrierGuardResult guard_barriers(const std::string& source, const std::string& name = "variant.cu");
 
 // The values gi_loop_overrun takes when a guarded barrier gave up waiting, and when it found a
-// warp split between barrier sites (a loop that stopped sets 1).
+// warp split between barrier sites (a loop that stopped sets 1). The flag keeps the largest value
+// set in a launch, so a split warp is reported over the hangs it causes.
 inline constexpr unsigned int kBarrierOverrun = 2;
 inline constexpr unsigned int kBarrierSplitWarp = 3;
 

@@ -35,7 +35,8 @@ const std::string& loop_guard_preamble();
 // Symbols the worker looks up in a guarded module.
 inline constexpr const char* kLoopDeadlineSymbol = "gi_loop_deadline_ns";  // __constant__ u64, 0 = none
 inline constexpr const char* kLoopOverrunSymbol = "gi_loop_overrun";       // __device__ u32, 1 = a loop stopped,
-                                                                            // 2 = a barrier gave up
+                                                                            // 2 = a barrier gave up, 3 = a split
+                                                                            // warp; the largest cause seen wins
 inline constexpr const char* kLoopClockKernel = "gi_loop_clock";           // extern "C" kernel(u64* now)
 
 }  // namespace gi
