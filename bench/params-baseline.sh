@@ -8,7 +8,10 @@
 #   GI_KERNELS="hydro bspline" bash bench/params-baseline.sh
 #
 # Environment: GI_KERNELS (stereo bspline hydro), GI_TUNE_MAX (sweep size above which points are
-# sampled; default 100000, i.e. exhaustive for every example kernel), GI_SEED (1), GI_BUILD, GI_JOBS.
+# sampled; default 100000: exhaustive for bspline and hydro, while stereo's 155,520 points need
+# GI_TUNE_MAX=200000 and several sittings), GI_TUNE_SHARD (K/N: sweep only part K of N, every Nth
+# point, so a sweep too long for one device call is done in N calls; then time the N winners side by
+# side with bench/time-genomes.sh), GI_SEED (1), GI_BUILD, GI_JOBS.
 # Results: $OUT/results.md, $OUT/<kernel>/ (run.xml with every point's verdict, logs).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -16,6 +19,8 @@ OUT="${OUT:-$root/out/params-baseline}"
 mkdir -p "$OUT"
 kernels="${GI_KERNELS:-stereo bspline hydro}"
 tune_max="${GI_TUNE_MAX:-100000}"
+shard_options=()
+[[ -n "${GI_TUNE_SHARD:-}" ]] && shard_options=(--tune-shard "$GI_TUNE_SHARD")
 seed="${GI_SEED:-1}"
 jobs="${GI_JOBS:-$(nproc)}"
 work=/tmp/gi-params-baseline
@@ -37,7 +42,7 @@ for kernel in $kernels; do
     record_cases "$kernel" "$dir"
     start=$(date +%s)
     "$tool" evolve "$root/kernels/$kernel/$kernel.cu" "${options[@]}" --evaluator cuda --arch "sm_$arch" \
-        --cases "$cases" --held-out "$held_out" --generations 0 --tune-max "$tune_max" --no-minimise --no-post-tune \
+        --cases "$cases" --held-out "$held_out" --generations 0 --tune-max "$tune_max" "${shard_options[@]}" --no-minimise --no-post-tune \
         --seed "$seed" --out "$dir/run" >"$dir/sweep.log" 2>&1
     status=$?
     wall=$(( $(date +%s) - start ))
@@ -74,7 +79,7 @@ done
     echo "# Parameter-only baselines (exhaustive sweeps)"
     echo
     echo "- GPU: ${gpu:-none found} (sm_$arch); $(nproc) CPU cores; date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null)"
-    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TUNE_MAX=$tune_max GI_SEED=$seed bash bench/params-baseline.sh\`"
+    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TUNE_MAX=$tune_max${GI_TUNE_SHARD:+ GI_TUNE_SHARD=$GI_TUNE_SHARD} GI_SEED=$seed bash bench/params-baseline.sh\`"
     echo "- the sweep: \`gi-tool evolve --evaluator cuda --generations 0 --tune-max $tune_max --no-minimise --no-post-tune\`"
     echo "  (every point of the declared --param/--flag genes on the first training case; the best passes the"
     echo "  acceptance rule and is validated on every case); driver ms: CUDA events, median of 50 launches at the"

@@ -82,6 +82,12 @@ TEST(EvolveCommand, BadInputsAreUsageErrorsThatSayWhatIsWrong) {
         {"--function scale --evaluator fake --out " + dir.string(), "missing KERNEL.cu"},
         {base, "missing required option --evaluator"},
         {base + " --evaluator fake --colour", "unknown option '--colour'"},
+        {base + " --evaluator fake --generations 0 --tune-shard 2", "--tune-shard needs K/N (part K of N, e.g. 2/4), got '2'"},
+        {base + " --evaluator fake --generations 0 --tune-shard 2/x", "--tune-shard needs K/N"},
+        {base + " --evaluator fake --generations 0 --tune-shard 5/4", "--tune-shard K/N needs 1 <= K <= N, got 5/4"},
+        {base + " --evaluator fake --generations 0 --tune-shard 0/4", "needs 1 <= K <= N"},
+        {base + " --evaluator fake --tune-shard 1/4", "--tune-shard splits a parameter sweep run with --generations 0"},
+        {base + " --evaluator fake --generations 0 --no-pre-tune --tune-shard 1/2", "(and pre-tuning on)"},
     };
     for (const auto& [arguments, expected] : cases) {
         const ToolRun run = run_tool("evolve " + arguments);
@@ -89,6 +95,17 @@ TEST(EvolveCommand, BadInputsAreUsageErrorsThatSayWhatIsWrong) {
         EXPECT_NE(run.output.find(expected), std::string::npos) << arguments << "\n" << run.output;
     }
     EXPECT_FALSE(fs::exists(dir / "checkpoint.xml"));
+    fs::remove_all(dir);
+}
+
+TEST(EvolveCommand, ASweepInPartsSaysWhichPart) {
+    const fs::path dir = fresh_dir("shard");
+    const ToolRun run = run_tool("evolve " + kernel_options() + " --evaluator fake --generations 0 --tune-max 1000 "
+                                 "--tune-shard 2/3 --no-post-tune --out " + dir.string());
+    ASSERT_EQ(run.status, 0) << run.output;
+    // BLOCK x ROWS = 3 x 8 = 24 points, 23 besides the start; part 2 has every third from the second.
+    EXPECT_NE(run.output.find("pre-tune: part 2 of 3 of an exhaustive sweep: 8 of 24 points"), std::string::npos) << run.output;
+    EXPECT_NE(read_text_file(dir / "run.xml").find("<setting name=\"tune-shard\" value=\"2/3\"/>"), std::string::npos);
     fs::remove_all(dir);
 }
 

@@ -101,6 +101,32 @@ TEST(Tune, FindsTheBestParameterPoint) {
         if (point.genome.find("ROWS=1") != std::string::npos) EXPECT_FALSE(point.accepted);
 }
 
+TEST(Tune, PartsOfASweepAreDisjointAndTogetherCoverIt) {
+    const Grammar grammar = testing::small_grammar();  // 11 points besides the start
+    std::set<std::string> covered;
+    std::size_t measured = 0;
+    bool winner_seen = false;
+    for (int part = 1; part <= 3; ++part) {
+        FakeEvaluator fake(grammar, declared_landscape());
+        Rng rng(3);
+        TuneOptions options;
+        options.shard = part;
+        options.shards = 3;
+        const TuneResult result = tune(Genome{}, grammar, fake, options, rng);
+        EXPECT_TRUE(result.ran);
+        EXPECT_EQ(result.space_size, 12);
+        EXPECT_EQ(result.note, "part " + std::to_string(part) + " of 3 of an exhaustive sweep: " +
+                                   std::to_string(result.points.size()) + " of 12 points");
+        EXPECT_EQ(result.points.size(), part == 3 ? 3u : 4u);  // every third point, interleaved
+        for (const TunePoint& point : result.points) EXPECT_TRUE(covered.insert(point.genome).second) << point.genome;
+        measured += result.points.size();
+        winner_seen = winner_seen || result.best == "BLOCK=128 ROWS=2";
+    }
+    EXPECT_EQ(measured, 11u);
+    EXPECT_EQ(covered.size(), 11u);
+    EXPECT_TRUE(winner_seen);  // the unsplit sweep's winner is one part's winner
+}
+
 TEST(Tune, AllowedErrorLetsAnInexactPointWin) {
     const Grammar grammar = testing::small_grammar();
     FakeEvaluator fake(grammar, declared_landscape());

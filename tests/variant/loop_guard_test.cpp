@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "variant/barrier_guard.hpp"
+
 namespace gi {
 namespace {
 
@@ -178,6 +180,22 @@ TEST(LoopGuard, PreambleDeclaresTheGuardAndKeepsLineNumbers) {
     EXPECT_NE(p.find("__host__ __device__"), std::string::npos);
     ASSERT_GE(p.size(), 9u);
     EXPECT_EQ(p.substr(p.size() - 9), "\n#line 1\n");
+}
+
+TEST(LoopGuard, TheOverrunFlagKeepsTheLargestCause) {
+    // A barrier that gives up makes the loops around it run out of time as well; with plain stores
+    // the last writer (a loop) hid the cause. Only the clock kernel's re-arming may store.
+    const std::string& p = loop_guard_preamble();
+    std::size_t stores = 0;
+    for (std::size_t at = p.find("gi_loop_overrun ="); at != std::string::npos; at = p.find("gi_loop_overrun =", at + 1)) ++stores;
+    EXPECT_EQ(stores, 1u);
+    EXPECT_NE(p.find("gi_loop_overrun = 0u;"), std::string::npos);
+    EXPECT_NE(p.find("atomicMax(&gi_loop_overrun, why)"), std::string::npos);
+    EXPECT_NE(p.find("gi_guard_stopped(1u)"), std::string::npos);
+    EXPECT_NE(p.find("gi_guard_stopped(" + std::to_string(kBarrierOverrun) + "u)"), std::string::npos);
+    EXPECT_NE(p.find("gi_guard_stopped(" + std::to_string(kBarrierSplitWarp) + "u)"), std::string::npos);
+    EXPECT_LT(1u, kBarrierOverrun);
+    EXPECT_LT(kBarrierOverrun, kBarrierSplitWarp);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 #include <limits>
+#include <stdexcept>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
@@ -62,6 +63,8 @@ std::string help_text() {
            "  --post-tune|--no-post-tune  sweep them again after minimisation (default on)\n"
            "  --tune-max N              largest sweep done exhaustively; bigger spaces are sampled with N\n"
            "                            points (default 256)\n"
+           "  --tune-shard K/N          with --generations 0: sweep only part K of N of the parameter space\n"
+           "                            (every Nth point), for an exhaustive sweep too big for one sitting\n"
            "  --workers N               anneal: evaluations kept in flight, each worker with its own evaluator\n"
            "                            (default: 1 for cuda, one GPU; the machine's cores otherwise)\n"
            "  --anneal-batch N          anneal: children per evaluator call (default 1; a batch lets the cuda\n"
@@ -91,11 +94,25 @@ bool on_off(const Args& args, const std::string& on, const std::string& off, boo
     return fallback;
 }
 
+// "K/N" into options.tune_shard and tune_shards; the range is checked with the other options.
+void parse_tune_shard(const std::string& text, EvolveOptions& options) {
+    const std::size_t slash = text.find('/');
+    try {
+        std::size_t used_k = 0, used_n = 0;
+        if (slash == std::string::npos) throw std::invalid_argument("no slash");
+        options.tune_shard = std::stoi(text.substr(0, slash), &used_k);
+        options.tune_shards = std::stoi(text.substr(slash + 1), &used_n);
+        if (used_k != slash || used_n != text.size() - slash - 1) throw std::invalid_argument("trailing text");
+    } catch (const std::exception&) {
+        throw UsageError("--tune-shard needs K/N (part K of N, e.g. 2/4), got '" + text + "'");
+    }
+}
+
 int run_evolve(const std::vector<std::string>& arguments) {
     std::vector<std::string> value_options = kernel_value_options();
     for (const char* option : {"--evaluator", "--out", "--strategy", "--generations", "--population", "--seed",
                                "--time-limit", "--max-error", "--noise-k", "--minimise-k", "--minimise-repeats",
-                               "--tune-max", "--workers", "--anneal-batch", "--start"})
+                               "--tune-max", "--tune-shard", "--workers", "--anneal-batch", "--start"})
         value_options.push_back(option);
     for (const std::string& option : evaluator_value_options()) value_options.push_back(option);
     std::vector<std::string> switch_options = kernel_switch_options();
@@ -121,6 +138,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     options.minimise_options.k = args.number("--minimise-k", 3, 0, 1e6);
     options.minimise_options.repeats = static_cast<int>(args.integer("--minimise-repeats", 3, 1, 1000));
     options.tune_max = static_cast<int>(args.integer("--tune-max", 256, 1, 100000000));
+    if (const auto shard = args.value("--tune-shard")) parse_tune_shard(*shard, options);
     options.pre_tune = on_off(args, "--pre-tune", "--no-pre-tune", true);
     options.start_genome = args.value("--start").value_or("");
     options.post_tune = on_off(args, "--post-tune", "--no-post-tune", true);

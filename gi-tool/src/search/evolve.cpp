@@ -167,7 +167,7 @@ void confirm_best(RunRecord& record, Evaluator& evaluator, const Grammar& gramma
 }  // namespace
 
 Fingerprint run_fingerprint(const Grammar& grammar, const Evaluator& evaluator, const EvolveOptions& options) {
-    return {
+    Fingerprint settings{
         {"kernel-sha256", grammar.source_hash},
         {"grammar-version", std::to_string(kGrammarVersion)},
         {"grammar-shape", grammar_shape_hash(grammar)},
@@ -186,6 +186,10 @@ Fingerprint run_fingerprint(const Grammar& grammar, const Evaluator& evaluator, 
         {"minimise-repeats", std::to_string(options.minimise_options.repeats)},
         {"tune-max", std::to_string(options.tune_max)},
     };
+    // Only when sharded, so unsharded records keep the settings they always had.
+    if (options.tune_shards > 1)
+        settings.emplace_back("tune-shard", std::to_string(options.tune_shard) + "/" + std::to_string(options.tune_shards));
+    return settings;
 }
 
 void check_evolve_options(const EvolveOptions& options) {
@@ -203,6 +207,12 @@ void check_evolve_options(const EvolveOptions& options) {
     if (!(options.minimise_options.k >= 0)) throw UsageError("--minimise-k must be >= 0");
     if (options.minimise_options.repeats < 1) throw UsageError("--minimise-repeats must be at least 1");
     if (options.tune_max < 1) throw UsageError("--tune-max must be at least 1");
+    if (options.tune_shards < 1 || options.tune_shard < 1 || options.tune_shard > options.tune_shards)
+        throw UsageError("--tune-shard K/N needs 1 <= K <= N, got " + std::to_string(options.tune_shard) + "/" +
+                         std::to_string(options.tune_shards));
+    if (options.tune_shards > 1 && (options.generations != 0 || !options.pre_tune))
+        throw UsageError("--tune-shard splits a parameter sweep run with --generations 0 (and pre-tuning on): a search "
+                         "would start from one part's winner. Sweep each part, then compare their winners");
 }
 
 RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptions& options,
@@ -287,6 +297,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             progress("pre-tuning the parameters");
             TuneOptions tune_options;
             tune_options.max_points = options.tune_max;
+            tune_options.shard = options.tune_shard;
+            tune_options.shards = options.tune_shards;
             tune_options.rule = options.acceptance;
             tune_options.parsimony_k = options.minimise_options.k;
             record.pre_tune = tune(base, grammar, evaluator, tune_options, rng);

@@ -38,6 +38,11 @@ struct EvolveOptions {
     bool post_tune = true;
     bool minimise = true;
     int tune_max = 256;
+    // Pre-tuning sweeps only part `tune_shard` (1-based) of `tune_shards`: every tune_shards-th point.
+    // For an exhaustive parameter baseline too big for one sitting (--generations 0 only: a search
+    // would start from one part's winner); the parts' winners are then compared side by side.
+    int tune_shard = 1;
+    int tune_shards = 1;
     MinimiseOptions minimise_options;
 };
 

@@ -124,12 +124,23 @@ TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluato
         result.note = "not run: no --param or --flag gene with two or more values to tune";
         return result;
     }
-    const std::vector<Genome> points =
-        tune_points(start, grammar, options.max_points, rng, result.sampled, result.space_size);
+    std::vector<Genome> points = tune_points(start, grammar, options.max_points, rng, result.sampled, result.space_size);
     result.case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
     result.ran = true;
     result.note = (result.sampled ? "sampled " : "swept all ") + std::to_string(points.size()) + " of " +
                   std::to_string(static_cast<long long>(result.space_size)) + " points";
+    if (options.shards > 1) {
+        // Interleaved, so every part holds every region of the space and takes about as long.
+        std::vector<Genome> part;
+        for (std::size_t i = static_cast<std::size_t>(options.shard - 1); i < points.size(); i += static_cast<std::size_t>(options.shards))
+            part.push_back(std::move(points[i]));
+        const std::string all = std::to_string(static_cast<long long>(result.space_size));
+        result.note = "part " + std::to_string(options.shard) + " of " + std::to_string(options.shards) +
+                      (result.sampled ? " of a sampled sweep: " + std::to_string(part.size()) + " of " +
+                                            std::to_string(points.size()) + " points sampled from " + all
+                                      : " of an exhaustive sweep: " + std::to_string(part.size()) + " of " + all + " points");
+        points = std::move(part);
+    }
     const std::size_t batch_size = std::max<std::size_t>(1, options.batch);
     for (std::size_t from = 0; from < points.size(); from += batch_size) {
         std::vector<Genome> batch{start};

@@ -24,6 +24,9 @@ struct TuneOptions {
     // not clearly matter is left out (it would otherwise ride along on measurement luck).
     double parsimony_k = 3;
     std::size_t batch = 64; // points per evaluate() call; the start is measured again in each batch
+    // Measure only part `shard` (1-based) of `shards`: every shards-th point of the sweep's order.
+    int shard = 1;
+    int shards = 1;
 };
 
 struct TunePoint {
