@@ -26,13 +26,18 @@ using Event = gpu_test::FakeWorkerEvent;
 class SpareWorkers : public gpu_test::FakeWorkerEvaluatorTest {
 protected:
     void SetUp() override { set_up(gpu_test::kScaleKernel, "128,256,512", 2); }
-    CudaEvaluatorOptions options() const { return FakeWorkerEvaluatorTest::options(2); }
+    // Every variant runs, twins of the same program too: these tests count the runs' restarts.
+    CudaEvaluatorOptions options() const {
+        CudaEvaluatorOptions o = FakeWorkerEvaluatorTest::options(2);
+        o.reuse_binary_duplicates = false;
+        return o;
+    }
 
     Variant with_block(const std::string& block, const std::string& comment) const {
         Genome g;
         set_gene(g, "BLOCK", block);
         Variant v = make_variant(g, grammar_);
-        // Distinct keys, so nothing is deduplicated.
+        // Distinct keys, so no variant is taken for a repeat of another.
         v.source += "\n// " + comment + "\n";
         v.key += comment;
         return v;
