@@ -7,9 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <iostream>
+#include <thread>
 
 #include "../search/search_test_support.hpp"
+#include "evaluate/cuda_checker.hpp"
 #include "evaluate/fake_evaluator.hpp"
 #include "history_test_util.hpp"
 #include "search/atomic_file.hpp"
@@ -120,6 +124,47 @@ TEST(SearchHistory, AsynchronousAnnealingKeepsItsWorkersBusyInsideEvolve) {
     // The master alone keeps them 99% busy (AnnealMaster.KeepsEveryWorkerBusy); inside evolve the
     // checkpoint written after every block (two fsynced files) is the gap, larger on a busy disk.
     EXPECT_GT(result.utilisation, 0.7);
+    fs::remove_all(dir);
+}
+
+// A fake landscape with a sanitizer gate whose every check takes 20 ms.
+class SlowlyCheckedFake : public FakeEvaluator, public VariantChecker {
+public:
+    using FakeEvaluator::FakeEvaluator;
+    std::atomic<int> checks{0};
+    EvalResult sanitize(const Variant&, int) override {
+        ++checks;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return EvalResult{};
+    }
+    ValidationReport validate(const Variant&) override { return ValidationReport{}; }
+};
+
+TEST(SearchHistory, TheGateItRunsInsideAGenerationCountsAsGateTime) {
+    // The database gates each generation before recording it, and evolve's own gate then only
+    // meets cached verdicts: the time must still be put down to the gate, not to evaluation.
+    const Grammar grammar = testing::small_grammar();
+    const fs::path dir = test::scratch_dir("gate-time");
+    fs::remove_all(dir);
+    EvolveOptions options = options_for("gp");
+    options.generations = 3;
+    options.minimise = false;
+    options.post_tune = false;
+    SlowlyCheckedFake checked(grammar, landscape());
+    SearchHistory session(
+        grammar, checked, [&] { return std::make_unique<FakeEvaluator>(grammar, landscape()); }, options, dir,
+        OutMode::Fresh, SearchHistoryOptions{});
+    int checks_in_search = -1;
+    EvolveHooks base;
+    base.after_checkpoint = [&](int done) {
+        if (done == options.generations) checks_in_search = checked.checks;
+    };
+    const RunRecord record = evolve(grammar, session.evaluator(), options, dir, OutMode::Fresh, session.hooks(base));
+    session.finish(record);
+    ASSERT_GT(checks_in_search, 0);
+    EXPECT_GE(record.search_gate_seconds, 0.02 * checks_in_search);
+    EXPECT_GE(record.search_evaluate_seconds, 0);
+    EXPECT_LE(record.search_evaluate_seconds + record.search_gate_seconds, record.wall_seconds);
     fs::remove_all(dir);
 }
 

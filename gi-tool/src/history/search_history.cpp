@@ -3,6 +3,7 @@
 #include <tinyxml2.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <thread>
@@ -208,8 +209,11 @@ ScoredBatch SearchHistory::evaluate_generation(int generation, const std::vector
     ScoredBatch batch = evaluate_genomes(*cached_, grammar_, genomes, case_index, options_.acceptance);
     // The gate first, so the database records who may really be a parent (evolve asks it again:
     // the checker caches its verdicts).
-    if (auto* checker = dynamic_cast<VariantChecker*>(locked_.get()))
+    if (auto* checker = dynamic_cast<VariantChecker*>(locked_.get())) {
+        const auto gate_start = std::chrono::steady_clock::now();
         gate_batch(batch, *checker, grammar_, options_.population / 2);
+        batch.gate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - gate_start).count();
+    }
     std::vector<BirthInfo> births;
     if (const auto* reporter = dynamic_cast<const BirthReporter*>(&strategy)) births = reporter->births();
     for (std::size_t i = 0; i < batch.scored.size(); ++i) {

@@ -337,7 +337,10 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                 : evaluate_genomes(evaluator, grammar, state.population, case_index, options.acceptance);
         const double gate_start = clock();
         if (checker != nullptr) gate_batch(batch, *checker, grammar, options.population / 2);
-        const double evaluate_s = gate_start - evaluate_start, gate_s = clock() - gate_start;
+        // evaluate_generation may have gated the batch itself (the history database does, to record
+        // who may really be a parent); then the checker's cached verdicts make the call above quick.
+        const double gate_s = batch.gate_seconds + (clock() - gate_start);
+        const double evaluate_s = gate_start - evaluate_start - batch.gate_seconds;
         record.search_evaluate_seconds += evaluate_s;
         record.search_gate_seconds += gate_s;
         record.generations.push_back(generation_record(generation, batch));

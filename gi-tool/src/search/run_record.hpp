@@ -80,6 +80,7 @@ struct RunRecord {
     double wall_seconds = 0;   // summed over every session of the run (resumes included)
     // Of the search's generations (resumes included): time in the evaluator, and in the sanitizer
     // gate (search/gate.hpp). Wall times, like wall_seconds: kept with it, out of the comparisons.
+    // The anneal strategy's workers gate inside their evaluations, so for it the gate is in the first.
     double search_evaluate_seconds = 0;
     double search_gate_seconds = 0;
 
