@@ -51,6 +51,15 @@ EvolveOptions options_for(const std::string& strategy) {
     return options;
 }
 
+// A search alone: `generations` of it, then neither minimisation nor post-tuning.
+EvolveOptions search_only(const std::string& strategy, int generations) {
+    EvolveOptions options = options_for(strategy);
+    options.generations = generations;
+    options.minimise = false;
+    options.post_tune = false;
+    return options;
+}
+
 struct RunResult {
     RunRecord record;
     std::int64_t individuals = 0;
@@ -114,10 +123,7 @@ TEST(SearchHistory, AsynchronousAnnealingKeepsItsWorkersBusyInsideEvolve) {
     const Grammar grammar = testing::small_grammar();
     const fs::path dir = test::scratch_dir("busy");
     fs::remove_all(dir);
-    EvolveOptions options = options_for("anneal");
-    options.generations = 4;
-    options.minimise = false;
-    options.post_tune = false;
+    const EvolveOptions options = search_only("anneal", 4);
     const RunResult result = run(grammar, options, dir, OutMode::Fresh, 4, {}, 30);
     std::cout << "anneal worker utilisation inside evolve (4 workers, 30 ms per evaluation): " << result.utilisation
               << "\n";
@@ -146,10 +152,7 @@ TEST(SearchHistory, TheGateItRunsInsideAGenerationCountsAsGateTime) {
     const Grammar grammar = testing::small_grammar();
     const fs::path dir = test::scratch_dir("gate-time");
     fs::remove_all(dir);
-    EvolveOptions options = options_for("gp");
-    options.generations = 3;
-    options.minimise = false;
-    options.post_tune = false;
+    const EvolveOptions options = search_only("gp", 3);
     SlowlyCheckedFake checked(grammar, landscape());
     SearchHistory session(
         grammar, checked, [&] { return std::make_unique<FakeEvaluator>(grammar, landscape()); }, options, dir,
