@@ -9,7 +9,8 @@
 #
 # Environment: GI_KERNELS (stereo bspline hydro), GI_TUNE_MAX (sweep size above which points are
 # sampled; default 100000: exhaustive for bspline and hydro, while stereo's 155,520 points need
-# GI_TUNE_MAX=200000 and several sittings), GI_TUNE_SHARD (K/N: sweep only part K of N, every Nth
+# GI_TUNE_MAX=200000 and several sittings; 34,560 of them set OUT_TYPE where no live code reads it
+# and are left out as the same program as another point, so 120,960 are measured), GI_TUNE_SHARD (K/N: sweep only part K of N, every Nth
 # point, so a sweep too long for one device call is done in N calls; then time the N winners side by
 # side with bench/time-genomes.sh), GI_SEED (1), GI_BUILD, GI_JOBS.
 # Results: $OUT/results.md, $OUT/<kernel>/ (run.xml with every point's verdict, logs).

@@ -6,6 +6,8 @@
 
 #include "../search/search_test_support.hpp"
 #include "evaluate/fake_evaluator.hpp"
+#include "grammar/build_grammar.hpp"
+#include "source/source_file.hpp"
 
 namespace gi {
 namespace {
@@ -125,6 +127,34 @@ TEST(Tune, PartsOfASweepAreDisjointAndTogetherCoverIt) {
     EXPECT_EQ(measured, 11u);
     EXPECT_EQ(covered.size(), 11u);
     EXPECT_TRUE(winner_seen);  // the unsplit sweep's winner is one part's winner
+}
+
+// A fake landscape that says, as the cuda evaluator can, that it judges nothing but the program.
+class ProgramJudgingFake : public FakeEvaluator {
+public:
+    using FakeEvaluator::FakeEvaluator;
+    bool judges_the_program() const override { return true; }
+};
+
+TEST(Tune, APointThatIsTheStartsProgramIsNotMeasured) {
+    // T is read only when MODE is 1: MODE=0 T=int is the start's program (MODE=0 T=float).
+    const char* text = "#define MODE 0\n#define T float\n__global__ void k(float* out) {\n#if MODE == 1\n"
+                       "    T v = 1;\n    out[0] = v;\n#else\n    out[0] = 0;\n#endif\n}\n";
+    GrammarOptions options;
+    options.params = {parse_param_declaration("MODE=0,1", "--param"), parse_param_declaration("T=float,int", "--param")};
+    const Grammar grammar = build_grammar(make_source_file("k.cu", text), options);
+    Rng rng(1);
+    ProgramJudgingFake judging(grammar, FakeLandscapeOptions{});
+    const TuneResult result = tune(Genome{}, grammar, judging, TuneOptions{}, rng);
+    EXPECT_EQ(result.same_program, 1u);
+    std::set<std::string> measured;
+    for (const TunePoint& point : result.points) measured.insert(point.genome);
+    EXPECT_EQ(measured, (std::set<std::string>{"MODE=1", "MODE=1 T=int"}));
+    EXPECT_EQ(result.note, "swept all 2 of 4 points (1 more are the same program as one of these)");
+    // An evaluator keyed by genome text measures every point.
+    FakeEvaluator by_genome(grammar, FakeLandscapeOptions{});
+    Rng same(1);
+    EXPECT_EQ(tune(Genome{}, grammar, by_genome, TuneOptions{}, same).points.size(), 3u);
 }
 
 TEST(Tune, AllowedErrorLetsAnInexactPointWin) {

@@ -24,6 +24,7 @@ public:
     std::string name() const override { return "compile-only"; }
     int case_count() const override { return 1; }  // compiling needs no inputs: one pseudo case
     bool measures_time() const override { return false; }
+    bool judges_the_program() const override { return true; }
 
     // Ok, CompileError (detail: the first error lines) or Timeout per variant; timings stay invalid.
     // Variants with equal keys are compiled once, also across calls.

@@ -58,6 +58,10 @@ public:
     virtual int case_count() const = 0;
     // Whether results carry timings (a search without them cannot find faster variants).
     virtual bool measures_time() const = 0;
+    // Whether a result depends on nothing but the variant's program (its source and compile
+    // options), so variants that are the same program may share one measurement. Not so for a
+    // fake landscape keyed by genome text; false unless an evaluator says otherwise.
+    virtual bool judges_the_program() const { return false; }
     virtual BatchResult evaluate(const std::vector<Variant>& variants, int case_index) = 0;
 };
 

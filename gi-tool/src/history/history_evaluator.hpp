@@ -20,6 +20,7 @@ public:
     std::string name() const override { return inner_.name(); }
     int case_count() const override { return inner_.case_count(); }
     bool measures_time() const override { return inner_.measures_time(); }
+    bool judges_the_program() const override { return inner_.judges_the_program(); }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
 
     long long hits() const { return hits_; }

@@ -27,6 +27,7 @@ public:
     std::string name() const override { return inner_.name(); }
     int case_count() const override { return inner_.case_count(); }
     bool measures_time() const override { return inner_.measures_time(); }
+    bool judges_the_program() const override { return inner_.judges_the_program(); }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
         std::lock_guard lock(mutex_);
         return inner_.evaluate(variants, case_index);

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <set>
 
+#include "grammar/preprocessed_identity.hpp"
 #include "search/genome_ops.hpp"
 #include "search/scored.hpp"
 #include "util/error.hpp"
@@ -23,7 +24,7 @@ std::vector<int> tunable_genes(const Grammar& grammar) {
 }
 
 std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int max_points, Rng& rng, bool& sampled,
-                                double& space_size) {
+                                double& space_size, std::size_t* same_program) {
     const std::vector<int> genes = tunable_genes(grammar);
     sampled = false;
     space_size = genes.empty() ? 0 : 1;
@@ -31,6 +32,17 @@ std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int
     std::vector<Genome> points;
     if (genes.empty() || max_points < 1) return points;
     std::set<std::string> seen{genome_to_text(canonical_genome(start, grammar))};
+    // The program a point compiles to, before compiling it: its preprocessed text and options.
+    auto program_of = [&](const Genome& point) {
+        const Variant variant = make_variant(point, grammar);
+        std::string identity = preprocessed_identity(variant.source);
+        if (identity.empty()) return variant.key;  // cannot tell: every text its own program
+        for (const std::string& option : variant.compile_options) identity += '\n' + option;
+        return identity;
+    };
+    std::set<std::string> programs;
+    if (same_program) programs.insert(program_of(canonical_genome(start, grammar)));
+    std::size_t same = 0;
     auto point_from = [&](const std::vector<std::size_t>& digits) {
         Genome point = start;
         for (std::size_t i = 0; i < genes.size(); ++i) {
@@ -40,7 +52,16 @@ std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int
         return canonical_genome(point, grammar);
     };
     auto add = [&](Genome point) {
-        if (seen.insert(genome_to_text(point)).second) points.push_back(std::move(point));
+        if (!seen.insert(genome_to_text(point)).second) return;
+        if (!same_program || programs.insert(program_of(point)).second) {
+            points.push_back(std::move(point));
+        } else {
+            ++same;
+        }
+    };
+    auto done = [&]() -> std::vector<Genome> {
+        if (same_program) *same_program = same;
+        return std::move(points);
     };
     std::vector<std::size_t> digits(genes.size(), 0);
     if (space_size <= static_cast<double>(max_points)) {
@@ -52,7 +73,7 @@ std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int
                 digits[i++] = 0;
             if (i == genes.size()) break;
         }
-        return points;
+        return done();
     }
     sampled = true;
     // Far fewer samples than points, so duplicates are rare; the bound only guards odd spaces.
@@ -61,7 +82,7 @@ std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int
             digits[i] = rng.index(grammar.genes[static_cast<std::size_t>(genes[i])].values.size());
         add(point_from(digits));
     }
-    return points;
+    return done();
 }
 
 namespace {
@@ -124,11 +145,15 @@ TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluato
         result.note = "not run: no --param or --flag gene with two or more values to tune";
         return result;
     }
-    std::vector<Genome> points = tune_points(start, grammar, options.max_points, rng, result.sampled, result.space_size);
+    std::vector<Genome> points =
+        tune_points(start, grammar, options.max_points, rng, result.sampled, result.space_size,
+                    evaluator.judges_the_program() ? &result.same_program : nullptr);
     result.case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
     result.ran = true;
     result.note = (result.sampled ? "sampled " : "swept all ") + std::to_string(points.size()) + " of " +
                   std::to_string(static_cast<long long>(result.space_size)) + " points";
+    if (result.same_program > 0)
+        result.note += " (" + std::to_string(result.same_program) + " more are the same program as one of these)";
     if (options.shards > 1) {
         // Interleaved, so every part holds every region of the space and takes about as long.
         std::vector<Genome> part;

@@ -51,6 +51,7 @@ struct TuneResult {
     Timing start_time, best_time;   // in the batch the best was measured in
     Timing original;                // the original kernel in that batch
     std::vector<TunePoint> points;
+    std::size_t same_program = 0;   // points left out as the same program as one measured
 };
 
 // Genes a tuner sweeps: Param and Flag genes with two or more values, in grammar order.
@@ -58,8 +59,12 @@ std::vector<int> tunable_genes(const Grammar& grammar);
 
 // The points of the sweep: the start genome with each combination of tunable values (the start's
 // own combination excluded). Exhaustive in mixed-radix order, or `max_points` distinct samples.
+// With `same_program`, a point that is the same program as the start or an earlier point (the same
+// preprocessed text, grammar/preprocessed_identity.hpp, and compile options: it only sets genes no
+// live code reads) is left out and counted there; tune() asks for that when its evaluator judges
+// nothing but the program.
 std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int max_points, Rng& rng, bool& sampled,
-                                double& space_size);
+                                double& space_size, std::size_t* same_program = nullptr);
 
 // Runs the sweep on a case drawn from `rng` and picks the winner as TuneOptions describes. Does not run (ran == false, note says why) when the
 // evaluator gives no timings or the grammar has no tunable gene.
