@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "grammar/directives.hpp"
 #include "grammar/preprocessor.hpp"
 #include "grammar/scan.hpp"
 #include "source/source_file.hpp"
@@ -16,22 +17,19 @@ namespace gi {
 namespace {
 
 using grammar_detail::Directive;
-using grammar_detail::is_identifier_char;
 
-std::vector<std::string> identifiers(std::string_view text) {
-    std::vector<std::string> names;
-    for (std::size_t i = 0; i < text.size();) {
-        if (is_identifier_char(text[i]) && !(text[i] >= '0' && text[i] <= '9')) {
-            std::size_t j = i;
-            while (j < text.size() && is_identifier_char(text[j])) ++j;
-            names.emplace_back(text.substr(i, j - i));
-            i = j;
-        } else if (text[i] >= '0' && text[i] <= '9') {
-            while (i < text.size() && is_identifier_char(text[i])) ++i;  // 64u, 1e5f: not names
-        } else {
-            ++i;
-        }
-    }
+// The name an #ifdef, #ifndef, #define or #undef is about: the identifier its text starts with.
+std::string leading_name(const std::string& rest) {
+    std::size_t end = 0;
+    while (end < rest.size() && grammar_detail::is_identifier_char(rest[end])) ++end;
+    return end > 0 && !(rest[0] >= '0' && rest[0] <= '9') ? rest.substr(0, end) : std::string();
+}
+
+// Every name a directive's text mentions (a condition, a macro body, a pragma's arguments).
+std::vector<std::string> identifiers(const std::string& text) {
+    std::vector<std::string> names, calls;
+    grammar_detail::condition_names(text, names, calls);
+    names.insert(names.end(), calls.begin(), calls.end());
     return names;
 }
 
@@ -48,47 +46,20 @@ class Preprocessor {
 public:
     explicit Preprocessor(const std::string& source) : file_(make_source_file("variant.cu", source)) {}
 
-    // The source with each comment blanked (newlines kept, so offsets hold) and its string and
-    // character literals as written; nullopt for a raw string literal, which this does not parse.
-    static std::optional<std::string> without_comments(const std::string& text) {
-        std::string out = text;
-        enum class State { Code, LineComment, BlockComment, Literal } state = State::Code;
+    // The source with its comments blanked but its literals as written: the masked text keeps each
+    // literal's quotes and blanks what lies between them. A digit separator (1'000) reads as a quote
+    // here, which only keeps more text than needed. nullopt for a raw string literal.
+    static std::optional<std::string> without_comments(const std::string& text, const std::string& masked) {
+        std::string out = masked;
         char quote = 0;
-        for (std::size_t i = 0; i < text.size(); ++i) {
-            const char c = text[i];
-            const char next = i + 1 < text.size() ? text[i + 1] : '\0';
-            switch (state) {
-            case State::Code:
-                if (c == '/' && next == '/') {
-                    state = State::LineComment;
-                    out[i] = ' ';
-                } else if (c == '/' && next == '*') {
-                    state = State::BlockComment;
-                    out[i] = out[i + 1] = ' ';
-                    ++i;
-                } else if (c == '"' || c == '\'') {
-                    if (c == '"' && i > 0 && text[i - 1] == 'R') return std::nullopt;
-                    state = State::Literal;
-                    quote = c;
-                }
-                break;
-            case State::LineComment:
-                if (c == '\n') state = State::Code;
-                else out[i] = ' ';
-                break;
-            case State::BlockComment:
-                if (c == '*' && next == '/') {
-                    state = State::Code;
-                    out[i] = out[i + 1] = ' ';
-                    ++i;
-                } else if (c != '\n') {
-                    out[i] = ' ';
-                }
-                break;
-            case State::Literal:
-                if (c == '\\') ++i;
-                else if (c == quote || c == '\n') state = State::Code;
-                break;
+        for (std::size_t i = 0; i < masked.size(); ++i) {
+            const char c = masked[i];
+            if (quote) {
+                out[i] = text[i];
+                if (c == quote) quote = 0;
+            } else if (c == '"' || c == '\'') {
+                if (c == '"' && i > 0 && text[i - 1] == 'R') return std::nullopt;
+                quote = c;
             }
         }
         return out;
@@ -118,16 +89,16 @@ public:
 
     std::optional<std::string> identity() {
         const grammar_detail::Scan scan = grammar_detail::scan_source(file_);
-        std::optional<std::string> code = without_comments(file_.text);
+        std::optional<std::string> code = without_comments(file_.text, scan.masked);
         if (!code) return std::nullopt;
         code_ = std::move(*code);
         std::size_t position = 0;
         for (const Directive& d : scan.directives) {
-            keep_code(scan.masked, position, d.line_begin);
+            keep_code(scan, position, d.line_begin);
             if (!directive(d)) return std::nullopt;
             position = d.next;
         }
-        keep_code(scan.masked, position, scan.masked.size());
+        keep_code(scan, position, scan.masked.size());
         if (!frames_.empty()) return std::nullopt;
         return finish();
     }
@@ -140,12 +111,14 @@ private:
         return false;
     }
 
-    void keep_code(const std::string& masked, std::size_t begin, std::size_t end) {
+    // The code between two directives, [begin, end): its names come from the scan's tokens, which
+    // are in file order, so one cursor walks them once over all calls.
+    void keep_code(const grammar_detail::Scan& scan, std::size_t begin, std::size_t end) {
+        for (; next_token_ < scan.tokens.size() && scan.tokens[next_token_].begin < end; ++next_token_)
+            if (live() && scan.tokens[next_token_].identifier()) used_.insert(std::string(scan.tokens[next_token_].text));
         if (!live() || begin >= end) return;
-        kept_ += code_.substr(begin, end - begin);
-        for (std::string& name : identifiers(std::string_view(masked).substr(begin, end - begin)))
-            used_.insert(std::move(name));
-        if (masked.find("##", begin) < end) pasting_ = true;
+        kept_.append(code_, begin, end - begin);
+        if (std::string_view(scan.masked).substr(begin, end - begin).find("##") != std::string_view::npos) pasting_ = true;
     }
 
     // The value of a kept #if/#elif expression, or nullopt when it cannot be evaluated here.
@@ -187,11 +160,11 @@ private:
         if (k == "if") {
             open(live() ? condition(d.rest) : std::optional<bool>(false));
         } else if (k == "ifdef" || k == "ifndef") {
-            const std::vector<std::string> names = identifiers(d.rest);
-            if (names.empty()) return false;
+            const std::string name = leading_name(d.rest);
+            if (name.empty()) return false;
             std::optional<bool> value;
-            if (names[0].rfind("__", 0) != 0) {
-                const bool defined = macros_.count(names[0]) || function_like_.count(names[0]);
+            if (name.rfind("__", 0) != 0) {
+                const bool defined = macros_.count(name) || function_like_.count(name);
                 value = k == "ifdef" ? defined : !defined;
             }
             open(live() ? value : std::optional<bool>(false));
@@ -210,14 +183,13 @@ private:
         } else if (k == "define" || k == "undef") {
             // A definition that may or may not happen would make every later condition a guess.
             if (inside_unknown()) return false;
-            const std::vector<std::string> names = identifiers(d.rest);
-            if (names.empty()) return false;
-            const std::string& name = names[0];
+            const std::string name = leading_name(d.rest);
+            if (name.empty()) return false;
             macros_.erase(name);
             function_like_.erase(name);
             definitions_.erase(name);
             if (k == "define") {
-                const std::size_t after = d.rest.find(name) + name.size();
+                const std::size_t after = name.size();
                 const bool function_like = after < d.rest.size() && d.rest[after] == '(';
                 std::string body = grammar_detail::trim(std::string_view(d.rest).substr(after));
                 if (function_like) {
@@ -260,6 +232,7 @@ private:
 
     SourceFile file_;
     std::string code_;  // file_.text without comments
+    std::size_t next_token_ = 0;  // the first scan token keep_code has not passed yet
     std::vector<Frame> frames_;
     MacroTable macros_;                               // object-like, as #if sees them
     std::set<std::string> function_like_;

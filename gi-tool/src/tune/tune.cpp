@@ -31,7 +31,8 @@ std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int
     for (int g : genes) space_size *= static_cast<double>(grammar.genes[static_cast<std::size_t>(g)].values.size());
     std::vector<Genome> points;
     if (genes.empty() || max_points < 1) return points;
-    std::set<std::string> seen{genome_to_text(canonical_genome(start, grammar))};
+    const Genome canonical_start = canonical_genome(start, grammar);
+    std::set<std::string> seen{genome_to_text(canonical_start)};
     // The program a point compiles to, before compiling it: its preprocessed text and options.
     auto program_of = [&](const Genome& point) {
         const Variant variant = make_variant(point, grammar);
@@ -41,8 +42,10 @@ std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int
         return identity;
     };
     std::set<std::string> programs;
-    if (same_program) programs.insert(program_of(canonical_genome(start, grammar)));
-    std::size_t same = 0;
+    if (same_program) {
+        *same_program = 0;
+        programs.insert(program_of(canonical_start));
+    }
     auto point_from = [&](const std::vector<std::size_t>& digits) {
         Genome point = start;
         for (std::size_t i = 0; i < genes.size(); ++i) {
@@ -56,12 +59,8 @@ std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int
         if (!same_program || programs.insert(program_of(point)).second) {
             points.push_back(std::move(point));
         } else {
-            ++same;
+            ++*same_program;
         }
-    };
-    auto done = [&]() -> std::vector<Genome> {
-        if (same_program) *same_program = same;
-        return std::move(points);
     };
     std::vector<std::size_t> digits(genes.size(), 0);
     if (space_size <= static_cast<double>(max_points)) {
@@ -73,7 +72,7 @@ std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int
                 digits[i++] = 0;
             if (i == genes.size()) break;
         }
-        return done();
+        return points;
     }
     sampled = true;
     // Far fewer samples than points, so duplicates are rare; the bound only guards odd spaces.
@@ -82,7 +81,7 @@ std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int
             digits[i] = rng.index(grammar.genes[static_cast<std::size_t>(genes[i])].values.size());
         add(point_from(digits));
     }
-    return done();
+    return points;
 }
 
 namespace {
@@ -150,22 +149,24 @@ TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluato
                     evaluator.judges_the_program() ? &result.same_program : nullptr);
     result.case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
     result.ran = true;
-    result.note = (result.sampled ? "sampled " : "swept all ") + std::to_string(points.size()) + " of " +
-                  std::to_string(static_cast<long long>(result.space_size)) + " points";
-    if (result.same_program > 0)
-        result.note += " (" + std::to_string(result.same_program) + " more are the same program as one of these)";
+    const std::string all = std::to_string(static_cast<long long>(result.space_size));
     if (options.shards > 1) {
         // Interleaved, so every part holds every region of the space and takes about as long.
         std::vector<Genome> part;
         for (std::size_t i = static_cast<std::size_t>(options.shard - 1); i < points.size(); i += static_cast<std::size_t>(options.shards))
             part.push_back(std::move(points[i]));
-        const std::string all = std::to_string(static_cast<long long>(result.space_size));
         result.note = "part " + std::to_string(options.shard) + " of " + std::to_string(options.shards) +
                       (result.sampled ? " of a sampled sweep: " + std::to_string(part.size()) + " of " +
                                             std::to_string(points.size()) + " points sampled from " + all
                                       : " of an exhaustive sweep: " + std::to_string(part.size()) + " of " + all + " points");
         points = std::move(part);
+    } else {
+        result.note = (result.sampled ? "sampled " : "swept all ") + std::to_string(points.size()) + " of " + all + " points";
     }
+    if (result.same_program > 0)
+        result.note += " (" + std::to_string(result.same_program) +
+                       (options.shards > 1 ? " points of the whole space left out as the same program as another)"
+                                           : " more are the same program as one of these)");
     const std::size_t batch_size = std::max<std::size_t>(1, options.batch);
     for (std::size_t from = 0; from < points.size(); from += batch_size) {
         std::vector<Genome> batch{start};
