@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <set>
 
 #include "evaluate/cuda_checker.hpp"
@@ -53,14 +52,6 @@ void write_best(const Outputs& out, const Genome& genome, const Grammar& grammar
     write_file_atomically(out.best_genome(), genome_to_text(genome) + "\n");
     write_file_atomically(out.best_cu(), apply_genome(genome, grammar).source);
 }
-
-std::string fixed(double value, int decimals) {
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
-std::string fixed3(double value) { return fixed(value, 3); }
-std::string fixed1(double value) { return fixed(value, 1); }
 
 GenerationRecord generation_record(int index, const ScoredBatch& batch) {
     GenerationRecord g;
@@ -353,9 +344,9 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         progress("generation " + std::to_string(generation + 1) + "/" + std::to_string(options.generations) +
                  ": case " + std::to_string(case_index) + ", " + std::to_string(g.evaluated) + " individuals (" +
                  std::to_string(g.distinct) + " distinct), " + std::to_string(g.compiled) + " compiled, " +
-                 std::to_string(g.accepted) + " accepted, best " + fixed3(g.best_speedup) + "x, best so far " +
-                 fixed3(record.best.speedup) + "x; evaluated in " + fixed1(evaluate_s) + " s" +
-                 (checker != nullptr ? ", sanitizer gate " + fixed1(gate_s) + " s" : std::string()));
+                 std::to_string(g.accepted) + " accepted, best " + fixed(g.best_speedup, 3) + "x, best so far " +
+                 fixed(record.best.speedup, 3) + "x; evaluated in " + fixed(evaluate_s, 1) + " s" +
+                 (checker != nullptr ? ", sanitizer gate " + fixed(gate_s, 1) + " s" : std::string()));
         if (hooks.after_checkpoint) hooks.after_checkpoint(state.next_generation);
     }
     if (state.phase == "search") {

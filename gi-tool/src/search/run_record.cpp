@@ -36,12 +36,13 @@ long long RunRecord::compiled() const {
     return n;
 }
 
-namespace {
 std::string fixed(double value, int digits) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
     return buffer;
 }
+
+namespace {
 std::string or_original(const std::string& genome) { return genome.empty() ? "(none: the original kernel)" : genome; }
 }  // namespace
 
