@@ -12,7 +12,9 @@
 # GI_TUNE_MAX=200000 and several sittings; 34,560 of them set OUT_TYPE where no live code reads it
 # and are left out as the same program as another point, so 120,960 are measured), GI_TUNE_SHARD (K/N: sweep only part K of N, every Nth
 # point, so a sweep too long for one device call is done in N calls; then time the N winners side by
-# side with bench/time-genomes.sh), GI_SEED (1), GI_BUILD, GI_JOBS.
+# side with bench/time-genomes.sh), GI_SWEEP_WITHOUT (gene names left out of the sweep at the
+# source's default, e.g. "OUT_TYPE dlcm": stereo's 17,280 source-parameter points first, then those
+# genes on the best points), GI_SEED (1), GI_BUILD, GI_JOBS.
 # Results: $OUT/results.md, $OUT/<kernel>/ (run.xml with every point's verdict, logs).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -33,12 +35,31 @@ unpack_carried_packages
 build_unless_given
 detect_gpu
 
+# GI_SWEEP_WITHOUT: genes not declared to the sweep, so they keep the source's default (a --param
+# NAME=..., or a --flag whose name is NAME, as in NAME:-option or -NAME).
+leave_out_genes() {
+    local kept=() i name value
+    for (( i = 0; i < ${#options[@]}; i += 2 )); do
+        value="${options[i + 1]}"
+        for name in ${GI_SWEEP_WITHOUT:-}; do
+            if [[ ( "${options[i]}" == --param && "$value" == "$name="* ) ||
+                  ( "${options[i]}" == --flag && ( "$value" == "$name:"* || "$value" == "-$name" ) ) ]]; then
+                echo "left out of the sweep: ${options[i]} $value"
+                continue 2
+            fi
+        done
+        kept+=("${options[i]}" "$value")
+    done
+    options=("${kept[@]}")
+}
+
 rows=()
 for kernel in $kernels; do
     echo "==== $kernel"
     dir="$OUT/$kernel"
     mkdir -p "$dir"
     registration_options "$kernel"
+    leave_out_genes
     split_options
     record_cases "$kernel" "$dir"
     start=$(date +%s)
@@ -80,7 +101,7 @@ done
     echo "# Parameter-only baselines (exhaustive sweeps)"
     echo
     echo "- GPU: ${gpu:-none found} (sm_$arch); $(nproc) CPU cores; date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null)"
-    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TUNE_MAX=$tune_max${GI_TUNE_SHARD:+ GI_TUNE_SHARD=$GI_TUNE_SHARD} GI_SEED=$seed bash bench/params-baseline.sh\`"
+    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TUNE_MAX=$tune_max${GI_TUNE_SHARD:+ GI_TUNE_SHARD=$GI_TUNE_SHARD}${GI_SWEEP_WITHOUT:+ GI_SWEEP_WITHOUT=\"$GI_SWEEP_WITHOUT\"} GI_SEED=$seed bash bench/params-baseline.sh\`"
     echo "- the sweep: \`gi-tool evolve --evaluator cuda --generations 0 --tune-max $tune_max --no-minimise --no-post-tune\`"
     echo "  (every point of the declared --param/--flag genes on the first training case; the best passes the"
     echo "  acceptance rule and is validated on every case); driver ms: CUDA events, median of 50 launches at the"
