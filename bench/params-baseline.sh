@@ -13,8 +13,8 @@
 # and are left out as the same program as another point, so 120,960 are measured), GI_TUNE_SHARD (K/N: sweep only part K of N, every Nth
 # point, so a sweep too long for one device call is done in N calls; then time the N winners side by
 # side with bench/time-genomes.sh), GI_SWEEP_WITHOUT (gene names left out of the sweep at the
-# source's default, e.g. "OUT_TYPE dlcm": stereo's 17,280 source-parameter points first, then those
-# genes on the best points), GI_SEED (1), GI_BUILD, GI_JOBS.
+# source's default, e.g. "OUT_TYPE dlcm" to sweep stereo's 17,280 source-parameter points; time
+# those genes on the winners afterwards with bench/time-genomes.sh), GI_SEED (1), GI_BUILD, GI_JOBS.
 # Results: $OUT/results.md, $OUT/<kernel>/ (run.xml with every point's verdict, logs).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
