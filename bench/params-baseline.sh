@@ -14,7 +14,11 @@
 # point, so a sweep too long for one device call is done in N calls; then time the N winners side by
 # side with bench/time-genomes.sh), GI_SWEEP_WITHOUT (gene names left out of the sweep at the
 # source's default, e.g. "OUT_TYPE dlcm" to sweep stereo's 17,280 source-parameter points; time
-# those genes on the winners afterwards with bench/time-genomes.sh), GI_SEED (1), GI_BUILD, GI_JOBS.
+# those genes on the winners afterwards with bench/time-genomes.sh), GI_SWEEP_VALUES (a box instead of
+# the whole space: "NAME=v1,v2 ..." replaces the values of each named --param gene, e.g.
+# "ROWS_PER_THREAD=3,4 DPER=3,4" to sweep the other genes around the best points of an earlier
+# sweep; gi-tool adds the source's default to each list, so the original stays a point), GI_SEED (1),
+# GI_BUILD, GI_JOBS.
 # Results: $OUT/results.md, $OUT/<kernel>/ (run.xml with every point's verdict, logs).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -53,6 +57,25 @@ leave_out_genes() {
     options=("${kept[@]}")
 }
 
+# GI_SWEEP_VALUES: each NAME=values replaces the value list of --param NAME. A name that is not a
+# declared --param is an error, so a typo cannot silently sweep the whole space.
+narrow_genes() {
+    local entry name i found
+    for entry in ${GI_SWEEP_VALUES:-}; do
+        name="${entry%%=*}"
+        [[ "$entry" == *=?* && -n "$name" ]] || { echo "GI_SWEEP_VALUES: '$entry' is not NAME=v1,v2,..." >&2; exit 2; }
+        found=0
+        for (( i = 0; i < ${#options[@]}; i += 2 )); do
+            if [[ "${options[i]}" == --param && "${options[i + 1]}" == "$name="* ]]; then
+                echo "narrowed: --param ${options[i + 1]} -> $entry"
+                options[i + 1]="$entry"
+                found=1
+            fi
+        done
+        [[ $found == 1 ]] || { echo "GI_SWEEP_VALUES: '$name' is not a --param gene of kernels/$kernel/registration.txt" >&2; exit 2; }
+    done
+}
+
 rows=()
 for kernel in $kernels; do
     echo "==== $kernel"
@@ -60,6 +83,7 @@ for kernel in $kernels; do
     mkdir -p "$dir"
     registration_options "$kernel"
     leave_out_genes
+    narrow_genes
     split_options
     record_cases "$kernel" "$dir"
     start=$(date +%s)
@@ -101,7 +125,7 @@ done
     echo "# Parameter-only baselines (exhaustive sweeps)"
     echo
     echo "- GPU: ${gpu:-none found} (sm_$arch); $(nproc) CPU cores; date: $(date -u +%Y-%m-%dT%H:%MZ); commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null)"
-    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TUNE_MAX=$tune_max${GI_TUNE_SHARD:+ GI_TUNE_SHARD=$GI_TUNE_SHARD}${GI_SWEEP_WITHOUT:+ GI_SWEEP_WITHOUT=\"$GI_SWEEP_WITHOUT\"} GI_SEED=$seed bash bench/params-baseline.sh\`"
+    echo "- command: \`GI_KERNELS=\"$kernels\" GI_TUNE_MAX=$tune_max${GI_TUNE_SHARD:+ GI_TUNE_SHARD=$GI_TUNE_SHARD}${GI_SWEEP_WITHOUT:+ GI_SWEEP_WITHOUT=\"$GI_SWEEP_WITHOUT\"}${GI_SWEEP_VALUES:+ GI_SWEEP_VALUES=\"$GI_SWEEP_VALUES\"} GI_SEED=$seed bash bench/params-baseline.sh\`"
     echo "- the sweep: \`gi-tool evolve --evaluator cuda --generations 0 --tune-max $tune_max --no-minimise --no-post-tune\`"
     echo "  (every point of the declared --param/--flag genes on the first training case; the best passes the"
     echo "  acceptance rule and is validated on every case); driver ms: CUDA events, median of 50 launches at the"
