@@ -25,6 +25,7 @@ TEST(CudaOptions, DefaultsAndValues) {
     EXPECT_EQ(o.block, "BLOCK_W,4");
     EXPECT_EQ(o.arch, "sm_90");
     EXPECT_EQ(o.spare_workers, 4);
+    EXPECT_EQ(o.sanitize_jobs, 0);  // the evaluator's own choice
     EXPECT_EQ(o.timeout_margin_ms, 30);
     EXPECT_TRUE(o.loop_guard);
     EXPECT_EQ(o.guard_margin_ms, 2);
@@ -97,6 +98,8 @@ TEST(CudaOptions, MalformedValuesNameTheOption) {
     fails({{"--cases", {"c"}}, {"--repetitions", {"0"}}}, "--repetitions");
     fails({{"--cases", {"c"}}, {"--timeout-factor", {"0.5"}}}, "--timeout-factor");
     fails({{"--cases", {"c"}}, {"--spare-workers", {"99"}}}, "--spare-workers");
+    fails({{"--cases", {"c"}}, {"--sanitize-jobs", {"0"}}}, "--sanitize-jobs");
+    fails({{"--cases", {"c"}}, {"--sanitize-jobs", {"65"}}}, "--sanitize-jobs");
     fails({{"--cases", {"c"}}, {"--loop-guard-margin-ms", {"-1"}}}, "--loop-guard-margin-ms");
     fails({{"--cases", {"c"}}, {"--loop-guard-margin-ms", {"2ms"}}}, "--loop-guard-margin-ms");
 }

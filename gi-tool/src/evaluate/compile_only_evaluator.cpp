@@ -1,11 +1,11 @@
 #include "evaluate/compile_only_evaluator.hpp"
 
 #include <atomic>
-#include <exception>
+#include <functional>
 #include <fstream>
-#include <thread>
 
 #include "util/error.hpp"
+#include "util/parallel.hpp"
 
 namespace gi {
 namespace {
@@ -60,31 +60,14 @@ BatchResult CompileOnlyEvaluator::evaluate(const std::vector<Variant>& variants,
             if (!known_.count(variants[i].key) && first_of_key.emplace(variants[i].key, i).second) todo.push_back(i);
     }
 
+    // A task that throws means nvcc itself is unusable: the tasks not yet started are skipped.
     static std::atomic<std::size_t> serial{0};
-    std::atomic<std::size_t> next{0};
-    std::exception_ptr failure;
-    std::mutex failure_mutex;
-    auto worker = [&] {
-        for (std::size_t k = next++; k < todo.size(); k = next++) {
-            try {
-                EvalResult result = compile_one(variants[todo[k]], serial++);
-                const std::lock_guard<std::mutex> lock(mutex_);
-                known_[variants[todo[k]].key] = std::move(result);
-            } catch (...) {
-                const std::lock_guard<std::mutex> lock(failure_mutex);
-                if (!failure) failure = std::current_exception();
-                next = todo.size();  // stop the others early: nvcc itself is unusable
-            }
-        }
-    };
-    const std::size_t thread_count = std::min<std::size_t>(static_cast<std::size_t>(options_.jobs), todo.size());
-    std::vector<std::thread> threads;
-    for (std::size_t t = 1; t < thread_count; ++t) threads.emplace_back(worker);
-    if (thread_count > 0) worker();
-    for (std::thread& thread : threads) thread.join();
-    if (failure) std::rethrow_exception(failure);
+    std::vector<std::function<EvalResult()>> compiles;
+    for (std::size_t i : todo) compiles.push_back([this, &variants, i] { return compile_one(variants[i], serial++); });
+    std::vector<EvalResult> compiled = run_in_parallel(compiles, static_cast<std::size_t>(options_.jobs));
 
     const std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t k = 0; k < todo.size(); ++k) known_[variants[todo[k]].key] = std::move(compiled[k]);
     for (std::size_t i = 0; i < variants.size(); ++i) batch.results[i] = known_.at(variants[i].key);
     return batch;
 }

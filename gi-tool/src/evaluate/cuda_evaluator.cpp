@@ -29,6 +29,7 @@
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
+#include "util/parallel.hpp"
 #include "util/process.hpp"
 #include "variant/hang_guard.hpp"
 #include "variant/loop_guard.hpp"
@@ -1159,15 +1160,13 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         }
         // Several at once: each is a separate process with its own CUDA context, mostly waiting on
         // instrumentation; the gate runs between evaluate() calls, so no timed launch shares the GPU.
-        const std::size_t parallel = std::max<std::size_t>(
-            1, s.options.sanitize_jobs > 0 ? static_cast<std::size_t>(s.options.sanitize_jobs)
-                                           : std::min<std::size_t>(8, std::max(1u, std::thread::hardware_concurrency()) / 2));
-        for (std::size_t from = 0; from < runs.size(); from += parallel) {
-            std::vector<std::future<EvalResult>> running;
-            for (std::size_t k = from; k < std::min(runs.size(), from + parallel); ++k)
-                running.push_back(std::async(std::launch::async, runs[k]));
-            for (std::size_t k = 0; k < running.size(); ++k) results[run_index[from + k]] = running[k].get();
-        }
+        // A freed slot takes the next variant at once: a variant that removed a barrier runs three
+        // checkers one after another and would otherwise hold back a whole group of memcheck-only ones.
+        const std::size_t parallel = s.options.sanitize_jobs > 0
+                                         ? static_cast<std::size_t>(s.options.sanitize_jobs)
+                                         : std::min<std::size_t>(8, std::max(1u, std::thread::hardware_concurrency()) / 2);
+        const std::vector<EvalResult> ran = run_in_parallel(runs, parallel);
+        for (std::size_t k = 0; k < ran.size(); ++k) results[run_index[k]] = ran[k];
         for (const auto& [i, first] : same_program_as) results[i] = results[first];
         for (std::size_t i : run_index)
             if (!identities[i].empty()) s.sanitized_binaries[identities[i]] = results[i];

@@ -45,7 +45,7 @@ std::vector<std::string> cuda_value_options() {
     return {"--cases",    "--held-out", "--recorded-name", "--block",   "--grid",      "--tolerance",
             "--worker",   "--nvcc",     "--sanitizer",     "--arch",    "--jobs",      "--warmups",
             "--repetitions", "--timeout-factor", "--timeout-margin-ms", "--compile-cache", "--spare-workers",
-            "--loop-guard-margin-ms"};
+            "--loop-guard-margin-ms", "--sanitize-jobs"};
 }
 
 std::vector<std::string> cuda_switch_options() {
@@ -82,7 +82,9 @@ std::string cuda_options_help() {
            "                            program as one run before (by default it gets that one's result: within\n"
            "                            a batch for runs, across the whole search for sanitizer verdicts)\n"
            "  --compile-cache DIR       cuda: keep compiled variants here across runs\n"
-           "  --spare-workers N         cuda: GPU workers kept ready to replace one a variant killed (default 4)\n";
+           "  --spare-workers N         cuda: GPU workers kept ready to replace one a variant killed (default 4)\n"
+           "  --sanitize-jobs N         cuda: compute-sanitizer processes at once in the correctness gate\n"
+           "                            (default: half the cores, at most 8)\n";
 }
 
 CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vector<std::string>>& values,
@@ -110,6 +112,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     o.timeout_factor = number(values, "--timeout-factor", 10, 1, 1e6);
     o.timeout_margin_ms = static_cast<int>(integer(values, "--timeout-margin-ms", 30, 0, 3600000));
     o.spare_workers = static_cast<int>(integer(values, "--spare-workers", 4, 0, 16));
+    o.sanitize_jobs = static_cast<int>(integer(values, "--sanitize-jobs", 0, 1, 64));
     o.loop_guard = switches.count("--no-loop-guard") == 0;
     o.guard_margin_ms = static_cast<int>(integer(values, "--loop-guard-margin-ms", 2, 0, 3600000));
     if (!o.loop_guard && last(values, "--loop-guard-margin-ms"))

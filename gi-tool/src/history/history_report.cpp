@@ -8,16 +8,10 @@
 #include <sstream>
 
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi {
 namespace {
-
-std::string fixed(double value, int digits) {
-    if (!std::isfinite(value)) return "-";
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
-    return buffer;
-}
 
 std::string short_genome(const std::string& genome) {
     if (genome.empty()) return "(original)";
@@ -26,7 +20,7 @@ std::string short_genome(const std::string& genome) {
 
 std::string score_text(const IndividualRow& row) {
     if (row.status != EvalStatus::Ok) return to_string(row.status);
-    return fixed(row.mean, 3) + "x+-" + fixed(row.deviation, 3);
+    return fixed_or_dash(row.mean, 3) + "x+-" + fixed_or_dash(row.deviation, 3);
 }
 
 std::string first_line(const std::string& text) {
@@ -57,7 +51,7 @@ std::string best_table(const std::vector<IndividualRow>& best) {
         char line[256];
         std::snprintf(line, sizeof line, "%6lld  %-8s %4d  %-13s  %-14s  %9s  %-9s ", static_cast<long long>(r.id),
                       r.strategy.c_str(), r.generation, to_string(r.birth).c_str(), score_text(r).c_str(),
-                      fixed(r.time.median_ms, 4).c_str(), fixed(r.error, 6).c_str());
+                      fixed_or_dash(r.time.median_ms, 4).c_str(), fixed_or_dash(r.error, 6).c_str());
         out << line << short_genome(r.genome) << (r.accepted ? "" : "  (not accepted)") << "\n";
     }
     return out.str();
@@ -179,7 +173,7 @@ std::string progress_curve(const std::vector<IndividualRow>& rows) {
         ++evaluated;
         if (r.accepted && r.status == EvalStatus::Ok && r.time.valid() && r.original.valid() && r.time.median_ms > 0)
             best = std::max(best, r.original.median_ms / r.time.median_ms);
-        out << evaluated << " " << fixed(r.wall_s, 3) << " " << fixed(best, 4) << "\n";
+        out << evaluated << " " << fixed_or_dash(r.wall_s, 3) << " " << fixed_or_dash(best, 4) << "\n";
     }
     return out.str();
 }

@@ -14,6 +14,7 @@
 #include "search/strategy.hpp"
 #include "tune/tune.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 #include "util/hash.hpp"
 #include "util/rng.hpp"
 #include "variant/apply.hpp"

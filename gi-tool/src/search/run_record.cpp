@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "util/format.hpp"
+
 namespace gi {
 
 bool operator==(const Timing& a, const Timing& b) {
@@ -34,12 +36,6 @@ long long RunRecord::compiled() const {
     long long n = 0;
     for (const GenerationRecord& g : generations) n += g.compiled;
     return n;
-}
-
-std::string fixed(double value, int digits) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", digits, value);
-    return buffer;
 }
 
 namespace {

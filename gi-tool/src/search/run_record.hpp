@@ -94,7 +94,4 @@ bool operator==(const GenerationRecord& a, const GenerationRecord& b);
 // The short human summary printed at the end of a run.
 std::string run_summary(const RunRecord& record);
 
-// `value` with `digits` decimals, as the summary and evolve's progress lines write numbers.
-std::string fixed(double value, int digits);
-
 }  // namespace gi
