@@ -1,8 +1,8 @@
 #pragma once
 // Runs independent tasks on a few threads, each thread taking the next task as soon as it is free.
-// Made for the sanitizer gate: its tasks (one compute-sanitizer process per variant and tool) take
-// from under a second to tens of seconds, so running them in fixed groups that wait for their
-// slowest member left most slots idle behind one long racecheck.
+// Made for the sanitizer gate: its tasks (one variant's compute-sanitizer runs, memcheck alone or
+// with racecheck and synccheck after it) differ severalfold in length, and fixed groups that wait
+// for their slowest member would leave slots idle behind one long racecheck.
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace gi {
@@ -18,6 +19,8 @@ namespace gi {
 // tasks not yet started are skipped, the running ones finish, and the first exception is rethrown.
 template <class Result>
 std::vector<Result> run_in_parallel(const std::vector<std::function<Result()>>& tasks, std::size_t jobs) {
+    static_assert(!std::is_same_v<Result, bool>, "std::vector<bool> packs its elements into shared words: "
+                                                  "threads writing neighbouring results would race");
     std::vector<Result> results(tasks.size());
     std::atomic<std::size_t> next{0};
     std::exception_ptr failure;
