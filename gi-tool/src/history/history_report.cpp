@@ -1,7 +1,6 @@
 #include "history/history_report.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <set>

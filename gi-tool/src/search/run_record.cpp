@@ -1,7 +1,6 @@
 #include "search/run_record.hpp"
 
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 #include "util/format.hpp"
