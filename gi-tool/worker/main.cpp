@@ -23,6 +23,7 @@
 #include <sstream>
 
 #include "compare/tolerance.hpp"
+#include "compile/module_variables.hpp"
 #include "cuda_driver.hpp"
 #include "replay.hpp"
 #include "testcase/case_io.hpp"
@@ -115,6 +116,33 @@ std::string outcome_name(RunReport::Outcome o) {
         case RunReport::Outcome::Corrupted: return "corrupted";
     }
     return "fault";
+}
+
+// Where `module` keeps the case's module variables (replay.hpp). With `guarded_image`, the module
+// is a paired build and the places are those of its guarded half's copies (module_variables.hpp
+// finds them among the image's own variables). Throws gi::Error naming a variable the plain half
+// has and the guarded half lacks, so that build is not used for the check.
+VariablePlaces variable_places(CUmodule module, const TestCase& tc, const std::string* guarded_image = nullptr) {
+    VariablePlaces places(tc.buffers.size());
+    std::vector<ModuleVariable> listed;
+    bool any = false;
+    for (std::size_t b = 0; b < tc.buffers.size(); ++b) {
+        const std::string& name = tc.buffers[b].variable;
+        if (name.empty()) continue;
+        if (guarded_image && !any) listed = module_variables(*guarded_image);
+        any = true;
+        const std::string lookup = guarded_image ? guarded_variable_name(name, listed, kGuardedNamespace) : name;
+        CUdeviceptr address = 0;
+        std::size_t bytes = 0;
+        if (!lookup.empty() && cuModuleGetGlobal(&address, &bytes, module, lookup.c_str()) == CUDA_SUCCESS) {
+            places[b] = {address, bytes};
+        } else if (guarded_image) {
+            CUdeviceptr plain = 0;
+            if (cuModuleGetGlobal(&plain, &bytes, module, name.c_str()) == CUDA_SUCCESS)
+                throw Error("its guarded half has no copy of the module variable '" + name + "'");
+        }
+    }
+    return places;
 }
 
 Message error_reply(const std::string& text, bool fatal = false) {
@@ -291,6 +319,12 @@ private:
             reply({"result", {{"outcome", "no-kernel"}, {"sticky", "0"}, {"detail", e.what()}}, {}});
             return true;
         }
+        try {
+            request.variables = variable_places(plain.module, replay.test_case());
+        } catch (const std::exception& e) {
+            reply({"result", {{"outcome", "load-error"}, {"sticky", "0"}, {"detail", e.what()}}, {}});
+            return true;
+        }
         const auto kernel_found = std::chrono::steady_clock::now();
         // The guarded build is optional: when it cannot be used the variant is checked unguarded,
         // as it would be without one, and the parent hears why.
@@ -323,6 +357,7 @@ private:
                 try {
                     const std::string name = paired ? std::string(kGuardedNamespace) + "::" + m.get("kernel") : m.get("kernel");
                     find_guard(guarded, name, loop_guard);
+                    loop_guard.variables = variable_places(guarded, replay.test_case(), paired ? &plain_image : nullptr);
                     const long long budget_us = m.integer("guard-budget-us", 0);
                     if (budget_us <= 0) throw Error("the run request gives no guard-budget-us");
                     loop_guard.budget_ns = static_cast<std::uint64_t>(budget_us) * 1000u;
@@ -498,7 +533,7 @@ int once(int argc, char** argv) {
         CUmodule module = nullptr;
         check_cuda(cuModuleLoadData(&module, cubin.data()), "loading the compiled module");
         const CUfunction kernel = find_kernel(module, opts["--kernel"]);
-        const CUresult r = replay.launch_once(kernel, shape);
+        const CUresult r = replay.launch_once(kernel, shape, variable_places(module, replay.test_case()));
         if (r != CUDA_SUCCESS) {
             std::cerr << "gi-worker: the kernel failed: " << cuda_error_name(r) << " (" << cuda_error_text(r) << ")\n";
             return 1;

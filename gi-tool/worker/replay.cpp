@@ -11,16 +11,26 @@ namespace gi::worker {
 namespace {
 constexpr int kMaxCopies = 8;
 
-// "buffer 1 (read-only input, kernel argument 2)": the case records no parameter names, so the
-// arguments that point into the buffer stand for it.
+// "buffer 1 (read-only input, kernel argument 2)", "buffer 3 (output, module variable 'counter')",
+// "buffer 4 (output, reached through kernel argument 0)": the case records no parameter names, so
+// the arguments that point into the buffer (or hold a pointer to it) stand for it.
 std::string buffer_label(const TestCase& tc, std::size_t b) {
-    std::string arguments;
-    for (std::size_t a = 0; a < tc.args.size(); ++a)
+    const CaseBuffer& buffer = tc.buffers[b];
+    std::string arguments, holders;
+    for (std::size_t a = 0; a < tc.args.size(); ++a) {
         if (tc.args[a].kind == CaseArg::Kind::Pointer && tc.args[a].buffer == static_cast<int>(b))
             arguments += (arguments.empty() ? "" : ", ") + std::to_string(a);
+        for (const EmbeddedPointer& p : tc.args[a].pointers)
+            if (p.buffer == static_cast<int>(b) && holders.find(std::to_string(a)) == std::string::npos)
+                holders += (holders.empty() ? "" : ", ") + std::to_string(a);
+    }
     const bool several = arguments.find(',') != std::string::npos;
-    return "buffer " + std::to_string(b) + " (" + (tc.buffers[b].read_only ? "read-only input" : "output") +
-           (arguments.empty() ? "" : std::string(", kernel argument") + (several ? "s " : " ") + arguments) + ")";
+    std::string what = buffer.read_only ? "read-only input" : "output";
+    if (!buffer.variable.empty()) what += ", module variable '" + buffer.variable + "'";
+    if (!arguments.empty()) what += std::string(", kernel argument") + (several ? "s " : " ") + arguments;
+    else if (!holders.empty()) what += ", reached through kernel argument " + holders;
+    else if (buffer.variable.empty()) what += ", reached through a pointer held in another buffer";
+    return "buffer " + std::to_string(b) + " (" + what + ")";
 }
 }  // namespace
 
@@ -96,9 +106,47 @@ Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_by
         to_check += size + (poison_[b] ? size : 0) + (tc_.buffers[b].read_only ? size * copies_.size() : 0);
     }
     check_large_ = to_check <= kFullCheckBytes;
+    relocate_copies();
+}
+
+void Replay::relocate_copies() {
+    relocated_host_.assign(copies_.size(), std::vector<Bytes>(tc_.buffers.size()));
+    relocated_.assign(copies_.size(), std::vector<CUdeviceptr>(tc_.buffers.size(), 0));
+    relocated_args_.assign(copies_.size(), std::vector<Bytes>(tc_.args.size()));
+    auto relocate = [&](Bytes bytes, const std::vector<EmbeddedPointer>& pointers, std::size_t copy) {
+        for (const EmbeddedPointer& p : pointers) {
+            const std::uint64_t address = copies_[copy][static_cast<std::size_t>(p.buffer)] + p.offset;
+            std::memcpy(bytes.data() + p.at, &address, sizeof address);
+        }
+        return bytes;
+    };
+    for (std::size_t c = 0; c < copies_.size(); ++c) {
+        for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+            const CaseBuffer& buffer = tc_.buffers[b];
+            if (buffer.pointers.empty()) continue;
+            relocated_host_[c][b] = relocate(pristine_host_[b], buffer.pointers, c);
+            check_cuda(cuMemcpyHtoD(copies_[c][b], relocated_host_[c][b].data(), buffer.size), "copying a relocated buffer to the GPU");
+            if (buffer.read_only) continue;
+            check_cuda(cuMemAlloc(&relocated_[c][b], std::max<std::size_t>(buffer.size, 1)), "allocating a relocated image");
+            check_cuda(cuMemcpyHtoD(relocated_[c][b], relocated_host_[c][b].data(), buffer.size), "copying a relocated image");
+        }
+        for (std::size_t a = 0; a < tc_.args.size(); ++a)
+            if (!tc_.args[a].pointers.empty()) relocated_args_[c][a] = relocate(tc_.args[a].value, tc_.args[a].pointers, c);
+    }
+}
+
+bool Replay::can_poison(std::size_t b) const {
+    // Poison in place of an array of pointers would only make the variant fault.
+    return !tc_.buffers[b].read_only && tc_.buffers[b].pointers.empty();
+}
+
+CUdeviceptr Replay::restore_source(int copy, std::size_t b) const {
+    const CUdeviceptr relocated = relocated_[static_cast<std::size_t>(copy)][b];
+    return relocated ? relocated : pristine_[b];
 }
 
 Replay::~Replay() {
+    for (auto& images : relocated_) for (CUdeviceptr p : images) if (p) cuMemFree(p);
     if (clock_) cuMemFree(clock_);
     for (CUdeviceptr p : pristine_) cuMemFree(p);
     for (CUdeviceptr p : poison_) if (p) cuMemFree(p);
@@ -127,16 +175,37 @@ void Replay::adopt_reference(std::vector<Bytes> outputs, const std::string& pois
     poisonable_.assign(tc_.buffers.size(), false);
     // As the worker that ran the original learnt them (the hand-over carries them).
     for (std::size_t b = 0, at = 0; b < tc_.buffers.size() && at < poisonable.size(); ++b, at += 2)
-        poisonable_[b] = !tc_.buffers[b].read_only && poisonable[at] == '1';
+        poisonable_[b] = can_poison(b) && poisonable[at] == '1';
     has_reference_ = true;
 }
 
 void Replay::restore(int copy, bool poison_outputs) {
     for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
         if (tc_.buffers[b].read_only) continue;
-        const CUdeviceptr source = poison_outputs && poisonable_[b] ? poison_[b] : pristine_[b];
+        const CUdeviceptr source = poison_outputs && poisonable_[b] ? poison_[b] : restore_source(copy, b);
         check_cuda(cuMemcpyDtoDAsync(copies_[copy][b], source, tc_.buffers[b].size, stream_), "restoring a case buffer");
     }
+}
+
+void Replay::variables_in(int copy, const VariablePlaces& places) {
+    for (std::size_t b = 0; b < places.size() && b < tc_.buffers.size(); ++b)
+        if (places[b].address)
+            check_cuda(cuMemcpyDtoDAsync(places[b].address, copies_[copy][b], std::min<std::size_t>(places[b].bytes, tc_.buffers[b].size), stream_),
+                       "copying the case's module variable '" + tc_.buffers[b].variable + "' into the module");
+}
+
+void Replay::variables_out(int copy, const VariablePlaces& places) {
+    for (std::size_t b = 0; b < places.size() && b < tc_.buffers.size(); ++b)
+        if (places[b].address && !tc_.buffers[b].read_only)
+            check_cuda(cuMemcpyDtoDAsync(copies_[copy][b], places[b].address, std::min<std::size_t>(places[b].bytes, tc_.buffers[b].size), stream_),
+                       "copying the module variable '" + tc_.buffers[b].variable + "' out of the module");
+}
+
+CUresult Replay::launch_with(CUfunction kernel, const LaunchShape& shape, int copy, const VariablePlaces& places) {
+    variables_in(copy, places);
+    if (CUresult r = launch(kernel, shape, copy); r != CUDA_SUCCESS) return r;
+    variables_out(copy, places);
+    return CUDA_SUCCESS;
 }
 
 CUresult Replay::launch(CUfunction kernel, const LaunchShape& shape, int copy) {
@@ -145,7 +214,8 @@ CUresult Replay::launch(CUfunction kernel, const LaunchShape& shape, int copy) {
     for (std::size_t i = 0; i < tc_.args.size(); ++i) {
         CaseArg& arg = tc_.args[i];
         if (arg.kind == CaseArg::Kind::Scalar) {
-            params[i] = arg.value.data();
+            Bytes& relocated = relocated_args_[static_cast<std::size_t>(copy)][i];
+            params[i] = relocated.empty() ? arg.value.data() : relocated.data();
         } else {
             if (arg.kind == CaseArg::Kind::Pointer) pointers[i] = copies_[copy][arg.buffer] + arg.offset;
             params[i] = &pointers[i];
@@ -184,14 +254,15 @@ std::string Replay::damage(bool everything) {
     for (std::size_t c = 0; c < copies_.size(); ++c)
         for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
             if (tc_.buffers[b].read_only)
-                if (std::string d = differs(copies_[c][b], pristine_host_[b]); !d.empty())
+                if (std::string d = differs(copies_[c][b], relocated_host_[c][b].empty() ? pristine_host_[b] : relocated_host_[c][b]);
+                    !d.empty())
                     return "the worker's working copy " + std::to_string(c) + " of " + buffer_label(tc_, b) + " changed during the run" + d;
     return {};
 }
 
-CUresult Replay::launch_once(CUfunction kernel, const LaunchShape& shape) {
+CUresult Replay::launch_once(CUfunction kernel, const LaunchShape& shape, const VariablePlaces& variables) {
     restore(0, false);
-    if (CUresult r = launch(kernel, shape, 0); r != CUDA_SUCCESS) return r;
+    if (CUresult r = launch_with(kernel, shape, 0, variables); r != CUDA_SUCCESS) return r;
     return cuStreamSynchronize(stream_);
 }
 
@@ -201,6 +272,14 @@ std::vector<Bytes> Replay::download_writable(int copy) {
         if (tc_.buffers[b].read_only) continue;
         out[b].resize(tc_.buffers[b].size);
         check_cuda(cuMemcpyDtoH(out[b].data(), copies_[copy][b], tc_.buffers[b].size), "copying outputs to the host");
+        // Pointers still where they were relocated to read as recorded, so outputs compare alike
+        // across copies, workers and the oracle.
+        for (const EmbeddedPointer& p : tc_.buffers[b].pointers) {
+            std::uint64_t value = 0;
+            std::memcpy(&value, out[b].data() + p.at, sizeof value);
+            if (value == copies_[copy][static_cast<std::size_t>(p.buffer)] + p.offset)
+                std::memcpy(out[b].data() + p.at, pristine_host_[b].data() + p.at, sizeof value);
+        }
     }
     return out;
 }
@@ -228,34 +307,38 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
 
     if (request.original && !has_reference_) {
         restore(0, false);
-        if (CUresult r = launch(kernel, request.shape, 0); r != CUDA_SUCCESS) return fault(r, "launching the original");
+        if (CUresult r = launch_with(kernel, request.shape, 0, request.variables); r != CUDA_SUCCESS) return fault(r, "launching the original");
         if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the original");
         reference_ = download_writable(0);
         poisonable_.assign(tc_.buffers.size(), false);
         if (!request.poisonable.empty()) {
             // Learnt by an earlier worker on this case: no need to probe again after a restart.
             for (std::size_t b = 0, at = 0; b < tc_.buffers.size() && at < request.poisonable.size(); ++b, at += 2)
-                poisonable_[b] = !tc_.buffers[b].read_only && request.poisonable[at] == '1';
+                poisonable_[b] = can_poison(b) && request.poisonable[at] == '1';
         } else if (request.probe_poison) {
             // Outputs that come out the same from poisoned and from recorded contents are
             // overwritten entirely; only those may be poisoned for variants.
-            std::fill(poisonable_.begin(), poisonable_.end(), true);
+            for (std::size_t b = 0; b < tc_.buffers.size(); ++b) poisonable_[b] = can_poison(b);
             restore(0, true);
-            if (CUresult r = launch(kernel, request.shape, 0); r != CUDA_SUCCESS) return fault(r, "launching the original on poisoned outputs");
+            if (CUresult r = launch_with(kernel, request.shape, 0, request.variables); r != CUDA_SUCCESS)
+                return fault(r, "launching the original on poisoned outputs");
             if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the original on poisoned outputs");
             const std::vector<Bytes> probed = download_writable(0);
             for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
-                poisonable_[b] = !tc_.buffers[b].read_only && probed[b] == reference_[b];
+                poisonable_[b] = poisonable_[b] && probed[b] == reference_[b];
         }
         has_reference_ = true;
         for (std::size_t b = 0; b < tc_.buffers.size(); ++b) report.poisonable += std::string(b ? "," : "") + (poisonable_[b] ? "1" : "0");
         // How far this GPU's original is from the recorded oracle (the program's own run).
         std::vector<BufferComparison> versus_oracle;
+        std::vector<std::string> labels;
         for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
-            if (!tc_.buffers[b].read_only)
+            if (!tc_.buffers[b].read_only) {
                 versus_oracle.push_back(compare_buffer(tc_.buffers[b].element, tc_.buffers[b].after.data(),
                                                        reference_[b].data(), tc_.buffers[b].size, tolerances_[b], false));
-        report.comparison = summarise_comparisons(versus_oracle, {});
+                labels.push_back(buffer_label(tc_, b));
+            }
+        report.comparison = summarise_comparisons(versus_oracle, labels);
     } else if (!request.original) {
         const LoopGuard* guard = request.guard;
         const auto check_start = std::chrono::steady_clock::now();
@@ -267,7 +350,8 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
                                static_cast<int>(request.shape.shared_bytes));
         if (guard) arm(*guard);
         const char* build = guard ? " (its loop-guarded build)" : "";
-        if (CUresult r = launch(guard ? guard->kernel : kernel, request.shape, 0); r != CUDA_SUCCESS)
+        if (CUresult r = launch_with(guard ? guard->kernel : kernel, request.shape, 0, guard ? guard->variables : request.variables);
+            r != CUDA_SUCCESS)
             return fault(r, std::string("launching the variant") + build);
         if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS)
             return fault(r, std::string("running the variant") + build);
@@ -316,7 +400,8 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
     } else if (!request.time) {
         const auto start = std::chrono::steady_clock::now();
         restore(plain_copy, true);
-        if (CUresult r = launch(kernel, request.shape, plain_copy); r != CUDA_SUCCESS) return fault(r, "launching the unguarded build");
+        if (CUresult r = launch_with(kernel, request.shape, plain_copy, request.variables); r != CUDA_SUCCESS)
+            return fault(r, "launching the unguarded build");
         if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the unguarded build");
         report.stages.timed_ms = ms_since(start);
         check_plain_build();
@@ -341,11 +426,14 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
         // Outputs the kernel overwrites entirely need no restoring; inputs it updates in place do.
         for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
             if (!tc_.buffers[b].read_only && !poisonable_[b])
-                check_cuda(cuMemcpyDtoDAsync(copies_[copy][b], pristine_[b], tc_.buffers[b].size, stream_),
+                check_cuda(cuMemcpyDtoDAsync(copies_[copy][b], restore_source(copy, b), tc_.buffers[b].size, stream_),
                            "restoring a case buffer");
+        // Module variables are copied in and out outside the timed interval.
+        variables_in(copy, request.variables);
         check_cuda(cuEventRecord(events[2 * r], stream_), "recording a timing event");
         if (CUresult res = launch(kernel, request.shape, copy); res != CUDA_SUCCESS) return fault(res, "launching a timed repetition");
         check_cuda(cuEventRecord(events[2 * r + 1], stream_), "recording a timing event");
+        variables_out(copy, request.variables);
     }
     if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running timed repetitions");
     for (int r = request.warmups; r < total; ++r) {
@@ -366,7 +454,7 @@ ErrorSummary Replay::compare_with_reference(int copy) {
         if (tc_.buffers[b].read_only) continue;
         comparisons.push_back(compare_buffer(tc_.buffers[b].element, reference_[b].data(), outputs[b].data(),
                                              tc_.buffers[b].size, tolerances_[b], poisonable_[b]));
-        labels.push_back("buffer " + std::to_string(b));
+        labels.push_back(buffer_label(tc_, b));
     }
     return summarise_comparisons(comparisons, labels);
 }

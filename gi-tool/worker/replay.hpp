@@ -20,6 +20,17 @@ struct LaunchShape {
     unsigned shared_bytes = 0;
 };
 
+// Where one loaded module keeps the case's module variables: per case buffer, the variable's
+// address in that module and how many bytes it has there (0 where the buffer is no variable, or
+// the module does not define it: its code cannot read it then). Each variant's module has its
+// own copy of every variable, so the recorded bytes are copied in before each launch and, for
+// variables the kernel may write, out into the working copy after it.
+struct VariablePlace {
+    CUdeviceptr address = 0;
+    std::size_t bytes = 0;
+};
+using VariablePlaces = std::vector<VariablePlace>;
+
 // The loop-guarded build of a variant (variant/loop_guard.hpp), loaded beside the plain one. Its
 // check run stops any loop still running `budget_ns` after the launch; it is never timed.
 struct LoopGuard {
@@ -28,6 +39,7 @@ struct LoopGuard {
     CUdeviceptr deadline = 0;        // gi_loop_deadline_ns (__constant__)
     CUdeviceptr overrun = 0;         // gi_loop_overrun
     std::uint64_t budget_ns = 0;
+    VariablePlaces variables;        // the case's module variables in the guarded build
 };
 
 // Wall time of a variant's request by stage, so the run time per variant can be explained.
@@ -56,6 +68,7 @@ struct RunRequest {
     bool time = true;
     // Variant only: check with this build, then time the plain one and compare its outputs too.
     const LoopGuard* guard = nullptr;
+    VariablePlaces variables;   // the case's module variables in the plain build (empty: none)
 };
 
 struct RunReport {
@@ -113,11 +126,22 @@ public:
     static constexpr std::size_t kLargeBuffer = 4u << 20;
 
     // One plain launch on working copy 0 (compute-sanitizer's run). Returns the launch result.
-    CUresult launch_once(CUfunction kernel, const LaunchShape& shape);
+    CUresult launch_once(CUfunction kernel, const LaunchShape& shape, const VariablePlaces& variables = {});
 
 private:
     void restore(int copy, bool poison_outputs);
+    bool can_poison(std::size_t buffer) const;
+    // Where a writable buffer of `copy` is restored from: its pristine bytes, or (when it holds
+    // pointers) its image relocated into that copy.
+    CUdeviceptr restore_source(int copy, std::size_t b) const;
     CUresult launch(CUfunction kernel, const LaunchShape& shape, int copy);
+    // The copy's module variables into the module, before a launch; the writable ones back, after it.
+    void variables_in(int copy, const VariablePlaces& places);
+    void variables_out(int copy, const VariablePlaces& places);
+    CUresult launch_with(CUfunction kernel, const LaunchShape& shape, int copy, const VariablePlaces& places);
+    // Builds each copy's relocated images: pointers held in buffers and struct arguments point
+    // into the same copy's buffers.
+    void relocate_copies();
     std::vector<Bytes> download_writable(int copy);
     RunReport fault(CUresult code, const std::string& when);
     ErrorSummary compare_with_reference(int copy);
@@ -135,6 +159,12 @@ private:
     // kept on the host (a memcmp is cheaper than hashing what is read back).
     std::vector<Bytes> pristine_host_;             // per buffer
     std::vector<Bytes> poison_host_;               // per buffer (empty for read-only ones)
+    // Buffers and arguments holding device pointers (EmbeddedPointer), per copy: the bytes with the
+    // pointers relocated into that copy ([copy][buffer] empty for buffers holding none), and for
+    // writable ones a device image to restore from ([copy][buffer], 0 otherwise).
+    std::vector<std::vector<Bytes>> relocated_host_;
+    std::vector<std::vector<CUdeviceptr>> relocated_;
+    std::vector<std::vector<Bytes>> relocated_args_;  // [copy][argument], empty for arguments holding none
     Bytes readback_;                               // damage()'s download buffer, reused
     bool check_large_ = true;                      // damage() also checks large buffers
     std::vector<bool> poisonable_;                 // outputs the original overwrites entirely

@@ -26,6 +26,20 @@ void FakeWorkerEvaluatorTest::set_up(const char* kernel_text, const std::string&
     ::setenv("GI_FAKE_LOG", log_.c_str(), 1);
 }
 
+void FakeWorkerEvaluatorTest::add_variable_to_cases(const std::string& name, std::uint64_t bytes, bool constant) {
+    for (const std::filesystem::path& folder : list_test_cases(folder_.path() / "cases")) {
+        TestCase tc = read_test_case(folder);
+        CaseBuffer variable;
+        variable.size = bytes;
+        variable.read_only = constant;
+        variable.variable = name;
+        variable.before = variable.after = Bytes(bytes, 0);
+        tc.buffers.push_back(std::move(variable));
+        std::filesystem::remove_all(folder);
+        write_test_case(tc, folder_.path() / "cases");
+    }
+}
+
 void FakeWorkerEvaluatorTest::TearDown() {
     ::unsetenv("GI_FAKE_WORKER");
     ::unsetenv("GI_FAKE_LOG");

@@ -34,6 +34,9 @@ protected:
     // Skips the test when this build has no NVRTC.
     void set_up(const char* kernel_text, const std::string& block_values, int cases = 1);
     void TearDown() override;
+    // Gives every recorded case a capture of the module variable `name` (`bytes` zero bytes), as
+    // `gi-tool record` would for a kernel file that defines it.
+    void add_variable_to_cases(const std::string& name, std::uint64_t bytes, bool constant);
 
     CudaEvaluatorOptions options(int spare_workers) const;
     Variant with_block(const std::string& block) const;

@@ -80,6 +80,7 @@ CudaEvaluatorOptions fake_worker_options(const std::filesystem::path& cases, int
     o.timeout_margin_ms = 300;  // generous: the fake replies at once, a loaded CI machine may not
     o.spare_workers = spare_workers;
     o.arch = "sm_90";
+    o.set_aside = 0;  // every case is a training case; the set-aside tests ask for it
     return o;
 }
 

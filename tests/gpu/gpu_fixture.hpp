@@ -30,7 +30,8 @@ const std::string& gpu_unavailable_reason();
 TestCase scale_case(int n);
 
 // Evaluator options for the `scale` kernel of scale_case() with gi_tests itself as the worker
-// (tests/gpu/fake_worker.cpp, chosen by GI_FAKE_WORKER): block BLOCK, grid ceil(n/BLOCK), sm_90.
+// (tests/gpu/fake_worker.cpp, chosen by GI_FAKE_WORKER): block BLOCK, grid ceil(n/BLOCK), sm_90,
+// every case a training case (no set-aside).
 CudaEvaluatorOptions fake_worker_options(const std::filesystem::path& cases, int spare_workers);
 
 // A fresh temporary folder removed at the end of the test.

@@ -203,7 +203,7 @@ TEST_P(MalformedManifest, IsAClearError) {
 INSTANTIATE_TEST_SUITE_P(
     TestCaseIo, MalformedManifest,
     ::testing::Values(ManifestEdit{"</gi-test-case>", "", "malformed XML"},
-                      ManifestEdit{"gi-test-case format=\"1\"", "gi-test-case format=\"7\"", "format 7"},
+                      ManifestEdit{"gi-test-case format=\"2\"", "gi-test-case format=\"7\"", "format 7"},
                       ManifestEdit{"<kernel name=\"blurKernel\"/>", "", "missing <kernel>"},
                       ManifestEdit{"grid=\"128,64,1\"", "grid=\"128,64\"", "three positive integers"},
                       ManifestEdit{"block=\"32,4,1\"", "block=\"32,0,1\"", "three positive integers"},

@@ -1,14 +1,20 @@
-// The recording half of gi::launch: find each pointer argument's allocation, snapshot it before and
-// after the launch, and write the case atomically (testcase/case_io). Only reached when
-// GI_RECORD_DIR is set.
+// The recording half of gi::launch: find everything the kernel reads (the allocations its pointer
+// arguments point into, device pointers held inside struct arguments and arrays, the module
+// variables GI_RECORD_GLOBALS names), snapshot it before and after the launch, and write the case
+// atomically (testcase/case_io). Only reached when GI_RECORD_DIR is set.
 #include <cuda.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "compile/module_variables.hpp"
 #include "gi/launch.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
@@ -24,27 +30,67 @@ std::string where(const char* name, std::size_t index) {
     return std::string("gi::launch recording '") + name + "': argument " + std::to_string(index);
 }
 
-// cuMemGetAddressRange through the runtime's driver entry point: the recorder then needs no link
-// to libcuda, so a program using it still starts on a machine without the driver.
-using AddressRangeFn = CUresult (*)(CUdeviceptr*, size_t*, CUdeviceptr);
-AddressRangeFn address_range_function() {
-    static AddressRangeFn fn = [] {
-        void* p = nullptr;
-        cudaDriverEntryPointQueryResult status{};
+std::string hex(std::uintptr_t value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
+// Driver functions through the runtime's entry point: the recorder then needs no link to libcuda,
+// so a program using it still starts on a machine without the driver.
+template <typename Fn>
+Fn driver_function(const char* symbol) {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult status{};
 #if CUDART_VERSION >= 12050
-        cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &p, 12000, cudaEnableDefault, &status);
+    cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &status);
 #else
-        cudaGetDriverEntryPoint("cuMemGetAddressRange", &p, cudaEnableDefault, &status);
+    cudaGetDriverEntryPoint(symbol, &p, cudaEnableDefault, &status);
 #endif
-        return status == cudaDriverEntryPointSuccess ? reinterpret_cast<AddressRangeFn>(p) : nullptr;
-    }();
+    return status == cudaDriverEntryPointSuccess ? reinterpret_cast<Fn>(p) : nullptr;
+}
+
+using AddressRangeFn = CUresult (*)(CUdeviceptr*, size_t*, CUdeviceptr);
+using FuncGetModuleFn = CUresult (*)(CUmodule*, CUfunction);
+using ModuleGetGlobalFn = CUresult (*)(CUdeviceptr*, size_t*, CUmodule, const char*);
+
+AddressRangeFn address_range_function() {
+    static const AddressRangeFn fn = driver_function<AddressRangeFn>("cuMemGetAddressRange");
     return fn;
 }
 
 struct Allocation {
     std::uintptr_t base = 0;
     std::size_t size = 0;
+    bool contains(std::uintptr_t p) const { return p >= base && p - base < size; }
 };
+
+// What the runtime says of an address that is not one of the case's buffers yet.
+enum class Memory { Device, PinnedHost, NotDevice };
+
+Memory classify(const void* pointer, cudaPointerAttributes& attributes) {
+    attributes = {};
+    if (cudaPointerGetAttributes(&attributes, pointer) != cudaSuccess) {
+        cudaGetLastError();
+        return Memory::NotDevice;
+    }
+    switch (attributes.type) {
+        case cudaMemoryTypeDevice:
+        case cudaMemoryTypeManaged: return Memory::Device;
+        case cudaMemoryTypeHost: return Memory::PinnedHost;
+        default: return Memory::NotDevice;
+    }
+}
+
+// The whole allocation holding `pointer`, or nullopt when the driver cannot tell it.
+std::optional<Allocation> allocation_range(std::uintptr_t pointer) {
+    AddressRangeFn range = address_range_function();
+    if (!range) return std::nullopt;
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    if (range(&base, &size, static_cast<CUdeviceptr>(pointer)) != CUDA_SUCCESS || size == 0) return std::nullopt;
+    return Allocation{static_cast<std::uintptr_t>(base), size};
+}
 
 Allocation find_allocation(const void* pointer, const char* name, std::size_t index) {
     cudaPointerAttributes attributes{};
@@ -64,17 +110,15 @@ Allocation find_allocation(const void* pointer, const char* name, std::size_t in
         case cudaMemoryTypeDevice:
         case cudaMemoryTypeManaged: break;
     }
-    AddressRangeFn range = address_range_function();
-    if (!range)
+    if (!address_range_function())
         throw RecordError(where(name, index) + ": the driver's cuMemGetAddressRange is not available, so the "
                           "allocation cannot be sized (update the NVIDIA driver)");
-    CUdeviceptr base = 0;
-    size_t size = 0;
-    if (range(&base, &size, reinterpret_cast<CUdeviceptr>(pointer)) != CUDA_SUCCESS || size == 0)
+    const auto a = allocation_range(reinterpret_cast<std::uintptr_t>(pointer));
+    if (!a)
         throw RecordError(where(name, index) + std::string(attributes.type == cudaMemoryTypeManaged ? " (managed memory)" : "") +
                           ": the driver cannot tell the allocation it points into, so it cannot be snapshot; "
                           "use plain cudaMalloc memory for the recorder run");
-    return {static_cast<std::uintptr_t>(base), size};
+    return *a;
 }
 
 void reject_texture_or_surface(unsigned long long handle, const char* name, std::size_t index) {
@@ -115,6 +159,147 @@ std::size_t record_limit() {
     return limit;
 }
 
+// GI_RECORD_GLOBALS: the module variables to capture ("const:c_Kernel,global:counter"), as
+// `gi-tool record` lists them from the kernel file.
+const std::vector<ModuleVariable>& requested_variables() {
+    static const std::vector<ModuleVariable> variables = [] {
+        const char* text = std::getenv("GI_RECORD_GLOBALS");
+        try {
+            return text ? parse_module_variables_text(text, "GI_RECORD_GLOBALS") : std::vector<ModuleVariable>{};
+        } catch (const Error& e) {
+            throw RecordError(e.what());
+        }
+    }();
+    return variables;
+}
+
+// The case being built: its buffers and where each lives in this process's device memory.
+class CaseBuilder {
+public:
+    explicit CaseBuilder(TestCase& tc) : tc_(tc) {}
+
+    // The buffer holding `pointer` (an argument, an array element, a struct field): one already
+    // found, or a new one for its allocation. Throws RecordError (naming `what`) when it is not
+    // device memory.
+    int buffer_for(std::uintptr_t pointer, const std::string& what, ElementType element) {
+        if (const int b = known(pointer); b >= 0) return b;
+        cudaPointerAttributes attributes{};
+        const Memory kind = classify(reinterpret_cast<const void*>(pointer), attributes);
+        if (kind == Memory::PinnedHost)
+            throw RecordError(what + " points to pinned host memory (cudaMallocHost/cudaHostRegister), which the "
+                              "recorder cannot replay; use device memory for the recorder run");
+        if (kind == Memory::NotDevice)
+            throw RecordError(what + " holds " + hex(pointer) + ", which is not device memory (a host pointer, or an "
+                              "unset element: zero unused elements with cudaMemset)");
+        const auto a = allocation_range(pointer);
+        if (!a)
+            throw RecordError(what + " points into memory the driver cannot size (" + hex(pointer) +
+                              "); use plain cudaMalloc memory for the recorder run");
+        return add(*a, element, "", false);
+    }
+
+    // A new buffer for an allocation a pointer argument points into: read-only until a pointer to
+    // non-const points into it.
+    int add_argument_allocation(const Allocation& a, ElementType element) { return add(a, element, "", true); }
+
+    // Like buffer_for for a word that may or may not be a device pointer (a struct field): -1
+    // when it is not one. Pinned host memory in a struct is refused: the kernel would read it.
+    int maybe_buffer_for(std::uintptr_t value, const std::string& what) {
+        // Below the first page or beyond the 57-bit user address space: a number, not a pointer.
+        if (value < 4096 || value >= (std::uintptr_t{1} << 57)) return -1;
+        if (const int b = known(value); b >= 0) return b;
+        const std::uintptr_t page = value >> 16;
+        if (not_device_pages_.count(page)) return -1;
+        cudaPointerAttributes attributes{};
+        const Memory kind = classify(reinterpret_cast<const void*>(value), attributes);
+        if (kind == Memory::PinnedHost)
+            throw RecordError(what + " holds a pointer to pinned host memory (" + hex(value) + "), which the recorder "
+                              "cannot replay; use device memory for the recorder run");
+        const auto a = kind == Memory::Device ? allocation_range(value) : std::nullopt;
+        if (!a) {
+            not_device_pages_.insert(page);
+            return -1;
+        }
+        return add(*a, ElementType::Bytes, "", false);
+    }
+
+    // Kernels cannot write __constant__ memory; a __device__ variable may be an output.
+    int add_variable(const ModuleVariable& v, CUdeviceptr address, std::size_t size) {
+        return add({static_cast<std::uintptr_t>(address), size}, ElementType::Bytes, v.name, v.constant);
+    }
+
+    // The buffer holding `pointer`, -1 when none does yet.
+    int known(std::uintptr_t pointer) const {
+        for (std::size_t b = 0; b < places_.size(); ++b)
+            if (places_[b].contains(pointer)) return static_cast<int>(b);
+        return -1;
+    }
+
+    EmbeddedPointer embedded(std::uint64_t at, int buffer, std::uintptr_t value) const {
+        return {at, buffer, value - places_[buffer].base};
+    }
+    std::uint64_t offset_in(int buffer, std::uintptr_t pointer) const { return pointer - places_[buffer].base; }
+    const Allocation& place(int buffer) const { return places_[buffer]; }
+    std::size_t count() const { return places_.size(); }
+
+private:
+    // Buffers reached through a struct or an array of pointers may be written through them, so
+    // they are outputs (compared, restored) unless shown otherwise.
+    int add(const Allocation& a, ElementType element, const std::string& variable, bool read_only) {
+        places_.push_back(a);
+        CaseBuffer buffer;
+        buffer.size = a.size;
+        buffer.element = element;
+        buffer.variable = variable;
+        buffer.read_only = read_only;
+        tc_.buffers.push_back(std::move(buffer));
+        return static_cast<int>(places_.size() - 1);
+    }
+
+    TestCase& tc_;
+    std::vector<Allocation> places_;                 // per buffer
+    std::set<std::uintptr_t> not_device_pages_;      // 64 KiB pages a scan found no device memory in
+};
+
+// The module variables GI_RECORD_GLOBALS names that the kernel's module defines, captured as buffers.
+void capture_variables(CaseBuilder& builder, const void* kernel, const char* name) {
+    const std::vector<ModuleVariable>& wanted = requested_variables();
+    if (wanted.empty()) return;
+    static const FuncGetModuleFn get_module = driver_function<FuncGetModuleFn>("cuFuncGetModule");
+    static const ModuleGetGlobalFn get_global = driver_function<ModuleGetGlobalFn>("cuModuleGetGlobal");
+    cudaFunction_t function = nullptr;
+    CUmodule module = nullptr;
+    if (!get_module || !get_global || cudaGetFuncBySymbol(&function, kernel) != cudaSuccess ||
+        get_module(&module, reinterpret_cast<CUfunction>(function)) != CUDA_SUCCESS) {
+        cudaGetLastError();
+        throw RecordError(std::string("gi::launch recording '") + name + "': cannot find the kernel's module to capture its "
+                          "__constant__/__device__ variables (the driver lacks cuFuncGetModule; update the NVIDIA driver)");
+    }
+    for (const ModuleVariable& v : wanted) {
+        CUdeviceptr address = 0;
+        size_t size = 0;
+        // A variable another file defines is not this kernel's state: its module does not have it.
+        if (get_global(&address, &size, module, v.name.c_str()) != CUDA_SUCCESS || size == 0) continue;
+        builder.add_variable(v, address, size);
+    }
+}
+
+// Device pointers among the 8-byte words of `bytes` (a struct argument or a buffer). With
+// `every_word`, each non-null word must be one (an array of pointers).
+std::vector<EmbeddedPointer> find_pointers(CaseBuilder& builder, const Bytes& bytes, bool every_word,
+                                           const std::string& what) {
+    std::vector<EmbeddedPointer> found;
+    for (std::size_t at = 0; at + sizeof(std::uintptr_t) <= bytes.size(); at += sizeof(std::uintptr_t)) {
+        std::uintptr_t value = 0;
+        std::memcpy(&value, bytes.data() + at, sizeof value);
+        if (value == 0) continue;
+        const std::string word = what + " (byte " + std::to_string(at) + ")";
+        const int b = every_word ? builder.buffer_for(value, word, ElementType::Bytes) : builder.maybe_buffer_for(value, word);
+        if (b >= 0) found.push_back(builder.embedded(at, b, value));
+    }
+    return found;
+}
+
 std::mutex recorder_mutex;
 std::map<std::string, std::size_t> recorded_per_kernel;  // cases in the folder, counted once per kernel
 
@@ -148,7 +333,12 @@ cudaError_t record_launch(Launcher launcher, const void* kernel, const char* nam
         tc.compute_capability = properties.major * 10 + properties.minor;
     }
 
-    std::vector<Allocation> allocations;
+    CaseBuilder builder(tc);
+    // Variables first: a pointer argument into one of them (cudaGetSymbolAddress) then shares its buffer.
+    capture_variables(builder, kernel, name);
+    // Buffers whose contents are scanned for pointers once their bytes are read: (buffer, every word
+    // must be a pointer, what to call it).
+    std::vector<std::tuple<int, bool, std::string>> to_scan;
     for (std::size_t i = 0; i < count; ++i) {
         const ArgInfo& info = infos[i];
         CaseArg arg;
@@ -161,37 +351,50 @@ cudaError_t record_launch(Launcher launcher, const void* kernel, const char* nam
                 arg.kind = CaseArg::Kind::Null;
             } else {
                 arg.kind = CaseArg::Kind::Pointer;
-                const Allocation a = find_allocation(pointer, name, i);
-                std::size_t b = 0;
-                while (b < allocations.size() && allocations[b].base != a.base) ++b;
-                if (b == allocations.size()) {
-                    allocations.push_back(a);
-                    CaseBuffer buffer;
-                    buffer.size = a.size;
-                    buffer.element = arg.element;
-                    tc.buffers.push_back(std::move(buffer));
-                }
-                if (!info.pointee_const) tc.buffers[b].read_only = false;
-                arg.buffer = static_cast<int>(b);
-                arg.offset = reinterpret_cast<std::uintptr_t>(pointer) - a.base;
+                const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+                int b = builder.known(address);
+                if (b < 0) b = builder.add_argument_allocation(find_allocation(pointer, name, i), arg.element);
+                CaseBuffer& buffer = tc.buffers[b];
+                if (buffer.element == ElementType::Bytes && buffer.variable.empty()) buffer.element = arg.element;
+                if (!info.pointee_const && buffer.variable.empty()) buffer.read_only = false;
+                arg.buffer = b;
+                arg.offset = builder.offset_in(b, address);
+                if (info.holds != Holds::Data)
+                    to_scan.emplace_back(b, info.holds == Holds::Pointers,
+                                         where(name, i) + (info.holds == Holds::Pointers ? " (an array of pointers)"
+                                                                                        : " (an array of structs)"));
             }
         } else {
             if (info.maybe_object) reject_texture_or_surface(*static_cast<const unsigned long long*>(info.value), name, i);
             arg.kind = CaseArg::Kind::Scalar;
             const auto* bytes = static_cast<const unsigned char*>(info.value);
             arg.value.assign(bytes, bytes + info.size);
+            if (info.holds == Holds::MaybePointers)
+                arg.pointers = find_pointers(builder, arg.value, false, where(name, i) + " (a struct)");
         }
         tc.args.push_back(std::move(arg));
     }
+    // Buffers found so far are snapshot; scanning may add more (the targets of embedded pointers),
+    // whose bytes are read in the same loop.
+    for (std::size_t b = 0; b < builder.count(); ++b) {
+        Bytes before = snapshot(builder.place(static_cast<int>(b)), name);
+        std::vector<EmbeddedPointer> pointers;
+        for (const auto& [buffer, every_word, what] : to_scan)
+            if (buffer == static_cast<int>(b) && pointers.empty()) pointers = find_pointers(builder, before, every_word, what);
+        // find_pointers may have added buffers, so tc.buffers is indexed only now.
+        tc.buffers[b].before = std::move(before);
+        tc.buffers[b].pointers = std::move(pointers);
+    }
+    // A kernel that changes a pointer it was given would make replay's relocation wrong; such
+    // buffers are compared as outputs, so a change shows as a mismatch rather than going unseen.
 
-    for (std::size_t b = 0; b < allocations.size(); ++b) tc.buffers[b].before = snapshot(allocations[b], name);
     if (cudaError_t status = launcher(kernel, grid, block, args, shared_bytes, stream); status != cudaSuccess)
         return status;
     // A launch that fails records nothing: a failing original is no oracle.
     if (cudaError_t status = cudaDeviceSynchronize(); status != cudaSuccess) return status;
-    for (std::size_t b = 0; b < allocations.size(); ++b) {
+    for (std::size_t b = 0; b < builder.count(); ++b) {
         CaseBuffer& buffer = tc.buffers[b];
-        buffer.after = snapshot(allocations[b], name);
+        buffer.after = snapshot(builder.place(static_cast<int>(b)), name);
         buffer.changed = buffer.after != buffer.before;
     }
     try {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 #include <future>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -20,6 +21,7 @@
 #include <thread>
 
 #include "compare/tolerance.hpp"
+#include "compile/module_variables.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_cache.hpp"
 #include "compile/nvrtc_compiler.hpp"
@@ -114,6 +116,12 @@ std::string original_source(const Grammar& grammar) {
 
 std::string dims_text(const Dim3& d) { return to_string(d); }
 
+std::string number_text(double value) {
+    std::ostringstream out;
+    out << std::setprecision(6) << value;
+    return out.str();
+}
+
 }  // namespace
 
 std::string find_worker_program() {
@@ -180,6 +188,10 @@ struct CudaEvaluator::Impl {
         std::string reference_sha256;       // their checksum, as the writing worker reported it
         bool reference_failed = false;      // writing them failed once: do not try again
         bool rejection_noted = false;
+        // The original's first replay on this GPU against the recorded outputs (the oracle gate).
+        std::uint64_t oracle_elements = 0, oracle_mismatches = 0;
+        double oracle_worst = 0;
+        std::string oracle_detail;
     };
 
     // A worker started ahead of need. Its requests are pipelined; `expect` lists the replies not
@@ -235,6 +247,7 @@ struct CudaEvaluator::Impl {
     bool pairing = false;                   // variants' guarded copies share the plain build's module
     std::map<std::string, EvalResult> sanitized;  // by variant key
     std::map<std::string, EvalResult> sanitized_binaries;  // by binary_identity and the checkers run
+    bool oracle_checked = false;
     CudaEvaluatorStats stats;
 
     explicit Impl(CudaEvaluatorOptions o) : options(std::move(o)), cache(options.compile_cache) {
@@ -572,11 +585,13 @@ struct CudaEvaluator::Impl {
                 if (attempt == 0 && first && v.result.status == EvalStatus::Crash) continue;
                 throw Error(slots[index].path.string() + ": the original kernel fails on this case: " + v.result.detail);
             }
-            if (first && v.mismatches > 0)
-                std::cerr << "gi-tool: note: " << slots[index].path.string() << ": on this GPU the original kernel's "
-                          << "outputs differ from the recorded ones in " << v.mismatches << " of " << v.elements
-                          << " elements (nondeterminism, or compiled with other options than the program's); "
-                          << "variants are compared with this GPU's original\n";
+            if (first) {
+                // Judged by the oracle gate (check_oracle), before any variant is compared with it.
+                slots[index].oracle_elements = v.elements;
+                slots[index].oracle_mismatches = v.mismatches;
+                slots[index].oracle_worst = v.worst_error;
+                slots[index].oracle_detail = v.result.detail;
+            }
             referenced.insert(index);
             if (first && slots[index].poisonable.empty()) slots[index].poisonable = reply.get("poisonable");
             if (hand_over) {
@@ -611,6 +626,139 @@ struct CudaEvaluator::Impl {
         if (reply.type == "started") reply = worker->receive("run", kernel_allowance);
         if (reply.type == "checked") reply = worker->receive("run", rest);  // comparison and timed launches
         return reply;
+    }
+
+    // ---- the oracle gate ----------------------------------------------------------------
+    // Why a case might not reproduce its recording, for the gate's errors.
+    static std::string likely_causes() {
+        return "Likely causes: state the kernel reads that the case does not hold (module variables recorded "
+               "without `gi-tool record`, pointers the recorder could not follow), a kernel whose outputs change "
+               "from run to run (atomics on floats, races: declare it with --nondeterministic / NONDETERMINISTIC "
+               "and a TOLERANCE), or a kernel compiled here with other macros or options than in the program "
+               "(pass them with -D / --compile-option)";
+    }
+
+    // Every capturable module variable of the kernel's file must be in every case: a case recorded
+    // without it replays with the module's initial bytes (zeros for weights a program sets with
+    // cudaMemcpyToSymbol), and a variant that ignores its inputs matches that oracle.
+    void check_module_variables() {
+        std::vector<ModuleVariable> variables;
+        try {
+            variables = module_variables(original_cubin->cubin);
+        } catch (const Error& e) {
+            std::cerr << "gi-tool: note: the original's module variables cannot be listed (" << e.what()
+                      << "); cases are not checked for them\n";
+            return;
+        }
+        std::string private_names;
+        for (const ModuleVariable& v : variables) {
+            if (file_private_name(v.name)) {
+                private_names += (private_names.empty() ? "" : ", ") + v.name;
+                continue;
+            }
+            for (const Slot& slot : slots) {
+                const bool held = std::any_of(slot.manifest.buffers.begin(), slot.manifest.buffers.end(),
+                                              [&](const CaseBuffer& b) { return b.variable == v.name; });
+                if (!held)
+                    throw Error(slot.path.string() + ": this case does not hold the " +
+                                std::string(v.constant ? "__constant__" : "__device__") + " variable '" + v.name +
+                                "' that the kernel's file defines, so replay would run with its initial value, not "
+                                "the one the program set (cudaMemcpyToSymbol). Record the cases with `gi-tool record " +
+                                "KERNEL.cu --function NAME --out DIR -- PROGRAM ARGS`, which captures every module "
+                                "variable (docs/cmake.md, 'What is captured')");
+            }
+        }
+        if (!private_names.empty())
+            std::cerr << "gi-tool: note: the kernel's file has variables private to it (static inside a namespace, or "
+                         "in an anonymous namespace: " << private_names << "); their compiled names depend on the path "
+                         "the file was compiled from, so they cannot be captured. Replay uses their initial values; "
+                         "if the program changes them, the oracle check below fails\n";
+    }
+
+    // The original once more on a case, as variants are run (poisoned outputs, compared with the
+    // reference): how far its outputs move from one run to the next.
+    RunVerdict rerun_original(int index) {
+        const ResolvedGeometry g = resolve_geometry(geometry, slots[index].manifest, param_defaults, arg_names);
+        ready_for(index);
+        RunVerdict v;
+        try {
+            v = classify_run_reply(run_variant_request(index, run_message(index, "rerun", *original_cubin, g, false)));
+        } catch (const worker::WorkerFailure& e) {
+            v = classify_worker_failure(e);
+        }
+        if (v.restart_worker) drop_worker();
+        return v;
+    }
+
+    void check_oracle() {
+        if (oracle_checked) return;
+        oracle_checked = true;
+        check_module_variables();
+        const int reruns = options.nondeterministic ? kNondeterministicReplays : 1;
+        std::vector<std::string> unchanged;
+        double spread = 0;
+        int held_out = 0;
+        for (int index = 0; index < static_cast<int>(slots.size()); ++index) {
+            const Slot& slot = slots[index];
+            held_out += slot.held_out;
+            ready_for(index);
+            if (slot.oracle_mismatches > 0)
+                throw Error(slot.path.string() + ": the original kernel, replayed on this GPU, does not reproduce the "
+                            "outputs recorded from the program: " + slot.oracle_detail + " (" +
+                            std::to_string(slot.oracle_mismatches) + " of " + std::to_string(slot.oracle_elements) +
+                            " elements beyond the tolerance). Nothing can be checked against such a case. " + likely_causes());
+            for (int r = 0; r < reruns; ++r) {
+                const RunVerdict v = rerun_original(index);
+                if (v.result.status != EvalStatus::Ok)
+                    throw Error(slot.path.string() + ": the original kernel, replayed a second time, " +
+                                std::string(to_string(v.result.status)) + ": " + v.result.detail);
+                spread = std::max(spread, v.worst_error);
+                const bool moved = v.mismatches > 0 || v.worst_error > 0 || v.result.error > 0;
+                if (!options.nondeterministic && moved)
+                    throw Error(slot.path.string() + ": the original kernel's outputs change from one run to the next "
+                                "on the same inputs (" + (v.result.detail.empty() ? "largest change " + number_text(v.worst_error)
+                                                                                   : v.result.detail) +
+                                "). If that is expected (atomics on floats, races you accept), declare the kernel "
+                                "nondeterministic (--nondeterministic, CMake NONDETERMINISTIC) with a TOLERANCE that covers "
+                                "the spread; otherwise the kernel has a race");
+                if (options.nondeterministic && v.mismatches > 0)
+                    throw Error(slot.path.string() + ": the original kernel (declared nondeterministic) varies beyond the "
+                                "tolerance between runs on the same inputs: " + v.result.detail + ". Widen TOLERANCE "
+                                "(--tolerance) to cover its spread, or variants would be judged against noise");
+            }
+            const bool changed = std::any_of(slot.manifest.buffers.begin(), slot.manifest.buffers.end(),
+                                             [](const CaseBuffer& b) { return b.changed; });
+            if (!changed) unchanged.push_back(slot.path.filename().string());
+        }
+        if (unchanged.size() == slots.size())
+            throw Error("in every recorded case the launch changed nothing (each output buffer and variable already "
+                        "held what the original wrote), so a variant that does nothing would look right. Record launches "
+                        "whose outputs start out different from the results (a fresh or cleared output buffer)");
+        std::string unchanged_list;
+        for (const std::string& name : unchanged) unchanged_list += (unchanged_list.empty() ? "" : ", ") + name;
+        if (!unchanged.empty())
+            std::cerr << "gi-tool: note: the launch changed nothing in " << unchanged.size() << " of " << slots.size()
+                      << " cases (" << unchanged_list << "); poisoned outputs still catch a variant that skips writing them\n";
+        std::cerr << "gi-tool: the original kernel reproduces its recorded outputs on all " << slots.size() << " cases ("
+                  << held_out << " kept for validation)";
+        if (options.nondeterministic)
+            std::cerr << "; declared nondeterministic: over " << kNondeterministicReplays << " replays per case its outputs moved by up to "
+                      << number_text(spread) << ", within the tolerance";
+        std::cerr << "\n";
+        // Only the cases search uses next stay loaded: the worker checks every loaded case's copies
+        // after each variant. The others come back with their reference outputs when needed.
+        for (int index = 0; index < static_cast<int>(slots.size()); ++index)
+            if (slots[index].held_out && loaded.count(index)) unload(index);
+    }
+
+    void unload(int index) {
+        try {
+            worker->request({"unload-case", {{"slot", std::to_string(index)}}, {}}, std::chrono::seconds(30));
+        } catch (const worker::WorkerFailure&) {
+            drop_worker();
+        }
+        loaded.erase(index);
+        referenced.erase(index);
     }
 
     // ---- compile ------------------------------------------------------------------------
@@ -691,6 +839,7 @@ struct CudaEvaluator::Impl {
         std::uint64_t case_bytes = 0;
         for (const Slot& slot : slots) case_bytes += slot.bytes;
         references = std::make_unique<ReferenceFolder>(case_bytes);
+        check_oracle();
     }
 
     // A variant's compile options: its Flag genes', and the diagnostics made errors for every variant.
@@ -949,6 +1098,7 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
                         names.push_back(s.arg_names[a]);
                         names.push_back("arg" + std::to_string(a));
                     }
+                if (!slot.manifest.buffers[b].variable.empty()) names.push_back(slot.manifest.buffers[b].variable);
                 slot.tolerances.push_back(to_string(s.tolerance.for_names(names)));
             }
             s.slots.push_back(std::move(slot));
@@ -959,6 +1109,25 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
     if (s.training == 0)
         throw Error(s.options.cases.string() + ": no recorded test cases for '" + recorded +
                     "' (run the program with GI_RECORD_DIR=" + s.options.cases.string() + ")");
+    // Nothing is shipped without validation on inputs search never saw: without a held-out folder,
+    // the last recorded cases (in recording order) are kept for it.
+    int set_aside = s.options.set_aside;
+    if (set_aside < 0) set_aside = s.options.held_out.empty() && s.training >= 2 ? std::max(1, s.training / 4) : 0;
+    if (set_aside >= s.training)
+        throw UsageError("--set-aside " + std::to_string(set_aside) + " would leave no training case of the " +
+                         std::to_string(s.training) + " in " + s.options.cases.string());
+    if (set_aside > 0) {
+        std::string names;
+        for (int index = s.training - set_aside; index < s.training; ++index) {
+            s.slots[index].held_out = true;
+            names += (names.empty() ? "" : ", ") + s.slots[index].path.filename().string();
+        }
+        std::cerr << "gi-tool: note: " << set_aside << " of the " << s.training << " recorded cases (" << names
+                  << ") are set aside to validate the result; search uses the other " << s.training - set_aside
+                  << (s.options.held_out.empty() ? " (give --held-out cases, or --set-aside 0 to search on all)" : "")
+                  << "\n";
+        s.training -= set_aside;
+    }
     if (!s.options.held_out.empty()) add_cases(s.options.held_out, true);
 
     s.worker_program = s.options.worker.empty() ? find_worker_program() : s.options.worker;
@@ -981,6 +1150,8 @@ CudaEvaluator::~CudaEvaluator() {
 int CudaEvaluator::case_count() const { return impl_->training; }
 
 const CudaEvaluatorStats& CudaEvaluator::stats() const { return impl_->stats; }
+
+void CudaEvaluator::check_oracle() { impl_->prepare_original(); }
 
 bool CudaEvaluator::loop_guard() const { return impl_->options.loop_guard; }
 

@@ -63,7 +63,16 @@ struct CudaEvaluatorOptions {
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
+    // The kernel's outputs may legitimately change from run to run (atomics on floats, races the
+    // user accepts): the oracle gate then replays the original kNondeterministicReplays times and
+    // requires the tolerance to cover the spread, instead of requiring identical reruns.
+    bool nondeterministic = false;
+    // Training cases kept out of search to validate the result: -1 = a quarter of them (at least
+    // one, from two cases up) when no held-out folder is given, else none.
+    int set_aside = -1;
 };
+
+inline constexpr int kNondeterministicReplays = 5;
 
 // Counters for reports and the throughput benchmark.
 struct CudaEvaluatorStats {
@@ -137,6 +146,16 @@ public:
     // generations is otherwise a queue of ~2 s runs.
     std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override;
     ValidationReport validate(const Variant& variant) override;
+
+    // The oracle gate, done before the first variant is judged (evaluate, sanitize and validate
+    // call it; callers may call it earlier to fail fast). Replays the original kernel on every
+    // case, training and held-out, and throws gi::Error naming the case, buffer and counts when:
+    // a case holds no capture of a module variable the kernel's file defines; the replay does not
+    // reproduce the recorded outputs (beyond the tolerance); a second replay differs from the
+    // first and the kernel is not declared nondeterministic (or, declared, differs beyond the
+    // tolerance); or no case's launch changed anything. Notes (a case whose launch changed
+    // nothing, the spread measured) go to standard error.
+    void check_oracle();
 
     const CudaEvaluatorStats& stats() const;
     std::string device_name();  // starts the worker if needed

@@ -45,16 +45,24 @@ std::vector<std::string> cuda_value_options() {
     return {"--cases",    "--held-out", "--recorded-name", "--block",   "--grid",      "--tolerance",
             "--worker",   "--nvcc",     "--sanitizer",     "--arch",    "--jobs",      "--warmups",
             "--repetitions", "--timeout-factor", "--timeout-margin-ms", "--compile-cache", "--spare-workers",
-            "--loop-guard-margin-ms", "--sanitize-jobs"};
+            "--loop-guard-margin-ms", "--sanitize-jobs", "--set-aside"};
 }
 
 std::vector<std::string> cuda_switch_options() {
-    return {"--no-loop-guard", "--no-barrier-guard", "--separate-guard-build", "--run-binary-duplicates"};
+    return {"--no-loop-guard", "--no-barrier-guard", "--separate-guard-build", "--run-binary-duplicates",
+            "--nondeterministic"};
 }
 
 std::string cuda_options_help() {
-    return "  --cases DIR               cuda: recorded test cases (GI_RECORD_DIR of a recorder run); required\n"
+    return "  --cases DIR               cuda: recorded test cases (gi-tool record --out DIR); required\n"
            "  --held-out DIR            cuda: cases kept out of training, used to validate the result\n"
+           "  --set-aside N             cuda: recorded cases (the last N of --cases) kept out of search to\n"
+           "                            validate the result (default without --held-out: a quarter, at least\n"
+           "                            one, from two cases up; 0 searches on all of them)\n"
+           "  --nondeterministic        cuda: the kernel's outputs may change from run to run (float atomics,\n"
+           "                            accepted races): the original is replayed 5 times per case and the\n"
+           "                            --tolerance must cover how far its outputs move (default: a rerun must\n"
+           "                            give the same outputs, or the run stops)\n"
            "  --recorded-name NAME      cuda: the name the program gave gi::launch (default: the function's)\n"
            "  --block EXPR              cuda: block size as X[,Y[,Z]] over parameters and integer kernel\n"
            "                            arguments, e.g. BLOCK_W,4 (default: as recorded)\n"
@@ -125,6 +133,8 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
         throw UsageError("--separate-guard-build has no effect with --no-loop-guard (there is no guarded build); drop one of them");
     o.paired_guard_build = o.loop_guard && !separate;
     o.reuse_binary_duplicates = switches.count("--run-binary-duplicates") == 0;
+    o.nondeterministic = switches.count("--nondeterministic") > 0;
+    o.set_aside = static_cast<int>(integer(values, "--set-aside", -1, 0, 1000000));
     if (!kernel_path.empty()) {
         const std::filesystem::path folder = std::filesystem::path(kernel_path).parent_path();
         o.include_dirs.push_back(folder.empty() ? "." : folder.string());

@@ -66,6 +66,15 @@ std::string random_token() {
     return out.str();
 }
 
+void write_pointers(tinyxml2::XMLElement* parent, const std::vector<EmbeddedPointer>& pointers) {
+    for (const EmbeddedPointer& p : pointers) {
+        auto* e = parent->InsertNewChildElement("pointer");
+        e->SetAttribute("at", std::to_string(p.at).c_str());
+        e->SetAttribute("buffer", p.buffer);
+        e->SetAttribute("offset", std::to_string(p.offset).c_str());
+    }
+}
+
 std::string manifest_text(const TestCase& tc, const std::vector<std::string>& before_sha,
                           const std::vector<std::string>& after_sha) {
     tinyxml2::XMLDocument doc;
@@ -93,6 +102,7 @@ std::string manifest_text(const TestCase& tc, const std::vector<std::string>& be
         e->SetAttribute("element", std::string(to_string(b.element)).c_str());
         e->SetAttribute("read-only", b.read_only);
         e->SetAttribute("changed", b.changed);
+        if (!b.variable.empty()) e->SetAttribute("variable", b.variable.c_str());
         auto* before = e->InsertNewChildElement("before");
         before->SetAttribute("file", blob_name(i, false).c_str());
         before->SetAttribute("sha256", before_sha[i].c_str());
@@ -101,6 +111,7 @@ std::string manifest_text(const TestCase& tc, const std::vector<std::string>& be
             after->SetAttribute("file", blob_name(i, true).c_str());
             after->SetAttribute("sha256", after_sha[i].c_str());
         }
+        write_pointers(e, b.pointers);
     }
     auto* args = root->InsertNewChildElement("args");
     for (std::size_t i = 0; i < tc.args.size(); ++i) {
@@ -113,6 +124,7 @@ std::string manifest_text(const TestCase& tc, const std::vector<std::string>& be
         if (a.kind == CaseArg::Kind::Scalar) {
             e->SetAttribute("bytes", hex_encode(a.value).c_str());
             e->SetAttribute("sha256", sha256_of(a.value).c_str());
+            write_pointers(e, a.pointers);
         } else if (a.kind == CaseArg::Kind::Pointer) {
             e->SetAttribute("buffer", a.buffer);
             e->SetAttribute("offset", std::to_string(a.offset).c_str());
@@ -126,6 +138,22 @@ std::string manifest_text(const TestCase& tc, const std::vector<std::string>& be
     return printer.CStr();
 }
 
+// Why `pointers` held in `bytes` bytes cannot hold in `tc`, or "".
+std::string pointers_problem(const std::vector<EmbeddedPointer>& pointers, std::uint64_t bytes, const TestCase& tc) {
+    for (const EmbeddedPointer& p : pointers) {
+        if (p.at > bytes || bytes - p.at < 8)
+            return "an embedded pointer at byte " + std::to_string(p.at) + " does not fit its " + std::to_string(bytes) + " bytes";
+        if (p.buffer < 0 || static_cast<std::size_t>(p.buffer) >= tc.buffers.size())
+            return "an embedded pointer at byte " + std::to_string(p.at) + " points to buffer " + std::to_string(p.buffer) +
+                   ", which does not exist";
+        if (p.offset > tc.buffers[p.buffer].size)
+            return "an embedded pointer at byte " + std::to_string(p.at) + " points " + std::to_string(p.offset) +
+                   " bytes into buffer " + std::to_string(p.buffer) + ", beyond its " +
+                   std::to_string(tc.buffers[p.buffer].size) + " bytes";
+    }
+    return "";
+}
+
 void check_consistent(const TestCase& tc) {
     if (tc.kernel.empty()) throw Error("test case has no kernel name");
     for (std::size_t i = 0; i < tc.args.size(); ++i) {
@@ -134,12 +162,16 @@ void check_consistent(const TestCase& tc) {
             (a.buffer < 0 || static_cast<std::size_t>(a.buffer) >= tc.buffers.size()))
             throw Error("test case for '" + tc.kernel + "': argument " + std::to_string(i) +
                         " points to buffer " + std::to_string(a.buffer) + ", which does not exist");
+        if (const std::string why = pointers_problem(a.pointers, a.value.size(), tc); !why.empty())
+            throw Error("test case for '" + tc.kernel + "': argument " + std::to_string(i) + ": " + why);
     }
     for (std::size_t i = 0; i < tc.buffers.size(); ++i) {
         const CaseBuffer& b = tc.buffers[i];
         if (b.before.size() != b.size || (b.changed && b.after.size() != b.size))
             throw Error("test case for '" + tc.kernel + "': buffer " + std::to_string(i) +
                         " holds fewer or more bytes than its size " + std::to_string(b.size));
+        if (const std::string why = pointers_problem(b.pointers, b.size, tc); !why.empty())
+            throw Error("test case for '" + tc.kernel + "': buffer " + std::to_string(i) + ": " + why);
     }
 }
 
@@ -261,6 +293,18 @@ struct ManifestReader {
         return d;
     }
 
+    std::vector<EmbeddedPointer> pointers(const tinyxml2::XMLElement* parent) const {
+        std::vector<EmbeddedPointer> out;
+        for (const auto* e = parent->FirstChildElement("pointer"); e; e = e->NextSiblingElement("pointer")) {
+            EmbeddedPointer p;
+            p.at = number(e, "at");
+            p.buffer = static_cast<int>(number32(e, "buffer"));
+            p.offset = number(e, "offset");
+            out.push_back(p);
+        }
+        return out;
+    }
+
     Bytes blob(const tinyxml2::XMLElement* e, std::uint64_t size, std::string* sha_out, bool verify = true) const {
         const std::string file = text(e, "file");
         const std::string sha = text(e, "sha256");
@@ -300,9 +344,10 @@ TestCase read_test_case(const fs::path& folder, CaseLoad load) {
     const auto* root = doc.RootElement();
     if (!root || std::strcmp(root->Name(), "gi-test-case") != 0)
         r.fail(root, "the root element is not <gi-test-case>");
-    if (r.number(root, "format") != static_cast<unsigned>(kTestCaseFormat))
-        r.fail(root, "test-case format " + r.text(root, "format") + " is not the supported format " +
-                         std::to_string(kTestCaseFormat),
+    const unsigned long long format = r.number(root, "format");
+    if (format < static_cast<unsigned>(kOldestTestCaseFormat) || format > static_cast<unsigned>(kTestCaseFormat))
+        r.fail(root, "test-case format " + r.text(root, "format") + " is not one this gi-tool reads (" +
+                         std::to_string(kOldestTestCaseFormat) + " to " + std::to_string(kTestCaseFormat) + ")",
                "record the cases again with this version's recorder");
 
     TestCase tc;
@@ -327,6 +372,11 @@ TestCase read_test_case(const fs::path& folder, CaseLoad load) {
         b.element = r.element(e);
         b.read_only = r.flag(e, "read-only");
         b.changed = r.flag(e, "changed");
+        if (const char* variable = e->Attribute("variable")) {
+            b.variable = variable;
+            if (b.variable.empty()) r.fail(e, "the attribute 'variable' is empty (it names a module variable)");
+        }
+        b.pointers = r.pointers(e);
         const auto* before = r.child(e, "before");
         const auto* after = e->FirstChildElement("after");
         if (b.changed && !after) r.fail(e, "a changed buffer needs an <after> element");
@@ -362,6 +412,7 @@ TestCase read_test_case(const fs::path& folder, CaseLoad load) {
                 r.fail(e, "scalar holds " + std::to_string(value->size()) + " bytes but its size is " + std::to_string(a.size));
             if (sha256_of(*value) != r.text(e, "sha256")) r.fail(e, "scalar bytes do not match their sha256 (corrupt manifest)");
             a.value = std::move(*value);
+            a.pointers = r.pointers(e);
         } else if (kind == "pointer") {
             a.kind = CaseArg::Kind::Pointer;
             a.buffer = static_cast<int>(r.number32(e, "buffer"));
@@ -380,6 +431,15 @@ TestCase read_test_case(const fs::path& folder, CaseLoad load) {
             r.fail(e, "unknown argument kind '" + kind + "' (expected scalar, pointer or null)");
         }
         tc.args.push_back(std::move(a));
+    }
+    // Embedded pointers name buffers, so they are checked once all are read.
+    for (const auto* e = args->FirstChildElement("arg"); e; e = e->NextSiblingElement("arg")) {
+        const CaseArg& a = tc.args[r.number(e, "index")];
+        if (const std::string why = pointers_problem(a.pointers, a.value.size(), tc); !why.empty()) r.fail(e, why);
+    }
+    for (const auto* e = buffers->FirstChildElement("buffer"); e; e = e->NextSiblingElement("buffer")) {
+        const CaseBuffer& b = tc.buffers[r.number(e, "index")];
+        if (const std::string why = pointers_problem(b.pointers, b.size, tc); !why.empty()) r.fail(e, why);
     }
     return tc;
 }

@@ -17,7 +17,9 @@
 
 namespace gi {
 
-inline constexpr int kTestCaseFormat = 1;
+// 2 added module variables and embedded pointers; format 1 cases (which have neither) still read.
+inline constexpr int kTestCaseFormat = 2;
+inline constexpr int kOldestTestCaseFormat = 1;
 inline constexpr const char* kManifestName = "manifest.xml";
 
 // Writes `tc` (buffers' before/after bytes filled; checksums are computed here) as a new folder

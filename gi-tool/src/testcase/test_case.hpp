@@ -5,7 +5,14 @@
 // inputs and compares what it writes with the oracle or with the original run on the same GPU.
 //
 // Buffers, not arguments, own the bytes: two pointer arguments into the same allocation share one
-// buffer, so replay reproduces the aliasing.
+// buffer, so replay reproduces the aliasing. Everything else the kernel reads is a buffer too:
+// - a module variable (__constant__, __device__) of the kernel's file is a buffer with a
+//   `variable` name; replay copies it into each variant's own module before the launch (and back
+//   after it, when the kernel may write it);
+// - a device pointer stored inside a by-value struct argument or inside a buffer (an array of
+//   pointers, structs holding pointers) is an EmbeddedPointer: replay writes the address of its
+//   target in the replay's own copy there, and reads it back as the recorded address, so outputs
+//   compare as recorded.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +30,15 @@ std::string to_string(const Dim3& d);  // "20,240,1"
 
 using Bytes = std::vector<unsigned char>;
 
+// A device address stored at byte `at` (8 bytes) of an argument's or a buffer's bytes: it pointed
+// `offset` bytes into buffer `buffer` when recorded.
+struct EmbeddedPointer {
+    std::uint64_t at = 0;
+    int buffer = -1;
+    std::uint64_t offset = 0;
+    friend bool operator==(const EmbeddedPointer&, const EmbeddedPointer&) = default;
+};
+
 struct CaseBuffer {
     std::uint64_t size = 0;                 // bytes of the whole allocation
     ElementType element = ElementType::Bytes;  // of the first pointer argument into it
@@ -32,6 +48,8 @@ struct CaseBuffer {
     Bytes after;                            // output bytes; equal to `before` when !changed
     std::string before_sha256;
     std::string after_sha256;
+    std::string variable;                   // a module variable of the kernel's file: its compiled name
+    std::vector<EmbeddedPointer> pointers;  // device addresses held in its bytes
 };
 
 struct CaseArg {
@@ -43,6 +61,7 @@ struct CaseArg {
     int buffer = -1;                        // Pointer: index into TestCase::buffers
     std::uint64_t offset = 0;               // Pointer: where in the buffer it points (bytes)
     bool is_const = false;                  // Pointer: to const
+    std::vector<EmbeddedPointer> pointers;  // Scalar: device addresses held in its bytes (a struct)
 };
 
 struct TestCase {

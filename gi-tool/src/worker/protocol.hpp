@@ -8,6 +8,11 @@
 // Requests: hello, load-case, unload-case, run, quit. Replies: ready, case-loaded, case-unloaded,
 // result, error (and, while a variant runs, started and checked).
 //
+// A run request's `role` is `original` (the first run establishes the reference outputs; later
+// ones time it), `variant`, or `rerun`: the original's cubin run as a variant is (poisoned outputs,
+// compared with the reference), so the oracle gate sees how far its outputs move between runs.
+// The worker puts each case's module variables (testcase/test_case.hpp) into every module it
+// runs, by name, and copies the writable ones back out after each launch.
 // A run request's payload is the plain cubin, or with `guard-bytes=N` the variant's loop-guarded
 // cubin (its first N bytes, variant/loop_guard.hpp) followed by the plain one, or with
 // `guard-paired=1` (and no guard-bytes) one cubin holding both builds (variant/paired_build.hpp):

@@ -10,10 +10,15 @@
 // With GI_RECORD_DIR set, each launch (up to GI_RECORD_LIMIT per kernel name, default 16, counting
 // cases already in the folder) is recorded as a test case for gi-tool: the geometry, every scalar
 // argument's bytes, and for every pointer argument the whole device allocation it points into,
-// before and after the launch (the "after" bytes are the oracle variants must reproduce). The
-// launch then synchronises the device, so recording is for recorder runs, not production runs.
+// before and after the launch (the "after" bytes are the oracle variants must reproduce). Device
+// pointers held inside by-value struct arguments, inside arrays of pointers (T**) and inside
+// arrays of structs are found and their allocations captured too, so replay can relocate them;
+// the module variables named in GI_RECORD_GLOBALS (`gi-tool record` sets it to the kernel file's
+// __constant__ and __device__ variables) are captured from the kernel's own module. The launch
+// then synchronises the device, so recording is for recorder runs, not production runs.
 // An argument the recorder cannot capture (a host pointer, pinned host memory, a texture or
-// surface object) throws gi::RecordError naming the argument, before anything is written.
+// surface object, an array of pointers holding something other than device addresses) throws
+// gi::RecordError naming the argument, before anything is written.
 //
 // Link the target with GIOptimize::recorder (the CMake package exports it).
 #include <cuda_runtime.h>
@@ -73,6 +78,13 @@ constexpr Element element_of() {
     else return Element::Bytes;
 }
 
+// What the bytes an argument reaches may hold besides data.
+enum class Holds : unsigned char {
+    Data,            // numbers only
+    Pointers,        // only device pointers (T** and its const forms): every non-null one must resolve
+    MaybePointers,   // a struct: some 8-byte words may be device pointers
+};
+
 struct ArgInfo {
     const void* value = nullptr;   // the parameter's bytes, already converted to the parameter type
     std::size_t size = 0;
@@ -80,7 +92,18 @@ struct ArgInfo {
     bool pointee_const = false;
     bool maybe_object = false;     // unsigned long long: could be a texture or surface object
     Element element = Element::Bytes;
+    Holds holds = Holds::Data;     // scalar: its own bytes; pointer: the buffer it points into
 };
+
+// Structs (not CUDA's vector types, which are numbers) big enough to hold a pointer.
+template <typename T>
+constexpr Holds holds_of() {
+    using U = std::remove_cv_t<T>;
+    if constexpr (std::is_pointer_v<U>) return Holds::Pointers;
+    else if constexpr (std::is_class_v<U> && element_of<U>() == Element::Bytes && sizeof(U) >= sizeof(void*))
+        return Holds::MaybePointers;
+    else return Holds::Data;
+}
 
 template <typename Param>
 ArgInfo describe(const Param& value) {
@@ -91,10 +114,14 @@ ArgInfo describe(const Param& value) {
         using Pointee = std::remove_pointer_t<Param>;
         info.is_pointer = true;
         info.pointee_const = std::is_const_v<Pointee>;
-        if constexpr (!std::is_void_v<Pointee>) info.element = element_of<Pointee>();
+        if constexpr (!std::is_void_v<Pointee>) {
+            info.element = element_of<Pointee>();
+            info.holds = holds_of<Pointee>();
+        }
     } else {
         info.element = element_of<Param>();
         info.maybe_object = std::is_same_v<std::remove_cv_t<Param>, unsigned long long>;
+        info.holds = holds_of<Param>();
     }
     return info;
 }
