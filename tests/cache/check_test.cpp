@@ -43,6 +43,21 @@ RegisteredKernel kernel(const std::string& text = kKernel, std::vector<std::stri
     return make_registered_kernel(make_source_file("scale.cu", text), r, options);
 }
 
+std::string read(const fs::path& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// What an evolved entry that passed held-out validation says.
+Provenance validated() {
+    Provenance p;
+    p.origin = "evolved";
+    p.cases_validated = 2;
+    p.elements_validated = 512;
+    p.worst_error = 0;
+    return p;
+}
+
 class CacheCheck : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -69,7 +84,7 @@ protected:
 TEST_F(CacheCheck, ValidEntryRebuildsTheVariantFromTheGenome) {
     const RegisteredKernel k = kernel();
     const Genome genome = parse_genome("SCALE=3 <_scale.cu_9>+<_scale.cu_8>");
-    const fs::path path = write(make_cache_entry(k, 90, genome, {.origin = "hand-picked"}));
+    const fs::path path = write(make_cache_entry(k, 90, genome, validated()));
     const EntryCheck check = check_cache_entry(path, k, 90);
     ASSERT_EQ(check.status, EntryStatus::Valid) << reasons(check);
     EXPECT_TRUE(check.reasons.empty());
@@ -88,7 +103,7 @@ TEST_F(CacheCheck, MissingEntry) {
 }
 
 TEST_F(CacheCheck, EditedKernelSourceIsStale) {
-    const fs::path path = write(make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), {}));
+    const fs::path path = write(make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), validated()));
     const EntryCheck check = check_cache_entry(path, kernel(std::string(kKernel) + "// later edit\n"), 90);
     EXPECT_EQ(check.status, EntryStatus::Stale);
     EXPECT_NE(reasons(check).find("the kernel source scale.cu changed since the entry was made"), std::string::npos)
@@ -97,7 +112,7 @@ TEST_F(CacheCheck, EditedKernelSourceIsStale) {
 }
 
 TEST_F(CacheCheck, ChangedRegistrationIsStaleAndSaysWhat) {
-    const fs::path path = write(make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), {}));
+    const fs::path path = write(make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), validated()));
     const EntryCheck check = check_cache_entry(path, kernel(kKernel, {"SCALE=2,3,4,5", "BLOCK=64,128,256"}), 90);
     EXPECT_EQ(check.status, EntryStatus::Stale);
     EXPECT_NE(reasons(check).find("registration changed: param 1: 'SCALE=2,3,4' in the entry, 'SCALE=2,3,4,5' now"),
@@ -106,7 +121,7 @@ TEST_F(CacheCheck, ChangedRegistrationIsStaleAndSaysWhat) {
 }
 
 TEST_F(CacheCheck, OtherGrammarVersionIsStale) {
-    CacheEntry entry = make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), {});
+    CacheEntry entry = make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), validated());
     entry.grammar_version = kGrammarVersion + 1;
     entry.key = sha256_hex("made by a future gi-tool");
     seal(entry);
@@ -116,7 +131,7 @@ TEST_F(CacheCheck, OtherGrammarVersionIsStale) {
 }
 
 TEST_F(CacheCheck, HandEditIsInvalidEvenWhenTheKeyStillMatches) {
-    const fs::path path = write(make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), {}));
+    const fs::path path = write(make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), validated()));
     std::ifstream in(path);
     std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     in.close();
@@ -138,7 +153,7 @@ TEST_F(CacheCheck, CorruptFileIsInvalidWithItsPath) {
 }
 
 TEST_F(CacheCheck, EntryForAnotherArchitectureIsInvalid) {
-    const fs::path written = write(make_cache_entry(kernel(), 80, parse_genome("SCALE=3"), {}));
+    const fs::path written = write(make_cache_entry(kernel(), 80, parse_genome("SCALE=3"), validated()));
     const fs::path renamed = dir_ / "scaleKernel.sm_90.xml";
     fs::rename(written, renamed);
     const EntryCheck check = check_cache_entry(renamed, kernel(), 90);
@@ -151,7 +166,7 @@ TEST_F(CacheCheck, EntryForAnotherArchitectureIsInvalid) {
 TEST_F(CacheCheck, GenomeThatDoesNotFitTheKernelIsInvalid) {
     const RegisteredKernel k = kernel();
     for (const std::string bad : {"SCALE=7", "<_scale.cu_99>", "<IF_scale.cu_6><_scale.cu_8>", "NOSUCH=1", "<<<"}) {
-        CacheEntry entry = make_cache_entry(k, 90, parse_genome("SCALE=3"), {});
+        CacheEntry entry = make_cache_entry(k, 90, parse_genome("SCALE=3"), validated());
         entry.genome = bad;
         seal(entry);
         const EntryCheck check = check_cache_entry(write(entry), k, 90);
@@ -162,7 +177,7 @@ TEST_F(CacheCheck, GenomeThatDoesNotFitTheKernelIsInvalid) {
 }
 
 TEST_F(CacheCheck, ParametersThatDisagreeWithTheGenomeAreInvalid) {
-    CacheEntry entry = make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), {});
+    CacheEntry entry = make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), validated());
     entry.parameters[0].value = "4";
     seal(entry);
     const EntryCheck check = check_cache_entry(write(entry), kernel(), 90);
@@ -171,7 +186,7 @@ TEST_F(CacheCheck, ParametersThatDisagreeWithTheGenomeAreInvalid) {
 }
 
 TEST_F(CacheCheck, WritingRefusesAnInvalidGenome) {
-    EXPECT_THROW(make_cache_entry(kernel(), 90, parse_genome("SCALE=9"), {}), Error);
+    EXPECT_THROW(make_cache_entry(kernel(), 90, parse_genome("SCALE=9"), validated()), Error);
 }
 
 TEST(CacheGenerate, WrapperIncludesOneVariantPerPass) {
@@ -201,6 +216,50 @@ TEST(CacheGenerate, HeaderHasARowPerVariantAndTheOriginal) {
     EXPECT_NE(header.find("{0, \"\", \"original kernel: sm_80 (stale cache entry);\", 2, 128},"), std::string::npos) << header;
     EXPECT_NE(header.find("gi_scaleKernel_variants_count = 2;"), std::string::npos);
     EXPECT_NE(header.find("gi_scaleKernel_variant_for_kernel(const void* kernel)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gi
+
+namespace gi {
+namespace {
+
+class CacheCheckValidation : public CacheCheck {};
+
+TEST_F(CacheCheckValidation, AnUnvalidatedEntryIsRefusedUnlessItsWriterOptedIn) {
+    const RegisteredKernel k = kernel();
+    Provenance unchecked;
+    unchecked.origin = "evolved";
+    const fs::path path = write(make_cache_entry(k, 90, parse_genome("SCALE=3"), unchecked));
+    EntryCheck check = check_cache_entry(path, k, 90);
+    EXPECT_EQ(check.status, EntryStatus::Invalid);
+    EXPECT_NE(reasons(check).find("not validated: its genome was never checked on inputs its search did not see"),
+              std::string::npos)
+        << reasons(check);
+    EXPECT_FALSE(check.variant);
+
+    unchecked.waiver = "--allow-unvalidated: a hand-picked genome, not validated by gi-tool";
+    write(make_cache_entry(k, 90, parse_genome("SCALE=3"), unchecked));
+    check = check_cache_entry(path, k, 90);
+    EXPECT_EQ(check.status, EntryStatus::Valid) << reasons(check);
+    EXPECT_EQ(check.entry->provenance.waiver, unchecked.waiver);
+
+    // The original kernel (an empty genome) is safe without any check.
+    write(make_cache_entry(k, 90, Genome{}, Provenance{}));
+    EXPECT_EQ(check_cache_entry(path, k, 90).status, EntryStatus::Valid);
+}
+
+TEST_F(CacheCheckValidation, TheWaiverIsCoveredByTheChecksum) {
+    const RegisteredKernel k = kernel();
+    Provenance unchecked;
+    unchecked.waiver = "--allow-unvalidated: a hand-picked genome, not validated by gi-tool";
+    const fs::path path = write(make_cache_entry(k, 90, parse_genome("SCALE=3"), unchecked));
+    std::string xml = read(path);
+    const std::string element = "<waiver>" + unchecked.waiver + "</waiver>";
+    ASSERT_NE(xml.find(element), std::string::npos) << xml;
+    xml.replace(xml.find(element), element.size(), "<waiver>x</waiver>");
+    std::ofstream(path) << xml;
+    EXPECT_NE(reasons(check_cache_entry(path, k, 90)).find("checksum mismatch"), std::string::npos);
 }
 
 }  // namespace

@@ -34,10 +34,14 @@ class CmdCache : public ::testing::Test {
 protected:
     TemporaryDirectory dir{"gi-cmd-cache"};
     std::string cache() const { return (dir.path() / "gi-cache").string(); }
-    ProcessResult write(const std::string& genome, const std::string& arch) {
+    // A hand-picked genome, written with the opt-in these tests of the cache's mechanics need.
+    ProcessResult write(const std::string& genome, const std::string& arch,
+                        const std::vector<std::string>& more = {"--allow-unvalidated"}) {
         std::vector<std::string> args = {"cache", "write", kKernel};
         args.insert(args.end(), kRegistration.begin(), kRegistration.end());
-        return tool(args, {"--arch", arch, "--cache-dir", cache(), "--genome", genome});
+        std::vector<std::string> rest = {"--arch", arch, "--cache-dir", cache(), "--genome", genome};
+        rest.insert(rest.end(), more.begin(), more.end());
+        return tool(args, rest);
     }
     ProcessResult apply(const std::vector<std::string>& more) {
         std::vector<std::string> args = {"cache", "apply", kKernel};
@@ -141,6 +145,31 @@ TEST_F(CmdCache, WriteRefusesBadGenomesAndMissingRuns) {
     r = tool(args, {"--arch", "90", "--cache-dir", cache(), "--from-run", (dir.path() / "no-run").string()});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("best.genome"), std::string::npos) << r.err;
+}
+
+TEST_F(CmdCache, AHandPickedGenomeNeedsItsValidationOrTheOptIn) {
+    ProcessResult r = write("SCALE=3", "90", {});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("a hand-picked genome is not validated by gi-tool"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--allow-unvalidated"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(fs::path(cache()) / "scaleKernel.sm_90.xml"));
+    // The validation a person did, given with the provenance options.
+    r = write("SCALE=3", "90", {"--cases", "3", "--elements", "3000"});
+    ASSERT_TRUE(r.succeeded()) << r.err;
+    r = tool({"cache", "show", cache()});
+    EXPECT_EQ(r.out.find("UNCHECKED"), std::string::npos) << r.out;
+    // The opt-in is recorded and shown, and the build says it uses the entry because of it.
+    r = write("SCALE=3", "90");
+    ASSERT_TRUE(r.succeeded()) << r.err;
+    r = tool({"cache", "show", cache()});
+    EXPECT_NE(r.out.find("UNCHECKED    --allow-unvalidated: a hand-picked genome, not validated by gi-tool"), std::string::npos)
+        << r.out;
+    r = apply({"--arch", "90"});
+    ASSERT_TRUE(r.succeeded()) << r.err;
+    EXPECT_NE(r.out.find("scaleKernel sm_90: NOT VALIDATED, used because its writer opted in"), std::string::npos) << r.out;
+    // The original kernel needs no opt-in.
+    EXPECT_TRUE(write("", "80", {}).succeeded());
+    EXPECT_EQ(write("SCALE=3", "80", {"--allow-unfinished"}).exit_code, 2);
 }
 
 TEST(CmdCacheUsage, MalformedCommandLinesAreUsageErrors) {

@@ -35,6 +35,7 @@ RunRecord finished_run() {
     r.final_check.elements = 921600;
     r.final_genome = "BLOCK_W=32 ROWS=8";
     r.stop_reason = "time limit";
+    r.finished = true;
     r.wall_seconds = 300;
     return r;
 }
@@ -57,20 +58,66 @@ TEST(CacheRunResult, TakesTheGenomeTimingsAndValidation) {
     EXPECT_EQ(r.provenance.elements_validated, 921600);
     EXPECT_EQ(r.provenance.worst_error, 0);
     EXPECT_NE(r.provenance.note.find("stopped by time limit"), std::string::npos) << r.provenance.note;
-    EXPECT_EQ(r.provenance.note.find("NOT VALIDATED"), std::string::npos) << r.provenance.note;
+    EXPECT_TRUE(r.provenance.waiver.empty()) << r.provenance.waiver;
+    EXPECT_TRUE(r.provenance.validated());
 }
 
-TEST(CacheRunResult, ARunWithoutValidationSaysSoInTheNote) {
+std::string error_of(const std::filesystem::path& dir, const RunWaivers& waivers = {}) {
+    try {
+        read_run_result(dir, waivers);
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(CacheRunResult, ARunWithoutValidationIsRefusedUnlessWaived) {
     TemporaryDirectory dir("gi-run-result");
     RunRecord run = finished_run();
     run.final_check = {};
     run.final_check.note = "every training case was used in search and no held-out cases were given";
     write_run(dir.path(), run, "BLOCK_W=32");
-    const RunResult r = read_run_result(dir.path());
+    const std::string error = error_of(dir.path());
+    EXPECT_NE(error.find("run.xml: the run's final genome was not validated on inputs its search never saw (every "
+                         "training case was used in search and no held-out cases were given)"),
+              std::string::npos)
+        << error;
+    EXPECT_NE(error.find("--allow-unvalidated"), std::string::npos) << error;
+    const RunResult r = read_run_result(dir.path(), {.unvalidated = true});
     EXPECT_LT(r.provenance.cases_validated, 0);  // unknown, not "0 cases"
-    EXPECT_NE(r.provenance.note.find("NOT VALIDATED on held-out inputs (every training case was used in search and no "
-                                     "held-out cases were given)"),
-              std::string::npos) << r.provenance.note;
+    EXPECT_FALSE(r.provenance.validated());
+    EXPECT_EQ(r.provenance.waiver, "--allow-unvalidated: not validated on held-out inputs (every training case was used in "
+                                   "search and no held-out cases were given)");
+}
+
+TEST(CacheRunResult, AnUnfinishedRunIsRefusedUnlessWaived) {
+    // What a run killed mid-search leaves: the search's best so far, no final genome, no final check.
+    TemporaryDirectory dir("gi-run-result");
+    RunRecord run = finished_run();
+    run.final_check = {};
+    run.final_genome.clear();
+    run.stop_reason.clear();
+    run.finished = false;
+    write_run(dir.path(), run, "BLOCK_W=32");
+    const std::string error = error_of(dir.path());
+    EXPECT_NE(error.find("the run did not finish"), std::string::npos) << error;
+    EXPECT_NE(error.find("gi-tool evolve --resume --out"), std::string::npos) << error;
+    EXPECT_NE(error.find("--allow-unfinished"), std::string::npos) << error;
+    // Waiving one is not waiving the other: unfinished also means unvalidated.
+    EXPECT_NE(error_of(dir.path(), {.unfinished = true}).find("not validated"), std::string::npos);
+    EXPECT_NE(error_of(dir.path(), {.unvalidated = true}).find("did not finish"), std::string::npos);
+    const RunResult r = read_run_result(dir.path(), {.unvalidated = true, .unfinished = true});
+    EXPECT_NE(r.provenance.waiver.find("--allow-unfinished: the run stopped before its final checks"), std::string::npos)
+        << r.provenance.waiver;
+    EXPECT_NE(r.provenance.waiver.find("--allow-unvalidated"), std::string::npos) << r.provenance.waiver;
+}
+
+TEST(CacheRunResult, AnEmptyGenomeNeedsNoValidation) {
+    TemporaryDirectory dir("gi-run-result");
+    RunRecord run = finished_run();
+    run.final_check = {};
+    write_run(dir.path(), run, "");
+    EXPECT_EQ(error_of(dir.path()), "");
 }
 
 TEST(CacheRunResult, AFailedFinalCheckCannotBeCached) {
@@ -95,11 +142,9 @@ TEST(CacheRunResult, MissingGenomeOrBrokenRecordIsAnError) {
     std::ofstream(dir.path() / "run.xml") << "<gi-run";
     EXPECT_THROW(read_run_result(dir.path()), Error);
     std::filesystem::remove(dir.path() / "run.xml");
-    const RunResult without_record = read_run_result(dir.path());  // the genome alone is enough
-    EXPECT_EQ(without_record.genome, "BLOCK_W=32");
-    EXPECT_LT(without_record.provenance.original_ms, 0);
-    EXPECT_NE(without_record.provenance.note.find("NOT VALIDATED: the run folder has no run.xml"), std::string::npos)
-        << without_record.provenance.note;
+    // The genome alone is not enough: nothing would say it was ever checked.
+    EXPECT_NE(error_of(dir.path(), {.unvalidated = true, .unfinished = true}).find("the run folder has no run record"),
+              std::string::npos);
 }
 
 }  // namespace

@@ -32,7 +32,11 @@ namespace {
 // <slot> <guard-budget-us>", or "guard-malformed" when the payload is not guarded cubin + plain cubin;
 // one with a paired build (guard-paired=1) as "paired <slot> <guard-budget-us>", or "paired-malformed"
 // when the one cubin lacks the plain kernel, its gi_guarded:: copy or the guard's clock kernel. Every original run and hand-over is appended to $GI_FAKE_LOG as
-// "<pid> <event> <slot> [detail]", so tests can see which worker did what.
+// "<pid> <event> <slot> [detail]", so tests can see which worker did what. The oracle gate's
+// reruns of the original (role "rerun") are logged as "rerun"; $GI_FAKE_ORACLE makes the original
+// misbehave for the gate's tests: "differs" (its first run does not reproduce the recorded outputs
+// of the case in slot 0), "moves" (reruns differ from the reference within the tolerance),
+// "moves-beyond" (beyond it).
 int run_fake_replay() {
     using namespace gi::worker;
     const char* log_path = std::getenv("GI_FAKE_LOG");
@@ -88,10 +92,16 @@ int run_fake_replay() {
                                       {"unwritten", "0"}, {"non-finite", "0"}, {"worst", "0"}, {"error", "0"},
                                       {"hard-failure", "0"}, {"times", "1,1,1"}, {"poisonable", "1,0"}},
                            {}};
+            const std::string oracle = std::getenv("GI_FAKE_ORACLE") ? std::getenv("GI_FAKE_ORACLE") : "";
             if (m->get("role") == "original") {
                 if (!c.referenced) {
                     c.referenced = true;
                     log("original-computed", slot);
+                    if (oracle == "differs" && slot == "0") {
+                        result.fields["mismatches"] = "7";
+                        result.fields["worst"] = "0.5";
+                        result.fields["detail"] = "buffer 0 (output, kernel argument 0): 7 of 100 elements differ, first at 3";
+                    }
                     if (m->fields.count("reference-out")) {
                         ReferenceOutputs ref{c.tc.path, gi::sha256_hex(m->payload), "1,0", {}};
                         for (const auto& b : c.tc.buffers) ref.outputs.push_back(b.read_only ? gi::Bytes{} : gi::Bytes(b.size, 0x5a));
@@ -127,6 +137,14 @@ int run_fake_replay() {
                 log(well_formed ? "paired" : "paired-malformed", slot, m->get("guard-budget-us"));
             }
             const bool guarded_run = guard_bytes > 0 || paired;
+            if (m->get("role") == "rerun" && (oracle == "moves" || oracle == "moves-beyond")) {
+                result.fields["worst"] = "0.002";
+                result.fields["error"] = "0.0001";
+                if (oracle == "moves-beyond") {
+                    result.fields["mismatches"] = "3";
+                    result.fields["detail"] = "buffer 0 (output, kernel argument 0): 3 of 100 elements differ, first at 9";
+                }
+            }
             result.fields["loop-guard"] = guarded_run ? "used" : "none";
             result.fields["load-ms"] = "0.5";
             result.fields["check-ms"] = "1";

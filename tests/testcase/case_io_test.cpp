@@ -245,3 +245,87 @@ TEST(TestCaseIo, TrustedLoadSkipsOnlyTheChecksums) {
 }
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+// A case as the recorder writes one for `rowFilter(Params p)` with `struct Params { const float* in;
+// float* out; int n; }` and a __constant__ weight array: the struct's pointers are embedded
+// pointers, the weights a variable buffer.
+TestCase struct_and_variable_case() {
+    TestCase tc = sample_case();
+    CaseBuffer weights;
+    weights.size = 12;
+    weights.variable = "c_Kernel";
+    weights.before = weights.after = Bytes(12, 3);
+    tc.buffers.push_back(weights);
+    CaseBuffer table;  // an array of two pointers, to buffer 0 and 1
+    table.size = 16;
+    table.read_only = true;
+    table.before = table.after = Bytes(16, 9);
+    table.pointers = {{0, 0, 4}, {8, 1, 0}};
+    tc.buffers.push_back(table);
+    CaseArg params{CaseArg::Kind::Scalar, 24, ElementType::Bytes, Bytes(24, 1), -1, 0, false};
+    params.pointers = {{0, 0, 0}, {8, 1, 4}};
+    tc.args.push_back(params);
+    return tc;
+}
+
+TEST(TestCaseIo, VariablesAndEmbeddedPointersRoundTrip) {
+    TempDir dir;
+    const fs::path folder = write_test_case(struct_and_variable_case(), dir.path());
+    const TestCase back = read_test_case(folder);
+    ASSERT_EQ(back.buffers.size(), 4u);
+    EXPECT_EQ(back.buffers[2].variable, "c_Kernel");
+    EXPECT_TRUE(back.buffers[2].read_only);
+    EXPECT_EQ(back.buffers[3].pointers, (std::vector<EmbeddedPointer>{{0, 0, 4}, {8, 1, 0}}));
+    ASSERT_EQ(back.args.size(), 5u);
+    EXPECT_EQ(back.args[4].pointers, (std::vector<EmbeddedPointer>{{0, 0, 0}, {8, 1, 4}}));
+    EXPECT_TRUE(back.buffers[0].variable.empty());
+    EXPECT_TRUE(back.args[2].pointers.empty());
+}
+
+TEST(TestCaseIo, FormatOneCasesStillRead) {
+    TempDir dir;
+    const fs::path folder = write_test_case(sample_case(), dir.path());
+    std::string text = slurp(folder / "manifest.xml");
+    text.replace(text.find("format=\"2\""), 10, "format=\"1\"");
+    overwrite(folder / "manifest.xml", text);
+    EXPECT_EQ(read_test_case(folder).buffers.size(), 2u);
+}
+
+TEST(TestCaseIo, EmbeddedPointersThatDoNotHoldAreRefusedWhenWrittenAndRead) {
+    TempDir dir;
+    TestCase tc = struct_and_variable_case();
+    tc.args[4].pointers[1].at = 20;  // 8 bytes from byte 20 overrun the 24-byte struct
+    try {
+        write_test_case(tc, dir.path());
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("argument 4: an embedded pointer at byte 20 does not fit its 24 bytes"),
+                  std::string::npos)
+            << e.what();
+    }
+    const fs::path folder = write_test_case(struct_and_variable_case(), dir.path());
+    const std::string good = slurp(folder / "manifest.xml");
+    const std::vector<std::pair<std::string, std::string>> edits = {
+        {"<pointer at=\"8\" buffer=\"1\" offset=\"0\"/>", "<pointer at=\"8\" buffer=\"7\" offset=\"0\"/>"},
+        {"<pointer at=\"0\" buffer=\"0\" offset=\"4\"/>", "<pointer at=\"0\" buffer=\"0\" offset=\"99\"/>"},
+        {"<pointer at=\"8\" buffer=\"1\" offset=\"4\"/>", "<pointer at=\"8\" buffer=\"1\" offset=\"x\"/>"},
+        {"variable=\"c_Kernel\"", "variable=\"\""}};
+    const std::vector<std::string> expected = {"points to buffer 7, which does not exist", "beyond its 16 bytes",
+                                               "not a non-negative integer", "'variable' is empty"};
+    for (std::size_t i = 0; i < edits.size(); ++i) {
+        std::string text = good;
+        const auto at = text.find(edits[i].first);
+        ASSERT_NE(at, std::string::npos) << edits[i].first << " not in\n" << text;
+        text.replace(at, edits[i].first.size(), edits[i].second);
+        overwrite(folder / "manifest.xml", text);
+        const std::string message = error_of(folder);
+        EXPECT_NE(message.find("manifest.xml:"), std::string::npos) << message;
+        EXPECT_NE(message.find(expected[i]), std::string::npos) << message;
+    }
+}
+
+}  // namespace
+}  // namespace gi

@@ -90,6 +90,14 @@ EntryCheck check_cache_entry(const std::filesystem::path& path, const Registered
         return check;
     }
 
+    // Nothing unchecked is built unless whoever wrote the entry opted in, for all to see.
+    if (!entry.genome.empty() && !entry.provenance.validated() && entry.provenance.waiver.empty()) {
+        check.reasons.push_back("not validated: its genome was never checked on inputs its search did not see, and it "
+                                "was not written with --allow-unvalidated (evolve with held-out cases, or see "
+                                "'gi-tool cache write --help')");
+        return check;
+    }
+
     Genome genome;
     try {
         genome = parse_genome(entry.genome);

@@ -21,7 +21,8 @@ enum class EntryStatus {
     Valid,    // key matches, checksum matches, genome valid for the kernel's grammar
     Missing,  // no file
     Stale,    // well-formed and untouched, but made for another kernel source, registration or grammar
-    Invalid,  // corrupt, hand-edited, for another architecture, or its genome does not apply
+    Invalid,  // corrupt, hand-edited, for another architecture, its genome does not apply, or it was
+              // never validated and carries no waiver (Provenance::waiver)
 };
 
 std::string to_string(EntryStatus status);  // "valid", "missing", "stale", "invalid"

@@ -133,6 +133,8 @@ std::string entry_checksum(const CacheEntry& e) {
     canonical_field(text, "elements-validated", std::to_string(p.elements_validated));
     canonical_field(text, "worst-error", format_number(p.worst_error));
     canonical_field(text, "note", p.note);
+    // Only when present, so entries written before it existed keep their checksums.
+    if (!p.waiver.empty()) canonical_field(text, "waiver", p.waiver);
     return sha256_hex(text);
 }
 
@@ -199,6 +201,7 @@ std::string entry_to_xml(const CacheEntry& e) {
     add_text(doc, prov, "elements-validated", std::to_string(p.elements_validated));
     add_text(doc, prov, "worst-error", format_number(p.worst_error));
     add_text(doc, prov, "note", p.note);
+    if (!p.waiver.empty()) add_text(doc, prov, "waiver", p.waiver);
 
     XMLElement* checksum = add_text(doc, root, "checksum", e.checksum);
     checksum->SetAttribute("algorithm", "sha256");
@@ -273,8 +276,15 @@ CacheEntry parse_cache_entry(const std::string& xml, const std::string& path) {
     r.only_attributes(prov, {});
     const std::set<std::string> fields = {"origin", "gpu", "driver", "nvcc", "date", "tool-version", "original-ms",
                                           "variant-ms", "cases-validated", "elements-validated", "worst-error", "note"};
-    r.children(prov, fields);
+    std::set<std::string> allowed = fields;
+    allowed.insert("waiver");
+    r.children(prov, allowed);
     Provenance& p = e.provenance;
+    if (const XMLElement* c = prov->FirstChildElement("waiver")) {
+        r.only_attributes(c, {});
+        p.waiver = r.text(c);
+        if (p.waiver.empty()) r.fail(c, "<waiver> is empty (it names the option that allowed an unchecked genome)");
+    }
     for (const std::string& field : fields) {
         const XMLElement* c = r.required_child(prov, field.c_str());
         r.only_attributes(c, {});

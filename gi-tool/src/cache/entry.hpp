@@ -39,8 +39,13 @@ struct Provenance {
     long long elements_validated = -1;
     double worst_error = -1;
     std::string note;               // free text (run folder, seed, budget)
+    // Set only when whoever wrote the entry opted in to an unchecked genome (cache write
+    // --allow-unvalidated / --allow-unfinished): which option, and what was not done. An entry
+    // without validation and without this is refused by the build (cache/check.hpp).
+    std::string waiver;
     friend bool operator==(const Provenance&, const Provenance&) = default;
     double speedup() const { return original_ms > 0 && variant_ms > 0 ? original_ms / variant_ms : -1; }
+    bool validated() const { return cases_validated > 0 && elements_validated > 0; }
 };
 
 struct ParameterValue {

@@ -21,7 +21,7 @@ std::string trimmed(std::string text) {
 
 }  // namespace
 
-RunResult read_run_result(const std::filesystem::path& run_dir) {
+RunResult read_run_result(const std::filesystem::path& run_dir, const RunWaivers& waivers) {
     RunResult result;
     const std::filesystem::path genome_file = run_dir / "best.genome";
     std::ifstream genome_in(genome_file, std::ios::binary);
@@ -36,10 +36,9 @@ RunResult read_run_result(const std::filesystem::path& run_dir) {
     p.note = "gi-tool evolve --out " + run_dir.string();
 
     const std::filesystem::path run_xml = run_dir / "run.xml";
-    if (!std::filesystem::exists(run_xml)) {
-        p.note += "; NOT VALIDATED: the run folder has no run.xml";
-        return result;
-    }
+    if (!std::filesystem::exists(run_xml))
+        throw Error(run_xml.string() + ": the run folder has no run record, so nothing says the genome was checked "
+                    "(is " + run_dir.string() + " the --out folder of a gi-tool evolve run?)");
     tinyxml2::XMLDocument document;
     if (document.LoadFile(run_xml.string().c_str()) != tinyxml2::XML_SUCCESS || !document.RootElement())
         throw Error(located_message(run_xml.string(), document.ErrorLineNum(), "cannot read the run record",
@@ -49,11 +48,31 @@ RunResult read_run_result(const std::filesystem::path& run_dir) {
     if (record.final_check.ran && !record.final_check.passed)
         throw Error(run_xml.string() + ": the run's final variant failed validation (" + record.final_check.summary +
                     "); it cannot become a cache entry");
+    std::vector<std::string> waived;
+    if (!record.finished) {
+        // best.genome is then the search's best so far: not minimised, not sanitizer-checked, not validated.
+        if (!waivers.unfinished)
+            throw Error(run_xml.string() + ": the run did not finish (it was stopped, or is still running), so its "
+                        "best.genome was neither minimised nor checked by the sanitizer and held-out validation. "
+                        "Resume it (gi-tool evolve --resume --out " + run_dir.string() + ") or, to keep the unchecked "
+                        "genome anyway, pass --allow-unfinished");
+        waived.push_back("--allow-unfinished: the run stopped before its final checks");
+    }
+    const bool original = result.genome.empty();
+    if (!original && (!record.final_check.ran || !record.finished)) {
+        const std::string why = record.final_check.note.empty() ? "no final check ran" : record.final_check.note;
+        if (!waivers.unvalidated)
+            throw Error(run_xml.string() + ": the run's final genome was not validated on inputs its search never saw (" +
+                        why + "). Evolve with held-out cases (--held-out, CMake HELD_OUT) or from more than one "
+                        "recorded case (part of them is then set aside), or pass --allow-unvalidated to keep it anyway");
+        waived.push_back("--allow-unvalidated: not validated on held-out inputs (" + why + ")");
+    }
+    for (const std::string& w : waived) p.waiver += (p.waiver.empty() ? "" : "; ") + w;
     // The final genome is the post-tuned one when post-tuning ran; otherwise the search's best.
-    const Timing& original = record.post_tune.ran ? record.post_tune.original : record.best.original;
+    const Timing& original_time = record.post_tune.ran ? record.post_tune.original : record.best.original;
     const Timing& variant = record.post_tune.ran ? record.post_tune.best_time : record.best.time;
-    if (original.valid() && variant.valid()) {
-        p.original_ms = original.median_ms;
+    if (original_time.valid() && variant.valid()) {
+        p.original_ms = original_time.median_ms;
         p.variant_ms = variant.median_ms;
     }
     if (record.final_check.ran) {
@@ -66,11 +85,6 @@ RunResult read_run_result(const std::filesystem::path& run_dir) {
     p.note += ", " + record.evaluator + " evaluator, " + std::to_string(record.individuals()) + " individuals, " +
               std::to_string(static_cast<long long>(record.wall_seconds)) + " s" +
               (record.stop_reason.empty() ? "" : ", stopped by " + record.stop_reason);
-    // Such an entry is still usable (a build must not fail because no case was left over), but
-    // whoever reads `cache show` or reviews the commit must see that nothing vouched for it.
-    if (!record.final_check.ran)
-        p.note += "; NOT VALIDATED on held-out inputs" +
-                  (record.final_check.note.empty() ? std::string() : " (" + record.final_check.note + ")");
     return result;
 }
 

@@ -14,10 +14,17 @@ struct RunResult {
     Provenance provenance;  // origin "evolved"; timings and validation when run.xml has them
 };
 
-// Throws gi::Error naming the file when best.genome is missing, run.xml is unreadable, or the run's
-// final check ran and failed (the message gives the validation summary). A run whose final check did
-// not run (no case left to validate on, no run.xml) is accepted with "NOT VALIDATED" and the reason
-// in the provenance note.
-RunResult read_run_result(const std::filesystem::path& run_dir);
+// What a person may accept besides a finished, validated run; each is recorded in the entry's
+// provenance waiver so `cache show` and a reviewer see it.
+struct RunWaivers {
+    bool unvalidated = false;  // --allow-unvalidated: the final genome was not validated on held-out inputs
+    bool unfinished = false;   // --allow-unfinished: the run stopped before its final checks (the best so far)
+};
+
+// Throws gi::Error naming the file when best.genome is missing, run.xml is missing or unreadable,
+// the run's final check ran and failed (the message gives the validation summary), the run did
+// not finish (killed, or still running) unless waived, or its final genome was not validated on
+// held-out inputs unless waived (an empty genome, the original kernel, needs no validation).
+RunResult read_run_result(const std::filesystem::path& run_dir, const RunWaivers& waivers = {});
 
 }  // namespace gi

@@ -105,6 +105,9 @@ void print_entry(std::ostream& out, const CacheEntry& e, bool checksum_ok) {
     if (p.cases_validated < 0) out << "not recorded";
     else out << p.cases_validated << " cases, " << p.elements_validated << " elements, worst error " << p.worst_error;
     out << "\n";
+    if (!p.waiver.empty()) out << "  UNCHECKED    " << p.waiver << "\n";
+    else if (!e.genome.empty() && !p.validated())
+        out << "  UNCHECKED    not validated and no waiver: the build refuses this entry\n";
     if (!p.note.empty()) out << "  note         " << p.note << "\n";
     out << "  registration params [" << join(e.registration.params, "; ") << "] flags ["
         << join(e.registration.flags, "; ") << "] block size '" << e.registration.block_size << "' grid '"
@@ -282,15 +285,23 @@ int run_write(const std::vector<std::string>& argv) {
     const std::vector<std::string> own = {"--grid", "--tolerance", "--arch", "--cache-dir", "--genome", "--from-run",
                                           "--origin", "--gpu", "--driver", "--nvcc-version", "--original-ms",
                                           "--variant-ms", "--cases", "--elements", "--worst-error", "--note"};
-    const Args args(argv, with(kernel_value_options(), own), with(kernel_switch_options(), {"--help"}));
+    const Args args(argv, with(kernel_value_options(), own),
+                    with(kernel_switch_options(), {"--help", "--allow-unvalidated", "--allow-unfinished"}));
     if (args.has("--help")) {
         std::cout << "usage: gi-tool cache write KERNEL.cu --function NAME [options] --arch N --cache-dir DIR\n"
                      "                          (--from-run RUN_DIR | --genome \"...\") [provenance options]\n"
                      "  Writes DIR/<function>.sm_N.xml: the genome (validated against the kernel first), the key\n"
                      "  of the kernel as registered, the parameter values and provenance, sealed by a checksum.\n"
                      "  --from-run takes RUN_DIR/best.genome from 'gi-tool evolve --out RUN_DIR' and the timings and\n"
-                     "  held-out validation from its run.xml (a run whose final check failed is refused); --genome\n"
-                     "  takes a genome chosen by a person (origin 'hand-picked' unless --origin says else).\n\n"
+                     "  held-out validation from its run.xml; --genome takes a genome chosen by a person (origin\n"
+                     "  'hand-picked' unless --origin says else).\n"
+                     "  Nothing unchecked is written by default: a run whose final check failed is refused; a run\n"
+                     "  that did not finish, or whose genome was not validated on held-out inputs, and a hand-picked\n"
+                     "  genome without --cases/--elements, are refused unless you opt in:\n"
+                     "  --allow-unvalidated        keep a genome no held-out validation vouches for\n"
+                     "  --allow-unfinished         keep the best genome of a run that stopped before its final checks\n"
+                     "  The opt-in is recorded in the entry (provenance <waiver>), shown by 'cache show', and the\n"
+                     "  build uses such an entry only because of it. An empty genome (the original) needs neither.\n\n"
                   << kernel_options_help() << kRegistrationHelp
                   << "provenance options (recorded, not checked):\n"
                      "  --origin TEXT --gpu NAME --driver VERSION --nvcc-version VERSION --note TEXT\n"
@@ -308,10 +319,14 @@ int run_write(const std::vector<std::string>& argv) {
     Provenance p;
     Genome genome;
     if (args.has("--from-run")) {
-        RunResult run = read_run_result(args.required("--from-run"));
+        RunWaivers waivers;
+        waivers.unvalidated = args.has("--allow-unvalidated");
+        waivers.unfinished = args.has("--allow-unfinished");
+        RunResult run = read_run_result(args.required("--from-run"), waivers);
         genome = parse_genome(run.genome);
         p = std::move(run.provenance);
     } else {
+        if (args.has("--allow-unfinished")) throw UsageError("--allow-unfinished applies to --from-run only");
         genome = parse_genome(args.required("--genome"));
         p.origin = "hand-picked";
     }
@@ -329,6 +344,13 @@ int run_write(const std::vector<std::string>& argv) {
     p.worst_error = args.number("--worst-error", p.worst_error, 0, 1e300);
     p.date = utc_now();
     p.tool_version = GI_OPTIMIZE_VERSION;
+    if (!args.has("--from-run") && !genome.empty() && !p.validated()) {
+        if (!args.has("--allow-unvalidated"))
+            throw Error("a hand-picked genome is not validated by gi-tool: give the validation you did (--cases N "
+                        "--elements N), or pass --allow-unvalidated to write it anyway (recorded in the entry, and "
+                        "the reason the build uses it)");
+        p.waiver = "--allow-unvalidated: a hand-picked genome, not validated by gi-tool";
+    }
 
     const RegisteredKernel kernel = registered_kernel_from(args, kernel_path_from(args));
     const CacheEntry entry = make_cache_entry(kernel, architectures[0], genome, p);
@@ -399,6 +421,9 @@ int run_apply(const std::vector<std::string>& argv) {
             compile_options = check.variant->compile_options;
             std::cout << "gi-optimize: " << kernel_name << " " << architecture_name(arch) << ": variant from "
                       << check.path.string() << ": " << (choice.genome.empty() ? "(empty genome)" : choice.genome) << "\n";
+            if (!check.entry->provenance.waiver.empty())
+                std::cout << "gi-optimize: " << kernel_name << " " << architecture_name(arch) << ": NOT VALIDATED, used "
+                          << "because its writer opted in: " << check.entry->provenance.waiver << "\n";
         } else {
             all_valid = false;
             choice.origin = to_string(check.status) + " cache entry " + check.path.string();

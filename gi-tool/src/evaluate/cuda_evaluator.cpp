@@ -20,6 +20,7 @@
 #include <sstream>
 #include <thread>
 
+#include "compare/recorded_outputs.hpp"
 #include "compare/tolerance.hpp"
 #include "compile/module_variables.hpp"
 #include "compile/nvcc_compiler.hpp"
@@ -1091,16 +1092,8 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
                             " (were these cases recorded from another kernel?)");
             check_recorded_geometry(s.geometry, slot.manifest, s.param_defaults, s.arg_names);
             for (const CaseBuffer& b : slot.manifest.buffers) slot.bytes += b.size;
-            for (std::size_t b = 0; b < slot.manifest.buffers.size(); ++b) {
-                std::vector<std::string> names;
-                for (std::size_t a = 0; a < slot.manifest.args.size(); ++a)
-                    if (slot.manifest.args[a].buffer == static_cast<int>(b)) {
-                        names.push_back(s.arg_names[a]);
-                        names.push_back("arg" + std::to_string(a));
-                    }
-                if (!slot.manifest.buffers[b].variable.empty()) names.push_back(slot.manifest.buffers[b].variable);
-                slot.tolerances.push_back(to_string(s.tolerance.for_names(names)));
-            }
+            for (std::size_t b = 0; b < slot.manifest.buffers.size(); ++b)
+                slot.tolerances.push_back(to_string(s.tolerance.for_names(tolerance_names(slot.manifest, b, s.arg_names))));
             s.slots.push_back(std::move(slot));
         }
     };

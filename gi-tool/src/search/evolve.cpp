@@ -456,6 +456,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                                       " evaluator does not offer them";
         }
         record.final_genome = genome_to_text(final_genome);
+        record.finished = true;
         state.phase = "finished";
         state.population.clear();
         save();

@@ -280,6 +280,7 @@ void write_run_record(XMLNode* parent, const RunRecord& record) {
     XMLElement* final_element = add(root, "final");
     set(final_element, "genome", record.final_genome);
     set(final_element, "stop-reason", record.stop_reason);
+    set(final_element, "finished", record.finished);
     // Wall time is the one thing that differs between identical runs; it lives alone so tools and
     // tests comparing records can drop it.
     XMLElement* wall = add(root, "wall");
@@ -358,6 +359,8 @@ RunRecord read_run_record(const XMLElement* root, const std::string& file) {
     const XMLElement* final_element = required_child(root, "final", file);
     record.final_genome = required_attribute(final_element, "genome", file);
     record.stop_reason = required_attribute(final_element, "stop-reason", file);
+    // Records written before it was kept lack it; they read as unfinished (cache write refuses them).
+    if (final_element->Attribute("finished")) record.finished = bool_attribute(final_element, "finished", file);
     const XMLElement* wall = required_child(root, "wall", file);
     record.wall_seconds = number_attribute(wall, "seconds", file);
     // Records written before these were kept lack them.

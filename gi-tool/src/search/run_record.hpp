@@ -77,6 +77,7 @@ struct RunRecord {
     FinalCheckRecord final_check;
     std::string final_genome;  // best.genome: minimised and post-tuned
     std::string stop_reason;   // "generations", "time limit"; empty while the search runs
+    bool finished = false;     // every phase done: final_genome is checked (sanitizer, validation)
     double wall_seconds = 0;   // summed over every session of the run (resumes included)
     // Of the search's generations (resumes included): time in the evaluator, and in the sanitizer
     // gate (search/gate.hpp). Wall times, like wall_seconds: kept with it, out of the comparisons.

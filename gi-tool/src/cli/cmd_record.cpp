@@ -1,0 +1,89 @@
+// `gi-tool record`: runs a program that launches the kernel through gi::launch with recording on,
+// telling the recorder which module variables of the kernel's file to capture besides the
+// arguments, and checks what came back: the program succeeded, it recorded the kernel, and every
+// case holds every variable. The one way to record cases that the CMake module and the docs use.
+#include <algorithm>
+#include <iostream>
+
+#include "cli/args.hpp"
+#include "cli/command.hpp"
+#include "cli/kernel_args.hpp"
+#include "cli/recording.hpp"
+#include "testcase/case_io.hpp"
+#include "util/error.hpp"
+
+namespace gi::cli {
+namespace {
+namespace fs = std::filesystem;
+
+const char* const kHelp =
+    "usage: gi-tool record KERNEL.cu --function NAME --out DIR [options] -- PROGRAM [ARGS...]\n"
+    "  Runs PROGRAM ARGS with recording on (GI_RECORD_DIR=DIR): each launch of the kernel through\n"
+    "  gi::launch becomes a test case in DIR holding everything the kernel reads: the memory its\n"
+    "  pointer arguments point into, device pointers held in struct arguments and arrays, and the\n"
+    "  __constant__ and __device__ variables KERNEL.cu defines (listed by compiling it here and\n"
+    "  passed to the recorder as GI_RECORD_GLOBALS). Fails, removing this run's cases, when the\n"
+    "  program fails or records nothing; cases already in DIR are kept.\n\n"
+    "options:\n"
+    "  --function NAME           the __global__ function (its cases are named after it)\n"
+    "  --recorded-name NAME      the name the program gives gi::launch, when not the function's\n"
+    "  --out DIR                 where the cases go (created if missing)\n"
+    "  --limit N                 cases per kernel, counting those already in DIR (default 16)\n"
+    "  --arch sm_XX              architecture KERNEL.cu is compiled for to list its variables (sm_90)\n"
+    "  --timeout S               seconds the program may run (default 1800)\n\n"
+    "example:\n"
+    "  gi-tool record kernels/stereo/stereo.cu --function stereo_kernel --out cases -- \\\n"
+    "      build/stereo_driver --pairs 4\n";
+
+int run_record(const std::vector<std::string>& raw) {
+    const auto separator = std::find(raw.begin(), raw.end(), "--");
+    const Args args(std::vector<std::string>(raw.begin(), separator),
+                    {"--function", "--recorded-name", "--out", "--limit", "--arch", "--timeout"}, {"--help"});
+    if (args.has("--help")) {
+        std::cout << kHelp;
+        return kExitOk;
+    }
+    const std::string kernel_path = kernel_path_from(args);
+    const std::string function = args.required("--function");
+    RecordingRequest request;
+    request.program.assign(separator == raw.end() ? raw.end() : separator + 1, raw.end());
+    if (request.program.empty())
+        throw UsageError("missing the program to run: gi-tool record KERNEL.cu ... -- PROGRAM [ARGS...]");
+    request.out = args.required("--out");
+    request.limit = args.integer("--limit", 16, 1, 1000000);
+    request.timeout_s = args.number("--timeout", 1800, 1, 1e7);
+    request.recorded_name = args.value("--recorded-name").value_or(function);
+    request.variables = capturable_variables(kernel_path, args.value("--arch").value_or("sm_90"), "record");
+
+    std::error_code ec;
+    const std::size_t existing = fs::is_directory(request.out, ec) ? list_test_cases(request.out, request.recorded_name).size() : 0;
+    const RecordingResult result = run_recording(request);
+    auto discard = [&](const std::string& why) {
+        for (const fs::path& p : result.added) fs::remove_all(p, ec);
+        throw Error(why + (result.added.empty() ? "" : "\n(the " + std::to_string(result.added.size()) +
+                                                          " case(s) it recorded are removed: a failing run is no oracle)"));
+    };
+    if (const std::string why = recording_problem(request, result, existing); !why.empty()) discard(why);
+    // The recorder skips a variable the program's module lacks (compiled with other macros, say):
+    // such a case could not be replayed faithfully.
+    for (const fs::path& p : result.added) {
+        const TestCase tc = read_test_case(p, CaseLoad::ManifestOnly);
+        for (const ModuleVariable& v : request.variables)
+            if (std::none_of(tc.buffers.begin(), tc.buffers.end(), [&](const CaseBuffer& b) { return b.variable == v.name; }))
+                discard(p.string() + " lacks the " + std::string(v.constant ? "__constant__" : "__device__") + " variable '" +
+                        v.name + "' that " + kernel_path + " defines: the program's own build of the file does not define "
+                        "it (other macros or include paths?), so the kernel it runs is not the one in " + kernel_path);
+    }
+    std::cout << "gi-tool record: " << result.added.size() << " case(s) of '" << request.recorded_name << "' in "
+              << request.out.string();
+    std::string names;
+    for (const ModuleVariable& v : request.variables) names += (names.empty() ? "" : ", ") + v.name;
+    if (!names.empty()) std::cout << ", each with the module variable(s) " << names;
+    std::cout << "\n";
+    return kExitOk;
+}
+
+const CommandRegistrar registrar({"record", "run a program to record the kernel's launches as test cases", run_record});
+
+}  // namespace
+}  // namespace gi::cli

@@ -1,0 +1,93 @@
+#include "cli/recording.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <set>
+
+#include "compile/kernel_variables.hpp"
+#include "source/source_file.hpp"
+#include "testcase/case_io.hpp"
+
+namespace gi::cli {
+namespace fs = std::filesystem;
+namespace {
+
+std::set<fs::path> cases_in(const fs::path& dir, const std::string& name) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) return {};
+    const std::vector<fs::path> found = list_test_cases(dir, name);
+    return {found.begin(), found.end()};
+}
+
+}  // namespace
+
+std::vector<ModuleVariable> capturable_variables(const std::string& kernel_path, const std::string& arch,
+                                                 const std::string& command) {
+    KernelFileCompile compile;
+    compile.path = kernel_path;
+    compile.source = read_source_file(kernel_path).text;
+    compile.arch = arch;
+    std::vector<ModuleVariable> variables;
+    std::string private_names;
+    for (ModuleVariable& v : kernel_file_variables(compile)) {
+        if (file_private_name(v.name)) private_names += (private_names.empty() ? "" : ", ") + v.name;
+        else variables.push_back(std::move(v));
+    }
+    if (!private_names.empty())
+        std::cerr << "gi-tool " << command << ": note: " << kernel_path << " has variables private to the file (static "
+                  << "inside a namespace, or in an anonymous namespace: " << private_names << "); their compiled names "
+                  << "depend on the path it was compiled from, so they cannot be captured. Declare them outside such "
+                     "namespaces if the program sets them at run time\n";
+    return variables;
+}
+
+RecordingResult run_recording(const RecordingRequest& request) {
+    const std::set<fs::path> before = cases_in(request.out, request.recorded_name);
+    ProcessOptions po;
+    po.timeout = std::chrono::milliseconds(static_cast<long long>(request.timeout_s * 1000));
+    po.max_output_bytes = 4 << 20;
+    // The recorder reads its settings from the environment; env(1) sets them for the program alone.
+    std::vector<std::string> argv{"env", "GI_RECORD_DIR=" + fs::absolute(request.out).string(),
+                                  "GI_RECORD_GLOBALS=" + module_variables_text(request.variables),
+                                  "GI_RECORD_LIMIT=" + std::to_string(request.limit)};
+    argv.insert(argv.end(), request.program.begin(), request.program.end());
+    RecordingResult result;
+    result.process = run_process(argv, po);
+    std::cout << result.process.out << std::flush;
+    std::cerr << result.process.err << std::flush;
+    for (const fs::path& p : cases_in(request.out, request.recorded_name))
+        if (!before.count(p)) result.added.push_back(p);
+    return result;
+}
+
+std::string recording_problem(const RecordingRequest& request, const RecordingResult& result, std::size_t existing) {
+    const std::string shown = command_line_text(request.program);
+    const ProcessResult& run = result.process;
+    if (run.timed_out)
+        return "`" + shown + "` did not finish within " + std::to_string(static_cast<long long>(request.timeout_s)) + " s";
+    if (!run.succeeded())
+        return "`" + shown + "` failed (" + (run.signal ? "signal " + std::to_string(run.signal) : "exit status " + std::to_string(run.exit_code)) +
+               "). Its last output:\n" + last_lines(run.out + run.err, 15);
+    if (!result.added.empty()) return "";
+    if (existing >= static_cast<std::size_t>(request.limit))
+        return request.out.string() + " already holds " + std::to_string(existing) + " cases of '" + request.recorded_name +
+               "' (the limit is " + std::to_string(request.limit) + "); nothing new was recorded. Record into a new folder";
+    return "`" + shown + "` ran but recorded no launch of '" + request.recorded_name + "': it must launch the kernel through "
+           "gi::launch(kernel, \"" + request.recorded_name + "\", ...) and link GIOptimize::recorder (docs/cmake.md); if it "
+           "names the launch differently, pass --recorded-name";
+}
+
+std::string last_lines(const std::string& text, std::size_t count) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    std::string out;
+    for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i) out += lines[i] + "\n";
+    return out;
+}
+
+}  // namespace gi::cli

@@ -1,0 +1,43 @@
+#pragma once
+// Running a program with the gi::launch recorder on, shared by `gi-tool record` (the original
+// program, to make test cases) and `gi-tool accept` (the program with a variant compiled in).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "compile/module_variables.hpp"
+#include "util/process.hpp"
+
+namespace gi::cli {
+
+// The module variables of `kernel_path` the recorder can capture (compiled for `arch`); notes on
+// standard error those it cannot (file-private names).
+std::vector<ModuleVariable> capturable_variables(const std::string& kernel_path, const std::string& arch,
+                                                 const std::string& command);
+
+struct RecordingRequest {
+    std::vector<std::string> program;          // argv
+    std::filesystem::path out;                 // GI_RECORD_DIR
+    std::string recorded_name;                 // the gi::launch name whose cases are counted
+    std::vector<ModuleVariable> variables;     // GI_RECORD_GLOBALS
+    long long limit = 16;                      // GI_RECORD_LIMIT
+    double timeout_s = 1800;
+};
+
+struct RecordingResult {
+    ProcessResult process;                     // output captured (and echoed)
+    std::vector<std::filesystem::path> added;  // case folders this run wrote, sorted
+    bool succeeded() const { return process.succeeded(); }
+};
+
+// Runs the program, echoes its output, and lists the cases it added to `out`.
+RecordingResult run_recording(const RecordingRequest& request);
+
+// Why the run cannot be used ("" when it can): it timed out or failed (with its last output), or
+// it recorded nothing of `recorded_name`. `existing` counts that name's cases `out` held before.
+std::string recording_problem(const RecordingRequest& request, const RecordingResult& result, std::size_t existing);
+
+// The last `count` lines of a program's output, for messages.
+std::string last_lines(const std::string& text, std::size_t count);
+
+}  // namespace gi::cli

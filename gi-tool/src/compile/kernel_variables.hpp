@@ -1,0 +1,23 @@
+#pragma once
+// The module variables (compile/module_variables.hpp) of a kernel file as written: compiles it
+// (NVRTC, or nvcc where NVRTC cannot take the file) and lists what the module defines. What
+// `gi-tool record` tells the recorder to capture.
+#include <string>
+#include <vector>
+
+#include "compile/module_variables.hpp"
+
+namespace gi {
+
+struct KernelFileCompile {
+    std::string path;                       // the kernel file (messages; its folder is searched for includes)
+    std::string source;
+    std::string arch = "sm_90";             // the variables do not depend on it, bar #if __CUDA_ARCH__ code
+    std::vector<std::string> include_dirs;  // besides the file's own folder
+    std::string nvcc;                       // "" = PATH, then /usr/local/cuda/bin
+};
+
+// Throws gi::Error with the compiler's first errors when the file compiles with neither.
+std::vector<ModuleVariable> kernel_file_variables(const KernelFileCompile& request);
+
+}  // namespace gi

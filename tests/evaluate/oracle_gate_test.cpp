@@ -1,0 +1,203 @@
+// The cuda evaluator's oracle gate (issue 15), with the fake worker: the original is replayed on
+// every case before any variant is judged, and a case it does not reproduce, a kernel whose
+// outputs move between runs without being declared nondeterministic, a case lacking a module
+// variable of the kernel's file, or cases whose launch changed nothing stop the run with an error
+// naming what is wrong. Without held-out cases part of the recorded ones is set aside.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+
+#include "../gpu/fake_worker_fixture.hpp"
+#include "testcase/case_io.hpp"
+#include "util/error.hpp"
+#include "util/hash.hpp"
+
+namespace gi {
+namespace {
+
+class OracleGate : public gpu_test::FakeWorkerEvaluatorTest {
+protected:
+    void SetUp() override { set_up(gpu_test::kScaleKernel, "64,256", 3); }
+    void TearDown() override {
+        ::unsetenv("GI_FAKE_ORACLE");
+        FakeWorkerEvaluatorTest::TearDown();
+    }
+    // The error evaluate() throws (the gate runs before the first variant), "" when none.
+    std::string gate_error(const CudaEvaluatorOptions& o) {
+        try {
+            CudaEvaluator e(grammar_, o);
+            e.evaluate({with_block("256")}, 0);
+        } catch (const Error& error) {
+            return error.what();
+        }
+        return "";
+    }
+    long count(const std::string& what) const {
+        const std::vector<gpu_test::FakeWorkerEvent> log = events();
+        return std::count_if(log.begin(), log.end(), [&](const gpu_test::FakeWorkerEvent& e) { return e.what == what; });
+    }
+};
+
+TEST_F(OracleGate, ReplaysTheOriginalTwiceOnEveryCaseBeforeTheFirstVariant) {
+    if (IsSkipped()) return;
+    CudaEvaluator e(grammar_, options(0));
+    ::testing::internal::CaptureStderr();
+    const BatchResult r = e.evaluate({with_block("256")}, 0);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    const std::vector<gpu_test::FakeWorkerEvent> log = events();
+    const auto first_variant = std::find_if(log.begin(), log.end(), [](const auto& e) { return e.what == "variant"; });
+    ASSERT_NE(first_variant, log.end());
+    for (const std::string slot : {"0", "1", "2"}) {
+        EXPECT_TRUE(std::any_of(log.begin(), first_variant, [&](const auto& e) { return e.what == "original-computed" && e.slot == slot; }))
+            << "case " << slot;
+        EXPECT_TRUE(std::any_of(log.begin(), first_variant, [&](const auto& e) { return e.what == "rerun" && e.slot == slot; }))
+            << "case " << slot;
+    }
+    EXPECT_EQ(count("rerun"), 3);
+    EXPECT_NE(err.find("reproduces its recorded outputs on all 3 cases"), std::string::npos) << err;
+}
+
+TEST_F(OracleGate, ACaseThatDoesNotReproduceItsRecordingStopsTheRun) {
+    if (IsSkipped()) return;
+    ::setenv("GI_FAKE_ORACLE", "differs", 1);
+    const std::string error = gate_error(options(0));
+    EXPECT_NE(error.find("scale-0000"), std::string::npos) << error;
+    EXPECT_NE(error.find("does not reproduce the outputs recorded"), std::string::npos) << error;
+    EXPECT_NE(error.find("7 of 100 elements beyond the tolerance"), std::string::npos) << error;
+    EXPECT_NE(error.find("buffer 0 (output, kernel argument 0)"), std::string::npos) << error;
+    EXPECT_NE(error.find("Likely causes"), std::string::npos) << error;
+    EXPECT_EQ(count("variant"), 0);
+}
+
+TEST_F(OracleGate, OutputsThatMoveBetweenRunsStopTheRunUnlessDeclared) {
+    if (IsSkipped()) return;
+    ::setenv("GI_FAKE_ORACLE", "moves", 1);
+    const std::string error = gate_error(options(0));
+    EXPECT_NE(error.find("change from one run to the next"), std::string::npos) << error;
+    EXPECT_NE(error.find("--nondeterministic"), std::string::npos) << error;
+    EXPECT_EQ(count("variant"), 0);
+}
+
+TEST_F(OracleGate, DeclaredNondeterminismIsReplayedSeveralTimesAndAcceptedWithinTheTolerance) {
+    if (IsSkipped()) return;
+    ::setenv("GI_FAKE_ORACLE", "moves", 1);
+    CudaEvaluatorOptions o = options(0);
+    o.nondeterministic = true;
+    CudaEvaluator e(grammar_, o);
+    ::testing::internal::CaptureStderr();
+    const BatchResult r = e.evaluate({with_block("256")}, 0);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(count("rerun"), 3 * kNondeterministicReplays);
+    EXPECT_NE(err.find("moved by up to 0.002, within the tolerance"), std::string::npos) << err;
+}
+
+TEST_F(OracleGate, DeclaredNondeterminismBeyondTheToleranceStopsTheRun) {
+    if (IsSkipped()) return;
+    ::setenv("GI_FAKE_ORACLE", "moves-beyond", 1);
+    CudaEvaluatorOptions o = options(0);
+    o.nondeterministic = true;
+    const std::string error = gate_error(o);
+    EXPECT_NE(error.find("varies beyond the tolerance"), std::string::npos) << error;
+    EXPECT_NE(error.find("3 of 100 elements differ"), std::string::npos) << error;
+    EXPECT_NE(error.find("Widen TOLERANCE"), std::string::npos) << error;
+}
+
+TEST_F(OracleGate, EveryCaseWhoseLaunchChangedNothingIsRefused) {
+    if (IsSkipped()) return;
+    for (const auto& folder : list_test_cases(folder_.path() / "cases")) {
+        TestCase tc = read_test_case(folder);
+        for (CaseBuffer& b : tc.buffers) {
+            b.after = b.before;
+            b.changed = false;
+        }
+        std::filesystem::remove_all(folder);
+        write_test_case(tc, folder_.path() / "cases");
+    }
+    const std::string error = gate_error(options(0));
+    EXPECT_NE(error.find("in every recorded case the launch changed nothing"), std::string::npos) << error;
+}
+
+// A kernel file with a __constant__ array: cases recorded without it would replay with zeros.
+class OracleGateVariables : public OracleGate {
+protected:
+    void SetUp() override {
+        set_up(R"(#define BLOCK 256
+__constant__ float weights[4];
+__global__ void scale(float* out, const float* in, int n) {
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    if (i < n) out[i] = weights[0] * in[i];
+}
+)",
+               "64,256", 1);
+    }
+};
+
+TEST_F(OracleGateVariables, ACaseWithoutTheKernelFilesConstantsIsRefused) {
+    if (IsSkipped()) return;
+    const std::string error = gate_error(options(0));
+    EXPECT_NE(error.find("scale-0000: this case does not hold the __constant__ variable 'weights'"), std::string::npos) << error;
+    EXPECT_NE(error.find("gi-tool record"), std::string::npos) << error;
+    EXPECT_EQ(count("original-computed"), 0);
+}
+
+TEST_F(OracleGateVariables, ACaseHoldingThemIsReplayed) {
+    if (IsSkipped()) return;
+    add_variable_to_cases("weights", 16, true);
+    EXPECT_EQ(gate_error(options(0)), "");
+}
+
+class SetAside : public gpu_test::FakeWorkerEvaluatorTest {
+protected:
+    void SetUp() override { set_up(gpu_test::kScaleKernel, "64,256", 5); }
+};
+
+TEST_F(SetAside, WithoutHeldOutCasesAQuarterOfTheRecordedOnesValidate) {
+    if (IsSkipped()) return;
+    CudaEvaluatorOptions o = options(0);
+    o.set_aside = -1;
+    ::testing::internal::CaptureStderr();
+    CudaEvaluator e(grammar_, o);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(e.case_count(), 4);
+    EXPECT_NE(err.find("1 of the 5 recorded cases (scale-0004) are set aside to validate the result; search uses the other 4"),
+              std::string::npos)
+        << err;
+    // The set-aside case is validated, never searched on.
+    EXPECT_THROW(e.evaluate({with_block("256")}, 4), Error);
+    const ValidationReport report = e.validate(with_block("256"));
+    ASSERT_FALSE(report.cases.empty());
+    EXPECT_TRUE(std::any_of(report.cases.begin(), report.cases.end(), [](const CaseValidation& c) {
+        return c.held_out && c.case_path.find("scale-0004") != std::string::npos;
+    }));
+}
+
+TEST_F(SetAside, ExplicitCountsAndItsLimits) {
+    if (IsSkipped()) return;
+    CudaEvaluatorOptions o = options(0);
+    o.set_aside = 2;
+    EXPECT_EQ(CudaEvaluator(grammar_, o).case_count(), 3);
+    o.set_aside = 0;
+    EXPECT_EQ(CudaEvaluator(grammar_, o).case_count(), 5);
+    o.set_aside = 5;
+    try {
+        CudaEvaluator e(grammar_, o);
+        FAIL() << "no error";
+    } catch (const UsageError& error) {
+        EXPECT_NE(std::string(error.what()).find("--set-aside 5 would leave no training case"), std::string::npos) << error.what();
+    }
+}
+
+TEST_F(SetAside, HeldOutCasesMeanNoneIsSetAsideByDefault) {
+    if (IsSkipped()) return;
+    write_test_case(gpu_test::scale_case(256), folder_.path() / "held-out");
+    CudaEvaluatorOptions o = options(0);
+    o.set_aside = -1;
+    o.held_out = folder_.path() / "held-out";
+    EXPECT_EQ(CudaEvaluator(grammar_, o).case_count(), 5);
+}
+
+}  // namespace
+}  // namespace gi
