@@ -21,6 +21,9 @@
 cmake_minimum_required(VERSION 3.25)
 include_guard(GLOBAL)
 
+# The acceptance step's script lives beside this file (installed with it).
+set(_GI_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+
 option(GI_OPTIMIZE "Compile the kernels registered with gi_optimize_cuda_kernel() as their cached (or, with a GPU, freshly evolved) variants. OFF builds every target exactly as if the calls were not there." OFF)
 option(GI_REQUIRE_CACHE "Make a missing or stale cache entry an error instead of a notice (for CI: the committed cache must be complete and current)." OFF)
 option(GI_OPTIMIZE_VERBOSE "Print every decision gi_optimize_cuda_kernel() takes (the same as --log-level=DEBUG for its messages)." OFF)
@@ -250,22 +253,25 @@ Registers a CUDA kernel of ``<target>`` for genetic improvement::
       [FLAGS <nvcc-option-spec>...]
       [BLOCK_SIZE <expr>...] [GRID <expr>...]
       [ARCHITECTURES <n>...] [CACHE_DIR <dir>] [BUDGET <minutes>]
-      [TOLERANCE <setting>...] [HELD_OUT <arg>...])
+      [TOLERANCE <setting>...] [HELD_OUT <arg>...]
+      [NONDETERMINISTIC] [ALLOW_UNVALIDATED])
 
 With ``GI_OPTIMIZE`` OFF the call only checks its arguments: the target builds exactly as without it.
 With ``GI_OPTIMIZE`` ON the target compiles, instead of ``KERNEL``, a generated file that holds each
 architecture's cached variant (rebuilt from the genome in ``CACHE_DIR/<FUNCTION>.sm_<n>.xml`` and the
 original kernel) and the original kernel for architectures without a valid entry. With a GPU of one
 of the architectures and no valid entry for it, the build records test cases by running
-``RECORDER ARGS`` with ``GI_RECORD_DIR`` set, evolves the kernel within ``BUDGET`` minutes and writes
-the entry first. Host code may include ``<FUNCTION>.gi.h`` (on the include path only when ON; test
+``RECORDER ARGS`` through ``gi-tool record``, evolves the kernel within ``BUDGET`` minutes (validating
+the result on ``HELD_OUT`` cases, or on recorded cases set aside), runs the recorder program again with
+the variant compiled in (``gi-tool accept``: it must succeed and reproduce the original's outputs) and
+only then writes the entry. Host code may include ``<FUNCTION>.gi.h`` (on the include path only when ON; test
 with ``__has_include``) for the variant's parameter values at run time.
 
 Why a deferred step: the target's sources and ``CUDA_ARCHITECTURES`` may be set after this call, so
 the target is only changed at the end of the calling directory (``cmake_language(DEFER)``).
 #]=======================================================================]
 function(gi_optimize_cuda_kernel target)
-    set(options "")
+    set(options NONDETERMINISTIC ALLOW_UNVALIDATED)
     set(one_value_keywords KERNEL RECORDER CACHE_DIR BUDGET)
     set(multi_value_keywords FUNCTION ARGS PARAMS FLAGS BLOCK_SIZE GRID ARCHITECTURES TOLERANCE HELD_OUT)
     cmake_parse_arguments(PARSE_ARGV 1 GI "${options}" "${one_value_keywords}" "${multi_value_keywords}")
@@ -293,8 +299,8 @@ function(gi_optimize_cuda_kernel target)
         list(JOIN GI_UNPARSED_ARGUMENTS "' '" unknown)
         list(JOIN one_value_keywords " " k1)
         list(JOIN multi_value_keywords " " k2)
-        _gi_fail("unknown argument(s) '${unknown}' for target '${target}' (keywords: ${k1} ${k2}, and "
-                 "KERNEL, RECORDER, CACHE_DIR and BUDGET take one value)")
+        _gi_fail("unknown argument(s) '${unknown}' for target '${target}' (keywords: ${k1} ${k2}, "
+                 "KERNEL, RECORDER, CACHE_DIR and BUDGET take one value, NONDETERMINISTIC and ALLOW_UNVALIDATED none)")
     endif()
     foreach(keyword IN LISTS GI_KEYWORDS_MISSING_VALUES)
         _gi_fail("${keyword} needs a value")
@@ -380,7 +386,8 @@ function(gi_optimize_cuda_kernel target)
     foreach(field
             kernel:kernel functions:GI_FUNCTION params:params flags:GI_FLAGS block_size:GI_BLOCK_SIZE grid:GI_GRID
             tolerance:GI_TOLERANCE architectures:architectures cache_dir:cache_dir budget:GI_BUDGET
-            recorder:GI_RECORDER recorder_args:GI_ARGS held_out:GI_HELD_OUT)
+            recorder:GI_RECORDER recorder_args:GI_ARGS held_out:GI_HELD_OUT nondeterministic:GI_NONDETERMINISTIC
+            allow_unvalidated:GI_ALLOW_UNVALIDATED)
         string(REPLACE ":" ";" field "${field}")
         list(GET field 0 name)
         list(GET field 1 variable)
@@ -425,35 +432,32 @@ function(_gi_registration_arguments out_var target identifier)
     set(${out_var} "${arguments}" PARENT_SCOPE)
 endfunction()
 
-# _gi_recorder_target(<out-var> <target> <recorder> <gpu-architecture>): the executable that records
-# test cases. When it is the optimised target itself (the usual case: the program records while it
-# runs), a twin is made from the same sources and settings but with the original kernel, since the
-# target's variant cannot be built before its evolution has run.
-function(_gi_recorder_target out_var target recorder gpu_architecture gen_dir)
-    if(NOT recorder STREQUAL target)
-        set(${out_var} "${recorder}" PARENT_SCOPE)
-        return()
-    endif()
-    set(twin "${target}_gi_recorder")
-    if(TARGET "${twin}")
-        set(${out_var} "${twin}" PARENT_SCOPE)
-        return()
-    endif()
-    get_target_property(sources "${target}" SOURCES)
-    get_target_property(source_dir "${target}" SOURCE_DIR)
+# _gi_twin(<twin> <source-target> <kernel> <replacement> <gpu-architecture> <gen-dir> [<include-dir>])
+# An executable made from <source-target>'s sources and settings, for <gpu-architecture> only, with
+# <kernel> compiled as it is (<replacement> empty) or replaced by <replacement> (a generated
+# wrapper, whose header folder <include-dir> comes first). Settings are read when the build is
+# generated, so later changes count; the folder of the target's own generated header (under
+# <gen-dir>) is left out, since its values describe the target's variant, not the twin's kernel.
+function(_gi_twin twin source_target kernel replacement gpu_architecture gen_dir)
+    get_target_property(sources "${source_target}" SOURCES)
+    get_target_property(source_dir "${source_target}" SOURCE_DIR)
     set(absolute_sources "")
     foreach(source IN LISTS sources)
         if(source MATCHES "^\\$<")
             list(APPEND absolute_sources "${source}")
-        else()
-            cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${source_dir}" NORMALIZE OUTPUT_VARIABLE absolute)
-            list(APPEND absolute_sources "${absolute}")
+            continue()
         endif()
+        cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${source_dir}" NORMALIZE OUTPUT_VARIABLE absolute)
+        if(absolute STREQUAL kernel AND NOT replacement STREQUAL "")
+            set(absolute "${replacement}")
+        endif()
+        list(APPEND absolute_sources "${absolute}")
     endforeach()
     add_executable("${twin}" EXCLUDE_FROM_ALL ${absolute_sources})
-    # The target's own settings, read when the build is generated so later changes count; minus the
-    # folder of the generated header, whose values describe the variant, not the original kernel.
-    set(t "${target}")
+    set(t "${source_target}")
+    if(ARGN)
+        target_include_directories("${twin}" PRIVATE ${ARGN})
+    endif()
     string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\1" gen_dir_regex "${gen_dir}")
     target_include_directories("${twin}" PRIVATE
         "$<FILTER:$<TARGET_PROPERTY:${t},INCLUDE_DIRECTORIES>,EXCLUDE,^${gen_dir_regex}>")
@@ -463,14 +467,234 @@ function(_gi_recorder_target out_var target recorder gpu_architecture gen_dir)
     target_link_libraries("${twin}" PRIVATE "$<TARGET_PROPERTY:${t},LINK_LIBRARIES>")
     target_link_options("${twin}" PRIVATE "$<TARGET_PROPERTY:${t},LINK_OPTIONS>")
     foreach(property CXX_STANDARD CUDA_STANDARD CUDA_SEPARABLE_COMPILATION CUDA_RUNTIME_LIBRARY)
-        get_target_property(value "${target}" ${property})
+        get_target_property(value "${source_target}" ${property})
         if(NOT value STREQUAL "value-NOTFOUND")
             set_property(TARGET "${twin}" PROPERTY ${property} "${value}")
         endif()
     endforeach()
     set_property(TARGET "${twin}" PROPERTY CUDA_ARCHITECTURES "${gpu_architecture}")
-    _gi_debug("${target}: RECORDER is the target itself: recording with its twin '${twin}' (original kernel, sm_${gpu_architecture})")
+endfunction()
+
+# _gi_compiles_kernel(<out-var> <target> <kernel>): whether <kernel> is one of <target>'s sources.
+function(_gi_compiles_kernel out_var target kernel)
+    get_target_property(sources "${target}" SOURCES)
+    get_target_property(source_dir "${target}" SOURCE_DIR)
+    set(found FALSE)
+    foreach(source IN LISTS sources)
+        if(NOT source MATCHES "^\\$<")
+            cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${source_dir}" NORMALIZE OUTPUT_VARIABLE absolute)
+            if(absolute STREQUAL kernel)
+                set(found TRUE)
+            endif()
+        endif()
+    endforeach()
+    set(${out_var} ${found} PARENT_SCOPE)
+endfunction()
+
+# _gi_recorder_target(<out-var> <target> <recorder> <gpu-architecture> <gen-dir> <kernel>): the
+# executable that records test cases. When it is the optimised target itself (the usual case: the
+# program records while it runs), a twin with the original kernel, since the target's variant
+# cannot be built before its evolution has run.
+function(_gi_recorder_target out_var target recorder gpu_architecture gen_dir kernel)
+    if(NOT recorder STREQUAL target)
+        set(${out_var} "${recorder}" PARENT_SCOPE)
+        return()
+    endif()
+    set(twin "${target}_gi_recorder")
+    if(NOT TARGET "${twin}")
+        _gi_twin("${twin}" "${target}" "${kernel}" "" "${gpu_architecture}" "${gen_dir}")
+        _gi_debug("${target}: RECORDER is the target itself: recording with its twin '${twin}' (original kernel, sm_${gpu_architecture})")
+    endif()
     set(${out_var} "${twin}" PARENT_SCOPE)
+endfunction()
+
+# _gi_bracket(<out-var> <items>...): the items as CMake bracket arguments, for a generated script.
+function(_gi_bracket out_var)
+    set(text "")
+    foreach(item IN LISTS ARGN)
+        string(APPEND text " [==[${item}]==]")
+    endforeach()
+    set(${out_var} "${text}" PARENT_SCOPE)
+endfunction()
+
+# _gi_wrapper_properties(<wrapper> <kernel> <options-file>): a generated wrapper compiled in the
+# kernel's place gets the kernel's own source properties; its folder is not the kernel's, so the
+# kernel's folder is added for the kernel's own #include "...", and the variant's compile options
+# come from <options-file>.
+function(_gi_wrapper_properties wrapper kernel options_file)
+    cmake_path(GET kernel PARENT_PATH kernel_dir)
+    set(wrapper_includes "${kernel_dir}")
+    get_source_file_property(kernel_includes "${kernel}" INCLUDE_DIRECTORIES)
+    if(kernel_includes)
+        list(APPEND wrapper_includes ${kernel_includes})
+    endif()
+    set(wrapper_options "--options-file=${options_file}")
+    get_source_file_property(kernel_options "${kernel}" COMPILE_OPTIONS)
+    if(kernel_options)
+        list(PREPEND wrapper_options ${kernel_options})
+    endif()
+    set_source_files_properties("${wrapper}" PROPERTIES
+        LANGUAGE CUDA GENERATED TRUE
+        INCLUDE_DIRECTORIES "${wrapper_includes}"
+        COMPILE_OPTIONS "${wrapper_options}"
+        OBJECT_DEPENDS "${options_file}")
+    get_source_file_property(kernel_definitions "${kernel}" COMPILE_DEFINITIONS)
+    if(kernel_definitions)
+        set_property(SOURCE "${wrapper}" PROPERTY COMPILE_DEFINITIONS ${kernel_definitions})
+    endif()
+endfunction()
+
+# _gi_evolve_steps(<out-stamp> <target> <identifier> <architecture> <gen-dir> <tool> <registration>
+#                  <block-size>): the build steps that make an entry on this machine's GPU. They run
+# in the build, never at configure time:
+#   1. record the training (ARGS) and HELD_OUT cases with `gi-tool record` (which captures the kernel
+#      file's module variables too), evolve within BUDGET, and write the run's entry as a candidate
+#      in the build folder (`cache write` refuses an unfinished or unvalidated run);
+#   2. build the recorder program with the candidate variant compiled in (a twin, like the target's
+#      own build) and run it through `gi-tool accept` with the HELD_OUT arguments (else ARGS): only
+#      when it succeeds and reproduces the original's recorded outputs does the candidate enter
+#      CACHE_DIR (GIOptimizeAccept.cmake). A rejected candidate leaves the target on the original
+#      kernel, with the program's output shown.
+# <out-stamp> is the file the final generation step waits for.
+function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool registration block_size_text)
+    set(prefix "_GI_${identifier}")
+    foreach(name kernel functions tolerance cache_dir budget recorder recorder_args held_out nondeterministic
+            allow_unvalidated)
+        get_target_property(${name} "${target}" ${prefix}_${name})
+        if(${name} MATCHES "-NOTFOUND$")
+            set(${name} "")
+        endif()
+    endforeach()
+    list(GET functions 0 function)
+    list(JOIN functions "+" kernel_name)
+    string(JOIN "+" entry_name ${functions})
+    set(entry_file "${entry_name}.sm_${architecture}.xml")
+
+    _gi_recorder_target(recorder_target "${target}" "${recorder}" "${architecture}" "${gen_dir}" "${kernel}")
+    set(work "${gen_dir}/evolve.sm_${architecture}")
+    set(evolved_stamp "${work}/evolved.stamp")
+    set(record_options --function "${function}" --arch sm_${architecture})
+    set(held_out_record "")
+    set(held_out_option "")
+    if(held_out)
+        set(held_out_record COMMAND "${tool}" record "${kernel}" ${record_options} --out "${work}/held-out" --
+                            "$<TARGET_FILE:${recorder_target}>" ${held_out})
+        set(held_out_option --held-out "${work}/held-out")
+    endif()
+    set(evolve_options "")
+    if(nondeterministic)
+        list(APPEND evolve_options --nondeterministic)
+    endif()
+    if(NOT block_size_text STREQUAL "")
+        list(APPEND evolve_options --block "${block_size_text}")
+    endif()
+    set(write_options "")
+    if(allow_unvalidated)
+        list(APPEND write_options --allow-unvalidated)
+    endif()
+    math(EXPR budget_seconds "${budget} * 60")
+    set(provenance --nvcc-version "${CMAKE_CUDA_COMPILER_VERSION}")
+    get_property(gpu_name GLOBAL PROPERTY _GI_DETECTED_GPU_NAME)
+    get_property(gpu_driver GLOBAL PROPERTY _GI_DETECTED_GPU_DRIVER)
+    if(gpu_name)
+        list(APPEND provenance --gpu "${gpu_name}" --driver "${gpu_driver}")
+    endif()
+    # gi-tool runs variants on the GPU through gi-worker, which it finds next to itself.
+    set(worker "")
+    if(GI_OPTIMIZE_TOOL STREQUAL "" AND TARGET GIOptimize::gi-worker)
+        set(worker GIOptimize::gi-worker)
+    endif()
+    add_custom_command(
+        OUTPUT "${evolved_stamp}"
+        COMMAND "${CMAKE_COMMAND}" -E rm -rf "${work}/cases" "${work}/held-out" "${work}/run" "${work}/candidate"
+                "${work}/accepted"
+        COMMAND "${tool}" record "${kernel}" ${record_options} --out "${work}/cases" --
+                "$<TARGET_FILE:${recorder_target}>" ${recorder_args}
+        ${held_out_record}
+        COMMAND "${tool}" evolve "${kernel}" ${registration} ${evolve_options} --evaluator cuda
+                --arch sm_${architecture} --cases "${work}/cases" ${held_out_option}
+                --time-limit ${budget_seconds} --out "${work}/run"
+        COMMAND "${tool}" cache write "${kernel}" ${registration} --arch ${architecture}
+                --cache-dir "${work}/candidate" --from-run "${work}/run" ${provenance} ${write_options}
+        COMMAND "${CMAKE_COMMAND}" -E touch "${evolved_stamp}"
+        DEPENDS "${kernel}" "${recorder_target}" ${tool} ${worker}
+        WORKING_DIRECTORY "${gen_dir}"
+        COMMENT "gi-optimize: recording ${kernel_name} with ${recorder_target} and evolving it for sm_${architecture} (at most ${budget} min)"
+        USES_TERMINAL
+        VERBATIM COMMAND_EXPAND_LISTS)
+
+    # The acceptance program: the recorder with the candidate compiled in. Possible when the
+    # recorder compiles the kernel file itself (it is the target, or another program built from it).
+    _gi_compiles_kernel(recorder_has_kernel "${recorder}" "${kernel}")
+    set(accept_args "${recorder_args}")
+    set(reference "${work}/cases")
+    if(held_out)
+        set(accept_args "${held_out}")
+        set(reference "${work}/held-out")
+    endif()
+    set(candidate_source "${work}/candidate-source")
+    set(program "")
+    if(recorder_has_kernel)
+        set(candidate_wrapper "${candidate_source}/${identifier}.gi.cu")
+        set(candidate_options "${candidate_source}/${identifier}.options")
+        add_custom_command(
+            OUTPUT "${candidate_wrapper}" "${candidate_source}/include/${identifier}.gi.h" "${candidate_options}"
+                   "${candidate_source}/${identifier}.sm_${architecture}.cu"
+            COMMAND ${tool} cache apply "${kernel}" ${registration} --cache-dir "${work}/candidate" --arch ${architecture}
+                    --wrapper "${candidate_wrapper}" --header "${candidate_source}/include/${identifier}.gi.h"
+                    --options-file "${candidate_options}"
+            DEPENDS "${evolved_stamp}" "${kernel}" ${tool}
+            COMMENT "gi-optimize: ${kernel_name} sm_${architecture}: the evolved candidate's source"
+            VERBATIM COMMAND_EXPAND_LISTS)
+        set(accept_target "${recorder}_gi_accept_sm${architecture}")
+        _gi_twin("${accept_target}" "${recorder}" "${kernel}" "${candidate_wrapper}" "${architecture}" "${gen_dir}"
+                 "${candidate_source}/include")
+        _gi_wrapper_properties("${candidate_wrapper}" "${kernel}" "${candidate_options}")
+        set(program "$<TARGET_FILE:${accept_target}>")
+        _gi_debug("${target}: ${kernel_name} sm_${architecture}: the candidate is accepted by running '${accept_target}' "
+                  "(${recorder} with the variant) with ${accept_args}")
+    else()
+        set(accept_target "")
+        message(STATUS "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: RECORDER '${recorder}' does not compile "
+                       "${kernel} itself, so the evolved variant cannot be run inside it before it is cached; it is "
+                       "checked by replay and held-out validation only")
+    endif()
+
+    # The acceptance step's settings, as a script it includes (arguments may hold any characters).
+    _gi_bracket(functions_text ${functions})
+    _gi_bracket(tolerance_text ${tolerance})
+    _gi_bracket(args_text ${accept_args})
+    set(settings "${work}/accept-settings.cmake")
+    set(tool_file "${tool}")
+    if(TARGET "${tool}")
+        set(tool_file "$<TARGET_FILE:${tool}>")
+    endif()
+    file(GENERATE OUTPUT "${settings}" CONTENT
+"# Generated by gi_optimize_cuda_kernel() for GIOptimizeAccept.cmake.
+set(GI_TOOL [==[${tool_file}]==])
+set(GI_KERNEL [==[${kernel}]==])
+set(GI_FUNCTIONS${functions_text})
+set(GI_TOLERANCE${tolerance_text})
+set(GI_ARCHITECTURE [==[${architecture}]==])
+set(GI_PROGRAM [==[${program}]==])
+set(GI_PROGRAM_ARGS${args_text})
+set(GI_REFERENCE [==[${reference}]==])
+set(GI_ACCEPTED [==[${work}/accepted]==])
+set(GI_CANDIDATE [==[${work}/candidate/${entry_file}]==])
+set(GI_CACHE_ENTRY [==[${cache_dir}/${entry_file}]==])
+set(GI_LABEL [==[${target}: ${kernel_name} sm_${architecture}]==])
+")
+    set(accepted_stamp "${work}/accepted.stamp")
+    add_custom_command(
+        OUTPUT "${accepted_stamp}"
+        COMMAND "${CMAKE_COMMAND}" "-DGI_ACCEPT_SETTINGS=${settings}" -P "${_GI_MODULE_DIR}/GIOptimizeAccept.cmake"
+        COMMAND "${CMAKE_COMMAND}" -E touch "${accepted_stamp}"
+        DEPENDS "${evolved_stamp}" ${accept_target} "${settings}" "${_GI_MODULE_DIR}/GIOptimizeAccept.cmake" ${tool}
+        WORKING_DIRECTORY "${gen_dir}"
+        COMMENT "gi-optimize: ${kernel_name} sm_${architecture}: running ${recorder} with the evolved variant before caching it"
+        USES_TERMINAL
+        VERBATIM)
+    set(${out_stamp} "${accepted_stamp}" PARENT_SCOPE)
 endfunction()
 
 # _gi_finalize(<target> <identifier>): the deferred part of gi_optimize_cuda_kernel(): decides, per
@@ -478,7 +702,7 @@ endfunction()
 function(_gi_finalize target identifier)
     set(prefix "_GI_${identifier}")
     foreach(name kernel functions params flags block_size grid tolerance architectures cache_dir budget
-            recorder recorder_args held_out)
+            recorder recorder_args held_out nondeterministic allow_unvalidated)
         get_target_property(${name} "${target}" ${prefix}_${name})
         if(${name} MATCHES "-NOTFOUND$")
             set(${name} "")
@@ -586,49 +810,9 @@ function(_gi_finalize target identifier)
         if(architecture STREQUAL gpu)
             message(STATUS "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}, and this machine has a "
                            "sm_${gpu} GPU, so the build records test cases and evolves it (budget ${budget} min)")
-            _gi_recorder_target(recorder_target "${target}" "${recorder}" "${gpu}" "${gen_dir}")
-            set(work "${gen_dir}/evolve.sm_${architecture}")
-            set(stamp "${work}/done.stamp")
-            set(held_out_record "")
-            set(held_out_option "")
-            if(held_out)
-                set(held_out_record COMMAND "${CMAKE_COMMAND}" -E env "GI_RECORD_DIR=${work}/held-out"
-                                    "$<TARGET_FILE:${recorder_target}>" ${held_out})
-                set(held_out_option --held-out "${work}/held-out")
-            endif()
-            math(EXPR budget_seconds "${budget} * 60")
-            set(provenance --nvcc-version "${CMAKE_CUDA_COMPILER_VERSION}")
-            get_property(gpu_name GLOBAL PROPERTY _GI_DETECTED_GPU_NAME)
-            get_property(gpu_driver GLOBAL PROPERTY _GI_DETECTED_GPU_DRIVER)
-            if(gpu_name)
-                list(APPEND provenance --gpu "${gpu_name}" --driver "${gpu_driver}")
-            endif()
-            # gi-tool runs variants on the GPU through gi-worker, which it finds next to itself.
-            set(worker "")
-            if(GI_OPTIMIZE_TOOL STREQUAL "" AND TARGET GIOptimize::gi-worker)
-                set(worker GIOptimize::gi-worker)
-            endif()
-            set(block_option "")
-            if(NOT block_size_text STREQUAL "")
-                set(block_option --block "${block_size_text}")
-            endif()
-            add_custom_command(
-                OUTPUT "${stamp}"
-                COMMAND "${CMAKE_COMMAND}" -E rm -rf "${work}/cases" "${work}/held-out" "${work}/run"
-                COMMAND "${CMAKE_COMMAND}" -E env "GI_RECORD_DIR=${work}/cases" "$<TARGET_FILE:${recorder_target}>" ${recorder_args}
-                ${held_out_record}
-                COMMAND "${tool}" evolve "${kernel}" ${registration} ${block_option} --evaluator cuda
-                        --arch sm_${architecture} --cases "${work}/cases" ${held_out_option}
-                        --time-limit ${budget_seconds} --out "${work}/run"
-                COMMAND "${tool}" cache write "${kernel}" ${registration} --arch ${architecture}
-                        --cache-dir "${cache_dir}" --from-run "${work}/run" ${provenance}
-                COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
-                DEPENDS "${kernel}" "${recorder_target}" ${tool} ${worker}
-                WORKING_DIRECTORY "${gen_dir}"
-                COMMENT "gi-optimize: recording ${kernel_name} with ${recorder_target} and evolving it for sm_${architecture} (at most ${budget} min)"
-                USES_TERMINAL
-                VERBATIM COMMAND_EXPAND_LISTS)
-            list(APPEND evolve_stamps "${stamp}")
+            _gi_evolve_steps(accepted_stamp "${target}" "${identifier}" "${architecture}" "${gen_dir}" "${tool}"
+                             "${registration}" "${block_size_text}")
+            list(APPEND evolve_stamps "${accepted_stamp}")
         else()
             if(gpu STREQUAL "")
                 set(why "no GPU on this machine")
@@ -653,31 +837,12 @@ function(_gi_finalize target identifier)
         COMMENT "gi-optimize: ${kernel_name} for sm_${shown_architectures} from ${cache_dir}"
         VERBATIM COMMAND_EXPAND_LISTS)
 
-    # The wrapper takes the kernel's place, with the kernel's own source properties; its folder is
-    # not the kernel's, so the kernel's folder is added for the kernel's own #include "...".
+    # The wrapper takes the kernel's place.
     list(REMOVE_AT sources ${kernel_index})
     list(INSERT sources ${kernel_index} "${wrapper}")
     set_property(TARGET "${target}" PROPERTY SOURCES ${sources})
     target_sources("${target}" PRIVATE "${header}")
-    set(wrapper_includes "${kernel_dir}")
-    get_source_file_property(kernel_includes "${kernel}" INCLUDE_DIRECTORIES)
-    if(kernel_includes)
-        list(APPEND wrapper_includes ${kernel_includes})
-    endif()
-    set(wrapper_options "--options-file=${options_file}")
-    get_source_file_property(kernel_options "${kernel}" COMPILE_OPTIONS)
-    if(kernel_options)
-        list(PREPEND wrapper_options ${kernel_options})
-    endif()
-    set_source_files_properties("${wrapper}" PROPERTIES
-        LANGUAGE CUDA GENERATED TRUE
-        INCLUDE_DIRECTORIES "${wrapper_includes}"
-        COMPILE_OPTIONS "${wrapper_options}"
-        OBJECT_DEPENDS "${options_file}")
-    get_source_file_property(kernel_definitions "${kernel}" COMPILE_DEFINITIONS)
-    if(kernel_definitions)
-        set_property(SOURCE "${wrapper}" PROPERTY COMPILE_DEFINITIONS ${kernel_definitions})
-    endif()
+    _gi_wrapper_properties("${wrapper}" "${kernel}" "${options_file}")
     target_include_directories("${target}" PRIVATE "${gen_dir}/include")
 
     # A new entry in the cache folder or an edited kernel changes the decisions above.

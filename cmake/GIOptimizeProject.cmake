@@ -45,5 +45,5 @@ configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/GIOptimizeConfig.cmake.
 write_basic_package_version_file("${PROJECT_BINARY_DIR}/GIOptimizeConfigVersion.cmake"
     VERSION "${PROJECT_VERSION}" COMPATIBILITY SameMinorVersion)
 install(FILES "${PROJECT_BINARY_DIR}/GIOptimizeConfig.cmake" "${PROJECT_BINARY_DIR}/GIOptimizeConfigVersion.cmake"
-              "${CMAKE_CURRENT_LIST_DIR}/GIOptimize.cmake"
+              "${CMAKE_CURRENT_LIST_DIR}/GIOptimize.cmake" "${CMAKE_CURRENT_LIST_DIR}/GIOptimizeAccept.cmake"
         DESTINATION "${GI_OPTIMIZE_INSTALL_CMAKEDIR}")

@@ -1,7 +1,9 @@
 # With a GPU of the target's architecture and no entry, the build plans: build the recorder (a twin
-# of the target with the original kernel, since RECORDER is the target itself), record, evolve,
-# write the entry, then apply it. Nothing is run here: this checks the plan (ninja -n) only; the
-# GPU scenario itself runs on the device (bench/gpu-check.sh).
+# of the target with the original kernel, since RECORDER is the target itself), record with
+# `gi-tool record`, evolve, write a candidate entry in the build folder, build the program with the
+# candidate compiled in (a second twin) and accept it with `gi-tool accept` before the entry enters
+# the cache, then apply it. Nothing is run here: this checks the plan (ninja -n) only; the GPU
+# scenario itself runs on the device (bench/gpu-check.sh).
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 if(GI_TEST_SKIP)
     return()
@@ -14,14 +16,39 @@ gi_test_expect("${out}" "scaleKernel sm_90: no cache entry [^\n]*sm_90 GPU, so t
 gi_test_expect("${out}" "scaleKernel sm_80: original kernel \\(no cache entry [^\n]*the GPU here is sm_90" "sm_80 is not")
 gi_test_build(plan PASS -n -v)
 gi_test_expect("${plan}" "app_gi_recorder" "the recorder twin is built")
-gi_test_expect("${plan}" "GI_RECORD_DIR=[^\n]*evolve.sm_90/cases[^\n]*app_gi_recorder --record" "the recorder runs with GI_RECORD_DIR and ARGS")
+gi_test_expect("${plan}" "gi-tool record [^\n]*scale.cu --function scaleKernel --arch sm_90 --out [^\n]*evolve.sm_90/cases -- [^\n]*app_gi_recorder --record"
+               "the recorder runs through gi-tool record with ARGS")
 gi_test_expect("${plan}" "gi-tool[^\n]* evolve [^\n]*scale.cu --function scaleKernel [^\n]*--evaluator cuda" "evolve runs")
-gi_test_expect("${plan}" "gi-tool[^\n]* cache write [^\n]*--arch 90 [^\n]*--from-run" "the entry is written")
+gi_test_expect("${plan}" "gi-tool[^\n]* cache write [^\n]*--arch 90 [^\n]*--cache-dir [^\n]*evolve.sm_90/candidate --from-run"
+               "the run's entry is a candidate in the build folder")
+gi_test_expect_not("${plan}" "cache write [^\n]*--allow-unvalidated" "no opt-in without ALLOW_UNVALIDATED")
+gi_test_expect("${plan}" "app_gi_accept_sm90.dir/[^\n]*candidate-source/scaleKernel.gi.cu" "the acceptance program compiles the candidate")
+gi_test_expect("${plan}" "-DGI_ACCEPT_SETTINGS=[^\n]*-P [^\n]*GIOptimizeAccept.cmake" "the candidate is accepted before it is cached")
 string(FIND "${plan}" " evolve " evolve_at)
-string(FIND "${plan}" " cache apply " apply_at)
-if(evolve_at GREATER apply_at)
-    gi_test_fail("the variant must be generated after evolution:\n${plan}")
+string(FIND "${plan}" "GIOptimizeAccept.cmake" accept_at)
+string(FIND "${plan}" "--cache-dir ${src}/gi-cache" apply_at)
+if(evolve_at GREATER accept_at OR accept_at GREATER apply_at OR apply_at EQUAL -1)
+    gi_test_fail("evolve, accept and then generate the target's variant from the cache, in that order:\n${plan}")
 endif()
+file(READ "${build}/gi-optimize/app/evolve.sm_90/accept-settings.cmake" settings)
+gi_test_expect("${settings}" "set\\(GI_PROGRAM \\[==\\[[^\n]*app_gi_accept_sm90\\]==\\]\\)" "the acceptance runs the twin")
+gi_test_expect("${settings}" "set\\(GI_PROGRAM_ARGS \\[==\\[--record\\]==\\]\\)" "with ARGS (no HELD_OUT)")
+gi_test_expect("${settings}" "set\\(GI_REFERENCE [^\n]*evolve.sm_90/cases\\]==\\]\\)" "compared with the ARGS recording")
 file(READ "${build}/build.ninja" ninja)
 gi_test_expect("${ninja}" "build CMakeFiles/app_gi_recorder.dir/scale.cu.o: [^\n]*src/scale.cu" "the twin compiles the original kernel")
 gi_test_expect_not("${ninja}" "build CMakeFiles/app_gi_recorder.dir/[^\n]*scaleKernel.gi.cu" "not the wrapper")
+
+# NONDETERMINISTIC and ALLOW_UNVALIDATED reach evolve and cache write; HELD_OUT drives the acceptance.
+gi_test_call([[gi_optimize_cuda_kernel(app KERNEL scale.cu FUNCTION scaleKernel RECORDER app ARGS --record
+    HELD_OUT --record --seed 9 PARAMS SCALE 2 3 4 BLOCK 64 128 256 BLOCK_SIZE BLOCK GRID "(n + BLOCK - 1) / BLOCK"
+    TOLERANCE exact NONDETERMINISTIC ALLOW_UNVALIDATED)]])
+gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=90")
+gi_test_build(plan PASS -n -v)
+gi_test_expect("${plan}" "gi-tool record [^\n]*--out [^\n]*evolve.sm_90/held-out -- [^\n]*app_gi_recorder --record --seed 9"
+               "HELD_OUT is recorded")
+gi_test_expect("${plan}" " evolve [^\n]*--nondeterministic [^\n]*--held-out " "NONDETERMINISTIC reaches evolve")
+gi_test_expect("${plan}" "cache write [^\n]*--allow-unvalidated" "ALLOW_UNVALIDATED reaches cache write")
+file(READ "${build}/gi-optimize/app/evolve.sm_90/accept-settings.cmake" settings)
+gi_test_expect("${settings}" "set\\(GI_PROGRAM_ARGS \\[==\\[--record\\]==\\] \\[==\\[--seed\\]==\\] \\[==\\[9\\]==\\]\\)"
+               "the acceptance runs with HELD_OUT")
+gi_test_expect("${settings}" "set\\(GI_REFERENCE [^\n]*evolve.sm_90/held-out\\]==\\]\\)" "compared with the HELD_OUT recording")
