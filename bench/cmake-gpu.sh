@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The CMake path on a machine with a GPU and no cache entry (issue 4, "GI_OPTIMIZE=ON, a GPU present
 # and an entry missing"): configures consumer-example/ with GI_OPTIMIZE=ON and an empty cache
-# folder, builds it (the build itself records test cases with the stereo program, evolves the kernel
-# for this GPU's architecture within STEREO_BUDGET minutes, writes the cache entry and compiles the
-# variant), then checks what a user would check:
+# folder, builds it (the build itself records test cases with the stereo program through gi-tool
+# record, evolves the kernel for this GPU's architecture within STEREO_BUDGET minutes, builds the
+# stereo program with the candidate compiled in and accepts it with gi-tool accept before writing
+# the cache entry, and compiles the variant), then checks what a user would check:
 #   1. the entry was written, and `gi-tool cache verify --compile` and `cache show` accept it;
 #   2. the built program runs the evolved variant and every pixel matches the CPU reference
 #      (`stereo --check`), on the training size and on a size it was never evolved on;
@@ -57,8 +58,13 @@ if cmake --build "$build" -j "$jobs" --target stereo >"$OUT/build.log" 2>&1; the
 else
     fail "build (records, evolves, compiles)" "see build.log ($(since "$t0") s)"; tail -40 "$OUT/build.log"
 fi
-grep -E "gi-optimize:|^(generations|variants evaluated|evaluated per minute|parameter tuning alone|best speedup|final genome|validation|final check):" \
+grep -E "gi-optimize:|gi-tool (record|accept):|^gi-tool: (the original kernel|note: [0-9]+ of the)|^(generations|variants evaluated|evaluated per minute|parameter tuning alone|best speedup|final genome|validation|final check):" \
     "$OUT/build.log" | tee -a "$OUT/summary.txt"
+if grep -q "gi-tool accept: accepted" "$OUT/build.log"; then
+    row "acceptance (the program with the candidate)" "accepted"
+else
+    fail "acceptance (the program with the candidate)" "no 'gi-tool accept: accepted' in build.log"
+fi
 
 entry="$(ls "$work"/cache/*.xml 2>/dev/null | head -1)"
 if [[ -n "$entry" ]]; then

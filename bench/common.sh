@@ -87,18 +87,27 @@ record_args() {
 }
 
 # Records KERNEL's training and held-out cases with its driver from $build into $work/KERNEL/cases
-# and $work/KERNEL/held-out (log: DIR/record.log). Sets `cases` and `held_out`.
+# and $work/KERNEL/held-out through `gi-tool record` (which also captures the kernel file's
+# __constant__/__device__ variables; log: DIR/record.log). Sets `cases` and `held_out`.
 record_cases() {  # kernel dir
-    local kernel="$1" dir="$2" args driver="$build/kernels/${1}_driver"
+    local kernel="$1" dir="$2" args driver="$build/kernels/${1}_driver" function
     record_args "$kernel"
+    function="$(awk '$1 == "function" { print $2; exit }' "$root/kernels/$kernel/registration.txt")"
     cases="$work/$kernel/cases" held_out="$work/$kernel/held-out"
     mkdir -p "$work/$kernel"
     : >"$dir/record.log"
     # shellcheck disable=SC2086
-    for args in "${train[@]}"; do GI_RECORD_DIR="$cases" "$driver" $args >>"$dir/record.log" 2>&1; done
+    for args in "${train[@]}"; do record_with_tool "$kernel" "$function" "$cases" "$driver" $args >>"$dir/record.log" 2>&1; done
     # shellcheck disable=SC2086
-    for args in "${held[@]}"; do GI_RECORD_DIR="$held_out" "$driver" $args >>"$dir/record.log" 2>&1; done
+    for args in "${held[@]}"; do record_with_tool "$kernel" "$function" "$held_out" "$driver" $args >>"$dir/record.log" 2>&1; done
     echo "recorded $(ls -d "$cases"/*/ | wc -l) training and $(ls -d "$held_out"/*/ | wc -l) held-out cases"
+}
+
+# `gi-tool record` of kernels/KERNEL with a driver command line into OUT.
+record_with_tool() {  # kernel function out driver args...
+    local kernel="$1" function="$2" out="$3"
+    shift 3
+    "$tool" record "$root/kernels/$kernel/$kernel.cu" --function "$function" --out "$out" -- "$@"
 }
 
 # Driver runs that time and check a build: the training size and two held-out inputs.

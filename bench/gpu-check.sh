@@ -99,13 +99,17 @@ if [[ -x "$build/kernels/stereo_driver" ]]; then
             tolerance) kernel_options+=(--tolerance "$value") ;;
         esac
     done < <(grep -v '^#' "$root/kernels/stereo/registration.txt")
-    GI_RECORD_DIR="$cases" "$build/kernels/stereo_driver" --pairs 4 --seed 1 >"$work/record.log" 2>&1
-    GI_RECORD_DIR="$held" "$build/kernels/stereo_driver" --pairs 2 --seed 7 --width 480 --height 320 >>"$work/record.log" 2>&1
+    "$tool" record "$kernel" --function "$function" --out "$cases" -- "$build/kernels/stereo_driver" --pairs 4 --seed 1 \
+        >"$work/record.log" 2>&1
+    "$tool" record "$kernel" --function "$function" --out "$held" -- "$build/kernels/stereo_driver" --pairs 2 --seed 7 \
+        --width 480 --height 320 >>"$work/record.log" 2>&1
     driver_line="stereo_driver --pairs 4"
 elif [[ -x "$build/gi-tool/recorder/gi_record_demo" ]]; then
     kernel="$root/gi-tool/recorder/demo/blur_kernel.cu" function="blurKernel"
-    GI_RECORD_DIR="$cases" "$build/gi-tool/recorder/gi_record_demo" --frames 4 --width 1024 --height 512 >"$work/record.log" 2>&1
-    GI_RECORD_DIR="$held" "$build/gi-tool/recorder/gi_record_demo" --frames 2 --width 640 --height 480 >>"$work/record.log" 2>&1
+    "$tool" record "$kernel" --function "$function" --out "$cases" -- "$build/gi-tool/recorder/gi_record_demo" --frames 4 \
+        --width 1024 --height 512 >"$work/record.log" 2>&1
+    "$tool" record "$kernel" --function "$function" --out "$held" -- "$build/gi-tool/recorder/gi_record_demo" --frames 2 \
+        --width 640 --height 480 >>"$work/record.log" 2>&1
     driver_line="gi_record_demo --frames 4 --width 1024 --height 512"
 fi
 ncases=$(ls -d "$cases"/*/ 2>/dev/null | wc -l)

@@ -46,12 +46,13 @@ build_unless_given
 [[ -x "$tool" ]] || { echo "no gi-tool in $build"; exit 1; }
 
 record() {  # kernel -> training cases in $work/cases-<kernel>
-    local kernel="$1" driver="$build/kernels/${1}_driver" dir="$work/cases-$1"
+    local kernel="$1" driver="$build/kernels/${1}_driver" dir="$work/cases-$1" function
     rm -rf "$dir"
+    function="$(awk '$1 == "function" { print $2; exit }' "$root/kernels/$kernel/registration.txt")"
     case "$kernel" in
-        stereo) GI_RECORD_DIR="$dir" "$driver" --pairs 4 --seed 1 ;;
-        bspline) GI_RECORD_DIR="$dir" "$driver" --size 217 --cases 3 --seed 1 ;;
-        hydro) GI_RECORD_DIR="$dir" "$driver" --nx 1024 --ny 1024 --problem 5 --seed 1 --steps 2 ;;
+        stereo) record_with_tool "$kernel" "$function" "$dir" "$driver" --pairs 4 --seed 1 ;;
+        bspline) record_with_tool "$kernel" "$function" "$dir" "$driver" --size 217 --cases 3 --seed 1 ;;
+        hydro) record_with_tool "$kernel" "$function" "$dir" "$driver" --nx 1024 --ny 1024 --problem 5 --seed 1 --steps 2 ;;
     esac
 }
 

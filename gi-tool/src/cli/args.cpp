@@ -17,6 +17,17 @@ Args::Args(const std::vector<std::string>& args, const std::vector<std::string>&
            const std::vector<std::string>& switch_options) {
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string arg = args[i];
+        // Compiler-style -I DIR / -IDIR and -D NAME / -DNAME=V, where a command declares them.
+        if (arg.size() >= 2 && arg[0] == '-' && arg[1] != '-' && contains(value_options, arg.substr(0, 2))) {
+            const std::string option = arg.substr(0, 2);
+            if (arg.size() > 2) {
+                values_[option].push_back(arg.substr(2));
+            } else {
+                if (i + 1 >= args.size()) throw UsageError("option " + option + " needs a value");
+                values_[option].push_back(args[++i]);
+            }
+            continue;
+        }
         if (arg.size() > 2 && arg.rfind("--", 0) == 0) {
             std::string inline_value;
             bool has_inline = false;

@@ -10,7 +10,8 @@ namespace gi::cli {
 
 class Args {
 public:
-    // `value_options`: options taking a value ("--function"); may repeat.
+    // `value_options`: options taking a value ("--function"); may repeat. Declared "-I" and "-D"
+    // are read as compilers read them: "-I DIR" or "-IDIR".
     // `switch_options`: options without a value ("--help").
     Args(const std::vector<std::string>& args, const std::vector<std::string>& value_options,
          const std::vector<std::string>& switch_options);

@@ -33,7 +33,8 @@ const char* const kHelp =
     "  --out DIR                 where this run's cases go\n"
     "  --tolerance SPEC          how close outputs must be, as registered (repeatable; default exact)\n"
     "  --arch sm_XX              architecture KERNEL.cu is compiled for to list its variables (sm_90)\n"
-    "  --timeout S               seconds the program may run (default 1800)\n\n"
+    "  --timeout S               seconds the program may run (default 1800)\n"
+    "  -I DIR, -D NAME[=VALUE], --compile-option WORD   how KERNEL.cu compiles, as in the program's build\n\n"
     "example:\n"
     "  gi-tool accept kernels/stereo/stereo.cu --function stereo_kernel --reference held-out \\\n"
     "      --out accepted -- build/stereo_gi_accept --pairs 2 --width 640 --height 480\n";
@@ -46,7 +47,8 @@ int reject(const std::string& why) {
 int run_accept(const std::vector<std::string>& raw) {
     const auto separator = std::find(raw.begin(), raw.end(), "--");
     const Args args(std::vector<std::string>(raw.begin(), separator),
-                    {"--function", "--recorded-name", "--reference", "--out", "--tolerance", "--arch", "--timeout"}, {"--help"});
+                    {"--function", "--recorded-name", "--reference", "--out", "--tolerance", "--arch", "--timeout", "-I", "-D",
+                     "--compile-option"}, {"--help"});
     if (args.has("--help")) {
         std::cout << kHelp;
         return kExitOk;
@@ -70,7 +72,7 @@ int run_accept(const std::vector<std::string>& raw) {
         throw UsageError("--out " + request.out.string() + " already holds cases; give a fresh folder");
     // As many launches as the original's run recorded, and no more.
     request.limit = static_cast<long long>(references.size());
-    request.variables = capturable_variables(kernel_path, args.value("--arch").value_or("sm_90"), "accept");
+    request.variables = capturable_variables(kernel_path, args.value("--arch").value_or("sm_90"), compile_settings_from(args), "accept");
 
     GrammarOptions grammar_options;
     grammar_options.functions = {function};

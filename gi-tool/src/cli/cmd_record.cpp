@@ -30,7 +30,8 @@ const char* const kHelp =
     "  --out DIR                 where the cases go (created if missing)\n"
     "  --limit N                 cases per kernel, counting those already in DIR (default 16)\n"
     "  --arch sm_XX              architecture KERNEL.cu is compiled for to list its variables (sm_90)\n"
-    "  --timeout S               seconds the program may run (default 1800)\n\n"
+    "  --timeout S               seconds the program may run (default 1800)\n"
+    "  -I DIR, -D NAME[=VALUE], --compile-option WORD   how KERNEL.cu compiles, as in the program's build\n\n"
     "example:\n"
     "  gi-tool record kernels/stereo/stereo.cu --function stereo_kernel --out cases -- \\\n"
     "      build/stereo_driver --pairs 4\n";
@@ -38,7 +39,7 @@ const char* const kHelp =
 int run_record(const std::vector<std::string>& raw) {
     const auto separator = std::find(raw.begin(), raw.end(), "--");
     const Args args(std::vector<std::string>(raw.begin(), separator),
-                    {"--function", "--recorded-name", "--out", "--limit", "--arch", "--timeout"}, {"--help"});
+                    {"--function", "--recorded-name", "--out", "--limit", "--arch", "--timeout", "-I", "-D", "--compile-option"}, {"--help"});
     if (args.has("--help")) {
         std::cout << kHelp;
         return kExitOk;
@@ -53,7 +54,7 @@ int run_record(const std::vector<std::string>& raw) {
     request.limit = args.integer("--limit", 16, 1, 1000000);
     request.timeout_s = args.number("--timeout", 1800, 1, 1e7);
     request.recorded_name = args.value("--recorded-name").value_or(function);
-    request.variables = capturable_variables(kernel_path, args.value("--arch").value_or("sm_90"), "record");
+    request.variables = capturable_variables(kernel_path, args.value("--arch").value_or("sm_90"), compile_settings_from(args), "record");
 
     std::error_code ec;
     const std::size_t existing = fs::is_directory(request.out, ec) ? list_test_cases(request.out, request.recorded_name).size() : 0;

@@ -5,7 +5,9 @@
 
 namespace gi::cli {
 
-std::vector<std::string> kernel_value_options() { return {"--function", "--param", "--flag", "--block-size"}; }
+std::vector<std::string> kernel_value_options() {
+    return {"--function", "--param", "--flag", "--block-size", "-I", "-D", "--compile-option"};
+}
 
 std::vector<std::string> kernel_switch_options() { return {"--no-helpers"}; }
 
@@ -19,7 +21,11 @@ std::string kernel_options_help() {
            "                            -maxrregcount={32..255}, [NAME:]-Xptxas -dlcm={ca|cg}\n"
            "  --block-size EXPR         threads per block as X[,Y[,Z]] over parameters, e.g. BLOCK_W,4;\n"
            "                            enables the __launch_bounds__ gene\n"
-           "  --no-helpers              do not make rules for __device__ functions the kernel calls\n";
+           "  --no-helpers              do not make rules for __device__ functions the kernel calls\n"
+           "  -I DIR                    include folder the kernel file needs besides its own (repeatable)\n"
+           "  -D NAME[=VALUE]           macro the kernel file is compiled with (repeatable)\n"
+           "  --compile-option WORD     other nvcc word the program compiles the file with, e.g.\n"
+           "                            --expt-relaxed-constexpr (repeatable)\n";
 }
 
 GrammarOptions grammar_options_from(const Args& args) {
@@ -40,6 +46,21 @@ std::string kernel_path_from(const Args& args) {
         throw UsageError("expected one kernel file, got '" + args.positional()[0] + "' and '" +
                          args.positional()[1] + "'");
     return args.positional()[0];
+}
+
+CompileSettings compile_settings_from(const Args& args) {
+    CompileSettings settings;
+    settings.include_dirs = args.values("-I");
+    for (const std::string& define : args.values("-D")) {
+        if (define.empty() || define.front() == '=')
+            throw UsageError("-D '" + define + "' names no macro (write -D NAME or -D NAME=VALUE)");
+        settings.options.push_back("-D" + define);
+    }
+    for (const std::string& word : args.values("--compile-option")) {
+        if (word.empty()) throw UsageError("--compile-option needs a word");
+        settings.options.push_back(word);
+    }
+    return settings;
 }
 
 Grammar grammar_from(const Args& args) {

@@ -28,4 +28,12 @@ std::string kernel_path_from(const Args& args);
 // Reads the kernel and builds its grammar from the shared options.
 Grammar grammar_from(const Args& args);
 
+// How the kernel file compiles besides its own folder: -I DIR (include_dirs), -D NAME[=VALUE]
+// and --compile-option WORD (options, as nvcc spells them: "-DNAME=VALUE", the words as given).
+struct CompileSettings {
+    std::vector<std::string> include_dirs;
+    std::vector<std::string> options;
+};
+CompileSettings compile_settings_from(const Args& args);
+
 }  // namespace gi::cli

@@ -22,11 +22,13 @@ std::set<fs::path> cases_in(const fs::path& dir, const std::string& name) {
 }  // namespace
 
 std::vector<ModuleVariable> capturable_variables(const std::string& kernel_path, const std::string& arch,
-                                                 const std::string& command) {
+                                                 const CompileSettings& settings, const std::string& command) {
     KernelFileCompile compile;
     compile.path = kernel_path;
     compile.source = read_source_file(kernel_path).text;
     compile.arch = arch;
+    compile.include_dirs = settings.include_dirs;
+    compile.options = settings.options;
     std::vector<ModuleVariable> variables;
     std::string private_names;
     for (ModuleVariable& v : kernel_file_variables(compile)) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/kernel_args.hpp"
 #include "compile/module_variables.hpp"
 #include "util/process.hpp"
 
@@ -13,7 +14,7 @@ namespace gi::cli {
 // The module variables of `kernel_path` the recorder can capture (compiled for `arch`); notes on
 // standard error those it cannot (file-private names).
 std::vector<ModuleVariable> capturable_variables(const std::string& kernel_path, const std::string& arch,
-                                                 const std::string& command);
+                                                 const CompileSettings& settings, const std::string& command);
 
 struct RecordingRequest {
     std::vector<std::string> program;          // argv

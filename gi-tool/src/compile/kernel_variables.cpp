@@ -16,8 +16,9 @@ std::vector<ModuleVariable> kernel_file_variables(const KernelFileCompile& reque
     const fs::path folder = fs::path(request.path).parent_path();
     include_dirs.insert(include_dirs.begin(), folder.empty() ? "." : folder.string());
     std::string nvrtc_log;
-    if (nvrtc_available()) {
+    if (nvrtc_available() && nvrtc_options_for(request.options)) {
         DeviceCompileRequest r;
+        r.options = request.options;
         r.source = request.source;
         r.name = fs::path(request.path).filename().string();
         r.arch = request.arch;
@@ -36,7 +37,7 @@ std::vector<ModuleVariable> kernel_file_variables(const KernelFileCompile& reque
     const fs::path source = scratch.path() / fs::path(request.path).filename();
     std::ofstream(source, std::ios::binary) << request.source;
     const fs::path cubin = scratch.path() / "kernel.cubin";
-    const CompileOutcome outcome = nvcc.compile(source, cubin, {}, request.path);
+    const CompileOutcome outcome = nvcc.compile(source, cubin, request.options, request.path);
     if (outcome.status != CompileOutcome::Status::Ok)
         throw Error(request.path + " does not compile for " + request.arch + ", so its __constant__/__device__ variables "
                     "cannot be listed:\n" + outcome.first_errors +

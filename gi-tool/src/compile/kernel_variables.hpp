@@ -14,6 +14,7 @@ struct KernelFileCompile {
     std::string source;
     std::string arch = "sm_90";             // the variables do not depend on it, bar #if __CUDA_ARCH__ code
     std::vector<std::string> include_dirs;  // besides the file's own folder
+    std::vector<std::string> options;       // -D macros and other nvcc words the program compiles it with
     std::string nvcc;                       // "" = PATH, then /usr/local/cuda/bin
 };
 

@@ -815,12 +815,12 @@ struct CudaEvaluator::Impl {
         if (original_cubin) return;
         start_worker();
         if (!pool) pool = std::make_unique<CompilePool>(options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency()));
-        DeviceCompileResult r = compile(original, {});
+        DeviceCompileResult r = compile(original, options.compile_options);
         if (!r.ok && use_nvrtc) {
             // Host code or headers NVRTC cannot take: the whole run compiles with nvcc.
             const std::string nvrtc_log = r.log;
             use_nvrtc = false;
-            r = compile_nvcc(original, {});
+            r = compile_nvcc(original, options.compile_options);
             if (r.ok) std::cerr << "gi-tool: note: NVRTC cannot compile the kernel file (" << first_error_lines(nvrtc_log, 1)
                                 << "); compiling variants with nvcc\n";
         }
@@ -830,7 +830,9 @@ struct CudaEvaluator::Impl {
         // such a variant may pass every check by luck (on the H100 its loop-guarded build
         // deadlocked while the plain one "worked"), so it is a compile error, unless the original
         // itself has the warning.
-        if (compile(original, kStrictFlags).ok) strict_flags = kStrictFlags;
+        std::vector<std::string> strict = options.compile_options;
+        strict.insert(strict.end(), kStrictFlags.begin(), kStrictFlags.end());
+        if (compile(original, strict).ok) strict_flags = kStrictFlags;
         else
             std::cerr << "gi-tool: note: the original kernel has a non-void function without a return at its end "
                          "(nvcc warning 940); variants with the same flaw are not rejected\n";
@@ -845,7 +847,8 @@ struct CudaEvaluator::Impl {
 
     // A variant's compile options: its Flag genes', and the diagnostics made errors for every variant.
     std::vector<std::string> flags_of(const Variant& v) const {
-        std::vector<std::string> flags = v.compile_options;
+        std::vector<std::string> flags = options.compile_options;
+        flags.insert(flags.end(), v.compile_options.begin(), v.compile_options.end());
         flags.insert(flags.end(), strict_flags.begin(), strict_flags.end());
         return flags;
     }
@@ -858,7 +861,9 @@ struct CudaEvaluator::Impl {
         if (!options.loop_guard || !options.paired_guard_build) return;
         std::string why = paired_build_refusal(original, function);
         if (why.empty()) {
-            const DeviceCompileResult r = compile(paired_source(original, "variant.cu", options.barrier_guard).source, strict_flags);
+            std::vector<std::string> flags = options.compile_options;
+            flags.insert(flags.end(), strict_flags.begin(), strict_flags.end());
+            const DeviceCompileResult r = compile(paired_source(original, "variant.cu", options.barrier_guard).source, flags);
             if (r.ok) {
                 pairing = true;
                 return;

@@ -62,7 +62,8 @@ struct CudaEvaluatorOptions {
                                             // gets that one's result (evaluate/binary_identity.hpp)
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     std::filesystem::path compile_cache;    // "" = in memory only
-    std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes
+    std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes, and the user's -I
+    std::vector<std::string> compile_options;  // every compile gets these first: -D macros, --compile-option words
     // The kernel's outputs may legitimately change from run to run (atomics on floats, races the
     // user accepts): the oracle gate then replays the original kNondeterministicReplays times and
     // requires the tolerance to cover the spread, instead of requiring identical reruns.

@@ -47,12 +47,16 @@ std::unique_ptr<Evaluator> make_compile_only(const Grammar& grammar, const Evalu
         const std::filesystem::path folder = std::filesystem::path(options.kernel_path).parent_path();
         compile.nvcc.include_dirs.push_back(folder.empty() ? "." : folder.string());
     }
+    compile.nvcc.include_dirs.insert(compile.nvcc.include_dirs.end(), options.include_dirs.begin(), options.include_dirs.end());
+    compile.nvcc.flags.insert(compile.nvcc.flags.end(), options.compile_options.begin(), options.compile_options.end());
     return std::make_unique<CompileOnlyEvaluator>(std::move(compile));
 }
 
 std::unique_ptr<Evaluator> make_cuda(const Grammar& grammar, const EvaluatorOptions& options) {
-    return std::make_unique<CudaEvaluator>(grammar,
-                                           cuda_evaluator_options(options.values, options.kernel_path, options.switches));
+    CudaEvaluatorOptions o = cuda_evaluator_options(options.values, options.kernel_path, options.switches);
+    o.include_dirs.insert(o.include_dirs.end(), options.include_dirs.begin(), options.include_dirs.end());
+    o.compile_options = options.compile_options;
+    return std::make_unique<CudaEvaluator>(grammar, std::move(o));
 }
 
 struct Entry {

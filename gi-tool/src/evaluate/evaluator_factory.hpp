@@ -20,6 +20,10 @@ struct EvaluatorOptions {
     std::map<std::string, std::vector<std::string>> values;
     std::set<std::string> switches;
     std::string kernel_path;  // the kernel file, for evaluators that need its folder
+    // How the kernel file compiles besides its own folder (-I, -D, --compile-option): every
+    // evaluator that compiles passes them on.
+    std::vector<std::string> include_dirs;
+    std::vector<std::string> compile_options;
 
     std::optional<std::string> last(const std::string& option) const;
 };

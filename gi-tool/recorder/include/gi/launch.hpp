@@ -95,12 +95,21 @@ struct ArgInfo {
     Holds holds = Holds::Data;     // scalar: its own bytes; pointer: the buffer it points into
 };
 
-// Structs (not CUDA's vector types, which are numbers) big enough to hold a pointer.
+// What a pointer argument's buffer of T holds: pointers (T is a pointer type), maybe pointers (T is a
+// struct; not CUDA's vector types, which are numbers; it may be incomplete here), or numbers.
 template <typename T>
-constexpr Holds holds_of() {
+constexpr Holds pointee_holds() {
     using U = std::remove_cv_t<T>;
     if constexpr (std::is_pointer_v<U>) return Holds::Pointers;
-    else if constexpr (std::is_class_v<U> && element_of<U>() == Element::Bytes && sizeof(U) >= sizeof(void*))
+    else if constexpr (std::is_class_v<U> && element_of<U>() == Element::Bytes) return Holds::MaybePointers;
+    else return Holds::Data;
+}
+
+// What a by-value argument of type T holds: a struct big enough may hold pointers.
+template <typename T>
+constexpr Holds value_holds() {
+    using U = std::remove_cv_t<T>;
+    if constexpr (std::is_class_v<U> && element_of<U>() == Element::Bytes && sizeof(U) >= sizeof(void*))
         return Holds::MaybePointers;
     else return Holds::Data;
 }
@@ -116,12 +125,12 @@ ArgInfo describe(const Param& value) {
         info.pointee_const = std::is_const_v<Pointee>;
         if constexpr (!std::is_void_v<Pointee>) {
             info.element = element_of<Pointee>();
-            info.holds = holds_of<Pointee>();
+            info.holds = pointee_holds<Pointee>();
         }
     } else {
         info.element = element_of<Param>();
         info.maybe_object = std::is_same_v<std::remove_cv_t<Param>, unsigned long long>;
-        info.holds = holds_of<Param>();
+        info.holds = value_holds<Param>();
     }
     return info;
 }

@@ -1,0 +1,80 @@
+// `gi-tool record` and `gi-tool accept` without a GPU: the kernel file's variables are listed by
+// compiling it (NVRTC; -I and -D as the program's build has them), and a program that fails or
+// records nothing gives an error naming it, never a silent empty folder.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "../support/gi_tool_run.hpp"
+#include "compile/nvrtc_compiler.hpp"
+#include "util/process.hpp"
+
+namespace gi {
+namespace {
+namespace fs = std::filesystem;
+using test::run_gi_tool;
+
+class RecordCli : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC";
+        fs::create_directories(dir_.path() / "include" / "project");
+        std::ofstream(dir_.path() / "include" / "project" / "weights.cuh") << "#pragma once\n#define TAPS 5\n";
+        std::ofstream(kernel()) << "#include <project/weights.cuh>\n"
+                                   "__constant__ float weights[TAPS];\n"
+                                   "#ifndef SCALE\n#error SCALE must be defined\n#endif\n"
+                                   "__global__ void filter(float* out, const float* in) {\n"
+                                   "    out[threadIdx.x] = SCALE * weights[0] * in[threadIdx.x];\n}\n";
+    }
+    std::string kernel() const { return (dir_.path() / "filter.cu").string(); }
+    std::string out() const { return (dir_.path() / "cases").string(); }
+    std::string settings() const { return " -I '" + (dir_.path() / "include").string() + "' -DSCALE=2 "; }
+    TemporaryDirectory dir_{"gi-record-cli"};
+};
+
+TEST_F(RecordCli, AProgramThatFailsIsNamedWithItsStatus) {
+    const test::ToolRun r = run_gi_tool("record '" + kernel() + "' --function filter" + settings() + "--out '" + out() + "' -- false");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("`false` failed (exit status 1)"), std::string::npos) << r.output;
+}
+
+TEST_F(RecordCli, AProgramThatRecordsNothingIsAnError) {
+    const test::ToolRun r = run_gi_tool("record '" + kernel() + "' --function filter" + settings() + "--out '" + out() + "' -- true");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("ran but recorded no launch of 'filter'"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("gi::launch(kernel, \"filter\", ...)"), std::string::npos) << r.output;
+}
+
+TEST_F(RecordCli, TheKernelFileCompilesWithTheProgramsIncludeFoldersAndMacros) {
+    // Without -I the header is missing, without -D the file's own #error fires: each named.
+    test::ToolRun r = run_gi_tool("record '" + kernel() + "' --function filter -DSCALE=2 --out '" + out() + "' -- true");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("does not compile for sm_90"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("project/weights.cuh"), std::string::npos) << r.output;
+    r = run_gi_tool("record '" + kernel() + "' --function filter -I '" + (dir_.path() / "include").string() + "' --out '" +
+                    out() + "' -- true");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("SCALE must be defined"), std::string::npos) << r.output;
+}
+
+TEST_F(RecordCli, UsageErrors) {
+    test::ToolRun r = run_gi_tool("record '" + kernel() + "' --function filter --out '" + out() + "'");
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("missing the program to run"), std::string::npos) << r.output;
+    r = run_gi_tool("record '" + kernel() + "' --out '" + out() + "' -- true");
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("missing required option --function"), std::string::npos) << r.output;
+    r = run_gi_tool("record '" + kernel() + "' --function filter -D =1 --out '" + out() + "' -- true");
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("-D '=1' names no macro"), std::string::npos) << r.output;
+}
+
+TEST_F(RecordCli, AcceptNeedsTheOriginalsCasesToCompareWith) {
+    const test::ToolRun r = run_gi_tool("accept '" + kernel() + "' --function filter" + settings() + "--reference '" +
+                                        (dir_.path() / "none").string() + "' --out '" + out() + "' -- true");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_NE(r.output.find("none: no such folder of recorded test cases"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace gi
