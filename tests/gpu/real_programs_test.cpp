@@ -162,7 +162,8 @@ TEST_F(GpuRealPrograms, AnArrayOfPointersIsRelocatedAndAHostPointerInItRefused) 
     e.check_oracle();
     const BatchResult batch = e.evaluate({make_variant(Genome{}, g), deleting(g, "sum += rows[r][i]")}, 0);
     EXPECT_EQ(batch.results[0].status, EvalStatus::Ok) << batch.results[0].detail;
-    EXPECT_NE(batch.results[1].status, EvalStatus::Ok) << batch.results[1].detail;
+    EXPECT_EQ(batch.results[0].error, 0);
+    EXPECT_GT(batch.results[1].error, 0) << to_string(batch.results[1].status) << " " << batch.results[1].detail;
 
     r = record("pointer_array", "sumRows", folder_.path() / "refused", "--rows 3 --n 1000 --host-pointer");
     EXPECT_EQ(r.status, 1) << r.output;
@@ -177,8 +178,12 @@ TEST_F(GpuRealPrograms, FloatAtomicsAreRefusedUnlessDeclaredNondeterministic) {
     ASSERT_EQ(r.status, 0) << r.output;
     const Grammar g = grammar("histogram", "weightedHistogram");
     CudaEvaluatorOptions o = options(cases, "weightedHistogram", "", "");
+    // Undeclared: the replay already differs from the recorded run (or, by luck, the rerun from
+    // the replay); either way the run stops and says how to declare it.
     const std::string undeclared = gate_error(g, o);
-    EXPECT_NE(undeclared.find("change from one run to the next"), std::string::npos) << undeclared;
+    EXPECT_TRUE(undeclared.find("does not reproduce the outputs recorded") != std::string::npos ||
+                undeclared.find("change from one run to the next") != std::string::npos)
+        << undeclared;
     EXPECT_NE(undeclared.find("NONDETERMINISTIC"), std::string::npos) << undeclared;
 
     o.nondeterministic = true;
