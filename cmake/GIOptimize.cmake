@@ -21,8 +21,9 @@
 cmake_minimum_required(VERSION 3.25)
 include_guard(GLOBAL)
 
-# The acceptance step's script lives beside this file (installed with it).
-set(_GI_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+# The acceptance step's script lives beside this file (installed with it). A global property: the
+# including project's directories do not see this file's variables when it comes by add_subdirectory.
+set_property(GLOBAL PROPERTY _GI_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 option(GI_OPTIMIZE "Compile the kernels registered with gi_optimize_cuda_kernel() as their cached (or, with a GPU, freshly evolved) variants. OFF builds every target exactly as if the calls were not there." OFF)
 option(GI_REQUIRE_CACHE "Make a missing or stale cache entry an error instead of a notice (for CI: the committed cache must be complete and current)." OFF)
@@ -685,11 +686,12 @@ set(GI_CACHE_ENTRY [==[${cache_dir}/${entry_file}]==])
 set(GI_LABEL [==[${target}: ${kernel_name} sm_${architecture}]==])
 ")
     set(accepted_stamp "${work}/accepted.stamp")
+    get_property(module_dir GLOBAL PROPERTY _GI_MODULE_DIR)
     add_custom_command(
         OUTPUT "${accepted_stamp}"
-        COMMAND "${CMAKE_COMMAND}" "-DGI_ACCEPT_SETTINGS=${settings}" -P "${_GI_MODULE_DIR}/GIOptimizeAccept.cmake"
+        COMMAND "${CMAKE_COMMAND}" "-DGI_ACCEPT_SETTINGS=${settings}" -P "${module_dir}/GIOptimizeAccept.cmake"
         COMMAND "${CMAKE_COMMAND}" -E touch "${accepted_stamp}"
-        DEPENDS "${evolved_stamp}" ${accept_target} "${settings}" "${_GI_MODULE_DIR}/GIOptimizeAccept.cmake" ${tool}
+        DEPENDS "${evolved_stamp}" ${accept_target} "${settings}" "${module_dir}/GIOptimizeAccept.cmake" ${tool}
         WORKING_DIRECTORY "${gen_dir}"
         COMMENT "gi-optimize: ${kernel_name} sm_${architecture}: running ${recorder} with the evolved variant before caching it"
         USES_TERMINAL

@@ -317,8 +317,11 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
                 poisonable_[b] = can_poison(b) && request.poisonable[at] == '1';
         } else if (request.probe_poison) {
             // Outputs that come out the same from poisoned and from recorded contents are
-            // overwritten entirely; only those may be poisoned for variants.
-            for (std::size_t b = 0; b < tc_.buffers.size(); ++b) poisonable_[b] = can_poison(b);
+            // overwritten entirely; only those may be poisoned for variants. Buffers the launch
+            // left as they were are not probed: they are the kernel's inputs in all but name (a
+            // buffer reached through a struct is writable for all the recorder knows), and
+            // poisoning them would spoil the outputs computed from them.
+            for (std::size_t b = 0; b < tc_.buffers.size(); ++b) poisonable_[b] = can_poison(b) && tc_.buffers[b].changed;
             restore(0, true);
             if (CUresult r = launch_with(kernel, request.shape, 0, request.variables); r != CUDA_SUCCESS)
                 return fault(r, "launching the original on poisoned outputs");

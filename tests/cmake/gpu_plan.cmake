@@ -52,3 +52,9 @@ file(READ "${build}/gi-optimize/app/evolve.sm_90/accept-settings.cmake" settings
 gi_test_expect("${settings}" "set\\(GI_PROGRAM_ARGS \\[==\\[--record\\]==\\] \\[==\\[--seed\\]==\\] \\[==\\[9\\]==\\]\\)"
                "the acceptance runs with HELD_OUT")
 gi_test_expect("${settings}" "set\\(GI_REFERENCE [^\n]*evolve.sm_90/held-out\\]==\\]\\)" "compared with the HELD_OUT recording")
+
+# The same plan when gi-optimize comes by add_subdirectory: the acceptance script is found there too.
+# (build.ninja, not `ninja -n`: gi-tool's globbed sources make a dry run stop at regenerating.)
+gi_test_configure(out PASS MODE subdir -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=90")
+file(READ "${build}/build.ninja" ninja)
+gi_test_expect("${ninja}" "-P ${GI_TEST_SOURCE}/cmake/GIOptimizeAccept.cmake" "the acceptance script of the source tree")
