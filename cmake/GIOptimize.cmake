@@ -545,6 +545,51 @@ function(_gi_wrapper_properties wrapper kernel options_file)
     endif()
 endfunction()
 
+# _gi_compile_arguments(<out-var> <target> <kernel> <gen-dir>): how <target> compiles <kernel>, as
+# gi-tool arguments (-I DIR, -D NAME[=VALUE], --compile-option WORD), so gi-tool compiles the
+# kernel file as the program does: the target's include folders and definitions with their
+# transitive usage requirements (generator expressions, evaluated at generation; the folder of the
+# target's own generated header left out), those set on the kernel source itself, its CUDA
+# standard, separable compilation, and the CUDA words among its literal compile options.
+function(_gi_compile_arguments out_var target kernel gen_dir)
+    set(t "${target}")
+    string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\1" gen_dir_regex "${gen_dir}")
+    set(includes "$<FILTER:$<TARGET_PROPERTY:${t},INCLUDE_DIRECTORIES>,EXCLUDE,^${gen_dir_regex}>")
+    set(definitions "$<TARGET_PROPERTY:${t},COMPILE_DEFINITIONS>")
+    # $<SEMICOLON>: a ';' here would cut the expression in two; evaluated, it separates arguments.
+    set(arguments "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
+                  "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},$<SEMICOLON>-D>>")
+    get_source_file_property(source_includes "${kernel}" INCLUDE_DIRECTORIES)
+    foreach(dir IN LISTS source_includes)
+        if(dir)
+            list(APPEND arguments "-I${dir}")
+        endif()
+    endforeach()
+    get_source_file_property(source_definitions "${kernel}" COMPILE_DEFINITIONS)
+    foreach(definition IN LISTS source_definitions)
+        if(definition)
+            list(APPEND arguments "-D${definition}")
+        endif()
+    endforeach()
+    get_target_property(standard "${target}" CUDA_STANDARD)
+    if(standard MATCHES "^[0-9]+$")
+        list(APPEND arguments --compile-option "-std=c++${standard}")
+    endif()
+    get_target_property(separable "${target}" CUDA_SEPARABLE_COMPILATION)
+    if(separable)
+        list(APPEND arguments --compile-option -rdc=true)
+    endif()
+    # Compile options written as generator expressions ($<COMPILE_LANGUAGE:CUDA>) cannot be read
+    # outside a compile; the plain CUDA front-end words can (the docs say how to add others).
+    get_target_property(options "${target}" COMPILE_OPTIONS)
+    foreach(option IN LISTS options)
+        if(option MATCHES "^(--expt-relaxed-constexpr|--expt-extended-lambda|--extended-lambda|-std=c\\+\\+[0-9]+)$")
+            list(APPEND arguments --compile-option "${option}")
+        endif()
+    endforeach()
+    set(${out_var} "${arguments}" PARENT_SCOPE)
+endfunction()
+
 # _gi_evolve_steps(<out-stamp> <target> <identifier> <architecture> <gen-dir> <tool> <registration>
 #                  <block-size>): the build steps that make an entry on this machine's GPU. They run
 # in the build, never at configure time:
@@ -572,9 +617,10 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     set(entry_file "${entry_name}.sm_${architecture}.xml")
 
     _gi_recorder_target(recorder_target "${target}" "${recorder}" "${architecture}" "${gen_dir}" "${kernel}")
+    _gi_compile_arguments(compile_arguments "${target}" "${kernel}" "${gen_dir}")
     set(work "${gen_dir}/evolve.sm_${architecture}")
     set(evolved_stamp "${work}/evolved.stamp")
-    set(record_options --function "${function}" --arch sm_${architecture})
+    set(record_options --function "${function}" --arch sm_${architecture} ${compile_arguments})
     set(held_out_record "")
     set(held_out_option "")
     if(held_out)
@@ -612,7 +658,7 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
         COMMAND "${tool}" record "${kernel}" ${record_options} --out "${work}/cases" --
                 "$<TARGET_FILE:${recorder_target}>" ${recorder_args}
         ${held_out_record}
-        COMMAND "${tool}" evolve "${kernel}" ${registration} ${evolve_options} --evaluator cuda
+        COMMAND "${tool}" evolve "${kernel}" ${registration} ${compile_arguments} ${evolve_options} --evaluator cuda
                 --arch sm_${architecture} --cases "${work}/cases" ${held_out_option}
                 --time-limit ${budget_seconds} --out "${work}/run"
         COMMAND "${tool}" cache write "${kernel}" ${registration} --arch ${architecture}
@@ -665,6 +711,7 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     _gi_bracket(functions_text ${functions})
     _gi_bracket(tolerance_text ${tolerance})
     _gi_bracket(args_text ${accept_args})
+    _gi_bracket(compile_text ${compile_arguments})
     set(settings "${work}/accept-settings.cmake")
     set(tool_file "${tool}")
     if(TARGET "${tool}")
@@ -679,6 +726,7 @@ set(GI_TOLERANCE${tolerance_text})
 set(GI_ARCHITECTURE [==[${architecture}]==])
 set(GI_PROGRAM [==[${program}]==])
 set(GI_PROGRAM_ARGS${args_text})
+set(GI_COMPILE_ARGUMENTS${compile_text})
 set(GI_REFERENCE [==[${reference}]==])
 set(GI_ACCEPTED [==[${work}/accepted]==])
 set(GI_CANDIDATE [==[${work}/candidate/${entry_file}]==])

@@ -30,7 +30,8 @@ endforeach()
 file(REMOVE_RECURSE "${GI_ACCEPTED}")
 execute_process(
     COMMAND "${GI_TOOL}" accept "${GI_KERNEL}" --function "${function}" --reference "${GI_REFERENCE}"
-            --out "${GI_ACCEPTED}" --arch "sm_${GI_ARCHITECTURE}" ${tolerance_options} -- "${GI_PROGRAM}" ${GI_PROGRAM_ARGS}
+            --out "${GI_ACCEPTED}" --arch "sm_${GI_ARCHITECTURE}" ${tolerance_options} ${GI_COMPILE_ARGUMENTS}
+            -- "${GI_PROGRAM}" ${GI_PROGRAM_ARGS}
     RESULT_VARIABLE status
     OUTPUT_VARIABLE output
     ERROR_VARIABLE output)

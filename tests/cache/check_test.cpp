@@ -10,6 +10,7 @@
 #include "genome/genome.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
+#include "util/process.hpp"
 
 namespace gi {
 namespace {
@@ -216,6 +217,26 @@ TEST(CacheGenerate, HeaderHasARowPerVariantAndTheOriginal) {
     EXPECT_NE(header.find("{0, \"\", \"original kernel: sm_80 (stale cache entry);\", 2, 128},"), std::string::npos) << header;
     EXPECT_NE(header.find("gi_scaleKernel_variants_count = 2;"), std::string::npos);
     EXPECT_NE(header.find("gi_scaleKernel_variant_for_kernel(const void* kernel)"), std::string::npos);
+}
+
+// Host code in the kernel's own file includes the header after #defining the parameters (issue 16:
+// `bx = (int)v->BLOCK_W` became `bx = (int)v->16`): the header compiles there, and the values are
+// read by name.
+TEST_F(CacheCheck, TheVariantsHeaderWorksWhereTheParametersAreMacros) {
+    const RegisteredKernel k = kernel();
+    std::vector<ArchitectureChoice> choices(1);
+    choices[0] = {90, true, "", "SCALE=3 BLOCK=64", "gi-cache/k.xml", {{"SCALE", "3"}, {"BLOCK", "64"}}};
+    std::ofstream(dir_ / "scaleKernel.gi.h") << variants_header("scaleKernel", "scaleKernel", k.grammar, choices);
+    std::ofstream(dir_ / "host.cpp") << "#define SCALE 2\n#define BLOCK 128\n#include \"scaleKernel.gi.h\"\n#include <cstdio>\n"
+                                        "int main() {\n"
+                                        "    const gi_scaleKernel_variant* v = gi_scaleKernel_variant_for_architecture(90);\n"
+                                        "    std::printf(\"%lld %lld %lld %d %d\\n\", gi_scaleKernel_parameter(v, \"SCALE\"),\n"
+                                        "                gi_scaleKernel_parameter(v, \"BLOCK\"), gi_scaleKernel_parameter(v, \"NONE\"), SCALE, BLOCK);\n"
+                                        "}\n";
+    const ProcessResult compiled = run_process({"c++", "-Wall", "-Werror", "-o", (dir_ / "host").string(), (dir_ / "host.cpp").string()});
+    ASSERT_TRUE(compiled.succeeded()) << compiled.out << compiled.err;
+    const ProcessResult ran = run_process({(dir_ / "host").string()});
+    EXPECT_EQ(ran.out, "3 64 -1 2 128\n");  // the variant's values by name; the file's macros intact
 }
 
 }  // namespace

@@ -39,7 +39,11 @@ gi_test_expect("${ninja}" "build CMakeFiles/app_gi_recorder.dir/scale.cu.o: [^\n
 gi_test_expect_not("${ninja}" "build CMakeFiles/app_gi_recorder.dir/[^\n]*scaleKernel.gi.cu" "not the wrapper")
 
 # NONDETERMINISTIC and ALLOW_UNVALIDATED reach evolve and cache write; HELD_OUT drives the acceptance.
-gi_test_call([[gi_optimize_cuda_kernel(app KERNEL scale.cu FUNCTION scaleKernel RECORDER app ARGS --record
+# The target's include folders, definitions and CUDA standard reach every gi-tool step that compiles.
+gi_test_call([[target_include_directories(app PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/include")
+target_compile_definitions(app PRIVATE APP_MODE=2)
+set_target_properties(app PROPERTIES CUDA_STANDARD 17)
+gi_optimize_cuda_kernel(app KERNEL scale.cu FUNCTION scaleKernel RECORDER app ARGS --record
     HELD_OUT --record --seed 9 PARAMS SCALE 2 3 4 BLOCK 64 128 256 BLOCK_SIZE BLOCK GRID "(n + BLOCK - 1) / BLOCK"
     TOLERANCE exact NONDETERMINISTIC ALLOW_UNVALIDATED)]])
 gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=90")
@@ -48,10 +52,16 @@ gi_test_expect("${plan}" "gi-tool record [^\n]*--out [^\n]*evolve.sm_90/held-out
                "HELD_OUT is recorded")
 gi_test_expect("${plan}" " evolve [^\n]*--nondeterministic [^\n]*--held-out " "NONDETERMINISTIC reaches evolve")
 gi_test_expect("${plan}" "cache write [^\n]*--allow-unvalidated" "ALLOW_UNVALIDATED reaches cache write")
+foreach(step "gi-tool record " " evolve ")
+    gi_test_expect("${plan}" "${step}[^\n]*-I${src}/include -DAPP_MODE=2 --compile-option -std=c\\+\\+17"
+                   "the target's compile settings reach '${step}'")
+endforeach()
 file(READ "${build}/gi-optimize/app/evolve.sm_90/accept-settings.cmake" settings)
 gi_test_expect("${settings}" "set\\(GI_PROGRAM_ARGS \\[==\\[--record\\]==\\] \\[==\\[--seed\\]==\\] \\[==\\[9\\]==\\]\\)"
                "the acceptance runs with HELD_OUT")
 gi_test_expect("${settings}" "set\\(GI_REFERENCE [^\n]*evolve.sm_90/held-out\\]==\\]\\)" "compared with the HELD_OUT recording")
+gi_test_expect("${settings}" "set\\(GI_COMPILE_ARGUMENTS \\[==\\[-I${src}/include\\]==\\] \\[==\\[-DAPP_MODE=2\\]==\\]"
+               "and gi-tool accept with the target's compile settings")
 
 # The same plan when gi-optimize comes by add_subdirectory: the acceptance script is found there too.
 # (build.ninja, not `ninja -n`: gi-tool's globbed sources make a dry run stop at regenerating.)

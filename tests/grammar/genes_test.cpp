@@ -71,6 +71,39 @@ TEST(Genes, ParamInsideItsOwnIfndefKeepsDeclaredOrder) {
     EXPECT_EQ(gene(grammar, "BLOCK_W").line, 2);
 }
 
+// The tunable-size idiom of many codes: the build may -D a size, else the #else branch's value.
+TEST(Genes, ParamInTheElseOfAnIfdefPassThroughChainTakesTheElseValueAsItsDefault) {
+    const std::string text = "#ifdef RD_WG_SIZE_0_0\n"
+                             "        #define BLOCK_W RD_WG_SIZE_0_0\n"
+                             "#elif defined(RD_WG_SIZE_0)\n"
+                             "        #define BLOCK_W RD_WG_SIZE_0\n"
+                             "#elif defined RD_WG_SIZE\n"
+                             "        #define BLOCK_W RD_WG_SIZE\n"
+                             "#else\n"
+                             "        #define BLOCK_W 16\n"
+                             "#endif\n" + kKernel;
+    const Grammar grammar = grammar_of(text, with_param("BLOCK_W=16,32,64"));
+    test::expect_reproduces(grammar, text);
+    EXPECT_EQ(gene(grammar, "BLOCK_W").default_value, "16");
+    EXPECT_EQ(gene(grammar, "BLOCK_W").line, 8);
+    ASSERT_EQ(slots_of(grammar, "BLOCK_W").size(), 1u);
+    EXPECT_EQ(slots_of(grammar, "BLOCK_W").at(0).first, "#define BLOCK_W 16");
+}
+
+TEST(Genes, AnElseDefinitionOutsideThatIdiomIsStillRefused) {
+    // The other branch sets another value, or tests something else: not a default the build may override.
+    for (const std::string& chain : {"#ifdef WIDE\n#define BLOCK_W 128\n#else\n#define BLOCK_W 16\n#endif\n",
+                                     "#if SIZE > 2\n#define BLOCK_W SIZE\n#else\n#define BLOCK_W 16\n#endif\n",
+                                     "#ifdef A\n#ifdef B\n#define BLOCK_W A\n#endif\n#else\n#define BLOCK_W 16\n#endif\n"}) {
+        try {
+            grammar_of(chain + kKernel, with_param("BLOCK_W=16,32"));
+            ADD_FAILURE() << "expected an error for:\n" << chain;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("is #defined only inside an #if"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(Genes, NonNumericParam) {
     const std::string text = "#define OUT_TYPE float\n__global__ void k(OUT_TYPE* a) { a[0] = 1; }\n";
     const Grammar grammar = grammar_of(text, with_param("OUT_TYPE=int,float"));

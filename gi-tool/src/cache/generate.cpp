@@ -87,7 +87,13 @@ std::string variants_header(const std::string& identifier, const std::string& ke
                       "   Which variant of the kernel runs on each architecture, and its parameter values, so host\n"
                       "   code can size launches for the variant that actually runs. */\n";
     out += "#ifndef GI_VARIANTS_" + identifier + "_H\n#define GI_VARIANTS_" + identifier + "_H\n\n";
-    out += "struct " + type + " {\n"
+    // The kernel file itself may include this header after #defining the parameters (host code in
+    // the kernel's file): the names are shielded here, and such code reads values by name
+    // (gi_..._parameter(v, "NAME")), since its own v->NAME would be rewritten by the macro.
+    out += "/* The parameters' names are macros in the kernel's file: shielded while they name fields. */\n";
+    for (const Gene* gene : params)
+        out += "#pragma push_macro(\"" + gene->name + "\")\n#undef " + gene->name + "\n";
+    out += "\nstruct " + type + " {\n"
            "    int architecture;   /* 90: code compiled for sm_90; 0: the row for every other architecture */\n"
            "    const char* genome; /* \"\" for the original kernel */\n"
            "    const char* origin; /* the cache entry it came from, or why the original kernel is used */\n";
@@ -116,6 +122,27 @@ std::string variants_header(const std::string& identifier, const std::string& ke
         if (!c.use_variant) others += " " + architecture_name(c.architecture) + " (" + c.origin + ");";
     out += row(0, "", "original kernel" + (others.empty() ? std::string() : ":" + others), {});
     out += "};\nstatic const int " + table + "_count = " + std::to_string(rows) + ";\n\n";
+
+    // Parameter values by name, for code where the names are macros.
+    out += "static inline int gi_" + identifier + "_same_name(const char* a, const char* b) {\n"
+           "    while (*a && *a == *b) ++a, ++b;\n"
+           "    return *a == *b;\n"
+           "}\n\n"
+           "/* A numeric parameter's value in row `v` by its name (-1 when it has no such numeric parameter);\n"
+           "   for host code in the kernel's own file, where v->NAME would be replaced by the macro NAME. */\n"
+           "static inline long long gi_" + identifier + "_parameter(const struct " + type + "* v, const char* name) {\n";
+    for (const Gene* gene : params)
+        if (numeric(*gene))
+            out += "    if (gi_" + identifier + "_same_name(name, \"" + gene->name + "\")) return v->" + gene->name + ";\n";
+    out += "    (void)v;\n    return -1;\n}\n\n"
+           "/* A non-numeric parameter's value by its name (NULL when it has no such parameter). */\n"
+           "static inline const char* gi_" + identifier + "_parameter_text(const struct " + type + "* v, const char* name) {\n";
+    for (const Gene* gene : params)
+        if (!numeric(*gene))
+            out += "    if (gi_" + identifier + "_same_name(name, \"" + gene->name + "\")) return v->" + gene->name + ";\n";
+    out += "    (void)v;\n    (void)name;\n    return 0;\n}\n\n";
+    for (auto it = params.rbegin(); it != params.rend(); ++it) out += "#pragma pop_macro(\"" + (*it)->name + "\")\n";
+    out += "\n";
 
     out += "/* The row for code compiled for `architecture` (__CUDA_ARCH__ / 10 of the pass that built it). */\n"
            "static inline const struct " + type + "* gi_" + identifier + "_variant_for_architecture(int architecture) {\n"

@@ -98,6 +98,9 @@ int run_mutants(const std::vector<std::string>& raw) {
     const Grammar grammar = grammar_from(args);
     options.nvcc.include_dirs.push_back(kernel_include_dir(grammar.source_path));
     for (const std::string& dir : args.values("--include")) options.nvcc.include_dirs.push_back(dir);
+    const CompileSettings settings = compile_settings_from(args);
+    options.nvcc.include_dirs.insert(options.nvcc.include_dirs.end(), settings.include_dirs.begin(), settings.include_dirs.end());
+    options.nvcc.flags.insert(options.nvcc.flags.end(), settings.options.begin(), settings.options.end());
 
     const EditSpace space(grammar, macros_for(Genome{}, grammar));
     if (space.empty())

@@ -35,7 +35,6 @@ std::unique_ptr<Evaluator> make_fake(const Grammar& grammar, const EvaluatorOpti
 }
 
 std::unique_ptr<Evaluator> make_compile_only(const Grammar& grammar, const EvaluatorOptions& options) {
-    (void)grammar;
     CompileOnlyOptions compile;
     compile.nvcc.nvcc = options.last("--nvcc").value_or("");
     compile.nvcc.arch = options.last("--arch").value_or(compile.nvcc.arch);
@@ -49,7 +48,12 @@ std::unique_ptr<Evaluator> make_compile_only(const Grammar& grammar, const Evalu
     }
     compile.nvcc.include_dirs.insert(compile.nvcc.include_dirs.end(), options.include_dirs.begin(), options.include_dirs.end());
     compile.nvcc.flags.insert(compile.nvcc.flags.end(), options.compile_options.begin(), options.compile_options.end());
-    return std::make_unique<CompileOnlyEvaluator>(std::move(compile));
+    auto evaluator = std::make_unique<CompileOnlyEvaluator>(std::move(compile));
+    // A kernel that does not compile as given (a missing -I, say) would make every variant a
+    // compile error: a run reporting "compiled: 0%" and succeeding. It is the set-up's error.
+    require_original_compiles(*evaluator, make_variant(Genome{}, grammar), options.kernel_path.empty() ? grammar.source_path
+                                                                                                        : options.kernel_path);
+    return evaluator;
 }
 
 std::unique_ptr<Evaluator> make_cuda(const Grammar& grammar, const EvaluatorOptions& options) {

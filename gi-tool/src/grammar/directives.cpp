@@ -178,6 +178,76 @@ std::map<std::string, std::vector<std::string>> macro_identifiers(const Directiv
     return result;
 }
 
+namespace {
+
+// The macro X a branch opener tests for being defined ("#ifdef X", "#if defined(X)", "#elif
+// defined X", "#elifdef X"), or "" when it tests anything else.
+std::string tested_macro(const Directive& opener) {
+    std::string rest;
+    for (char c : opener.rest)
+        if (c != ' ' && c != '\t') rest += c;
+    if (opener.keyword == "ifdef" || opener.keyword == "elifdef") return first_word(opener.rest);
+    if (opener.keyword != "if" && opener.keyword != "elif") return "";
+    if (rest.rfind("defined(", 0) == 0 && rest.back() == ')') rest = rest.substr(8, rest.size() - 9);
+    else if (rest.rfind("defined", 0) == 0) rest = rest.substr(7);
+    else return "";
+    return !rest.empty() && std::all_of(rest.begin(), rest.end(), is_identifier_char) ? rest : "";
+}
+
+// The tunable-size idiom of many codes (Rodinia's RD_WG_SIZE, say): a size the build may set with
+// -D, else the file's default,
+//     #ifdef RD_WG_SIZE_0            (any number of such branches)
+//     #define BLOCK_SIZE RD_WG_SIZE_0
+//     #else
+//     #define BLOCK_SIZE 16
+//     #endif
+// The #else branch's definition is then the file's own value, as inside "#ifndef BLOCK_SIZE".
+bool overridable_default(const Scan& scan, const DirectiveFacts& facts, const MacroDefinition& macro) {
+    const std::size_t hash = scan.directives[static_cast<std::size_t>(macro.directive)].hash;
+    const std::vector<int> around = facts.enclosing(hash);
+    if (around.size() != 1) return false;
+    const ConditionalRegion* branch = nullptr;
+    for (const ConditionalRegion& region : facts.regions)
+        if (region.condition == around[0] && hash >= region.begin && hash < region.end) branch = &region;
+    if (!branch || scan.directives[static_cast<std::size_t>(branch->opening_directive)].keyword != "else") return false;
+    // Back from the #else to the #if of its chain: each branch opener at the chain's depth.
+    std::vector<int> openers;
+    int depth = 0;
+    for (int d = branch->opening_directive - 1; d >= 0; --d) {
+        const std::string& keyword = scan.directives[static_cast<std::size_t>(d)].keyword;
+        if (keyword == "endif") ++depth;
+        else if (depth > 0 && (keyword == "if" || keyword == "ifdef" || keyword == "ifndef")) --depth;
+        else if (depth == 0 && (keyword == "elif" || keyword == "elifdef" || keyword == "elifndef")) openers.push_back(d);
+        else if (depth == 0 && (keyword == "if" || keyword == "ifdef" || keyword == "ifndef")) {
+            openers.push_back(d);
+            break;
+        }
+    }
+    if (openers.empty()) return false;
+    for (const int opener : openers) {
+        const std::string tested = tested_macro(scan.directives[static_cast<std::size_t>(opener)]);
+        if (tested.empty()) return false;
+        // This branch defines the macro as the tested one, and only so.
+        bool passes_through = false;
+        for (const MacroDefinition& other : facts.defines) {
+            if (other.name != macro.name) continue;
+            const std::vector<int> other_around = facts.enclosing(scan.directives[static_cast<std::size_t>(other.directive)].hash);
+            bool in_branch = false;
+            for (const ConditionalRegion& region : facts.regions)
+                if (region.opening_directive == opener && !other_around.empty() && region.condition == other_around.back() &&
+                    other_around.size() == 1)
+                    in_branch = true;
+            if (!in_branch) continue;
+            if (other.value != tested) return false;
+            passes_through = true;
+        }
+        if (!passes_through) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
 DirectiveFacts analyse_directives(const Scan& scan) {
     const SourceFile& source = *scan.source;
     DirectiveFacts facts;
@@ -290,6 +360,9 @@ DirectiveFacts analyse_directives(const Scan& scan) {
         }
         facts.defines.push_back(std::move(macro));
     }
+    for (MacroDefinition& macro : facts.defines)
+        if (!macro.default_guarded && macro.conditional && overridable_default(scan, facts, macro))
+            macro.default_guarded = true;
     return facts;
 }
 

@@ -25,8 +25,9 @@ struct MacroDefinition {
     std::string value;        // replacement text: comments removed, whitespace collapsed
     int directive = -1;       // index into Scan::directives
     bool conditional = false; // inside some #if region
-    // Directly inside `#ifndef NAME` (or `#if !defined(NAME)`) and nothing else: a default value
-    // a -D option may override, which is still the file's own value.
+    // Directly inside `#ifndef NAME` (or `#if !defined(NAME)`) and nothing else, or in the #else of
+    // an `#ifdef X / #define NAME X / #else` chain: a default value a -D option may override,
+    // which is still the file's own value.
     bool default_guarded = false;
     bool unbalanced = false;  // its replacement has unbalanced braces or parentheses
 };

@@ -114,7 +114,8 @@ std::string emit_gene_slot(const Piece& piece, const Gene& gene, const std::stri
             if (piece.text.empty()) return value == "1" ? "#define " + gene.name + " 1\n" : "";
             if (value == "1") return "#define " + gene.name + " 1";
             return defines_as_zero(piece.text, gene.name) ? "#define " + gene.name + " 0" : "";
-        case GeneKind::Restrict: return value == "1" ? " __restrict__" : "";
+        // The slot's own spelling: " __restrict__ " where the parameter's name follows the '*' at once.
+        case GeneKind::Restrict: return value == "1" ? (piece.extra.empty() ? " __restrict__" : piece.extra) : "";
         case GeneKind::Volatile: return value == "1" ? "volatile " : "";
         case GeneKind::Const: return value == "1" ? "const " : "";
         case GeneKind::LaunchBounds:
