@@ -165,6 +165,38 @@ if [[ -n "$kernel" && $ncases -gt 0 ]]; then
     fi
 fi
 
+# The third-party-style corpus (tests/corpus) evolved as a user would: recorded with gi-tool record,
+# a short cuda evolution (the oracle gate, held-out validation on set-aside cases), with -I for
+# <gi/launch.hpp> as the program's build has it.
+if [[ -x "$build/tests/corpus/corpus_row_filter" && "$only_bench" != 1 ]]; then
+    step "corpus"
+    recorder_include="$root/gi-tool/recorder/include"
+    corpus_runs=("row_filter|rowFilter|--width 512 --height 256 --frames 4"
+                 "matrix_mul|MatrixMulCUDA<32>|--n 256"
+                 "struct_pointers|axpyStruct|--n 200000 --launches 4"
+                 "pointer_array|sumRows|--rows 6 --n 100000")
+    for entry in "${corpus_runs[@]}"; do
+        IFS='|' read -r program cfunction cargs <<<"$entry"
+        cdir="$work/corpus-$program"
+        rm -rf "$cdir" && mkdir -p "$cdir"
+        # The template's launches are named with their arguments ("MatrixMulCUDA<32>").
+        record_options=(--function "${cfunction%%<*}" --recorded-name "$cfunction" -I "$recorder_include" --out "$cdir/cases")
+        for seed_args in "" "--seed 9"; do
+            [[ -n "$seed_args" && "$program" != row_filter && "$program" != matrix_mul ]] && continue
+            # shellcheck disable=SC2086
+            "$tool" record "$root/tests/corpus/$program.cu" "${record_options[@]}" -- "$build/tests/corpus/corpus_$program" \
+                $cargs $seed_args >>"$cdir/record.log" 2>&1
+        done
+        timeout "${GI_CHECK_EVOLVE_TIMEOUT:-240}" "$tool" evolve "$root/tests/corpus/$program.cu" --function "$cfunction" \
+            -I "$recorder_include" --evaluator cuda --cases "$cdir/cases" --generations 2 --population 10 --tune-max 8 \
+            --seed 1 --out "$cdir/run" >"$cdir/evolve.log" 2>&1
+        status=$?
+        { echo "==== $program ($cfunction): evolve exit $status"; cat "$cdir/record.log" "$cdir/evolve.log"; } >>"$OUT/corpus.log"
+        row "corpus $program ($cfunction)" "evolve exit $status; $(grep -m1 -E '^(validation|final check):' "$cdir/evolve.log" | cut -c1-110)"
+        grep -m1 "reproduces its recorded outputs" "$cdir/evolve.log" | sed 's/^/    /'
+    done
+fi
+
 echo
 echo "================ gi-optimize GPU check ================"
 printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"

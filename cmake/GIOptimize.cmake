@@ -70,6 +70,19 @@ function(_gi_grammar_version out_var)
     set(${out_var} "${version}" PARENT_SCOPE)
 endfunction()
 
+# _gi_name_for_files(<out-var> <separator> <functions>...): the functions' names fit for file names
+# and C identifiers ("MatrixMulCUDA<32>" -> "MatrixMulCUDA_32_"), joined; gi-tool names the cache
+# entries and generated files the same way (file_name_part).
+function(_gi_name_for_files out_var separator)
+    set(parts "")
+    foreach(name IN LISTS ARGN)
+        string(REGEX REPLACE "[^A-Za-z0-9_]" "_" name "${name}")
+        list(APPEND parts "${name}")
+    endforeach()
+    string(JOIN "${separator}" joined ${parts})
+    set(${out_var} "${joined}" PARENT_SCOPE)
+endfunction()
+
 # _gi_parse_params(<out-var> <items>...): PARAMS in either form, "NAME v1 v2..." (numbers and ranges
 # a..b) or "NAME=v1,v2" (any values), to gi-tool's "--param NAME=v1,v2" declarations.
 function(_gi_parse_params out_var)
@@ -330,11 +343,14 @@ function(gi_optimize_cuda_kernel target)
     endif()
     file(READ "${kernel}" kernel_text)
     foreach(function IN LISTS GI_FUNCTION)
-        if(NOT function MATCHES "^[A-Za-z_][A-Za-z0-9_]*$")
-            _gi_fail("FUNCTION: '${function}' is not a C++ function name")
+        # A template kernel may be named with its template arguments: one instantiation of it.
+        if(NOT function MATCHES "^([A-Za-z_][A-Za-z0-9_]*)[ \t]*(<[^;]*>)?$")
+            _gi_fail("FUNCTION: '${function}' is not a C++ function name (or a template's name with its arguments, "
+                     "such as \"MatrixMulCUDA<32>\")")
         endif()
-        if(NOT kernel_text MATCHES "__global__[^;{}]*[^A-Za-z0-9_]${function}[ \t\r\n]*\\([^;{}]*\\)[^;{}]*{")
-            _gi_fail("FUNCTION: no __global__ function '${function}' in ${GI_KERNEL}")
+        set(base "${CMAKE_MATCH_1}")
+        if(NOT kernel_text MATCHES "__global__[^;{}]*[^A-Za-z0-9_]${base}[ \t\r\n]*\\([^;{}]*\\)[^;{}]*{")
+            _gi_fail("FUNCTION: no __global__ function '${base}' in ${GI_KERNEL}")
         endif()
     endforeach()
     list(REMOVE_DUPLICATES GI_FUNCTION)
@@ -375,7 +391,7 @@ function(gi_optimize_cuda_kernel target)
         _gi_fail("CACHE_DIR: '${GI_CACHE_DIR}' is a file, not a folder")
     endif()
 
-    list(JOIN GI_FUNCTION "_" identifier)
+    _gi_name_for_files(identifier "_" ${GI_FUNCTION})
     get_property(registered TARGET "${target}" PROPERTY _GI_REGISTRATIONS)
     if(identifier IN_LIST registered)
         _gi_fail("FUNCTION ${identifier} of target '${target}' is registered twice")
@@ -613,7 +629,7 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     endforeach()
     list(GET functions 0 function)
     list(JOIN functions "+" kernel_name)
-    string(JOIN "+" entry_name ${functions})
+    _gi_name_for_files(entry_name "+" ${functions})
     set(entry_file "${entry_name}.sm_${architecture}.xml")
 
     _gi_recorder_target(recorder_target "${target}" "${recorder}" "${architecture}" "${gen_dir}" "${kernel}")
@@ -839,7 +855,7 @@ function(_gi_finalize target identifier)
     foreach(architecture IN LISTS architectures)
         list(APPEND arch_arguments --arch ${architecture})
         list(APPEND outputs "${gen_dir}/${identifier}.sm_${architecture}.cu")
-        string(JOIN "+" entry_name ${functions})
+        _gi_name_for_files(entry_name "+" ${functions})
         set(entry "${cache_dir}/${entry_name}.sm_${architecture}.xml")
         _gi_cache_key(key KERNEL "${kernel}" ARCHITECTURE ${architecture} FUNCTIONS ${functions} PARAMS ${params}
                       FLAGS ${flags} BLOCK_SIZE "${block_size_text}" GRID "${grid_text}" TOLERANCE ${tolerance})

@@ -99,3 +99,14 @@ TEST(CacheRegistration, EntryFileName) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+TEST(CacheEntryFileName, AnInstantiationsNameIsMadeFitForFiles) {
+    EXPECT_EQ(cache_entry_file_name({"MatrixMulCUDA<32>"}, 90), "MatrixMulCUDA_32_.sm_90.xml");
+    EXPECT_EQ(cache_entry_file_name({"a", "b"}, 80), "a+b.sm_80.xml");
+}
+
+}  // namespace
+}  // namespace gi

@@ -125,3 +125,24 @@ TEST(ModuleVariables, FindsTheGuardedCopiesOfAPairedBuild) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+// NVRTC compiles no host code, so nothing instantiates a template kernel unless told which.
+TEST(NvrtcNameExpressions, EmitTheTemplateInstantiationsAsked) {
+    if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC";
+    DeviceCompileRequest request;
+    request.source = "template <int B> __global__ void K(float* o) { o[threadIdx.x] = B; }\n";
+    DeviceCompileResult r = compile_with_nvrtc(request);
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_EQ(r.cubin.find("_Z1KILi32EEvPf"), std::string::npos);
+    request.name_expressions = {"K<32>", "K<16>"};
+    r = compile_with_nvrtc(request);
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_NE(r.cubin.find("_Z1KILi32EEvPf"), std::string::npos);
+    EXPECT_NE(r.cubin.find("_Z1KILi16EEvPf"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gi

@@ -200,6 +200,35 @@ TEST_F(GpuRealPrograms, FloatAtomicsAreRefusedUnlessDeclaredNondeterministic) {
     EXPECT_NE(err.find("declared nondeterministic: over 5 replays per case its outputs moved by up to"), std::string::npos) << err;
 }
 
+// A template kernel instantiated twice: each case says which instantiation ran, the run takes the
+// cases of every instantiation or of the one registered, and replays each with its own.
+TEST_F(GpuRealPrograms, EachInstantiationOfATemplateKernelReplaysItsOwnCases) {
+    const fs::path cases = folder_.path() / "cases";
+    const std::string command = "record '" + source("matrix_mul") + "' --function MatrixMulCUDA -I '" + recorder_include() +
+                                "' --recorded-name 'MatrixMulCUDA<16>' --out '" + cases.string() + "' -- '" +
+                                program("matrix_mul") + "' --n 128";
+    test::ToolRun r = run_gi_tool(command);
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::vector<fs::path> sixteen = list_test_cases(cases, "MatrixMulCUDA<16>");
+    const std::vector<fs::path> all = list_test_cases(cases);
+    ASSERT_EQ(sixteen.size(), 1u);
+    ASSERT_EQ(all.size(), 2u);  // both launches: the recorder records every launch it sees
+    EXPECT_EQ(read_test_case(sixteen[0], CaseLoad::ManifestOnly).symbol.find("_Z13MatrixMulCUDAILi16E"), 0u);
+
+    const Grammar g = grammar("matrix_mul", "MatrixMulCUDA");
+    CudaEvaluator every(g, options(cases, "MatrixMulCUDA", "", ""));
+    EXPECT_EQ(every.case_count(), 2);
+    every.check_oracle();
+    for (int c = 0; c < 2; ++c) {
+        const BatchResult batch = every.evaluate({make_variant(Genome{}, g)}, c);
+        EXPECT_EQ(batch.results[0].status, EvalStatus::Ok) << c << ": " << batch.results[0].detail;
+        EXPECT_EQ(batch.results[0].error, 0) << c;
+    }
+    CudaEvaluator one(g, options(cases, "MatrixMulCUDA<32>", "", ""));
+    EXPECT_EQ(one.case_count(), 1);
+    one.check_oracle();
+}
+
 TEST_F(GpuRealPrograms, AcceptanceRefusesAVariantTheProgramsOwnSelfCheckFails) {
     const fs::path reference = folder_.path() / "reference";
     const std::string args = "--width 512 --height 128 --frames 2";

@@ -39,6 +39,7 @@ std::vector<CorpusKernel> kernels() {
         {"namespaced.cu", {"to_grey"}, {"THREADS=64,128,256"}, "", "kernels in namespaces"},
         {"two_kernels.cu", {"partial_sums", "final_sum"}, {"BLOCK=128,256"}, "", "two kernels of one file"},
         {"crlf.cu", {"saxpy_items"}, {"ITEMS=2,4,8"}, "", "CR LF line ends"},
+        {"matrix_mul.cu", {"MatrixMulCUDA<32>"}, {}, recorder, "a template kernel instantiated twice, one instantiation registered"},
     };
 }
 
@@ -55,10 +56,26 @@ TEST(Corpus, EveryFileHasAGrammarThatReproducesIt) {
         const Grammar grammar = grammar_of_corpus(k);
         test::expect_reproduces(grammar, read_source_file(corpus(k.file)).text);
         int globals = 0;
-        for (const Function& f : grammar.functions) globals += f.is_global;
+        for (const Function& f : grammar.functions) {
+            globals += f.is_global;
+            EXPECT_EQ(f.is_template, f.name == "MatrixMulCUDA") << f.name;
+        }
         EXPECT_EQ(globals, static_cast<int>(k.functions.size()));
         EXPECT_FALSE(grammar.rules.empty());
         for (const std::string& p : k.params) EXPECT_NE(grammar.find_gene(p.substr(0, p.find('='))), nullptr) << p;
+    }
+}
+
+TEST(Corpus, TemplateArgumentsNameAnInstantiationOfATemplateOnly) {
+    GrammarOptions options;
+    options.functions = {"rowFilter<3>"};
+    try {
+        build_grammar(read_source_file(corpus("row_filter.cu")), options);
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("'rowFilter<3>' names template arguments, but 'rowFilter' is not a template"),
+                  std::string::npos)
+            << e.what();
     }
 }
 
@@ -76,7 +93,7 @@ TEST(Corpus, RandomSingleEditsCompileWithTheProgramsSettings) {
     }
     for (const CorpusKernel& k : kernels()) {
         std::string command = "mutants '" + corpus(k.file) + "' " + k.settings;
-        for (const std::string& f : k.functions) command += " --function " + f;
+        for (const std::string& f : k.functions) command += " --function '" + f + "'";
         for (const std::string& p : k.params) command += " --param " + p;
         command += " --count 12 --seed 3 --jobs 2 --min-rate 90";
         const test::ToolRun r = test::run_gi_tool(command);

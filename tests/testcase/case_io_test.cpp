@@ -329,3 +329,25 @@ TEST(TestCaseIo, EmbeddedPointersThatDoNotHoldAreRefusedWhenWrittenAndRead) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+// A template's instantiation is named with its arguments; its folder name cannot hold them.
+TEST(TestCaseIo, AnInstantiationsCasesHaveFolderSafeNamesAndKeepTheirSymbol) {
+    TempDir dir;
+    TestCase tc = sample_case();
+    tc.kernel = "MatrixMulCUDA<32>";
+    tc.symbol = "_Z13MatrixMulCUDAILi32EEvPfPKfS2_ii";
+    const fs::path folder = write_test_case(tc, dir.path());
+    EXPECT_EQ(folder.filename(), "MatrixMulCUDA_32_-0000");
+    const std::vector<fs::path> found = list_test_cases(dir.path(), "MatrixMulCUDA<32>");
+    ASSERT_EQ(found.size(), 1u);
+    const TestCase back = read_test_case(found[0]);
+    EXPECT_EQ(back.kernel, "MatrixMulCUDA<32>");
+    EXPECT_EQ(back.symbol, tc.symbol);
+    EXPECT_TRUE(list_test_cases(dir.path(), "MatrixMulCUDA<16>").empty());
+}
+
+}  // namespace
+}  // namespace gi

@@ -60,5 +60,30 @@ TEST(KernelName, KernelsInTheirOwnNamespaceAndTemplates) {
     EXPECT_FALSE(matches("other", plain));
 }
 
+// One instantiation of a template kernel, by its template arguments or by the mangled name another
+// build gave it (what the recorder stores), and its guarded copy by the same.
+TEST(KernelName, OneInstantiationOfATemplate) {
+    const std::string k16 = "_Z13MatrixMulCUDAILi16EEvPfS0_S0_ii";  // void MatrixMulCUDA<16>(float*, float*, float*, int, int)
+    const std::string k32 = "_Z13MatrixMulCUDAILi32EEvPfS0_S0_ii";
+    const std::string g32 = "_ZN10gi_guarded13MatrixMulCUDAILi32EEEvPfS1_S1_ii";
+    ASSERT_EQ(demangled(g32), "void gi_guarded::MatrixMulCUDA<32>(float*, float*, float*, int, int)");
+    EXPECT_EQ(kernel_instantiation_name(demangled(k32)), "MatrixMulCUDA<32>");
+    EXPECT_EQ(kernel_instantiation_name("void ns::k<float, 4>(float*)"), "ns::k<float,4>");
+    EXPECT_TRUE(matches("MatrixMulCUDA<32>", k32));
+    EXPECT_TRUE(matches("MatrixMulCUDA< 32 >", k32));
+    EXPECT_FALSE(matches("MatrixMulCUDA<32>", k16));
+    EXPECT_TRUE(matches("MatrixMulCUDA", k16));  // the template's name alone names each of them
+    EXPECT_TRUE(matches(k32, k32));
+    EXPECT_FALSE(matches(k32, k16));
+    EXPECT_TRUE(matches("gi_guarded::" + k32, g32));
+    EXPECT_TRUE(matches("gi_guarded::MatrixMulCUDA<32>", g32));
+    EXPECT_FALSE(matches("gi_guarded::" + k32, k32));
+    EXPECT_FALSE(matches(k32, g32));
+    EXPECT_TRUE(matches("ns::k<64>", "_ZN2ns1kILi64EEEvPf"));
+    EXPECT_TRUE(matches("k<64>", "_ZN2ns1kILi64EEEvPf"));
+    // A mangled name of a plain kernel names exactly that kernel: not an overload of the same name.
+    EXPECT_FALSE(matches("_Z5scalePfPKfi", "_Z5scalePd"));
+}
+
 }  // namespace
 }  // namespace gi::worker

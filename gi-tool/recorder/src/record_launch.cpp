@@ -52,6 +52,7 @@ Fn driver_function(const char* symbol) {
 
 using AddressRangeFn = CUresult (*)(CUdeviceptr*, size_t*, CUdeviceptr);
 using FuncGetModuleFn = CUresult (*)(CUmodule*, CUfunction);
+using FuncGetNameFn = CUresult (*)(const char**, CUfunction);
 using ModuleGetGlobalFn = CUresult (*)(CUdeviceptr*, size_t*, CUmodule, const char*);
 
 AddressRangeFn address_range_function() {
@@ -261,16 +262,33 @@ private:
     std::set<std::uintptr_t> not_device_pages_;      // 64 KiB pages a scan found no device memory in
 };
 
+// The driver's handle of the kernel the program launched, nullptr when the runtime cannot tell.
+CUfunction kernel_function(const void* kernel) {
+    cudaFunction_t function = nullptr;
+    if (cudaGetFuncBySymbol(&function, kernel) != cudaSuccess) {
+        cudaGetLastError();
+        return nullptr;
+    }
+    return reinterpret_cast<CUfunction>(function);
+}
+
+// The launched kernel's compiled (mangled) name: which instantiation of a template ran, so replay
+// runs the same one. "" when the driver cannot say (an old driver: replay then goes by the name).
+std::string kernel_symbol(CUfunction function) {
+    static const FuncGetNameFn get_name = driver_function<FuncGetNameFn>("cuFuncGetName");
+    const char* name = nullptr;
+    if (!function || !get_name || get_name(&name, function) != CUDA_SUCCESS || !name) return "";
+    return name;
+}
+
 // The module variables GI_RECORD_GLOBALS names that the kernel's module defines, captured as buffers.
-void capture_variables(CaseBuilder& builder, const void* kernel, const char* name) {
+void capture_variables(CaseBuilder& builder, CUfunction function, const char* name) {
     const std::vector<ModuleVariable>& wanted = requested_variables();
     if (wanted.empty()) return;
     static const FuncGetModuleFn get_module = driver_function<FuncGetModuleFn>("cuFuncGetModule");
     static const ModuleGetGlobalFn get_global = driver_function<ModuleGetGlobalFn>("cuModuleGetGlobal");
-    cudaFunction_t function = nullptr;
     CUmodule module = nullptr;
-    if (!get_module || !get_global || cudaGetFuncBySymbol(&function, kernel) != cudaSuccess ||
-        get_module(&module, reinterpret_cast<CUfunction>(function)) != CUDA_SUCCESS) {
+    if (!get_module || !get_global || !function || get_module(&module, function) != CUDA_SUCCESS) {
         cudaGetLastError();
         throw RecordError(std::string("gi::launch recording '") + name + "': cannot find the kernel's module to capture its "
                           "__constant__/__device__ variables (the driver lacks cuFuncGetModule; update the NVIDIA driver)");
@@ -334,8 +352,10 @@ cudaError_t record_launch(Launcher launcher, const void* kernel, const char* nam
     }
 
     CaseBuilder builder(tc);
+    const CUfunction function = kernel_function(kernel);
+    tc.symbol = kernel_symbol(function);
     // Variables first: a pointer argument into one of them (cudaGetSymbolAddress) then shares its buffer.
-    capture_variables(builder, kernel, name);
+    capture_variables(builder, function, name);
     // Buffers whose contents are scanned for pointers once their bytes are read: (buffer, every word
     // must be a pointer, what to call it).
     std::vector<std::tuple<int, bool, std::string>> to_scan;

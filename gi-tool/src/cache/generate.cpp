@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "cache/registration.hpp"
+#include "util/format.hpp"
 
 namespace gi {
 namespace {
@@ -40,7 +41,7 @@ bool is_integer(const std::string& text) {
 
 std::string registration_identifier(const std::vector<std::string>& functions) {
     std::string id;
-    for (const std::string& f : functions) id += (id.empty() ? "" : "_") + f;
+    for (const std::string& f : functions) id += (id.empty() ? "" : "_") + file_name_part(f);
     return id;
 }
 

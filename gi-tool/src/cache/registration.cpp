@@ -5,6 +5,7 @@
 
 #include "grammar/grammar.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 #include "util/hash.hpp"
 
 namespace gi {
@@ -110,7 +111,7 @@ std::vector<std::string> registration_differences(const Registration& entry_raw,
 
 std::string cache_entry_file_name(const std::vector<std::string>& functions, int architecture) {
     std::string name;
-    for (const std::string& f : functions) name += (name.empty() ? "" : "+") + f;
+    for (const std::string& f : functions) name += (name.empty() ? "" : "+") + file_name_part(f);
     return name + "." + architecture_name(architecture) + ".xml";
 }
 

@@ -72,6 +72,8 @@ DeviceCompileResult compile_with_nvrtc(const DeviceCompileRequest& request) {
         nvrtcProgram& p;
         ~Guard() { nvrtcDestroyProgram(&p); }
     } guard{program};
+    for (const std::string& expression : request.name_expressions)
+        check(nvrtcAddNameExpression(program, expression.c_str()), "adding the name expression");
 
     DeviceCompileResult result;
     result.compiler = "nvrtc";

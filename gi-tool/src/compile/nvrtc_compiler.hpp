@@ -14,6 +14,9 @@ struct DeviceCompileRequest {
     std::vector<std::string> options;         // nvcc spelling, as Flag genes write them
     std::string arch = "sm_90";               // a real architecture: the result is a cubin
     std::vector<std::string> include_dirs;    // the kernel's own folder, for its #includes
+    // Template instantiations to emit ("MatrixMulCUDA<32>"): NVRTC compiles no host code, so the
+    // launches that would instantiate a template kernel in the program are not there.
+    std::vector<std::string> name_expressions;
 };
 
 struct DeviceCompileResult {

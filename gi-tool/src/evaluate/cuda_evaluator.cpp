@@ -37,6 +37,7 @@
 #include "variant/hang_guard.hpp"
 #include "variant/loop_guard.hpp"
 #include "variant/paired_build.hpp"
+#include "worker/kernel_name.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {
@@ -187,6 +188,8 @@ struct CudaEvaluator::Impl {
         std::uint64_t bytes = 0;            // the case's buffers together
         fs::path reference_file;            // the original's outputs, handed to later workers ("" = none yet)
         std::string reference_sha256;       // their checksum, as the writing worker reported it
+        std::string kernel;                 // the name the worker finds the kernel by: the function, or
+                                            // for a template the recorded instantiation's symbol
         bool reference_failed = false;      // writing them failed once: do not try again
         bool rejection_noted = false;
         // The original's first replay on this GPU against the recorded outputs (the oracle gate).
@@ -211,6 +214,7 @@ struct CudaEvaluator::Impl {
     CudaEvaluatorOptions options;
     std::string function;
     std::vector<std::string> arg_names;
+    std::vector<std::string> instantiations;  // of a template kernel, as recorded ("K<32>"): emitted by NVRTC
     NameValues param_defaults;
     std::vector<std::pair<std::string, std::string>> numeric_params;  // name, default
     LaunchGeometry geometry;
@@ -536,7 +540,7 @@ struct CudaEvaluator::Impl {
         Message m{"run",
                   {{"slot", std::to_string(index)},
                    {"role", role},
-                   {"kernel", function},
+                   {"kernel", slots[index].kernel},
                    {"grid", dims_text(g.grid)},
                    {"block", dims_text(g.block)},
                    {"shared", std::to_string(slots[index].manifest.shared_bytes)},
@@ -793,13 +797,20 @@ struct CudaEvaluator::Impl {
 
     DeviceCompileResult compile(const std::string& source, const std::vector<std::string>& flags) {
         if (use_nvrtc && nvrtc_options_for(flags)) {
-            const std::string key = compiled_code_key(source, flags, arch, "nvrtc");
+            // A paired build holds the template twice: its guarded copy's instantiations too.
+            std::vector<std::string> names = instantiations;
+            if (source.find(std::string("namespace ") + kGuardedNamespace) != std::string::npos)
+                for (const std::string& name : instantiations) names.push_back(std::string(kGuardedNamespace) + "::" + name);
+            std::vector<std::string> keyed = flags;
+            for (const std::string& name : names) keyed.push_back("--name-expression=" + name);
+            const std::string key = compiled_code_key(source, keyed, arch, "nvrtc");
             if (auto hit = cache.get(key)) return *hit;
             DeviceCompileRequest request;
             request.source = source;
             request.options = flags;
             request.arch = arch;
             request.include_dirs = options.include_dirs;
+            request.name_expressions = names;
             try {
                 DeviceCompileResult r = compile_with_nvrtc(request);
                 cache.put(key, r);
@@ -1070,7 +1081,7 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
     Impl& s = *impl_;
     const Function* kernel = nullptr;
     for (const Function& f : grammar.functions)
-        if (f.is_global && (s.options.function.empty() || f.name == s.options.function)) {
+        if (f.is_global && (s.options.function.empty() || f.name == template_base_name(s.options.function))) {
             kernel = &f;
             break;
         }
@@ -1104,6 +1115,20 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
             slot.path = path;
             slot.held_out = held_out;
             slot.manifest = read_test_case(path, CaseLoad::ManifestOnly);
+            slot.kernel = s.function;
+            if (kernel->is_template) {
+                // Which instantiation ran is in the case; a registration naming one takes its cases only.
+                if (slot.manifest.symbol.empty())
+                    throw Error(path.string() + ": '" + s.function + "' is a template, and this case does not say which "
+                                "instantiation of it ran (recorded by an older recorder); record it again");
+                const std::string demangled = worker::demangled_name(slot.manifest.symbol);
+                const std::string instance = worker::kernel_instantiation_name(demangled);
+                const std::string& wanted = s.options.function.empty() ? s.function : s.options.function;
+                if (!worker::kernel_name_matches(wanted, slot.manifest.symbol, demangled)) continue;
+                slot.kernel = slot.manifest.symbol;
+                if (std::find(s.instantiations.begin(), s.instantiations.end(), instance) == s.instantiations.end())
+                    s.instantiations.push_back(instance);
+            }
             if (slot.manifest.args.size() != s.arg_names.size())
                 throw Error(path.string() + ": the recorded launch passes " + std::to_string(slot.manifest.args.size()) +
                             " arguments but '" + s.function + "' takes " + std::to_string(s.arg_names.size()) +
@@ -1308,7 +1333,7 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
             }
             const double base = s.slots[case_index].original_ms > 0 ? s.slots[case_index].original_ms : 100;
             std::vector<std::string> launch{s.worker_program, "--once",
-                                            "--case", s.slots[case_index].path.string(), "--kernel", s.function,
+                                            "--case", s.slots[case_index].path.string(), "--kernel", s.slots[case_index].kernel,
                                             "--grid", dims_text(g.grid), "--block", dims_text(g.block), "--shared",
                                             std::to_string(s.slots[case_index].manifest.shared_bytes)};
             runs.push_back([sanitizer, tools, launch, base, cubin_bytes = code.cubin]() {

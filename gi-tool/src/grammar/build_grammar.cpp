@@ -110,8 +110,13 @@ std::vector<FunctionDefinition> select_functions(const Scan& scan, const Directi
         bool found = false;
         bool declared_only = false;
         bool device_only = false;
+        const std::string base = template_base_name(name);
         for (const FunctionDefinition& f : all) {
-            if (f.name != name) continue;
+            if (f.name != base) continue;
+            if (base != name && !f.is_template)
+                throw_at(source.path, scan.tokens[static_cast<std::size_t>(f.name_token)].line,
+                         "'" + name + "' names template arguments, but '" + base + "' is not a template",
+                         "pass --function " + base);
             if (!f.is_global) device_only = true;
             else if (f.body_open < 0) declared_only = true;
             else {
@@ -277,6 +282,7 @@ Grammar build_grammar(const SourceFile& source, const GrammarOptions& options) {
         Function described;
         described.name = function.name;
         described.is_global = function.is_global;
+        described.is_template = function.is_template;
         described.first_line = scan.tokens[static_cast<std::size_t>(function.first_token)].line;
         described.body_first_line = scan.tokens[static_cast<std::size_t>(function.body_open)].line;
         described.last_line = scan.tokens[static_cast<std::size_t>(function.body_close)].line;

@@ -92,6 +92,7 @@ std::vector<FunctionDefinition> find_cuda_functions(const Scan& scan) {
         function.params_open = params;
         function.params_close = params_close;
         function.first_token = declaration_start(scan, i);
+        function.is_template = scan.tokens[static_cast<std::size_t>(function.first_token)].is("template");
         // Qualifiers after the parameter list (const, noexcept, -> type, attributes) end at '{' or ';'.
         for (int k = params_close + 1; k < count; ++k) {
             const Token& token = scan.tokens[static_cast<std::size_t>(k)];

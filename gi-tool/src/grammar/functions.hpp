@@ -12,6 +12,7 @@ namespace gi::grammar_detail {
 struct FunctionDefinition {
     std::string name;
     bool is_global = false;
+    bool is_template = false;  // declared after `template <...>`
     int first_token = 0;    // first token of the declaration (template, extern "C", static...)
     int name_token = 0;
     int params_open = 0;    // '(' of the parameter list

@@ -4,6 +4,14 @@
 
 namespace gi {
 
+std::string template_base_name(const std::string& name) {
+    const std::size_t angle = name.find('<');
+    if (angle == std::string::npos) return name;
+    std::string base = name.substr(0, angle);
+    while (!base.empty() && (base.back() == ' ' || base.back() == '\t')) base.pop_back();
+    return base;
+}
+
 std::string_view rule_kind_prefix(RuleKind kind) {
     switch (kind) {
     case RuleKind::Statement: return "_";

@@ -110,11 +110,16 @@ struct KernelParameter {
 struct Function {
     std::string name;
     bool is_global = false;  // __global__ (kernel) or __device__ helper
+    bool is_template = false;  // a template: the program runs instantiations of it ("k<32>")
     int first_line = 0;      // the line of the signature's start
     int body_first_line = 0; // the line of the opening brace
     int last_line = 0;       // the line of the closing brace
     std::vector<KernelParameter> parameters;
 };
+
+// The function a --function name means: "MatrixMulCUDA<32>" names the template MatrixMulCUDA (one
+// instantiation of it, which replay runs); other names stand as they are.
+std::string template_base_name(const std::string& name);
 
 struct Grammar {
     std::string source_path;  // for messages

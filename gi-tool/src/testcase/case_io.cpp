@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "util/error.hpp"
+#include "util/format.hpp"
 #include "util/hash.hpp"
 
 namespace gi {
@@ -85,6 +86,7 @@ std::string manifest_text(const TestCase& tc, const std::vector<std::string>& be
 
     auto* kernel = root->InsertNewChildElement("kernel");
     kernel->SetAttribute("name", tc.kernel.c_str());
+    if (!tc.symbol.empty()) kernel->SetAttribute("symbol", tc.symbol.c_str());
     auto* launch = root->InsertNewChildElement("launch");
     launch->SetAttribute("grid", to_string(tc.grid).c_str());
     launch->SetAttribute("block", to_string(tc.block).c_str());
@@ -183,7 +185,8 @@ fs::path write_test_case(const TestCase& tc, const fs::path& record_dir) {
     fs::create_directories(record_dir, ec);
     if (ec) throw Error(record_dir.string() + ": cannot create the recording folder: " + ec.message());
 
-    const fs::path temp = record_dir / (".tmp-" + tc.kernel + "-" + random_token());
+    const std::string stem = file_name_part(tc.kernel);
+    const fs::path temp = record_dir / (".tmp-" + stem + "-" + random_token());
     try {
         if (!fs::create_directory(temp, ec) || ec)
             throw Error(temp.string() + ": cannot create a temporary folder: " + ec.message());
@@ -207,7 +210,7 @@ fs::path write_test_case(const TestCase& tc, const fs::path& record_dir) {
         for (int n = 0; n < 1000000; ++n) {
             char suffix[16];
             std::snprintf(suffix, sizeof suffix, "-%04d", n);
-            const fs::path target = record_dir / (tc.kernel + suffix);
+            const fs::path target = record_dir / (stem + suffix);
             if (fs::exists(target)) continue;
             fs::rename(temp, target, ec);
             if (!ec) return target;
@@ -354,6 +357,7 @@ TestCase read_test_case(const fs::path& folder, CaseLoad load) {
     tc.path = folder.string();
     tc.kernel = r.text(r.child(root, "kernel"), "name");
     if (tc.kernel.empty()) r.fail(root->FirstChildElement("kernel"), "the kernel name is empty");
+    if (const char* symbol = root->FirstChildElement("kernel")->Attribute("symbol")) tc.symbol = symbol;
     const auto* launch = r.child(root, "launch");
     tc.grid = r.dim3(launch, "grid");
     tc.block = r.dim3(launch, "block");
@@ -455,9 +459,10 @@ std::vector<fs::path> list_test_cases(const fs::path& dir, const std::string& ke
         if (!entry.is_directory() || name.rfind(".tmp-", 0) == 0) continue;
         if (!fs::exists(entry.path() / kManifestName)) continue;
         if (!kernel.empty()) {
-            if (name.size() <= kernel.size() + 1 || name.compare(0, kernel.size(), kernel) != 0 ||
-                name[kernel.size()] != '-' ||
-                !std::all_of(name.begin() + static_cast<long>(kernel.size()) + 1, name.end(),
+            const std::string stem = file_name_part(kernel);
+            if (name.size() <= stem.size() + 1 || name.compare(0, stem.size(), stem) != 0 ||
+                name[stem.size()] != '-' ||
+                !std::all_of(name.begin() + static_cast<long>(stem.size()) + 1, name.end(),
                              [](char c) { return c >= '0' && c <= '9'; }))
                 continue;
         }

@@ -23,7 +23,7 @@ inline constexpr int kOldestTestCaseFormat = 1;
 inline constexpr const char* kManifestName = "manifest.xml";
 
 // Writes `tc` (buffers' before/after bytes filled; checksums are computed here) as a new folder
-// `<kernel>-NNNN` in `record_dir` (created if missing), NNNN the first free number. Returns the
+// `<kernel>-NNNN` (the name's file_name_part) in `record_dir` (created if missing), NNNN the first free number. Returns the
 // folder. Throws gi::Error naming the path on any failure, after removing the temporary folder.
 std::filesystem::path write_test_case(const TestCase& tc, const std::filesystem::path& record_dir);
 

@@ -66,6 +66,8 @@ struct CaseArg {
 
 struct TestCase {
     std::string kernel;                     // the name given to gi::launch
+    std::string symbol;                     // the launched kernel's compiled (mangled) name: which
+                                            // instantiation of a template kernel ran; "" when not recorded
     Dim3 grid, block;
     std::uint32_t shared_bytes = 0;         // dynamic shared memory
     std::vector<CaseArg> args;              // in the kernel's parameter order
@@ -76,6 +78,7 @@ struct TestCase {
 };
 
 std::string_view to_string(CaseArg::Kind kind);  // "scalar", "pointer", "null"
+
 
 // Scalar value as a signed integer when its element type is an integer of 1..8 bytes (geometry
 // expressions use it), otherwise nullopt.

@@ -1,5 +1,6 @@
 #include "util/format.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -12,5 +13,12 @@ std::string fixed(double value, int digits) {
 }
 
 std::string fixed_or_dash(double value, int digits) { return std::isfinite(value) ? fixed(value, digits) : "-"; }
+
+std::string file_name_part(const std::string& name) {
+    std::string out = name;
+    for (char& c : out)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';
+    return out;
+}
 
 }  // namespace gi

@@ -10,4 +10,8 @@ std::string fixed(double value, int digits);
 // The same, or "-" for a value that is not finite: a table cell with nothing to show.
 std::string fixed_or_dash(double value, int digits);
 
+// `name` with every character that is not a letter, digit or '_' replaced by '_': a kernel name such
+// as "MatrixMulCUDA<32>" made fit for file names and C identifiers ("MatrixMulCUDA_32_").
+std::string file_name_part(const std::string& name);
+
 }  // namespace gi

@@ -1,0 +1,62 @@
+// A template kernel in the cuda evaluator (fake worker, no GPU): each recorded case says which
+// instantiation ran (its symbol), the run uses the cases of every instantiation, or of the one the
+// registration names ("K<32>"), and each case is replayed with its own instantiation.
+#include <gtest/gtest.h>
+
+#include "../gpu/fake_worker_fixture.hpp"
+#include "testcase/case_io.hpp"
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+
+const char* const kTemplate = R"(#define BLOCK 256
+template <int SCALE>
+__global__ void scale(float* out, const float* in, int n) {
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    if (i < n) out[i] = SCALE * in[i];
+}
+)";
+
+class TemplateCases : public gpu_test::FakeWorkerEvaluatorTest {
+protected:
+    void SetUp() override {
+        set_up(kTemplate, "64,256", 0);
+        if (IsSkipped()) return;
+        for (const char* symbol : {"_Z5scaleILi2EEvPfPKfi", "_Z5scaleILi3EEvPfPKfi", "_Z5scaleILi3EEvPfPKfi"}) {
+            TestCase tc = gpu_test::scale_case(1024);
+            tc.symbol = symbol;
+            write_test_case(tc, folder_.path() / "cases");
+        }
+    }
+};
+
+TEST_F(TemplateCases, EveryInstantiationsCasesOrTheOneNamed) {
+    if (IsSkipped()) return;
+    CudaEvaluatorOptions o = options(0);
+    EXPECT_EQ(CudaEvaluator(grammar_, o).case_count(), 3);
+    o.function = "scale<3>";
+    EXPECT_EQ(CudaEvaluator(grammar_, o).case_count(), 2);
+    o.function = "scale<2>";
+    CudaEvaluator two(grammar_, o);
+    EXPECT_EQ(two.case_count(), 1);
+    EXPECT_EQ(two.evaluate({with_block("256")}, 0).results[0].status, EvalStatus::Ok);
+    o.function = "scale<7>";
+    EXPECT_THROW(CudaEvaluator(grammar_, o), Error);  // no case of that instantiation
+}
+
+TEST_F(TemplateCases, ACaseThatDoesNotSayWhichInstantiationRanIsRefused) {
+    if (IsSkipped()) return;
+    write_test_case(gpu_test::scale_case(1024), folder_.path() / "cases");  // no symbol
+    try {
+        CudaEvaluator e(grammar_, options(0));
+        FAIL() << "no error";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("'scale' is a template, and this case does not say which instantiation"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace gi
