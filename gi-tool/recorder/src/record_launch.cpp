@@ -38,13 +38,15 @@ std::string hex(std::uintptr_t value) {
 
 // Driver functions through the runtime's entry point: the recorder then needs no link to libcuda,
 // so a program using it still starts on a machine without the driver.
+// `version`: the CUDA version that introduced the function (asking for an older one finds nothing).
 template <typename Fn>
-Fn driver_function(const char* symbol) {
+Fn driver_function(const char* symbol, unsigned version = 12000) {
     void* p = nullptr;
     cudaDriverEntryPointQueryResult status{};
 #if CUDART_VERSION >= 12050
-    cudaGetDriverEntryPointByVersion(symbol, &p, 12000, cudaEnableDefault, &status);
+    cudaGetDriverEntryPointByVersion(symbol, &p, version, cudaEnableDefault, &status);
 #else
+    (void)version;
     cudaGetDriverEntryPoint(symbol, &p, cudaEnableDefault, &status);
 #endif
     return status == cudaDriverEntryPointSuccess ? reinterpret_cast<Fn>(p) : nullptr;
@@ -275,7 +277,7 @@ CUfunction kernel_function(const void* kernel) {
 // The launched kernel's compiled (mangled) name: which instantiation of a template ran, so replay
 // runs the same one. "" when the driver cannot say (an old driver: replay then goes by the name).
 std::string kernel_symbol(CUfunction function) {
-    static const FuncGetNameFn get_name = driver_function<FuncGetNameFn>("cuFuncGetName");
+    static const FuncGetNameFn get_name = driver_function<FuncGetNameFn>("cuFuncGetName", 12030);
     const char* name = nullptr;
     if (!function || !get_name || get_name(&name, function) != CUDA_SUCCESS || !name) return "";
     return name;

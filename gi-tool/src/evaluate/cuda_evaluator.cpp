@@ -1120,7 +1120,8 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
                 // Which instantiation ran is in the case; a registration naming one takes its cases only.
                 if (slot.manifest.symbol.empty())
                     throw Error(path.string() + ": '" + s.function + "' is a template, and this case does not say which "
-                                "instantiation of it ran (recorded by an older recorder); record it again");
+                                "instantiation of it ran (recorded by an older recorder, or with a driver older than CUDA 12.3, "
+                                "which cannot name the launched kernel); record it again");
                 const std::string demangled = worker::demangled_name(slot.manifest.symbol);
                 const std::string instance = worker::kernel_instantiation_name(demangled);
                 const std::string& wanted = s.options.function.empty() ? s.function : s.options.function;
