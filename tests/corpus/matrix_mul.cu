@@ -36,6 +36,7 @@ static int multiply(const char* name, float* dC, const float* dA, const float* d
 {
     const dim3 threads(BLOCK_SIZE, BLOCK_SIZE);
     const dim3 grid(n / BLOCK_SIZE, n / BLOCK_SIZE);
+    if (cudaMemset(dC, 0, C.size() * sizeof(float)) != cudaSuccess) return 2;
     try {
         if (gi::launch(MatrixMulCUDA<BLOCK_SIZE>, name, grid, threads, 0, nullptr, dC, dA, dB, n, n) != cudaSuccess) return 2;
     } catch (const gi::RecordError& e) {

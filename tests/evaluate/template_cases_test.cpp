@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "../gpu/fake_worker_fixture.hpp"
+#include "evaluate/evaluator_factory.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
 
@@ -43,6 +44,20 @@ TEST_F(TemplateCases, EveryInstantiationsCasesOrTheOneNamed) {
     EXPECT_EQ(two.evaluate({with_block("256")}, 0).results[0].status, EvalStatus::Ok);
     o.function = "scale<7>";
     EXPECT_THROW(CudaEvaluator(grammar_, o), Error);  // no case of that instantiation
+}
+
+// gi-tool evolve --function "scale<3>": the instantiation reaches the evaluator (it had been lost
+// between the grammar's options and the evaluator's, and every instantiation's cases were used).
+TEST_F(TemplateCases, TheFunctionOptionReachesTheEvaluator) {
+    if (IsSkipped()) return;
+    EvaluatorOptions options;
+    options.values["--cases"] = {(folder_.path() / "cases").string()};
+    options.values["--set-aside"] = {"0"};
+    options.kernel_path = kernel_.string();
+    options.function = "scale<3>";
+    EXPECT_EQ(make_evaluator("cuda", grammar_, options)->case_count(), 2);
+    options.function = "scale";
+    EXPECT_EQ(make_evaluator("cuda", grammar_, options)->case_count(), 3);
 }
 
 TEST_F(TemplateCases, ACaseThatDoesNotSayWhichInstantiationRanIsRefused) {

@@ -69,7 +69,12 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::set<std::string> present;
     for (const auto& o : cuda_switch_options())
         if (args.has(o)) present.insert(o);
-    CudaEvaluator evaluator(grammar, cuda_evaluator_options(values, kernel_path_from(args), present));
+    CudaEvaluatorOptions evaluator_options = cuda_evaluator_options(values, kernel_path_from(args), present);
+    if (args.has("--function")) evaluator_options.function = args.values("--function").front();
+    const CompileSettings settings = compile_settings_from(args);
+    evaluator_options.include_dirs.insert(evaluator_options.include_dirs.end(), settings.include_dirs.begin(), settings.include_dirs.end());
+    evaluator_options.compile_options = settings.options;
+    CudaEvaluator evaluator(grammar, evaluator_options);
 
     const EditSpace space(grammar, macros_for(Genome{}, grammar));
     if (space.empty()) throw Error(grammar.source_path + ": the grammar offers no edits, so there is nothing to benchmark");

@@ -155,6 +155,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     for (const std::string& option : evaluator_switch_options())
         if (args.has(option)) evaluator_options.switches.insert(option);
     evaluator_options.kernel_path = kernel_path_from(args);
+    if (args.has("--function")) evaluator_options.function = args.values("--function").front();
     const CompileSettings compile_settings = compile_settings_from(args);
     evaluator_options.include_dirs = compile_settings.include_dirs;
     evaluator_options.compile_options = compile_settings.options;

@@ -20,6 +20,7 @@ struct EvaluatorOptions {
     std::map<std::string, std::vector<std::string>> values;
     std::set<std::string> switches;
     std::string kernel_path;  // the kernel file, for evaluators that need its folder
+    std::string function;     // the first --function as given: "MatrixMulCUDA<32>" names one instantiation
     // How the kernel file compiles besides its own folder (-I, -D, --compile-option): every
     // evaluator that compiles passes them on.
     std::vector<std::string> include_dirs;
