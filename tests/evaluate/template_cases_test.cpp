@@ -5,6 +5,7 @@
 
 #include "../gpu/fake_worker_fixture.hpp"
 #include "evaluate/evaluator_factory.hpp"
+#include "grammar/build_grammar.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
 
@@ -70,6 +71,30 @@ TEST_F(TemplateCases, ACaseThatDoesNotSayWhichInstantiationRanIsRefused) {
         EXPECT_NE(std::string(e.what()).find("'scale' is a template, and this case does not say which instantiation"),
                   std::string::npos)
             << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace gi
+
+namespace gi {
+namespace {
+
+// Replay runs one kernel: a grammar holding two would let edits to the second go unchecked.
+TEST(CudaEvaluatorKernels, AGrammarOfTwoKernelsIsRefused) {
+    GrammarOptions options;
+    options.functions = {"partial_sums", "final_sum"};
+    const Grammar grammar =
+        build_grammar(read_source_file((std::filesystem::path(GI_SOURCE_DIR) / "tests/corpus/two_kernels.cu").string()), options);
+    CudaEvaluatorOptions o;
+    o.cases = "/nonexistent";
+    try {
+        CudaEvaluator e(grammar, o);
+        FAIL() << "no error";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("the grammar holds the kernels 'partial_sums' and 'final_sum'"), std::string::npos)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("evolve one kernel at a time"), std::string::npos) << e.what();
     }
 }
 

@@ -120,3 +120,33 @@ TEST(Corpus, WithoutItsIncludeFolderTheKernelIsAClearErrorNotAnEmptyRun) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+// A helper another kernel of the file calls is not evolved with the registered kernel: the other
+// kernel would change with it, and nothing replays that one.
+TEST(Corpus, AHelperSharedWithAnUnregisteredKernelIsLeftAlone) {
+    const std::string text = "__device__ float twice(float x) {\n    float y = 0.0f;\n    y = x + x;\n    return y;\n}\n"
+                             "__device__ float own(float x) {\n    float z = 0.0f;\n    z = x * 3.0f;\n    return z;\n}\n"
+                             "__global__ void a(float* o) {\n    o[0] = twice(o[0]) + own(o[1]);\n}\n"
+                             "__global__ void b(float* o) {\n    o[1] = twice(o[1]);\n}\n";
+    GrammarOptions options;
+    options.functions = {"a"};
+    const Grammar grammar = test::grammar_of(text, options);
+    std::vector<std::string> functions;
+    for (const Function& f : grammar.functions) functions.push_back(f.name);
+    EXPECT_EQ(functions, (std::vector<std::string>{"a", "own"}));
+    EXPECT_EQ(test::rule_with_text(grammar, "y = x + x;"), nullptr);
+    EXPECT_NE(test::rule_with_text(grammar, "z = x * 3.0f;"), nullptr);
+    bool noted = false;
+    for (const std::string& note : grammar.notes)
+        noted = noted || note.find("helper 'twice' is not evolved: the kernel 'b', which is not registered, calls it") !=
+                             std::string::npos;
+    EXPECT_TRUE(noted);
+    options.functions = {"a", "b"};  // both registered: the helper is theirs to evolve
+    EXPECT_NE(test::rule_with_text(test::grammar_of(text, options), "y = x + x;"), nullptr);
+}
+
+}  // namespace
+}  // namespace gi

@@ -1088,6 +1088,14 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
     if (!kernel)
         throw UsageError("--function: no __global__ function '" + s.options.function + "' in " + grammar.source_path);
     s.function = kernel->name;
+    // Replay runs one kernel; edits to another registered kernel would never be checked.
+    std::string others;
+    for (const Function& f : grammar.functions)
+        if (f.is_global && f.name != kernel->name) others += (others.empty() ? "'" : ", '") + f.name + "'";
+    if (!others.empty())
+        throw UsageError("the grammar holds the kernels '" + kernel->name + "' and " + others + ", but the cuda evaluator "
+                         "replays one kernel's cases, so edits to the others would go unchecked: evolve one kernel at a "
+                         "time (--function NAME, one FUNCTION per gi_optimize_cuda_kernel call)");
     for (const KernelParameter& p : kernel->parameters) s.arg_names.push_back(p.name);
     for (const Gene& gene : grammar.genes) {
         if (gene.kind != GeneKind::Param || !gene.numeric) continue;

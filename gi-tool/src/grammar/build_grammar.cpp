@@ -95,7 +95,8 @@ std::string list_names(const std::vector<FunctionDefinition>& functions, bool gl
 }
 
 std::vector<FunctionDefinition> select_functions(const Scan& scan, const DirectiveFacts& facts,
-                                                 const std::vector<FunctionDefinition>& all, const GrammarOptions& options) {
+                                                 const std::vector<FunctionDefinition>& all, const GrammarOptions& options,
+                                                 std::vector<std::string>& notes) {
     const SourceFile& source = *scan.source;
     std::vector<FunctionDefinition> selected;
     const std::string kernels = list_names(all, true);
@@ -150,12 +151,39 @@ std::vector<FunctionDefinition> select_functions(const Scan& scan, const Directi
                                  : "the __global__ functions found are " + kernels + "; pass one of them with --function");
     }
     if (options.include_helpers) {
+        // A helper that another kernel of the file also calls (directly or through other helpers) is
+        // left as it is: an edit to it would change that kernel too, and nothing checks that one.
+        std::map<std::string, std::string> shared;  // helper -> a kernel not registered that reaches it
+        for (const FunctionDefinition& kernel : all) {
+            if (!kernel.is_global || kernel.body_open < 0) continue;
+            if (std::any_of(selected.begin(), selected.end(), [&](const FunctionDefinition& s) { return s.body_open == kernel.body_open; }))
+                continue;
+            std::vector<const FunctionDefinition*> frontier{&kernel};
+            std::set<std::string> seen;
+            while (!frontier.empty()) {
+                const FunctionDefinition* f = frontier.back();
+                frontier.pop_back();
+                for (const std::string& callee : called_names(scan, *f)) {
+                    if (!seen.insert(callee).second) continue;
+                    for (const FunctionDefinition& g : all)
+                        if (g.name == callee && !g.is_global && g.body_open >= 0) {
+                            shared.emplace(callee, kernel.name);
+                            frontier.push_back(&g);
+                        }
+                }
+            }
+        }
         // Follow calls transitively to the __device__ functions defined in the same file.
         std::set<std::string> followed;
         for (std::size_t next = 0; next < selected.size(); ++next) {
             for (const std::string& callee : called_names(scan, selected[next])) {
                 if (followed.count(callee)) continue;
                 followed.insert(callee);
+                if (const auto it = shared.find(callee); it != shared.end()) {
+                    notes.push_back("helper '" + callee + "' is not evolved: the kernel '" + it->second +
+                                    "', which is not registered, calls it too, and an edit would change that kernel unchecked");
+                    continue;
+                }
                 for (const FunctionDefinition& f : all)
                     if (f.name == callee && !f.is_global && f.body_open >= 0 &&
                         std::none_of(selected.begin(), selected.end(),
@@ -267,10 +295,12 @@ Grammar build_grammar(const SourceFile& source, const GrammarOptions& options) {
     const DirectiveFacts facts = analyse_directives(scan);
     check_brackets(scan, facts);
     const std::vector<FunctionDefinition> all = find_cuda_functions(scan);
-    const std::vector<FunctionDefinition> selected = select_functions(scan, facts, all, options);
+    std::vector<std::string> selection_notes;
+    const std::vector<FunctionDefinition> selected = select_functions(scan, facts, all, options, selection_notes);
     check_selected_structure(scan, facts, selected);
 
     Grammar grammar;
+    grammar.notes = selection_notes;
     grammar.source_path = source.path;
     grammar.file_name = source.name;
     grammar.source_hash = sha256_hex(source.text);
