@@ -175,8 +175,9 @@ int run_evolve(const std::vector<std::string>& arguments) {
     if (!args.has("--quiet")) hooks.progress = [](const std::string& line) { std::cout << line << std::endl; };
     const RunRecord record = evolve(grammar, session.evaluator(), options, out, mode, session.hooks(hooks));
     session.finish(record);
-    std::cout << "\n" << run_summary(record) << "outputs in " << out
-              << ": best.cu best.genome run.xml pareto.xml history.sqlite\n";
+    std::cout << "\n" << run_summary(record);
+    for (const std::string& note : evaluator->run_notes()) std::cout << "note: " << note << "\n";
+    std::cout << "outputs in " << out << ": best.cu best.genome run.xml pareto.xml history.sqlite\n";
     return kExitOk;
 }
 

@@ -253,6 +253,7 @@ struct CudaEvaluator::Impl {
     std::map<std::string, EvalResult> sanitized;  // by variant key
     std::map<std::string, EvalResult> sanitized_binaries;  // by binary_identity and the checkers run
     bool oracle_checked = false;
+    std::string nvrtc_refusal;  // why NVRTC could not compile the kernel file ("" when it could)
     CudaEvaluatorStats stats;
 
     explicit Impl(CudaEvaluatorOptions o) : options(std::move(o)), cache(options.compile_cache) {
@@ -832,7 +833,8 @@ struct CudaEvaluator::Impl {
             const std::string nvrtc_log = r.log;
             use_nvrtc = false;
             r = compile_nvcc(original, options.compile_options);
-            if (r.ok) std::cerr << "gi-tool: note: NVRTC cannot compile the kernel file (" << first_error_lines(nvrtc_log, 1)
+            nvrtc_refusal = first_error_lines(nvrtc_log, 1);
+            if (r.ok) std::cerr << "gi-tool: note: NVRTC cannot compile the kernel file (" << nvrtc_refusal
                                 << "); compiling variants with nvcc\n";
         }
         if (!r.ok) throw Error("the original kernel does not compile for " + arch + ":\n" + first_error_lines(r.log, 5));
@@ -1197,6 +1199,15 @@ int CudaEvaluator::case_count() const { return impl_->training; }
 const CudaEvaluatorStats& CudaEvaluator::stats() const { return impl_->stats; }
 
 void CudaEvaluator::check_oracle() { impl_->prepare_original(); }
+
+std::vector<std::string> CudaEvaluator::run_notes() const {
+    const Impl& s = *impl_;
+    if (s.nvrtc_refusal.empty() || s.stats.compiled == 0) return {};
+    const double ms = s.stats.compile_cpu_ms / static_cast<double>(s.stats.compiled);
+    return {"every variant was compiled with nvcc, " + number_text(ms) + " ms a compile here, because NVRTC (about 0.5 s "
+            "a stereo variant on the H100, bench/results) cannot take the kernel file: " + s.nvrtc_refusal +
+            ". Host-only headers in the kernel file cost this; a kernel in a file of its own compiles with NVRTC"};
+}
 
 bool CudaEvaluator::loop_guard() const { return impl_->options.loop_guard; }
 

@@ -139,6 +139,7 @@ public:
     std::string name() const override { return "cuda"; }
     int case_count() const override;
     bool measures_time() const override { return true; }
+    std::vector<std::string> run_notes() const override;
     bool judges_the_program() const override { return true; }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
 

@@ -63,6 +63,9 @@ public:
     // fake landscape keyed by genome text; false unless an evaluator says otherwise.
     virtual bool judges_the_program() const { return false; }
     virtual BatchResult evaluate(const std::vector<Variant>& variants, int case_index) = 0;
+    // What a person should know about how this run was evaluated, for the end of its summary
+    // (a slower compiler it had to fall back to, say); empty by default.
+    virtual std::vector<std::string> run_notes() const { return {}; }
 };
 
 // Builds a Variant (applies the genome, computes the key).
