@@ -13,11 +13,19 @@ set(GI_OPTIMIZE_GRAMMAR_VERSION "${CMAKE_MATCH_1}")
 set_property(GLOBAL PROPERTY GI_OPTIMIZE_GRAMMAR_VERSION "${GI_OPTIMIZE_GRAMMAR_VERSION}")
 
 # The same name the installed package exports, so the module needs one spelling.
-add_executable(GIOptimize::gi-tool ALIAS gi-tool)
+if(TARGET gi-tool)
+    add_executable(GIOptimize::gi-tool ALIAS gi-tool)
+endif()
 if(TARGET gi-worker)  # the cuda evaluator's GPU process, found next to gi-tool
     add_executable(GIOptimize::gi-worker ALIAS gi-worker)
 endif()
 include("${CMAKE_CURRENT_LIST_DIR}/GIOptimize.cmake")
+
+# Installing and exporting gi-optimize is its own build's business: a project that includes it gets
+# nothing of gi-optimize in its install.
+if(NOT PROJECT_IS_TOP_LEVEL)
+    return()
+endif()
 
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)

@@ -4,9 +4,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <atomic>
 #include <functional>
+#include <thread>
 #include <unistd.h>
 
+#include "cache/files.hpp"
 #include "util/error.hpp"
 
 namespace gi {
@@ -151,6 +154,61 @@ TEST(CacheEntry, WriteIsAtomicAndReadable) {
     EXPECT_EQ(read_cache_entry(path), sample());
     EXPECT_FALSE(std::filesystem::exists(path.string() + ".tmp"));
     EXPECT_THROW(read_cache_entry(dir / "missing.xml"), Error);
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gi
+
+namespace gi {
+namespace {
+
+// Entries are read only when they are plain files of an entry's size: a committed link to an
+// endless device used to be read without end (issue 18, 1 and 10).
+TEST(CacheEntryFiles, LinksFoldersDevicesAndHugeFilesAreRefusedUnread) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("gi-entry-files-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "folder.sm_90.xml");
+    std::filesystem::create_symlink("/dev/urandom", dir / "link.sm_90.xml");
+    std::ofstream(dir / "huge.sm_90.xml") << std::string(kMaxCacheEntryBytes + 1, 'x');
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"folder.sm_90.xml", "not a plain file"}, {"link.sm_90.xml", "is a symbolic link"}, {"huge.sm_90.xml", "more than any entry holds"}};
+    for (const auto& [name, expected] : cases) {
+        try {
+            read_cache_entry(dir / name);
+            ADD_FAILURE() << name << ": read";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(list_cache_entries(dir).size(), 3u);  // listed, so verify and show report each
+    std::filesystem::remove_all(dir);
+}
+
+// Several builds writing one entry at once: each writer has its own temporary file, so none fails
+// for another's rename and the entry is whole at the end (issue 18, 8).
+TEST(CacheEntryFiles, ConcurrentWritersOfOneEntry) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("gi-entry-writers-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    CacheEntry entry = sample();
+    seal(entry);
+    std::atomic<int> failures{0};
+    std::vector<std::thread> writers;
+    for (int w = 0; w < 4; ++w)
+        writers.emplace_back([&] {
+            for (int i = 0; i < 40; ++i) {
+                try {
+                    write_cache_entry(dir / "k.sm_90.xml", entry);
+                } catch (const Error&) {
+                    ++failures;
+                }
+            }
+        });
+    for (auto& t : writers) t.join();
+    EXPECT_EQ(failures.load(), 0);
+    EXPECT_EQ(read_cache_entry(dir / "k.sm_90.xml"), entry);
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()), 1);
     std::filesystem::remove_all(dir);
 }
 

@@ -64,3 +64,32 @@ gi_test_expect("${out}" "scaleKernel.sm_90.xml: invalid: [^\n]*corrupt cache ent
 expect_original(corrupt)
 gi_test_run(out FAIL "${GI_TEST_TOOL}" cache verify "${src}/gi-cache")
 gi_test_run(out FAIL "${GI_TEST_TOOL}" cache show "${src}/gi-cache")
+
+# A link committed in place of an entry (git keeps links), leading to an endless device: refused
+# unread by configure, by the build and by gi-tool, within seconds (it used to read without end).
+gi_test_project(entry_link)
+file(MAKE_DIRECTORY "${src}/gi-cache")
+file(CREATE_LINK /dev/urandom "${src}/gi-cache/scaleKernel.sm_90.xml" SYMBOLIC)
+string(TIMESTAMP before "%s")
+gi_test_configure(out PASS)
+gi_test_expect("${out}" "sm_90: original kernel \\([^\n]*scaleKernel.sm_90.xml is a symbolic link or a folder" "configure: a link")
+gi_test_build(out PASS)
+gi_test_expect("${out}" "scaleKernel.sm_90.xml: invalid: [^\n]*is a symbolic link" "build: a link")
+expect_original(link)
+gi_test_run(out FAIL "${GI_TEST_TOOL}" cache verify "${src}/gi-cache")
+gi_test_expect("${out}" "is a symbolic link" "cache verify names the link")
+gi_test_run(out FAIL "${GI_TEST_TOOL}" cache show "${src}/gi-cache")
+string(TIMESTAMP after "%s")
+math(EXPR seconds "${after} - ${before}")
+if(seconds GREATER 60)
+    gi_test_fail("the link took ${seconds} s to refuse")
+endif()
+
+# A file far larger than any entry: refused unread.
+file(REMOVE "${src}/gi-cache/scaleKernel.sm_90.xml")
+string(REPEAT "x" 1100000 big)
+file(WRITE "${src}/gi-cache/scaleKernel.sm_90.xml" "${big}")
+gi_test_configure(out PASS)
+gi_test_expect("${out}" "sm_90: original kernel \\([^\n]*larger than any cache entry" "configure: a huge file")
+gi_test_run(out FAIL "${GI_TEST_TOOL}" cache verify "${src}/gi-cache")
+gi_test_expect("${out}" "more than any entry holds" "cache verify: a huge file")

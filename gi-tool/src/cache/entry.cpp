@@ -1,10 +1,13 @@
 #include "cache/entry.hpp"
 
+#include <unistd.h>
+
 #include <tinyxml2.h>
 
 #include <charconv>
 #include <cstdio>
 #include <fstream>
+#include <random>
 #include <map>
 #include <set>
 #include <sstream>
@@ -309,19 +312,43 @@ CacheEntry parse_cache_entry(const std::string& xml, const std::string& path) {
     return e;
 }
 
+namespace {
+std::string random_suffix() {
+    std::random_device device;
+    return std::to_string(device());
+}
+}  // namespace
+
 CacheEntry read_cache_entry(const std::filesystem::path& path) {
+    // Only a plain file of an entry's size is read: a committed symbolic link may lead anywhere (a
+    // link to /dev/urandom made configure read without end).
+    std::error_code ec;
+    const auto status = std::filesystem::symlink_status(path, ec);
+    if (ec || !std::filesystem::exists(status))
+        throw Error(path.string() + ": cannot read the cache entry (does the file exist and is it readable?)");
+    if (std::filesystem::is_symlink(status))
+        throw Error(path.string() + ": the cache entry is a symbolic link; entries must be plain files (replace the link "
+                    "with the entry itself)");
+    if (!std::filesystem::is_regular_file(status))
+        throw Error(path.string() + ": the cache entry is not a plain file (a folder or a device?)");
+    const auto size = std::filesystem::file_size(path, ec);
+    if (ec || size > kMaxCacheEntryBytes)
+        throw Error(path.string() + ": the cache entry has " + std::to_string(size) + " bytes, more than any entry holds (at most " +
+                    std::to_string(kMaxCacheEntryBytes) + "); it is not a cache entry");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path.string() + ": cannot read the cache entry (does the file exist and is it readable?)");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_cache_entry(text.str(), path.string());
+    if (!in) throw Error(path.string() + ": cannot read the cache entry (is it readable?)");
+    std::string text(static_cast<std::size_t>(size), '\0');
+    in.read(text.data(), static_cast<std::streamsize>(size));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    return parse_cache_entry(text, path.string());
 }
 
 void write_cache_entry(const std::filesystem::path& path, const CacheEntry& entry) {
     std::error_code ec;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) throw Error(path.parent_path().string() + ": cannot create the cache folder: " + ec.message());
-    const std::filesystem::path temporary = path.string() + ".tmp";
+    // Unique per writer: two builds writing one entry must not share (and truncate) one temporary.
+    const std::filesystem::path temporary = path.string() + ".tmp-" + std::to_string(::getpid()) + "-" + random_suffix();
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
         out << entry_to_xml(entry);

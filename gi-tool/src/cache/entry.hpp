@@ -16,6 +16,7 @@
 // The entry holds a genome, never source: applied to the user's own kernel it can only rearrange
 // that kernel's lines and pick declared values. The checksum covers every field (entry_checksum), so
 // any hand edit of a value is detected; reformatting whitespace between elements is harmless.
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -25,6 +26,8 @@
 namespace gi {
 
 inline constexpr int kCacheEntryFormat = 1;
+// No entry gi-tool writes comes near this; anything larger is refused unread.
+inline constexpr std::uintmax_t kMaxCacheEntryBytes = 1 << 20;
 
 struct Provenance {
     std::string origin;             // "evolved" (gi-tool evolve) or "hand-picked" (written by a person)
@@ -82,7 +85,8 @@ void seal(CacheEntry& entry);
 // The checksum is read, not checked: see checksum_matches.
 CacheEntry parse_cache_entry(const std::string& xml, const std::string& path);
 
-// Reads and parses a file; gi::Error naming the path when it cannot be read.
+// Reads and parses a file; gi::Error naming the path when it cannot be read, is a symbolic link or
+// not a plain file, or is larger than kMaxCacheEntryBytes.
 CacheEntry read_cache_entry(const std::filesystem::path& path);
 
 bool checksum_matches(const CacheEntry& entry);

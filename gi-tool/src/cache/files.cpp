@@ -39,8 +39,10 @@ std::vector<std::filesystem::path> list_cache_entries(const std::filesystem::pat
     if (!std::filesystem::is_directory(folder, ec))
         throw Error(folder.string() + ": no such cache folder (pass the folder holding the *.xml entries)");
     std::vector<std::filesystem::path> entries;
+    // Every *.xml, plain file or not: reading one that is a link, a folder or a device is an error
+    // its reader reports, instead of the entry going unmentioned.
     for (const auto& item : std::filesystem::directory_iterator(folder, ec))
-        if (item.is_regular_file() && item.path().extension() == ".xml") entries.push_back(item.path());
+        if (item.path().extension() == ".xml") entries.push_back(item.path());
     if (ec) throw Error(folder.string() + ": cannot list the cache folder: " + ec.message());
     std::sort(entries.begin(), entries.end());
     return entries;

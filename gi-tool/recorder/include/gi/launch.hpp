@@ -20,7 +20,9 @@
 // surface object, an array of pointers holding something other than device addresses) throws
 // gi::RecordError naming the argument, before anything is written.
 //
-// Link the target with GIOptimize::recorder (the CMake package exports it).
+// Link the target with GIOptimize::recorder (the CMake package exports it). In a project that
+// includes gi-optimize with GI_OPTIMIZE off, that target defines GI_LAUNCH_RECORDING=0: gi::launch is
+// then a plain launch, and a program run with GI_RECORD_DIR says once that it records nothing.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -29,6 +31,13 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
+
+#ifndef GI_LAUNCH_RECORDING
+#define GI_LAUNCH_RECORDING 1
+#endif
+#if !GI_LAUNCH_RECORDING
+#include <cstdio>
+#endif
 
 namespace gi {
 
@@ -170,11 +179,23 @@ cudaError_t launch(void (*kernel)(Params...), const char* name, dim3 grid, dim3 
         [&](auto&... value) {
             void* pointers[sizeof...(Params) + 1] = {static_cast<void*>(&value)...};
             const void* function = reinterpret_cast<const void*>(kernel);
+#if GI_LAUNCH_RECORDING
             if (!launch_detail::recording_enabled())
                 return cudaLaunchKernel(function, grid, block, pointers, shared_bytes, stream);
             const launch_detail::ArgInfo infos[sizeof...(Params) + 1] = {launch_detail::describe(value)...};
             return launch_detail::record_launch(&launch_detail::launch_with_runtime, function, name, grid, block,
                                                 shared_bytes, stream, pointers, infos, sizeof...(Params));
+#else
+            static const bool told = [] {
+                if (launch_detail::recording_enabled())
+                    std::fprintf(stderr, "gi::launch: GI_RECORD_DIR is set, but this program was built with GI_OPTIMIZE "
+                                         "off, so nothing is recorded\n");
+                return true;
+            }();
+            (void)told;
+            (void)name;
+            return cudaLaunchKernel(function, grid, block, pointers, shared_bytes, stream);
+#endif
         },
         values);
 }
