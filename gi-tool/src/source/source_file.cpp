@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "util/error.hpp"
+#include "util/file_read.hpp"
 
 namespace gi {
 
@@ -27,16 +28,7 @@ SourceFile make_source_file(std::string path, std::string text) {
 }
 
 SourceFile read_source_file(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        throw Error(path.string() + ": is a directory, not a source file (pass the .cu file itself)");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(path.string() + ": cannot read the file (check that it exists and is readable)");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) throw Error(path.string() + ": reading the file failed");
-    return make_source_file(path.string(), buffer.str());
+    return make_source_file(path.string(), read_input_file(path, kMaxSourceBytes, "kernel source"));
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #pragma once
 // Stage 1, kernel source: a .cu file read into memory with the helpers every later stage needs to
 // talk about places in it (line numbers) and to scan it without tripping over comments or strings.
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -18,7 +19,12 @@ struct SourceFile {
     std::vector<std::size_t> line_starts;  // offset of the first byte of each line
 };
 
-// Reads a file; throws gi::Error naming the path when it cannot be read.
+// A kernel file larger than this is refused before it is read: real kernel files are kilobytes,
+// and the grammar and every variant hold copies of the text.
+inline constexpr std::uintmax_t kMaxSourceBytes = std::uintmax_t{16} << 20;
+
+// Reads a file; throws gi::Error naming the path when it cannot be read, is not a regular file
+// (a folder, /dev/urandom) or is larger than kMaxSourceBytes.
 SourceFile read_source_file(const std::filesystem::path& path);
 
 // Builds a SourceFile from text in memory (tests, generated code). `path` is used in messages.

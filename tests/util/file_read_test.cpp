@@ -1,0 +1,88 @@
+#include "util/file_read.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "source/source_file.hpp"
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+
+std::string error_of(const std::filesystem::path& path, std::uintmax_t limit) {
+    try {
+        read_input_file(path, limit, "kernel source");
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "no error";
+}
+
+class FileRead : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir = std::filesystem::temp_directory_path() /
+              ("gi_file_read_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+        std::filesystem::create_directories(dir);
+    }
+    void TearDown() override { std::filesystem::remove_all(dir); }
+    std::filesystem::path dir;
+};
+
+TEST_F(FileRead, ReadsAPlainFileExactly) {
+    const auto path = dir / "k.cu";
+    std::ofstream(path, std::ios::binary) << std::string("a\0b\r\n", 5);
+    EXPECT_EQ(read_input_file(path, 100, "kernel source"), std::string("a\0b\r\n", 5));
+    EXPECT_EQ(read_input_file(path, 5, "kernel source").size(), 5u);  // the limit itself is allowed
+}
+
+TEST_F(FileRead, RefusesAFileOverTheLimitNamingSizeAndLimit) {
+    const auto path = dir / "big.cu";
+    std::ofstream(path, std::ios::binary) << std::string(101, 'x');
+    const std::string message = error_of(path, 100);
+    EXPECT_NE(message.find("big.cu"), std::string::npos) << message;
+    EXPECT_NE(message.find("101 bytes"), std::string::npos) << message;
+    EXPECT_NE(message.find("100"), std::string::npos) << message;
+}
+
+TEST_F(FileRead, RefusesFoldersMissingFilesAndDevices) {
+    EXPECT_NE(error_of(dir, 100).find("is a folder"), std::string::npos) << error_of(dir, 100);
+    EXPECT_NE(error_of(dir / "missing.cu", 100).find("missing.cu: cannot read"), std::string::npos);
+    if (std::filesystem::exists("/dev/urandom")) {
+        // A device never ends: refused at once instead of read until memory runs out.
+        const auto start = std::chrono::steady_clock::now();
+        const std::string message = error_of("/dev/urandom", 100);
+        EXPECT_NE(message.find("not a regular file"), std::string::npos) << message;
+        EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+    }
+}
+
+TEST_F(FileRead, FollowsALinkToAFile) {
+    const auto target = dir / "real.cu";
+    std::ofstream(target) << "x";
+    std::error_code ec;
+    std::filesystem::create_symlink(target, dir / "link.cu", ec);
+    if (ec) GTEST_SKIP() << "cannot create a symbolic link here: " << ec.message();
+    EXPECT_EQ(read_input_file(dir / "link.cu", 100, "kernel source"), "x");
+}
+
+TEST_F(FileRead, KernelSourcesAreLimitedBeforeTheyAreRead) {
+    const auto path = dir / "huge.cu";
+    {
+        std::ofstream out(path, std::ios::binary);
+        out.seekp(static_cast<std::streamoff>(kMaxSourceBytes));  // sparse: no real disk use
+        out.put('\n');
+    }
+    try {
+        read_source_file(path);
+        FAIL() << "a kernel file over the limit was read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("huge.cu: the kernel source has"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace gi
