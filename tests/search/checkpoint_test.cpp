@@ -146,6 +146,7 @@ TEST(Checkpoint, DamagedFilesAreClearErrors) {
     Checkpoint good;
     good.rng_state = Rng(1).save();
     good.record = sample_record();
+    good.next_generation = 1;
     save_checkpoint(file, good);
     const std::string text = read_text_file(file);
 
@@ -165,6 +166,18 @@ TEST(Checkpoint, DamagedFilesAreClearErrors) {
     std::string bad_status = text;
     bad_status.replace(bad_status.find("status=\"ok\""), 11, "status=\"meh\"");
     EXPECT_NE(error_for(bad_status).find("unknown status 'meh'"), std::string::npos);
+    // A generation number out of range, or one the run record does not bear out, is damage: it
+    // once ran "generation -4/60" or wrapped to 1215752191 silently.
+    auto with_next = [&](const std::string& value) {
+        std::string changed = text;
+        changed.replace(changed.find("next-generation=\"1\""), 19, "next-generation=\"" + value + "\"");
+        return error_for(changed);
+    };
+    EXPECT_NE(with_next("-5").find("next-generation=\"-5\" is not a generation number"), std::string::npos)
+        << with_next("-5");
+    EXPECT_NE(with_next("99999999999").find("is not a generation number"), std::string::npos);
+    EXPECT_NE(with_next("7").find("the run record holds 1 finished generation(s)"), std::string::npos) << with_next("7");
+    EXPECT_EQ(with_next("1"), "(no error)");
     // Every message names the file and says what to do.
     const std::string message = error_for("<other/>");
     EXPECT_NE(message.find(file.string()), std::string::npos) << message;

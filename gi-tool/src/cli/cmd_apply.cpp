@@ -1,15 +1,16 @@
 // `gi-tool apply`: writes the variant a genome makes of a kernel, so a person can read, diff or
 // compile exactly what evolution produced.
+#include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
 #include "cli/kernel_args.hpp"
 #include "genome/validate.hpp"
+#include "search/atomic_file.hpp"
 #include "util/error.hpp"
+#include "util/file_read.hpp"
 #include "variant/apply.hpp"
 
 namespace gi::cli {
@@ -31,36 +32,23 @@ void print_help() {
                  "      --genome \"BLOCK_W=128 <pragma_stereo.cu_158><pragma_K4> <_stereo.cu_288>\" -o variant.cu\n";
 }
 
-std::string read_text_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read genome file " + path + " (does it exist and is it readable?)");
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+// A genome file holds one line of rule names and values; far past this it is not a genome file.
+constexpr std::uintmax_t kMaxGenomeFileBytes = std::uintmax_t{64} << 20;
 
 std::string genome_text_from(const Args& args) {
     const auto text = args.value("--genome");
     const auto file = args.value("--genome-file");
     if (text && file) throw UsageError("give the genome either with --genome or with --genome-file, not both");
     if (!text && !file) throw UsageError("missing the genome: --genome \"TEXT\" or --genome-file FILE");
-    return text ? *text : read_text_file(*file);
+    return text ? *text : read_input_file(*file, kMaxGenomeFileBytes, "genome file");
 }
 
-// Writes through a temporary file and a rename, so a failed write never leaves half a variant.
-void write_file_atomically(const std::string& path, const std::string& text) {
-    const std::string temporary = path + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary);
-        out << text;
-        if (!out.flush()) throw Error("cannot write " + temporary + " (is the folder writable and the disk not full?)");
-    }
+// The variant never replaces a file the command only reads: writing it over the kernel would
+// lose the user's original, the one thing every variant is checked against.
+void refuse_output_over_input(const std::string& out, const std::string& input, const std::string& what) {
     std::error_code ec;
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::filesystem::remove(temporary, ec);
-        throw Error("cannot write " + path + ": " + ec.message());
-    }
+    if (std::filesystem::exists(out, ec) && std::filesystem::equivalent(out, input, ec))
+        throw UsageError("-o " + out + " is the " + what + " itself; write the variant to another file");
 }
 
 int run_apply(const std::vector<std::string>& raw) {
@@ -77,6 +65,14 @@ int run_apply(const std::vector<std::string>& raw) {
         return kExitOk;
     }
     const std::string out = args.required("--out");
+    if (out != "-") {
+        refuse_output_over_input(out, kernel_path_from(args), "kernel file");
+        if (const auto file = args.value("--genome-file")) refuse_output_over_input(out, *file, "genome file");
+        std::error_code ec;
+        if (std::filesystem::is_directory(out, ec))
+            throw UsageError("-o " + out + " is a folder; give the file to write the variant to, e.g. " +
+                             (std::filesystem::path(out) / "variant.cu").string());
+    }
     const Genome genome = parse_genome(genome_text_from(args));
     const Grammar grammar = grammar_from(args);
 

@@ -171,7 +171,13 @@ SearchHistory::SearchHistory(const Grammar& grammar, Evaluator& evaluator, Evalu
         require_same_fingerprint(run_fingerprint(grammar, evaluator, options), load_checkpoint(checkpoint).fingerprint,
                                  checkpoint.string());
     }
-    if (mode == OutMode::Resume && std::filesystem::exists(db)) {
+    // Every run makes its database before its first checkpoint, so a checkpoint without one means
+    // the database was deleted: resuming would record only the generations from here on.
+    if (mode == OutMode::Resume && !std::filesystem::exists(db))
+        throw UsageError("--resume: " + db.string() + " is missing, though " + checkpoint.string() +
+                         " is there; resuming would leave a database of the later generations only. "
+                         "Restore the file, or start the run afresh with --restart");
+    if (mode == OutMode::Resume) {
         history_ = History::resume(db, identity);
     } else {
         if (mode == OutMode::Restart) {
@@ -291,7 +297,7 @@ void SearchHistory::finish(const RunRecord& record) {
     const std::filesystem::path run_xml = out_dir_ / "run.xml";
     if (!std::filesystem::exists(run_xml)) return;
     tinyxml2::XMLDocument document;
-    const std::string text = read_text_file(run_xml);
+    const std::string text = read_text_file(run_xml, "run record");
     if (document.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS || document.RootElement() == nullptr)
         throw Error(run_xml.string() + ": cannot add the Pareto front: " + document.ErrorStr());
     tinyxml2::XMLElement* root = document.RootElement();

@@ -2,6 +2,8 @@
 
 #include <tinyxml2.h>
 
+#include <limits>
+
 #include "search/atomic_file.hpp"
 #include "search/record_xml.hpp"
 #include "util/error.hpp"
@@ -49,7 +51,7 @@ Checkpoint load_checkpoint(const std::filesystem::path& path) {
     const std::string file = path.string();
     if (!std::filesystem::exists(path))
         throw Error(file + ": no checkpoint to resume (the file does not exist); run without --resume to start a run");
-    const std::string text = read_text_file(path);
+    const std::string text = read_text_file(path, "checkpoint");
     tinyxml2::XMLDocument document;
     if (document.Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS)
         throw_at(file, document.ErrorLineNum(), std::string("not a readable checkpoint: ") + document.ErrorStr(),
@@ -68,7 +70,12 @@ Checkpoint load_checkpoint(const std::filesystem::path& path) {
     if (checkpoint.phase != "search" && checkpoint.phase != "searched" && checkpoint.phase != "finished")
         throw_at(file, root->GetLineNum(), "unknown phase '" + checkpoint.phase + "'",
                  "the file is damaged; start the run again with --restart");
-    checkpoint.next_generation = static_cast<int>(integer_attribute(root, "next-generation", file));
+    const long long next_generation = integer_attribute(root, "next-generation", file);
+    if (next_generation < 0 || next_generation > std::numeric_limits<int>::max())
+        throw_at(file, root->GetLineNum(),
+                 "next-generation=\"" + std::to_string(next_generation) + "\" is not a generation number",
+                 "the file is damaged; start the run again with --restart");
+    checkpoint.next_generation = static_cast<int>(next_generation);
     const XMLElement* fingerprint = required_child(root, "fingerprint", file);
     for (const XMLElement* item = fingerprint->FirstChildElement("item"); item; item = item->NextSiblingElement("item"))
         checkpoint.fingerprint.emplace_back(required_attribute(item, "name", file),
@@ -86,6 +93,12 @@ Checkpoint load_checkpoint(const std::filesystem::path& path) {
         }
     }
     checkpoint.record = read_run_record(required_child(root, "gi-run", file), file);
+    // Every finished generation left one record, so the two counts agree in any file gi-tool wrote.
+    if (static_cast<std::size_t>(checkpoint.next_generation) != checkpoint.record.generations.size())
+        throw_at(file, root->GetLineNum(),
+                 "next-generation=\"" + std::to_string(checkpoint.next_generation) + "\" but the run record holds " +
+                     std::to_string(checkpoint.record.generations.size()) + " finished generation(s)",
+                 "the file is damaged; start the run again with --restart");
     return checkpoint;
 }
 
