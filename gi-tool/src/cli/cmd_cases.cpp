@@ -11,6 +11,7 @@
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi::cli {
 namespace {
@@ -40,7 +41,13 @@ int run_cases(const std::vector<std::string>& raw) {
         std::cout << kHelp << "\n" << kernel_options_help();
         return kExitOk;
     }
-    if (args.positional().size() != 1) throw UsageError("expected one folder of test cases");
+    if (args.positional().size() != 1) {
+        std::string given;
+        for (const std::string& word : args.positional()) given += (given.empty() ? "" : " ") + word;
+        throw UsageError("expected one folder of test cases, got " +
+                         (given.empty() ? std::string("none") : "'" + excerpt(given) + "'") +
+                         " (write 'gi-tool cases DIR'; verification is what it does, there is no subcommand)");
+    }
     const LaunchGeometry geometry = parse_launch_geometry(args.value("--block").value_or(""), args.value("--grid").value_or(""));
     std::vector<std::string> arg_names;
     NameValues defaults;

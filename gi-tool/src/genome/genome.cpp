@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi {
 namespace {
@@ -24,7 +25,7 @@ bool is_value_char(char c) { return !is_space(c) && c != '<' && c != '>' && c !=
 bool is_rule_id_char(char c) { return !is_space(c) && c != '<' && c != '>'; }
 
 [[noreturn]] void fail(const std::string& item, std::size_t position, const std::string& what) {
-    throw Error("genome item '" + item + "' at character " + std::to_string(position + 1) + ": " + what);
+    throw Error("genome item '" + excerpt(item) + "' at character " + std::to_string(position + 1) + ": " + what);
 }
 
 // Reads "<id>" starting at item[pos] == '<'; returns the id and moves pos past '>'.
@@ -113,6 +114,16 @@ std::string genome_to_text(const Genome& genome) {
 }
 
 Genome parse_genome(const std::string& text) {
+    // A genome is text a person can read and write; a control character (a NUL from a binary
+    // file, say) is never part of one and would match no rule name.
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if ((c < 0x20 && !is_space(text[i])) || c == 0x7f) {
+            const std::size_t from = text.rfind(' ', i) == std::string::npos ? 0 : text.rfind(' ', i) + 1;
+            fail(text.substr(from, i - from + 1), i,
+                 "control character " + excerpt(text.substr(i, 1)) + " (a genome is plain text: is this a binary file?)");
+        }
+    }
     Genome genome;
     std::size_t pos = 0;
     while (pos < text.size()) {

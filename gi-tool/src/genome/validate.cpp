@@ -5,6 +5,7 @@
 #include <set>
 
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi {
 namespace {
@@ -127,29 +128,29 @@ bool is_return_statement(const Rule& rule) {
 }
 
 void check_setting(const GeneSetting& setting, const Grammar& grammar, std::vector<GenomeProblem>& problems) {
-    const std::string item = setting.name + "=" + setting.value;
+    const std::string item = excerpt(setting.name + "=" + setting.value);
     const Gene* gene = grammar.find_gene(setting.name);
     if (gene == nullptr) {
         std::vector<std::string> names;
         for (const Gene& g : grammar.genes) names.push_back(g.name);
-        problems.push_back({item, "the kernel has no gene " + setting.name +
+        problems.push_back({item, "the kernel has no gene " + excerpt(setting.name) +
                                       (names.empty() ? std::string(" (it has no genes)")
                                                      : " (its genes: " + join(names, ", ") + ")")});
         return;
     }
     if (!contains(gene->values, setting.value))
-        problems.push_back({item, "gene " + gene->name + " cannot be " + setting.value +
+        problems.push_back({item, "gene " + gene->name + " cannot be " + excerpt(setting.value) +
                                       " (allowed: " + join(gene->values, ", ") + ")"});
 }
 
 void check_edit(const Edit& edit, const Grammar& grammar, const CopyContext& context,
                 std::vector<GenomeProblem>& problems) {
-    const std::string item = edit_to_text(edit);
+    const std::string item = excerpt(edit_to_text(edit));
     auto problem = [&](const std::string& message) { problems.push_back({item, message}); };
 
     const Rule* target = grammar.find_rule(edit.target);
     if (target == nullptr) {
-        problem("the grammar of " + grammar.file_name + " has no rule <" + edit.target +
+        problem("the grammar of " + grammar.file_name + " has no rule <" + excerpt(edit.target) +
                 "> (see 'gi-tool grammar' for the rule names)");
         return;
     }
@@ -167,15 +168,15 @@ void check_edit(const Edit& edit, const Grammar& grammar, const CopyContext& con
 
     if (const auto unroll = parse_pragma_constant_id(edit.source)) {
         if (target->kind != RuleKind::Pragma || edit.op != Edit::Op::Replace)
-            problem("pragma constant <" + edit.source + "> can only replace an unroll pragma slot (<pragma_...>)");
+            problem("pragma constant <" + excerpt(edit.source) + "> can only replace an unroll pragma slot (<pragma_...>)");
         else if (*unroll < 0 || *unroll > kMaxPragmaUnroll)
-            problem("pragma constant <" + edit.source + "> is out of range (pragma_K0 .. pragma_K" +
+            problem("pragma constant <" + excerpt(edit.source) + "> is out of range (pragma_K0 .. pragma_K" +
                     std::to_string(kMaxPragmaUnroll) + ")");
         return;
     }
     const Rule* source = grammar.find_rule(edit.source);
     if (source == nullptr) {
-        problem("the grammar of " + grammar.file_name + " has no rule <" + edit.source + ">" +
+        problem("the grammar of " + grammar.file_name + " has no rule <" + excerpt(edit.source) + ">" +
                 (target->kind == RuleKind::Pragma ? " (a pragma slot takes <pragma_K0> .. <pragma_K" +
                                                         std::to_string(kMaxPragmaUnroll) + ">)"
                                                   : ""));
@@ -260,8 +261,8 @@ std::vector<GenomeProblem> validate_genome(const Genome& genome, const Grammar& 
     std::set<std::string> seen;
     for (const GeneSetting& setting : genome.settings) {
         if (!seen.insert(setting.name).second)
-            problems.push_back({setting.name + "=" + setting.value,
-                                "gene " + setting.name + " is set more than once; keep one setting"});
+            problems.push_back({excerpt(setting.name + "=" + setting.value),
+                                "gene " + excerpt(setting.name) + " is set more than once; keep one setting"});
         check_setting(setting, grammar, problems);
     }
     const CopyContext context(grammar);

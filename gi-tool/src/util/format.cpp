@@ -1,5 +1,6 @@
 #include "util/format.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -18,6 +19,23 @@ std::string file_name_part(const std::string& name) {
     std::string out = name;
     for (char& c : out)
         if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) c = '_';
+    return out;
+}
+
+std::string excerpt(const std::string& text, std::size_t max_bytes) {
+    std::string out;
+    const std::size_t shown = std::min(text.size(), max_bytes);
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || c == 0x7f) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
+            out += escaped;
+        } else {
+            out += static_cast<char>(c);
+        }
+    }
+    if (shown < text.size()) out += "... (" + std::to_string(text.size()) + " bytes in all)";
     return out;
 }
 
