@@ -141,6 +141,11 @@ TEST(CacheEntry, MalformedFilesAreCorruptWithPathAndLine) {
     EXPECT_NE(expect_corrupt(xml.substr(0, genome_start) + xml.substr(genome_end)).find("lacks <genome>"),
               std::string::npos);
     EXPECT_NE(expect_corrupt(replaced(xml, "<genome>", "<genome><a/>")).find("must hold text"), std::string::npos);
+    // A second text node passes the checksum (it reads the first) while another reader sees both.
+    EXPECT_NE(expect_corrupt(replaced(xml, "</genome>", "<![CDATA[ <_stereo.cu_99>]]></genome>")).find("2 pieces of text"),
+              std::string::npos);
+    EXPECT_NE(expect_corrupt(replaced(xml, "</genome>", "<!-- x --></genome>")).find("not elements or comments"),
+              std::string::npos);
     EXPECT_NE(expect_corrupt(replaced(xml, "<nvcc>", "<nvcc>1</nvcc><nvcc>")).find("appears twice"), std::string::npos);
     const std::string line_error = expect_corrupt(replaced(xml, "<gpu>", "<gpu attr=\"\">"));
     EXPECT_NE(line_error.find("gi-cache/k.sm_90.xml:"), std::string::npos) << line_error;

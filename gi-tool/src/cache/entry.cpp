@@ -54,8 +54,18 @@ struct Reader {
         return value;
     }
 
+    // Exactly one piece of text: GetText() reads only the first, so "<genome>A<![CDATA[B]]></genome>"
+    // or a comment between two parts would show a reviewer one genome and a reader another.
     std::string text(const XMLElement* e) const {
-        if (e->FirstChildElement()) fail(e, "<" + std::string(e->Name()) + "> must hold text, not elements");
+        int pieces = 0;
+        for (const tinyxml2::XMLNode* child = e->FirstChild(); child; child = child->NextSibling()) {
+            if (child->ToText() == nullptr)
+                fail(e, "<" + std::string(e->Name()) + "> must hold text only, not elements or comments");
+            ++pieces;
+        }
+        if (pieces > 1)
+            fail(e, "<" + std::string(e->Name()) + "> holds " + std::to_string(pieces) +
+                        " pieces of text (a second CDATA section?); an entry holds one");
         const char* t = e->GetText();
         return t ? t : "";
     }

@@ -302,7 +302,7 @@ Grammar build_grammar(const SourceFile& source, const GrammarOptions& options) {
     Grammar grammar;
     grammar.notes = selection_notes;
     grammar.source_path = source.path;
-    grammar.file_name = source.name;
+    grammar.file_name = rule_id_file_part(source.name);
     grammar.source_hash = sha256_hex(source.text);
     grammar.conditions = facts.conditions;
     grammar.file_macros = file_level_macros(scan, facts);
@@ -331,7 +331,7 @@ Grammar build_grammar(const SourceFile& source, const GrammarOptions& options) {
     for (const RuleDraft& draft : drafts) {
         Rule rule;
         const int count = ++per_line[{draft.kind, draft.id_line}];
-        rule.id = std::string(rule_kind_prefix(draft.kind)) + source.name + "_" + std::to_string(draft.id_line) +
+        rule.id = std::string(rule_kind_prefix(draft.kind)) + grammar.file_name + "_" + std::to_string(draft.id_line) +
                   (count > 1 ? "." + std::to_string(count) : "");
         rule.kind = draft.kind;
         rule.text = source.text.substr(draft.begin, draft.end - draft.begin);

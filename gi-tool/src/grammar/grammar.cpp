@@ -12,6 +12,15 @@ std::string template_base_name(const std::string& name) {
     return base;
 }
 
+std::string rule_id_file_part(const std::string& file_name) {
+    std::string part = file_name;
+    for (char& c : part) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u <= 0x20 || u == 0x7f || c == '<' || c == '>') c = '_';
+    }
+    return part;
+}
+
 std::string_view rule_kind_prefix(RuleKind kind) {
     switch (kind) {
     case RuleKind::Statement: return "_";

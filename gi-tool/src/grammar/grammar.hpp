@@ -121,9 +121,14 @@ struct Function {
 // instantiation of it, which replay runs); other names stand as they are.
 std::string template_base_name(const std::string& name);
 
+// A file name as it appears in rule ids ("stereo.cu" in <_stereo.cu_288>): every character a genome
+// cannot hold inside a rule name (white space, '<', '>', control characters) becomes '_', so a
+// kernel named "my kernel.cu" gets ids like <_my_kernel.cu_12> that read back.
+std::string rule_id_file_part(const std::string& file_name);
+
 struct Grammar {
     std::string source_path;  // for messages
-    std::string file_name;    // basename used in ids
+    std::string file_name;    // basename as used in ids: rule_id_file_part of the file's name
     std::string source_hash;  // sha256 of the source text
     std::vector<Piece> pieces;
     std::vector<Rule> rules;

@@ -454,17 +454,24 @@ std::vector<fs::path> list_test_cases(const fs::path& dir, const std::string& ke
         throw Error(dir.string() + ": no such folder of recorded test cases (run the recorder with GI_RECORD_DIR set)");
     if (fs::is_regular_file(dir / kManifestName)) return {dir};
     std::vector<fs::path> cases;
+    // The recorder names case folders KERNEL-N and renames each into place only once its manifest
+    // is written, so such a folder without one lost it: skipping it would quietly test less.
+    auto numbered = [](const std::string& name, std::size_t stem_size) {
+        return name.size() > stem_size + 1 && name[stem_size] == '-' &&
+               std::all_of(name.begin() + static_cast<long>(stem_size) + 1, name.end(),
+                           [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const std::string stem = file_name_part(kernel);
     for (const auto& entry : fs::directory_iterator(dir, ec)) {
         const std::string name = entry.path().filename().string();
         if (!entry.is_directory() || name.rfind(".tmp-", 0) == 0) continue;
-        if (!fs::exists(entry.path() / kManifestName)) continue;
-        if (!kernel.empty()) {
-            const std::string stem = file_name_part(kernel);
-            if (name.size() <= stem.size() + 1 || name.compare(0, stem.size(), stem) != 0 ||
-                name[stem.size()] != '-' ||
-                !std::all_of(name.begin() + static_cast<long>(stem.size()) + 1, name.end(),
-                             [](char c) { return c >= '0' && c <= '9'; }))
-                continue;
+        const std::size_t dash = name.rfind('-');
+        const bool case_folder = dash != std::string::npos && dash > 0 && numbered(name, dash);
+        if (!kernel.empty() && !(case_folder && dash == stem.size() && name.compare(0, dash, stem) == 0)) continue;
+        if (!fs::exists(entry.path() / kManifestName)) {
+            if (!case_folder) continue;
+            throw Error(entry.path().string() + ": a recorded test case without its " + kManifestName +
+                        " (deleted or damaged?); record the case again, or remove the folder to go on without it");
         }
         cases.push_back(entry.path());
     }

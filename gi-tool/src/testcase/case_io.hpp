@@ -40,7 +40,8 @@ TestCase read_test_case(const std::filesystem::path& folder, CaseLoad load = Cas
 
 // Case folders under `dir` (each holding a manifest.xml), sorted by name; `dir` itself when it is
 // a case folder. Temporary folders of recordings in progress are ignored. With `kernel` non-empty,
-// only folders named "<kernel>-NNNN". Throws gi::Error when `dir` does not exist.
+// only folders named "<kernel>-NNNN". Throws gi::Error when `dir` does not exist, and when a
+// folder named like a case ("NAME-NNNN") has no manifest.xml (a case lost is never skipped quietly).
 std::vector<std::filesystem::path> list_test_cases(const std::filesystem::path& dir,
                                                    const std::string& kernel = {});
 
