@@ -1,8 +1,10 @@
 // `gi-tool evolve`: pre-tune, search, minimise and post-tune one kernel; writes the best variant,
 // its genome, the run record and a checkpoint to --out.
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "cli/args.hpp"
@@ -10,6 +12,8 @@
 #include "cli/kernel_args.hpp"
 #include "evaluate/evaluator_factory.hpp"
 #include "history/search_history.hpp"
+#include "search/atomic_file.hpp"
+#include "util/folder_lock.hpp"
 #include "search/evolve.hpp"
 #include "search/strategy.hpp"
 #include "util/error.hpp"
@@ -167,6 +171,13 @@ int run_evolve(const std::vector<std::string>& arguments) {
     history_options.anneal_batch = static_cast<std::size_t>(args.integer("--anneal-batch", 1, 1, 100000));
     std::unique_ptr<Evaluator> evaluator = make_evaluator(evaluator_name, grammar, evaluator_options);
 
+    // Held until the run ends, so a second evolve on the same --out is refused instead of mixing
+    // two runs in one folder. A --resume of a folder that does not exist gets its error below.
+    std::optional<FolderLock> lock;
+    if (mode != OutMode::Resume || std::filesystem::is_directory(out)) {
+        lock.emplace(out, "gi-tool evolve --out " + out);
+        remove_abandoned_temporaries(out);
+    }
     // The database of every individual, the fitness cache and anneal's workers (history/search_history.hpp).
     SearchHistory session(
         grammar, *evaluator, [&] { return make_evaluator(evaluator_name, grammar, evaluator_options); }, options, out,
