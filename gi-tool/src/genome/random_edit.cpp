@@ -5,50 +5,77 @@
 
 namespace gi {
 
-EditSpace::EditSpace(const Grammar& grammar, const MacroTable& macros) {
-    const std::size_t n = grammar.rules.size();
-    rule_ids_.reserve(n);
-    std::vector<bool> live(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        rule_ids_.push_back(grammar.rules[i].id);
-        live[i] = rule_is_live(grammar.rules[i], grammar, macros);
-    }
+EditSpace::EditSpace(const Grammar& grammar, const MacroTable& macros)
+    : grammar_(std::make_shared<const Grammar>(grammar)), copies_(std::make_shared<const CopyContext>(*grammar_)) {
+    const std::size_t n = grammar_->rules.size();
+    live_.resize(n);
+    for (std::size_t i = 0; i < n; ++i) live_[i] = rule_is_live(grammar_->rules[i], *grammar_, macros);
 
-    const CopyContext copies(grammar);
-    for (std::size_t t = 0; t < n; ++t) {
-        if (!live[t]) continue;
-        const Rule& target = grammar.rules[t];
-        Group replace{t, Edit::Op::Replace, {}};
-        if (target.kind == RuleKind::Pragma) {
-            // Pragma slots take the constants; copying another slot could only repeat one of them.
-            for (int unroll = 0; unroll <= kMaxPragmaUnroll; ++unroll)
-                if (pragma_constant_text(unroll) != target.text) replace.sources.push_back(-1 - unroll);
-            if (!target.text.empty()) groups_.push_back({t, Edit::Op::Delete, {}});
+    auto add = [&](std::size_t target, Edit::Op op) {
+        Group group{target, op, 0};
+        if (op == Edit::Op::Delete) {
+            group.count = 1;
         } else {
-            Group insert{t, Edit::Op::Insert, {}};
-            for (std::size_t s = 0; s < n; ++s) {
-                const Rule& source = grammar.rules[s];
-                if (!live[s] || source.kind != target.kind || !copies.allows(target, source)) continue;
-                if (source.text != target.text) replace.sources.push_back(static_cast<int>(s));
-                if (target.kind == RuleKind::Statement) insert.sources.push_back(static_cast<int>(s));
-            }
-            if (target.kind == RuleKind::Statement) {
-                groups_.push_back({t, Edit::Op::Delete, {}});
-                if (!insert.sources.empty()) groups_.push_back(std::move(insert));
-            }
+            for_each_source(group, [&](int) {
+                ++group.count;
+                return true;
+            });
         }
-        if (!replace.sources.empty()) groups_.push_back(std::move(replace));
+        if (group.count > 0) groups_.push_back(group);
+    };
+    for (std::size_t t = 0; t < n; ++t) {
+        if (!live_[t]) continue;
+        const Rule& target = grammar_->rules[t];
+        if (target.kind == RuleKind::Pragma) {
+            if (!target.text.empty()) add(t, Edit::Op::Delete);
+        } else if (target.kind == RuleKind::Statement) {
+            add(t, Edit::Op::Delete);
+            add(t, Edit::Op::Insert);
+        }
+        add(t, Edit::Op::Replace);
     }
-    for (const Group& group : groups_) size_ += group.count();
+    for (const Group& group : groups_) size_ += group.count;
+}
+
+bool EditSpace::takes(const Group& group, int s) const {
+    const Rule& target = grammar_->rules[group.target];
+    if (s < 0) {
+        // Pragma slots take the constants; copying another slot could only repeat one of them.
+        return group.op == Edit::Op::Replace && target.kind == RuleKind::Pragma &&
+               pragma_constant_text(-1 - s) != target.text;
+    }
+    const Rule& source = grammar_->rules[static_cast<std::size_t>(s)];
+    if (target.kind == RuleKind::Pragma || !live_[static_cast<std::size_t>(s)] || source.kind != target.kind ||
+        !copies_->allows(target, source))
+        return false;
+    return group.op == Edit::Op::Insert ? target.kind == RuleKind::Statement : source.text != target.text;
+}
+
+template <typename Visit>
+void EditSpace::for_each_source(const Group& group, Visit visit) const {
+    if (grammar_->rules[group.target].kind == RuleKind::Pragma) {
+        for (int unroll = 0; unroll <= kMaxPragmaUnroll; ++unroll)
+            if (takes(group, -1 - unroll) && !visit(-1 - unroll)) return;
+        return;
+    }
+    for (std::size_t s = 0; s < grammar_->rules.size(); ++s)
+        if (takes(group, static_cast<int>(s)) && !visit(static_cast<int>(s))) return;
 }
 
 Edit EditSpace::make_edit(const Group& group, std::size_t choice) const {
     Edit edit;
     edit.op = group.op;
-    edit.target = rule_ids_[group.target];
+    edit.target = grammar_->rules[group.target].id;
     if (group.op != Edit::Op::Delete) {
-        const int source = group.sources.at(choice);
-        edit.source = source < 0 ? pragma_constant_id(-1 - source) : rule_ids_[static_cast<std::size_t>(source)];
+        int chosen = 0;
+        std::size_t seen = 0;
+        for_each_source(group, [&](int source) {
+            if (seen++ < choice) return true;
+            chosen = source;
+            return false;
+        });
+        edit.source =
+            chosen < 0 ? pragma_constant_id(-1 - chosen) : grammar_->rules[static_cast<std::size_t>(chosen)].id;
     }
     return edit;
 }
@@ -56,8 +83,21 @@ Edit EditSpace::make_edit(const Group& group, std::size_t choice) const {
 std::vector<Edit> EditSpace::enumerate() const {
     std::vector<Edit> edits;
     edits.reserve(size_);
-    for (const Group& group : groups_)
-        for (std::size_t i = 0; i < group.count(); ++i) edits.push_back(make_edit(group, i));
+    for (const Group& group : groups_) {
+        if (group.op == Edit::Op::Delete) {
+            edits.push_back(make_edit(group, 0));
+            continue;
+        }
+        for_each_source(group, [&](int source) {
+            Edit edit{};
+            edit.op = group.op;
+            edit.target = grammar_->rules[group.target].id;
+            edit.source =
+                source < 0 ? pragma_constant_id(-1 - source) : grammar_->rules[static_cast<std::size_t>(source)].id;
+            edits.push_back(std::move(edit));
+            return true;
+        });
+    }
     return edits;
 }
 
@@ -65,7 +105,7 @@ std::optional<Edit> EditSpace::draw(Rng& rng, EditWeighting weighting) const {
     if (groups_.empty()) return std::nullopt;
     std::vector<double> weights(groups_.size(), 0.0);
     if (weighting == EditWeighting::UniformOverEdits) {
-        for (std::size_t g = 0; g < groups_.size(); ++g) weights[g] = static_cast<double>(groups_[g].count());
+        for (std::size_t g = 0; g < groups_.size(); ++g) weights[g] = static_cast<double>(groups_[g].count);
     } else {
         // Pick the operation first among those with any legal edit, then a target uniformly.
         constexpr Edit::Op kOps[] = {Edit::Op::Delete, Edit::Op::Replace, Edit::Op::Insert};
@@ -77,7 +117,7 @@ std::optional<Edit> EditSpace::draw(Rng& rng, EditWeighting weighting) const {
         for (std::size_t g = 0; g < groups_.size(); ++g) weights[g] = groups_[g].op == op ? 1.0 : 0.0;
     }
     const Group& group = groups_[rng.weighted_index(weights)];
-    return make_edit(group, group.op == Edit::Op::Delete ? 0 : rng.index(group.sources.size()));
+    return make_edit(group, group.op == Edit::Op::Delete ? 0 : rng.index(group.count));
 }
 
 std::optional<Edit> draw_random_edit(const Grammar& grammar, const MacroTable& macros, Rng& rng,

@@ -6,11 +6,13 @@
 // code the preprocessor removes under the given macros have weight zero, as targets and as sources.
 // Pure and deterministic: the same grammar, macros and Rng state give the same edit.
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "genome/genome.hpp"
+#include "genome/validate.hpp"
 #include "grammar/grammar.hpp"
 #include "grammar/preprocessor.hpp"
 #include "util/rng.hpp"
@@ -25,8 +27,10 @@ enum class EditWeighting {
     UniformOverEdits,
 };
 
-// Every legal single edit of a grammar under one macro configuration, held compactly (a statement
-// rule can pair with hundreds of others). Build it once per configuration and draw from it often.
+// Every legal single edit of a grammar under one macro configuration. A statement rule can pair
+// with every other, so the pairs are counted, not stored: memory stays linear in the rules (a
+// 20k-line kernel's space holds counts, not 10^8 pairs) and a draw finds its source by one scan.
+// Build it once per configuration and draw from it often.
 class EditSpace {
 public:
     EditSpace(const Grammar& grammar, const MacroTable& macros);
@@ -37,21 +41,29 @@ public:
     std::optional<Edit> draw(Rng& rng, EditWeighting weighting = EditWeighting::OpsEqual) const;
 
 private:
-    // One target and operation, with the sources it may take (rule indexes; -1 - n for pragma_Kn).
+    // One target and operation, with how many sources it may take (1 for a delete).
     struct Group {
         std::size_t target;
         Edit::Op op;
-        std::vector<int> sources;  // empty for a delete
-        std::size_t count() const { return op == Edit::Op::Delete ? 1 : sources.size(); }
+        std::size_t count;
     };
+    // Whether source `s` (a rule index; -1 - n for pragma_Kn) is one the group may take. The one
+    // definition both counting and drawing use, so the k-th source is the same in both.
+    bool takes(const Group& group, int s) const;
+    // Calls `visit(source)` for each source of the group in order until it returns false.
+    template <typename Visit>
+    void for_each_source(const Group& group, Visit visit) const;
     Edit make_edit(const Group& group, std::size_t choice) const;
 
-    std::vector<std::string> rule_ids_;  // a copy, so the space does not depend on the grammar's lifetime
+    // Shared, not copied per space: a run keeps one space per macro configuration it meets.
+    std::shared_ptr<const Grammar> grammar_;
+    std::shared_ptr<const CopyContext> copies_;
+    std::vector<bool> live_;
     std::vector<Group> groups_;
     std::size_t size_ = 0;
 };
 
-// Convenience for a single draw (builds an EditSpace: quadratic in the number of rules).
+// Convenience for a single draw (builds an EditSpace: quadratic time in the number of rules).
 std::optional<Edit> draw_random_edit(const Grammar& grammar, const MacroTable& macros, Rng& rng,
                                      EditWeighting weighting = EditWeighting::OpsEqual);
 std::vector<Edit> enumerate_legal_edits(const Grammar& grammar, const MacroTable& macros);
