@@ -9,6 +9,7 @@
 #include <random>
 #include <sstream>
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "search/atomic_file.hpp"
@@ -226,6 +227,29 @@ TEST_F(Hostile, Row16_AKilledWritersTemporaryFileIsCleanedUpByTheNextRun) {
     ASSERT_EQ(run.status, 0) << run.output;
     EXPECT_FALSE(fs::exists(out / "run.xml.tmp4711"));
     EXPECT_TRUE(fs::exists(out / "notes.tmp"));
+}
+
+TEST_F(Hostile, Row15_EvolveMemoryStaysLinearInTheKernelsSize) {
+    // 3,000 lines of statements that may all be copied over one another: storing every pair took
+    // ~370 MB here (12 GB at 20k lines); counting them takes ~60 MB (bench/evolve-memory.sh).
+    const fs::path big = dir_ / "big.cu";
+    {
+        std::ofstream out(big);
+        out << "__global__ void big(float* out, const float* in, int n, float a)\n{\n"
+               "    int i = blockIdx.x * 64 + threadIdx.x;\n    if (i >= n) return;\n"
+               "    float acc = 0.0f;\n    float x = in[i];\n";
+        for (int k = 0; k < 3000; ++k) out << "    acc += x * " << k % 97 << ".5f; x = x * a + acc;\n";
+        out << "    out[i] = acc;\n}\n";
+    }
+    const ToolRun run = gi_tool("evolve " + quoted(big) + " --function big --evaluator fake --generations 2 "
+                                "--population 20 --no-pre-tune --no-post-tune --no-minimise --quiet --out " +
+                                quoted(dir_ / "run"));
+    ASSERT_EQ(run.status, 0) << run.output;
+    // This test's process ran only gi-tool (through a shell), so the children's peak is its peak.
+    struct rusage usage {};
+    ASSERT_EQ(::getrusage(RUSAGE_CHILDREN, &usage), 0);
+    const long peak_mb = usage.ru_maxrss / 1024;
+    EXPECT_LT(peak_mb, 200) << "gi-tool evolve peaked at " << peak_mb << " MB on a 3,000-line kernel";
 }
 
 }  // namespace
