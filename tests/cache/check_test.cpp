@@ -177,6 +177,26 @@ TEST_F(CacheCheck, GenomeThatDoesNotFitTheKernelIsInvalid) {
     }
 }
 
+// The checksum is unkeyed, so anyone can reseal a file: the key and the fields it is made from
+// must agree, or the entry is not one gi-tool wrote.
+TEST_F(CacheCheck, FieldsThatContradictTheKeyAreInvalid) {
+    const RegisteredKernel k = kernel();
+    CacheEntry forged_source = make_cache_entry(k, 90, parse_genome("SCALE=3"), validated());
+    forged_source.source_sha256 = sha256_hex("another kernel");
+    seal(forged_source);
+    EntryCheck check = check_cache_entry(write(forged_source), k, 90);
+    EXPECT_EQ(check.status, EntryStatus::Invalid);
+    EXPECT_NE(reasons(check).find("its key is this kernel's but its source-sha256"), std::string::npos) << reasons(check);
+    EXPECT_FALSE(check.variant);
+
+    CacheEntry forged_registration = make_cache_entry(k, 90, parse_genome("SCALE=3"), validated());
+    forged_registration.registration.tolerance = {"abs=1e9"};
+    seal(forged_registration);
+    check = check_cache_entry(write(forged_registration), k, 90);
+    EXPECT_EQ(check.status, EntryStatus::Invalid);
+    EXPECT_NE(reasons(check).find("registration (tolerance"), std::string::npos) << reasons(check);
+}
+
 TEST_F(CacheCheck, ParametersThatDisagreeWithTheGenomeAreInvalid) {
     CacheEntry entry = make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), validated());
     entry.parameters[0].value = "4";

@@ -90,6 +90,23 @@ EntryCheck check_cache_entry(const std::filesystem::path& path, const Registered
         return check;
     }
 
+    // The key matched, so the fields it was made from must be this kernel's too: an entry whose
+    // source-sha256 or registration say otherwise was assembled by hand around a copied key.
+    std::vector<std::string> contradictions;
+    if (entry.source_sha256 != source_sha256) contradictions.push_back("source-sha256 " + short_hash(entry.source_sha256) + "...");
+    if (entry.grammar_version != kGrammarVersion)
+        contradictions.push_back("grammar version " + std::to_string(entry.grammar_version));
+    for (const std::string& difference : registration_differences(entry.registration, kernel.registration))
+        contradictions.push_back("registration (" + difference + ")");
+    if (!contradictions.empty()) {
+        std::string listed;
+        for (const std::string& c : contradictions) listed += (listed.empty() ? "" : ", ") + c;
+        check.reasons.push_back("its key is this kernel's but its " + listed +
+                                " is not, so the entry was not written by 'gi-tool cache write' (forged or "
+                                "assembled by hand?); regenerate it, and review where it came from");
+        return check;
+    }
+
     // Nothing unchecked is built unless whoever wrote the entry opted in, for all to see.
     if (!entry.genome.empty() && !entry.provenance.validated() && entry.provenance.waiver.empty()) {
         check.reasons.push_back("not validated: its genome was never checked on inputs its search did not see, and it "
