@@ -26,6 +26,8 @@ std::string holder_of(int fd) {
 
 FolderLock::FolderLock(const std::filesystem::path& dir, const std::string& purpose) {
     std::error_code ec;
+    if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+        throw Error(dir.string() + ": is a file, not a folder (give a folder for the run's outputs)");
     std::filesystem::create_directories(dir, ec);
     if (ec) throw Error(dir.string() + ": cannot create the folder (" + ec.message() + ")");
     const std::filesystem::path file = dir / kFileName;
