@@ -9,8 +9,8 @@
 #   configure  each architecture's cache entry is looked up and its key recomputed here (same text as
 #              gi-tool's key_text), giving one line per architecture: cached variant, original kernel
 #              (with the reason) or, with a GPU of that architecture, evolution during the build.
-#   build      `gi-tool cache apply` checks every entry fully (checksum, key, genome valid for the
-#              kernel's grammar), rebuilds each variant from the genome and the ORIGINAL kernel, and
+#   build      gi-apply (`gi-tool cache apply` built alone) checks every entry fully (checksum, key,
+#              genome valid for the kernel's grammar), rebuilds each variant from the genome and the ORIGINAL kernel, and
 #              writes a wrapper .cu that the target compiles instead of the kernel: it includes one
 #              variant per nvcc pass (__CUDA_ARCH__), the original for architectures without one.
 #              A header tells host code which variant runs and its parameter values.
@@ -251,7 +251,8 @@ function(_gi_gpu_architecture out_var)
 endfunction()
 
 # _gi_tool_command(<out-var>): how custom commands run gi-tool: GI_OPTIMIZE_TOOL, else the
-# GIOptimize::gi-tool target (built in this project or imported from an install).
+# GIOptimize::gi-tool target (built in this project or imported from an install). Asked for only
+# where a build evolves: a build of cached variants needs gi-apply alone.
 function(_gi_tool_command out_var)
     if(NOT GI_OPTIMIZE_TOOL STREQUAL "")
         if(NOT EXISTS "${GI_OPTIMIZE_TOOL}")
@@ -261,8 +262,32 @@ function(_gi_tool_command out_var)
     elseif(TARGET GIOptimize::gi-tool)
         set(${out_var} GIOptimize::gi-tool PARENT_SCOPE)
     else()
+        get_property(unavailable GLOBAL PROPERTY GI_OPTIMIZE_TOOL_UNAVAILABLE)
+        if(unavailable)
+            message(FATAL_ERROR "gi-optimize: this build must evolve a kernel (a GPU is here and a cache entry is "
+                                "missing), but ${unavailable}. Install them and configure again, set GI_OPTIMIZE_TOOL "
+                                "to a gi-tool executable, or set GI_GPU_ARCHITECTURE=none to build the original kernel")
+        endif()
         message(FATAL_ERROR "gi-optimize: no gi-tool: include gi-optimize with add_subdirectory, FetchContent or "
                             "find_package(GIOptimize), or set GI_OPTIMIZE_TOOL to a gi-tool executable")
+    endif()
+endfunction()
+
+# _gi_apply_command(<command-var> <depends-var>): how the build-time step runs: GI_OPTIMIZE_TOOL's
+# `cache apply`, else gi-apply (a few dozen files to compile, where gi-tool is a few hundred), else
+# an installed gi-tool's `cache apply` (a package from before gi-apply existed).
+function(_gi_apply_command command_var depends_var)
+    if(NOT GI_OPTIMIZE_TOOL STREQUAL "")
+        _gi_tool_command(tool)
+        set(${command_var} "${tool}" cache apply PARENT_SCOPE)
+        set(${depends_var} "${tool}" PARENT_SCOPE)
+    elseif(TARGET GIOptimize::gi-apply)
+        set(${command_var} GIOptimize::gi-apply PARENT_SCOPE)
+        set(${depends_var} GIOptimize::gi-apply PARENT_SCOPE)
+    else()
+        _gi_tool_command(tool)
+        set(${command_var} "${tool}" cache apply PARENT_SCOPE)
+        set(${depends_var} "${tool}" PARENT_SCOPE)
     endif()
 endfunction()
 
@@ -847,7 +872,7 @@ function(_gi_finalize target identifier)
     endif()
 
     _gi_registration_arguments(registration "${target}" "${identifier}")
-    _gi_tool_command(tool)
+    _gi_apply_command(apply_command apply_depends)
     _gi_gpu_architecture(gpu)
     string(JOIN "," block_size_text ${block_size})
     string(JOIN "," grid_text ${grid})
@@ -888,6 +913,7 @@ function(_gi_finalize target identifier)
         if(architecture STREQUAL gpu)
             message(STATUS "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}, and this machine has a "
                            "sm_${gpu} GPU, so the build records test cases and evolves it (budget ${budget} min)")
+            _gi_tool_command(tool)
             _gi_evolve_steps(accepted_stamp "${target}" "${identifier}" "${architecture}" "${gen_dir}" "${tool}"
                              "${registration}" "${block_size_text}")
             list(APPEND evolve_stamps "${accepted_stamp}")
@@ -909,9 +935,9 @@ function(_gi_finalize target identifier)
     list(JOIN architectures ", sm_" shown_architectures)
     add_custom_command(
         OUTPUT ${outputs}
-        COMMAND ${tool} cache apply "${kernel}" ${registration} --cache-dir "${cache_dir}" ${arch_arguments}
+        COMMAND ${apply_command} "${kernel}" ${registration} --cache-dir "${cache_dir}" ${arch_arguments}
                 --wrapper "${wrapper}" --header "${header}" --options-file "${options_file}" ${require}
-        DEPENDS "${kernel}" ${entry_files} ${evolve_stamps} ${tool}
+        DEPENDS "${kernel}" ${entry_files} ${evolve_stamps} ${apply_depends}
         COMMENT "gi-optimize: ${kernel_name} for sm_${shown_architectures} from ${cache_dir}"
         VERBATIM COMMAND_EXPAND_LISTS)
 

@@ -16,6 +16,9 @@ set_property(GLOBAL PROPERTY GI_OPTIMIZE_GRAMMAR_VERSION "${GI_OPTIMIZE_GRAMMAR_
 if(TARGET gi-tool)
     add_executable(GIOptimize::gi-tool ALIAS gi-tool)
 endif()
+if(TARGET gi-apply)  # the build-time step alone, for builds that evolve nothing
+    add_executable(GIOptimize::gi-apply ALIAS gi-apply)
+endif()
 if(TARGET gi-worker)  # the cuda evaluator's GPU process, found next to gi-tool
     add_executable(GIOptimize::gi-worker ALIAS gi-worker)
 endif()
@@ -33,7 +36,7 @@ set(GI_OPTIMIZE_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/GIOptimize" CACH
     "Where the GIOptimize package config is installed, relative to the prefix.")
 mark_as_advanced(GI_OPTIMIZE_INSTALL_CMAKEDIR)
 
-install(TARGETS gi-tool EXPORT GIOptimizeTargets RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(TARGETS gi-tool gi-apply EXPORT GIOptimizeTargets RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 if(TARGET gi-worker)
     install(TARGETS gi-worker EXPORT GIOptimizeTargets RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}")
 endif()

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 #include <string>
 
 #include "common/random.hpp"
-#include "util/error.hpp"
 
 namespace gi::stereo {
 namespace {
@@ -73,7 +73,7 @@ std::uint8_t GreyImage::clamped(int x, int y) const {
 
 StereoPair make_stereo_pair(int width, int height, std::uint64_t seed) {
     if (width < 16 || height < 16 || width > 8192 || height > 8192) {
-        throw Error("make_stereo_pair: image size " + std::to_string(width) + "x" + std::to_string(height) +
+        throw std::invalid_argument("make_stereo_pair: image size " + std::to_string(width) + "x" + std::to_string(height) +
                     " is outside 16..8192 on a side; choose a size in that range");
     }
     kernels::SplitMix64 rng(seed);
@@ -155,14 +155,14 @@ int window_ssd(const GreyImage& left, const GreyImage& right, int x, int y, int 
 
 DisparityMap stereo_reference(const GreyImage& left, const GreyImage& right) {
     if (left.width != right.width || left.height != right.height) {
-        throw Error("stereo_reference: left image is " + std::to_string(left.width) + "x" +
+        throw std::invalid_argument("stereo_reference: left image is " + std::to_string(left.width) + "x" +
                     std::to_string(left.height) + " but right image is " + std::to_string(right.width) + "x" +
                     std::to_string(right.height) + "; pass a pair of the same size");
     }
     if (left.width <= 0 || left.height <= 0 ||
         left.pixels.size() != static_cast<std::size_t>(left.width) * left.height ||
         right.pixels.size() != left.pixels.size()) {
-        throw Error("stereo_reference: empty image or pixel count that does not match width x height");
+        throw std::invalid_argument("stereo_reference: empty image or pixel count that does not match width x height");
     }
     DisparityMap map;
     map.width = left.width;

@@ -31,7 +31,7 @@ struct StereoPair {
 
 // A scene of fronto-parallel textured surfaces (a background plane and a few nearer rectangles and
 // discs, disparities 2..45) rendered into a left and a right view with a little sensor noise.
-// Throws gi::Error unless 16 <= width, height <= 8192.
+// Throws std::invalid_argument unless 16 <= width, height <= 8192.
 StereoPair make_stereo_pair(int width, int height, std::uint64_t seed);
 
 struct DisparityMap {
@@ -42,7 +42,7 @@ struct DisparityMap {
 };
 
 // Direct evaluation: for every pixel and disparity, the full 11x11 SSD with clamped coordinates.
-// Throws gi::Error when the images differ in size or are empty.
+// Throws std::invalid_argument when the images differ in size or are empty.
 DisparityMap stereo_reference(const GreyImage& left, const GreyImage& right);
 
 // SSD of the window around left pixel (x, y) against the right image shifted by d.

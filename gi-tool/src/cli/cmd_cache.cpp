@@ -15,6 +15,8 @@
 #include "cache/registration.hpp"
 #include "cache/run_provenance.hpp"
 #include "cli/args.hpp"
+#include "cli/cache_apply.hpp"
+#include "cli/cache_options.hpp"
 #include "cli/command.hpp"
 #include "cli/kernel_args.hpp"
 #include "compile/nvcc_compiler.hpp"
@@ -27,42 +29,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kRegistrationHelp =
-    "registration options (must match the gi_optimize_cuda_kernel() call the entry was made for):\n"
-    "  --grid EXPR               launch grid expression, as registered (GRID, joined with ',')\n"
-    "  --tolerance TEXT          output comparison setting, as registered (repeatable)\n";
-
 std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {
     base.insert(base.end(), more.begin(), more.end());
     return base;
-}
-
-Registration registration_from(const Args& args) {
-    Registration r;
-    r.functions = args.values("--function");
-    r.params = args.values("--param");
-    r.flags = args.values("--flag");
-    r.block_size = args.value("--block-size").value_or("");
-    r.grid = args.value("--grid").value_or("");
-    r.tolerance = args.values("--tolerance");
-    if (r.functions.empty())
-        throw UsageError("--function is required: a cache entry belongs to named kernels (--function NAME)");
-    return normalized(r);
-}
-
-RegisteredKernel registered_kernel_from(const Args& args, const std::string& kernel_path) {
-    return make_registered_kernel(read_source_file(kernel_path), registration_from(args), grammar_options_from(args));
-}
-
-std::vector<int> architectures_from(const Args& args) {
-    std::vector<int> out;
-    for (const std::string& text : args.values("--arch")) {
-        const int arch = parse_architecture(text, "--arch");
-        for (const int seen : out)
-            if (seen == arch) throw UsageError("--arch " + text + " is given twice");
-        out.push_back(arch);
-    }
-    return out;
 }
 
 std::string format_ms(double ms) {
@@ -77,17 +46,6 @@ std::string join(const std::vector<std::string>& items, const std::string& separ
     std::string out;
     for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
     return out;
-}
-
-std::string provenance_line(const Provenance& p) {
-    std::string line = p.origin.empty() ? "unknown origin" : p.origin;
-    if (!p.gpu.empty()) line += " on " + p.gpu;
-    std::vector<std::string> versions;
-    if (!p.driver.empty()) versions.push_back("driver " + p.driver);
-    if (!p.nvcc.empty()) versions.push_back("nvcc " + p.nvcc);
-    if (!versions.empty()) line += " (" + join(versions, ", ") + ")";
-    if (!p.date.empty()) line += ", " + p.date;
-    return line;
 }
 
 void print_entry(std::ostream& out, const CacheEntry& e, bool checksum_ok) {
@@ -363,92 +321,6 @@ int run_write(const std::vector<std::string>& argv) {
 
 // ---- apply ------------------------------------------------------------------------------------
 
-int run_apply(const std::vector<std::string>& argv) {
-    const std::vector<std::string> own = {"--grid", "--tolerance", "--arch", "--cache-dir", "--wrapper", "--header",
-                                          "--options-file"};
-    const Args args(argv, with(kernel_value_options(), own), with(kernel_switch_options(), {"--help", "--require"}));
-    if (args.has("--help")) {
-        std::cout << "usage: gi-tool cache apply KERNEL.cu --function NAME [options] --cache-dir DIR --arch N...\n"
-                     "                          --wrapper OUT.cu --header OUT.h --options-file OUT.options [--require]\n"
-                     "  What the CMake module runs at build time. For each architecture, checks its cache entry\n"
-                     "  and writes next to OUT.cu the file <function>.sm_N.cu: the variant rebuilt from the cached\n"
-                     "  genome and this kernel, or (entry missing, stale or invalid) an #include of the original\n"
-                     "  kernel, with one line saying why. OUT.cu includes one of them per nvcc pass (__CUDA_ARCH__);\n"
-                     "  OUT.h tells host code which variant runs and its parameter values. OUT.options holds the\n"
-                     "  variants' compile options (from flag genes) for nvcc --options-file: one file is compiled\n"
-                     "  once, so a variant whose options differ from the first variant's is not used. Unchanged\n"
-                     "  files are not rewritten. --require: any entry that is not valid is an error (exit 1).\n\n"
-                  << kernel_options_help() << kRegistrationHelp
-                  << "\nexample:\n  gi-tool cache apply kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
-                     "      --cache-dir gi-cache --arch 80 --arch 90 --wrapper build/gi/stereoKernel.gi.cu \\\n"
-                     "      --header build/gi/stereoKernel.gi.h --options-file build/gi/stereoKernel.options\n";
-        return kExitOk;
-    }
-    const std::vector<int> architectures = architectures_from(args);
-    if (architectures.empty()) throw UsageError("--arch N is required (each architecture the target compiles for)");
-    const fs::path cache_dir = args.required("--cache-dir");
-    const fs::path wrapper = args.required("--wrapper");
-    const fs::path header = args.required("--header");
-    const fs::path options_file = args.required("--options-file");
-    const RegisteredKernel kernel = registered_kernel_from(args, kernel_path_from(args));
-    const std::string identifier = registration_identifier(kernel.registration.functions);
-    const std::string kernel_name = join(kernel.registration.functions, "+");
-    const std::string original_include = fs::absolute(kernel.source.path).lexically_normal().string();
-
-    std::vector<ArchitectureChoice> choices;
-    bool all_valid = true;
-    std::optional<std::vector<std::string>> compile_options;  // of the first variant used
-    for (const int arch : architectures) {
-        EntryCheck check = check_cache_entry(cache_dir / cache_entry_file_name(kernel.registration.functions, arch), kernel, arch);
-        if (check.status == EntryStatus::Valid && compile_options && *compile_options != check.variant->compile_options) {
-            check.status = EntryStatus::Invalid;
-            check.reasons.push_back("its compile options (" + join(check.variant->compile_options, " ") +
-                                    ") differ from the first variant's (" + join(*compile_options, " ") +
-                                    "); the wrapper is compiled once, with one set of options");
-        }
-        ArchitectureChoice choice;
-        choice.architecture = arch;
-        choice.variant_file = identifier + "." + architecture_name(arch) + ".cu";
-        std::string file_text;
-        if (check.status == EntryStatus::Valid) {
-            choice.use_variant = true;
-            choice.genome = check.entry->genome;
-            choice.parameters = check.entry->parameters;
-            choice.origin = check.path.string() + ", " + provenance_line(check.entry->provenance);
-            if (check.entry->provenance.speedup() > 0)
-                choice.origin += ", " + std::to_string(check.entry->provenance.speedup()) + "x";
-            file_text = check.variant->source;
-            compile_options = check.variant->compile_options;
-            std::cout << "gi-optimize: " << kernel_name << " " << architecture_name(arch) << ": variant from "
-                      << check.path.string() << ": " << (choice.genome.empty() ? "(empty genome)" : choice.genome) << "\n";
-            if (!check.entry->provenance.waiver.empty())
-                std::cout << "gi-optimize: " << kernel_name << " " << architecture_name(arch) << ": NOT VALIDATED, used "
-                          << "because its writer opted in: " << check.entry->provenance.waiver << "\n";
-        } else {
-            all_valid = false;
-            choice.origin = to_string(check.status) + " cache entry " + check.path.string();
-            file_text = "// gi-optimize: " + architecture_name(arch) + " compiles the original kernel: " + check.summary() +
-                        "\n#include \"" + original_include + "\"\n";
-            (args.has("--require") ? std::cerr : std::cout)
-                << "gi-optimize: " << kernel_name << " " << architecture_name(arch) << ": "
-                << (args.has("--require") ? "error" : "original kernel") << ": " << check.summary() << "\n";
-        }
-        write_file_if_changed(wrapper.parent_path() / choice.variant_file, file_text);
-        choices.push_back(std::move(choice));
-    }
-    if (!all_valid && args.has("--require")) {
-        std::cerr << "gi-optimize: GI_REQUIRE_CACHE is on: every architecture needs a valid cache entry (evolve on a GPU "
-                     "and commit the entry, or turn GI_REQUIRE_CACHE off to build with the original kernel)\n";
-        return kExitFailure;
-    }
-    std::string options_text;
-    for (const std::string& option : compile_options.value_or(std::vector<std::string>{})) options_text += option + "\n";
-    write_file_if_changed(options_file, options_text);
-    write_file_if_changed(wrapper, wrapper_source(kernel_name, original_include, choices));
-    write_file_if_changed(header, variants_header(identifier, kernel_name, kernel.grammar, choices));
-    return kExitOk;
-}
-
 // ---- dispatch ---------------------------------------------------------------------------------
 
 int run_cache(const std::vector<std::string>& args) {
@@ -467,7 +339,7 @@ int run_cache(const std::vector<std::string>& args) {
     if (args[0] == "show") return run_show(rest);
     if (args[0] == "verify") return run_verify(rest);
     if (args[0] == "write") return run_write(rest);
-    if (args[0] == "apply") return run_apply(rest);
+    if (args[0] == "apply") return run_cache_apply(rest, "gi-tool cache apply");
     throw UsageError("unknown cache subcommand '" + args[0] + "' (show, verify, write or apply)");
 }
 

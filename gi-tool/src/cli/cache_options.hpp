@@ -1,0 +1,30 @@
+#pragma once
+// What the cache subcommands (gi-tool cache show|verify|write|apply, and gi-apply) read from their
+// command line in common: the registration a cache entry belongs to and the architectures asked for.
+#include <string>
+#include <vector>
+
+#include "cache/check.hpp"
+#include "cache/entry.hpp"
+#include "cache/registration.hpp"
+#include "cli/args.hpp"
+
+namespace gi::cli {
+
+// For each command's --help, after kernel_options_help().
+extern const char* const kRegistrationHelp;
+
+// --function/--param/--flag/--block-size/--grid/--tolerance, normalized as the cache key hashes
+// them. UsageError without --function: an entry belongs to named kernels.
+Registration registration_from(const Args& args);
+
+// The kernel file read and its grammar built from the registration and the grammar options.
+RegisteredKernel registered_kernel_from(const Args& args, const std::string& kernel_path);
+
+// Every --arch N, in order; UsageError for one given twice or one that is not an architecture.
+std::vector<int> architectures_from(const Args& args);
+
+// "gi-tool evolve on NVIDIA H100 (driver 580, nvcc 13.0), 2026-11-25T...", for messages.
+std::string provenance_line(const Provenance& provenance);
+
+}  // namespace gi::cli

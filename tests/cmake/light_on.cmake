@@ -1,0 +1,54 @@
+# GI_OPTIMIZE on without a GPU (the CI case) in a project that includes gi-optimize: only what turns
+# cached genomes into source is built (gi-apply and the recorder the program links), not gi-tool;
+# it configures and builds with SQLite3 and Boost unavailable; the project's empty build type stays
+# empty; `all` and `install` hold the project's own targets only, even with a plain
+# add_subdirectory; and a build that would have to evolve says which packages are missing.
+include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
+if(GI_TEST_SKIP)
+    return()
+endif()
+
+gi_test_project(light_on)
+file(APPEND "${src}/CMakeLists.txt" "install(TARGETS app DESTINATION bin)\n")
+gi_test_write_entry("SCALE=3" 90)
+set(no_packages -DCMAKE_DISABLE_FIND_PACKAGE_SQLite3=ON -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON)
+foreach(mode plainsubdir fetch)
+    file(REMOVE_RECURSE "${build}")
+    gi_test_run(out PASS "${CMAKE_COMMAND}" -S "${src}" -B "${build}" -G Ninja "-DCMAKE_MAKE_PROGRAM=${GI_TEST_NINJA}"
+        "-DCMAKE_CUDA_COMPILER=${GI_TEST_NVCC}" "-DGI_TEST_MODE=${mode}" "-DGI_TEST_SOURCE=${GI_TEST_SOURCE}"
+        -DGI_OPTIMIZE=ON -DGI_GPU_ARCHITECTURE=none -DGI_REQUIRE_CACHE=ON ${no_packages})
+    gi_test_expect("${out}" "gi-optimize: gi-tool not built: SQLite3 and Boost 1.74\\+ not found \\(Debian/Ubuntu: apt-get install libsqlite3-dev libboost-dev\\)\\. Cached variants still build"
+                   "${mode}: one line says gi-tool is left out and why")
+    gi_test_expect("${out}" "scaleKernel sm_90: cached variant" "${mode}: the entry is found at configure time")
+    file(STRINGS "${build}/CMakeCache.txt" build_type REGEX "^CMAKE_BUILD_TYPE:")
+    if(NOT build_type MATCHES "^CMAKE_BUILD_TYPE:[A-Z]*=$")
+        gi_test_fail("${mode}: the project's empty build type was changed: ${build_type}")
+    endif()
+    gi_test_build(out PASS)
+    gi_test_expect("${out}" "variant from [^\n]*: SCALE=3" "${mode}: the build applies the cached genome")
+    gi_test_run(out PASS "${build}/app" --variant 90)
+    gi_test_expect("${out}" "variant: SCALE=3" "${mode}: the program has the variant")
+    # What the build made of gi-optimize's: gi-apply and its library, nothing else (this program links no recorder).
+    file(GLOB_RECURSE made RELATIVE "${build}" "${build}/*.a" "${build}/*gi-tool" "${build}/*gi-worker"
+         "${build}/*gi-apply" "${build}/*gi_record_demo" "${build}/*stereo_driver")
+    list(SORT made)
+    string(REGEX REPLACE "[^;]*/" "" made_names "${made}")
+    if(NOT made_names STREQUAL "gi-apply;libgi_apply_core.a")
+        gi_test_fail("${mode}: the build made more (or other) than gi-apply: ${made}")
+    endif()
+    gi_test_run(out PASS "${CMAKE_COMMAND}" --install "${build}" --prefix "${build}/installed")
+    file(GLOB_RECURSE installed RELATIVE "${build}/installed" "${build}/installed/*")
+    if(NOT installed STREQUAL "bin/app")
+        gi_test_fail("${mode}: the install holds more than the project's own: ${installed}")
+    endif()
+endforeach()
+
+# Without the entry, a GPU of the architecture means evolving, which needs gi-tool: configure says
+# what is missing and how to go on, instead of failing at build time.
+file(REMOVE_RECURSE "${build}" "${src}/gi-cache")
+gi_test_run(out FAIL "${CMAKE_COMMAND}" -S "${src}" -B "${build}" -G Ninja "-DCMAKE_MAKE_PROGRAM=${GI_TEST_NINJA}"
+    "-DCMAKE_CUDA_COMPILER=${GI_TEST_NVCC}" -DGI_TEST_MODE=subdir "-DGI_TEST_SOURCE=${GI_TEST_SOURCE}"
+    -DGI_OPTIMIZE=ON -DGI_GPU_ARCHITECTURE=90 ${no_packages})
+gi_test_expect("${out}" "must evolve a kernel [^\n]*but gi-tool, which evolves kernels, is not built: SQLite3 [^\n]*not found"
+               "evolution without gi-tool's packages is refused with the reason")
+gi_test_expect("${out}" "GI_GPU_ARCHITECTURE=none to build the original kernel" "and the way out")
