@@ -5,7 +5,10 @@
 # GI_OPTIMIZE_TOOL: like the compiler, it is a tool the build uses, not part of what is measured.
 # The entry is hand-picked (BENCH_GENOME) in a scratch cache folder: what is measured is the
 # mechanism (key check, variant generation, compiling a generated file), not the genome.
-# Usage: [GI_TOOL=path/to/gi-tool] bench/cmake-overhead.sh [RUNS]   (default 3). Prints a table;
+# Then the no-GPU ON build as CI and a newcomer run it (issue 17): from a clean build folder, no
+# GI_OPTIMIZE_TOOL, the shipped gi-cache, so the consumer's build compiles gi-optimize's part itself
+# (gi-apply and the recorder library), timed on its own and against OFF.
+# Usage: [GI_TOOL=path/to/gi-tool] bench/cmake-overhead.sh [RUNS]   (default 3). Prints two tables;
 # needs nvcc, no GPU.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -76,3 +79,45 @@ echo "overhead of ON: ${overhead}% (target: within 5%); evolution runs: 0"
 echo "no-op rebuild with ON: ${noop}s ($(tail -1 "$work/noop.log"))"
 echo "per-run seconds (configure build): OFF [$(paste -d' ' <(printf '%s' "${configure[OFF]}") <(printf '%s' "${build[OFF]}") | tr '\n' ',')]" \
      "ON [$(paste -d' ' <(printf '%s' "${configure[ON]}") <(printf '%s' "${build[ON]}") | tr '\n' ',')]"
+
+# ---- the no-GPU ON build from a clean folder, gi-optimize's part built by the consumer's build ----
+measure_clean() {  # measure_clean MODE -> prints "configure_s part_s program_s"
+    local mode="$1" dir="$work/clean-$1"
+    rm -rf "$dir"
+    local t0 t1 t2 t3
+    t0=$(now)
+    cmake -S "$root/consumer-example" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_OPTIMIZE="$mode" \
+          -DGI_GPU_ARCHITECTURE=none -DGI_REQUIRE_CACHE="$mode" >"$dir.log" 2>&1
+    t1=$(now)
+    if [[ "$mode" == ON ]]; then   # what the program's build needs of gi-optimize, on its own
+        cmake --build "$dir" -j "$GI_JOBS" --target gi-apply gi_recorder >>"$dir.log" 2>&1
+    fi
+    t2=$(now)
+    cmake --build "$dir" -j "$GI_JOBS" >>"$dir.log" 2>&1   # `all`, as a user types it
+    t3=$(now)
+    if [[ -e "$dir/_deps/gi_optimize-build/gi-tool/gi-tool" ]]; then echo "gi-tool was built in the $mode build" >&2; exit 1; fi
+    echo "$(calc "$t1 - $t0") $(calc "$t2 - $t1") $(calc "$t3 - $t2")"
+}
+declare -A clean_configure clean_part clean_program
+for mode in OFF ON; do clean_configure[$mode]=""; clean_part[$mode]=""; clean_program[$mode]=""; done
+for ((i = 1; i <= runs; i++)); do
+    for mode in OFF ON; do
+        read -r c p b < <(measure_clean "$mode")
+        clean_configure[$mode]+="$c"$'\n'; clean_part[$mode]+="$p"$'\n'; clean_program[$mode]+="$b"$'\n'
+    done
+done
+echo
+echo "consumer-example from a clean build folder, no GPU, shipped gi-cache, no GI_OPTIMIZE_TOOL: gi-optimize's"
+echo "part is built by the consumer's build (median of $runs runs each; $(nproc) cores)"
+printf '%-28s %10s %16s %10s %10s\n' "" configure "gi-optimize part" program total
+for mode in OFF ON; do
+    c=$(printf '%s' "${clean_configure[$mode]}" | median); p=$(printf '%s' "${clean_part[$mode]}" | median)
+    b=$(printf '%s' "${clean_program[$mode]}" | median)
+    printf '%-28s %9.2fs %15.2fs %9.2fs %9.2fs\n' "GI_OPTIMIZE=$mode" "$c" "$p" "$b" "$(calc "$c + $p + $b")"
+done
+p_on=$(printf '%s' "${clean_part[ON]}" | median)
+echo "gi-optimize's part (gi-apply and the recorder library): ${p_on}s (target: 60 s or less on 2 cores)"
+echo "what the ON build compiled of gi-optimize's: $(grep -c 'Building CXX object _deps/gi_optimize-build' "$work/clean-ON.log") C++ files;" \
+     "gi-tool built: no"
+echo "per-run seconds (configure part program): OFF [$(paste -d' ' <(printf '%s' "${clean_configure[OFF]}") <(printf '%s' "${clean_part[OFF]}") <(printf '%s' "${clean_program[OFF]}") | tr '\n' ',')]" \
+     "ON [$(paste -d' ' <(printf '%s' "${clean_configure[ON]}") <(printf '%s' "${clean_part[ON]}") <(printf '%s' "${clean_program[ON]}") | tr '\n' ',')]"

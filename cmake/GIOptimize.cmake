@@ -58,16 +58,36 @@ function(_gi_normalize out_var text)
     set(${out_var} "${text}" PARENT_SCOPE)
 endfunction()
 
-# _gi_grammar_version(<out-var>): the grammar version cache keys include. Set by gi-optimize's
-# CMakeLists.txt (from grammar.hpp) or by the installed package config.
-function(_gi_grammar_version out_var)
-    get_property(version GLOBAL PROPERTY GI_OPTIMIZE_GRAMMAR_VERSION)
-    if(NOT version MATCHES "^[0-9]+$")
-        message(FATAL_ERROR "gi-optimize: the grammar version is unknown: include gi-optimize with "
+# _gi_versions_from_source(<gi-optimize source dir>): sets the GLOBAL properties
+# GI_OPTIMIZE_GRAMMAR_VERSION and GI_OPTIMIZE_CACHE_KEY_VERSION from the C++ headers that define
+# them (grammar.hpp kGrammarVersion, registration.hpp kCacheKeyVersion): one definition of each.
+function(_gi_versions_from_source source_dir)
+    foreach(item "GRAMMAR_VERSION:gi-tool/src/grammar/grammar.hpp:kGrammarVersion"
+                 "CACHE_KEY_VERSION:gi-tool/src/cache/registration.hpp:kCacheKeyVersion")
+        string(REPLACE ":" ";" item "${item}")
+        list(GET item 0 property)
+        list(GET item 1 header)
+        list(GET item 2 constant)
+        file(STRINGS "${source_dir}/${header}" line REGEX "inline constexpr int ${constant} = [0-9]+;")
+        if(NOT line MATCHES "${constant} = ([0-9]+)")
+            message(FATAL_ERROR "gi-optimize: cannot read ${constant} from ${source_dir}/${header}")
+        endif()
+        set_property(GLOBAL PROPERTY GI_OPTIMIZE_${property} "${CMAKE_MATCH_1}")
+    endforeach()
+endfunction()
+
+# _gi_key_versions(<grammar-var> <key-var>): the versions cache keys include, as set by
+# gi-optimize's CMakeLists.txt (_gi_versions_from_source) or by the installed package config.
+function(_gi_key_versions grammar_var key_var)
+    get_property(grammar GLOBAL PROPERTY GI_OPTIMIZE_GRAMMAR_VERSION)
+    get_property(key GLOBAL PROPERTY GI_OPTIMIZE_CACHE_KEY_VERSION)
+    if(NOT grammar MATCHES "^[0-9]+$" OR NOT key MATCHES "^[0-9]+$")
+        message(FATAL_ERROR "gi-optimize: the grammar and cache key versions are unknown: include gi-optimize with "
                             "add_subdirectory, FetchContent or find_package(GIOptimize), not by including "
                             "GIOptimize.cmake alone.")
     endif()
-    set(${out_var} "${version}" PARENT_SCOPE)
+    set(${grammar_var} "${grammar}" PARENT_SCOPE)
+    set(${key_var} "${key}" PARENT_SCOPE)
 endfunction()
 
 # _gi_name_for_files(<out-var> <separator> <functions>...): the functions' names fit for file names
@@ -148,13 +168,13 @@ endfunction()
 
 # _gi_cache_key(<out-var> KERNEL <file> ARCHITECTURE <n> FUNCTIONS ... PARAMS ... FLAGS ...
 #               BLOCK_SIZE <text> GRID <text> TOLERANCE ...)
-# The cache key of gi-tool's key_text() (gi-tool/src/cache/registration.cpp), line for line.
+# The cache key of gi-tool's key_text() (gi-tool/src/cache/registration.cpp), line for line; the
+# configure-time decisions need it before any gi-optimize program is built. `gi-tool cache key`
+# prints gi-tool's, and tests/cmake/cache_key.cmake checks the two agree (no nvcc needed).
 function(_gi_cache_key out_var)
     cmake_parse_arguments(PARSE_ARGV 1 arg "" "KERNEL;ARCHITECTURE;BLOCK_SIZE;GRID" "FUNCTIONS;PARAMS;FLAGS;TOLERANCE")
-    _gi_grammar_version(grammar_version)
+    _gi_key_versions(grammar_version key_version)
     file(SHA256 "${arg_KERNEL}" source_sha256)
-    # The key format gi-tool uses: gi-tool/src/cache/registration.hpp, kCacheKeyVersion.
-    set(key_version 1)
     set(text "gi-optimize-cache-key ${key_version}\ngrammar-version ${grammar_version}\n")
     string(APPEND text "architecture sm_${arg_ARCHITECTURE}\nsource-sha256 ${source_sha256}\n")
     foreach(field function:FUNCTIONS param:PARAMS flag:FLAGS)
@@ -604,6 +624,7 @@ endfunction()
 # transitive usage requirements (generator expressions, evaluated at generation; the folder of the
 # target's own generated header left out), those set on the kernel source itself, its CUDA
 # standard, separable compilation, and the CUDA words among its literal compile options.
+# [<lines-var>]: the same as text for file(GENERATE), one argument per line.
 function(_gi_compile_arguments out_var target kernel gen_dir)
     set(t "${target}")
     string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\1" gen_dir_regex "${gen_dir}")
@@ -612,6 +633,8 @@ function(_gi_compile_arguments out_var target kernel gen_dir)
     # $<SEMICOLON>: a ';' here would cut the expression in two; evaluated, it separates arguments.
     set(arguments "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
                   "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},$<SEMICOLON>-D>>")
+    set(lines "$<$<BOOL:${includes}>:-I$<JOIN:${includes},\n-I>\n>$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},\n-D>\n>")
+    list(LENGTH arguments generated)  # the arguments above are already in `lines`
     get_source_file_property(source_includes "${kernel}" INCLUDE_DIRECTORIES)
     foreach(dir IN LISTS source_includes)
         if(dir)
@@ -641,6 +664,17 @@ function(_gi_compile_arguments out_var target kernel gen_dir)
         endif()
     endforeach()
     set(${out_var} "${arguments}" PARENT_SCOPE)
+    if(ARGC GREATER 4)
+        set(index 0)
+        foreach(argument IN LISTS arguments)
+            if(index GREATER_EQUAL generated)
+                string(REPLACE "$<" "$$<1:<>" argument "${argument}")  # a literal "$<" stays literal
+                string(APPEND lines "${argument}\n")
+            endif()
+            math(EXPR index "${index} + 1")
+        endforeach()
+        set(${ARGV4} "${lines}" PARENT_SCOPE)
+    endif()
 endfunction()
 
 # _gi_evolve_steps(<out-stamp> <target> <identifier> <architecture> <gen-dir> <tool> <registration>
@@ -880,8 +914,12 @@ function(_gi_finalize target identifier)
     set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/gi-optimize/${target}")
     # The kernel and its registration as gi-tool arguments, one per line, for people and scripts
     # running gi-tool by hand (cache verify, evolve) with exactly what the build uses.
+    # With the target's -I/-D/--compile-option, so `mapfile -t a < FILE; gi-tool evolve "${a[@]}" ...`
+    # compiles the kernel as the build does (docs/cmake.md, "Evolving by hand").
+    _gi_compile_arguments(ignored "${target}" "${kernel}" "${gen_dir}" compile_lines)
     list(JOIN registration "\n" registration_lines)
-    file(CONFIGURE OUTPUT "${gen_dir}/${identifier}.registration" CONTENT "${kernel}\n${registration_lines}\n" @ONLY)
+    string(REPLACE "$<" "$$<1:<>" registration_lines "${kernel}\n${registration_lines}\n")
+    file(GENERATE OUTPUT "${gen_dir}/${identifier}.registration" CONTENT "${registration_lines}${compile_lines}")
     set(wrapper "${gen_dir}/${identifier}.gi.cu")
     set(header "${gen_dir}/include/${identifier}.gi.h")
     set(options_file "${gen_dir}/${identifier}.options")

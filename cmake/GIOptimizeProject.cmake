@@ -2,16 +2,6 @@
 # gi_optimize_cuda_kernel() available to the including project (add_subdirectory, FetchContent) and
 # installs the package find_package(GIOptimize) finds (gi-tool, the module, the config files).
 
-# Cache keys include the grammar version; read it from the header that defines it, so the CMake
-# side and gi-tool can never disagree.
-file(STRINGS "${PROJECT_SOURCE_DIR}/gi-tool/src/grammar/grammar.hpp" _gi_grammar_line
-     REGEX "inline constexpr int kGrammarVersion = [0-9]+;")
-if(NOT _gi_grammar_line MATCHES "kGrammarVersion = ([0-9]+)")
-    message(FATAL_ERROR "gi-optimize: cannot read kGrammarVersion from gi-tool/src/grammar/grammar.hpp")
-endif()
-set(GI_OPTIMIZE_GRAMMAR_VERSION "${CMAKE_MATCH_1}")
-set_property(GLOBAL PROPERTY GI_OPTIMIZE_GRAMMAR_VERSION "${GI_OPTIMIZE_GRAMMAR_VERSION}")
-
 # The same name the installed package exports, so the module needs one spelling.
 if(TARGET gi-tool)
     add_executable(GIOptimize::gi-tool ALIAS gi-tool)
@@ -23,6 +13,11 @@ if(TARGET gi-worker)  # the cuda evaluator's GPU process, found next to gi-tool
     add_executable(GIOptimize::gi-worker ALIAS gi-worker)
 endif()
 include("${CMAKE_CURRENT_LIST_DIR}/GIOptimize.cmake")
+# The versions cache keys include, read from the headers that define them, so the CMake side and
+# gi-tool can never disagree; the installed package config carries them as numbers.
+_gi_versions_from_source("${PROJECT_SOURCE_DIR}")
+get_property(GI_OPTIMIZE_GRAMMAR_VERSION GLOBAL PROPERTY GI_OPTIMIZE_GRAMMAR_VERSION)
+get_property(GI_OPTIMIZE_CACHE_KEY_VERSION GLOBAL PROPERTY GI_OPTIMIZE_CACHE_KEY_VERSION)
 
 # Installing and exporting gi-optimize is its own build's business: a project that includes it gets
 # nothing of gi-optimize in its install.

@@ -32,7 +32,8 @@ cmake --build "$base/on" -j "$GI_JOBS" --target stereo
 
 echo "== gi-tool cache verify --compile"
 tool="${GI_TOOL:-}"
-if [[ -z "$tool" ]]; then
+if [[ -z "$tool" ]]; then   # the consumer's build made gi-apply only; gi-tool is one target away
+    cmake --build "$base/on" -j "$GI_JOBS" --target gi-tool
     tool="$(find "$base/on" -type f -name gi-tool -perm -u+x | head -1)"
 fi
 [[ -x "$tool" ]] || { echo "ci-consumer: no gi-tool found in $base/on"; exit 1; }

@@ -20,6 +20,11 @@ gi_test_expect("${out}" "stereo_kernel sm_90: original kernel \\(no cache entry"
 file(STRINGS "${build}/gi-optimize/stereo/stereo_kernel.registration" registration)
 list(POP_FRONT registration kernel)
 gi_test_expect("${kernel}" "kernels/stereo/stereo.cu$" "the registration file names the kernel first")
+# Usable as it is by an evolution by hand with any evaluator: --grid and --tolerance describe the
+# registration and are not refused by evaluators that do not launch the kernel.
+gi_test_run(out PASS "${GI_TEST_TOOL}" evolve "${kernel}" ${registration} --evaluator fake --generations 1
+            --population 4 --out "${root}/by-hand")
+gi_test_expect("${out}" "best speedup:" "gi-tool evolve runs on the registration file's arguments")
 gi_test_run(out PASS "${GI_TEST_TOOL}" cache write "${kernel}" ${registration} --arch 90 --cache-dir "${cache}"
             --genome "BLOCK_W=32 ROWS_PER_THREAD=8" --allow-unvalidated --note "hand-picked by tests/cmake/consumer_example.cmake")
 

@@ -61,3 +61,12 @@ gi_test_build(out PASS row_filter)
 gi_test_expect("${out}" "NOT VALIDATED, used because its writer opted in" "the opt-in is said at each build")
 file(READ "${build}/gi-optimize/row_filter/rowFilter.sm_90.cu" variant)
 gi_test_expect("${variant}" "#define ROW_TILE_W 64" "the variant's tile width, which its own host code sizes the launch with")
+
+# The .registration file is what a person runs gi-tool with by hand: it carries the target's
+# include folders (row_filter.cu includes <gi/launch.hpp>), so a compile-only evolution straight
+# from it compiles variants (docs/cmake.md, "Evolving by hand").
+gi_test_expect("${registration}" "-I[^;]*gi-tool/recorder/include" "the registration file holds the target's -I")
+gi_test_expect("${registration}" "--compile-option;-std=c\\+\\+17" "and its CUDA standard")
+gi_test_run(out PASS "${GI_TEST_TOOL}" evolve "${kernel}" ${registration} --evaluator compile-only --nvcc "${GI_TEST_NVCC}"
+            --generations 1 --population 2 --no-pre-tune --no-post-tune --no-minimise --out "${root}/by-hand")
+gi_test_expect("${out}" "compiled: +[1-9][0-9.]*% of individuals" "variants compile with the registration's arguments")

@@ -98,6 +98,18 @@ TEST(EvolveCommand, BadInputsAreUsageErrorsThatSayWhatIsWrong) {
     fs::remove_all(dir);
 }
 
+// A build's .registration file carries --grid and --tolerance; every evaluator takes them, so the
+// file works as it is with the fake and compile-only evaluators too (issue 17).
+TEST(EvolveCommand, RegistrationOptionsAreAcceptedByEveryEvaluator) {
+    const fs::path dir = fresh_dir("registration");
+    const ToolRun run = run_tool("evolve " + kernel_options() + " --block-size BLOCK --grid '(n + BLOCK - 1) / BLOCK' "
+                                 "--tolerance exact --tolerance out:abs=1e-3 --evaluator fake --generations 1 "
+                                 "--population 4 --out " + dir.string());
+    EXPECT_EQ(run.status, 0) << run.output;
+    EXPECT_NE(run.output.find("best speedup:"), std::string::npos) << run.output;
+    fs::remove_all(dir);
+}
+
 TEST(EvolveCommand, ASweepInPartsSaysWhichPart) {
     const fs::path dir = fresh_dir("shard");
     const ToolRun run = run_tool("evolve " + kernel_options() + " --evaluator fake --generations 0 --tune-max 1000 "

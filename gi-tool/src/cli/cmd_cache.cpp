@@ -21,7 +21,9 @@
 #include "cli/kernel_args.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "genome/genome.hpp"
+#include "source/source_file.hpp"
 #include "util/error.hpp"
+#include "util/hash.hpp"
 #include "util/process.hpp"
 
 namespace gi::cli {
@@ -321,15 +323,44 @@ int run_write(const std::vector<std::string>& argv) {
 
 // ---- apply ------------------------------------------------------------------------------------
 
+// ---- key --------------------------------------------------------------------------------------
+
+int run_key(const std::vector<std::string>& argv) {
+    const Args args(argv, with(kernel_value_options(), {"--grid", "--tolerance", "--arch"}),
+                    with(kernel_switch_options(), {"--help", "--text"}));
+    if (args.has("--help")) {
+        std::cout << "usage: gi-tool cache key KERNEL.cu --function NAME [registration options] --arch N... [--text]\n"
+                     "  Prints, per architecture, the cache key an entry for this kernel and registration must\n"
+                     "  carry: SHA-256 of the key text (--text prints the text instead). The CMake module\n"
+                     "  computes the same key at configure time; this is the reference it is tested against,\n"
+                     "  and the way to see why an entry is stale.\n\n"
+                  << kernel_options_help() << kRegistrationHelp
+                  << "\nexample:\n  gi-tool cache key kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64 "
+                     "--arch 90\n";
+        return kExitOk;
+    }
+    const std::vector<int> architectures = architectures_from(args);
+    if (architectures.empty()) throw UsageError("--arch N is required (the architecture the entry is for)");
+    const SourceFile source = read_source_file(kernel_path_from(args));
+    const Registration registration = registration_from(args);
+    for (const int arch : architectures) {
+        const std::string text = key_text(sha256_hex(source.text), registration, arch);
+        if (args.has("--text")) std::cout << text;
+        else std::cout << architecture_name(arch) << " " << sha256_hex(text) << "\n";
+    }
+    return kExitOk;
+}
+
 // ---- dispatch ---------------------------------------------------------------------------------
 
 int run_cache(const std::vector<std::string>& args) {
     const std::string usage =
-        "usage: gi-tool cache show|verify|write|apply ...   (gi-tool cache <subcommand> --help for each)\n"
+        "usage: gi-tool cache show|verify|write|apply|key ...   (gi-tool cache <subcommand> --help for each)\n"
         "  show    print cache entries (genome, parameters, provenance, checksum)\n"
         "  verify  check entries: well-formed, untouched, current for the kernel, genome applies [--compile]\n"
         "  write   make an entry from an evolve run (--from-run) or a chosen genome (--genome)\n"
-        "  apply   build-time step of the CMake module: variants, wrapper and header from the cache\n\n"
+        "  apply   build-time step of the CMake module: variants, wrapper and header from the cache\n"
+        "  key     the cache key an entry for a kernel and registration must carry\n\n"
         "example:\n  gi-tool cache show consumer-example/gi-cache\n";
     if (args.empty() || args[0] == "--help" || args[0] == "-h") {
         std::cout << usage;
@@ -340,7 +371,8 @@ int run_cache(const std::vector<std::string>& args) {
     if (args[0] == "verify") return run_verify(rest);
     if (args[0] == "write") return run_write(rest);
     if (args[0] == "apply") return run_cache_apply(rest, "gi-tool cache apply");
-    throw UsageError("unknown cache subcommand '" + args[0] + "' (show, verify, write or apply)");
+    if (args[0] == "key") return run_key(rest);
+    throw UsageError("unknown cache subcommand '" + args[0] + "' (show, verify, write, apply or key)");
 }
 
 const CommandRegistrar registrar({"cache", "show, verify, write and apply per-architecture cache entries", run_cache});

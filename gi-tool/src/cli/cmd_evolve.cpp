@@ -160,6 +160,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
         if (args.has(option)) evaluator_options.switches.insert(option);
     evaluator_options.kernel_path = kernel_path_from(args);
     if (args.has("--function")) evaluator_options.function = args.values("--function").front();
+    evaluator_options.block_size = args.value("--block-size").value_or("");
     const CompileSettings compile_settings = compile_settings_from(args);
     evaluator_options.include_dirs = compile_settings.include_dirs;
     evaluator_options.compile_options = compile_settings.options;

@@ -59,10 +59,13 @@ std::unique_ptr<Evaluator> make_compile_only(const Grammar& grammar, const Evalu
 std::unique_ptr<Evaluator> make_cuda(const Grammar& grammar, const EvaluatorOptions& options) {
     CudaEvaluatorOptions o = cuda_evaluator_options(options.values, options.kernel_path, options.switches);
     if (o.function.empty()) o.function = options.function;
+    if (o.block.empty()) o.block = options.block_size;
     o.include_dirs.insert(o.include_dirs.end(), options.include_dirs.begin(), options.include_dirs.end());
     o.compile_options = options.compile_options;
     return std::make_unique<CudaEvaluator>(grammar, std::move(o));
 }
+
+const std::vector<std::string> kRegistrationOptions = {"--grid", "--tolerance"};
 
 struct Entry {
     EvaluatorKind kind;
@@ -135,8 +138,12 @@ std::unique_ptr<Evaluator> make_evaluator(const std::string& name, const Grammar
         known += (known.empty() ? "" : ", ") + entry.kind.name;
     }
     if (found == nullptr) throw UsageError("--evaluator: unknown evaluator '" + name + "' (known: " + known + ")");
-    // An option meant for another evaluator is almost always a mistake worth hearing about.
+    // An option meant for another evaluator is almost always a mistake worth hearing about. The
+    // registration's own options are not: they describe the kernel (a build's .registration file
+    // holds them), and an evaluator that does not launch it has no use for them.
     auto reads = [&](const std::string& option) {
+        if (std::find(kRegistrationOptions.begin(), kRegistrationOptions.end(), option) != kRegistrationOptions.end())
+            return true;
         const auto& v = found->kind.value_options;
         const auto& s = found->kind.switch_options;
         return std::find(v.begin(), v.end(), option) != v.end() || std::find(s.begin(), s.end(), option) != s.end();
