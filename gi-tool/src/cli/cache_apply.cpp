@@ -66,6 +66,9 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     const std::string original_include = fs::absolute(kernel.source.path).lexically_normal().string();
 
     std::vector<ArchitectureChoice> choices;
+    // Architectures whose entry does not exist (without --require), and the first one's summary.
+    std::vector<int> missing;
+    std::string missing_summary;
     bool all_valid = true;
     std::optional<std::vector<std::string>> compile_options;  // of the first variant used
     for (const int arch : architectures) {
@@ -90,10 +93,17 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
             file_text = check.variant->source;
             compile_options = check.variant->compile_options;
             std::cout << "gi-optimize: " << kernel_name << " " << architecture_name(arch) << ": variant from "
-                      << check.path.string() << ": " << (choice.genome.empty() ? "(empty genome)" : choice.genome) << "\n";
+                      << check.path.string() << ": " << (choice.genome.empty() ? "(empty genome)" : choice.genome);
             if (!check.entry->provenance.waiver.empty())
-                std::cout << "gi-optimize: " << kernel_name << " " << architecture_name(arch) << ": NOT VALIDATED, used "
-                          << "because its writer opted in: " << check.entry->provenance.waiver << "\n";
+                std::cout << "; NOT VALIDATED, used because its writer opted in: " << check.entry->provenance.waiver;
+            std::cout << "\n";
+        } else if (check.status == EntryStatus::Missing && !args.has("--require")) {
+            all_valid = false;
+            choice.origin = to_string(check.status) + " cache entry " + check.path.string();
+            file_text = "// gi-optimize: " + architecture_name(arch) + " compiles the original kernel: " + check.summary() +
+                        "\n#include \"" + original_include + "\"\n";
+            if (missing.empty()) missing_summary = check.summary();
+            missing.push_back(arch);  // routine: one line for all such architectures, after the loop
         } else {
             all_valid = false;
             choice.origin = to_string(check.status) + " cache entry " + check.path.string();
@@ -105,6 +115,15 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
         }
         write_file_if_changed(wrapper.parent_path() / choice.variant_file, file_text);
         choices.push_back(std::move(choice));
+    }
+    if (missing.size() == 1) {
+        std::cout << "gi-optimize: " << kernel_name << " " << architecture_name(missing[0])
+                  << ": original kernel: " << missing_summary << "\n";
+    } else if (missing.size() > 1) {
+        std::string shown;
+        for (const int arch : missing) shown += (shown.empty() ? "" : ", ") + architecture_name(arch);
+        std::cout << "gi-optimize: " << kernel_name << " " << shown << ": original kernel: no cache entries in "
+                  << cache_dir.string() << "\n";
     }
     if (!all_valid && args.has("--require")) {
         std::cerr << "gi-optimize: GI_REQUIRE_CACHE is on: every architecture needs a valid cache entry (evolve on a GPU "
