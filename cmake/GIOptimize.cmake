@@ -955,7 +955,8 @@ function(_gi_finalize target identifier)
         endif()
         if(architecture STREQUAL gpu)
             message(STATUS "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}, and this machine has a "
-                           "sm_${gpu} GPU, so the build records test cases and evolves it (budget ${budget} min)")
+                           "sm_${gpu} GPU, so the build records test cases and evolves it (budget ${budget} min); an "
+                           "accepted variant is written to ${entry}: commit it")
             _gi_tool_command(tool)
             _gi_evolve_steps(accepted_stamp "${target}" "${identifier}" "${architecture}" "${gen_dir}" "${tool}"
                              "${registration}" "${block_size_text}")
