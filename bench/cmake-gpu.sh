@@ -51,6 +51,13 @@ else
     fail "configure" "see configure.log"; tail -30 "$OUT/configure.log"; exit 1
 fi
 grep "gi-optimize:" "$OUT/configure.log" | sed 's/^-- //' | tee -a "$OUT/summary.txt"
+# Issue 17: including gi-optimize adds no warnings to the project's configure (CMake 4 here).
+warnings=$(grep -c "^CMake Warning\|^CMake Deprecation Warning" "$OUT/configure.log")
+if [[ "$warnings" == 0 ]]; then
+    row "warnings in the configure" "none ($(cmake --version | head -1))"
+else
+    fail "warnings in the configure" "$warnings ($(cmake --version | head -1)); see configure.log"
+fi
 
 t0=$(now)
 if cmake --build "$build" -j "$jobs" --target stereo >"$OUT/build.log" 2>&1; then

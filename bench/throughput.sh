@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Search throughput inside `gi-tool evolve` with every gate on (issue 19): stereo as the CMake build
+# records it, and third-party-style corpus programs (tests/corpus) recorded at sizes whose cases are
+# 100 MB or more, each evolved with the same seed for the same search time. Prints one table:
+# evaluations per minute (search, tuning and minimisation together, as evolve's summary counts them),
+# the search's split between evaluating and the sanitizer gate, the generations the time bought,
+# and the case size. Run it before and after a throughput change on the same machine.
+#
+#   OUT=out/throughput bash bench/throughput.sh          # on the device: needs a GPU, nvcc, GTest
+#   THROUGHPUT_KERNELS="stereo row_filter" THROUGHPUT_SECONDS=45 bash bench/throughput.sh
+#   GI_BUILD=/path/to/build (with GI_BUILD_TESTS=ON) reuses a build.
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$root/out/throughput}"
+mkdir -p "$OUT"
+jobs="${GI_JOBS:-$(nproc)}"
+seconds="${THROUGHPUT_SECONDS:-60}"
+kernels="${THROUGHPUT_KERNELS:-stereo row_filter struct_pointers}"
+work=/tmp/gi-throughput
+rm -rf "$work" && mkdir -p "$work"
+export PATH="/usr/local/cuda/bin:$PATH"
+# shellcheck source=bench/common.sh
+source "$root/bench/common.sh"
+unpack_carried_packages >"$OUT/deps.log" 2>&1
+detect_gpu
+
+build="${GI_BUILD:-$work/build}"
+if [[ -z "${GI_BUILD:-}" ]]; then
+    start=$(date +%s)
+    if ! { cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON \
+               -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
+           cmake --build "$build" -j "$jobs" --target gi-tool gi-worker stereo_driver corpus_row_filter \
+               corpus_struct_pointers >>"$OUT/build.log" 2>&1; }; then
+        tail -30 "$OUT/build.log"; exit 1
+    fi
+    echo "built in $(( $(date +%s) - start )) s"
+fi
+tool="$build/gi-tool/gi-tool"
+recorder_include="$root/gi-tool/recorder/include"
+
+# kernel -> the file, the function, -I, the program and its training and held-out runs.
+setup() {
+    case "$1" in
+        stereo)
+            file="$root/kernels/stereo/stereo.cu" program="$build/kernels/stereo_driver" includes=()
+            registration_options stereo
+            record_args stereo ;;
+        row_filter)   # 4096 x 4096 floats: 64 MB in, 64 MB out, per launch
+            file="$root/tests/corpus/row_filter.cu" program="$build/tests/corpus/corpus_row_filter"
+            includes=(-I "$recorder_include")
+            options=(--function rowFilter)   # ROW_TILE_W also sizes the grid in host code: not tuned here
+            train=("--width 4096 --height 4096 --frames 2") held=("--width 3000 --height 2000 --frames 1 --seed 9") ;;
+        struct_pointers)   # 10M elements: three 40 MB arrays per launch
+            file="$root/tests/corpus/struct_pointers.cu" program="$build/tests/corpus/corpus_struct_pointers"
+            includes=(-I "$recorder_include")
+            options=(--function axpyStruct)
+            train=("--n 10000000 --launches 2") held=("--n 3000000 --launches 1 --seed 5") ;;
+        *) echo "unknown kernel $1 (stereo, row_filter, struct_pointers)"; exit 2 ;;
+    esac
+}
+
+rows=()
+for kernel in $kernels; do
+    setup "$kernel"
+    dir="$work/$kernel"
+    mkdir -p "$dir"
+    function_name="$(printf '%s\n' "${options[@]}" | awk 'prev == "--function" { print; exit } { prev = $0 }')"
+    for args in "${train[@]}"; do
+        # shellcheck disable=SC2086
+        "$tool" record "$file" --function "$function_name" "${includes[@]}" --out "$dir/cases" -- "$program" $args \
+            >>"$dir/record.log" 2>&1
+    done
+    for args in "${held[@]}"; do
+        # shellcheck disable=SC2086
+        "$tool" record "$file" --function "$function_name" "${includes[@]}" --out "$dir/held-out" -- "$program" $args \
+            >>"$dir/record.log" 2>&1
+    done
+    case_mb=$(du -sm "$dir/cases" 2>/dev/null | cut -f1)
+    ncases=$(ls -d "$dir/cases"/*/ 2>/dev/null | wc -l)
+    start=$(date +%s)
+    timeout $((seconds * 4 + 240)) "$tool" evolve "$file" "${options[@]}" "${includes[@]}" --evaluator cuda \
+        --cases "$dir/cases" --held-out "$dir/held-out" --time-limit "$seconds" --seed 1 --out "$dir/run" \
+        >"$dir/evolve.log" 2>&1
+    status=$?
+    wall=$(( $(date +%s) - start ))
+    { echo "==== $kernel: evolve exit $status in $wall s"; cat "$dir/record.log" "$dir/evolve.log"; } >>"$OUT/evolve.log"
+    rate="$(grep -m1 '^evaluated per minute:' "$dir/evolve.log" | awk '{ print $4 }')"
+    evaluations="$(grep -m1 '^evaluated per minute:' "$dir/evolve.log" | sed 's/.*(\([0-9]*\) evaluations.*/\1/')"
+    read -r evaluate gate <<<"$(grep -m1 '^search time:' "$dir/evolve.log" | sed 's/.*evaluating \([0-9.]*\) s, sanitizer gate \([0-9.]*\) s.*/\1 \2/')"
+    share="$(awk -v e="${evaluate:-0}" -v g="${gate:-0}" 'BEGIN { if (e + g > 0) printf "%.0f%%", 100 * g / (e + g); else print "-" }')"
+    generations="$(grep -m1 '^generations:' "$dir/evolve.log" | awk '{ print $2 }')"
+    searched="$(grep -c '^generation [0-9]*/' "$dir/evolve.log")"
+    per_generation="$(awk -v n="$searched" -v t="$(awk -v e="${evaluate:-0}" -v g="${gate:-0}" 'BEGIN { print e + g }')" \
+        'BEGIN { if (n > 0) printf "%.1f", t / n; else print "-" }')"
+    best="$(grep -m1 '^best speedup:' "$dir/evolve.log" | awk '{ print $3 }')"
+    validation="$(grep -m1 '^validation:' "$dir/evolve.log" | cut -c22-60)"
+    rows+=("$(printf '%-16s %6s %5s %7s %9s %8s %8s %6s %7s %8s %9s  %s' "$kernel" "$case_mb" "$ncases" "${rate:--}" \
+        "${evaluations:--}" "${evaluate:--}" "${gate:--}" "$share" "${generations:--}" "$per_generation" "${best:--}" \
+        "exit $status, $wall s; ${validation:-no validation line}")")
+done
+
+{
+    echo "gi-tool evolve throughput, all gates on ($seconds s of search each, seed 1)"
+    echo "GPU: ${gpu:-none}; $(date -u +%Y-%m-%dT%H:%MZ); commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null); $jobs cores"
+    printf '%-16s %6s %5s %7s %9s %8s %8s %6s %7s %8s %9s  %s\n' kernel "MB" cases "eval/min" evaluations \
+        "eval s" "gate s" "gate%" "gens" "s/gen" best "outcome"
+    printf '%s\n' "${rows[@]}"
+    echo "MB: the training cases on disk; eval/min and evaluations: evolve's own count (search, tuning and"
+    echo "minimisation, checks included, over the whole wall time); eval s / gate s: the search's time evaluating"
+    echo "and in the sanitizer gate; gate%: the gate's share of search time."
+} | tee "$OUT/summary.txt"
