@@ -8,6 +8,8 @@
 #
 #   OUT=out/throughput bash bench/throughput.sh          # on the device: needs a GPU, nvcc, GTest
 #   THROUGHPUT_KERNELS="stereo row_filter" THROUGHPUT_SECONDS=45 bash bench/throughput.sh
+#   THROUGHPUT_OPTIONS="--sanitize-batch 1" THROUGHPUT_LABEL="one per process" bash bench/throughput.sh
+#                                           # extra evolve options, e.g. a change's off switch, for A/B
 #   GI_BUILD=/path/to/build (with GI_BUILD_TESTS=ON) reuses a build.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,7 +26,9 @@ source "$root/bench/common.sh"
 unpack_carried_packages >"$OUT/deps.log" 2>&1
 detect_gpu
 
-build="${GI_BUILD:-$work/build}"
+extra_options=(${THROUGHPUT_OPTIONS:-})
+label="${THROUGHPUT_LABEL:-${THROUGHPUT_OPTIONS:-defaults}}"
+build="${GI_BUILD:-/tmp/gi-throughput-build}"
 if [[ -z "${GI_BUILD:-}" ]]; then
     start=$(date +%s)
     if ! { cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON \
@@ -79,7 +83,7 @@ for kernel in $kernels; do
     ncases=$(ls -d "$dir/cases"/*/ 2>/dev/null | wc -l)
     start=$(date +%s)
     timeout $((seconds * 4 + 240)) "$tool" evolve "$file" "${options[@]}" "${includes[@]}" --evaluator cuda \
-        --cases "$dir/cases" --held-out "$dir/held-out" --time-limit "$seconds" --seed 1 --out "$dir/run" \
+        --cases "$dir/cases" --held-out "$dir/held-out" --time-limit "$seconds" --seed 1 "${extra_options[@]}" --out "$dir/run" \
         >"$dir/evolve.log" 2>&1
     status=$?
     wall=$(( $(date +%s) - start ))
@@ -100,11 +104,12 @@ for kernel in $kernels; do
 done
 
 {
-    echo "gi-tool evolve throughput, all gates on ($seconds s of search each, seed 1)"
+    echo "gi-tool evolve throughput, all gates on ($seconds s of search each, seed 1): $label"
     echo "GPU: ${gpu:-none}; $(date -u +%Y-%m-%dT%H:%MZ); commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null); $jobs cores"
     printf '%-16s %6s %5s %7s %9s %8s %8s %6s %7s %8s %9s  %s\n' kernel "MB" cases "eval/min" evaluations \
         "eval s" "gate s" "gate%" "gens" "s/gen" best "outcome"
     printf '%s\n' "${rows[@]}"
+    grep -h '^note: sanitizer gate' "$work"/*/evolve.log | sed 's/^/    /' 
     echo "MB: the training cases on disk; eval/min and evaluations: evolve's own count (search, tuning and"
     echo "minimisation, checks included, over the whole wall time); eval s / gate s: the search's time evaluating"
     echo "and in the sanitizer gate; gate%: the gate's share of search time."

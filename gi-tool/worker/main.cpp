@@ -6,6 +6,8 @@
 //   gi-worker --once --case DIR --cubin FILE --kernel NAME [--grid X,Y,Z --block X,Y,Z --shared N]
 //                                  run the kernel once on the case (under compute-sanitizer);
 //                                  exit 0 when it ran, 1 when it failed
+//   gi-worker --once --case DIR --variants LIST --kernel NAME
+//                                  the same for several variants in turn, in one process
 #include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
@@ -510,34 +512,86 @@ int serve() {
     return 0;
 }
 
+// One variant of a --once run: its module file and launch shape fields (grid, block, shared).
+struct OnceVariant {
+    std::string cubin_path;
+    Message shape;
+};
+
+// --variants FILE: one variant per line, "CUBIN<TAB>GRID<TAB>BLOCK<TAB>SHARED" (empty fields take the
+// case's recorded values), so one compute-sanitizer process checks several variants: its start-up,
+// the CUDA context and the case's upload are paid once instead of once per variant.
+std::vector<OnceVariant> read_variant_list(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw Error(path + ": cannot read the variant list");
+    std::vector<OnceVariant> out;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        std::vector<std::string> fields;
+        std::size_t from = 0;
+        for (std::size_t tab = line.find('\t'); ; tab = line.find('\t', from)) {
+            fields.push_back(line.substr(from, tab == std::string::npos ? std::string::npos : tab - from));
+            if (tab == std::string::npos) break;
+            from = tab + 1;
+        }
+        if (fields.size() != 4) throw Error(path + ": line " + std::to_string(out.size() + 1) + " needs 4 tab-separated fields");
+        OnceVariant v;
+        v.cubin_path = fields[0];
+        if (!fields[1].empty()) v.shape.fields["grid"] = fields[1];
+        if (!fields[2].empty()) v.shape.fields["block"] = fields[2];
+        if (!fields[3].empty()) v.shape.fields["shared"] = fields[3];
+        out.push_back(std::move(v));
+    }
+    if (out.empty()) throw Error(path + ": the variant list is empty");
+    return out;
+}
+
 int once(int argc, char** argv) {
     std::map<std::string, std::string> opts;
     for (int i = 2; i + 1 < argc; i += 2) opts[argv[i]] = argv[i + 1];
-    for (const char* required : {"--case", "--cubin", "--kernel"})
+    for (const char* required : {"--case", "--kernel"})
         if (!opts.count(required)) {
             std::cerr << "gi-worker --once: missing " << required << "\n";
             return 2;
         }
+    if (opts.count("--cubin") == opts.count("--variants")) {
+        std::cerr << "gi-worker --once: give one of --cubin FILE and --variants FILE\n";
+        return 2;
+    }
     try {
-        Gpu gpu = open_gpu();
-        TestCase tc = read_test_case(opts["--case"], CaseLoad::Data);
-        std::ifstream in(opts["--cubin"], std::ios::binary);
-        const std::string cubin((std::istreambuf_iterator<char>(in)), {});
-        if (cubin.empty()) throw Error(opts["--cubin"] + ": cannot read the compiled module");
-        Message m;
-        if (opts.count("--grid")) m.fields["grid"] = opts["--grid"];
-        if (opts.count("--block")) m.fields["block"] = opts["--block"];
-        if (opts.count("--shared")) m.fields["shared"] = opts["--shared"];
-        const LaunchShape shape = shape_from(m, tc);
-        Replay replay(std::move(tc), {}, 0, gpu.stream);
-        CUmodule module = nullptr;
-        check_cuda(cuModuleLoadData(&module, cubin.data()), "loading the compiled module");
-        const CUfunction kernel = find_kernel(module, opts["--kernel"]);
-        const CUresult r = replay.launch_once(kernel, shape, variable_places(module, replay.test_case()));
-        if (r != CUDA_SUCCESS) {
-            std::cerr << "gi-worker: the kernel failed: " << cuda_error_name(r) << " (" << cuda_error_text(r) << ")\n";
-            return 1;
+        std::vector<OnceVariant> variants;
+        if (opts.count("--variants")) {
+            variants = read_variant_list(opts["--variants"]);
+        } else {
+            OnceVariant v;
+            v.cubin_path = opts["--cubin"];
+            for (const char* field : {"grid", "block", "shared"})
+                if (opts.count(std::string("--") + field)) v.shape.fields[field] = opts[std::string("--") + field];
+            variants.push_back(std::move(v));
         }
+        Gpu gpu = open_gpu();
+        Replay replay(read_test_case(opts["--case"], CaseLoad::Data), {}, 0, gpu.stream);
+        for (std::size_t k = 0; k < variants.size(); ++k) {
+            const std::string label = variants.size() > 1 ? "variant " + std::to_string(k + 1) + ": " : "";
+            std::ifstream in(variants[k].cubin_path, std::ios::binary);
+            const std::string cubin((std::istreambuf_iterator<char>(in)), {});
+            if (cubin.empty()) throw Error(label + variants[k].cubin_path + ": cannot read the compiled module");
+            const LaunchShape shape = shape_from(variants[k].shape, replay.test_case());
+            CUmodule module = nullptr;
+            check_cuda(cuModuleLoadData(&module, cubin.data()), "loading the compiled module");
+            const CUfunction kernel = find_kernel(module, opts["--kernel"]);
+            // launch_once restores the case's inputs first: each variant starts from the recorded state.
+            const CUresult r = replay.launch_once(kernel, shape, variable_places(module, replay.test_case()));
+            if (r != CUDA_SUCCESS) {
+                std::cerr << "gi-worker: " << label << "the kernel failed: " << cuda_error_name(r) << " ("
+                          << cuda_error_text(r) << ")\n";
+                return 1;
+            }
+            check_cuda(cuModuleUnload(module), "unloading the compiled module");
+        }
+        // The caller counts this line: a batch that stopped early must not pass for a checked one.
+        std::cout << "gi-worker: ran " << variants.size() << " variant(s)" << std::endl;
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "gi-worker: " << e.what() << "\n";
@@ -552,7 +606,9 @@ int main(int argc, char** argv) {
     if (argc > 1 && std::strcmp(argv[1], "--once") == 0) return gi::worker::once(argc, argv);
     if (argc > 1) {
         std::cerr << "usage: gi-worker            (serve gi-tool's requests on stdin/stdout)\n"
-                     "       gi-worker --once --case DIR --cubin FILE --kernel NAME [--grid X,Y,Z] [--block X,Y,Z] [--shared N]\n";
+                     "       gi-worker --once --case DIR --cubin FILE --kernel NAME [--grid X,Y,Z] [--block X,Y,Z] [--shared N]\n"
+                     "       gi-worker --once --case DIR --variants LIST --kernel NAME   (LIST: CUBIN, GRID, BLOCK, SHARED\n"
+                     "                                  per line, tab-separated; each run in turn)\n";
         return std::strcmp(argv[1], "--help") == 0 ? 0 : 2;
     }
     return gi::worker::serve();

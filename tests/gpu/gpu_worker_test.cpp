@@ -420,5 +420,51 @@ TEST_F(GpuSanitizer, RacecheckFindsARemovedBarrier) {
     EXPECT_EQ(r.status, EvalStatus::SanitizerError) << r.detail;
 }
 
+// Several variants in one compute-sanitizer process (gi-worker --once --variants, issue 19): clean
+// ones pass together and the worker says it ran each; one bad variant among them fails the batch,
+// which the evaluator then checks one variant at a time.
+class GpuSanitizerBatch : public GpuSanitizer {
+protected:
+    std::pair<int, std::string> run_batch(const std::vector<std::string>& sources) {
+        std::string sanitizer;
+        try {
+            sanitizer = find_compute_sanitizer("");
+        } catch (const Error& e) {
+            ADD_FAILURE() << e.what();
+            return {-1, ""};
+        }
+        const auto list = folder_.path() / "variants.txt";
+        std::ofstream out(list);
+        for (std::size_t k = 0; k < sources.size(); ++k) {
+            const auto cubin = folder_.path() / ("v" + std::to_string(k) + ".cubin");
+            std::ofstream(cubin, std::ios::binary) << cubin_of(sources[k]);
+            out << cubin.string() << "\t\t\t\n";
+        }
+        out.close();
+        const auto log = folder_.path() / "batch.log";
+        const std::string command = "timeout 120 '" + sanitizer + "' --tool memcheck --error-exitcode 86 '" +
+                                    gpu_test::worker_path() + "' --once --case '" + case_dir_.string() + "' --variants '" +
+                                    list.string() + "' --kernel scale > '" + log.string() + "' 2>&1";
+        const int status = std::system(command.c_str());
+        std::ifstream in(log);
+        std::stringstream output;
+        output << in.rdbuf();
+        return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, output.str()};
+    }
+};
+
+TEST_F(GpuSanitizerBatch, CleanVariantsPassTogetherAndEachRuns) {
+    const auto [exit_code, output] =
+        run_batch({kOriginal, variant("if (i < n) out[i] = in[i] + in[i];"), variant("if (i < n) out[i] = in[i] * 2.0f;")});
+    EXPECT_EQ(exit_code, 0) << output;
+    EXPECT_NE(output.find("gi-worker: ran 3 variant(s)"), std::string::npos) << output;
+}
+
+TEST_F(GpuSanitizerBatch, OneOutOfBoundsVariantFailsTheBatch) {
+    const auto [exit_code, output] =
+        run_batch({kOriginal, variant("if (i < n) out[i] = 2.0f * in[i + 1 + (n - i) * (i == n - 1)];"), kOriginal});
+    EXPECT_EQ(exit_code, 86) << output;
+}
+
 }  // namespace
 }  // namespace gi

@@ -13,6 +13,7 @@
 #include <future>
 #include <iomanip>
 #include <iostream>
+#include <atomic>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -28,6 +29,7 @@
 #include "compile/nvrtc_compiler.hpp"
 #include "evaluate/binary_identity.hpp"
 #include "evaluate/cuda_classify.hpp"
+#include "evaluate/sanitizer_batches.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
@@ -168,6 +170,72 @@ public:
 private:
     fs::path path_;
 };
+
+// One variant the sanitizer gate checks: its checkers, launch shape and module, and the original's
+// time on the case (for the timeout allowance).
+struct SanitizeJob {
+    std::size_t variant = 0;  // index into sanitize_many's variants
+    std::vector<std::string> tools;
+    std::string grid, block;
+    std::string cubin;
+    double base_ms = 100;
+};
+
+// What every compute-sanitizer run of one sanitize_many call shares.
+struct SanitizeContext {
+    std::string sanitizer, worker, case_path, kernel, shared_bytes;
+};
+
+// Runs `members` (same checkers) under compute-sanitizer in one process per checker; when that does
+// not pass as a whole (any error, crash, timeout, or fewer variants run than given), each member is
+// checked again alone, so every verdict that is not Ok is a single variant's own and no variant
+// passes unless it ran. One result per member, in order.
+std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vector<const SanitizeJob*>& members,
+                                       std::atomic<int>& reruns) {
+    constexpr int kErrorExit = 86;
+    const std::vector<std::string>& tools = members.front()->tools;
+    auto run = [&](const std::vector<const SanitizeJob*>& group) {
+        TemporaryDirectory dir("gi-sanitize");
+        std::ofstream list(dir.path() / "variants.txt");
+        double allowance_ms = 60000;
+        for (std::size_t k = 0; k < group.size(); ++k) {
+            const fs::path cubin = dir.path() / ("variant-" + std::to_string(k) + ".cubin");
+            std::ofstream out(cubin, std::ios::binary);
+            out.write(group[k]->cubin.data(), static_cast<std::streamsize>(group[k]->cubin.size()));
+            list << cubin.string() << "\t" << group[k]->grid << "\t" << group[k]->block << "\t" << c.shared_bytes << "\n";
+            allowance_ms += 1000 * group[k]->base_ms + (k > 0 ? 5000 : 0);
+        }
+        list.close();
+        ProcessOptions po;
+        po.timeout = std::chrono::milliseconds(static_cast<long long>(allowance_ms));
+        EvalResult result;
+        const std::string ran_line = "gi-worker: ran " + std::to_string(group.size()) + " variant(s)";
+        for (const std::string& tool : tools) {
+            const std::vector<std::string> argv{c.sanitizer, "--tool", tool, "--error-exitcode", std::to_string(kErrorExit),
+                                                "--print-limit", "20", c.worker, "--once", "--case", c.case_path,
+                                                "--kernel", c.kernel, "--variants", (dir.path() / "variants.txt").string()};
+            const ProcessResult pr = run_process(argv, po);
+            result = classify_sanitizer_exit(pr.exit_code, pr.timed_out, kErrorExit, pr.out + "\n" + pr.err, tool);
+            if (pr.signal != 0 && !pr.timed_out) {
+                result.status = EvalStatus::Crash;
+                result.detail = "compute-sanitizer " + tool + " was killed by signal " + std::to_string(pr.signal);
+            }
+            if (result.status == EvalStatus::Ok && pr.out.find(ran_line) == std::string::npos) {
+                result.status = EvalStatus::Crash;
+                result.detail = "gi-worker under compute-sanitizer " + tool + " did not say it ran every variant";
+            }
+            if (result.status != EvalStatus::Ok) break;
+        }
+        return result;
+    };
+    const EvalResult together = run(members);
+    if (together.status == EvalStatus::Ok || members.size() == 1)
+        return std::vector<EvalResult>(members.size(), together);
+    ++reruns;
+    std::vector<EvalResult> alone;
+    for (const SanitizeJob* member : members) alone.push_back(run({member}));
+    return alone;
+}
 
 // Not more: on the H100, 16 live contexts made every context slower (CUDA start-up 1.6 -> 3.0 s,
 // a module load 17 -> 27 ms; bench/results/2026-11-23-h100-gpu-check-5.md), which cost more than
@@ -1202,11 +1270,18 @@ void CudaEvaluator::check_oracle() { impl_->prepare_original(); }
 
 std::vector<std::string> CudaEvaluator::run_notes() const {
     const Impl& s = *impl_;
-    if (s.nvrtc_refusal.empty() || s.stats.compiled == 0) return {};
+    std::vector<std::string> notes;
+    if (s.stats.sanitize_checked > 0)
+        notes.push_back("sanitizer gate: " + std::to_string(s.stats.sanitize_checked) + " variants run under compute-sanitizer in " +
+                        std::to_string(s.stats.sanitize_batches) + " batches (--sanitize-batch " +
+                        std::to_string(s.options.sanitize_batch) + "), " + std::to_string(s.stats.sanitize_batch_reruns) +
+                        " of them checked again one variant at a time because the batch did not pass");
+    if (s.nvrtc_refusal.empty() || s.stats.compiled == 0) return notes;
     const double ms = s.stats.compile_cpu_ms / static_cast<double>(s.stats.compiled);
-    return {"every variant was compiled with nvcc, " + number_text(ms) + " ms a compile here, because NVRTC (about 0.5 s "
+    notes.push_back("every variant was compiled with nvcc, " + number_text(ms) + " ms a compile here, because NVRTC (about 0.5 s "
             "a stereo variant on the H100, bench/results) cannot take the kernel file: " + s.nvrtc_refusal +
-            ". Host-only headers in the kernel file cost this; a kernel in a file of its own compiles with NVRTC"};
+            ". Host-only headers in the kernel file cost this; a kernel in a file of its own compiles with NVRTC");
+    return notes;
 }
 
 bool CudaEvaluator::loop_guard() const { return impl_->options.loop_guard; }
@@ -1310,7 +1385,7 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         s.prepare_original();
         // Compiling happens here, one at a time (the variants were compiled for evaluate(), so these
         // are cache hits); only the sanitizer processes, which share nothing, run in parallel.
-        std::vector<std::function<EvalResult()>> runs;
+        std::vector<SanitizeJob> jobs;
         std::vector<std::size_t> run_index;
         std::vector<std::string> identities(variants.size());      // of those run: binary_identity + checkers
         std::map<std::string, std::size_t> run_identity;           // identity -> the variant that runs it
@@ -1352,48 +1427,41 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
                 identities[i] = std::move(identity);
             }
             const double base = s.slots[case_index].original_ms > 0 ? s.slots[case_index].original_ms : 100;
-            std::vector<std::string> launch{s.worker_program, "--once",
-                                            "--case", s.slots[case_index].path.string(), "--kernel", s.slots[case_index].kernel,
-                                            "--grid", dims_text(g.grid), "--block", dims_text(g.block), "--shared",
-                                            std::to_string(s.slots[case_index].manifest.shared_bytes)};
-            runs.push_back([sanitizer, tools, launch, base, cubin_bytes = code.cubin]() {
-                TemporaryDirectory dir("gi-sanitize");
-                const fs::path cubin = dir.path() / "variant.cubin";
-                {
-                    std::ofstream out(cubin, std::ios::binary);
-                    out.write(cubin_bytes.data(), static_cast<std::streamsize>(cubin_bytes.size()));
-                }
-                constexpr int kErrorExit = 86;
-                ProcessOptions po;
-                po.timeout = std::chrono::milliseconds(static_cast<long long>(60000 + 1000 * base));
-                EvalResult result;
-                for (const std::string& tool : tools) {
-                    std::vector<std::string> argv{sanitizer, "--tool", tool, "--error-exitcode", std::to_string(kErrorExit),
-                                                  "--print-limit", "20"};
-                    argv.insert(argv.end(), launch.begin(), launch.end());
-                    argv.push_back("--cubin");
-                    argv.push_back(cubin.string());
-                    const ProcessResult pr = run_process(argv, po);
-                    result = classify_sanitizer_exit(pr.exit_code, pr.timed_out, kErrorExit, pr.out + "\n" + pr.err, tool);
-                    if (pr.signal != 0 && !pr.timed_out) {
-                        result.status = EvalStatus::Crash;
-                        result.detail = "compute-sanitizer " + tool + " was killed by signal " + std::to_string(pr.signal);
-                    }
-                    if (result.status != EvalStatus::Ok) break;
-                }
-                return result;
-            });
-            run_index.push_back(i);
+            jobs.push_back({i, tools, dims_text(g.grid), dims_text(g.block), code.cubin, base});
         }
         // Several at once: each is a separate process with its own CUDA context, mostly waiting on
         // instrumentation; the gate runs between evaluate() calls, so no timed launch shares the GPU.
-        // A freed slot takes the next variant at once: a variant that removed a barrier runs three
-        // checkers one after another and would otherwise hold back a whole group of memcheck-only ones.
+        // A freed slot takes the next batch at once: a batch whose variants removed a barrier runs
+        // three checkers one after another and would otherwise hold back memcheck-only ones.
         const std::size_t parallel = s.options.sanitize_jobs > 0
                                          ? static_cast<std::size_t>(s.options.sanitize_jobs)
                                          : std::min<std::size_t>(8, std::max(1u, std::thread::hardware_concurrency()) / 2);
-        const std::vector<EvalResult> ran = run_in_parallel(runs, parallel);
-        for (std::size_t k = 0; k < ran.size(); ++k) results[run_index[k]] = ran[k];
+        std::vector<std::vector<std::string>> tools_of;
+        for (const SanitizeJob& job : jobs) tools_of.push_back(job.tools);
+        const std::vector<std::vector<std::size_t>> batches =
+            sanitizer_batches(tools_of, parallel, static_cast<std::size_t>(std::max(1, s.options.sanitize_batch)));
+        const SanitizeContext context{sanitizer, s.worker_program, s.slots[case_index].path.string(),
+                                      s.slots[case_index].kernel,
+                                      std::to_string(s.slots[case_index].manifest.shared_bytes)};
+        std::vector<std::function<std::vector<EvalResult>()>> runs;
+        std::atomic<int> batch_reruns{0};
+        for (const std::vector<std::size_t>& batch : batches) {
+            std::vector<const SanitizeJob*> members;
+            for (std::size_t k : batch) members.push_back(&jobs[k]);
+            runs.push_back([context, members, &batch_reruns] {
+                return sanitize_batch(context, members, batch_reruns);
+            });
+        }
+        const std::vector<std::vector<EvalResult>> ran = run_in_parallel(runs, parallel);
+        for (std::size_t b = 0; b < batches.size(); ++b)
+            for (std::size_t k = 0; k < batches[b].size(); ++k) {
+                const std::size_t i = jobs[batches[b][k]].variant;
+                results[i] = ran[b][k];
+                run_index.push_back(i);
+            }
+        s.stats.sanitize_checked += static_cast<long long>(jobs.size());
+        s.stats.sanitize_batches += static_cast<long long>(batches.size());
+        s.stats.sanitize_batch_reruns += batch_reruns;
         for (const auto& [i, first] : same_program_as) results[i] = results[first];
         for (std::size_t i : run_index)
             if (!identities[i].empty()) s.sanitized_binaries[identities[i]] = results[i];

@@ -61,6 +61,8 @@ struct CudaEvaluatorOptions {
     bool reuse_binary_duplicates = true;    // a variant built to the same program as an earlier one in its batch
                                             // gets that one's result (evaluate/binary_identity.hpp)
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
+    int sanitize_batch = 8;                 // variants checked in one compute-sanitizer process at most (1: one each);
+                                            // a batch that does not pass is checked again one variant per process
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes, and the user's -I
     std::vector<std::string> compile_options;  // every compile gets these first: -D macros, --compile-option words
@@ -85,6 +87,9 @@ struct CudaEvaluatorStats {
                                   // (evaluate/binary_identity.hpp): that one's result, no run
     long sanitize_binary_reuses = 0;  // sanitizer verdicts taken from a program checked before (any
                                       // text, same module, launch and checkers), no sanitizer run
+    long long sanitize_checked = 0;       // variants run under compute-sanitizer by the gate
+    long long sanitize_batches = 0;       // compute-sanitizer batches they were run in (issue 19)
+    long long sanitize_batch_reruns = 0;  // batches that did not pass and were checked one by one
     double compile_cpu_ms = 0;    // sum of compile times (over all threads)
     double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)
     double run_ms = 0;            // wall time of worker requests for variants (GPU work + transfers)

@@ -45,7 +45,7 @@ std::vector<std::string> cuda_value_options() {
     return {"--cases",    "--held-out", "--recorded-name", "--block",   "--grid",      "--tolerance",
             "--worker",   "--nvcc",     "--sanitizer",     "--arch",    "--jobs",      "--warmups",
             "--repetitions", "--timeout-factor", "--timeout-margin-ms", "--compile-cache", "--spare-workers",
-            "--loop-guard-margin-ms", "--sanitize-jobs", "--set-aside"};
+            "--loop-guard-margin-ms", "--sanitize-jobs", "--sanitize-batch", "--set-aside"};
 }
 
 std::vector<std::string> cuda_switch_options() {
@@ -92,7 +92,9 @@ std::string cuda_options_help() {
            "  --compile-cache DIR       cuda: keep compiled variants here across runs\n"
            "  --spare-workers N         cuda: GPU workers kept ready to replace one a variant killed (default 4)\n"
            "  --sanitize-jobs N         cuda: compute-sanitizer processes at once in the correctness gate\n"
-           "                            (default: half the cores, at most 8)\n";
+           "                            (default: half the cores, at most 8)\n"
+           "  --sanitize-batch N        cuda: variants one compute-sanitizer process checks in turn (default 8;\n"
+           "                            1: a process each); a batch that fails is checked again one by one\n";
 }
 
 CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vector<std::string>>& values,
@@ -121,6 +123,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     o.timeout_margin_ms = static_cast<int>(integer(values, "--timeout-margin-ms", 30, 0, 3600000));
     o.spare_workers = static_cast<int>(integer(values, "--spare-workers", 4, 0, 16));
     o.sanitize_jobs = static_cast<int>(integer(values, "--sanitize-jobs", 0, 1, 64));
+    o.sanitize_batch = static_cast<int>(integer(values, "--sanitize-batch", 8, 1, 256));
     o.loop_guard = switches.count("--no-loop-guard") == 0;
     o.guard_margin_ms = static_cast<int>(integer(values, "--loop-guard-margin-ms", 2, 0, 3600000));
     if (!o.loop_guard && last(values, "--loop-guard-margin-ms"))
