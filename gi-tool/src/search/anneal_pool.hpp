@@ -46,6 +46,13 @@ public:
         std::lock_guard lock(mutex_);
         return checker_.sanitize(variant, case_index);
     }
+    // Forwarded whole: the inner checker runs the variants' compute-sanitizer processes at once and
+    // in batches. The default (one sanitize() after another) made evolve's gate run them one at a
+    // time, 86% of a stereo search's time on the H100 (issue 19).
+    std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override {
+        std::lock_guard lock(mutex_);
+        return checker_.sanitize_many(variants, case_index);
+    }
     ValidationReport validate(const Variant& variant) override {
         std::lock_guard lock(mutex_);
         return checker_.validate(variant);
