@@ -102,4 +102,9 @@ double Args::number(const std::string& option, double fallback, double min, doub
     return parsed;
 }
 
+std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {
+    base.insert(base.end(), more.begin(), more.end());
+    return base;
+}
+
 }  // namespace gi::cli

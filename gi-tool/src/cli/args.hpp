@@ -32,4 +32,7 @@ private:
     std::vector<std::string> positional_;
 };
 
+// `base` followed by `more`: a command's option list made of the shared ones and its own.
+std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more);
+
 }  // namespace gi::cli

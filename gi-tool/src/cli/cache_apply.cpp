@@ -14,24 +14,11 @@
 #include "cli/command.hpp"
 #include "cli/kernel_args.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi::cli {
-namespace {
 
 namespace fs = std::filesystem;
-
-std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {
-    base.insert(base.end(), more.begin(), more.end());
-    return base;
-}
-
-std::string join(const std::vector<std::string>& items, const std::string& separator) {
-    std::string out;
-    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
-    return out;
-}
-
-}  // namespace
 
 int run_cache_apply(const std::vector<std::string>& argv, const std::string& program) {
     const std::vector<std::string> own = {"--grid", "--tolerance", "--arch", "--cache-dir", "--wrapper", "--header",

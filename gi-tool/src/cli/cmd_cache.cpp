@@ -23,6 +23,7 @@
 #include "genome/genome.hpp"
 #include "source/source_file.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 #include "util/hash.hpp"
 #include "util/process.hpp"
 
@@ -31,23 +32,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {
-    base.insert(base.end(), more.begin(), more.end());
-    return base;
-}
-
 std::string format_ms(double ms) {
     if (ms < 0) return "not measured";
     std::ostringstream out;
     out.precision(4);
     out << ms << " ms";
     return out.str();
-}
-
-std::string join(const std::vector<std::string>& items, const std::string& separator) {
-    std::string out;
-    for (const std::string& item : items) out += (out.empty() ? "" : separator) + item;
-    return out;
 }
 
 void print_entry(std::ostream& out, const CacheEntry& e, bool checksum_ok) {

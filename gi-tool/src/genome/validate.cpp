@@ -22,15 +22,6 @@ std::string kind_words(RuleKind kind) {
     return "a rule";
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& separator) {
-    std::string text;
-    for (const std::string& item : items) {
-        if (!text.empty()) text += separator;
-        text += item;
-    }
-    return text;
-}
-
 bool contains(const std::vector<std::string>& list, const std::string& name) {
     return std::find(list.begin(), list.end(), name) != list.end();
 }

@@ -39,4 +39,13 @@ std::string excerpt(const std::string& text, std::size_t max_bytes) {
     return out;
 }
 
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+    std::string text;
+    for (const std::string& item : items) {
+        if (!text.empty()) text += separator;
+        text += item;
+    }
+    return text;
+}
+
 }  // namespace gi

@@ -1,6 +1,7 @@
 #pragma once
 // Numbers as the tool's human-readable outputs write them (summaries, progress lines, reports).
 #include <string>
+#include <vector>
 
 namespace gi {
 
@@ -18,5 +19,8 @@ std::string file_name_part(const std::string& name);
 // would cut the message short) written as \xNN, and anything past `max_bytes` replaced by a
 // count, so a 50 MB rule name costs one line of stderr, not 50 MB.
 std::string excerpt(const std::string& text, std::size_t max_bytes = 80);
+
+// The items with `separator` between them ("a, b, c").
+std::string join(const std::vector<std::string>& items, const std::string& separator);
 
 }  // namespace gi
