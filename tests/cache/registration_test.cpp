@@ -26,8 +26,8 @@ TEST(CacheRegistration, NormalizeTrimsAndCollapsesWhitespace) {
     EXPECT_EQ(normalize_registration_text(" \t "), "");
 }
 
-// The exact text is a contract with cmake/GIOptimize.cmake (_gi_cache_key), which builds the same
-// lines; change both together and bump kCacheKeyVersion.
+// The exact text every existing cache entry's key was made from: cache/key_format.txt defines it for
+// gi-tool and cmake/GIOptimize.cmake alike; changing it needs a new kCacheKeyVersion.
 TEST(CacheRegistration, KeyTextIsTheDocumentedLines) {
     const std::string expected = "gi-optimize-cache-key 1\ngrammar-version " + std::to_string(kGrammarVersion) +
                                  "\narchitecture sm_90\nsource-sha256 abc\nfunction stereoKernel\n"
@@ -35,6 +35,15 @@ TEST(CacheRegistration, KeyTextIsTheDocumentedLines) {
                                  "block-size BLOCK_W\ngrid ceil(width/BLOCK_W), ceil(height/ROWS_PER_THREAD)\n"
                                  "tolerance exact\n";
     EXPECT_EQ(key_text("abc", stereo(), 90), expected);
+}
+
+TEST(CacheRegistration, TheFormatRepeatsListLinesAndRefusesUnknownFields) {
+    const std::string format = "head {v}\nitem {xs...}\n\ntail <{v}>\n";
+    EXPECT_EQ(key_text_from_format(format, {{"v", "1"}}, {{"xs", {"a", "b c"}}}), "head 1\nitem a\nitem b c\ntail <1>\n");
+    EXPECT_EQ(key_text_from_format(format, {{"v", ""}}, {{"xs", {}}}), "head \ntail <>\n");
+    EXPECT_THROW(key_text_from_format("x {w}\n", {{"v", "1"}}, {}), Error);
+    EXPECT_THROW(key_text_from_format("x {xs...}\n", {}, {}), Error);
+    EXPECT_THROW(key_text_from_format("no field\n", {}, {}), Error);
 }
 
 TEST(CacheRegistration, KeyDependsOnEveryInput) {

@@ -33,10 +33,14 @@ protected:
                 with_block("1024")};
     }
 
-    // A compute-sanitizer that passes every program and logs one line per check; returns its path.
+    // A compute-sanitizer that passes every program and logs one line per variant checked (the
+    // last argument is gi-worker's --variants list, one variant a line); it says what gi-worker
+    // says after running them, which the evaluator requires. Returns its path.
     std::string fake_sanitizer() const {
         const std::filesystem::path script = folder_.path() / "fake-sanitizer";
-        std::ofstream(script) << "#!/bin/sh\necho \"$2\" >> '" << sanitizer_log().string() << "'\nexit 0\n";
+        std::ofstream(script) << "#!/bin/sh\nfor a; do list=$a; done\n"
+                              << "while read -r line; do echo \"$2\" >> '" << sanitizer_log().string() << "'; done < \"$list\"\n"
+                              << "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
         ::chmod(script.c_str(), 0755);
         return script.string();
     }
@@ -101,7 +105,7 @@ TEST_F(BinaryDuplicates, SanitizerVerdictsAreReusedForTheSameProgram) {
     const std::vector<EvalResult> first = e.sanitize_many(variants, 0);
     ASSERT_EQ(first.size(), 4u);
     for (const EvalResult& result : first) EXPECT_EQ(result.status, EvalStatus::Ok) << result.detail;
-    EXPECT_EQ(sanitizer_runs(), 2);  // memcheck of block 256 and of block 1024
+    EXPECT_EQ(sanitizer_runs(), 2);  // memcheck of block 256 and of block 1024 (in one process or two)
     EXPECT_EQ(e.stats().sanitize_binary_reuses, 2);
     // Later, another text of the same program: no check, unlike a new program.
     const std::string other_text = std::string(gpu_test::kScaleKernel) + "// another comment\n";
@@ -118,6 +122,34 @@ TEST_F(BinaryDuplicates, RunBinaryDuplicatesSanitizesEveryProgramText) {
     e.sanitize_many(batch(), 0);
     EXPECT_EQ(sanitizer_runs(), 4);
     EXPECT_EQ(e.stats().sanitize_binary_reuses, 0);
+}
+
+// Issue 19: the gate's variants share compute-sanitizer processes; a batch that does not pass is
+// checked again one variant per process, so only the variant with the error gets it.
+TEST_F(BinaryDuplicates, ABatchThatFailsIsCheckedAgainOneVariantAtATime) {
+    CudaEvaluatorOptions o = options(0);
+    // Fails any list holding the 1024-thread launch (its line names the block), passes the others.
+    const std::filesystem::path script = folder_.path() / "picky-sanitizer";
+    std::ofstream(script) << "#!/bin/sh\nfor a; do list=$a; done\necho \"$(grep -c . \"$list\")\" >> '"
+                          << sanitizer_log().string() << "'\n"
+                          << "if grep -q 1024 \"$list\"; then echo '========= Invalid __global__ read'; exit 86; fi\n"
+                          << "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
+    ::chmod(script.c_str(), 0755);
+    o.sanitizer = script.string();
+    o.sanitize_jobs = 1;  // one process slot: all variants in one batch
+    CudaEvaluator e(grammar_, o);
+    const std::vector<Variant> variants = batch();
+    const std::vector<EvalResult> results = e.sanitize_many(variants, 0);
+    ASSERT_EQ(results.size(), 4u);
+    for (int i : {0, 1, 2}) EXPECT_EQ(results[i].status, EvalStatus::Ok) << i << ": " << results[i].detail;
+    EXPECT_EQ(results[3].status, EvalStatus::SanitizerError) << results[3].detail;
+    // One process for the two programs (block 256, block 1024), then one each.
+    std::ifstream in(sanitizer_log());
+    std::vector<std::string> sizes;
+    for (std::string line; std::getline(in, line);) sizes.push_back(line);
+    EXPECT_EQ(sizes, (std::vector<std::string>{"2", "1", "1"}));
+    EXPECT_EQ(e.stats().sanitize_batch_reruns, 1);
+    EXPECT_EQ(e.stats().sanitize_checked, 2);
 }
 
 TEST(BinaryIdentity, EqualOnlyForTheSameModulesAndLaunch) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "grammar/grammar.hpp"
 #include "util/error.hpp"
@@ -76,19 +77,53 @@ int parse_architecture(const std::string& text, const std::string& argument) {
     return std::stoi(digits);
 }
 
-std::string key_text(const std::string& source_sha256, const Registration& registration, int architecture) {
-    const Registration r = normalized(registration);
-    std::string text = "gi-optimize-cache-key " + std::to_string(kCacheKeyVersion) + "\n";
-    text += "grammar-version " + std::to_string(kGrammarVersion) + "\n";
-    text += "architecture " + architecture_name(architecture) + "\n";
-    text += "source-sha256 " + source_sha256 + "\n";
-    for (const std::string& f : r.functions) text += "function " + f + "\n";
-    for (const std::string& p : r.params) text += "param " + p + "\n";
-    for (const std::string& f : r.flags) text += "flag " + f + "\n";
-    text += "block-size " + r.block_size + "\n";
-    text += "grid " + r.grid + "\n";
-    for (const std::string& t : r.tolerance) text += "tolerance " + t + "\n";
+std::string key_text_from_format(const std::string& format, const std::map<std::string, std::string>& values,
+                                 const std::map<std::string, std::vector<std::string>>& lists) {
+    std::string text;
+    std::size_t from = 0;
+    while (from < format.size()) {
+        std::size_t end = format.find('\n', from);
+        if (end == std::string::npos) end = format.size();
+        const std::string line = format.substr(from, end - from);
+        from = end + 1;
+        if (line.empty()) continue;
+        const std::size_t open = line.find('{'), close = line.find('}');
+        if (open == std::string::npos || close == std::string::npos || close < open)
+            throw Error("cache key format: line '" + line + "' names no {field}");
+        std::string name = line.substr(open + 1, close - open - 1);
+        const bool list = name.size() > 3 && name.compare(name.size() - 3, 3, "...") == 0;
+        if (list) name.resize(name.size() - 3);
+        auto line_with = [&](const std::string& value) {
+            return line.substr(0, open) + value + line.substr(close + 1) + "\n";
+        };
+        if (list) {
+            const auto it = lists.find(name);
+            if (it == lists.end()) throw Error("cache key format: unknown list field {" + name + "...}");
+            for (const std::string& item : it->second) text += line_with(item);
+        } else {
+            const auto it = values.find(name);
+            if (it == values.end()) throw Error("cache key format: unknown field {" + name + "}");
+            text += line_with(it->second);
+        }
+    }
     return text;
+}
+
+std::string key_text(const std::string& source_sha256, const Registration& registration, int architecture) {
+    // The format lives in key_format.txt, which the CMake module reads too (_gi_cache_key): one
+    // definition of what a key covers, in which order.
+    static const std::string kFormat =
+#include "cache/key_format.inc"
+        ;
+    const Registration r = normalized(registration);
+    return key_text_from_format(kFormat,
+                                {{"key-version", std::to_string(kCacheKeyVersion)},
+                                 {"grammar-version", std::to_string(kGrammarVersion)},
+                                 {"architecture", std::to_string(architecture)},
+                                 {"source-sha256", source_sha256},
+                                 {"block-size", r.block_size},
+                                 {"grid", r.grid}},
+                                {{"function", r.functions}, {"param", r.params}, {"flag", r.flags}, {"tolerance", r.tolerance}});
 }
 
 std::string cache_key(const std::string& source_text, const Registration& registration, int architecture) {

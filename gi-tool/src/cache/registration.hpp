@@ -1,18 +1,20 @@
 #pragma once
 // Stage 9, cache: what identifies one registered kernel for one architecture, and the key derived
 // from it. The key is a SHA-256 over a small canonical text (key_text) so that the CMake module can
-// compute exactly the same key at configure time without running gi-tool (cmake/GIOptimize.cmake,
-// _gi_cache_key, mirrors key_text line for line; tests/cmake checks that the two agree).
+// compute exactly the same key at configure time, before any gi-optimize program is built. Both
+// make the text from one definition, cache/key_format.txt (cmake/GIOptimize.cmake, _gi_cache_key,
+// reads it too); tests/cmake/cache_key.cmake checks that the two agree without nvcc.
 //
 // Registration strings are hashed as written, after trimming and collapsing runs of whitespace to
 // one space, not after parsing: "1..4" and "1,2,3,4" are different registrations. That keeps the
 // CMake side trivial and makes a changed declaration visible in the entry's stored registration.
+#include <map>
 #include <string>
 #include <vector>
 
 namespace gi {
 
-// Cache-key format; bump when key_text changes (and change _gi_cache_key in cmake/ to match).
+// Cache-key format version: bump when key_format.txt or a field's normal form changes.
 inline constexpr int kCacheKeyVersion = 1;
 
 struct Registration {
@@ -43,6 +45,12 @@ int parse_architecture(const std::string& text, const std::string& argument);
 //   gi-optimize-cache-key 1 / grammar-version N / architecture sm_90 / source-sha256 HEX /
 //   function F (each) / param P (each) / flag F (each) / block-size B / grid G / tolerance T (each)
 std::string key_text(const std::string& source_sha256, const Registration& registration, int architecture);
+
+// The text a key format makes (the format of key_format.txt: one line per field, "{name}" replaced by
+// `values`' entry, "{name...}" repeated once per item of `lists`' entry, none for an empty list).
+// gi::Error for a field the maps do not have.
+std::string key_text_from_format(const std::string& format, const std::map<std::string, std::string>& values,
+                                 const std::map<std::string, std::vector<std::string>>& lists);
 
 // sha256 of key_text(...); `source_text` is the kernel file's exact bytes.
 std::string cache_key(const std::string& source_text, const Registration& registration, int architecture);
