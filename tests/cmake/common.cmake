@@ -172,3 +172,24 @@ function(gi_test_device_code out_var binary architecture)
     endif()
     set(${out_var} "${found}" PARENT_SCOPE)
 endfunction()
+
+# gi_test_expect_empty_build_type(<what>): ${build} was configured without CMAKE_BUILD_TYPE and
+# including gi-optimize left it empty (a program's asserts stay on).
+function(gi_test_expect_empty_build_type what)
+    file(STRINGS "${build}/CMakeCache.txt" build_type REGEX "^CMAKE_BUILD_TYPE:")
+    if(NOT build_type MATCHES "^CMAKE_BUILD_TYPE:[A-Z]*=$")
+        gi_test_fail("${what}: the project's empty build type was changed: ${build_type}")
+    endif()
+endfunction()
+
+# gi_test_expect_install_only(<what> <files>...): `cmake --install` of ${build} installs exactly these.
+function(gi_test_expect_install_only what)
+    gi_test_run(out PASS "${CMAKE_COMMAND}" --install "${build}" --prefix "${build}/installed")
+    file(GLOB_RECURSE installed RELATIVE "${build}/installed" "${build}/installed/*")
+    list(SORT installed)
+    set(expected ${ARGN})
+    list(SORT expected)
+    if(NOT installed STREQUAL expected)
+        gi_test_fail("${what}: the install holds more (or other) than the project's own: ${installed}")
+    endif()
+endfunction()
