@@ -97,6 +97,18 @@ TEST_F(BinaryDuplicates, RunBinaryDuplicatesRunsEveryVariant) {
     EXPECT_EQ(variant_runs(), 4);
 }
 
+// evolve prints the evaluator's notes at the end: where evaluate()'s time went (issue 19).
+TEST_F(BinaryDuplicates, TheRunNotesSayWhereTheEvaluatorsTimeWent) {
+    CudaEvaluator e(grammar_, options(0));
+    e.evaluate(batch(), 0);
+    const std::vector<std::string> notes = e.run_notes();
+    ASSERT_FALSE(notes.empty());
+    EXPECT_EQ(notes.front().rfind("cuda evaluator time: waiting for compiles ", 0), 0u) << notes.front();
+    for (const char* part : {" compiles with ", " ms each, ", "variant runs ", "original runs ", "worker restarts ",
+                             "for 4 variants"})
+        EXPECT_NE(notes.front().find(part), std::string::npos) << part << " missing from: " << notes.front();
+}
+
 TEST_F(BinaryDuplicates, SanitizerVerdictsAreReusedForTheSameProgram) {
     CudaEvaluatorOptions o = options(0);
     o.sanitizer = fake_sanitizer();

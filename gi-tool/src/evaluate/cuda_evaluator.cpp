@@ -33,6 +33,7 @@
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 #include "util/hash.hpp"
 #include "util/parallel.hpp"
 #include "util/process.hpp"
@@ -1271,6 +1272,19 @@ void CudaEvaluator::check_oracle() { impl_->prepare_original(); }
 std::vector<std::string> CudaEvaluator::run_notes() const {
     const Impl& s = *impl_;
     std::vector<std::string> notes;
+    const CudaEvaluatorStats& t = s.stats;
+    // Where evaluate()'s time went (the sanitizer gate's is the search's "gate" figure), so a user
+    // sees what bounds a budget: compiles, GPU runs, or workers replaced after failing variants.
+    if (t.variants > 0) {
+        auto seconds = [](double ms) { return fixed(ms / 1000.0, 1) + " s"; };
+        notes.push_back("cuda evaluator time: waiting for compiles " + seconds(t.compile_wait_ms) + " (" +
+                        std::to_string(t.compiled) + " compiles with " + (t.compiler.empty() ? "nvrtc" : t.compiler) + ", " +
+                        (t.compiled > 0 ? fixed(t.compile_cpu_ms / static_cast<double>(t.compiled), 0) : std::string("0")) +
+                        " ms each, " + std::to_string(t.cache_hits) + " cache hits), variant runs " + seconds(t.run_ms) +
+                        " (of which variants that timed out " + seconds(t.timeout_ms) + "), original runs " +
+                        seconds(t.original_ms) + ", worker restarts " + seconds(t.restart_ms) + " (" +
+                        std::to_string(t.worker_restarts) + "), for " + std::to_string(t.variants) + " variants");
+    }
     if (s.stats.sanitize_checked > 0)
         notes.push_back("sanitizer gate: " + std::to_string(s.stats.sanitize_checked) + " variants run under compute-sanitizer in " +
                         std::to_string(s.stats.sanitize_batches) + " batches (--sanitize-batch " +
