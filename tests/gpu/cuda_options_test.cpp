@@ -13,6 +13,16 @@
 namespace gi {
 namespace {
 
+// The registration's --block-size is the launch's block unless --block says otherwise (issue 17:
+// a build's .registration carries --block-size only).
+TEST(CudaOptions, TheRegisteredBlockSizeIsTheBlockUnlessBlockIsGiven) {
+    EXPECT_EQ(cuda_evaluator_options({{"--cases", {"c"}}}, "", {}, "BLOCK_W,DPER").block, "BLOCK_W,DPER");
+    EXPECT_EQ(cuda_evaluator_options({{"--cases", {"c"}}, {"--block", {"64"}}}, "", {}, "BLOCK_W,DPER").block, "64");
+    EXPECT_EQ(cuda_evaluator_options({{"--cases", {"c"}}}, "").block, "");
+    EXPECT_EQ(cuda_evaluator_options({{"--cases", {"c"}}, {"--sanitize-batch", {"3"}}}, "").sanitize_batch, 3);
+    EXPECT_EQ(cuda_evaluator_options({{"--cases", {"c"}}}, "").sanitize_batch, 8);
+}
+
 TEST(CudaOptions, DefaultsAndValues) {
     const CudaEvaluatorOptions o = cuda_evaluator_options(
         {{"--cases", {"/tmp/c"}}, {"--tolerance", {"abs=1e-3", "out:exact"}}, {"--repetitions", {"20"}},

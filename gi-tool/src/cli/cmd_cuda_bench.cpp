@@ -69,9 +69,9 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::set<std::string> present;
     for (const auto& o : cuda_switch_options())
         if (args.has(o)) present.insert(o);
-    CudaEvaluatorOptions evaluator_options = cuda_evaluator_options(values, kernel_path_from(args), present);
+    CudaEvaluatorOptions evaluator_options =
+        cuda_evaluator_options(values, kernel_path_from(args), present, args.value("--block-size").value_or(""));
     if (args.has("--function")) evaluator_options.function = args.values("--function").front();
-    if (evaluator_options.block.empty()) evaluator_options.block = args.value("--block-size").value_or("");
     const CompileSettings settings = compile_settings_from(args);
     evaluator_options.include_dirs.insert(evaluator_options.include_dirs.end(), settings.include_dirs.begin(), settings.include_dirs.end());
     evaluator_options.compile_options = settings.options;

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <chrono>
 #include <condition_variable>
@@ -13,7 +14,6 @@
 #include <future>
 #include <iomanip>
 #include <iostream>
-#include <atomic>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -1285,13 +1285,13 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                         seconds(t.original_ms) + ", worker restarts " + seconds(t.restart_ms) + " (" +
                         std::to_string(t.worker_restarts) + "), for " + std::to_string(t.variants) + " variants");
     }
-    if (s.stats.sanitize_checked > 0)
-        notes.push_back("sanitizer gate: " + std::to_string(s.stats.sanitize_checked) + " variants run under compute-sanitizer in " +
-                        std::to_string(s.stats.sanitize_batches) + " batches (--sanitize-batch " +
-                        std::to_string(s.options.sanitize_batch) + "), " + std::to_string(s.stats.sanitize_batch_reruns) +
+    if (t.sanitize_checked > 0)
+        notes.push_back("sanitizer gate: " + std::to_string(t.sanitize_checked) + " variants run under compute-sanitizer in " +
+                        std::to_string(t.sanitize_batches) + " batches (--sanitize-batch " +
+                        std::to_string(s.options.sanitize_batch) + "), " + std::to_string(t.sanitize_batch_reruns) +
                         " of them checked again one variant at a time because the batch did not pass");
-    if (s.nvrtc_refusal.empty() || s.stats.compiled == 0) return notes;
-    const double ms = s.stats.compile_cpu_ms / static_cast<double>(s.stats.compiled);
+    if (s.nvrtc_refusal.empty() || t.compiled == 0) return notes;
+    const double ms = t.compile_cpu_ms / static_cast<double>(t.compiled);
     notes.push_back("every variant was compiled with nvcc, " + number_text(ms) + " ms a compile here, because NVRTC (about 0.5 s "
             "a stereo variant on the H100, bench/results) cannot take the kernel file: " + s.nvrtc_refusal +
             ". Host-only headers in the kernel file cost this; a kernel in a file of its own compiles with NVRTC");

@@ -98,13 +98,15 @@ std::string cuda_options_help() {
 }
 
 CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vector<std::string>>& values,
-                                            const std::string& kernel_path, const std::set<std::string>& switches) {
+                                            const std::string& kernel_path, const std::set<std::string>& switches,
+                                            const std::string& registered_block_size) {
     CudaEvaluatorOptions o;
     const std::string* cases = last(values, "--cases");
     if (!cases) throw UsageError("--evaluator cuda needs --cases DIR (the folder GI_RECORD_DIR pointed to when the program was recorded)");
     o.cases = *cases;
     if (auto* v = last(values, "--held-out")) o.held_out = *v;
     if (auto* v = last(values, "--recorded-name")) o.recorded_name = *v;
+    o.block = registered_block_size;
     if (auto* v = last(values, "--block")) o.block = *v;
     if (auto* v = last(values, "--grid")) o.grid = *v;
     if (auto it = values.find("--tolerance"); it != values.end()) o.tolerances = it->second;

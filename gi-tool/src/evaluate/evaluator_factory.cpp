@@ -57,9 +57,8 @@ std::unique_ptr<Evaluator> make_compile_only(const Grammar& grammar, const Evalu
 }
 
 std::unique_ptr<Evaluator> make_cuda(const Grammar& grammar, const EvaluatorOptions& options) {
-    CudaEvaluatorOptions o = cuda_evaluator_options(options.values, options.kernel_path, options.switches);
+    CudaEvaluatorOptions o = cuda_evaluator_options(options.values, options.kernel_path, options.switches, options.block_size);
     if (o.function.empty()) o.function = options.function;
-    if (o.block.empty()) o.block = options.block_size;
     o.include_dirs.insert(o.include_dirs.end(), options.include_dirs.begin(), options.include_dirs.end());
     o.compile_options = options.compile_options;
     return std::make_unique<CudaEvaluator>(grammar, std::move(o));

@@ -25,8 +25,7 @@ struct EvaluatorOptions {
     // evaluator that compiles passes them on.
     std::vector<std::string> include_dirs;
     std::vector<std::string> compile_options;
-    // The registration's --block-size: the cuda evaluator launches with it unless --block says else,
-    // so a tuned block size is launched as tuned, not as recorded.
+    // The registration's --block-size (cuda_evaluator_options: the launch's block unless --block).
     std::string block_size;
 
     std::optional<std::string> last(const std::string& option) const;
