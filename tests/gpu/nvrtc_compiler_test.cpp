@@ -31,7 +31,13 @@ TEST(NvrtcOptions, TranslatesNvccSpellings) {
     o = nvrtc_options_for({"--diag-error=940", "-diag-error=177"});
     ASSERT_TRUE(o);
     EXPECT_EQ(*o, (std::vector<std::string>{"--diag-error=940", "--diag-error=177"}));
-    EXPECT_FALSE(nvrtc_options_for({"-Xcompiler -O3"}));  // host options: nvcc only
+    // What a target's build passes: host compiler options have no effect on device code.
+    o = nvrtc_options_for({"-Xcompiler -O3", "-Xcompiler", "-fPIC", "-Xcompiler=-Wall", "-O3", "-g", "--expt-relaxed-constexpr",
+                           "--extended-lambda", "--std=c++17", "-G"});
+    ASSERT_TRUE(o);
+    EXPECT_EQ(*o, (std::vector<std::string>{"-std=c++17", "-G"}));
+    EXPECT_FALSE(nvrtc_options_for({"-rdc=true"}));  // separate compilation needs nvcc's link step
+    EXPECT_FALSE(nvrtc_options_for({"-Xcompiler"}));
     EXPECT_FALSE(nvrtc_options_for({"-Xptxas"}));
 }
 
@@ -62,7 +68,7 @@ TEST(NvrtcCompiler, UnsupportedOptionsAreAnError) {
     if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";
     DeviceCompileRequest r;
     r.source = kKernel;
-    r.options = {"-Xcompiler -O3"};
+    r.options = {"-rdc=true"};  // separate compilation: nvcc only
     EXPECT_THROW(compile_with_nvrtc(r), Error);
 }
 

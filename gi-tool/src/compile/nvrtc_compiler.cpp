@@ -1,6 +1,9 @@
 #include "compile/nvrtc_compiler.hpp"
 
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
 
 #include "util/error.hpp"
 
@@ -9,6 +12,31 @@
 #endif
 
 namespace gi {
+
+std::vector<std::string> toolkit_include_dirs() {
+    static const std::vector<std::string> dirs = [] {
+        namespace fs = std::filesystem;
+        std::vector<fs::path> roots;
+#ifdef GI_CUDA_INCLUDE_DIR
+        roots.emplace_back(GI_CUDA_INCLUDE_DIR);
+#endif
+        if (const char* path = std::getenv("PATH")) {
+            std::stringstream folders(path);
+            for (std::string folder; std::getline(folders, folder, ':');)
+                if (!folder.empty() && fs::exists(fs::path(folder) / "nvcc")) roots.push_back(fs::path(folder) / ".." / "include");
+        }
+        roots.emplace_back("/usr/local/cuda/include");
+        std::error_code ec;
+        for (const fs::path& root : roots) {
+            if (!fs::exists(root / "cuda_runtime.h", ec)) continue;
+            std::vector<std::string> found{fs::weakly_canonical(root, ec).string()};
+            if (fs::exists(root / "cccl" / "cuda" / "std", ec)) found.push_back(fs::weakly_canonical(root / "cccl", ec).string());
+            return found;
+        }
+        return std::vector<std::string>{};
+    }();
+    return dirs;
+}
 
 bool nvrtc_available() {
 #ifdef GI_HAVE_NVRTC
@@ -39,6 +67,21 @@ std::optional<std::vector<std::string>> nvrtc_options_for(const std::vector<std:
             out.push_back(starts(o, "--") ? o : "-" + o);
         } else if (starts(o, "--diag-error=") || starts(o, "-diag-error=")) {
             out.push_back("--diag-error=" + o.substr(o.find('=') + 1));
+        } else if (o == "--expt-relaxed-constexpr" || o == "-expt-relaxed-constexpr" || o == "--extended-lambda" ||
+                   o == "-extended-lambda" || o == "--expt-extended-lambda" || o == "-expt-extended-lambda") {
+            // NVRTC has neither: they only let more code compile (host constexpr functions and
+            // lambdas in device code), so code NVRTC compiles without them means the same; code
+            // that needs them fails to compile and goes to nvcc.
+        } else if (starts(o, "--std=")) {
+            out.push_back(o.substr(1));
+        } else if (o == "-Xcompiler" || o == "--compiler-options") {
+            if (i + 1 >= options.size()) return std::nullopt;
+            ++i;  // the host compiler's: no effect on device code
+        } else if (starts(o, "-Xcompiler=") || starts(o, "--compiler-options=") || starts(o, "-Xcompiler ") || o == "-Wno-deprecated-gpu-targets" ||
+                   o == "-O0" || o == "-O1" || o == "-O2" || o == "-O3" || o == "-g") {
+            // nvcc gives these to the host compiler (-O, -g) or reads them itself: device code is the same.
+        } else if (o == "-G" || o == "-w") {
+            out.push_back(o);
         } else if (starts(o, "-D") || starts(o, "-U") || starts(o, "-I") || o == "-lineinfo" ||
                    starts(o, "-std=") || o == "--extra-device-vectorization" || starts(o, "--restrict")) {
             out.push_back(o);
@@ -63,11 +106,19 @@ DeviceCompileResult compile_with_nvrtc(const DeviceCompileRequest& request) {
     std::vector<std::string> options = *translated;
     options.push_back("--gpu-architecture=" + request.arch);
     for (const auto& dir : request.include_dirs) options.push_back("--include-path=" + dir);
+    for (const auto& dir : toolkit_include_dirs()) options.push_back("--include-path=" + dir);
     std::vector<const char*> argv;
     for (const auto& o : options) argv.push_back(o.c_str());
 
     nvrtcProgram program = nullptr;
-    check(nvrtcCreateProgram(&program, request.source.c_str(), request.name.c_str(), 0, nullptr, nullptr), "program creation");
+    std::vector<const char*> header_texts, header_names;
+    for (const auto& [name, text] : request.headers) {
+        header_names.push_back(name.c_str());
+        header_texts.push_back(text.c_str());
+    }
+    check(nvrtcCreateProgram(&program, request.source.c_str(), request.name.c_str(), static_cast<int>(header_texts.size()),
+                             header_texts.data(), header_names.data()),
+          "program creation");
     struct Guard {
         nvrtcProgram& p;
         ~Guard() { nvrtcDestroyProgram(&p); }

@@ -4,6 +4,7 @@
 // has its own NVRTC program, so a batch compiles on every core at once.
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace gi {
@@ -17,6 +18,8 @@ struct DeviceCompileRequest {
     // Template instantiations to emit ("MatrixMulCUDA<32>"): NVRTC compiles no host code, so the
     // launches that would instantiate a template kernel in the program are not there.
     std::vector<std::string> name_expressions;
+    // In-memory headers by the name the source includes them with; they win over include folders.
+    std::vector<std::pair<std::string, std::string>> headers;
 };
 
 struct DeviceCompileResult {
@@ -27,6 +30,11 @@ struct DeviceCompileResult {
     double ms = 0;                    // wall time of this compile (0 for a cache hit)
     bool cached = false;
 };
+
+// The toolkit's include folders NVRTC needs for <cuda_runtime.h>, <cuda_fp16.h> and libcu++
+// (<cuda/std/...>): the ones gi-tool was built with when they exist, else those beside the nvcc on
+// PATH. Empty when neither is found.
+std::vector<std::string> toolkit_include_dirs();
 
 // Whether this build has NVRTC (the CUDA toolkit was found when gi-tool was built).
 bool nvrtc_available();

@@ -36,6 +36,7 @@ struct ValidationReport {
     std::uint64_t elements = 0;
     std::uint64_t mismatches = 0;
     double worst_error = 0;
+    std::string built_by;           // how the validated binary was compiled ("nvcc, the whole file"); "" from fakes
     bool passed() const;            // every case Ok with no mismatch beyond tolerance
     std::string summary() const;    // "validated 5 cases (3 held out): 1234567 elements, 0 beyond tolerance, worst error 0"
 };

@@ -17,7 +17,8 @@ std::string ValidationReport::summary() const {
     for (const auto& c : cases) held += c.held_out ? 1 : 0;
     std::ostringstream out;
     out << "validated " << cases.size() << " case(s) (" << held << " held out): " << elements << " output elements, "
-        << mismatches << " beyond tolerance, worst error " << worst_error << (passed() ? "" : " -- FAILED");
+        << mismatches << " beyond tolerance, worst error " << worst_error << (built_by.empty() ? "" : ", built by " + built_by)
+        << (passed() ? "" : " -- FAILED");
     return out.str();
 }
 

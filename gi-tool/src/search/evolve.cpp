@@ -414,7 +414,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                 for (const CaseValidation& c : r.cases) held_out += c.held_out;
                 return "validated " + std::to_string(r.cases.size()) + " cases (" + std::to_string(held_out) +
                        " held out): " + std::to_string(r.elements) + " elements, " + std::to_string(r.mismatches) +
-                       " beyond tolerance, worst error " + format_number(r.worst_error);
+                       " beyond tolerance, worst error " + format_number(r.worst_error) +
+                       (r.built_by.empty() ? "" : ", built by " + r.built_by);
             };
             ValidationReport report;
             bool validated = false;
