@@ -330,6 +330,7 @@ struct CudaEvaluator::Impl {
 
     explicit Impl(CudaEvaluatorOptions o) : options(std::move(o)), cache(options.compile_cache) {
         spare_target = options.spare_workers;
+        if (options.nvcc_only) use_nvrtc = false;
     }
 
     // ---- worker -------------------------------------------------------------------------

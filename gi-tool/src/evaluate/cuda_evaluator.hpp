@@ -60,6 +60,7 @@ struct CudaEvaluatorOptions {
                                             // load; variant/paired_build.hpp), where the file allows it
     bool reuse_binary_duplicates = true;    // a variant built to the same program as an earlier one in its batch
                                             // gets that one's result (evaluate/binary_identity.hpp)
+    bool nvcc_only = false;                 // every compile with nvcc (--nvcc-only), for A/B against NVRTC
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     int sanitize_batch = 8;                 // variants checked in one compute-sanitizer process at most (1: one each);
                                             // a batch that does not pass is checked again one variant per process

@@ -50,7 +50,7 @@ std::vector<std::string> cuda_value_options() {
 
 std::vector<std::string> cuda_switch_options() {
     return {"--no-loop-guard", "--no-barrier-guard", "--separate-guard-build", "--run-binary-duplicates",
-            "--nondeterministic"};
+            "--nondeterministic", "--nvcc-only"};
 }
 
 std::string cuda_options_help() {
@@ -71,6 +71,8 @@ std::string cuda_options_help() {
            "                            NAME:SPEC for one pointer parameter (repeatable)\n"
            "  --worker PATH             cuda: the gi-worker program (default: next to gi-tool)\n"
            "  --nvcc PATH               cuda: nvcc for options NVRTC lacks (default: PATH, /usr/local/cuda)\n"
+           "  --nvcc-only               cuda: compile every variant with nvcc, also where NVRTC takes the file\n"
+           "                            or its device side (slower; to compare against NVRTC's builds)\n"
            "  --sanitizer PATH          cuda: compute-sanitizer (default: PATH, /usr/local/cuda/bin)\n"
            "  --arch sm_XX              cuda: architecture to compile for (default: the GPU's)\n"
            "  --jobs N                  cuda: compile threads (default: every core)\n"
@@ -138,6 +140,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
         throw UsageError("--separate-guard-build has no effect with --no-loop-guard (there is no guarded build); drop one of them");
     o.paired_guard_build = o.loop_guard && !separate;
     o.reuse_binary_duplicates = switches.count("--run-binary-duplicates") == 0;
+    o.nvcc_only = switches.count("--nvcc-only") > 0;
     o.nondeterministic = switches.count("--nondeterministic") > 0;
     o.set_aside = static_cast<int>(integer(values, "--set-aside", -1, 0, 1000000));
     if (!kernel_path.empty()) {
