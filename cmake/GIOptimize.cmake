@@ -657,6 +657,23 @@ endfunction()
 # target's own generated header left out), those set on the kernel source itself, its CUDA
 # standard, separable compilation, and the CUDA words among its literal compile options.
 # [<lines-var>]: the same as text for file(GENERATE), one argument per line.
+# _gi_cuda_option(<out-var> <option>): a target compile option as the target's CUDA compile sees it:
+# $<COMPILE_LANGUAGE:...> and $<COMPILE_LANG_AND_ID:...> decided for CUDA, an option that is then
+# $<1:X> or $<0:X> reduced to X or "".
+function(_gi_cuda_option out_var option)
+    string(REGEX REPLACE "\\$<COMPILE_LANG_AND_ID:CUDA,[^>]*>" "1" option "${option}")
+    string(REGEX REPLACE "\\$<COMPILE_LANG_AND_ID:[^>]*>" "0" option "${option}")
+    string(REGEX REPLACE "\\$<COMPILE_LANGUAGE:([^>]*,)?CUDA(,[^>]*)?>" "1" option "${option}")
+    string(REGEX REPLACE "\\$<COMPILE_LANGUAGE:[^>]*>" "0" option "${option}")
+    string(REPLACE "$<COMPILE_LANGUAGE>" "CUDA" option "${option}")
+    if(option MATCHES "^\\$<1:(.*)>$")
+        set(option "${CMAKE_MATCH_1}")
+    elseif(option MATCHES "^\\$<0:.*>$")
+        set(option "")
+    endif()
+    set(${out_var} "${option}" PARENT_SCOPE)
+endfunction()
+
 function(_gi_compile_arguments out_var target kernel gen_dir)
     set(t "${target}")
     string(REGEX REPLACE "([][+.*()^$?|\\])" "\\\\\\1" gen_dir_regex "${gen_dir}")
@@ -687,25 +704,56 @@ function(_gi_compile_arguments out_var target kernel gen_dir)
     if(separable)
         list(APPEND arguments --compile-option -rdc=true)
     endif()
-    # Compile options written as generator expressions ($<COMPILE_LANGUAGE:CUDA>) cannot be read
-    # outside a compile; the plain CUDA front-end words can (the docs say how to add others).
+    # The target's compile options as its CUDA compile sees them (fast math, -Xptxas, -G change the
+    # kernel's code and numbers; the oracle gate would stop a run compiled without them). Language
+    # conditions are decided here, since $<COMPILE_LANGUAGE> means nothing outside a compile; other
+    # conditions ($<CONFIG:Debug>) are left to the build, and an option they turn off is dropped.
+    list(LENGTH arguments before_options)  # the option arguments below are written to `option_lines`
     get_target_property(options "${target}" COMPILE_OPTIONS)
+    if(NOT options)
+        set(options "")
+    endif()
+    set(option_lines "")
+    set(architecture_value FALSE)
     foreach(option IN LISTS options)
-        if(option MATCHES "^(--expt-relaxed-constexpr|--expt-extended-lambda|--extended-lambda|-std=c\\+\\+[0-9]+)$")
-            list(APPEND arguments --compile-option "${option}")
+        _gi_cuda_option(option "${option}")
+        # The architecture is gi-tool's to set (one per cache entry): -arch X, -gencode=..., -code X.
+        if(architecture_value OR option STREQUAL "")
+            set(architecture_value FALSE)
+            continue()
+        elseif(option MATCHES "^(-arch|--gpu-architecture|-gencode|--generate-code|-code|--gpu-code)(=|$)")
+            if(CMAKE_MATCH_2 STREQUAL "")
+                set(architecture_value TRUE)
+            endif()
+            continue()
         endif()
+        if(option MATCHES "^SHELL:(.*)$")
+            separate_arguments(words UNIX_COMMAND "${CMAKE_MATCH_1}")
+        else()
+            set(words "${option}")
+        endif()
+        foreach(word IN LISTS words)
+            if(word MATCHES "\\$<")
+                list(APPEND arguments "$<$<BOOL:${word}>:--compile-option=>${word}")
+                string(APPEND option_lines "$<$<BOOL:${word}>:--compile-option=${word}\n>")
+            else()
+                list(APPEND arguments --compile-option "${word}")
+                string(REPLACE "$<" "$$<1:<>" word "${word}")
+                string(APPEND option_lines "--compile-option\n${word}\n")
+            endif()
+        endforeach()
     endforeach()
     set(${out_var} "${arguments}" PARENT_SCOPE)
     if(ARGC GREATER 4)
         set(index 0)
         foreach(argument IN LISTS arguments)
-            if(index GREATER_EQUAL generated)
+            if(index GREATER_EQUAL generated AND index LESS before_options)
                 string(REPLACE "$<" "$$<1:<>" argument "${argument}")  # a literal "$<" stays literal
                 string(APPEND lines "${argument}\n")
             endif()
             math(EXPR index "${index} + 1")
         endforeach()
-        set(${ARGV4} "${lines}" PARENT_SCOPE)
+        set(${ARGV4} "${lines}${option_lines}" PARENT_SCOPE)
     endif()
 endfunction()
 

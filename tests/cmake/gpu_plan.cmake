@@ -43,6 +43,8 @@ gi_test_expect_not("${ninja}" "build CMakeFiles/app_gi_recorder.dir/[^\n]*scaleK
 gi_test_call([[target_include_directories(app PRIVATE "${CMAKE_CURRENT_SOURCE_DIR}/include")
 target_compile_definitions(app PRIVATE APP_MODE=2)
 set_target_properties(app PROPERTIES CUDA_STANDARD 17)
+target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math> $<$<COMPILE_LANGUAGE:CXX>:-Wall>
+    "SHELL:-Xptxas -dlcm=ca" $<$<CONFIG:Debug>:-G> $<$<CONFIG:Release>:-lineinfo> -arch sm_90 --generate-code=arch=compute_90,code=sm_90)
 gi_optimize_cuda_kernel(app KERNEL scale.cu FUNCTION scaleKernel RECORDER app ARGS --record
     HELD_OUT --record --seed 9 PARAMS SCALE 2 3 4 BLOCK 64 128 256 BLOCK_SIZE BLOCK GRID "(n + BLOCK - 1) / BLOCK"
     TOLERANCE exact NONDETERMINISTIC ALLOW_UNVALIDATED)]])
@@ -56,6 +58,16 @@ foreach(step "gi-tool record " " evolve ")
     gi_test_expect("${plan}" "${step}[^\n]*-I${src}/include -DAPP_MODE=2 --compile-option -std=c\\+\\+17"
                    "the target's compile settings reach '${step}'")
 endforeach()
+# Compile options as the CUDA compile sees them: language conditions decided, a configuration's
+# options only in that configuration, no architecture (gi-tool sets it per entry).
+gi_test_expect("${plan}" " evolve [^\n]*--compile-option --use_fast_math --compile-option -Xptxas --compile-option -dlcm=ca"
+               "CUDA's options reach evolve, SHELL: words one by one")
+gi_test_expect("${plan}" " evolve [^\n]*--compile-option=-lineinfo" "a Release build's option in the Release build")
+gi_test_expect_not("${plan}" " evolve [^\n]*(-Wall|--compile-option=-G|--compile-option sm_90|compute_90)"
+                   "no other language's, configuration's or architecture's option")
+file(STRINGS "${build}/gi-optimize/app/scaleKernel.registration" registration)
+gi_test_expect("${registration}" "--compile-option;--use_fast_math;--compile-option;-Xptxas;--compile-option;-dlcm=ca;--compile-option=-lineinfo"
+               "the registration file holds the same options")
 file(READ "${build}/gi-optimize/app/evolve.sm_90/accept-settings.cmake" settings)
 gi_test_expect("${settings}" "set\\(GI_PROGRAM_ARGS \\[==\\[--record\\]==\\] \\[==\\[--seed\\]==\\] \\[==\\[9\\]==\\]\\)"
                "the acceptance runs with HELD_OUT")

@@ -33,9 +33,9 @@ TEST(NvrtcOptions, TranslatesNvccSpellings) {
     EXPECT_EQ(*o, (std::vector<std::string>{"--diag-error=940", "--diag-error=177"}));
     // What a target's build passes: host compiler options have no effect on device code.
     o = nvrtc_options_for({"-Xcompiler -O3", "-Xcompiler", "-fPIC", "-Xcompiler=-Wall", "-O3", "-g", "--expt-relaxed-constexpr",
-                           "--extended-lambda", "--std=c++17", "-G"});
+                           "--extended-lambda", "--std=c++17", "-G", "--generate-line-info"});
     ASSERT_TRUE(o);
-    EXPECT_EQ(*o, (std::vector<std::string>{"-std=c++17", "-G"}));
+    EXPECT_EQ(*o, (std::vector<std::string>{"-std=c++17", "-G", "-lineinfo"}));
     EXPECT_FALSE(nvrtc_options_for({"-rdc=true"}));  // separate compilation needs nvcc's link step
     EXPECT_FALSE(nvrtc_options_for({"-Xcompiler"}));
     EXPECT_FALSE(nvrtc_options_for({"-Xptxas"}));
