@@ -153,6 +153,41 @@ Message error_reply(const std::string& text, bool fatal = false) {
     return m;
 }
 
+// One variant of a --once run: its module file and launch shape fields (grid, block, shared).
+struct OnceVariant {
+    std::string cubin_path;
+    Message shape;
+};
+
+// --variants FILE: one variant per line, "CUBIN<TAB>GRID<TAB>BLOCK<TAB>SHARED" (empty fields take the
+// case's recorded values), so one compute-sanitizer process checks several variants: its start-up,
+// the CUDA context and the case's upload are paid once instead of once per variant.
+std::vector<OnceVariant> read_variant_list(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw Error(path + ": cannot read the variant list");
+    std::vector<OnceVariant> out;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        std::vector<std::string> fields;
+        std::size_t from = 0;
+        for (std::size_t tab = line.find('\t'); ; tab = line.find('\t', from)) {
+            fields.push_back(line.substr(from, tab == std::string::npos ? std::string::npos : tab - from));
+            if (tab == std::string::npos) break;
+            from = tab + 1;
+        }
+        if (fields.size() != 4) throw Error(path + ": line " + std::to_string(out.size() + 1) + " needs 4 tab-separated fields");
+        OnceVariant v;
+        v.cubin_path = fields[0];
+        if (!fields[1].empty()) v.shape.fields["grid"] = fields[1];
+        if (!fields[2].empty()) v.shape.fields["block"] = fields[2];
+        if (!fields[3].empty()) v.shape.fields["shared"] = fields[3];
+        out.push_back(std::move(v));
+    }
+    if (out.empty()) throw Error(path + ": the variant list is empty");
+    return out;
+}
+
 class Server {
 public:
     Server(Gpu gpu, int out_fd) : gpu_(std::move(gpu)), out_(out_fd) {}
@@ -178,6 +213,7 @@ public:
             return true;
         }
         if (m.type == "run") return run(m);
+        if (m.type == "check-variants") return check_variants(m);
         reply(error_reply("unknown request '" + m.type + "'"));
         return true;
     }
@@ -185,6 +221,42 @@ public:
     ~Server() {
         while (unload_one()) {
         }
+    }
+
+    // The sanitizer gate's long-lived checkers (gi-worker serving under compute-sanitizer): a
+    // request runs a list of variants on a case in turn, as `--once --variants` does, so the
+    // sanitizer's start-up and the CUDA context are paid once per search instead of once per batch.
+    // The reply comes after the context is synchronised, when the sanitizer has reported on every
+    // launch. A launch that fails ends the worker: under memcheck its context is not usable.
+    bool check_variants(const Message& m) {
+        const std::string case_path = m.get("case");
+        if (!checked_case_ || checked_case_path_ != case_path) {
+            checked_case_.reset();
+            checked_case_ = std::make_unique<Replay>(read_test_case(case_path, CaseLoad::Data), std::vector<Tolerance>{}, 0, gpu_.stream);
+            checked_case_path_ = case_path;
+        }
+        const std::vector<OnceVariant> variants = read_variant_list(m.get("variants"));
+        for (std::size_t k = 0; k < variants.size(); ++k) {
+            std::ifstream in(variants[k].cubin_path, std::ios::binary);
+            const std::string cubin((std::istreambuf_iterator<char>(in)), {});
+            if (cubin.empty()) throw Error(variants[k].cubin_path + ": cannot read the compiled module");
+            const LaunchShape shape = shape_from(variants[k].shape, checked_case_->test_case());
+            CUmodule module = nullptr;
+            check_cuda(cuModuleLoadData(&module, cubin.data()), "loading the compiled module");
+            const CUfunction kernel = find_kernel(module, m.get("kernel"));
+            const CUresult r = checked_case_->launch_once(kernel, shape, variable_places(module, checked_case_->test_case()));
+            if (r != CUDA_SUCCESS) {
+                reply({"checked",
+                       {{"ran", std::to_string(k)},
+                        {"error", "variant " + std::to_string(k + 1) + ": the kernel failed: " + cuda_error_name(r)}},
+                       {}});
+                return false;
+            }
+            check_cuda(cuModuleUnload(module), "unloading the compiled module");
+        }
+        check_cuda(cuCtxSynchronize(), "synchronising after the checks");
+        reply({"checked", {{"ran", std::to_string(variants.size())}}, {}});
+        return true;
     }
 
     // A variant's module, done with: kept until the worker is idle (serve() asks), or unloaded at
@@ -464,6 +536,8 @@ private:
     }
 
     Gpu gpu_;
+    std::unique_ptr<Replay> checked_case_;  // check-variants' case, kept while requests name it
+    std::string checked_case_path_;
     int out_;
     std::map<int, std::unique_ptr<Replay>> slots_;
     std::deque<CUmodule> retired_;  // oldest first
@@ -510,41 +584,6 @@ int serve() {
         return 1;
     }
     return 0;
-}
-
-// One variant of a --once run: its module file and launch shape fields (grid, block, shared).
-struct OnceVariant {
-    std::string cubin_path;
-    Message shape;
-};
-
-// --variants FILE: one variant per line, "CUBIN<TAB>GRID<TAB>BLOCK<TAB>SHARED" (empty fields take the
-// case's recorded values), so one compute-sanitizer process checks several variants: its start-up,
-// the CUDA context and the case's upload are paid once instead of once per variant.
-std::vector<OnceVariant> read_variant_list(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw Error(path + ": cannot read the variant list");
-    std::vector<OnceVariant> out;
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.empty()) continue;
-        std::vector<std::string> fields;
-        std::size_t from = 0;
-        for (std::size_t tab = line.find('\t'); ; tab = line.find('\t', from)) {
-            fields.push_back(line.substr(from, tab == std::string::npos ? std::string::npos : tab - from));
-            if (tab == std::string::npos) break;
-            from = tab + 1;
-        }
-        if (fields.size() != 4) throw Error(path + ": line " + std::to_string(out.size() + 1) + " needs 4 tab-separated fields");
-        OnceVariant v;
-        v.cubin_path = fields[0];
-        if (!fields[1].empty()) v.shape.fields["grid"] = fields[1];
-        if (!fields[2].empty()) v.shape.fields["block"] = fields[2];
-        if (!fields[3].empty()) v.shape.fields["shared"] = fields[3];
-        out.push_back(std::move(v));
-    }
-    if (out.empty()) throw Error(path + ": the variant list is empty");
-    return out;
 }
 
 int once(int argc, char** argv) {

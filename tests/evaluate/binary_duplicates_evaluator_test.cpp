@@ -14,6 +14,7 @@
 #include "../gpu/fake_worker_fixture.hpp"
 #include "evaluate/binary_identity.hpp"
 #include "evaluate/cuda_evaluator.hpp"
+#include "evaluate/sanitizer_sessions.hpp"
 #include "util/hash.hpp"
 
 namespace gi {
@@ -112,6 +113,7 @@ TEST_F(BinaryDuplicates, TheRunNotesSayWhereTheEvaluatorsTimeWent) {
 TEST_F(BinaryDuplicates, SanitizerVerdictsAreReusedForTheSameProgram) {
     CudaEvaluatorOptions o = options(0);
     o.sanitizer = fake_sanitizer();
+    o.sanitize_sessions = 0;  // a process per batch (the sessions' test is below)
     CudaEvaluator e(grammar_, o);
     const std::vector<Variant> variants = batch();
     const std::vector<EvalResult> first = e.sanitize_many(variants, 0);
@@ -130,6 +132,7 @@ TEST_F(BinaryDuplicates, RunBinaryDuplicatesSanitizesEveryProgramText) {
     CudaEvaluatorOptions o = options(0);
     o.sanitizer = fake_sanitizer();
     o.reuse_binary_duplicates = false;
+    o.sanitize_sessions = 0;  // a process per batch (the sessions' test is below)
     CudaEvaluator e(grammar_, o);
     e.sanitize_many(batch(), 0);
     EXPECT_EQ(sanitizer_runs(), 4);
@@ -149,6 +152,7 @@ TEST_F(BinaryDuplicates, ABatchThatFailsIsCheckedAgainOneVariantAtATime) {
     ::chmod(script.c_str(), 0755);
     o.sanitizer = script.string();
     o.sanitize_jobs = 1;  // one process slot: all variants in one batch
+    o.sanitize_sessions = 0;  // a process per batch (the sessions' test is below)
     CudaEvaluator e(grammar_, o);
     const std::vector<Variant> variants = batch();
     const std::vector<EvalResult> results = e.sanitize_many(variants, 0);
@@ -162,6 +166,60 @@ TEST_F(BinaryDuplicates, ABatchThatFailsIsCheckedAgainOneVariantAtATime) {
     EXPECT_EQ(sizes, (std::vector<std::string>{"2", "1", "1"}));
     EXPECT_EQ(e.stats().sanitize_batch_reruns, 1);
     EXPECT_EQ(e.stats().sanitize_checked, 2);
+}
+
+// Issue 19: long-lived sanitizer processes check batch after batch; a batch they report on is
+// checked again in processes of its own, one variant each, which give the verdicts.
+TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOwn) {
+    CudaEvaluatorOptions o = options(0);
+    // Session mode (--log-file given): runs the fake worker, which logs a report for the 1024-thread
+    // launch. Otherwise a process of its own: logs the list's size, fails that launch, passes others.
+    const std::filesystem::path script = folder_.path() / "session-sanitizer";
+    std::ofstream(script) << "#!/bin/sh\n"
+                          << "case \"$*\" in *--log-file*)\n"
+                          << "  while [ \"$1\" != --log-file ]; do shift; done; GI_FAKE_SANITIZER_LOG=$2; export GI_FAKE_SANITIZER_LOG\n"
+                          << "  for a; do worker=$a; done; exec \"$worker\" ;;\nesac\n"
+                          << "for a; do list=$a; done\necho \"$(grep -c . \"$list\")\" >> '" << sanitizer_log().string() << "'\n"
+                          << "if grep -q 1024 \"$list\"; then echo '========= Invalid __global__ read'; exit 86; fi\n"
+                          << "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
+    ::chmod(script.c_str(), 0755);
+    o.sanitizer = script.string();
+    o.sanitize_jobs = 1;
+    o.sanitize_sessions = 1;
+    CudaEvaluator e(grammar_, o);
+    // Block 256 alone passes in the session: no process of its own.
+    std::vector<EvalResult> results = e.sanitize_many({with_block("256")}, 0);
+    ASSERT_EQ(results.size(), 1u);
+    EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
+    EXPECT_EQ(sanitizer_runs(), 0);
+    EXPECT_EQ(e.stats().sanitize_session_passes, 1);
+    // With block 1024 the session reports, ends, and each variant is checked in a process of its own.
+    auto program = [](const char* expression) {
+        std::string text = gpu_test::kScaleKernel;
+        text.replace(text.find("2.0f * in[i]"), 12, expression);
+        return Variant{Genome{}, text, {}, sha256_hex(text)};
+    };
+    results = e.sanitize_many({program("2.0f * in[i] + 0.0f"), with_block("1024")}, 0);
+    ASSERT_EQ(results.size(), 2u);
+    EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
+    EXPECT_EQ(results[1].status, EvalStatus::SanitizerError) << results[1].detail;
+    EXPECT_EQ(sanitizer_runs(), 2);
+    EXPECT_EQ(e.stats().sanitize_session_passes, 1);
+    EXPECT_EQ(e.stats().sanitize_sessions_started, 1);
+    // The next batch starts a new session, which passes it.
+    results = e.sanitize_many({program("3.0f * in[i]")}, 0);
+    EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
+    EXPECT_EQ(e.stats().sanitize_sessions_started, 2);
+    EXPECT_EQ(e.stats().sanitize_session_passes, 2);
+    EXPECT_EQ(sanitizer_runs(), 2);
+}
+
+TEST(SanitizerLog, ReportsAreLinesOfItsOwnButTheBanner) {
+    EXPECT_FALSE(sanitizer_log_reports(""));
+    EXPECT_FALSE(sanitizer_log_reports("========= COMPUTE-SANITIZER\n"));
+    EXPECT_FALSE(sanitizer_log_reports("a line the program printed\n=========\n"));
+    EXPECT_TRUE(sanitizer_log_reports("========= Invalid __global__ write of size 4 bytes\n"));
+    EXPECT_TRUE(sanitizer_log_reports("========= COMPUTE-SANITIZER\n========= Error: Race reported between Write access\n"));
 }
 
 TEST(BinaryIdentity, EqualOnlyForTheSameModulesAndLaunch) {

@@ -11,6 +11,7 @@
 
 #include "compile/nvrtc_compiler.hpp"
 #include "evaluate/cuda_classify.hpp"
+#include "evaluate/sanitizer_sessions.hpp"
 #include "gpu_fixture.hpp"
 #include "testcase/case_io.hpp"
 #include <sys/wait.h>
@@ -464,6 +465,50 @@ TEST_F(GpuSanitizerBatch, OneOutOfBoundsVariantFailsTheBatch) {
     const auto [exit_code, output] =
         run_batch({kOriginal, variant("if (i < n) out[i] = 2.0f * in[i + 1 + (n - i) * (i == n - 1)];"), kOriginal});
     EXPECT_EQ(exit_code, 86) << output;
+}
+
+// Long-lived sanitizer sessions (evaluate/sanitizer_sessions.hpp, issue 19): one compute-sanitizer
+// process checks request after request; a request holding a faulty or racy variant must be told
+// apart in that request (its report is logged before the reply), and the session ends with it.
+class GpuSanitizerSession : public GpuSanitizerBatch {
+protected:
+    std::filesystem::path list_of(const std::vector<std::string>& sources, const std::string& name) {
+        const auto list = folder_.path() / (name + ".txt");
+        std::ofstream out(list);
+        for (std::size_t k = 0; k < sources.size(); ++k) {
+            const auto cubin = folder_.path() / (name + "-" + std::to_string(k) + ".cubin");
+            std::ofstream(cubin, std::ios::binary) << cubin_of(sources[k]);
+            out << cubin.string() << "\t\t\t\n";
+        }
+        return list;
+    }
+    bool check(SanitizerSession& session, const std::vector<std::string>& sources, const std::string& name) {
+        return session.check(case_dir_.string(), "scale", list_of(sources, name), sources.size(), std::chrono::seconds(120));
+    }
+};
+
+TEST_F(GpuSanitizerSession, TellsTheFaultyRequestApartAndPassesCleanOnes) {
+    const std::string sanitizer = find_compute_sanitizer("");
+    const std::string out_of_bounds = variant("if (i < n) out[i] = 2.0f * in[i + 1 + (n - i) * (i == n - 1)];");
+    for (int round = 0; round < 3; ++round) {
+        SanitizerSession session(sanitizer, gpu_test::worker_path(), "memcheck");
+        EXPECT_TRUE(check(session, {kOriginal, variant("if (i < n) out[i] = in[i] + in[i];")}, "clean-a")) << round;
+        EXPECT_TRUE(check(session, {kOriginal}, "clean-b")) << round;
+        EXPECT_FALSE(check(session, {kOriginal, out_of_bounds}, "faulty")) << round;
+        EXPECT_FALSE(session.alive());
+    }
+}
+
+TEST_F(GpuSanitizerSession, RacecheckReportsARemovedBarrierInItsRequest) {
+    const std::string sanitizer = find_compute_sanitizer("");
+    const std::string racy = variant(
+        "__shared__ float s[256]; s[threadIdx.x] = in[i]; "
+        "if (i < n) out[i] = 2.0f * s[(threadIdx.x + 32) % 256];");
+    for (int round = 0; round < 3; ++round) {
+        SanitizerSession session(sanitizer, gpu_test::worker_path(), "racecheck");
+        EXPECT_TRUE(check(session, {kOriginal}, "clean")) << round;
+        EXPECT_FALSE(check(session, {racy}, "racy")) << round;
+    }
 }
 
 }  // namespace

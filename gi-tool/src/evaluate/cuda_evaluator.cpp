@@ -32,6 +32,7 @@
 #include "evaluate/binary_identity.hpp"
 #include "evaluate/cuda_classify.hpp"
 #include "evaluate/sanitizer_batches.hpp"
+#include "evaluate/sanitizer_sessions.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
@@ -187,14 +188,54 @@ struct SanitizeJob {
 // What every compute-sanitizer run of one sanitize_many call shares.
 struct SanitizeContext {
     std::string sanitizer, worker, case_path, kernel, shared_bytes;
+    SanitizerSessions* sessions = nullptr;  // long-lived processes, or none
 };
 
-// Runs `members` (same checkers) under compute-sanitizer in one process per checker; when that does
-// not pass as a whole (any error, crash, timeout, or fewer variants run than given), each member is
+// Counts of the long-lived sessions' work, shared by the threads of one sanitize_many call.
+struct SessionCounts {
+    std::atomic<int> checks{0}, passed{0};
+};
+
+enum class SessionVerdict { Passed, NotPassed, NoSession };
+
+// Runs `group` in long-lived sessions, one per checker. NotPassed when a session reported anything,
+// died or timed out; NoSession when none was free. Either way the caller checks the group in
+// processes of its own.
+SessionVerdict check_in_sessions(const SanitizeContext& c, const std::vector<const SanitizeJob*>& group, SessionCounts& counts) {
+    if (!c.sessions) return SessionVerdict::NoSession;
+    TemporaryDirectory dir("gi-sanitize");
+    const fs::path list_path = dir.path() / "variants.txt";
+    std::ofstream list(list_path);
+    double allowance_ms = 60000;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+        const fs::path cubin = dir.path() / ("variant-" + std::to_string(k) + ".cubin");
+        std::ofstream out(cubin, std::ios::binary);
+        out.write(group[k]->cubin.data(), static_cast<std::streamsize>(group[k]->cubin.size()));
+        list << cubin.string() << "\t" << group[k]->grid << "\t" << group[k]->block << "\t" << c.shared_bytes << "\n";
+        allowance_ms += 1000 * group[k]->base_ms + (k > 0 ? 5000 : 0);
+    }
+    list.close();
+    for (const std::string& tool : group.front()->tools) {
+        std::unique_ptr<SanitizerSession> session = c.sessions->acquire(tool);
+        if (!session) return SessionVerdict::NoSession;
+        ++counts.checks;
+        const bool passed = session->check(c.case_path, c.kernel, list_path, group.size(),
+                                           std::chrono::milliseconds(static_cast<long long>(allowance_ms)));
+        c.sessions->release(std::move(session));
+        if (!passed) return SessionVerdict::NotPassed;
+    }
+    ++counts.passed;
+    return SessionVerdict::Passed;
+}
+
+// Runs `members` (same checkers) in the long-lived sessions when it passes there; else under
+// compute-sanitizer in one process per checker, and when that does not pass as a whole (any error, crash, timeout, or fewer variants run than given), each member is
 // checked again alone, so every verdict that is not Ok is a single variant's own and no variant
 // passes unless it ran. One result per member, in order.
 std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vector<const SanitizeJob*>& members,
-                                       std::atomic<int>& reruns) {
+                                       std::atomic<int>& reruns, SessionCounts& counts) {
+    const SessionVerdict in_sessions = check_in_sessions(c, members, counts);
+    if (in_sessions == SessionVerdict::Passed) return std::vector<EvalResult>(members.size(), EvalResult{});
     constexpr int kErrorExit = 86;
     const std::vector<std::string>& tools = members.front()->tools;
     auto run = [&](const std::vector<const SanitizeJob*>& group) {
@@ -231,9 +272,12 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
         }
         return result;
     };
-    const EvalResult together = run(members);
-    if (together.status == EvalStatus::Ok || members.size() == 1)
-        return std::vector<EvalResult>(members.size(), together);
+    // A batch a session reported on goes straight to one process per variant.
+    if (in_sessions == SessionVerdict::NoSession || members.size() == 1) {
+        const EvalResult together = run(members);
+        if (together.status == EvalStatus::Ok || members.size() == 1)
+            return std::vector<EvalResult>(members.size(), together);
+    }
     ++reruns;
     std::vector<EvalResult> alone;
     for (const SanitizeJob* member : members) alone.push_back(run({member}));
@@ -316,6 +360,7 @@ struct CudaEvaluator::Impl {
     CompiledCodeCache cache;
     std::unique_ptr<CompilePool> pool;
     bool use_nvrtc = nvrtc_available();
+    std::unique_ptr<SanitizerSessions> sanitizer_sessions;  // the gate's long-lived processes
     bool device_side = false;  // NVRTC compiles device_side_of() each variant, with host header stand-ins
     bool compiler_decided = false;
     std::shared_ptr<DeviceCompileResult> original_cubin;
@@ -1337,7 +1382,13 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
         notes.push_back("sanitizer gate: " + std::to_string(t.sanitize_checked) + " variants run under compute-sanitizer in " +
                         std::to_string(t.sanitize_batches) + " batches (--sanitize-batch " +
                         std::to_string(s.options.sanitize_batch) + "), " + std::to_string(t.sanitize_batch_reruns) +
-                        " of them checked again one variant at a time because the batch did not pass");
+                        " of them checked again one variant at a time because the batch did not pass" +
+                        (t.sanitize_sessions_started > 0
+                             ? "; " + std::to_string(t.sanitize_session_passes) + " batches passed in " +
+                                   std::to_string(t.sanitize_sessions_started) +
+                                   " long-lived compute-sanitizer processes (--sanitize-sessions), the others ran in "
+                                   "processes of their own"
+                             : std::string()));
     if (s.device_side)
         notes.push_back("variants were compiled with NVRTC from the kernel file's device side (its host code and host "
                         "headers set aside; nvcc built the same device code from it); the validated result was built by "
@@ -1506,16 +1557,20 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         for (const SanitizeJob& job : jobs) tools_of.push_back(job.tools);
         const std::vector<std::vector<std::size_t>> batches =
             sanitizer_batches(tools_of, parallel, static_cast<std::size_t>(std::max(1, s.options.sanitize_batch)));
+        const int session_limit = s.options.sanitize_sessions >= 0 ? s.options.sanitize_sessions : static_cast<int>(parallel);
+        if (!s.sanitizer_sessions && session_limit > 0)
+            s.sanitizer_sessions = std::make_unique<SanitizerSessions>(sanitizer, s.worker_program, session_limit);
         const SanitizeContext context{sanitizer, s.worker_program, s.slots[case_index].path.string(),
                                       s.slots[case_index].kernel,
-                                      std::to_string(s.slots[case_index].manifest.shared_bytes)};
+                                      std::to_string(s.slots[case_index].manifest.shared_bytes), s.sanitizer_sessions.get()};
         std::vector<std::function<std::vector<EvalResult>()>> runs;
         std::atomic<int> batch_reruns{0};
+        SessionCounts session_counts;
         for (const std::vector<std::size_t>& batch : batches) {
             std::vector<const SanitizeJob*> members;
             for (std::size_t k : batch) members.push_back(&jobs[k]);
-            runs.push_back([context, members, &batch_reruns] {
-                return sanitize_batch(context, members, batch_reruns);
+            runs.push_back([context, members, &batch_reruns, &session_counts] {
+                return sanitize_batch(context, members, batch_reruns, session_counts);
             });
         }
         const std::vector<std::vector<EvalResult>> ran = run_in_parallel(runs, parallel);
@@ -1528,6 +1583,9 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         s.stats.sanitize_checked += static_cast<long long>(jobs.size());
         s.stats.sanitize_batches += static_cast<long long>(batches.size());
         s.stats.sanitize_batch_reruns += batch_reruns;
+        s.stats.sanitize_session_checks += session_counts.checks;
+        s.stats.sanitize_session_passes += session_counts.passed;
+        if (s.sanitizer_sessions) s.stats.sanitize_sessions_started = s.sanitizer_sessions->started();
         for (const auto& [i, first] : same_program_as) results[i] = results[first];
         for (std::size_t i : run_index)
             if (!identities[i].empty()) s.sanitized_binaries[identities[i]] = results[i];

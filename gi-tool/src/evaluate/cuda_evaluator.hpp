@@ -64,6 +64,8 @@ struct CudaEvaluatorOptions {
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     int sanitize_batch = 8;                 // variants checked in one compute-sanitizer process at most (1: one each);
                                             // a batch that does not pass is checked again one variant per process
+    int sanitize_sessions = -1;             // long-lived compute-sanitizer processes kept across the gate's
+                                            // waves, over all checkers (-1: as many as sanitize_jobs; 0: none)
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes, and the user's -I
     std::vector<std::string> compile_options;  // every compile gets these first: -D macros, --compile-option words
@@ -91,6 +93,9 @@ struct CudaEvaluatorStats {
     long long sanitize_checked = 0;       // variants run under compute-sanitizer by the gate
     long long sanitize_batches = 0;       // compute-sanitizer batches they were run in (issue 19)
     long long sanitize_batch_reruns = 0;  // batches that did not pass and were checked one by one
+    long long sanitize_session_checks = 0;   // batch x checker runs in long-lived sanitizer processes
+    long long sanitize_session_passes = 0;   // batches that passed there (the others ran in processes of their own)
+    long long sanitize_sessions_started = 0; // long-lived sanitizer processes started
     double compile_cpu_ms = 0;    // sum of compile times (over all threads)
     double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)
     double run_ms = 0;            // wall time of worker requests for variants (GPU work + transfers)

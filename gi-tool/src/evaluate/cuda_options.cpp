@@ -45,7 +45,7 @@ std::vector<std::string> cuda_value_options() {
     return {"--cases",    "--held-out", "--recorded-name", "--block",   "--grid",      "--tolerance",
             "--worker",   "--nvcc",     "--sanitizer",     "--arch",    "--jobs",      "--warmups",
             "--repetitions", "--timeout-factor", "--timeout-margin-ms", "--compile-cache", "--spare-workers",
-            "--loop-guard-margin-ms", "--sanitize-jobs", "--sanitize-batch", "--set-aside"};
+            "--loop-guard-margin-ms", "--sanitize-jobs", "--sanitize-batch", "--sanitize-sessions", "--set-aside"};
 }
 
 std::vector<std::string> cuda_switch_options() {
@@ -96,7 +96,10 @@ std::string cuda_options_help() {
            "  --sanitize-jobs N         cuda: compute-sanitizer processes at once in the correctness gate\n"
            "                            (default: half the cores, at most 8)\n"
            "  --sanitize-batch N        cuda: variants one compute-sanitizer process checks in turn (default 8;\n"
-           "                            1: a process each); a batch that fails is checked again one by one\n";
+           "                            1: a process each); a batch that fails is checked again one by one\n"
+           "  --sanitize-sessions N     cuda: compute-sanitizer processes kept running across the gate's waves,\n"
+           "                            each checking batches in turn (default: --sanitize-jobs; 0: a process\n"
+           "                            per batch). A batch they do not pass is checked in processes of its own\n";
 }
 
 CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vector<std::string>>& values,
@@ -128,6 +131,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     o.spare_workers = static_cast<int>(integer(values, "--spare-workers", 4, 0, 16));
     o.sanitize_jobs = static_cast<int>(integer(values, "--sanitize-jobs", 0, 1, 64));
     o.sanitize_batch = static_cast<int>(integer(values, "--sanitize-batch", 8, 1, 256));
+    o.sanitize_sessions = static_cast<int>(integer(values, "--sanitize-sessions", -1, 0, 64));
     o.loop_guard = switches.count("--no-loop-guard") == 0;
     o.guard_margin_ms = static_cast<int>(integer(values, "--loop-guard-margin-ms", 2, 0, 3600000));
     if (!o.loop_guard && last(values, "--loop-guard-margin-ms"))

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <boost/process.hpp>
+#include <boost/process/extend.hpp>
 #include <cerrno>
 #include <condition_variable>
 #include <mutex>
@@ -79,9 +80,15 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : impl_(std::make_unique<Imp
                    impl_->from_worker.native_source(), impl_->from_worker.native_sink()})
         ::fcntl(fd, F_SETFD, FD_CLOEXEC);
     std::error_code ec;
-    impl_->child = bp::child(bp::exe = impl_->options.executable, bp::args = impl_->options.args,
-                             bp::std_in < impl_->to_worker, bp::std_out > impl_->from_worker,
-                             bp::std_err > impl_->log_file.string(), env, ec);
+    if (impl_->options.own_process_group)
+        impl_->child = bp::child(bp::exe = impl_->options.executable, bp::args = impl_->options.args,
+                                 bp::std_in < impl_->to_worker, bp::std_out > impl_->from_worker,
+                                 bp::std_err > impl_->log_file.string(), env, ec,
+                                 bp::extend::on_exec_setup = [](auto&) { ::setpgid(0, 0); });
+    else
+        impl_->child = bp::child(bp::exe = impl_->options.executable, bp::args = impl_->options.args,
+                                 bp::std_in < impl_->to_worker, bp::std_out > impl_->from_worker,
+                                 bp::std_err > impl_->log_file.string(), env, ec);
     if (ec)
         throw Error("cannot start the GPU worker '" + impl_->options.executable + "': " + ec.message() +
                     " (build the gi-worker target, or pass its path with --worker)");
@@ -112,7 +119,7 @@ void WorkerProcess::kill() {
     // thread of its own, and detach so Boost never signals the (possibly reused) pid again.
     if (impl_->child.running(ec)) {
         const pid_t pid = impl_->child.id();
-        ::kill(pid, SIGKILL);
+        ::kill(impl_->options.own_process_group ? -pid : pid, SIGKILL);
         {
             std::lock_guard lock(reaping().mutex);
             ++reaping().pending;

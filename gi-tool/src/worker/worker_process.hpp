@@ -31,6 +31,7 @@ struct WorkerOptions {
     std::vector<std::string> args;
     std::map<std::string, std::string> env;   // added to this process's environment
     std::filesystem::path log_file;           // the worker's stderr; "" = a temporary file
+    bool own_process_group = false;           // kill() ends the whole group (a program that runs the worker)
 };
 
 // Killed workers are reaped on threads of their own; a killed worker's CUDA context (and a hung

@@ -1,0 +1,98 @@
+#include "evaluate/sanitizer_sessions.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "util/error.hpp"
+
+namespace gi {
+namespace fs = std::filesystem;
+
+bool sanitizer_log_reports(const std::string& text) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("=========", 0) != 0) continue;
+        if (line.find("COMPUTE-SANITIZER") != std::string::npos) continue;
+        if (line.find_first_not_of("= \r") == std::string::npos) continue;  // a blank report line
+        return true;
+    }
+    return false;
+}
+
+SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool)
+    : tool_(tool), dir_("gi-sanitizer-session"), log_(dir_.path() / "sanitizer.log") {
+    worker::WorkerOptions options;
+    options.executable = sanitizer;
+    // No --error-exitcode: the process outlives many requests; its log says what it found.
+    options.args = {"--tool", tool, "--print-limit", "20", "--log-file", log_.string(), worker};
+    options.log_file = dir_.path() / "worker.log";
+    // Killing compute-sanitizer alone would leave gi-worker, and a hung kernel, on the GPU.
+    options.own_process_group = true;
+    process_ = std::make_unique<worker::WorkerProcess>(std::move(options));
+}
+
+bool SanitizerSession::alive() const { return process_ && process_->running(); }
+
+bool SanitizerSession::check(const std::string& case_path, const std::string& kernel, const fs::path& list,
+                             std::size_t count, std::chrono::milliseconds timeout) {
+    if (!alive()) return false;
+    bool passed = false;
+    try {
+        const worker::Message reply = process_->request(
+            {"check-variants", {{"case", case_path}, {"kernel", kernel}, {"variants", list.string()}}, {}}, timeout);
+        passed = reply.type == "checked" && reply.get("ran") == std::to_string(count) && reply.get("error").empty();
+    } catch (const worker::WorkerFailure&) {
+        passed = false;
+    }
+    // The reply comes after the worker synchronised its context, so the sanitizer has written its
+    // reports on these launches by now.
+    std::ifstream in(log_, std::ios::binary);
+    in.seekg(static_cast<std::streamoff>(log_read_));
+    std::ostringstream text;
+    text << in.rdbuf();
+    log_read_ += text.str().size();
+    if (sanitizer_log_reports(text.str())) passed = false;
+    if (!passed) process_->kill();
+    return passed;
+}
+
+SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, int limit)
+    : sanitizer_(std::move(sanitizer)), worker_(std::move(worker)), limit_(limit) {}
+
+std::unique_ptr<SanitizerSession> SanitizerSessions::acquire(const std::string& tool) {
+    std::unique_lock lock(mutex_);
+    for (auto it = idle_.begin(); it != idle_.end(); ++it) {
+        if ((*it)->tool() != tool) continue;
+        std::unique_ptr<SanitizerSession> session = std::move(*it);
+        idle_.erase(it);
+        ++busy_;
+        return session;
+    }
+    if (busy_ + static_cast<int>(idle_.size()) >= limit_) {
+        if (idle_.empty()) return nullptr;
+        idle_.erase(idle_.begin());  // another checker's: this one is needed now
+    }
+    ++busy_;
+    ++started_;
+    lock.unlock();
+    try {
+        return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool);
+    } catch (const Error&) {
+        std::lock_guard again(mutex_);
+        --busy_;
+        return nullptr;
+    }
+}
+
+void SanitizerSessions::release(std::unique_ptr<SanitizerSession> session) {
+    std::lock_guard lock(mutex_);
+    --busy_;
+    if (session && session->alive()) idle_.push_back(std::move(session));
+}
+
+long SanitizerSessions::started() const {
+    std::lock_guard lock(mutex_);
+    return started_;
+}
+
+}  // namespace gi

@@ -1,0 +1,71 @@
+#pragma once
+// The sanitizer gate's long-lived compute-sanitizer processes (issue 19). Each is gi-worker serving
+// "check-variants" requests under one checker, with the sanitizer's reports going to a log file
+// that is read after every request. Starting compute-sanitizer, a CUDA context under it and the
+// case's upload cost seconds (about 8 s a process for stereo on the H100) where checking a small
+// kernel takes milliseconds, and the gate used to start a process per batch in every wave.
+//
+// A session is used only to pass variants: when it reports anything, dies or times out, the batch
+// is checked again in processes of its own (evaluate/cuda_evaluator.cpp), so every verdict that is
+// not Ok is still a single variant's own, from a sanitizer run that started clean.
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "util/process.hpp"
+#include "worker/worker_process.hpp"
+
+namespace gi {
+
+// Whether text the sanitizer logged reports anything: any line of its own ("========= ...") but the
+// start-up banner.
+bool sanitizer_log_reports(const std::string& text);
+
+class SanitizerSession {
+public:
+    // Starts compute-sanitizer running `worker`; throws gi::Error when it cannot be started.
+    SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool);
+
+    // Runs the variants of `list` (gi-worker --variants lines, `count` of them) on the case, in
+    // turn: true only when every one ran and the sanitizer reported nothing meanwhile. After false
+    // the session is ended (alive() is false).
+    bool check(const std::string& case_path, const std::string& kernel, const std::filesystem::path& list,
+               std::size_t count, std::chrono::milliseconds timeout);
+
+    bool alive() const;
+    const std::string& tool() const { return tool_; }
+
+private:
+    std::string tool_;
+    TemporaryDirectory dir_;
+    std::filesystem::path log_;
+    std::unique_ptr<worker::WorkerProcess> process_;
+    std::uintmax_t log_read_ = 0;  // bytes of the log already read
+};
+
+// The sessions kept across the gate's waves: at most `limit` at once over all checkers. Thread-safe.
+class SanitizerSessions {
+public:
+    SanitizerSessions(std::string sanitizer, std::string worker, int limit);
+
+    // An idle session for `tool`, or a new one while fewer than `limit` exist (an idle session of
+    // another checker makes room); nullptr when all are busy or one cannot be started.
+    std::unique_ptr<SanitizerSession> acquire(const std::string& tool);
+    void release(std::unique_ptr<SanitizerSession> session);  // kept when still alive
+
+    long started() const;  // sessions started so far
+
+private:
+    std::string sanitizer_, worker_;
+    int limit_;
+    mutable std::mutex mutex_;
+    std::vector<std::unique_ptr<SanitizerSession>> idle_;
+    int busy_ = 0;
+    long started_ = 0;
+};
+
+}  // namespace gi
