@@ -194,6 +194,8 @@ struct SanitizeContext {
 // Counts of the long-lived sessions' work, shared by the threads of one sanitize_many call.
 struct SessionCounts {
     std::atomic<int> checks{0}, passed{0};
+    std::mutex mutex;
+    std::string first_failure;  // why the first session check that did not pass did not
 };
 
 enum class SessionVerdict { Passed, NotPassed, NoSession };
@@ -221,6 +223,10 @@ SessionVerdict check_in_sessions(const SanitizeContext& c, const std::vector<con
         ++counts.checks;
         const bool passed = session->check(c.case_path, c.kernel, list_path, group.size(),
                                            std::chrono::milliseconds(static_cast<long long>(allowance_ms)));
+        if (!passed) {
+            std::lock_guard lock(counts.mutex);
+            if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
+        }
         c.sessions->release(std::move(session));
         if (!passed) return SessionVerdict::NotPassed;
     }
@@ -1387,7 +1393,10 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                              ? "; " + std::to_string(t.sanitize_session_passes) + " batches passed in " +
                                    std::to_string(t.sanitize_sessions_started) +
                                    " long-lived compute-sanitizer processes (--sanitize-sessions), the others ran in "
-                                   "processes of their own"
+                                   "processes of their own" +
+                                   (t.sanitize_session_failure.empty() ? std::string()
+                                                                       : " (the first that did not pass there: " +
+                                                                             t.sanitize_session_failure + ")")
                              : std::string()));
     if (s.device_side)
         notes.push_back("variants were compiled with NVRTC from the kernel file's device side (its host code and host "
@@ -1586,6 +1595,7 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         s.stats.sanitize_session_checks += session_counts.checks;
         s.stats.sanitize_session_passes += session_counts.passed;
         if (s.sanitizer_sessions) s.stats.sanitize_sessions_started = s.sanitizer_sessions->started();
+        if (s.stats.sanitize_session_failure.empty()) s.stats.sanitize_session_failure = session_counts.first_failure;
         for (const auto& [i, first] : same_program_as) results[i] = results[first];
         for (std::size_t i : run_index)
             if (!identities[i].empty()) s.sanitized_binaries[identities[i]] = results[i];

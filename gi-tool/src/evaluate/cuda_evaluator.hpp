@@ -96,6 +96,7 @@ struct CudaEvaluatorStats {
     long long sanitize_session_checks = 0;   // batch x checker runs in long-lived sanitizer processes
     long long sanitize_session_passes = 0;   // batches that passed there (the others ran in processes of their own)
     long long sanitize_sessions_started = 0; // long-lived sanitizer processes started
+    std::string sanitize_session_failure;    // why the first batch that did not pass in a session did not
     double compile_cpu_ms = 0;    // sum of compile times (over all threads)
     double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)
     double run_ms = 0;            // wall time of worker requests for variants (GPU work + transfers)

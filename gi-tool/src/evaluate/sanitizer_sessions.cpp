@@ -8,15 +8,15 @@
 namespace gi {
 namespace fs = std::filesystem;
 
-bool sanitizer_log_reports(const std::string& text) {
+std::string sanitizer_log_report(const std::string& text) {
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
         if (line.rfind("=========", 0) != 0) continue;
         if (line.find("COMPUTE-SANITIZER") != std::string::npos) continue;
         if (line.find_first_not_of("= \r") == std::string::npos) continue;  // a blank report line
-        return true;
+        return line;
     }
-    return false;
+    return "";
 }
 
 SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool)
@@ -36,13 +36,16 @@ bool SanitizerSession::alive() const { return process_ && process_->running(); }
 bool SanitizerSession::check(const std::string& case_path, const std::string& kernel, const fs::path& list,
                              std::size_t count, std::chrono::milliseconds timeout) {
     if (!alive()) return false;
-    bool passed = false;
+    failure_.clear();
     try {
         const worker::Message reply = process_->request(
             {"check-variants", {{"case", case_path}, {"kernel", kernel}, {"variants", list.string()}}, {}}, timeout);
-        passed = reply.type == "checked" && reply.get("ran") == std::to_string(count) && reply.get("error").empty();
-    } catch (const worker::WorkerFailure&) {
-        passed = false;
+        if (reply.type != "checked")
+            failure_ = "the worker answered '" + reply.type + "': " + reply.get("message");
+        else if (!reply.get("error").empty() || reply.get("ran") != std::to_string(count))
+            failure_ = "the worker ran " + reply.get("ran") + " of " + std::to_string(count) + " variants: " + reply.get("error");
+    } catch (const worker::WorkerFailure& e) {
+        failure_ = std::string(e.what()) + "; its log ends: " + process_->log_tail(400);
     }
     // The reply comes after the worker synchronised its context, so the sanitizer has written its
     // reports on these launches by now.
@@ -51,9 +54,9 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     std::ostringstream text;
     text << in.rdbuf();
     log_read_ += text.str().size();
-    if (sanitizer_log_reports(text.str())) passed = false;
-    if (!passed) process_->kill();
-    return passed;
+    if (const std::string report = sanitizer_log_report(text.str()); !report.empty()) failure_ = "it reported: " + report;
+    if (!failure_.empty()) process_->kill();
+    return failure_.empty();
 }
 
 SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, int limit)

@@ -21,9 +21,10 @@
 
 namespace gi {
 
-// Whether text the sanitizer logged reports anything: any line of its own ("========= ...") but the
-// start-up banner.
-bool sanitizer_log_reports(const std::string& text);
+// The first report in text the sanitizer logged: any line of its own ("========= ...") but the
+// start-up banner; "" when there is none.
+std::string sanitizer_log_report(const std::string& text);
+inline bool sanitizer_log_reports(const std::string& text) { return !sanitizer_log_report(text).empty(); }
 
 class SanitizerSession {
 public:
@@ -38,6 +39,9 @@ public:
 
     bool alive() const;
     const std::string& tool() const { return tool_; }
+    // Why the last check did not pass ("" when it did): a report line, the worker's failure with
+    // the end of its log, or the reply's error.
+    const std::string& failure() const { return failure_; }
 
 private:
     std::string tool_;
@@ -45,6 +49,7 @@ private:
     std::filesystem::path log_;
     std::unique_ptr<worker::WorkerProcess> process_;
     std::uintmax_t log_read_ = 0;  // bytes of the log already read
+    std::string failure_;
 };
 
 // The sessions kept across the gate's waves: at most `limit` at once over all checkers. Thread-safe.
