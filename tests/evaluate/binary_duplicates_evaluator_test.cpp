@@ -220,6 +220,14 @@ TEST(SanitizerLog, ReportsAreLinesOfItsOwnButTheBanner) {
     EXPECT_FALSE(sanitizer_log_reports("a line the program printed\n=========\n"));
     EXPECT_TRUE(sanitizer_log_reports("========= Invalid __global__ write of size 4 bytes\n"));
     EXPECT_TRUE(sanitizer_log_reports("========= COMPUTE-SANITIZER\n========= Error: Race reported between Write access\n"));
+    // Warnings do not fail a check (nor compute-sanitizer's exit code); seen on the H200 from racecheck.
+    EXPECT_FALSE(sanitizer_log_reports("========= Warning: Race reported between Write access at k()+0x11f0\n"
+                                       "=========     and Read access at k()+0x1200 [16 hazards]\n"));
+    EXPECT_FALSE(sanitizer_log_reports("========= Warning: Maximum number of hazards reached.\n"));
+    EXPECT_FALSE(sanitizer_log_reports("========= RACECHECK SUMMARY: 1 hazard displayed (0 errors, 1 warning)\n"));
+    EXPECT_TRUE(sanitizer_log_reports("========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n"));
+    EXPECT_EQ(sanitizer_log_report("=========     at k()+0x10\n========= Barrier error detected. Divergent thread(s)\n"),
+              "========= Barrier error detected. Divergent thread(s)");
 }
 
 TEST(BinaryIdentity, EqualOnlyForTheSameModulesAndLaunch) {

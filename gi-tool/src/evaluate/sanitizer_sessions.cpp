@@ -1,6 +1,7 @@
 #include "evaluate/sanitizer_sessions.hpp"
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "util/error.hpp"
@@ -9,11 +10,16 @@ namespace gi {
 namespace fs = std::filesystem;
 
 std::string sanitizer_log_report(const std::string& text) {
+    static const std::regex errors_counted("([1-9][0-9]*) errors?");
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);) {
-        if (line.rfind("=========", 0) != 0) continue;
-        if (line.find("COMPUTE-SANITIZER") != std::string::npos) continue;
-        if (line.find_first_not_of("= \r") == std::string::npos) continue;  // a blank report line
+        if (line.rfind("========= ", 0) != 0) continue;
+        const std::string said = line.substr(10);
+        // Indented lines continue a report; the banner and warnings (racecheck's hazards of warning
+        // severity, "Maximum number of hazards reached") are not errors, as for the exit code.
+        if (said.empty() || said[0] == ' ' || said[0] == '\r') continue;
+        if (said.rfind("COMPUTE-SANITIZER", 0) == 0 || said.rfind("Warning", 0) == 0) continue;
+        if (said.find("SUMMARY") != std::string::npos && !std::regex_search(said, errors_counted)) continue;
         return line;
     }
     return "";

@@ -21,8 +21,8 @@
 
 namespace gi {
 
-// The first report in text the sanitizer logged: any line of its own ("========= ...") but the
-// start-up banner; "" when there is none.
+// The first error the sanitizer logged in `text`: a report line of its own ("========= ...") that is
+// not the banner, a warning or a summary without errors; "" when there is none.
 std::string sanitizer_log_report(const std::string& text);
 inline bool sanitizer_log_reports(const std::string& text) { return !sanitizer_log_report(text).empty(); }
 
