@@ -51,12 +51,45 @@ std::map<std::string, std::string> cubin_sections(const std::string& image) {
     return sections;
 }
 
+namespace {
+
+// A relocation section with each entry's symbol named instead of numbered: two builds that list
+// different kernels number the same symbol differently.
+std::string named_relocations(const std::string& image, const std::string& rela) {
+    const auto sections = cubin_sections(image);
+    const std::string& symtab = sections.count(".symtab") ? sections.at(".symtab") : std::string();
+    const std::string& strtab = sections.count(".strtab") ? sections.at(".strtab") : std::string();
+    std::string out;
+    for (std::size_t at = 0; at + 24 <= rela.size(); at += 24) {
+        const auto offset = read_at<std::uint64_t>(rela, at);
+        const auto info = read_at<std::uint64_t>(rela, at + 8);
+        const auto addend = read_at<std::int64_t>(rela, at + 16);
+        const std::uint64_t symbol = info >> 32;
+        std::string name = "#" + std::to_string(symbol);
+        if ((symbol + 1) * 24 <= symtab.size()) {
+            const auto name_at = read_at<std::uint32_t>(symtab, symbol * 24);
+            if (name_at < strtab.size()) name = strtab.c_str() + name_at;
+        }
+        out += std::to_string(offset) + " " + std::to_string(info & 0xffffffff) + " " + name + " " + std::to_string(addend) + "\n";
+    }
+    return out;
+}
+
+}  // namespace
+
 bool same_device_code(const std::string& part, const std::string& whole) {
     const auto a = cubin_sections(part), b = cubin_sections(whole);
     for (const auto& [name, bytes] : a) {
-        if (kNotCompared.count(name)) continue;
+        // A kernel's attribute notes hold symbol numbers, which differ with the module's other
+        // kernels; its code, constants, shared memory and relocations are compared.
+        if (kNotCompared.count(name) || name.rfind(".nv.info.", 0) == 0) continue;
         const auto it = b.find(name);
-        if (it == b.end() || it->second != bytes) return false;
+        if (it == b.end()) return false;
+        if (name.rfind(".rela", 0) == 0) {
+            if (named_relocations(part, bytes) != named_relocations(whole, it->second)) return false;
+        } else if (it->second != bytes) {
+            return false;
+        }
     }
     return true;
 }

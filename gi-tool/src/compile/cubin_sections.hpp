@@ -10,9 +10,10 @@ namespace gi {
 // image is not a little-endian ELF64 file or a section lies outside it.
 std::map<std::string, std::string> cubin_sections(const std::string& image);
 
-// Whether every kernel and module section of `part` is in `whole` with the same bytes: the code,
-// its constant banks, shared memory and resource notes. Sections that name the tool or the file,
-// and tables that list what else the module holds, are not compared; `whole` may hold more kernels.
+// Whether every kernel and module section of `part` is in `whole` with the same contents: the code,
+// its constant banks, shared memory, and relocations (by symbol name). Sections that name the tool
+// or the file, tables that list what else the module holds and attribute notes that number its
+// symbols are not compared; `whole` may hold more kernels.
 bool same_device_code(const std::string& part, const std::string& whole);
 
 }  // namespace gi
