@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/toolkit.hpp"
 #include "compile/cubin_sections.hpp"
 #include "compile/device_side.hpp"
 #include "compile/nvcc_compiler.hpp"
@@ -193,15 +194,6 @@ TEST(DeviceSide, EveryCorpusFileCompilesWithNvrtc) {
     }
 }
 
-bool have_nvcc() {
-    try {
-        find_nvcc();
-        return true;
-    } catch (const Error&) {
-        return false;
-    }
-}
-
 std::string nvcc_cubin(const std::string& source, const std::vector<std::string>& include_dirs) {
     TemporaryDirectory dir("gi-device-side-test");
     std::ofstream(dir.path() / "v.cu", std::ios::binary) << source;
@@ -215,7 +207,7 @@ std::string nvcc_cubin(const std::string& source, const std::vector<std::string>
 // The cut is checked at run time the same way: nvcc's device code from the whole file and from its
 // device side are the same; a changed kernel is told apart.
 TEST(DeviceSide, NvccBuildsTheSameDeviceCodeFromTheCutFile) {
-    if (!have_nvcc()) GTEST_SKIP() << "nvcc not found";
+    if (!test::have_nvcc()) GTEST_SKIP() << "nvcc not found";
     const fs::path path = fs::path(GI_SOURCE_DIR) / "tests/corpus/row_filter.cu";
     const std::vector<std::string> dirs = {(fs::path(GI_SOURCE_DIR) / "gi-tool/recorder/include").string()};
     const std::string whole_text = read(path);
@@ -234,7 +226,7 @@ TEST(DeviceSide, NvccBuildsTheSameDeviceCodeFromTheCutFile) {
 // does). Its symbols are numbered differently; its code is the same (on the H200 this run fell back
 // to nvcc while the comparison counted symbol numbers).
 TEST(DeviceSide, NvccBuildsTheSameTemplateInstantiationFromTheCutFile) {
-    if (!have_nvcc()) GTEST_SKIP() << "nvcc not found";
+    if (!test::have_nvcc()) GTEST_SKIP() << "nvcc not found";
     const fs::path path = fs::path(GI_SOURCE_DIR) / "tests/corpus/matrix_mul.cu";
     const std::vector<std::string> dirs = {(fs::path(GI_SOURCE_DIR) / "gi-tool/recorder/include").string()};
     const std::string whole_text = read(path);

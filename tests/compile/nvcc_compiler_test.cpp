@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "../support/toolkit.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "util/error.hpp"
 #include "util/process.hpp"
@@ -13,15 +14,6 @@ void write(const std::filesystem::path& path, const std::string& text, bool exec
     std::ofstream(path) << text;
     if (executable)
         std::filesystem::permissions(path, std::filesystem::perms::owner_all, std::filesystem::perm_options::add);
-}
-
-bool have_nvcc() {
-    try {
-        find_nvcc();
-        return true;
-    } catch (const Error&) {
-        return false;
-    }
 }
 
 TEST(NvccArch, AcceptsRealArchitecturesOnly) {
@@ -103,7 +95,7 @@ TEST(NvccCompiler, CompilerKilledBySignalIsAFailure) {
 }
 
 TEST(NvccCompiler, CompilesAGoodKernelAndReportsABadOne) {
-    if (!have_nvcc()) GTEST_SKIP() << "no nvcc: install the CUDA toolkit to run this test";
+    if (!test::have_nvcc()) GTEST_SKIP() << "no nvcc: install the CUDA toolkit to run this test";
     TemporaryDirectory dir("gi-test");
     write(dir.path() / "good.cu", "__global__ void k(float* o) { o[threadIdx.x] = 1.0f; }\n");
     write(dir.path() / "bad.cu", "__global__ void k(float* o) {\n  o[threadIdx.x] = undefined_name;\n}\n");

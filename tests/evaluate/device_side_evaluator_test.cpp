@@ -7,6 +7,7 @@
 
 #include <fstream>
 
+#include "../support/toolkit.hpp"
 #include "../gpu/gpu_fixture.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_compiler.hpp"
@@ -55,20 +56,11 @@ __global__ void scale(float* out, const float* in, int n) {
 int main() { std::printf("scale\n"); return 0; }
 )";
 
-bool have_nvcc() {
-    try {
-        find_nvcc();
-        return true;
-    } catch (const Error&) {
-        return false;
-    }
-}
-
 class DeviceSideEvaluator : public ::testing::Test {
 protected:
     void SetUp() override {
         if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";
-        if (!have_nvcc()) GTEST_SKIP() << "nvcc not found (the device side is checked against nvcc's build)";
+        if (!test::have_nvcc()) GTEST_SKIP() << "nvcc not found (the device side is checked against nvcc's build)";
         write_test_case(gpu_test::scale_case(1 << 12), folder_.path() / "cases");
         ::setenv("GI_FAKE_WORKER", "replay", 1);
     }

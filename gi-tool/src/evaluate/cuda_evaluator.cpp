@@ -198,6 +198,23 @@ struct SessionCounts {
     std::string first_failure;  // why the first session check that did not pass did not
 };
 
+// Writes `group`'s modules and gi-worker's --variants list into `dir`; returns the list's path and
+// the time its checks may take (a minute for the sanitizer's start-up, then each variant's share).
+std::pair<fs::path, std::chrono::milliseconds> write_variant_list(const fs::path& dir, const std::vector<const SanitizeJob*>& group,
+                                                                  const std::string& shared_bytes) {
+    const fs::path list_path = dir / "variants.txt";
+    std::ofstream list(list_path);
+    double allowance_ms = 60000;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+        const fs::path cubin = dir / ("variant-" + std::to_string(k) + ".cubin");
+        std::ofstream out(cubin, std::ios::binary);
+        out.write(group[k]->cubin.data(), static_cast<std::streamsize>(group[k]->cubin.size()));
+        list << cubin.string() << "\t" << group[k]->grid << "\t" << group[k]->block << "\t" << shared_bytes << "\n";
+        allowance_ms += 1000 * group[k]->base_ms + (k > 0 ? 5000 : 0);
+    }
+    return {list_path, std::chrono::milliseconds(static_cast<long long>(allowance_ms))};
+}
+
 enum class SessionVerdict { Passed, NotPassed, NoSession };
 
 // Runs `group` in long-lived sessions, one per checker. NotPassed when a session reported anything,
@@ -206,23 +223,12 @@ enum class SessionVerdict { Passed, NotPassed, NoSession };
 SessionVerdict check_in_sessions(const SanitizeContext& c, const std::vector<const SanitizeJob*>& group, SessionCounts& counts) {
     if (!c.sessions) return SessionVerdict::NoSession;
     TemporaryDirectory dir("gi-sanitize");
-    const fs::path list_path = dir.path() / "variants.txt";
-    std::ofstream list(list_path);
-    double allowance_ms = 60000;
-    for (std::size_t k = 0; k < group.size(); ++k) {
-        const fs::path cubin = dir.path() / ("variant-" + std::to_string(k) + ".cubin");
-        std::ofstream out(cubin, std::ios::binary);
-        out.write(group[k]->cubin.data(), static_cast<std::streamsize>(group[k]->cubin.size()));
-        list << cubin.string() << "\t" << group[k]->grid << "\t" << group[k]->block << "\t" << c.shared_bytes << "\n";
-        allowance_ms += 1000 * group[k]->base_ms + (k > 0 ? 5000 : 0);
-    }
-    list.close();
+    const auto [list_path, allowance] = write_variant_list(dir.path(), group, c.shared_bytes);
     for (const std::string& tool : group.front()->tools) {
         std::unique_ptr<SanitizerSession> session = c.sessions->acquire(tool);
         if (!session) return SessionVerdict::NoSession;
         ++counts.checks;
-        const bool passed = session->check(c.case_path, c.kernel, list_path, group.size(),
-                                           std::chrono::milliseconds(static_cast<long long>(allowance_ms)));
+        const bool passed = session->check(c.case_path, c.kernel, list_path, group.size(), allowance);
         if (!passed) {
             std::lock_guard lock(counts.mutex);
             if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
@@ -235,8 +241,8 @@ SessionVerdict check_in_sessions(const SanitizeContext& c, const std::vector<con
 }
 
 // Runs `members` (same checkers) in the long-lived sessions when it passes there; else under
-// compute-sanitizer in one process per checker, and when that does not pass as a whole (any error, crash, timeout, or fewer variants run than given), each member is
-// checked again alone, so every verdict that is not Ok is a single variant's own and no variant
+// compute-sanitizer in one process per checker, and when that does not pass as a whole (any error,
+// crash, timeout, or fewer variants run than given), each member is checked again alone, so every verdict that is not Ok is a single variant's own and no variant
 // passes unless it ran. One result per member, in order.
 std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vector<const SanitizeJob*>& members,
                                        std::atomic<int>& reruns, SessionCounts& counts) {
@@ -246,24 +252,15 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
     const std::vector<std::string>& tools = members.front()->tools;
     auto run = [&](const std::vector<const SanitizeJob*>& group) {
         TemporaryDirectory dir("gi-sanitize");
-        std::ofstream list(dir.path() / "variants.txt");
-        double allowance_ms = 60000;
-        for (std::size_t k = 0; k < group.size(); ++k) {
-            const fs::path cubin = dir.path() / ("variant-" + std::to_string(k) + ".cubin");
-            std::ofstream out(cubin, std::ios::binary);
-            out.write(group[k]->cubin.data(), static_cast<std::streamsize>(group[k]->cubin.size()));
-            list << cubin.string() << "\t" << group[k]->grid << "\t" << group[k]->block << "\t" << c.shared_bytes << "\n";
-            allowance_ms += 1000 * group[k]->base_ms + (k > 0 ? 5000 : 0);
-        }
-        list.close();
+        const auto [list_path, allowance] = write_variant_list(dir.path(), group, c.shared_bytes);
         ProcessOptions po;
-        po.timeout = std::chrono::milliseconds(static_cast<long long>(allowance_ms));
+        po.timeout = allowance;
         EvalResult result;
         const std::string ran_line = "gi-worker: ran " + std::to_string(group.size()) + " variant(s)";
         for (const std::string& tool : tools) {
             const std::vector<std::string> argv{c.sanitizer, "--tool", tool, "--error-exitcode", std::to_string(kErrorExit),
                                                 "--print-limit", "20", c.worker, "--once", "--case", c.case_path,
-                                                "--kernel", c.kernel, "--variants", (dir.path() / "variants.txt").string()};
+                                                "--kernel", c.kernel, "--variants", list_path.string()};
             const ProcessResult pr = run_process(argv, po);
             result = classify_sanitizer_exit(pr.exit_code, pr.timed_out, kErrorExit, pr.out + "\n" + pr.err, tool);
             if (pr.signal != 0 && !pr.timed_out) {
