@@ -186,6 +186,38 @@ TEST(Evolve, TheSummarySaysWhatNothingBeat) {
     fs::remove_all(dir);
 }
 
+// Each generation's line says where evaluating went, as the evaluator splits it, and how many
+// individuals a minute the generation got (issue 19).
+TEST(Evolve, EachGenerationSaysWhereItsTimeWent) {
+    struct SplittingEvaluator : testing::ScriptedEvaluator {
+        mutable double compiles = 0;
+        std::vector<TimeSpent> time_spent() const override {
+            compiles += 1.5;  // 1.5 s more every time it is asked
+            return {{"waiting for compiles", compiles}, {"variant runs", 0}};
+        }
+    };
+    const Grammar grammar = testing::small_grammar();
+    SplittingEvaluator evaluator;
+    evaluator.fallback = testing::ok_in(1.5);
+    EvolveOptions options = small_options();
+    options.generations = 2;
+    options.post_tune = false;
+    std::vector<std::string> lines;
+    EvolveHooks hooks;
+    hooks.progress = [&](const std::string& line) { lines.push_back(line); };
+    const fs::path dir = fresh_dir("time-split");
+    evolve(grammar, evaluator, options, dir, OutMode::Fresh, hooks);
+    int generations = 0;
+    for (const std::string& line : lines) {
+        if (line.rfind("generation ", 0) != 0) continue;
+        ++generations;
+        EXPECT_NE(line.find(" s (waiting for compiles 1.5 s, variant runs 0.0 s)"), std::string::npos) << line;
+        EXPECT_TRUE(std::regex_search(line, std::regex("; [0-9]+ individuals a minute$"))) << line;
+    }
+    EXPECT_EQ(generations, 2);
+    fs::remove_all(dir);
+}
+
 TEST(Evolve, AStartGenomeTheGrammarDoesNotHaveIsAnErrorNamingIt) {
     const Grammar grammar = testing::small_grammar();
     FakeEvaluator fake(grammar, known_landscape());

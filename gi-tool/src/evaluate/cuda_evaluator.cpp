@@ -1407,6 +1407,14 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
     return notes;
 }
 
+std::vector<Evaluator::TimeSpent> CudaEvaluator::time_spent() const {
+    const CudaEvaluatorStats& t = impl_->stats;
+    return {{"waiting for compiles", t.compile_wait_ms / 1000},
+            {"variant runs", t.run_ms / 1000},
+            {"original runs", t.original_ms / 1000},
+            {"worker restarts", t.restart_ms / 1000}};
+}
+
 bool CudaEvaluator::loop_guard() const { return impl_->options.loop_guard; }
 
 std::string CudaEvaluator::device_name() {

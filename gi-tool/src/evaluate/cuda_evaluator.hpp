@@ -152,6 +152,7 @@ public:
     int case_count() const override;
     bool measures_time() const override { return true; }
     std::vector<std::string> run_notes() const override;
+    std::vector<TimeSpent> time_spent() const override;
     bool judges_the_program() const override { return true; }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
 

@@ -66,6 +66,13 @@ public:
     // What a person should know about how this run was evaluated, for the end of its summary
     // (a slower compiler it had to fall back to, say); empty by default.
     virtual std::vector<std::string> run_notes() const { return {}; }
+    // Where evaluate() has spent its time so far (seconds, cumulative, by what it waited for), so a
+    // search can say per generation what a budget buys; empty for evaluators that do not split it.
+    struct TimeSpent {
+        std::string what;  // "waiting for compiles", "variant runs", ...
+        double seconds = 0;
+    };
+    virtual std::vector<TimeSpent> time_spent() const { return {}; }
 };
 
 // Builds a Variant (applies the genome, computes the key).

@@ -22,6 +22,7 @@ public:
     bool measures_time() const override { return inner_.measures_time(); }
     bool judges_the_program() const override { return inner_.judges_the_program(); }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
+    std::vector<TimeSpent> time_spent() const override { return inner_.time_spent(); }
 
     long long hits() const { return hits_; }
     long long misses() const { return misses_; }

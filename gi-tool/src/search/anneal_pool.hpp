@@ -32,10 +32,14 @@ public:
         std::lock_guard lock(mutex_);
         return inner_.evaluate(variants, case_index);
     }
+    std::vector<TimeSpent> time_spent() const override {
+        std::lock_guard lock(mutex_);
+        return inner_.time_spent();
+    }
 
 protected:
     Evaluator& inner_;
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
 };
 
 // The same for an evaluator that also offers the correctness gates, so search still finds them.

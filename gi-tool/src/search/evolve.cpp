@@ -311,6 +311,16 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         strategy->restore_state(state.strategy_state);
     }
 
+    // Per generation, where evaluating went (the evaluator's own split) and how many individuals a
+    // minute the generation got, gate included: what a budget buys (issue 19).
+    std::vector<Evaluator::TimeSpent> spent_before = evaluator.time_spent();
+    auto spent_since = [&](const std::vector<Evaluator::TimeSpent>& now) {
+        std::vector<std::string> parts;
+        for (std::size_t i = 0; i < now.size() && i < spent_before.size(); ++i)
+            parts.push_back(now[i].what + " " + fixed(now[i].seconds - spent_before[i].seconds, 1) + " s");
+        spent_before = now;
+        return parts.empty() ? std::string() : " (" + join(parts, ", ") + ")";
+    };
     while (state.phase == "search") {
         if (state.next_generation >= options.generations) {
             record.stop_reason = "generations";
@@ -347,7 +357,10 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                  std::to_string(g.distinct) + " distinct), " + std::to_string(g.compiled) + " compiled, " +
                  std::to_string(g.accepted) + " accepted, best " + fixed(g.best_speedup, 3) + "x, best so far " +
                  fixed(record.best.speedup, 3) + "x; evaluated in " + fixed(evaluate_s, 1) + " s" +
-                 (checker != nullptr ? ", sanitizer gate " + fixed(gate_s, 1) + " s" : std::string()));
+                 spent_since(evaluator.time_spent()) +
+                 (checker != nullptr ? ", sanitizer gate " + fixed(gate_s, 1) + " s" : std::string()) +
+                 (evaluate_s + gate_s > 0 ? "; " + fixed(60.0 * g.evaluated / (evaluate_s + gate_s), 0) + " individuals a minute"
+                                          : std::string()));
         if (hooks.after_checkpoint) hooks.after_checkpoint(state.next_generation);
     }
     if (state.phase == "search") {
