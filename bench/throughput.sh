@@ -88,6 +88,9 @@ for kernel in $kernels; do
     status=$?
     wall=$(( $(date +%s) - start ))
     { echo "==== $kernel: evolve exit $status in $wall s"; cat "$dir/record.log" "$dir/evolve.log"; } >>"$OUT/evolve.log"
+    # The run's record and its HTML report (gi-tool report), to look at what the search did.
+    cp "$dir/run/run.xml" "$OUT/$kernel-run.xml" 2>/dev/null
+    "$tool" report --out "$dir/run" -o "$OUT/$kernel-report.html" >/dev/null 2>&1
     rate="$(grep -m1 '^evaluated per minute:' "$dir/evolve.log" | awk '{ print $4 }')"
     evaluations="$(grep -m1 '^evaluated per minute:' "$dir/evolve.log" | sed 's/.*(\([0-9]*\) evaluations.*/\1/')"
     read -r evaluate gate <<<"$(grep -m1 '^search time:' "$dir/evolve.log" | sed 's/.*evaluating \([0-9.]*\) s, sanitizer gate \([0-9.]*\) s.*/\1 \2/')"

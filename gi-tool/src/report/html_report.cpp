@@ -1,0 +1,158 @@
+#include "report/html_report.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "report/svg_chart.hpp"
+#include "util/format.hpp"
+
+namespace gi {
+namespace {
+
+std::string timing_text(const Timing& t) {
+    if (!t.valid()) return "-";
+    return fixed(t.median_ms, 4) + " ms &plusmn; " + fixed(t.spread_ms, 4) + " (" + std::to_string(t.repetitions) + " runs)";
+}
+
+void row(std::ostringstream& out, const std::string& name, const std::string& value_html) {
+    out << "<tr><th>" << html_escape(name) << "</th><td>" << value_html << "</td></tr>\n";
+}
+
+double median_of(std::vector<double> v) {
+    if (v.empty()) return NAN;
+    std::sort(v.begin(), v.end());
+    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+LineChart speedup_chart(const RunRecord& r) {
+    ChartSeries best{"best of the generation", "#1f77b4", {}, {}};
+    ChartSeries so_far{"best so far", "#d62728", {}, {}, false};
+    ChartSeries median{"median of accepted", "#2ca02c", {}, {}};
+    double running = NAN;
+    for (const GenerationRecord& g : r.generations) {
+        const double x = g.index + 1;
+        std::vector<double> accepted;
+        for (const IndividualRecord& i : g.individuals)
+            if (i.accepted && i.speedup > 0) accepted.push_back(i.speedup);
+        const double gen_best = g.best_speedup > 0 ? g.best_speedup : NAN;
+        if (std::isfinite(gen_best)) running = std::isfinite(running) ? std::max(running, gen_best) : gen_best;
+        best.x.push_back(x);
+        best.y.push_back(gen_best);
+        so_far.x.push_back(x);
+        so_far.y.push_back(running);
+        median.x.push_back(x);
+        median.y.push_back(median_of(accepted));
+    }
+    return {"Speedup over the original, per generation", "generation", "speedup (x)", {best, so_far, median}};
+}
+
+LineChart shares_chart(const RunRecord& r) {
+    ChartSeries compiled{"compiled", "#7f7f7f", {}, {}};
+    ChartSeries accepted{"accepted (right and faster)", "#2ca02c", {}, {}};
+    ChartSeries wrong{"wrong answer", "#ff7f0e", {}, {}};
+    ChartSeries failed{"crashed, timed out or sanitizer error", "#d62728", {}, {}};
+    for (const GenerationRecord& g : r.generations) {
+        if (g.evaluated == 0) continue;
+        int wrong_count = 0, failed_count = 0;
+        for (const IndividualRecord& i : g.individuals) {
+            wrong_count += i.status == EvalStatus::WrongAnswer || (i.status == EvalStatus::Ok && !i.accepted && i.error > 0);
+            failed_count += i.status == EvalStatus::Crash || i.status == EvalStatus::Timeout || i.status == EvalStatus::SanitizerError;
+        }
+        const double x = g.index + 1, n = g.evaluated;
+        compiled.x.push_back(x), compiled.y.push_back(100.0 * g.compiled / n);
+        accepted.x.push_back(x), accepted.y.push_back(100.0 * g.accepted / n);
+        wrong.x.push_back(x), wrong.y.push_back(100.0 * wrong_count / n);
+        failed.x.push_back(x), failed.y.push_back(100.0 * failed_count / n);
+    }
+    return {"What the search tried: share of each generation", "generation", "% of individuals", {compiled, accepted, wrong, failed}};
+}
+
+LineChart timing_chart(const RunRecord& r) {
+    ChartSeries spread{"original's spread, % of its median", "#9467bd", {}, {}};
+    for (const GenerationRecord& g : r.generations) {
+        if (!g.original.valid() || g.original.median_ms <= 0) continue;
+        spread.x.push_back(g.index + 1);
+        spread.y.push_back(100.0 * g.original.spread_ms / g.original.median_ms);
+    }
+    return {"Timing trust: the original kernel's noise in each generation's batch", "generation", "spread (%)", {spread}};
+}
+
+}  // namespace
+
+std::string html_report(const RunRecord& r, const std::string& source) {
+    std::ostringstream out;
+    out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>gi-optimize run: "
+        << html_escape(source) << "</title>\n<style>\n"
+        << "body{font-family:sans-serif;margin:24px;max-width:1100px;color:#222}"
+           "table{border-collapse:collapse;margin:8px 0 20px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;"
+           "vertical-align:top}th{background:#f3f3f3}code{font-size:90%}.chart{display:block;margin:8px 0 24px}"
+           ".chart-title{font-weight:bold;font-size:13px}.tick,.legend{font-size:11px}.axis{font-size:12px}"
+           ".removed{color:#888}.kept{font-weight:bold}.failed{color:#b00}.passed{color:#070}\n"
+        << "</style></head><body>\n<h1>gi-optimize run report</h1>\n<p>Run folder <code>" << html_escape(source)
+        << "</code>, evaluator <code>" << html_escape(r.evaluator) << "</code>.</p>\n";
+
+    out << "<h2>Result</h2>\n<table>\n";
+    row(out, "final genome", r.final_genome.empty() ? "(none: the original kernel)" : "<code>" + html_escape(r.final_genome) + "</code>");
+    row(out, "best speedup in search",
+        r.best.found ? fixed(r.best.speedup, 3) + "x in generation " + std::to_string(r.best.generation + 1) + " (" +
+                           timing_text(r.best.time) + " against " + timing_text(r.best.original) + ")"
+                     : std::string("none"));
+    const std::string validation_class = !r.final_check.ran ? "" : r.final_check.passed ? "passed" : "failed";
+    row(out, "validation",
+        "<span class=\"" + validation_class + "\">" +
+            html_escape(r.final_check.ran ? r.final_check.summary : "not run") + "</span>" +
+            (r.final_check.note.empty() ? "" : "<br>" + html_escape(r.final_check.note)));
+    row(out, "finished", r.finished ? "yes" : "no: the run stopped before its final checks");
+    row(out, "stopped by", html_escape(r.stop_reason.empty() ? "(still running)" : r.stop_reason));
+    row(out, "generations", std::to_string(r.generations.size()));
+    row(out, "individuals", std::to_string(r.individuals()) + " (" + std::to_string(r.distinct_evaluated()) + " distinct programs, " +
+                                std::to_string(r.compiled()) + " compiled)");
+    const double search_s = r.search_evaluate_seconds + r.search_gate_seconds;
+    row(out, "where the time went",
+        fixed(r.wall_seconds, 1) + " s in all; search: evaluating " + fixed(r.search_evaluate_seconds, 1) + " s, sanitizer gate " +
+            fixed(r.search_gate_seconds, 1) + " s" +
+            (search_s > 0 ? " (" + fixed(100 * r.search_gate_seconds / search_s, 0) + "% gate)" : std::string()) +
+            (r.wall_seconds > 0 ? "; " + fixed(60.0 * static_cast<double>(r.distinct_evaluated()) / r.wall_seconds, 0) +
+                                      " distinct programs a minute"
+                                : std::string()));
+    out << "</table>\n";
+
+    out << "<h2>Progress</h2>\n" << svg_line_chart(speedup_chart(r)) << svg_line_chart(shares_chart(r))
+        << svg_line_chart(timing_chart(r));
+
+    out << "<h2>The final genome explained</h2>\n";
+    if (!r.minimise.ran) {
+        out << "<p>Minimisation did not run: " << html_escape(r.minimise.note) << "</p>\n";
+    } else {
+        out << "<p>Evolved <code>" << html_escape(r.minimise.before) << "</code>, minimised to <code>"
+            << html_escape(r.minimise.after.empty() ? "(nothing)" : r.minimise.after)
+            << "</code>. Each item was knocked out in turn; it is kept when the genome without it is slower by more than "
+               "the noise.</p>\n<table><tr><th>item</th><th>verdict</th><th>with it</th><th>without it</th>"
+               "<th>knock-out cost</th><th>why</th></tr>\n";
+        for (const MinimiseStep& s : r.minimise.steps) {
+            const bool timed = s.reference.valid() && s.candidate.valid() && s.reference.median_ms > 0;
+            out << "<tr class=\"" << (s.removed ? "removed" : "kept") << "\"><td><code>" << html_escape(s.item) << "</code></td><td>"
+                << (s.removed ? "removed" : "kept") << "</td><td>" << timing_text(s.reference) << "</td><td>"
+                << (s.status == EvalStatus::Ok ? timing_text(s.candidate) : html_escape(to_string(s.status))) << "</td><td>"
+                << (timed ? fixed(s.candidate.median_ms / s.reference.median_ms, 3) + "x" : std::string("-")) << "</td><td>"
+                << html_escape(s.reason) << "</td></tr>\n";
+        }
+        out << "</table>\n";
+    }
+    for (const auto* tune : {&r.pre_tune, &r.post_tune}) {
+        out << "<p><b>" << (tune == &r.pre_tune ? "Pre-tuning" : "Post-tuning") << "</b>: ";
+        if (!tune->ran) out << "not run (" << html_escape(tune->note) << ")";
+        else
+            out << html_escape(std::to_string(tune->points.size())) << " points; best <code>" << html_escape(tune->best)
+                << "</code>, " << timing_text(tune->best_time) << " against " << timing_text(tune->original);
+        out << "</p>\n";
+    }
+
+    out << "<h2>Settings</h2>\n<table>\n";
+    for (const auto& [name, value] : r.settings) row(out, name, "<code>" + html_escape(value) + "</code>");
+    out << "</table>\n</body></html>\n";
+    return out.str();
+}
+
+}  // namespace gi

@@ -1,0 +1,14 @@
+#pragma once
+// Stage "report": one self-contained HTML page of a run record (run.xml), with inline SVG charts:
+// how fitness rose, what the search tried, how far the timings can be trusted, what each kept edit
+// is worth and how the result was validated (issue 21). Pure: record in, text out.
+#include <string>
+
+#include "search/run_record.hpp"
+
+namespace gi {
+
+// `source` names the run (its folder), shown in the title.
+std::string html_report(const RunRecord& record, const std::string& source);
+
+}  // namespace gi

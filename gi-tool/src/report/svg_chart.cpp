@@ -1,0 +1,117 @@
+#include "report/svg_chart.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace gi {
+
+std::string html_escape(const std::string& text) {
+    std::string out;
+    out.reserve(text.size());
+    for (char c : text) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            case '\'': out += "&#39;"; break;
+            default: out += c;
+        }
+    }
+    return out;
+}
+
+namespace {
+
+// About five round tick values covering [low, high].
+std::vector<double> ticks(double low, double high) {
+    const double span = high - low;
+    const double raw = span / 5;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = magnitude;
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (m * magnitude >= raw) {
+            step = m * magnitude;
+            break;
+        }
+    std::vector<double> out;
+    for (double t = std::ceil(low / step) * step; t <= high + step * 1e-9; t += step) out.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
+    return out;
+}
+
+std::string number(double v) {
+    std::ostringstream s;
+    s.precision(4);
+    s << v;
+    return s.str();
+}
+
+}  // namespace
+
+std::string svg_line_chart(const LineChart& chart) {
+    const double left = 64, right = 16, top = 32, bottom = 48;
+    const double plot_w = chart.width - left - right, plot_h = chart.height - top - bottom;
+    double x_min = INFINITY, x_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
+    for (const ChartSeries& s : chart.series)
+        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+            if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+            x_min = std::min(x_min, s.x[i]);
+            x_max = std::max(x_max, s.x[i]);
+            y_min = std::min(y_min, s.y[i]);
+            y_max = std::max(y_max, s.y[i]);
+        }
+    std::ostringstream svg;
+    svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" width=\"" << chart.width << "\" height=\""
+        << chart.height << "\" viewBox=\"0 0 " << chart.width << " " << chart.height << "\">\n"
+        << "<text x=\"" << left << "\" y=\"18\" class=\"chart-title\">" << html_escape(chart.title) << "</text>\n";
+    if (!std::isfinite(x_min)) {
+        svg << "<text x=\"" << left << "\" y=\"" << top + plot_h / 2 << "\" class=\"no-data\">no data</text>\n</svg>\n";
+        return svg.str();
+    }
+    if (x_max == x_min) x_max = x_min + 1;
+    if (y_min > 0 && y_min < y_max * 0.5) y_min = 0;  // show the distance from zero when it is not far
+    if (y_max == y_min) {
+        y_max += std::max(1.0, std::abs(y_max) * 0.1);
+        y_min -= std::max(1.0, std::abs(y_min) * 0.1);
+    }
+    auto px = [&](double x) { return left + (x - x_min) / (x_max - x_min) * plot_w; };
+    auto py = [&](double y) { return top + plot_h - (y - y_min) / (y_max - y_min) * plot_h; };
+    svg << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << plot_w << "\" height=\"" << plot_h
+        << "\" fill=\"none\" stroke=\"#999\"/>\n";
+    for (double t : ticks(y_min, y_max))
+        svg << "<line x1=\"" << left - 4 << "\" x2=\"" << left + plot_w << "\" y1=\"" << py(t) << "\" y2=\"" << py(t)
+            << "\" stroke=\"#e5e5e5\"/><text x=\"" << left - 6 << "\" y=\"" << py(t) + 4 << "\" text-anchor=\"end\" class=\"tick\">"
+            << number(t) << "</text>\n";
+    for (double t : ticks(x_min, x_max))
+        svg << "<line x1=\"" << px(t) << "\" x2=\"" << px(t) << "\" y1=\"" << top + plot_h << "\" y2=\"" << top + plot_h + 4
+            << "\" stroke=\"#999\"/><text x=\"" << px(t) << "\" y=\"" << top + plot_h + 16
+            << "\" text-anchor=\"middle\" class=\"tick\">" << number(t) << "</text>\n";
+    svg << "<text x=\"" << left + plot_w / 2 << "\" y=\"" << chart.height - 8 << "\" text-anchor=\"middle\" class=\"axis\">"
+        << html_escape(chart.x_label) << "</text>\n"
+        << "<text x=\"14\" y=\"" << top + plot_h / 2 << "\" text-anchor=\"middle\" class=\"axis\" transform=\"rotate(-90 14 "
+        << top + plot_h / 2 << ")\">" << html_escape(chart.y_label) << "</text>\n";
+    double legend_x = left + 8;
+    for (const ChartSeries& s : chart.series) {
+        std::ostringstream points, markers;
+        int count = 0;
+        for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+            if (!std::isfinite(s.x[i]) || !std::isfinite(s.y[i])) continue;
+            points << (count++ ? " " : "") << px(s.x[i]) << "," << py(s.y[i]);
+            if (s.points)
+                markers << "<circle cx=\"" << px(s.x[i]) << "\" cy=\"" << py(s.y[i]) << "\" r=\"2.5\" fill=\""
+                        << html_escape(s.colour) << "\"/>";
+        }
+        svg << "<polyline class=\"series\" data-series=\"" << html_escape(s.name) << "\" data-points=\"" << count
+            << "\" fill=\"none\" stroke=\"" << html_escape(s.colour) << "\" stroke-width=\"1.5\" points=\"" << points.str()
+            << "\"/>\n" << markers.str() << "\n";
+        svg << "<rect x=\"" << legend_x << "\" y=\"" << top + 6 << "\" width=\"10\" height=\"10\" fill=\""
+            << html_escape(s.colour) << "\"/><text x=\"" << legend_x + 14 << "\" y=\"" << top + 15 << "\" class=\"legend\">"
+            << html_escape(s.name) << "</text>\n";
+        legend_x += 24 + 7.0 * static_cast<double>(s.name.size());
+    }
+    svg << "</svg>\n";
+    return svg.str();
+}
+
+}  // namespace gi

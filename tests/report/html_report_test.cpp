@@ -1,0 +1,117 @@
+// gi-tool report (issue 21, first part): the HTML page of a run. The charts must hold the run's
+// data (a polyline per series with a point per generation), user text must be escaped, the page
+// must stay small for a large run, and the command must say what is wrong with a folder that holds
+// no run.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "../search/search_test_support.hpp"
+#include "../support/gi_tool_run.hpp"
+#include "evaluate/fake_evaluator.hpp"
+#include "report/html_report.hpp"
+#include "report/svg_chart.hpp"
+#include "search/evolve.hpp"
+
+namespace gi {
+namespace {
+namespace fs = std::filesystem;
+
+int points_of(const std::string& html, const std::string& series) {
+    const std::regex re("data-series=\"" + series + "\" data-points=\"([0-9]+)\"");
+    std::smatch m;
+    return std::regex_search(html, m, re) ? std::stoi(m[1]) : -1;
+}
+
+fs::path run_dir(const std::string& name) {
+    const fs::path dir = fs::temp_directory_path() / ("gi-report-test-" + std::to_string(::getpid()) + "-" + name);
+    fs::remove_all(dir);
+    return dir;
+}
+
+TEST(HtmlReport, ChartsHoldTheRunsGenerationsAndTheFinalGenomeIsExplained) {
+    FakeLandscapeOptions landscape;
+    landscape.random_effects = false;
+    landscape.noise = 0.002;
+    landscape.declared["BLOCK=128"] = FakeEffect::time(0.6);
+    landscape.declared["<_k.cu_12>"] = FakeEffect::time(0.7);
+    const Grammar grammar = testing::small_grammar();
+    FakeEvaluator evaluator(grammar, landscape);
+    EvolveOptions options;
+    options.population = 16;
+    options.generations = 6;
+    options.seed = 7;
+    options.pre_tune = false;
+    const fs::path dir = run_dir("fake");
+    RunRecord record = evolve(grammar, evaluator, options, dir, OutMode::Fresh);
+    record.settings.emplace_back("note", "<script>alert(1)</script> & more");
+    const std::string html = html_report(record, dir.string());
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_EQ(points_of(html, "best so far"), 6);
+    EXPECT_EQ(points_of(html, "compiled"), 6);
+    EXPECT_EQ(points_of(html, "original&#39;s spread, % of its median"), 6);
+    EXPECT_NE(html.find(html_escape(record.final_genome)), std::string::npos);
+    EXPECT_NE(html.find("knock-out cost"), std::string::npos);
+    EXPECT_EQ(html.find("<script>"), std::string::npos) << "user text is escaped";
+    EXPECT_NE(html.find("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more"), std::string::npos);
+    EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg")) << "nothing is fetched";
+    fs::remove_all(dir);
+}
+
+TEST(HtmlReport, StaysSmallForALargeRun) {
+    RunRecord record;
+    for (int g = 0; g < 50; ++g) {
+        GenerationRecord generation;
+        generation.index = g;
+        generation.evaluated = generation.distinct = generation.compiled = 100;
+        generation.original = {1.0, 0.01, 10};
+        for (int i = 0; i < 100; ++i)
+            generation.individuals.push_back({"BLOCK=" + std::to_string(i) + " <_k.cu_" + std::to_string(i) + ">",
+                                              EvalStatus::Ok, 0, {0.9, 0.01, 10}, "", i % 3 == 0, 1.1, false});
+        generation.accepted = 34;
+        generation.best_speedup = 1.1 + g * 0.01;
+        record.generations.push_back(generation);
+    }
+    const std::string html = html_report(record, "big");
+    EXPECT_LT(html.size(), 2u << 20) << "5,000 individuals";
+    EXPECT_EQ(points_of(html, "best of the generation"), 50);
+}
+
+TEST(SvgChart, AnEmptyChartSaysSoAndTicksAreRound) {
+    EXPECT_NE(svg_line_chart({"t", "x", "y", {}}).find("no data"), std::string::npos);
+    const std::string svg = svg_line_chart({"t", "x", "y", {{"s", "#000", {1, 2, 3}, {0.5, 1.5, 2.5}}}});
+    EXPECT_NE(svg.find(">0.5<"), std::string::npos) << svg;
+    EXPECT_NE(svg.find("points=\""), std::string::npos);
+    EXPECT_EQ(points_of(svg, "s"), 3);
+}
+
+TEST(ReportCommand, WritesThePageAndNamesAFolderWithoutARun) {
+    const Grammar grammar = testing::small_grammar();
+    FakeEvaluator evaluator(grammar, FakeLandscapeOptions{});
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = 2;
+    options.pre_tune = false;
+    const fs::path dir = run_dir("cli");
+    evolve(grammar, evaluator, options, dir, OutMode::Fresh);
+    const test::ToolRun ok = test::run_gi_tool("report --out '" + dir.string() + "'");
+    EXPECT_EQ(ok.status, 0) << ok.output;
+    EXPECT_NE(ok.output.find("wrote " + (dir / "report.html").string()), std::string::npos) << ok.output;
+    std::ifstream in(dir / "report.html");
+    std::stringstream page;
+    page << in.rdbuf();
+    EXPECT_EQ(points_of(page.str(), "best so far"), 2);
+    const test::ToolRun missing = test::run_gi_tool("report --out '" + (dir / "nothing").string() + "'");
+    EXPECT_EQ(missing.status, 1) << missing.output;
+    EXPECT_NE(missing.output.find("nothing/run.xml: no run record here"), std::string::npos) << missing.output;
+    const test::ToolRun stray = test::run_gi_tool("report '" + dir.string() + "'");
+    EXPECT_EQ(stray.status, 2) << stray.output;
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gi
