@@ -113,5 +113,40 @@ TEST(ReportCommand, WritesThePageAndNamesAFolderWithoutARun) {
     fs::remove_all(dir);
 }
 
+// As a person sees it: headless Chromium loads the page (its DOM then holds the charts' lines) and
+// takes a screenshot that is not blank (a blank page of the same size compresses to far fewer
+// bytes). Skips where Chromium is not installed (Debian package chromium).
+TEST(HtmlReportInABrowser, ThePageRendersWithItsCharts) {
+    std::string chromium;
+    for (const char* candidate : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
+        if (fs::exists(candidate)) chromium = candidate;
+    if (chromium.empty()) GTEST_SKIP() << "no Chromium here (apt-get install chromium)";
+    const Grammar grammar = testing::small_grammar();
+    FakeEvaluator evaluator(grammar, FakeLandscapeOptions{});
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = 4;
+    options.pre_tune = false;
+    const fs::path dir = run_dir("browser");
+    const RunRecord record = evolve(grammar, evaluator, options, dir, OutMode::Fresh);
+    std::ofstream(dir / "report.html") << html_report(record, dir.string());
+    std::ofstream(dir / "blank.html") << "<!DOCTYPE html><html><body></body></html>";
+    const std::string flags = " --headless --no-sandbox --disable-gpu --window-size=1000,1400 ";
+    auto run = [&](const std::string& arguments, const fs::path& output) {
+        const std::string command = "timeout 60 '" + chromium + "'" + flags + arguments + " > '" + output.string() + "' 2>/dev/null";
+        return std::system(command.c_str());
+    };
+    run("--dump-dom 'file://" + (dir / "report.html").string() + "'", dir / "dom.txt");
+    std::ifstream dom_file(dir / "dom.txt");
+    std::stringstream dom;
+    dom << dom_file.rdbuf();
+    EXPECT_EQ(points_of(dom.str(), "best so far"), 4) << dom.str().substr(0, 400);
+    run("--screenshot='" + (dir / "report.png").string() + "' 'file://" + (dir / "report.html").string() + "'", dir / "log1");
+    run("--screenshot='" + (dir / "blank.png").string() + "' 'file://" + (dir / "blank.html").string() + "'", dir / "log2");
+    ASSERT_TRUE(fs::exists(dir / "report.png") && fs::exists(dir / "blank.png"));
+    EXPECT_GT(fs::file_size(dir / "report.png"), 4 * fs::file_size(dir / "blank.png"));
+    fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace gi

@@ -10,9 +10,16 @@
 namespace gi {
 namespace {
 
+std::string significant(double v) {
+    std::ostringstream s;
+    s.precision(4);
+    s << v;
+    return s.str();
+}
+
 std::string timing_text(const Timing& t) {
     if (!t.valid()) return "-";
-    return fixed(t.median_ms, 4) + " ms &plusmn; " + fixed(t.spread_ms, 4) + " (" + std::to_string(t.repetitions) + " runs)";
+    return significant(t.median_ms) + " ms &plusmn; " + significant(t.spread_ms) + " (" + std::to_string(t.repetitions) + " runs)";
 }
 
 void row(std::ostringstream& out, const std::string& name, const std::string& value_html) {

@@ -50,7 +50,19 @@ std::string number(double v) {
 }  // namespace
 
 std::string svg_line_chart(const LineChart& chart) {
-    const double left = 64, right = 16, top = 32, bottom = 48;
+    // The legend gets rows of its own under the title, so it never covers a line.
+    const double legend_row = 16;
+    double legend_width = 0;
+    int legend_rows = 1;
+    for (const ChartSeries& s : chart.series) {
+        const double w = 24 + 6.5 * static_cast<double>(s.name.size());
+        if (legend_width > 0 && 64 + legend_width + w > chart.width - 16) {
+            ++legend_rows;
+            legend_width = 0;
+        }
+        legend_width += w;
+    }
+    const double left = 64, right = 16, top = 28 + legend_rows * legend_row, bottom = 48;
     const double plot_w = chart.width - left - right, plot_h = chart.height - top - bottom;
     double x_min = INFINITY, x_max = -INFINITY, y_min = INFINITY, y_max = -INFINITY;
     for (const ChartSeries& s : chart.series)
@@ -91,8 +103,14 @@ std::string svg_line_chart(const LineChart& chart) {
         << html_escape(chart.x_label) << "</text>\n"
         << "<text x=\"14\" y=\"" << top + plot_h / 2 << "\" text-anchor=\"middle\" class=\"axis\" transform=\"rotate(-90 14 "
         << top + plot_h / 2 << ")\">" << html_escape(chart.y_label) << "</text>\n";
-    double legend_x = left + 8;
+    double legend_x = left;
+    double legend_y = 26;
     for (const ChartSeries& s : chart.series) {
+        const double w = 24 + 6.5 * static_cast<double>(s.name.size());
+        if (legend_x > left && legend_x + w > chart.width - right) {
+            legend_x = left;
+            legend_y += legend_row;
+        }
         std::ostringstream points, markers;
         int count = 0;
         for (std::size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
@@ -105,10 +123,10 @@ std::string svg_line_chart(const LineChart& chart) {
         svg << "<polyline class=\"series\" data-series=\"" << html_escape(s.name) << "\" data-points=\"" << count
             << "\" fill=\"none\" stroke=\"" << html_escape(s.colour) << "\" stroke-width=\"1.5\" points=\"" << points.str()
             << "\"/>\n" << markers.str() << "\n";
-        svg << "<rect x=\"" << legend_x << "\" y=\"" << top + 6 << "\" width=\"10\" height=\"10\" fill=\""
-            << html_escape(s.colour) << "\"/><text x=\"" << legend_x + 14 << "\" y=\"" << top + 15 << "\" class=\"legend\">"
+        svg << "<rect x=\"" << legend_x << "\" y=\"" << legend_y << "\" width=\"10\" height=\"10\" fill=\""
+            << html_escape(s.colour) << "\"/><text x=\"" << legend_x + 14 << "\" y=\"" << legend_y + 9 << "\" class=\"legend\">"
             << html_escape(s.name) << "</text>\n";
-        legend_x += 24 + 7.0 * static_cast<double>(s.name.size());
+        legend_x += w;
     }
     svg << "</svg>\n";
     return svg.str();
