@@ -81,6 +81,26 @@ TEST(HtmlReport, StaysSmallForALargeRun) {
     EXPECT_EQ(points_of(html, "best of the generation"), 50);
 }
 
+TEST(HtmlReport, TheParameterSweepShowsEachValuesBestSpeedup) {
+    RunRecord record;
+    record.pre_tune.ran = true;
+    for (const auto& [genome, ms] : std::vector<std::pair<std::string, double>>{
+             {"BLOCK=64 ROWS=1", 0.5}, {"BLOCK=128 ROWS=1", 0.25}, {"BLOCK=128 ROWS=2", 0.4}, {"BLOCK=<256>", 2.0}}) {
+        TunePoint p;
+        p.genome = genome;
+        p.time = {ms, 0.001, 10};
+        p.original = {1.0, 0.001, 10};
+        p.accepted = true;
+        record.pre_tune.points.push_back(p);
+    }
+    const std::string html = html_report(record, "sweep");
+    EXPECT_NE(html.find("Pre-tuning: speedup per value of each gene"), std::string::npos);
+    EXPECT_NE(html.find("<code>128</code></td><td><svg width=\"300\" height=\"12\"><rect class=\"bar\" width=\"240.0\""),
+              std::string::npos) << "the best value has the longest bar";
+    EXPECT_NE(html.find(">4.00x<"), std::string::npos);  // BLOCK=128: 1.0 / 0.25
+    EXPECT_NE(html.find(">2.50x<"), std::string::npos);  // ROWS=2: 1.0 / 0.4
+}
+
 TEST(SvgChart, AnEmptyChartSaysSoAndTicksAreRound) {
     EXPECT_NE(svg_line_chart({"t", "x", "y", {}}).find("no data"), std::string::npos);
     const std::string svg = svg_line_chart({"t", "x", "y", {{"s", "#000", {1, 2, 3}, {0.5, 1.5, 2.5}}}});

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <map>
 #include <sstream>
 
+#include "genome/genome.hpp"
 #include "report/svg_chart.hpp"
 #include "util/format.hpp"
 
@@ -85,6 +88,50 @@ LineChart timing_chart(const RunRecord& r) {
     return {"Timing trust: the original kernel's noise in each generation's batch", "generation", "spread (%)", {spread}};
 }
 
+// Gene values in numeric order when both are numbers ("2" before "10"), else as text.
+struct ValueOrder {
+    bool operator()(const std::string& a, const std::string& b) const {
+        char* end_a = nullptr;
+        char* end_b = nullptr;
+        const double x = std::strtod(a.c_str(), &end_a), y = std::strtod(b.c_str(), &end_b);
+        const bool numbers = !a.empty() && !b.empty() && *end_a == '\0' && *end_b == '\0';
+        if (numbers && x != y) return x < y;
+        return a < b;
+    }
+};
+
+// The parameter sweep of a tuning phase: per gene, the best speedup over the original among the
+// points with each value (a point without the gene has its default), drawn as bars.
+void sweep_section(std::ostringstream& out, const TuneResult& tune, const std::string& title) {
+    std::map<std::string, std::map<std::string, double, ValueOrder>> best;  // gene -> value -> best speedup
+    for (const TunePoint& p : tune.points) {
+        if (p.status != EvalStatus::Ok || !p.accepted || !p.time.valid() || !p.original.valid() || p.time.median_ms <= 0) continue;
+        const double speedup = p.original.median_ms / p.time.median_ms;
+        Genome genome;
+        try {
+            genome = parse_genome(p.genome);
+        } catch (const std::exception&) {
+            continue;
+        }
+        for (const GeneSetting& g : genome.settings) best[g.name][g.value] = std::max(best[g.name][g.value], speedup);
+    }
+    if (best.empty()) return;
+    out << "<h3>" << html_escape(title) << ": speedup per value of each gene</h3>\n<p>The best point with each value, "
+           "over the original kernel (" << tune.points.size() << " points).</p>\n";
+    double top = 0;
+    for (const auto& [gene, values] : best)
+        for (const auto& [value, speedup] : values) top = std::max(top, speedup);
+    for (const auto& [gene, values] : best) {
+        out << "<table class=\"sweep\"><tr><th colspan=\"2\"><code>" << html_escape(gene) << "</code></th></tr>\n";
+        for (const auto& [value, speedup] : values)
+            out << "<tr><td><code>" << html_escape(value) << "</code></td><td><svg width=\"300\" height=\"12\"><rect class=\"bar\" "
+                   "width=\"" << fixed(top > 0 ? 240 * speedup / top : 0, 1) << "\" height=\"12\" fill=\"#1f77b4\"/><text x=\""
+                << fixed(top > 0 ? 244 * speedup / top : 0, 1) << "\" y=\"10\" class=\"tick\">" << fixed(speedup, 2)
+                << "x</text></svg></td></tr>\n";
+        out << "</table>\n";
+    }
+}
+
 }  // namespace
 
 std::string html_report(const RunRecord& r, const std::string& source) {
@@ -155,6 +202,10 @@ std::string html_report(const RunRecord& r, const std::string& source) {
                 << "</code>, " << timing_text(tune->best_time) << " against " << timing_text(tune->original);
         out << "</p>\n";
     }
+
+    if (r.pre_tune.ran || r.post_tune.ran) out << "<h2>Parameter sweeps</h2>\n";
+    if (r.pre_tune.ran) sweep_section(out, r.pre_tune, "Pre-tuning");
+    if (r.post_tune.ran) sweep_section(out, r.post_tune, "Post-tuning");
 
     out << "<h2>Settings</h2>\n<table>\n";
     for (const auto& [name, value] : r.settings) row(out, name, "<code>" + html_escape(value) + "</code>");
