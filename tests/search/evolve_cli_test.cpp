@@ -196,6 +196,27 @@ TEST(EvolveCommand, PrintsASummaryAndWritesTheOutputs) {
     fs::remove_all(dir);
 }
 
+// Issue 21: at a terminal (a build in Ninja's console pool) the generation lines update one line;
+// in a log each is a line of its own, with the elapsed time against the budget.
+TEST(EvolveCommand, GenerationLinesUpdateInPlaceOnlyAtATerminal) {
+    const fs::path dir = fresh_dir("terminal");
+    const std::string arguments = "evolve " + kernel_options() + " --evaluator fake --generations 3 --population 6 "
+                                  "--time-limit 600 --seed 4 --out " + dir.string();
+    const ToolRun plain = run_tool(arguments);
+    ASSERT_EQ(plain.status, 0) << plain.output;
+    EXPECT_EQ(plain.output.find('\r'), std::string::npos);
+    EXPECT_TRUE(std::regex_search(plain.output, std::regex("\ngeneration 2/3 \\[[0-9]+ of 600 s\\]: "))) << plain.output;
+    if (std::system("command -v script > /dev/null 2>&1") != 0) GTEST_SKIP() << "no script(1) to give gi-tool a terminal";
+    const fs::path log = dir.string() + "-tty.log";
+    const std::string command = "script -qec \"'" + std::string(GI_TOOL_PATH) + "' " + arguments +
+                                " --restart\" /dev/null > '" + log.string() + "' 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << read_text_file(log);
+    const std::string tty = read_text_file(log);
+    EXPECT_NE(tty.find("\r\033[Kgeneration 2/3"), std::string::npos) << tty;
+    fs::remove_all(dir);
+    fs::remove(log);
+}
+
 TEST(EvolveCommand, CompileOnlyReportsTheShareThatCompiles) {
     if (::access("/usr/local/cuda/bin/nvcc", X_OK) != 0 && std::system("command -v nvcc > /dev/null 2>&1") != 0)
         GTEST_SKIP() << "no nvcc: the compile-only evaluator needs the CUDA toolkit";

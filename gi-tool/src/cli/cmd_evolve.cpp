@@ -2,6 +2,8 @@
 // its genome, the run record and a checkpoint to --out.
 #include <algorithm>
 #include <filesystem>
+#include <unistd.h>
+
 #include <iostream>
 #include <limits>
 #include <optional>
@@ -184,7 +186,22 @@ int run_evolve(const std::vector<std::string>& arguments) {
         grammar, *evaluator, [&] { return make_evaluator(evaluator_name, grammar, evaluator_options); }, options, out,
         mode, history_options);
     EvolveHooks hooks;
-    if (!args.has("--quiet")) hooks.progress = [](const std::string& line) { std::cout << line << std::endl; };
+    // At a terminal (a build in Ninja's console pool) the generation lines replace each other on
+    // one line; elsewhere (CI logs, files) each is a line of its own.
+    if (!args.has("--quiet")) {
+        const bool terminal = ::isatty(STDOUT_FILENO) == 1;
+        hooks.progress = [terminal, open_line = false](const std::string& line) mutable {
+            const bool generation = line.rfind("generation ", 0) == 0;
+            if (terminal && generation) {
+                std::cout << "\r\033[K" << line << std::flush;
+                open_line = true;
+                return;
+            }
+            if (open_line) std::cout << "\n";
+            open_line = false;
+            std::cout << line << std::endl;
+        };
+    }
     const RunRecord record = evolve(grammar, session.evaluator(), options, out, mode, session.hooks(hooks));
     session.finish(record);
     std::cout << "\n" << run_summary(record);

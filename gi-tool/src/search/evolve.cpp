@@ -353,6 +353,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         if (record.best.found) write_best(out, parse_genome(record.best.genome), grammar);
         const GenerationRecord& g = record.generations.back();
         progress("generation " + std::to_string(generation + 1) + "/" + std::to_string(options.generations) +
+                 (options.time_limit_s > 0 ? " [" + fixed(elapsed(), 0) + " of " + fixed(options.time_limit_s, 0) + " s]" : std::string()) +
                  ": case " + std::to_string(case_index) + ", " + std::to_string(g.evaluated) + " individuals (" +
                  std::to_string(g.distinct) + " distinct), " + std::to_string(g.compiled) + " compiled, " +
                  std::to_string(g.accepted) + " accepted, best " + fixed(g.best_speedup, 3) + "x, best so far " +
