@@ -101,6 +101,23 @@ TEST(HtmlReport, TheParameterSweepShowsEachValuesBestSpeedup) {
     EXPECT_NE(html.find(">2.50x<"), std::string::npos);  // ROWS=2: 1.0 / 0.4
 }
 
+TEST(HtmlReport, AnNsga2RunShowsItsParetoFront) {
+    RunRecord record;
+    record.settings = {{"strategy", "nsga2"}};
+    GenerationRecord g;
+    g.original = {1.0, 0.01, 10};
+    // (time, error): the front is (0.5, 0.1), (0.8, 0), (0.3, 0.5); (0.9, 0.2) and (0.6, 0.3) are beaten.
+    for (const auto& [ms, error] : std::vector<std::pair<double, double>>{{0.5, 0.1}, {0.8, 0}, {0.3, 0.5}, {0.9, 0.2}, {0.6, 0.3}})
+        g.individuals.push_back({"G", EvalStatus::Ok, error, {ms, 0.01, 10}, "", false, 1 / ms, false});
+    g.evaluated = g.distinct = g.compiled = 5;
+    record.generations.push_back(g);
+    const std::string html = html_report(record, "nsga2");
+    EXPECT_EQ(points_of(html, "Pareto front"), 3);
+    EXPECT_EQ(points_of(html, "individuals that ran"), 5);
+    record.settings = {{"strategy", "gp"}};
+    EXPECT_EQ(points_of(html_report(record, "gp"), "Pareto front"), -1) << "only for nsga2 runs";
+}
+
 TEST(SvgChart, AnEmptyChartSaysSoAndTicksAreRound) {
     EXPECT_NE(svg_line_chart({"t", "x", "y", {}}).find("no data"), std::string::npos);
     const std::string svg = svg_line_chart({"t", "x", "y", {{"s", "#000", {1, 2, 3}, {0.5, 1.5, 2.5}}}});

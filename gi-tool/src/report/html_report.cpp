@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "genome/genome.hpp"
@@ -86,6 +87,37 @@ LineChart timing_chart(const RunRecord& r) {
         spread.y.push_back(100.0 * g.original.spread_ms / g.original.median_ms);
     }
     return {"Timing trust: the original kernel's noise in each generation's batch", "generation", "spread (%)", {spread}};
+}
+
+// For runs that trade time against error (nsga2): every individual that ran, and the front of those
+// no other beats on both time and error, by the median time over the original's on its case.
+std::optional<LineChart> pareto_chart(const RunRecord& r) {
+    bool nsga2 = false;
+    for (const auto& [name, value] : r.settings) nsga2 |= name == "strategy" && value == "nsga2";
+    if (!nsga2) return std::nullopt;
+    struct Point {
+        double time, error;
+    };
+    std::vector<Point> all;
+    for (const GenerationRecord& g : r.generations)
+        for (const IndividualRecord& i : g.individuals)
+            if (i.status == EvalStatus::Ok && !i.repeat && i.time.valid() && g.original.valid() && g.original.median_ms > 0)
+                all.push_back({i.time.median_ms / g.original.median_ms, i.error});
+    std::vector<Point> front;
+    for (const Point& p : all) {
+        bool dominated = false;
+        for (const Point& q : all)
+            dominated |= q.time <= p.time && q.error <= p.error && (q.time < p.time || q.error < p.error);
+        if (!dominated) front.push_back(p);
+    }
+    std::sort(front.begin(), front.end(), [](const Point& a, const Point& b) { return a.time < b.time; });
+    ChartSeries everyone{"individuals that ran", "#bbbbbb", {}, {}, true, false};
+    ChartSeries best{"Pareto front", "#d62728", {}, {}};
+    // A thousand points show the cloud; more only make the page heavier.
+    const std::size_t step = std::max<std::size_t>(1, all.size() / 1000);
+    for (std::size_t k = 0; k < all.size(); k += step) everyone.x.push_back(all[k].time), everyone.y.push_back(all[k].error);
+    for (const Point& p : front) best.x.push_back(p.time), best.y.push_back(p.error);
+    return LineChart{"Time against error (nsga2)", "time / original's time", "error", {everyone, best}};
 }
 
 // Gene values in numeric order when both are numbers ("2" before "10"), else as text.
@@ -174,6 +206,7 @@ std::string html_report(const RunRecord& r, const std::string& source) {
 
     out << "<h2>Progress</h2>\n" << svg_line_chart(speedup_chart(r)) << svg_line_chart(shares_chart(r))
         << svg_line_chart(timing_chart(r));
+    if (const std::optional<LineChart> pareto = pareto_chart(r)) out << svg_line_chart(*pareto);
 
     out << "<h2>The final genome explained</h2>\n";
     if (!r.minimise.ran) {

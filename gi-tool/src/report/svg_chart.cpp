@@ -121,7 +121,8 @@ std::string svg_line_chart(const LineChart& chart) {
                         << html_escape(s.colour) << "\"/>";
         }
         svg << "<polyline class=\"series\" data-series=\"" << html_escape(s.name) << "\" data-points=\"" << count
-            << "\" fill=\"none\" stroke=\"" << html_escape(s.colour) << "\" stroke-width=\"1.5\" points=\"" << points.str()
+            << "\" fill=\"none\" stroke=\"" << (s.line ? html_escape(s.colour) : std::string("none"))
+            << "\" stroke-width=\"1.5\" points=\"" << points.str()
             << "\"/>\n" << markers.str() << "\n";
         svg << "<rect x=\"" << legend_x << "\" y=\"" << legend_y << "\" width=\"10\" height=\"10\" fill=\""
             << html_escape(s.colour) << "\"/><text x=\"" << legend_x + 14 << "\" y=\"" << legend_y + 9 << "\" class=\"legend\">"

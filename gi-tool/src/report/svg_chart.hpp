@@ -11,6 +11,7 @@ struct ChartSeries {
     std::string colour;            // an SVG colour, e.g. "#1f77b4"
     std::vector<double> x, y;      // same length; non-finite y values are left out
     bool points = true;            // a marker at each point as well as the line
+    bool line = true;              // false: markers only (a scatter)
 };
 
 struct LineChart {
