@@ -71,27 +71,41 @@ TEST(DeviceSide, KeepsTypesConstantsAndMacroMarkedDeviceFunctions) {
     const std::string source =
         "#define HD __host__ __device__\n"
         "#define KERNEL(name) __global__ void name\n"
-        "struct Params { float* out; int n; };\n"
+        "struct Inner { float* out; };\n"
+        "struct Params { Inner inner; int n; };\n"
         "struct __align__(16) Pair { float a, b; };\n"
         "typedef float real;\n"
         "using index_t = int;\n"
         "enum class Mode { Fast, Exact };\n"
+        "enum Side { Left, Right };\n"
         "const int kTile = 16;\n"
         "constexpr float kScale = 0.5f;\n"
+        "struct Options { std::string file; int frames; };\n"
         "HD inline real scale(real x) { return x * kScale; }\n"
-        "KERNEL(fill)(Params p) { p.out[threadIdx.x] = scale(kTile); }\n"
+        "KERNEL(fill)(Params p) { p.inner.out[threadIdx.x] = scale(kTile) + (Right == Left); }\n"
         "static int g_frames = 0;\n"
         "Params g_params{nullptr, 0};\n"
         "float3 operator+(float3 a, float3 b) { return make_float3(a.x + b.x, a.y + b.y, a.z + b.z); }\n"
         "__device__ float2 operator*(float2 a, float s) { return make_float2(a.x * s, a.y * s); }\n"
         "void host_only(const Params& p);\n";
     const std::string side = cut(source);
-    for (const char* kept : {"struct Params { float* out; int n; };", "struct __align__(16) Pair { float a, b; };", "typedef float real;",
-                             "using index_t = int;", "enum class Mode { Fast, Exact };", "const int kTile = 16;",
-                             "constexpr float kScale = 0.5f;", "HD inline real scale(real x)", "KERNEL(fill)(Params p)",
+    // Kept: what device code names, directly (Params, real, kTile, Right) or through a kept
+    // declaration (Inner through Params, kScale through scale()).
+    for (const char* kept : {"struct Inner { float* out; };", "struct Params { Inner inner; int n; };", "typedef float real;",
+                             "enum Side { Left, Right };", "const int kTile = 16;", "constexpr float kScale = 0.5f;",
+                             "HD inline real scale(real x)", "KERNEL(fill)(Params p)",
                              "__device__ float2 operator*(float2 a, float s)"})
         EXPECT_TRUE(has(side, kept)) << kept;
-    for (const char* gone : {"g_frames", "g_params", "float3 operator+", "host_only"}) EXPECT_FALSE(has(side, gone)) << gone;
+    // Set aside: host code, and types and constants no device code names (a std::string member
+    // would stop NVRTC).
+    for (const char* gone : {"g_frames", "g_params", "float3 operator+", "host_only", "Options", "Pair", "Mode", "index_t"})
+        EXPECT_FALSE(has(side, gone)) << gone;
+}
+
+// Types named only in a macro's body are kept: the macro may stand for them in device code.
+TEST(DeviceSide, KeepsTypesThatAMacroNames) {
+    const std::string side = cut("struct Params { int n; };\n#define P Params\n__global__ void k(P p) { }\n");
+    EXPECT_TRUE(has(side, "struct Params { int n; };"));
 }
 
 TEST(DeviceSide, WalksNamespacesAndExternCBlocks) {

@@ -1,9 +1,11 @@
 #include "compile/device_side.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <set>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "grammar/scan.hpp"
 #include "source/source_file.hpp"
@@ -20,6 +22,11 @@ const std::set<std::string_view> kDeviceWords = {"__global__", "__device__", "__
 
 // A declaration that starts with one of these is kept whole: it declares a type or a name, no code.
 const std::set<std::string_view> kTypeWords = {"typedef", "using", "struct", "class", "union", "enum", "static_assert", "namespace"};
+
+// Words a declaration uses that it cannot declare.
+const std::set<std::string_view> kBuiltinWords = {"int", "float", "double", "char", "long", "short", "unsigned", "signed",
+                                                  "bool", "void", "const", "constexpr", "volatile", "auto", "static",
+                                                  "inline", "size_t", "true", "false", "nullptr"};
 
 // Words that may stand before '(' without making a declaration a function.
 const std::set<std::string_view> kAttributeWords = {"__attribute__", "alignas", "__align__", "__declspec", "decltype",
@@ -46,7 +53,11 @@ public:
         }
     }
 
-    bool run() { return region(0, static_cast<int>(scan_.tokens.size())); }
+    bool run() {
+        if (!region(0, static_cast<int>(scan_.tokens.size()))) return false;
+        set_aside_unused_types();
+        return true;
+    }
     DeviceSide result() { return {std::move(out_), blanked_}; }
 
 private:
@@ -129,12 +140,91 @@ private:
     void declaration(int first, int last) {
         if (first >= last) return;
         const int body = after_template_header(first, last);
-        if (any_device_word(first, last + 1)) return;
-        if (body < last && kTypeWords.count(token(body).text)) return;
-        if (!function_like(body, last) &&
-            (has_top_level(body, last, "const") || has_top_level(body, last, "constexpr")))
+        if (any_device_word(first, last + 1)) {
+            roots_.push_back({first, last, {}});
             return;
+        }
+        if (body < last && kTypeWords.count(token(body).text)) {
+            // A type or alias: kept while device code (or a type it keeps) names it.
+            if (std::set<std::string_view>{"struct", "class", "union", "enum", "typedef"}.count(token(body).text) ||
+                (token(body).is("using") && body + 2 < last && token(body + 2).is("=")))
+                candidates_.push_back({first, last, declared_names(body, last)});
+            return;
+        }
+        if (!function_like(body, last) &&
+            (has_top_level(body, last, "const") || has_top_level(body, last, "constexpr"))) {
+            candidates_.push_back({first, last, declared_names(body, last)});
+            return;
+        }
         blank(first, last);
+    }
+
+    // The names a kept type, alias or constant declares: a tag after struct/class/union/enum, an
+    // enum's enumerators, declarators at the top level (the name before '=', '[', '{', ',' or ';'),
+    // an alias's name. More names than declared only keeps more.
+    std::set<std::string> declared_names(int first, int last) const {
+        std::set<std::string> names;
+        for (int i = first; i < last; ++i) {
+            const Token& t = token(i);
+            if (t.is("(") || t.is("[")) {
+                i = match(i);
+                continue;
+            }
+            if (t.is("{")) {
+                const int close = match(i);
+                const bool enumeration = has_top_level(first, i, "enum");
+                for (int k = i + 1; enumeration && k < close; ++k)
+                    if (token(k).identifier() && (token(k - 1).is("{") || token(k - 1).is(",")))
+                        names.insert(std::string(token(k).text));
+                i = close;
+                continue;
+            }
+            if (!t.identifier() || kBuiltinWords.count(t.text)) continue;
+            const Token& next = token(i + 1);
+            const Token& before = token(i - 1 >= first ? i - 1 : i);
+            if (i > first && (before.is("struct") || before.is("class") || before.is("union") || before.is("enum") ||
+                              before.is("using")))
+                names.insert(std::string(t.text));
+            if (next.is("=") || next.is("[") || next.is("{") || next.is(",") || next.is(";") || next.is(":") ||
+                i + 1 == last)
+                names.insert(std::string(t.text));
+        }
+        return names;
+    }
+
+    // Blanks the kept types and constants that no device code names, directly or through another
+    // kept declaration or a macro: a host-only struct (with a std::string in it, say) no longer
+    // stops NVRTC. Device code that did need one fails to compile, and the run uses nvcc.
+    void set_aside_unused_types() {
+        std::set<std::string> used;
+        auto use = [&](int first, int last) {
+            for (int i = first; i <= last; ++i)
+                if (token(i).identifier()) used.insert(std::string(token(i).text));
+        };
+        for (const Kept& root : roots_) use(root.first, root.last);
+        for (const auto& directive : scan_.directives) {
+            std::string word;
+            for (char c : directive.rest + " ") {
+                if (grammar_detail::is_identifier_char(c)) word += c;
+                else if (!word.empty()) used.insert(std::exchange(word, std::string()));
+            }
+        }
+        std::vector<bool> needed(candidates_.size(), false);
+        for (bool grew = true; grew;) {
+            grew = false;
+            for (std::size_t k = 0; k < candidates_.size(); ++k) {
+                if (needed[k]) continue;
+                const auto& names = candidates_[k].names;
+                const bool named = names.empty() || std::any_of(names.begin(), names.end(),
+                                                                [&](const std::string& n) { return used.count(n) > 0; });
+                if (!named) continue;
+                needed[k] = true;
+                grew = true;
+                use(candidates_[k].first, candidates_[k].last);
+            }
+        }
+        for (std::size_t k = 0; k < candidates_.size(); ++k)
+            if (!needed[k]) blank(candidates_[k].first, candidates_[k].last);
     }
 
     // Tokens [first, last) at namespace scope, one declaration at a time.
@@ -175,6 +265,7 @@ private:
             if (start == j) return close + 1;  // a stray block: left as it is
             if (function_like(head, j)) {
                 if (!any_device_word(start, j)) blank(start, close);
+                else roots_.push_back({start, close, {}});
                 return close + 1;
             }
             braced_init = true;
@@ -200,8 +291,15 @@ private:
         ++blanked_;
     }
 
+    struct Kept {
+        int first = 0, last = 0;      // tokens
+        std::set<std::string> names;  // what it declares (candidates only)
+    };
+
     const SourceFile& file_;
     const Scan& scan_;
+    std::vector<Kept> roots_;       // device declarations and definitions
+    std::vector<Kept> candidates_;  // kept types, aliases and constants without device words
     std::string out_;
     int blanked_ = 0;
     std::set<std::string_view> device_words_;
