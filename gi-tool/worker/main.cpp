@@ -188,6 +188,23 @@ std::vector<OnceVariant> read_variant_list(const std::string& path) {
     return out;
 }
 
+// One listed variant run once on the case, as --once and check-variants do: its module loaded,
+// the kernel launched (launch_once restores the case's inputs first, so each variant starts from
+// the recorded state) and the module unloaded after a launch that succeeded. Throws gi::Error
+// (with `label` in front) for a module that cannot be read; returns the launch's result.
+CUresult run_listed_variant(Replay& replay, const OnceVariant& variant, const std::string& kernel_name, const std::string& label) {
+    std::ifstream in(variant.cubin_path, std::ios::binary);
+    const std::string cubin((std::istreambuf_iterator<char>(in)), {});
+    if (cubin.empty()) throw Error(label + variant.cubin_path + ": cannot read the compiled module");
+    const LaunchShape shape = shape_from(variant.shape, replay.test_case());
+    CUmodule module = nullptr;
+    check_cuda(cuModuleLoadData(&module, cubin.data()), "loading the compiled module");
+    const CUfunction kernel = find_kernel(module, kernel_name);
+    const CUresult r = replay.launch_once(kernel, shape, variable_places(module, replay.test_case()));
+    if (r == CUDA_SUCCESS) check_cuda(cuModuleUnload(module), "unloading the compiled module");
+    return r;
+}
+
 class Server {
 public:
     Server(Gpu gpu, int out_fd) : gpu_(std::move(gpu)), out_(out_fd) {}
@@ -237,14 +254,7 @@ public:
         }
         const std::vector<OnceVariant> variants = read_variant_list(m.get("variants"));
         for (std::size_t k = 0; k < variants.size(); ++k) {
-            std::ifstream in(variants[k].cubin_path, std::ios::binary);
-            const std::string cubin((std::istreambuf_iterator<char>(in)), {});
-            if (cubin.empty()) throw Error(variants[k].cubin_path + ": cannot read the compiled module");
-            const LaunchShape shape = shape_from(variants[k].shape, checked_case_->test_case());
-            CUmodule module = nullptr;
-            check_cuda(cuModuleLoadData(&module, cubin.data()), "loading the compiled module");
-            const CUfunction kernel = find_kernel(module, m.get("kernel"));
-            const CUresult r = checked_case_->launch_once(kernel, shape, variable_places(module, checked_case_->test_case()));
+            const CUresult r = run_listed_variant(*checked_case_, variants[k], m.get("kernel"), "");
             if (r != CUDA_SUCCESS) {
                 reply({"checked",
                        {{"ran", std::to_string(k)},
@@ -252,7 +262,6 @@ public:
                        {}});
                 return false;
             }
-            check_cuda(cuModuleUnload(module), "unloading the compiled module");
         }
         check_cuda(cuCtxSynchronize(), "synchronising after the checks");
         reply({"checked", {{"ran", std::to_string(variants.size())}}, {}});
@@ -613,21 +622,12 @@ int once(int argc, char** argv) {
         Replay replay(read_test_case(opts["--case"], CaseLoad::Data), {}, 0, gpu.stream);
         for (std::size_t k = 0; k < variants.size(); ++k) {
             const std::string label = variants.size() > 1 ? "variant " + std::to_string(k + 1) + ": " : "";
-            std::ifstream in(variants[k].cubin_path, std::ios::binary);
-            const std::string cubin((std::istreambuf_iterator<char>(in)), {});
-            if (cubin.empty()) throw Error(label + variants[k].cubin_path + ": cannot read the compiled module");
-            const LaunchShape shape = shape_from(variants[k].shape, replay.test_case());
-            CUmodule module = nullptr;
-            check_cuda(cuModuleLoadData(&module, cubin.data()), "loading the compiled module");
-            const CUfunction kernel = find_kernel(module, opts["--kernel"]);
-            // launch_once restores the case's inputs first: each variant starts from the recorded state.
-            const CUresult r = replay.launch_once(kernel, shape, variable_places(module, replay.test_case()));
+            const CUresult r = run_listed_variant(replay, variants[k], opts["--kernel"], label);
             if (r != CUDA_SUCCESS) {
                 std::cerr << "gi-worker: " << label << "the kernel failed: " << cuda_error_name(r) << " ("
                           << cuda_error_text(r) << ")\n";
                 return 1;
             }
-            check_cuda(cuModuleUnload(module), "unloading the compiled module");
         }
         // The caller counts this line: a batch that stopped early must not pass for a checked one.
         std::cout << "gi-worker: ran " << variants.size() << " variant(s)" << std::endl;

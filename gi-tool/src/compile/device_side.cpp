@@ -23,6 +23,9 @@ const std::set<std::string_view> kDeviceWords = {"__global__", "__device__", "__
 // A declaration that starts with one of these is kept whole: it declares a type or a name, no code.
 const std::set<std::string_view> kTypeWords = {"typedef", "using", "struct", "class", "union", "enum", "static_assert", "namespace"};
 
+// Declarations of a type or alias that device code may name (`using X = ...` too; not `using namespace`).
+const std::set<std::string_view> kTypeDeclarationWords = {"struct", "class", "union", "enum", "typedef"};
+
 // Words a declaration uses that it cannot declare.
 const std::set<std::string_view> kBuiltinWords = {"int", "float", "double", "char", "long", "short", "unsigned", "signed",
                                                   "bool", "void", "const", "constexpr", "volatile", "auto", "static",
@@ -146,7 +149,7 @@ private:
         }
         if (body < last && kTypeWords.count(token(body).text)) {
             // A type or alias: kept while device code (or a type it keeps) names it.
-            if (std::set<std::string_view>{"struct", "class", "union", "enum", "typedef"}.count(token(body).text) ||
+            if (kTypeDeclarationWords.count(token(body).text) ||
                 (token(body).is("using") && body + 2 < last && token(body + 2).is("=")))
                 candidates_.push_back({first, last, declared_names(body, last)});
             return;

@@ -242,8 +242,9 @@ SessionVerdict check_in_sessions(const SanitizeContext& c, const std::vector<con
 
 // Runs `members` (same checkers) in the long-lived sessions when it passes there; else under
 // compute-sanitizer in one process per checker, and when that does not pass as a whole (any error,
-// crash, timeout, or fewer variants run than given), each member is checked again alone, so every verdict that is not Ok is a single variant's own and no variant
-// passes unless it ran. One result per member, in order.
+// crash, timeout, or fewer variants run than given), each member is checked again alone, so every
+// verdict that is not Ok is a single variant's own and no variant passes unless it ran. One result
+// per member, in order.
 std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vector<const SanitizeJob*>& members,
                                        std::atomic<int>& reruns, SessionCounts& counts) {
     const SessionVerdict in_sessions = check_in_sessions(c, members, counts);
@@ -954,10 +955,8 @@ struct CudaEvaluator::Impl {
     // Whether cutting the host code out changes no device code: nvcc builds the whole original and
     // its device side, and every kernel and module section of the second must be in the first
     // byte for byte. Template kernels that only host code instantiated are instantiated by address.
-    std::string device_side_differs() {
-        std::optional<DeviceSide> cut = device_side_of(original, "variant.cu");
-        if (!cut) return "its brackets do not balance";
-        std::string text = cut->source;
+    std::string device_side_differs(const DeviceSide& cut) {
+        std::string text = cut.source;
         if (!instantiations.empty()) {
             text += "\nstatic void* const gi_device_side_instantiations[] = {";
             for (const std::string& name : instantiations) text += "(void*)&" + name + ", ";
@@ -985,9 +984,11 @@ struct CudaEvaluator::Impl {
             const std::string whole_file_log = r.log;
             device_side = true;
             r = compile(original, options.compile_options);
-            std::string why = r.ok ? device_side_differs() : first_error_lines(r.log, 1);
+            const std::optional<DeviceSide> cut = device_side_of(original, "variant.cu");
+            const std::string why = !cut   ? "its brackets do not balance"
+                                    : r.ok ? device_side_differs(*cut)
+                                           : first_error_lines(r.log, 1);
             if (why.empty()) {
-                const std::optional<DeviceSide> cut = device_side_of(original, "variant.cu");
                 std::cerr << "gi-tool: note: NVRTC compiles the kernel file's device side (" << cut->host_definitions
                           << " host definitions and the host headers set aside; nvcc builds the same device code from it); "
                              "the result is validated as nvcc builds the whole file\n";

@@ -6,6 +6,7 @@
 #include "grammar/grammar.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
+#include "util/median.hpp"
 #include "variant/apply.hpp"
 
 namespace gi {
@@ -25,14 +26,6 @@ constexpr StatusName kStatusNames[] = {
     {EvalStatus::WrongAnswer, "wrong-answer"},
 };
 
-double median_of(std::vector<double> values) {
-    const std::size_t middle = values.size() / 2;
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
-    const double upper = values[middle];
-    if (values.size() % 2 == 1) return upper;
-    const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle));
-    return (lower + upper) / 2;
-}
 
 }  // namespace
 

@@ -6,16 +6,10 @@
 #include "search/acceptance.hpp"
 #include "search/genome_ops.hpp"
 #include "search/scored.hpp"
+#include "util/median.hpp"
 
 namespace gi {
 namespace {
-
-double median_of(std::vector<double> values) {
-    if (values.empty()) return NAN;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
 
 struct Measured {
     EvalStatus status = EvalStatus::Ok;

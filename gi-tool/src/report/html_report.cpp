@@ -10,30 +10,18 @@
 #include "genome/genome.hpp"
 #include "report/svg_chart.hpp"
 #include "util/format.hpp"
+#include "util/median.hpp"
 
 namespace gi {
 namespace {
 
-std::string significant(double v) {
-    std::ostringstream s;
-    s.precision(4);
-    s << v;
-    return s.str();
-}
-
 std::string timing_text(const Timing& t) {
     if (!t.valid()) return "-";
-    return significant(t.median_ms) + " ms &plusmn; " + significant(t.spread_ms) + " (" + std::to_string(t.repetitions) + " runs)";
+    return significant(t.median_ms, 4) + " ms &plusmn; " + significant(t.spread_ms, 4) + " (" + std::to_string(t.repetitions) + " runs)";
 }
 
 void row(std::ostringstream& out, const std::string& name, const std::string& value_html) {
     out << "<tr><th>" << html_escape(name) << "</th><td>" << value_html << "</td></tr>\n";
-}
-
-double median_of(std::vector<double> v) {
-    if (v.empty()) return NAN;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
 LineChart speedup_chart(const RunRecord& r) {
@@ -231,7 +219,7 @@ std::string html_report(const RunRecord& r, const std::string& source) {
         out << "<p><b>" << (tune == &r.pre_tune ? "Pre-tuning" : "Post-tuning") << "</b>: ";
         if (!tune->ran) out << "not run (" << html_escape(tune->note) << ")";
         else
-            out << html_escape(std::to_string(tune->points.size())) << " points; best <code>" << html_escape(tune->best)
+            out << tune->points.size() << " points; best <code>" << html_escape(tune->best)
                 << "</code>, " << timing_text(tune->best_time) << " against " << timing_text(tune->original);
         out << "</p>\n";
     }

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "util/format.hpp"
+
 namespace gi {
 
 std::string html_escape(const std::string& text) {
@@ -38,13 +40,6 @@ std::vector<double> ticks(double low, double high) {
     std::vector<double> out;
     for (double t = std::ceil(low / step) * step; t <= high + step * 1e-9; t += step) out.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
     return out;
-}
-
-std::string number(double v) {
-    std::ostringstream s;
-    s.precision(4);
-    s << v;
-    return s.str();
 }
 
 }  // namespace
@@ -94,11 +89,11 @@ std::string svg_line_chart(const LineChart& chart) {
     for (double t : ticks(y_min, y_max))
         svg << "<line x1=\"" << left - 4 << "\" x2=\"" << left + plot_w << "\" y1=\"" << py(t) << "\" y2=\"" << py(t)
             << "\" stroke=\"#e5e5e5\"/><text x=\"" << left - 6 << "\" y=\"" << py(t) + 4 << "\" text-anchor=\"end\" class=\"tick\">"
-            << number(t) << "</text>\n";
+            << significant(t, 4) << "</text>\n";
     for (double t : ticks(x_min, x_max))
         svg << "<line x1=\"" << px(t) << "\" x2=\"" << px(t) << "\" y1=\"" << top + plot_h << "\" y2=\"" << top + plot_h + 4
             << "\" stroke=\"#999\"/><text x=\"" << px(t) << "\" y=\"" << top + plot_h + 16
-            << "\" text-anchor=\"middle\" class=\"tick\">" << number(t) << "</text>\n";
+            << "\" text-anchor=\"middle\" class=\"tick\">" << significant(t, 4) << "</text>\n";
     svg << "<text x=\"" << left + plot_w / 2 << "\" y=\"" << chart.height - 8 << "\" text-anchor=\"middle\" class=\"axis\">"
         << html_escape(chart.x_label) << "</text>\n"
         << "<text x=\"14\" y=\"" << top + plot_h / 2 << "\" text-anchor=\"middle\" class=\"axis\" transform=\"rotate(-90 14 "

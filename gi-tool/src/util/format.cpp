@@ -13,6 +13,12 @@ std::string fixed(double value, int digits) {
     return buffer;
 }
 
+std::string significant(double value, int digits) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+    return buffer;
+}
+
 std::string fixed_or_dash(double value, int digits) { return std::isfinite(value) ? fixed(value, digits) : "-"; }
 
 std::string file_name_part(const std::string& name) {

@@ -8,6 +8,9 @@ namespace gi {
 // `value` with `digits` decimals ("%.*f": "inf" and "nan" as printf writes them).
 std::string fixed(double value, int digits);
 
+// `value` with `digits` significant digits ("%.*g": 0.02579, 2.372e-05, 25.13).
+std::string significant(double value, int digits);
+
 // The same, or "-" for a value that is not finite: a table cell with nothing to show.
 std::string fixed_or_dash(double value, int digits);
 
