@@ -485,6 +485,32 @@ function(gi_optimize_cuda_kernel target)
     if(identifier IN_LIST registered)
         _gi_fail("FUNCTION ${identifier} of target '${target}' is registered twice")
     endif()
+    # Several kernels of one file may be registered, each by its own call: each evolves alone and
+    # the build puts their variants together. A function or a PARAMS macro belongs to one of them.
+    foreach(other IN LISTS registered)
+        get_target_property(other_kernel "${target}" _GI_${other}_kernel)
+        if(NOT other_kernel STREQUAL kernel)
+            continue()
+        endif()
+        get_target_property(other_functions "${target}" _GI_${other}_functions)
+        foreach(function IN LISTS GI_FUNCTION)
+            if(function IN_LIST other_functions)
+                _gi_fail("FUNCTION: '${function}' of ${GI_KERNEL} is already registered for target '${target}' (with "
+                         "FUNCTION ${other_functions}); register each kernel once")
+            endif()
+        endforeach()
+        get_target_property(other_params "${target}" _GI_${other}_params)
+        foreach(declaration IN LISTS params)
+            string(REGEX REPLACE "=.*" "" name "${declaration}")
+            foreach(other_declaration IN LISTS other_params)
+                string(REGEX REPLACE "=.*" "" other_name "${other_declaration}")
+                if(name STREQUAL other_name)
+                    _gi_fail("PARAMS: ${name} is also tuned by the registration of ${other_functions} in ${GI_KERNEL}; "
+                             "the file has one #define ${name}, so give it to one registration only")
+                endif()
+            endforeach()
+        endforeach()
+    endforeach()
 
     # Everything the deferred step needs, kept on the target per registration (custom properties:
     # they change nothing in the build).
@@ -757,6 +783,89 @@ function(_gi_compile_arguments out_var target kernel gen_dir)
     endif()
 endfunction()
 
+# _gi_file_registrations(<out-var> <target> <kernel>): the registrations of <target> whose KERNEL
+# is <kernel>, in the order of the calls (the order their variants are put together in).
+function(_gi_file_registrations out_var target kernel)
+    get_property(registered TARGET "${target}" PROPERTY _GI_REGISTRATIONS)
+    set(result "")
+    foreach(identifier IN LISTS registered)
+        get_target_property(other_kernel "${target}" _GI_${identifier}_kernel)
+        if(other_kernel STREQUAL kernel)
+            list(APPEND result "${identifier}")
+        endif()
+    endforeach()
+    set(${out_var} "${result}" PARENT_SCOPE)
+endfunction()
+
+# _gi_work_names(<work-var> <accept-var> <target> <identifier> <recorder> <gen-dir> <architecture>):
+# the folder an evolution works in and the name of its acceptance program. A target with one
+# registration keeps the short names (evolve.sm_90, <recorder>_gi_accept_sm90); with several, each
+# registration's are its own.
+function(_gi_work_names work_var accept_var target identifier recorder gen_dir architecture)
+    get_property(registered TARGET "${target}" PROPERTY _GI_REGISTRATIONS)
+    list(LENGTH registered count)
+    if(count GREATER 1)
+        set(${work_var} "${gen_dir}/evolve.${identifier}.sm_${architecture}" PARENT_SCOPE)
+        set(${accept_var} "${recorder}_gi_accept_${identifier}_sm${architecture}" PARENT_SCOPE)
+    else()
+        set(${work_var} "${gen_dir}/evolve.sm_${architecture}" PARENT_SCOPE)
+        set(${accept_var} "${recorder}_gi_accept_sm${architecture}" PARENT_SCOPE)
+    endif()
+endfunction()
+
+# _gi_apply_registrations(<out-args> <out-headers> <out-depends> <target> <kernel> <architecture>
+#                         <header-dir> [<identifier> <cache-dir>]):
+# the registration part of a `gi-tool cache apply` command for every registered kernel of
+# <kernel>, joined by --and in the order of the calls, each with its cache folder (for
+# <identifier>, <cache-dir> instead: a candidate) and its header in <header-dir>. <out-depends>:
+# the other registrations' entries for <architecture> that exist now and the stamps of their
+# acceptance steps in this build, which must come first (their entries are read).
+function(_gi_apply_registrations out_args out_headers out_depends target kernel architecture header_dir)
+    set(replaced "")
+    set(replacement "")
+    if(ARGC GREATER 8)
+        set(replaced "${ARGV7}")
+        set(replacement "${ARGV8}")
+    endif()
+    _gi_file_registrations(file_registrations "${target}" "${kernel}")
+    set(arguments "")
+    set(headers "")
+    set(depends "")
+    foreach(identifier IN LISTS file_registrations)
+        if(NOT arguments STREQUAL "")
+            list(APPEND arguments --and)
+        endif()
+        _gi_registration_arguments(registration "${target}" "${identifier}")
+        get_target_property(cache_dir "${target}" _GI_${identifier}_cache_dir)
+        if(identifier STREQUAL replaced)
+            set(cache_dir "${replacement}")
+        else()
+            get_target_property(functions "${target}" _GI_${identifier}_functions)
+            _gi_name_for_files(entry_name "+" ${functions})
+            if(EXISTS "${cache_dir}/${entry_name}.sm_${architecture}.xml")
+                list(APPEND depends "${cache_dir}/${entry_name}.sm_${architecture}.xml")
+            endif()
+            get_property(stamp TARGET "${target}" PROPERTY _GI_${identifier}_accepted_sm${architecture})
+            if(stamp)
+                list(APPEND depends "${stamp}")
+            endif()
+        endif()
+        list(APPEND arguments ${registration} --cache-dir "${cache_dir}" --header "${header_dir}/${identifier}.gi.h")
+        list(APPEND headers "${header_dir}/${identifier}.gi.h")
+    endforeach()
+    set(${out_args} "${arguments}" PARENT_SCOPE)
+    set(${out_headers} "${headers}" PARENT_SCOPE)
+    set(${out_depends} "${depends}" PARENT_SCOPE)
+endfunction()
+
+# _gi_file_identifier(<out-var> <target> <kernel>): how the generated files of <kernel> are named:
+# its registration's identifier, or all of them joined by '+' (gi-tool cache apply does the same).
+function(_gi_file_identifier out_var target kernel)
+    _gi_file_registrations(file_registrations "${target}" "${kernel}")
+    list(JOIN file_registrations "+" joined)
+    set(${out_var} "${joined}" PARENT_SCOPE)
+endfunction()
+
 # _gi_evolve_steps(<out-stamp> <target> <identifier> <architecture> <gen-dir> <tool> <registration>
 #                  <block-size>): the build steps that make an entry on this machine's GPU. They run
 # in the build, never at configure time:
@@ -785,7 +894,7 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
 
     _gi_recorder_target(recorder_target "${target}" "${recorder}" "${architecture}" "${gen_dir}" "${kernel}")
     _gi_compile_arguments(compile_arguments "${target}" "${kernel}" "${gen_dir}")
-    set(work "${gen_dir}/evolve.sm_${architecture}")
+    _gi_work_names(work accept_target "${target}" "${identifier}" "${recorder}" "${gen_dir}" "${architecture}")
     set(evolved_stamp "${work}/evolved.stamp")
     set(record_options --function "${function}" --arch sm_${architecture} ${compile_arguments})
     set(held_out_record "")
@@ -851,18 +960,21 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     set(candidate_source "${work}/candidate-source")
     set(program "")
     if(recorder_has_kernel)
-        set(candidate_wrapper "${candidate_source}/${identifier}.gi.cu")
-        set(candidate_options "${candidate_source}/${identifier}.options")
+        # The candidate as the build will compile it: with the other registered kernels of the file
+        # as the cache has them (their acceptance steps in this build come first).
+        _gi_file_identifier(file_identifier "${target}" "${kernel}")
+        set(candidate_wrapper "${candidate_source}/${file_identifier}.gi.cu")
+        set(candidate_options "${candidate_source}/${file_identifier}.options")
+        _gi_apply_registrations(apply_registrations candidate_headers others "${target}" "${kernel}" "${architecture}"
+                                "${candidate_source}/include" "${identifier}" "${work}/candidate")
         add_custom_command(
-            OUTPUT "${candidate_wrapper}" "${candidate_source}/include/${identifier}.gi.h" "${candidate_options}"
-                   "${candidate_source}/${identifier}.sm_${architecture}.cu"
-            COMMAND ${tool} cache apply "${kernel}" ${registration} --cache-dir "${work}/candidate" --arch ${architecture}
-                    --wrapper "${candidate_wrapper}" --header "${candidate_source}/include/${identifier}.gi.h"
-                    --options-file "${candidate_options}"
-            DEPENDS "${evolved_stamp}" "${kernel}" ${tool}
+            OUTPUT "${candidate_wrapper}" ${candidate_headers} "${candidate_options}"
+                   "${candidate_source}/${file_identifier}.sm_${architecture}.cu"
+            COMMAND ${tool} cache apply "${kernel}" --arch ${architecture} --wrapper "${candidate_wrapper}"
+                    --options-file "${candidate_options}" ${apply_registrations}
+            DEPENDS "${evolved_stamp}" "${kernel}" ${others} ${tool}
             COMMENT "gi-optimize: ${kernel_name} sm_${architecture}: the evolved candidate's source"
             VERBATIM COMMAND_EXPAND_LISTS)
-        set(accept_target "${recorder}_gi_accept_sm${architecture}")
         _gi_twin("${accept_target}" "${recorder}" "${kernel}" "${candidate_wrapper}" "${architecture}" "${gen_dir}"
                  "${candidate_source}/include")
         _gi_wrapper_properties("${candidate_wrapper}" "${kernel}" "${candidate_options}")
@@ -913,6 +1025,8 @@ set(GI_LABEL [==[${target}: ${kernel_name} sm_${architecture}]==])
         COMMENT "gi-optimize: ${kernel_name} sm_${architecture}: running ${recorder} with the evolved variant before caching it"
         USES_TERMINAL
         VERBATIM)
+    # A later registration of the same file builds its candidate with this entry: after this step.
+    set_property(TARGET "${target}" PROPERTY _GI_${identifier}_accepted_sm${architecture} "${accepted_stamp}")
     set(${out_stamp} "${accepted_stamp}" PARENT_SCOPE)
 endfunction()
 
@@ -1002,10 +1116,14 @@ function(_gi_finalize target identifier)
     list(JOIN registration "\n" registration_lines)
     string(REPLACE "$<" "$$<1:<>" registration_lines "${kernel}\n${registration_lines}\n")
     file(GENERATE OUTPUT "${gen_dir}/${identifier}.registration" CONTENT "${registration_lines}${compile_lines}")
-    set(wrapper "${gen_dir}/${identifier}.gi.cu")
-    set(header "${gen_dir}/include/${identifier}.gi.h")
-    set(options_file "${gen_dir}/${identifier}.options")
-    set(outputs "${wrapper}" "${header}" "${options_file}")
+    # Several registered kernels of one file: one wrapper for all of them, written once their last
+    # registration is finalized (the earlier ones leave their entries and stamps on the target).
+    _gi_file_registrations(file_registrations "${target}" "${kernel}")
+    _gi_file_identifier(file_identifier "${target}" "${kernel}")
+    list(GET file_registrations -1 last_registration)
+    set(wrapper "${gen_dir}/${file_identifier}.gi.cu")
+    set(options_file "${gen_dir}/${file_identifier}.options")
+    set(outputs "${wrapper}" "${options_file}")
     set(entry_files "")
     set(evolve_stamps "")
     set(arch_arguments "")
@@ -1016,7 +1134,7 @@ function(_gi_finalize target identifier)
     set(missing_why "")
     foreach(architecture IN LISTS architectures)
         list(APPEND arch_arguments --arch ${architecture})
-        list(APPEND outputs "${gen_dir}/${identifier}.sm_${architecture}.cu")
+        list(APPEND outputs "${gen_dir}/${file_identifier}.sm_${architecture}.cu")
         _gi_name_for_files(entry_name "+" ${functions})
         set(entry "${cache_dir}/${entry_name}.sm_${architecture}.xml")
         _gi_cache_key(key KERNEL "${kernel}" ARCHITECTURE ${architecture} FUNCTIONS ${functions} PARAMS ${params}
@@ -1076,6 +1194,44 @@ function(_gi_finalize target identifier)
                        "${cache_dir}, ${missing_why}, so nothing is evolved)")
     endif()
 
+    set_property(TARGET "${target}" PROPERTY _GI_${identifier}_entry_files "${entry_files}")
+    set_property(TARGET "${target}" PROPERTY _GI_${identifier}_evolve_stamps "${evolve_stamps}")
+    if(NOT identifier STREQUAL last_registration)
+        _gi_debug("${target}: ${kernel_name}: ${kernel} has more registered kernels; its wrapper is written with the last")
+        return()
+    endif()
+    set(apply_registrations "")
+    set(headers "")
+    foreach(other IN LISTS file_registrations)
+        get_target_property(other_entries "${target}" _GI_${other}_entry_files)
+        get_target_property(other_stamps "${target}" _GI_${other}_evolve_stamps)
+        foreach(list_name other_entries other_stamps)
+            if(${list_name} MATCHES "-NOTFOUND$")
+                set(${list_name} "")
+            endif()
+        endforeach()
+        list(APPEND entry_files ${other_entries})
+        list(APPEND evolve_stamps ${other_stamps})
+        _gi_registration_arguments(other_registration "${target}" "${other}")
+        get_target_property(other_cache_dir "${target}" _GI_${other}_cache_dir)
+        if(NOT apply_registrations STREQUAL "")
+            list(APPEND apply_registrations --and)
+        endif()
+        list(APPEND apply_registrations ${other_registration} --cache-dir "${other_cache_dir}"
+             --header "${gen_dir}/include/${other}.gi.h")
+        list(APPEND headers "${gen_dir}/include/${other}.gi.h")
+    endforeach()
+    list(REMOVE_DUPLICATES entry_files)
+    list(REMOVE_DUPLICATES evolve_stamps)
+    list(APPEND outputs ${headers})
+    list(LENGTH file_registrations registration_count)
+    if(registration_count GREATER 1)
+        list(JOIN file_registrations ", " shown)
+        set(kernel_name "${shown}")
+        _gi_debug("${target}: ${kernel} has ${registration_count} registered kernels (${shown}): one wrapper, "
+                  "${wrapper}, puts their variants together in this order")
+    endif()
+
     set(require "")
     if(GI_REQUIRE_CACHE)
         set(require --require)
@@ -1083,8 +1239,8 @@ function(_gi_finalize target identifier)
     list(JOIN architectures ", sm_" shown_architectures)
     add_custom_command(
         OUTPUT ${outputs}
-        COMMAND ${apply_command} "${kernel}" ${registration} --cache-dir "${cache_dir}" ${arch_arguments}
-                --wrapper "${wrapper}" --header "${header}" --options-file "${options_file}" ${require}
+        COMMAND ${apply_command} "${kernel}" ${arch_arguments} --wrapper "${wrapper}" --options-file "${options_file}"
+                ${require} ${apply_registrations}
         DEPENDS "${kernel}" ${entry_files} ${evolve_stamps} ${apply_depends}
         COMMENT "gi-optimize: ${kernel_name} for sm_${shown_architectures} from ${cache_dir}"
         VERBATIM COMMAND_EXPAND_LISTS)
@@ -1093,7 +1249,7 @@ function(_gi_finalize target identifier)
     list(REMOVE_AT sources ${kernel_index})
     list(INSERT sources ${kernel_index} "${wrapper}")
     set_property(TARGET "${target}" PROPERTY SOURCES ${sources})
-    target_sources("${target}" PRIVATE "${header}")
+    target_sources("${target}" PRIVATE ${headers})
     _gi_wrapper_properties("${wrapper}" "${kernel}" "${options_file}")
     target_include_directories("${target}" PRIVATE "${gen_dir}/include")
 

@@ -33,6 +33,7 @@ _gi_add_scenario(accept_script accept_script)
 _gi_add_scenario(corpus_fetch corpus_fetch)
 _gi_add_scenario(light_consumer light_consumer)
 _gi_add_scenario(light_on light_on)
+_gi_add_scenario(two_kernels two_kernels)
 # Needs gi-tool only (no nvcc, no install): always runs.
 add_test(NAME cmake.cache_key COMMAND "${CMAKE_COMMAND}" ${_gi_test_args} -P "${PROJECT_SOURCE_DIR}/tests/cmake/cache_key.cmake")
 set_tests_properties(cmake.cache_key PROPERTIES TIMEOUT 120 LABELS cmake)

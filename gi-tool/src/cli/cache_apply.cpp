@@ -1,5 +1,6 @@
 #include "cli/cache_apply.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -13,20 +14,103 @@
 #include "cli/cache_options.hpp"
 #include "cli/command.hpp"
 #include "cli/kernel_args.hpp"
+#include "genome/genome.hpp"
+#include "grammar/macro_reach.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
+#include "variant/compose.hpp"
 
 namespace gi::cli {
+namespace {
 
 namespace fs = std::filesystem;
 
+const char* const kAnd = "--and";
+
+// One registered kernel of the file, with what the build writes for it.
+struct Registered {
+    RegisteredKernel kernel;
+    fs::path cache_dir;
+    fs::path header;
+    std::string identifier;  // "partial_sums", for file names and the header's C names
+    std::string name;        // "partial_sums", for people ("a+b" for a registration of two)
+    std::vector<ArchitectureChoice> choices;  // per architecture, for its header
+};
+
+// The argument lists between the "--and" separators.
+std::vector<std::vector<std::string>> split_registrations(const std::vector<std::string>& argv) {
+    std::vector<std::vector<std::string>> groups(1);
+    for (const std::string& word : argv) {
+        if (word == kAnd)
+            groups.emplace_back();
+        else
+            groups.back().push_back(word);
+    }
+    return groups;
+}
+
+// What an entry's check says, as the variant of one registration or its original code.
+struct CheckedEntry {
+    EntryCheck check;
+    std::optional<Genome> genome;  // when valid
+};
+
+// Param and guard genes the genome sets away from the default: the macros the variant changes.
+std::vector<std::string> changed_macros(const Genome& genome, const Grammar& grammar) {
+    std::vector<std::string> names;
+    for (const Gene& gene : grammar.genes)
+        if ((gene.kind == GeneKind::Param || gene.kind == GeneKind::Guard) &&
+            setting_or(genome, gene.name, gene.default_value) != gene.default_value)
+            names.push_back(gene.name);
+    return names;
+}
+
+// Why the variant's macro changes may not be used with the other registrations: they reach a
+// function outside the registration's own ones, which its evolution never ran. "" when none.
+std::string macro_conflict(const Genome& genome, const RegisteredKernel& kernel) {
+    const std::vector<std::string> macros = changed_macros(genome, kernel.grammar);
+    if (macros.empty()) return "";
+    for (const std::string& reached : functions_reached_by_macros(kernel.source, macros)) {
+        const bool own = std::any_of(kernel.grammar.functions.begin(), kernel.grammar.functions.end(),
+                                     [&](const Function& f) { return f.name == reached; });
+        if (!own) {
+            std::string settings;
+            for (const std::string& m : macros)
+                settings += (settings.empty() ? "" : " ") + m + "=" + setting_or(genome, m, "");
+            return "its " + settings + " would change '" + reached +
+                   "' too, which its evolution did not run (leave " + join(macros, ", ") +
+                   " out of its PARAMS, or give the other kernel a macro of its own)";
+        }
+    }
+    return "";
+}
+
+std::string origin_of(const EntryCheck& check) {
+    std::string origin = check.path.string() + ", " + provenance_line(check.entry->provenance);
+    if (check.entry->provenance.speedup() > 0) origin += ", " + std::to_string(check.entry->provenance.speedup()) + "x";
+    return origin;
+}
+
+void say_variant(const std::string& name, int arch, const EntryCheck& check) {
+    std::cout << "gi-optimize: " << name << " " << architecture_name(arch) << ": variant from " << check.path.string()
+              << ": " << (check.entry->genome.empty() ? "(empty genome)" : check.entry->genome);
+    if (!check.entry->provenance.waiver.empty())
+        std::cout << "; NOT VALIDATED, used because its writer opted in: " << check.entry->provenance.waiver;
+    std::cout << "\n";
+}
+
+}  // namespace
+
 int run_cache_apply(const std::vector<std::string>& argv, const std::string& program) {
+    const std::vector<std::vector<std::string>> groups = split_registrations(argv);
     const std::vector<std::string> own = {"--grid", "--tolerance", "--arch", "--cache-dir", "--wrapper", "--header",
                                           "--options-file"};
-    const Args args(argv, with(kernel_value_options(), own), with(kernel_switch_options(), {"--help", "--require"}));
+    const Args args(groups.front(), with(kernel_value_options(), own), with(kernel_switch_options(), {"--help", "--require"}));
     if (args.has("--help")) {
         std::cout << "usage: " << program << " KERNEL.cu --function NAME [options] --cache-dir DIR --arch N...\n"
                   << std::string(program.size() + 8, ' ') << "--wrapper OUT.cu --header OUT.h --options-file OUT.options [--require]\n"
+                  << std::string(program.size() + 8, ' ')
+                  << "[--and --function NAME [registration options] [--cache-dir DIR] --header OUT.h]...\n"
                      "  What the CMake module runs at build time. For each architecture, checks its cache entry\n"
                      "  and writes next to OUT.cu the file <function>.sm_N.cu: the variant rebuilt from the cached\n"
                      "  genome and this kernel, or (entry missing, stale or invalid) an #include of the original\n"
@@ -34,7 +118,12 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                      "  OUT.h tells host code which variant runs and its parameter values. OUT.options holds the\n"
                      "  variants' compile options (from flag genes) for nvcc --options-file: one file is compiled\n"
                      "  once, so a variant whose options differ from the first variant's is not used. Unchanged\n"
-                     "  files are not rewritten. --require: any entry that is not valid is an error (exit 1).\n\n"
+                     "  files are not rewritten. --require: any entry that is not valid is an error (exit 1).\n"
+                     "  --and: another registered kernel of the same file (its own registration, cache folder\n"
+                     "  (default: the first one's) and header). Their variants are put together in one file\n"
+                     "  (<a>+<b>.sm_N.cu), in the order given; a variant is left out, with the reason, where it\n"
+                     "  overlaps an earlier one, where a #define it changes reaches another registration's code,\n"
+                     "  or where its compile options are not the whole file's.\n\n"
                   << kernel_options_help() << kRegistrationHelp
                   << "\nexample:\n  " << program << " kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
                      "      --cache-dir gi-cache --arch 80 --arch 90 --wrapper build/gi/stereoKernel.gi.cu \\\n"
@@ -43,76 +132,188 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     }
     const std::vector<int> architectures = architectures_from(args);
     if (architectures.empty()) throw UsageError("--arch N is required (each architecture the target compiles for)");
-    const fs::path cache_dir = args.required("--cache-dir");
     const fs::path wrapper = args.required("--wrapper");
-    const fs::path header = args.required("--header");
     const fs::path options_file = args.required("--options-file");
-    const RegisteredKernel kernel = registered_kernel_from(args, kernel_path_from(args));
-    const std::string identifier = registration_identifier(kernel.registration.functions);
-    const std::string kernel_name = join(kernel.registration.functions, "+");
-    const std::string original_include = fs::absolute(kernel.source.path).lexically_normal().string();
+    const std::string kernel_path = kernel_path_from(args);
+    const bool require = args.has("--require");
 
-    std::vector<ArchitectureChoice> choices;
-    // Architectures whose entry does not exist (without --require), and the first one's summary.
-    std::vector<int> missing;
+    std::vector<Registered> registered;
+    const std::vector<std::string> group_options = {"--function", "--param", "--flag", "--block-size", "--grid",
+                                                    "--tolerance", "--cache-dir", "--header"};
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const std::string which = g == 0 ? std::string() : "registration " + std::to_string(g + 1) + " (after --and): ";
+        std::optional<Args> group_args;
+        if (g > 0) {
+            try {
+                group_args.emplace(groups[g], group_options, kernel_switch_options());
+            } catch (const UsageError& e) {
+                throw UsageError(which + e.what() + " (the options of the whole file, --arch, --wrapper, --options-file, "
+                                 "--require, -I, -D and --compile-option, go before the first --and)");
+            }
+            if (!group_args->positional().empty())
+                throw UsageError(which + "'" + group_args->positional().front() +
+                                 "': the kernel file is given once, before the first --and");
+        }
+        const Args& a = g == 0 ? args : *group_args;
+        Registered r;
+        try {
+            r.kernel = registered_kernel_from(a, kernel_path);
+        } catch (const UsageError& e) {
+            throw UsageError(which + e.what());
+        }
+        r.cache_dir = a.value("--cache-dir").value_or(args.required("--cache-dir"));
+        r.header = a.value("--header").value_or("");
+        if (r.header.empty()) throw UsageError(which + "--header OUT.h is required");
+        r.identifier = registration_identifier(r.kernel.registration.functions);
+        r.name = join(r.kernel.registration.functions, "+");
+        for (const Registered& earlier : registered)
+            if (earlier.identifier == r.identifier)
+                throw UsageError(which + "the kernel " + r.name + " is given twice");
+        registered.push_back(std::move(r));
+    }
+    const bool several = registered.size() > 1;
+    std::string file_identifier;  // "partial_sums+final_sum" when several
+    std::string file_name;
+    for (const Registered& r : registered) {
+        file_identifier += (file_identifier.empty() ? "" : "+") + r.identifier;
+        file_name += (file_name.empty() ? "" : ", ") + r.name;
+    }
+    const std::string original_include = fs::absolute(kernel_path).lexically_normal().string();
+    const std::string original_text = registered.front().kernel.source.text;
+
+    std::vector<ArchitectureChoice> choices;  // the wrapper's: the file's variant per architecture
+    std::vector<std::pair<std::string, int>> missing;  // (registration, architecture) without an entry
     std::string missing_summary;
     bool all_valid = true;
     std::optional<std::vector<std::string>> compile_options;  // of the first variant used
     for (const int arch : architectures) {
-        EntryCheck check = check_cache_entry(cache_dir / cache_entry_file_name(kernel.registration.functions, arch), kernel, arch);
-        if (check.status == EntryStatus::Valid && compile_options && *compile_options != check.variant->compile_options) {
-            check.status = EntryStatus::Invalid;
-            check.reasons.push_back("its compile options (" + join(check.variant->compile_options, " ") +
-                                    ") differ from the first variant's (" + join(*compile_options, " ") +
-                                    "); the wrapper is compiled once, with one set of options");
+        std::vector<EntryCheck> checks;
+        for (Registered& r : registered) {
+            EntryCheck check =
+                check_cache_entry(r.cache_dir / cache_entry_file_name(r.kernel.registration.functions, arch), r.kernel, arch);
+            if (check.status == EntryStatus::Valid && !several && compile_options &&
+                *compile_options != check.variant->compile_options) {
+                check.status = EntryStatus::Invalid;
+                check.reasons.push_back("its compile options (" + join(check.variant->compile_options, " ") +
+                                        ") differ from the first variant's (" + join(*compile_options, " ") +
+                                        "); the wrapper is compiled once, with one set of options");
+            }
+            checks.push_back(std::move(check));
         }
-        ArchitectureChoice choice;
-        choice.architecture = arch;
-        choice.variant_file = identifier + "." + architecture_name(arch) + ".cu";
+
+        // Put the registrations' variants together (one registration: its variant as it is).
         std::string file_text;
-        if (check.status == EntryStatus::Valid) {
-            choice.use_variant = true;
-            choice.genome = check.entry->genome;
-            choice.parameters = check.entry->parameters;
-            choice.origin = check.path.string() + ", " + provenance_line(check.entry->provenance);
-            if (check.entry->provenance.speedup() > 0)
-                choice.origin += ", " + std::to_string(check.entry->provenance.speedup()) + "x";
-            file_text = check.variant->source;
-            compile_options = check.variant->compile_options;
-            std::cout << "gi-optimize: " << kernel_name << " " << architecture_name(arch) << ": variant from "
-                      << check.path.string() << ": " << (choice.genome.empty() ? "(empty genome)" : choice.genome);
-            if (!check.entry->provenance.waiver.empty())
-                std::cout << "; NOT VALIDATED, used because its writer opted in: " << check.entry->provenance.waiver;
-            std::cout << "\n";
-        } else if (check.status == EntryStatus::Missing && !args.has("--require")) {
-            all_valid = false;
-            choice.origin = to_string(check.status) + " cache entry " + check.path.string();
-            file_text = "// gi-optimize: " + architecture_name(arch) + " compiles the original kernel: " + check.summary() +
-                        "\n#include \"" + original_include + "\"\n";
-            if (missing.empty()) missing_summary = check.summary();
-            missing.push_back(arch);  // routine: one line for all such architectures, after the loop
+        std::vector<std::string> used_options;
+        std::vector<bool> used(registered.size(), false);
+        std::vector<std::string> left_out(registered.size());
+        if (!several) {
+            if (checks[0].status == EntryStatus::Valid) {
+                used[0] = true;
+                file_text = checks[0].variant->source;
+                used_options = checks[0].variant->compile_options;
+            }
         } else {
-            all_valid = false;
-            choice.origin = to_string(check.status) + " cache entry " + check.path.string();
-            file_text = "// gi-optimize: " + architecture_name(arch) + " compiles the original kernel: " + check.summary() +
-                        "\n#include \"" + original_include + "\"\n";
-            (args.has("--require") ? std::cerr : std::cout)
-                << "gi-optimize: " << kernel_name << " " << architecture_name(arch) << ": "
-                << (args.has("--require") ? "error" : "original kernel") << ": " << check.summary() << "\n";
+            std::vector<VariantPart> parts;
+            for (std::size_t i = 0; i < registered.size(); ++i) {
+                VariantPart part;
+                part.name = registered[i].name;
+                if (checks[i].status == EntryStatus::Valid) {
+                    const Genome genome = parse_genome(checks[i].entry->genome);
+                    part.has_variant = true;
+                    part.genome_text = checks[i].entry->genome.empty() ? "(empty genome)" : checks[i].entry->genome;
+                    part.changes = variant_changes(genome, registered[i].kernel.grammar);
+                    part.compile_options = checks[i].variant->compile_options;
+                    part.macro_conflict = macro_conflict(genome, registered[i].kernel);
+                }
+                parts.push_back(std::move(part));
+            }
+            const ComposedVariant composed = compose_variants(original_text, parts);
+            used = composed.used;
+            left_out = composed.left_out;
+            if (std::find(used.begin(), used.end(), true) != used.end()) {
+                file_text = composed.source;
+                used_options = composed.compile_options;
+            }
+            if (compile_options && file_text.size() && used_options != *compile_options) {
+                // The wrapper is compiled once, so every architecture's variant needs the same options.
+                for (std::size_t i = 0; i < used.size(); ++i)
+                    if (used[i]) {
+                        used[i] = false;
+                        left_out[i] = "the file's compile options with it (" + join(used_options, " ") +
+                                      ") differ from those of the first architecture's variant (" +
+                                      join(*compile_options, " ") + "); the wrapper is compiled with one set of options";
+                    }
+                file_text.clear();
+            }
         }
-        write_file_if_changed(wrapper.parent_path() / choice.variant_file, file_text);
-        choices.push_back(std::move(choice));
+
+        ArchitectureChoice file_choice;
+        file_choice.architecture = arch;
+        file_choice.variant_file = file_identifier + "." + architecture_name(arch) + ".cu";
+        std::vector<std::string> origins;
+        for (std::size_t i = 0; i < registered.size(); ++i) {
+            Registered& r = registered[i];
+            const EntryCheck& check = checks[i];
+            ArchitectureChoice choice;
+            choice.architecture = arch;
+            choice.variant_file = file_choice.variant_file;
+            const std::string label = several ? r.name + ": " : "";
+            if (used[i]) {
+                choice.use_variant = true;
+                choice.genome = check.entry->genome;
+                choice.parameters = check.entry->parameters;
+                choice.origin = origin_of(check);
+                say_variant(r.name, arch, check);
+            } else if (check.status == EntryStatus::Valid) {
+                // A valid entry that cannot be combined with the others: its kernel stays original.
+                all_valid = false;
+                choice.origin = "valid cache entry " + check.path.string() + " left out: " + left_out[i];
+                (require ? std::cerr : std::cout) << "gi-optimize: " << r.name << " " << architecture_name(arch) << ": "
+                                                  << (require ? "error" : "original kernel") << ": the variant of "
+                                                  << check.path.string() << " is left out: " << left_out[i] << "\n";
+            } else if (check.status == EntryStatus::Missing && !require) {
+                all_valid = false;
+                choice.origin = to_string(check.status) + " cache entry " + check.path.string();
+                if (missing.empty()) missing_summary = check.summary();
+                missing.emplace_back(r.name, arch);  // routine: one line for all of them, after the loop
+            } else {
+                all_valid = false;
+                choice.origin = to_string(check.status) + " cache entry " + check.path.string();
+                (require ? std::cerr : std::cout) << "gi-optimize: " << r.name << " " << architecture_name(arch) << ": "
+                                                  << (require ? "error" : "original kernel") << ": " << check.summary() << "\n";
+            }
+            origins.push_back(label + (choice.use_variant ? "" : "original kernel, ") + choice.origin);
+            if (choice.use_variant) {
+                file_choice.use_variant = true;
+                file_choice.genome += (file_choice.genome.empty() ? "" : "; ") + label + choice.genome;
+            }
+            r.choices.push_back(std::move(choice));
+        }
+        file_choice.origin = join(origins, "; ");
+        if (file_choice.use_variant) {
+            if (!compile_options) compile_options = used_options;
+        } else {
+            std::string why = several ? "no registration of the file has a variant to use" : checks[0].summary();
+            file_text = "// gi-optimize: " + architecture_name(arch) + " compiles the original kernel: " + why +
+                        "\n#include \"" + original_include + "\"\n";
+        }
+        write_file_if_changed(wrapper.parent_path() / file_choice.variant_file, file_text);
+        choices.push_back(std::move(file_choice));
     }
     if (missing.size() == 1) {
-        std::cout << "gi-optimize: " << kernel_name << " " << architecture_name(missing[0])
+        std::cout << "gi-optimize: " << missing[0].first << " " << architecture_name(missing[0].second)
                   << ": original kernel: " << missing_summary << "\n";
-    } else if (missing.size() > 1) {
-        std::string shown;
-        for (const int arch : missing) shown += (shown.empty() ? "" : ", ") + architecture_name(arch);
-        std::cout << "gi-optimize: " << kernel_name << " " << shown << ": original kernel: no cache entries in "
-                  << cache_dir.string() << "\n";
+    } else if (!missing.empty()) {
+        for (const Registered& r : registered) {
+            std::string shown;
+            for (const auto& [name, arch] : missing)
+                if (name == r.name) shown += (shown.empty() ? "" : ", ") + architecture_name(arch);
+            if (!shown.empty())
+                std::cout << "gi-optimize: " << r.name << " " << shown << ": original kernel: no cache entries in "
+                          << r.cache_dir.string() << "\n";
+        }
     }
-    if (!all_valid && args.has("--require")) {
+    if (!all_valid && require) {
         std::cerr << "gi-optimize: GI_REQUIRE_CACHE is on: every architecture needs a valid cache entry (evolve on a GPU "
                      "and commit the entry, or turn GI_REQUIRE_CACHE off to build with the original kernel)\n";
         return kExitFailure;
@@ -120,8 +321,9 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     std::string options_text;
     for (const std::string& option : compile_options.value_or(std::vector<std::string>{})) options_text += option + "\n";
     write_file_if_changed(options_file, options_text);
-    write_file_if_changed(wrapper, wrapper_source(kernel_name, original_include, choices));
-    write_file_if_changed(header, variants_header(identifier, kernel_name, kernel.grammar, choices));
+    write_file_if_changed(wrapper, wrapper_source(file_name, original_include, choices));
+    for (const Registered& r : registered)
+        write_file_if_changed(r.header, variants_header(r.identifier, r.name, r.kernel.grammar, r.choices));
     return kExitOk;
 }
 

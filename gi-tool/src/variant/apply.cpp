@@ -165,33 +165,57 @@ void check_settings(const Genome& genome, const Grammar& grammar) {
                         " (validate the genome against this kernel first)");
 }
 
+// Each piece's text in the variant, with the piece's text in the original beside it.
+struct EmittedPiece {
+    const Piece* piece = nullptr;
+    std::string original;
+    std::string text;
+};
+
+std::vector<EmittedPiece> emit_pieces(const Genome& genome, const Grammar& grammar, std::vector<std::string>& skipped) {
+    check_settings(genome, grammar);
+    const std::vector<SlotState> slots = apply_edits(genome, grammar, skipped);
+    const std::vector<std::string> indentation =
+        genome.edits.empty() ? std::vector<std::string>(grammar.rules.size()) : slot_indentation(grammar);
+    std::vector<EmittedPiece> out;
+    out.reserve(grammar.pieces.size());
+    for (const Piece& piece : grammar.pieces) {
+        EmittedPiece emitted{&piece, piece.text, piece.text};
+        if (piece.kind == Piece::Kind::RuleSlot) {
+            const auto index = static_cast<std::size_t>(piece.index);
+            const Rule& rule = grammar.rules.at(index);
+            emitted.original = rule.text;
+            emitted.text = emit_rule_slot(piece, rule, slots.at(index), indentation.at(index));
+        } else if (piece.kind == Piece::Kind::GeneSlot) {
+            const Gene& gene = grammar.genes.at(static_cast<std::size_t>(piece.index));
+            emitted.text = emit_gene_slot(piece, gene, setting_or(genome, gene.name, gene.default_value));
+        }
+        out.push_back(std::move(emitted));
+    }
+    return out;
+}
+
 }  // namespace
 
 AppliedVariant apply_genome(const Genome& genome, const Grammar& grammar) {
-    check_settings(genome, grammar);
     AppliedVariant variant;
-    const std::vector<SlotState> slots = apply_edits(genome, grammar, variant.skipped_edits);
-    const std::vector<std::string> indentation =
-        genome.edits.empty() ? std::vector<std::string>(grammar.rules.size()) : slot_indentation(grammar);
-
+    const std::vector<EmittedPiece> pieces = emit_pieces(genome, grammar, variant.skipped_edits);
     variant.source = "// gi-optimize variant: " + genome_to_text(genome) + "\n";
-    for (const Piece& piece : grammar.pieces) {
-        switch (piece.kind) {
-            case Piece::Kind::Literal: variant.source += piece.text; break;
-            case Piece::Kind::RuleSlot: {
-                const auto index = static_cast<std::size_t>(piece.index);
-                variant.source += emit_rule_slot(piece, grammar.rules.at(index), slots.at(index), indentation.at(index));
-                break;
-            }
-            case Piece::Kind::GeneSlot: {
-                const Gene& gene = grammar.genes.at(static_cast<std::size_t>(piece.index));
-                variant.source += emit_gene_slot(piece, gene, setting_or(genome, gene.name, gene.default_value));
-                break;
-            }
-        }
-    }
+    for (const EmittedPiece& piece : pieces) variant.source += piece.text;
     variant.compile_options = flag_options(genome, grammar);
     return variant;
+}
+
+std::vector<SourceChange> variant_changes(const Genome& genome, const Grammar& grammar) {
+    std::vector<std::string> skipped;
+    std::vector<SourceChange> changes;
+    std::size_t offset = 0;
+    for (const EmittedPiece& piece : emit_pieces(genome, grammar, skipped)) {
+        if (piece.text != piece.original)
+            changes.push_back({offset, offset + piece.original.size(), piece.text, piece.piece->line});
+        offset += piece.original.size();
+    }
+    return changes;
 }
 
 MacroTable macros_for(const Genome& genome, const Grammar& grammar) {

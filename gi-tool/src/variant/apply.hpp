@@ -21,6 +21,20 @@ struct AppliedVariant {
 // every problem at once).
 AppliedVariant apply_genome(const Genome& genome, const Grammar& grammar);
 
+// One slot of the original file whose text a variant changes: bytes [begin, end) of the original
+// replaced by `text` (begin == end: text inserted there, e.g. a guard's new #define).
+struct SourceChange {
+    std::size_t begin = 0;
+    std::size_t end = 0;
+    std::string text;
+    int line = 0;  // the slot's line in the original
+};
+
+// The genome's variant as changes to the original file, in file order: every rule and gene slot
+// whose text differs. Applying them to the original gives apply_genome's source without its first
+// line; two registrations of one file combine through these (variant/compose.hpp).
+std::vector<SourceChange> variant_changes(const Genome& genome, const Grammar& grammar);
+
 // Macro values the genome's configuration implies: the file's own macros with Param and Guard
 // genes applied. Used to tell which rules the preprocessor keeps.
 MacroTable macros_for(const Genome& genome, const Grammar& grammar);
