@@ -171,25 +171,31 @@ fi
 if [[ -x "$build/tests/corpus/corpus_row_filter" && "$only_bench" != 1 ]]; then
     step "corpus"
     recorder_include="$root/gi-tool/recorder/include"
-    corpus_runs=("row_filter|rowFilter|--width 512 --height 256 --frames 4"
-                 "matrix_mul|MatrixMulCUDA<32>|--n 256"
-                 "struct_pointers|axpyStruct|--n 200000 --launches 4"
-                 "pointer_array|sumRows|--rows 6 --n 100000")
+    # program|function|the name its launches are recorded under|program arguments|evolve options.
+    # matrix_mul names its launches with the template's arguments ("MatrixMulCUDA<32>"); tile_param's
+    # template argument is the parameter TILE, so its launches carry the template's name alone.
+    corpus_runs=("row_filter|rowFilter|rowFilter|--width 512 --height 256 --frames 4|"
+                 "matrix_mul|MatrixMulCUDA<32>|MatrixMulCUDA<32>|--n 256|"
+                 "struct_pointers|axpyStruct|axpyStruct|--n 200000 --launches 4|"
+                 "pointer_array|sumRows|sumRows|--rows 6 --n 100000|"
+                 "tile_param|transposeTiled<TILE>|transposeTiled|--width 3000 --height 2000|--param TILE=8,16,32 --block-size TILE,TILE --block TILE,TILE --grid (width+TILE-1)/TILE,(height+TILE-1)/TILE")
     for entry in "${corpus_runs[@]}"; do
-        IFS='|' read -r program cfunction cargs <<<"$entry"
+        IFS='|' read -r program cfunction crecorded cargs coptions <<<"$entry"
         cdir="$work/corpus-$program"
         rm -rf "$cdir" && mkdir -p "$cdir"
-        # The template's launches are named with their arguments ("MatrixMulCUDA<32>").
-        record_options=(--function "${cfunction%%<*}" --recorded-name "$cfunction" -I "$recorder_include" --out "$cdir/cases")
+        record_options=(--function "${cfunction%%<*}" --recorded-name "$crecorded" -I "$recorder_include" --out "$cdir/cases")
         for seed_args in "" "--seed 9"; do
             [[ -n "$seed_args" && "$program" != row_filter && "$program" != matrix_mul ]] && continue
             # shellcheck disable=SC2086
             "$tool" record "$root/tests/corpus/$program.cu" "${record_options[@]}" -- "$build/tests/corpus/corpus_$program" \
                 $cargs $seed_args >>"$cdir/record.log" 2>&1
         done
+        [[ "$program" == tile_param ]] && "$tool" record "$root/tests/corpus/$program.cu" "${record_options[@]}" -- \
+            "$build/tests/corpus/corpus_$program" --width 1111 --height 999 >>"$cdir/record.log" 2>&1
+        # shellcheck disable=SC2086
         timeout "${GI_CHECK_EVOLVE_TIMEOUT:-240}" "$tool" evolve "$root/tests/corpus/$program.cu" --function "$cfunction" \
             -I "$recorder_include" --evaluator cuda --cases "$cdir/cases" --generations 2 --population 10 --tune-max 8 \
-            --seed 1 --out "$cdir/run" >"$cdir/evolve.log" 2>&1
+            --seed 1 $coptions --out "$cdir/run" >"$cdir/evolve.log" 2>&1
         status=$?
         { echo "==== $program ($cfunction): evolve exit $status"; cat "$cdir/record.log" "$cdir/evolve.log"; } >>"$OUT/corpus.log"
         row "corpus $program ($cfunction)" "evolve exit $status; $(grep -m1 -E '^(validation|final check):' "$cdir/evolve.log" | cut -c1-110)"

@@ -27,10 +27,15 @@ set(tolerance_options "")
 foreach(item IN LISTS GI_TOLERANCE)
     list(APPEND tolerance_options --tolerance "${item}")
 endforeach()
+# A template whose argument is a parameter: its launches are named after the template.
+set(recorded_options "")
+if(DEFINED GI_RECORDED_NAME AND NOT "${GI_RECORDED_NAME}" STREQUAL "")
+    set(recorded_options --recorded-name "${GI_RECORDED_NAME}")
+endif()
 file(REMOVE_RECURSE "${GI_ACCEPTED}")
 execute_process(
     COMMAND "${GI_TOOL}" accept "${GI_KERNEL}" --function "${function}" --reference "${GI_REFERENCE}"
-            --out "${GI_ACCEPTED}" --arch "sm_${GI_ARCHITECTURE}" ${tolerance_options} ${GI_COMPILE_ARGUMENTS}
+            --out "${GI_ACCEPTED}" --arch "sm_${GI_ARCHITECTURE}" ${tolerance_options} ${recorded_options} ${GI_COMPILE_ARGUMENTS}
             -- "${GI_PROGRAM}" ${GI_PROGRAM_ARGS}
     RESULT_VARIABLE status
     OUTPUT_VARIABLE output

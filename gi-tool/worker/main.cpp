@@ -157,10 +157,11 @@ Message error_reply(const std::string& text, bool fatal = false) {
 struct OnceVariant {
     std::string cubin_path;
     Message shape;
+    std::string kernel;  // its own kernel name, when not --kernel's (a variant's template instantiation)
 };
 
-// --variants FILE: one variant per line, "CUBIN<TAB>GRID<TAB>BLOCK<TAB>SHARED" (empty fields take the
-// case's recorded values), so one compute-sanitizer process checks several variants: its start-up,
+// --variants FILE: one variant per line, "CUBIN<TAB>GRID<TAB>BLOCK<TAB>SHARED[<TAB>KERNEL]" (empty
+// fields take the case's recorded values, and --kernel names the kernel), so one compute-sanitizer process checks several variants: its start-up,
 // the CUDA context and the case's upload are paid once instead of once per variant.
 std::vector<OnceVariant> read_variant_list(const std::string& path) {
     std::ifstream in(path);
@@ -176,12 +177,14 @@ std::vector<OnceVariant> read_variant_list(const std::string& path) {
             if (tab == std::string::npos) break;
             from = tab + 1;
         }
-        if (fields.size() != 4) throw Error(path + ": line " + std::to_string(out.size() + 1) + " needs 4 tab-separated fields");
+        if (fields.size() != 4 && fields.size() != 5)
+            throw Error(path + ": line " + std::to_string(out.size() + 1) + " needs 4 or 5 tab-separated fields");
         OnceVariant v;
         v.cubin_path = fields[0];
         if (!fields[1].empty()) v.shape.fields["grid"] = fields[1];
         if (!fields[2].empty()) v.shape.fields["block"] = fields[2];
         if (!fields[3].empty()) v.shape.fields["shared"] = fields[3];
+        if (fields.size() == 5) v.kernel = fields[4];
         out.push_back(std::move(v));
     }
     if (out.empty()) throw Error(path + ": the variant list is empty");
@@ -199,7 +202,7 @@ CUresult run_listed_variant(Replay& replay, const OnceVariant& variant, const st
     const LaunchShape shape = shape_from(variant.shape, replay.test_case());
     CUmodule module = nullptr;
     check_cuda(cuModuleLoadData(&module, cubin.data()), "loading the compiled module");
-    const CUfunction kernel = find_kernel(module, kernel_name);
+    const CUfunction kernel = find_kernel(module, variant.kernel.empty() ? kernel_name : variant.kernel);
     const CUresult r = replay.launch_once(kernel, shape, variable_places(module, replay.test_case()));
     if (r == CUDA_SUCCESS) check_cuda(cuModuleUnload(module), "unloading the compiled module");
     return r;

@@ -81,3 +81,20 @@ gi_test_expect("${settings}" "set\\(GI_COMPILE_ARGUMENTS \\[==\\[-I${src}/includ
 gi_test_configure(out PASS MODE subdir -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=90")
 file(READ "${build}/build.ninja" ninja)
 gi_test_expect("${ninja}" "-P ${GI_TEST_SOURCE}/cmake/GIOptimizeAccept.cmake" "the acceptance script of the source tree")
+
+# A template whose argument is a parameter (FUNCTION "tscale<FACTOR>", PARAMS FACTOR): its launches
+# are recorded, and accepted, under the template's name, since each variant runs another
+# instantiation.
+file(REMOVE_RECURSE "${build}")
+file(WRITE "${src}/tscale.cu" "#include <cstdio>\n#define FACTOR 2\n"
+     "template <int F> __global__ void tscale(float* out, int n) { int i = threadIdx.x; if (i < n) out[i] *= F; }\n"
+     "int main() { float* d = nullptr; cudaMalloc(&d, 4); tscale<FACTOR><<<1, 1>>>(d, 1); return cudaDeviceSynchronize(); }\n")
+gi_test_call("add_executable(tapp tscale.cu)\nset_target_properties(tapp PROPERTIES CUDA_ARCHITECTURES 90)\n\
+gi_optimize_cuda_kernel(tapp KERNEL tscale.cu FUNCTION \"tscale<FACTOR>\" RECORDER tapp PARAMS FACTOR 2 3)\n")
+gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90)
+gi_test_build(plan PASS -n -v tapp)
+gi_test_expect("${plan}" "gi-tool record [^\n]*tscale.cu --function \"?tscale<FACTOR>\"? [^\n]*--recorded-name tscale --out"
+               "the template's launches are recorded under its name")
+gi_test_expect("${plan}" " evolve [^\n]*--function \"?tscale<FACTOR>\"? --param FACTOR=2,3" "evolve follows FACTOR")
+file(READ "${build}/gi-optimize/tapp/evolve.sm_90/accept-settings.cmake" settings)
+gi_test_expect("${settings}" "set\\(GI_RECORDED_NAME \\[==\\[tscale\\]==\\]\\)" "the acceptance records under the same name")

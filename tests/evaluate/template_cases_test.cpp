@@ -3,7 +3,11 @@
 // registration names ("K<32>"), and each case is replayed with its own instantiation.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "../gpu/fake_worker_fixture.hpp"
+#include "../support/toolkit.hpp"
+#include "genome/genome.hpp"
 #include "evaluate/evaluator_factory.hpp"
 #include "grammar/build_grammar.hpp"
 #include "testcase/case_io.hpp"
@@ -59,6 +63,59 @@ TEST_F(TemplateCases, TheFunctionOptionReachesTheEvaluator) {
     EXPECT_EQ(make_evaluator("cuda", grammar_, options)->case_count(), 2);
     options.function = "scale";
     EXPECT_EQ(make_evaluator("cuda", grammar_, options)->case_count(), 3);
+}
+
+// A template argument that is a parameter (FUNCTION "scale<FACTOR>", PARAMS FACTOR): the cases are
+// those of the instantiation the default names, and each variant compiles and runs its own.
+TEST_F(TemplateCases, ATemplateArgumentThatIsAParameterFollowsEachVariant) {
+    if (IsSkipped()) return;
+    std::ofstream(kernel_) << "#define FACTOR 2\n" << kTemplate;
+    GrammarOptions go;
+    go.functions = {"scale<FACTOR>"};
+    go.params = {parse_param_declaration("BLOCK=64,256", "--param"), parse_param_declaration("FACTOR=2,3,5", "--param")};
+    const Grammar grammar = build_grammar(read_source_file(kernel_.string()), go);
+    CudaEvaluatorOptions o = options(0);
+    o.function = "scale<FACTOR>";
+    o.block = "BLOCK";
+    CudaEvaluator e(grammar, o);
+    EXPECT_EQ(e.case_count(), 1);  // the scale<2> case: FACTOR's default
+    Genome genome;
+    set_gene(genome, "FACTOR", "5");
+    const BatchResult r = e.evaluate({make_variant(genome, grammar), make_variant(Genome{}, grammar)}, 0);
+    ASSERT_EQ(r.results.size(), 2u);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    std::vector<std::string> kernels;
+    for (const gpu_test::FakeWorkerEvent& event : events())
+        if (event.what == "kernel") kernels.push_back(event.detail);
+    // The variant with FACTOR=5 ran scale<5>, which its module holds; the unchanged one scale<2>.
+    EXPECT_EQ(kernels, (std::vector<std::string>{"scale<5>:in-module", "scale<2>:in-module"}));
+
+    // nvcc emits only what something instantiates; no host code here names scale<5>.
+    if (!test::have_nvcc()) return;
+    o.nvcc_only = true;
+    CudaEvaluator by_nvcc(grammar, o);
+    set_gene(genome, "FACTOR", "3");
+    EXPECT_EQ(by_nvcc.evaluate({make_variant(genome, grammar)}, 0).results[0].status, EvalStatus::Ok);
+    kernels.clear();
+    for (const gpu_test::FakeWorkerEvent& event : events())
+        if (event.what == "kernel") kernels.push_back(event.detail);
+    ASSERT_EQ(kernels.size(), 3u);
+    EXPECT_EQ(kernels.back(), "scale<3>:in-module");
+    const ValidationReport report = by_nvcc.validate(make_variant(genome, grammar));
+    EXPECT_EQ(report.built_by, "nvcc, the whole file");
+}
+
+TEST(TemplateArguments, AreSplitAndReplacedByParameterValues) {
+    EXPECT_EQ(template_arguments("K<32, float>"), (std::vector<std::string>{"32", "float"}));
+    EXPECT_EQ(template_arguments("K< TILE >"), (std::vector<std::string>{"TILE"}));
+    EXPECT_EQ(template_arguments("K<A<1, 2>, (3, 4)>"), (std::vector<std::string>{"A<1, 2>", "(3, 4)"}));
+    EXPECT_TRUE(template_arguments("k").empty());
+    const std::map<std::string, std::string> values{{"TILE", "16"}, {"REAL", "double"}};
+    EXPECT_EQ(with_template_arguments("MatrixMulCUDA<TILE>", values), "MatrixMulCUDA<16>");
+    EXPECT_EQ(with_template_arguments("K<TILE, REAL>", values), "K<16, double>");
+    EXPECT_EQ(with_template_arguments("K<TILE * 2>", values), "K<TILE * 2>");  // only a parameter alone
+    EXPECT_EQ(with_template_arguments("K<32>", values), "K<32>");
+    EXPECT_EQ(with_template_arguments("stereo", values), "stereo");
 }
 
 TEST_F(TemplateCases, ACaseThatDoesNotSayWhichInstantiationRanIsRefused) {

@@ -169,6 +169,13 @@ int run_fake_replay() {
             const std::string block = m->get("block");
             // The oracle gate's second replay of the original is a run like a variant's.
             log(m->get("role") == "rerun" ? "rerun" : "variant", slot, block);
+            // A template instantiation named by the request ("scale<3>"): logged with whether the
+            // module holds it (its mangled integer argument, "ILi3E").
+            if (const std::string kernel = m->get("kernel"); kernel.find('<') != std::string::npos) {
+                const std::string argument = kernel.substr(kernel.find('<') + 1, kernel.find('>') - kernel.find('<') - 1);
+                const bool held = m->payload.find("ILi" + argument + "E") != std::string::npos;
+                log("kernel", slot, kernel + (held ? ":in-module" : ":missing"));
+            }
             if (block.rfind("32,", 0) == 0) {
                 write_message(1, {"checked", {}, {}});
                 result.fields["outcome"] = "corrupted";

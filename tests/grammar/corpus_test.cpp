@@ -40,6 +40,7 @@ std::vector<CorpusKernel> kernels() {
         {"two_kernels.cu", {"partial_sums", "final_sum"}, {"BLOCK=128,256"}, "", "two kernels of one file"},
         {"crlf.cu", {"saxpy_items"}, {"ITEMS=2,4,8"}, "", "CR LF line ends"},
         {"matrix_mul.cu", {"MatrixMulCUDA<32>"}, {}, recorder, "a template kernel instantiated twice, one instantiation registered"},
+        {"tile_param.cu", {"transposeTiled<TILE>"}, {"TILE=8,16,32"}, recorder, "a template argument as a tunable parameter"},
     };
 }
 
@@ -58,7 +59,7 @@ TEST(Corpus, EveryFileHasAGrammarThatReproducesIt) {
         int globals = 0;
         for (const Function& f : grammar.functions) {
             globals += f.is_global;
-            EXPECT_EQ(f.is_template, f.name == "MatrixMulCUDA") << f.name;
+            EXPECT_EQ(f.is_template, f.name == "MatrixMulCUDA" || f.name == "transposeTiled") << f.name;
         }
         EXPECT_EQ(globals, static_cast<int>(k.functions.size()));
         EXPECT_FALSE(grammar.rules.empty());

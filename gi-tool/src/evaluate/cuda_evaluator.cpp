@@ -181,6 +181,7 @@ struct SanitizeJob {
     std::size_t variant = 0;  // index into sanitize_many's variants
     std::vector<std::string> tools;
     std::string grid, block;
+    std::string kernel;       // the instantiation it runs, when not the case's ("" = the case's)
     std::string cubin;
     double base_ms = 100;
 };
@@ -209,7 +210,9 @@ std::pair<fs::path, std::chrono::milliseconds> write_variant_list(const fs::path
         const fs::path cubin = dir / ("variant-" + std::to_string(k) + ".cubin");
         std::ofstream out(cubin, std::ios::binary);
         out.write(group[k]->cubin.data(), static_cast<std::streamsize>(group[k]->cubin.size()));
-        list << cubin.string() << "\t" << group[k]->grid << "\t" << group[k]->block << "\t" << shared_bytes << "\n";
+        list << cubin.string() << "\t" << group[k]->grid << "\t" << group[k]->block << "\t" << shared_bytes;
+        if (!group[k]->kernel.empty()) list << "\t" << group[k]->kernel;
+        list << "\n";
         allowance_ms += 1000 * group[k]->base_ms + (k > 0 ? 5000 : 0);
     }
     return {list_path, std::chrono::milliseconds(static_cast<long long>(allowance_ms))};
@@ -334,6 +337,10 @@ struct CudaEvaluator::Impl {
     std::string function;
     std::vector<std::string> arg_names;
     std::vector<std::string> instantiations;  // of a template kernel, as recorded ("K<32>"): emitted by NVRTC
+    // A registration whose template argument is a parameter ("MatrixMulCUDA<TILE>", PARAMS TILE):
+    // each variant compiles and runs the instantiation its own value names. "" otherwise.
+    std::string instance_pattern;
+    std::map<std::string, std::string> param_texts;  // every Param gene's default, as written
     NameValues param_defaults;
     std::vector<std::pair<std::string, std::string>> numeric_params;  // name, default
     LaunchGeometry geometry;
@@ -659,11 +666,11 @@ struct CudaEvaluator::Impl {
     // With a guarded build, separate (it rides in front of the plain one) or paired (one module),
     // the request carries the guard's budget (worker/protocol.hpp).
     Message run_message(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
-                        bool time, const Build* build = nullptr) {
+                        bool time, const Build* build = nullptr, const std::string& kernel = "") {
         Message m{"run",
                   {{"slot", std::to_string(index)},
                    {"role", role},
-                   {"kernel", slots[index].kernel},
+                   {"kernel", kernel.empty() ? slots[index].kernel : kernel},
                    {"grid", dims_text(g.grid)},
                    {"block", dims_text(g.block)},
                    {"shared", std::to_string(slots[index].manifest.shared_bytes)},
@@ -918,8 +925,21 @@ struct CudaEvaluator::Impl {
         return r;
     }
 
+    // `source` with `instance` (a template kernel's instantiation, "" for none) instantiated: nvcc
+    // only emits the instantiations something names, and a variant's own may be named by no code
+    // in the file (or by host code set aside).
+    static std::string instantiating(const std::string& source, const std::string& instance) {
+        if (instance.empty()) return source;
+        std::string text = source + "\nstatic void* const gi_tuned_instantiation[] = {(void*)&" + instance;
+        if (source.find(std::string("namespace ") + kGuardedNamespace) != std::string::npos)
+            text += ", (void*)&" + std::string(kGuardedNamespace) + "::" + instance;
+        return text + "};\n";
+    }
+
     // With `whole_file` nvcc compiles the file as the build will; otherwise the run's compiler does.
-    DeviceCompileResult compile(const std::string& source, const std::vector<std::string>& flags, bool whole_file = false) {
+    // `instance`: the variant's own instantiation, when the template argument is a parameter.
+    DeviceCompileResult compile(const std::string& source, const std::vector<std::string>& flags, bool whole_file = false,
+                                const std::string& instance = "") {
         if (use_nvrtc && !whole_file && nvrtc_options_for(flags)) {
             DeviceCompileRequest request;
             request.source = source;
@@ -931,8 +951,9 @@ struct CudaEvaluator::Impl {
             }
             // A paired build holds the template twice: its guarded copy's instantiations too.
             std::vector<std::string> names = instantiations;
+            if (!instance.empty() && std::find(names.begin(), names.end(), instance) == names.end()) names.push_back(instance);
             if (source.find(std::string("namespace ") + kGuardedNamespace) != std::string::npos)
-                for (const std::string& name : instantiations) names.push_back(std::string(kGuardedNamespace) + "::" + name);
+                for (std::size_t k = 0, n = names.size(); k < n; ++k) names.push_back(std::string(kGuardedNamespace) + "::" + names[k]);
             std::vector<std::string> keyed = flags;
             for (const std::string& name : names) keyed.push_back("--name-expression=" + name);
             const std::string key = compiled_code_key(request.source, keyed, arch, device_side ? "nvrtc-device-side" : "nvrtc");
@@ -949,7 +970,7 @@ struct CudaEvaluator::Impl {
                 // NVRTC refused the options: nvcc takes them.
             }
         }
-        return compile_nvcc(source, flags);
+        return compile_nvcc(instantiating(source, instance), flags);
     }
 
     // Whether cutting the host code out changes no device code: nvcc builds the whole original and
@@ -1068,10 +1089,11 @@ struct CudaEvaluator::Impl {
     // One variant's builds, compiled here: paired when `paired` (paired_source_of(source)) is not
     // empty, else plain and (with loops) guarded. When the paired compile fails the plain compile's
     // errors are the verdict, so a broken variant reads as it would without pairing.
-    Build build(const std::string& source, const std::string& paired, const std::vector<std::string>& flags, bool whole_file = false) {
+    Build build(const std::string& source, const std::string& paired, const std::vector<std::string>& flags, bool whole_file = false,
+                const std::string& instance = "") {
         Build b;
         if (!paired.empty()) {
-            DeviceCompileResult r = compile(paired, flags, whole_file);
+            DeviceCompileResult r = compile(paired, flags, whole_file, instance);
             if (r.ok) {
                 b.code = std::move(r);
                 b.paired = true;
@@ -1079,9 +1101,9 @@ struct CudaEvaluator::Impl {
             }
             b.failed_pair = std::move(r);
         }
-        b.code = compile(source, flags, whole_file);
+        b.code = compile(source, flags, whole_file, instance);
         if (const std::string guarded = guarded_source(source); b.code.ok && !guarded.empty())
-            b.guarded = compile(guarded, flags, whole_file);
+            b.guarded = compile(guarded, flags, whole_file, instance);
         return b;
     }
 
@@ -1095,16 +1117,21 @@ struct CudaEvaluator::Impl {
     Builds submit(const Variant& v) {
         Builds b;
         if (std::string paired = paired_source_of(v.source); !paired.empty()) {
-            b.paired = pool->submit<Build>([this, source = v.source, paired = std::move(paired), flags = flags_of(v)] {
-                return build(source, paired, flags);
-            });
+            b.paired = pool->submit<Build>(
+                [this, source = v.source, paired = std::move(paired), flags = flags_of(v), instance = instance_of(v.genome)] {
+                    return build(source, paired, flags, false, instance);
+                });
             return b;
         }
-        b.plain = pool->submit<DeviceCompileResult>([this, source = v.source, flags = flags_of(v)] { return compile(source, flags); });
+        b.plain = pool->submit<DeviceCompileResult>([this, source = v.source, flags = flags_of(v), instance = instance_of(v.genome)] {
+            return compile(source, flags, false, instance);
+        });
         std::string guarded = guarded_source(v.source);
         if (!guarded.empty())
             b.guarded = pool->submit<DeviceCompileResult>(
-                [this, source = std::move(guarded), flags = flags_of(v)] { return compile(source, flags); });
+                [this, source = std::move(guarded), flags = flags_of(v), instance = instance_of(v.genome)] {
+                    return compile(source, flags, false, instance);
+                });
         return b;
     }
 
@@ -1160,6 +1187,15 @@ struct CudaEvaluator::Impl {
         return values;
     }
 
+    // The instantiation a variant runs when the template argument is a parameter ("" otherwise).
+    std::string instance_of(const Genome& genome) const {
+        if (instance_pattern.empty()) return "";
+        std::map<std::string, std::string> values = param_texts;
+        for (const GeneSetting& setting : genome.settings)
+            if (values.count(setting.name)) values[setting.name] = setting.value;
+        return with_template_arguments(instance_pattern, values);
+    }
+
     // The variant's binary_identity on case `index`, or "" when it did not compile or its launch
     // geometry cannot be resolved (run_variant reports either).
     std::string binary_identity_of(int index, const Variant& variant, const Build& build) const {
@@ -1207,7 +1243,8 @@ struct CudaEvaluator::Impl {
         const auto start = Clock::now();
         const bool beside_exiting = worker::killed_workers_exiting() > 0;
         try {
-            const Message reply = run_variant_request(index, run_message(index, "variant", code, g, time, &build));
+            const Message reply =
+                run_variant_request(index, run_message(index, "variant", code, g, time, &build, instance_of(variant.genome)));
             v = classify_run_reply(reply);
             if (v.loop_overrun) ++stats.loop_overruns;
             if (v.corrupting) ++stats.corrupting;
@@ -1265,6 +1302,9 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
                          "replays one kernel's cases, so edits to the others would go unchecked: evolve one kernel at a "
                          "time (--function NAME, one FUNCTION per gi_optimize_cuda_kernel call)");
     for (const KernelParameter& p : kernel->parameters) s.arg_names.push_back(p.name);
+    for (const Gene& gene : grammar.genes)
+        if (gene.kind == GeneKind::Param) s.param_texts[gene.name] = gene.default_value;
+    if (with_template_arguments(s.options.function, s.param_texts) != s.options.function) s.instance_pattern = s.options.function;
     for (const Gene& gene : grammar.genes) {
         if (gene.kind != GeneKind::Param || !gene.numeric) continue;
         try {
@@ -1300,7 +1340,9 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
                                 "which cannot name the launched kernel); record it again");
                 const std::string demangled = worker::demangled_name(slot.manifest.symbol);
                 const std::string instance = worker::kernel_instantiation_name(demangled);
-                const std::string& wanted = s.options.function.empty() ? s.function : s.options.function;
+                // "K<TILE>": the program ran the instantiation the parameter's default names.
+                const std::string wanted = s.options.function.empty() ? s.function
+                                                                      : with_template_arguments(s.options.function, s.param_texts);
                 if (!worker::kernel_name_matches(wanted, slot.manifest.symbol, demangled)) continue;
                 slot.kernel = slot.manifest.symbol;
                 if (std::find(s.instantiations.begin(), s.instantiations.end(), instance) == s.instantiations.end())
@@ -1527,8 +1569,9 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
             // A paired build's module has the plain kernel by its name too (gi-worker --once finds it);
             // otherwise the plain build alone, with no guarded build the sanitizer would not run.
             const std::string paired = s.paired_source_of(variant.source);
-            const DeviceCompileResult code = paired.empty() ? s.compile(variant.source, s.flags_of(variant))
-                                                            : s.build(variant.source, paired, s.flags_of(variant)).code;
+            const std::string instance = s.instance_of(variant.genome);
+            const DeviceCompileResult code = paired.empty() ? s.compile(variant.source, s.flags_of(variant), false, instance)
+                                                            : s.build(variant.source, paired, s.flags_of(variant), false, instance).code;
             if (!code.ok) {
                 results[i].status = EvalStatus::CompileError;
                 results[i].detail = first_error_lines(code.log, 3);
@@ -1559,7 +1602,7 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
                 identities[i] = std::move(identity);
             }
             const double base = s.slots[case_index].original_ms > 0 ? s.slots[case_index].original_ms : 100;
-            jobs.push_back({i, tools, dims_text(g.grid), dims_text(g.block), code.cubin, base});
+            jobs.push_back({i, tools, dims_text(g.grid), dims_text(g.block), instance, code.cubin, base});
         }
         // Several at once: each is a separate process with its own CUDA context, mostly waiting on
         // instrumentation; the gate runs between evaluate() calls, so no timed launch shares the GPU.
@@ -1619,7 +1662,8 @@ ValidationReport CudaEvaluator::validate(const Variant& variant) {
     // What is validated is what the build will compile: the whole file, by nvcc, even when search
     // compiled variants with NVRTC (its code differs from nvcc's in scheduling, and on a file with
     // host code NVRTC saw only the device side).
-    Impl::Build build = s.build(variant.source, s.paired_source_of(variant.source), s.flags_of(variant), true);
+    Impl::Build build =
+        s.build(variant.source, s.paired_source_of(variant.source), s.flags_of(variant), true, s.instance_of(variant.genome));
     s.settle(build);
     ValidationReport report;
     report.built_by = build.code.compiler == "nvcc" ? "nvcc, the whole file" : build.code.compiler;

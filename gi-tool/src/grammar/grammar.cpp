@@ -12,6 +12,44 @@ std::string template_base_name(const std::string& name) {
     return base;
 }
 
+std::vector<std::string> template_arguments(const std::string& name) {
+    const std::size_t open = name.find('<');
+    const std::size_t close = name.rfind('>');
+    std::vector<std::string> arguments;
+    if (open == std::string::npos || close == std::string::npos || close < open) return arguments;
+    auto push = [&](std::size_t from, std::size_t to) {
+        std::string argument = name.substr(from, to - from);
+        const std::size_t first = argument.find_first_not_of(" \t");
+        const std::size_t last = argument.find_last_not_of(" \t");
+        arguments.push_back(first == std::string::npos ? std::string() : argument.substr(first, last - first + 1));
+    };
+    int depth = 0;
+    std::size_t start = open + 1;
+    for (std::size_t i = open + 1; i < close; ++i) {
+        const char c = name[i];
+        if (c == '<' || c == '(' || c == '[') ++depth;
+        if (c == '>' || c == ')' || c == ']') --depth;
+        if (c == ',' && depth == 0) {
+            push(start, i);
+            start = i + 1;
+        }
+    }
+    push(start, close);
+    return arguments;
+}
+
+std::string with_template_arguments(const std::string& name, const std::map<std::string, std::string>& values) {
+    const std::vector<std::string> arguments = template_arguments(name);
+    bool replaced = false;
+    std::string joined;
+    for (const std::string& argument : arguments) {
+        const auto it = values.find(argument);
+        replaced = replaced || it != values.end();
+        joined += (joined.empty() ? "" : ", ") + (it != values.end() ? it->second : argument);
+    }
+    return replaced ? template_base_name(name) + "<" + joined + ">" : name;
+}
+
 std::string rule_id_file_part(const std::string& file_name) {
     std::string part = file_name;
     for (char& c : part) {

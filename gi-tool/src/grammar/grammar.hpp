@@ -121,6 +121,15 @@ struct Function {
 // instantiation of it, which replay runs); other names stand as they are.
 std::string template_base_name(const std::string& name);
 
+// The template arguments a --function name gives, split at top-level commas and trimmed:
+// "K<32, float>" -> {"32", "float"}, "MatrixMulCUDA<TILE>" -> {"TILE"}, "k" -> {}.
+std::vector<std::string> template_arguments(const std::string& name);
+
+// The instantiation a registration names once each template argument that is one of `values`'
+// names alone is replaced by its value: "MatrixMulCUDA<TILE>" with TILE=16 -> "MatrixMulCUDA<16>",
+// the way a demangled kernel name spells it. `name` itself when no argument is such a name.
+std::string with_template_arguments(const std::string& name, const std::map<std::string, std::string>& values);
+
 // A file name as it appears in rule ids ("stereo.cu" in <_stereo.cu_288>): every character a genome
 // cannot hold inside a rule name (white space, '<', '>', control characters) becomes '_', so a
 // kernel named "my kernel.cu" gets ids like <_my_kernel.cu_12> that read back.
