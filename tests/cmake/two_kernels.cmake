@@ -16,7 +16,7 @@ set(src "${root}/src")
 set(build "${root}/build")
 
 # Hand-picked entries, registered exactly as CMakeLists.txt does.
-set(partial_registration --function partial_sums --param BLOCK=128,256,512,1024 --block-size BLOCK --tolerance rel=1e-4)
+set(partial_registration --function partial_sums --param BLOCK=64,128,256,512,1024 --block-size BLOCK --tolerance rel=1e-4)
 set(final_registration --function final_sum --param FINAL_THREADS=32,64,128,256,512 --block-size FINAL_THREADS
     --tolerance rel=1e-4)
 gi_test_run(out PASS "${GI_TEST_TOOL}" cache write "${src}/sum.cu" ${partial_registration} --arch 90

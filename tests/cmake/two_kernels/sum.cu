@@ -1,13 +1,14 @@
 // Two kernels of one file, each registered by its own gi_optimize_cuda_kernel() call (CMakeLists.txt):
 // a sum in two passes, with the host code that runs them in the same file, as programs are written.
-// BLOCK belongs to partial_sums alone, FINAL_THREADS to final_sum alone, so each can be tuned;
-// PARTIALS stays fixed: how the input is cut into slices decides what `partial` holds.
+// BLOCK belongs to partial_sums alone, FINAL_THREADS to final_sum alone, so each can be tuned (both
+// start small, as a first version often does). PARTIALS stays fixed: how the input is cut into
+// slices decides what `partial` holds.
 #include <gi/launch.hpp>
 
 #include "sum.hpp"
 
-#define BLOCK 256
-#define FINAL_THREADS 128
+#define BLOCK 64
+#define FINAL_THREADS 32
 #define PARTIALS 1024
 
 // Block b sums its own slice of `in`; the slices do not depend on BLOCK, so neither does `partial`
