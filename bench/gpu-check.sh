@@ -178,7 +178,7 @@ if [[ -x "$build/tests/corpus/corpus_row_filter" && "$only_bench" != 1 ]]; then
                  "matrix_mul|MatrixMulCUDA<32>|MatrixMulCUDA<32>|--n 256|"
                  "struct_pointers|axpyStruct|axpyStruct|--n 200000 --launches 4|"
                  "pointer_array|sumRows|sumRows|--rows 6 --n 100000|"
-                 "tile_param|transposeTiled<TILE>|transposeTiled|--width 3000 --height 2000|--param TILE=8,16,32 --block-size TILE,TILE --block TILE,TILE --grid (width+TILE-1)/TILE,(height+TILE-1)/TILE")
+                 "tile_param|transposeTiled<TILE>|transposeTiled|--width 3000 --height 2000|--param TILE=8,16,32 --block-size TILE,TILE --block TILE,TILE --grid ceil(width/TILE),ceil(height/TILE)")
     for entry in "${corpus_runs[@]}"; do
         IFS='|' read -r program cfunction crecorded cargs coptions <<<"$entry"
         cdir="$work/corpus-$program"

@@ -48,10 +48,40 @@ TEST(Minimise, KeepsItemsWhoseRemovalBreaksTheVariantOrAddsError) {
     scripted.results["<_k.cu_10> <_k.cu_11>"] = ok_in(0.45, 0.01, 0.0);  // removing _12 is better
     const MinimiseResult result = minimise(evolved, grammar, scripted, 0, MinimiseOptions{3, 1});
     EXPECT_EQ(result.after, "<_k.cu_10> <_k.cu_11>");
-    ASSERT_EQ(result.steps.size(), 3u);
+    // After _12 went, the two kept for failing and adding error are tried again (and stay: the
+    // variants without them were not measured faster).
+    ASSERT_EQ(result.steps.size(), 5u);
     EXPECT_NE(result.steps[0].reason.find("fails"), std::string::npos);
     EXPECT_EQ(result.steps[0].status, EvalStatus::Crash);
     EXPECT_NE(result.steps[1].reason.find("error"), std::string::npos);
+    EXPECT_TRUE(result.steps[2].removed);
+    EXPECT_EQ(result.steps[3].item, "<_k.cu_10>");
+    EXPECT_EQ(result.steps[3].pass, 2);
+    EXPECT_FALSE(result.steps[3].removed);
+    EXPECT_EQ(result.steps[4].item, "<_k.cu_11>");
+    EXPECT_FALSE(result.steps[4].removed);
+}
+
+// Seen on the H100 (final_sum of tests/cmake/two_kernels): "<_k.cu_12>+<_k.cu_11> <_k.cu_11>" copies a
+// statement before the next one and deletes the original, which is the original code. The copy
+// is kept in the first pass (without it the deletion loses the statement), then the deletion goes;
+// the lone copy, a duplicated statement, must not be what ships.
+TEST(Minimise, AnItemKeptOnlyForAnotherThatWasRemovedGoesInTheNextPass) {
+    const Grammar grammar = testing::small_grammar();
+    testing::ScriptedEvaluator scripted;
+    scripted.results["<_k.cu_12>+<_k.cu_11> <_k.cu_11>"] = ok_in(1.0, 0.01);
+    scripted.results["<_k.cu_11>"] = ok_in(1.0, 0.01, 1.0);           // the statement lost: wrong
+    scripted.results["<_k.cu_12>+<_k.cu_11>"] = ok_in(1.0, 0.01);      // duplicated: same
+    scripted.results[""] = ok_in(1.0, 0.01);                           // the original: same
+    const MinimiseResult result =
+        minimise(parse_genome("<_k.cu_12>+<_k.cu_11> <_k.cu_11>"), grammar, scripted, 0, MinimiseOptions{3, 1});
+    EXPECT_EQ(result.after, "");
+    ASSERT_EQ(result.steps.size(), 3u);
+    EXPECT_FALSE(result.steps[0].removed);
+    EXPECT_EQ(result.steps[0].reason, "kept: without it the error grows");
+    EXPECT_TRUE(result.steps[1].removed);
+    EXPECT_EQ(result.steps[2].item, "<_k.cu_12>+<_k.cu_11>");
+    EXPECT_EQ(result.steps[2].pass, 2);
     EXPECT_TRUE(result.steps[2].removed);
 }
 

@@ -78,44 +78,66 @@ MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator
         return result;
     }
     Genome current = evolved;
-    // Items keep their original numbering in `evolved`; `index` walks `current`, which loses the
-    // removed ones, so left-to-right order is kept.
-    std::size_t index = 0;
-    bool first = true;
-    for (const std::string& item : genome_items(evolved)) {
-        const Genome candidate = without_item(current, index);
-        auto [ref, cand] = measure_pair(evolved, candidate, grammar, evaluator, case_index, options.repeats);
-        if (first) {
-            result.before_time = ref.time;
-            first = false;
-            if (ref.status != EvalStatus::Ok) {
-                result.note = "not run: the evolved genome fails on case " + std::to_string(case_index) + " (" +
-                              to_string(ref.status) + ": " + ref.detail + ")";
-                return result;
+    // One pass knocks items out left to right. An item may be needed only because of another one
+    // (a copy of a statement that a later edit deletes): while the other stays, removing the first
+    // fails or adds error; once the other is removed, it is dead weight. So items kept for failing
+    // or adding error are tried again, in further passes, for as long as a pass removes something.
+    // `retry` follows `current`'s items: whether each was kept for such a reason.
+    std::vector<bool> retry;
+    for (int pass = 1;; ++pass) {
+        const std::vector<std::string> items = genome_items(current);
+        const std::vector<bool> tried = pass == 1 ? std::vector<bool>(items.size(), true) : retry;
+        retry.clear();
+        bool removed_any = false;
+        // `index` walks `current`, which loses the removed items, so left-to-right order is kept.
+        std::size_t index = 0;
+        for (std::size_t k = 0; k < items.size(); ++k) {
+            if (!tried[k]) {
+                retry.push_back(false);
+                ++index;
+                continue;
             }
-            result.ran = true;
+            const Genome candidate = without_item(current, index);
+            auto [ref, cand] = measure_pair(evolved, candidate, grammar, evaluator, case_index, options.repeats);
+            if (!result.ran) {
+                result.before_time = ref.time;
+                if (ref.status != EvalStatus::Ok) {
+                    result.note = "not run: the evolved genome fails on case " + std::to_string(case_index) + " (" +
+                                  to_string(ref.status) + ": " + ref.detail + ")";
+                    return result;
+                }
+                result.ran = true;
+            }
+            MinimiseStep step;
+            step.item = items[k];
+            step.pass = pass;
+            step.reference = ref.time;
+            step.candidate = cand.time;
+            step.status = cand.status;
+            step.error = cand.error;
+            bool dependent = false;
+            if (cand.status != EvalStatus::Ok) {
+                step.reason = "kept: without it the variant fails (" + to_string(cand.status) + ")";
+                dependent = true;
+            } else if (cand.error > ref.error) {
+                step.reason = "kept: without it the error grows";
+                dependent = true;
+            } else if (slower_beyond_noise(cand.time, ref.time, options.k)) {
+                step.reason = "kept: without it the variant is slower by more than k x noise";
+            } else {
+                step.removed = true;
+                step.reason = "removed: no loss beyond k x noise";
+            }
+            if (step.removed) {
+                current = candidate;
+                removed_any = true;
+            } else {
+                retry.push_back(dependent);
+                ++index;
+            }
+            result.steps.push_back(std::move(step));
         }
-        MinimiseStep step;
-        step.item = item;
-        step.reference = ref.time;
-        step.candidate = cand.time;
-        step.status = cand.status;
-        step.error = cand.error;
-        if (cand.status != EvalStatus::Ok) {
-            step.reason = "kept: without it the variant fails (" + to_string(cand.status) + ")";
-        } else if (cand.error > ref.error) {
-            step.reason = "kept: without it the error grows";
-        } else if (slower_beyond_noise(cand.time, ref.time, options.k)) {
-            step.reason = "kept: without it the variant is slower by more than k x noise";
-        } else {
-            step.removed = true;
-            step.reason = "removed: no loss beyond k x noise";
-        }
-        if (step.removed)
-            current = candidate;
-        else
-            ++index;
-        result.steps.push_back(std::move(step));
+        if (!removed_any || std::find(retry.begin(), retry.end(), true) == retry.end()) break;
     }
     result.after = genome_to_text(current);
     return result;

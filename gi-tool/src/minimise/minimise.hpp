@@ -2,7 +2,9 @@
 // Post-evolution clean-up (seeds 000 8.11, 001 4.3): knock out the evolved genome's items one at a
 // time, left to right (gene settings reset to their defaults, then edits removed), and keep each
 // removal unless the variant without it is slower than the evolved one by more than k times the
-// measured noise, gains error, or stops working. All measurements are on one fixed case; each
+// measured noise, gains error, or stops working. Items kept because removing them failed or added
+// error are tried again after a pass that removed something (they may have propped up an item
+// that is gone now), until a pass removes nothing. All measurements are on one fixed case; each
 // comparison evaluates the evolved genome and the candidate together `repeats` times.
 #include <string>
 #include <vector>
@@ -20,6 +22,7 @@ struct MinimiseOptions {
 
 struct MinimiseStep {
     std::string item;       // "BLOCK_W=128", "<_k.cu_12>"
+    int pass = 1;           // 2 and on: an item kept earlier for failing or adding error, tried again
     bool removed = false;
     std::string reason;     // why it was kept or removed
     Timing reference;       // the evolved genome in the same evaluations

@@ -203,7 +203,7 @@ std::string html_report(const RunRecord& r, const std::string& source) {
         out << "<p>Evolved <code>" << html_escape(r.minimise.before) << "</code>, minimised to <code>"
             << html_escape(r.minimise.after.empty() ? "(nothing)" : r.minimise.after)
             << "</code>. Each item was knocked out in turn; it is kept when the genome without it is slower by more than "
-               "the noise.</p>\n<table><tr><th>item</th><th>verdict</th><th>with it</th><th>without it</th>"
+               "the noise, fails or adds error (those are tried again, in a further pass, once others went).</p>\n<table><tr><th>item</th><th>verdict</th><th>with it</th><th>without it</th>"
                "<th>knock-out cost</th><th>why</th></tr>\n";
         for (const MinimiseStep& s : r.minimise.steps) {
             const bool timed = s.reference.valid() && s.candidate.valid() && s.reference.median_ms > 0;
@@ -211,7 +211,8 @@ std::string html_report(const RunRecord& r, const std::string& source) {
                 << (s.removed ? "removed" : "kept") << "</td><td>" << timing_text(s.reference) << "</td><td>"
                 << (s.status == EvalStatus::Ok ? timing_text(s.candidate) : html_escape(to_string(s.status))) << "</td><td>"
                 << (timed ? fixed(s.candidate.median_ms / s.reference.median_ms, 3) + "x" : std::string("-")) << "</td><td>"
-                << html_escape(s.reason) << "</td></tr>\n";
+                << html_escape(s.reason) << (s.pass > 1 ? " (pass " + std::to_string(s.pass) + ")" : std::string())
+                << "</td></tr>\n";
         }
         out << "</table>\n";
     }

@@ -181,6 +181,7 @@ void write_minimise(XMLNode* parent, const MinimiseResult& minimise) {
     for (const MinimiseStep& step : minimise.steps) {
         XMLElement* s = add(e, "step");
         set(s, "item", step.item);
+        if (step.pass > 1) set(s, "pass", step.pass);
         set(s, "removed", step.removed);
         set(s, "reason", step.reason);
         set(s, "status", to_string(step.status));
@@ -202,6 +203,8 @@ MinimiseResult read_minimise(const XMLElement* parent, const std::string& file) 
     for (const XMLElement* s = e->FirstChildElement("step"); s; s = s->NextSiblingElement("step")) {
         MinimiseStep step;
         step.item = required_attribute(s, "item", file);
+        // Records from before repeated passes have no "pass": every step was the first pass's.
+        if (s->Attribute("pass")) step.pass = int_attribute(s, "pass", file);
         step.removed = bool_attribute(s, "removed", file);
         step.reason = required_attribute(s, "reason", file);
         step.status = status_attribute(s, file);
