@@ -8,7 +8,9 @@
 #   2. the generated file holds both genomes, and the program built with it passes its own check
 #      (the sum against a double-precision CPU sum) on the sizes it was evolved on and on others;
 #   3. each header describes its own kernel's variant (sum --variant);
-#   4. a second build does nothing.
+#   4. a second build does nothing;
+#   5. (A/B) evolving each kernel by hand on the recorded cases with NVRTC (the device side of sum.cu
+#      and of its headers) and with --nvcc-only, for TWO_KERNELS_AB_SECONDS (30) each.
 # Usage (on the device): OUT=out/two-kernels bash bench/cmake-two-kernels.sh   Needs nvcc and a GPU.
 # Environment: GI_BUDGET (minutes per kernel, 1), GI_JOBS, OUT.
 set -uo pipefail
@@ -92,6 +94,28 @@ if grep -q "no work to do" "$OUT/rebuild.log"; then
     row "second build, nothing changed" "no work to do"
 else
     fail "second build, nothing changed" "$(tail -3 "$OUT/rebuild.log" | tr '\n' ' ')"
+fi
+# NVRTC on the device side of sum.cu and its headers against nvcc, on the cases the build recorded:
+# the same evolution by hand (`gi-tool evolve` with the build's registration file), same seed and
+# time, with and without --nvcc-only. TWO_KERNELS_AB_SECONDS=0 skips it.
+ab_seconds="${TWO_KERNELS_AB_SECONDS:-30}"
+tool="$(find "$build" -type f -name gi-tool -perm -u+x | head -1)"
+if [[ "$ab_seconds" != 0 && -x "$tool" ]]; then
+    for kernel in partial_sums final_sum; do
+        mapfile -t registration <"$build/gi-optimize/sum/$kernel.registration"
+        cases="$build/gi-optimize/sum/evolve.$kernel.sm_$arch"
+        for label in nvrtc nvcc; do
+            options=()
+            [[ "$label" == nvcc ]] && options=(--nvcc-only)
+            log="$OUT/ab-$kernel-$label.log"
+            "$tool" evolve "${registration[@]}" --evaluator cuda --arch "sm_$arch" --cases "$cases/cases" \
+                --held-out "$cases/held-out" --time-limit "$ab_seconds" --seed 1 "${options[@]}" --out "$work/ab-$kernel-$label" \
+                >"$log" 2>&1
+            rate="$(grep -m1 '^evaluated per minute:' "$log" | sed 's/^evaluated per minute: *//')"
+            compiles="$(grep -m1 -o '[0-9]* compiles with [a-z ()]*, [0-9.]* ms each' "$log")"
+            row "A/B $kernel, $label" "${rate:-?} | ${compiles:-?} | $(grep -m1 -o 'NVRTC compiles the kernel file.s device side[^;]*;[^;]*' "$log" | cut -c1-150)"
+        done
+    done
 fi
 row "result" "$([[ $failures == 0 ]] && echo "all checks passed" || echo "$failures check(s) FAILED")"
 exit $((failures > 0))

@@ -56,6 +56,37 @@ __global__ void scale(float* out, const float* in, int n) {
 int main() { std::printf("scale\n"); return 0; }
 )";
 
+// Host code in the project's own headers too: a header of host declarations (with CUDA runtime
+// types) and one of device helpers with a host function beside them, as programs split files.
+const char* kWithProjectHeaders = R"(#include <vector>
+#include "scale_host.hpp"
+#include "math/scale_math.cuh"
+#define BLOCK 256
+__global__ void scale(float* out, const float* in, int n) {
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    if (i < n) out[i] = twice(in[i]);
+}
+cudaError_t run_scale(float* out, const float* in, int n) {
+    scale<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(out, in, n);
+    return cudaGetLastError();
+}
+)";
+const char* kScaleHost = R"(#pragma once
+#include <cuda_runtime.h>
+#include <string>
+// The program's host side.
+cudaError_t run_scale(float* out, const float* in, int n);
+std::string describe(const std::vector<float>& values);
+inline int blocks_for(int n) { return (n + 255) / 256; }
+)";
+const char* kScaleMath = R"(#pragma once
+#include <cstdio>
+#include "limits.cuh"
+__device__ inline float twice(float x) { return x * FACTOR; }
+inline void print_factor() { std::printf("factor %g\n", FACTOR); }
+)";
+const char* kLimits = "#pragma once\n#define FACTOR 2.0f\nstatic const char* const kName = \"scale\";\n";
+
 class DeviceSideEvaluator : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -94,6 +125,24 @@ TEST_F(DeviceSideEvaluator, HostCodeInTheFileKeepsNvrtcAndValidatesNvccsBuild) {
     ASSERT_EQ(r.results.size(), 1u);
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
     EXPECT_EQ(e.stats().compiler, "nvrtc (device side)");
+}
+
+TEST_F(DeviceSideEvaluator, HostCodeInProjectHeadersIsSetAsideToo) {
+    const fs::path include = folder_.path() / "include";
+    fs::create_directories(include / "math");
+    std::ofstream(include / "scale_host.hpp") << kScaleHost;
+    std::ofstream(include / "math" / "scale_math.cuh") << kScaleMath;
+    std::ofstream(include / "math" / "limits.cuh") << kLimits;
+    const Grammar grammar = grammar_of(kWithProjectHeaders);
+    CudaEvaluatorOptions o = options();
+    o.include_dirs = {include.string()};
+    CudaEvaluator e(grammar, o);
+    const BatchResult r = e.evaluate({make_variant(Genome{}, grammar)}, 0);
+    ASSERT_EQ(r.results.size(), 1u);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(e.stats().compiler, "nvrtc (device side)");
+    for (const std::string& note : e.run_notes()) EXPECT_EQ(note.find("NVRTC cannot"), std::string::npos) << note;
+    EXPECT_EQ(e.validate(make_variant(Genome{}, grammar)).built_by, "nvcc, the whole file");
 }
 
 TEST_F(DeviceSideEvaluator, AKernelThatNeedsItsHostCodeCompilesWithNvcc) {

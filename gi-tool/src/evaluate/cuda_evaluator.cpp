@@ -25,6 +25,7 @@
 #include "compare/tolerance.hpp"
 #include "compile/cubin_sections.hpp"
 #include "compile/device_side.hpp"
+#include "compile/project_headers.hpp"
 #include "compile/module_variables.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_cache.hpp"
@@ -373,6 +374,9 @@ struct CudaEvaluator::Impl {
     bool use_nvrtc = nvrtc_available();
     std::unique_ptr<SanitizerSessions> sanitizer_sessions;  // the gate's long-lived processes
     bool device_side = false;  // NVRTC compiles device_side_of() each variant, with host header stand-ins
+    std::vector<ProjectHeader> project_side;  // the project's headers, their host code set aside too
+    std::vector<std::pair<std::string, std::string>> device_side_headers;  // NVRTC's in-memory headers then
+    fs::path kernel_dir;                      // where the kernel file's quoted #includes start
     bool compiler_decided = false;
     std::shared_ptr<DeviceCompileResult> original_cubin;
     std::string original_sha256;
@@ -897,15 +901,28 @@ struct CudaEvaluator::Impl {
     }
 
     // ---- compile ------------------------------------------------------------------------
-    DeviceCompileResult compile_nvcc(const std::string& source, const std::vector<std::string>& flags) {
-        const std::string key = compiled_code_key(source, flags, arch, "nvcc");
+    // `headers`: device sides of project headers that stand in for the files (device_side_differs).
+    DeviceCompileResult compile_nvcc(const std::string& source, const std::vector<std::string>& flags,
+                                     const std::vector<ProjectHeader>& headers = {}) {
+        std::string keyed = source;
+        for (const ProjectHeader& h : headers) keyed += "\n// gi-header " + h.include_name + "\n" + h.device_side;
+        const std::string key = compiled_code_key(keyed, flags, arch, "nvcc");
         if (auto hit = cache.get(key)) return *hit;
         NvccOptions no;
         no.nvcc = options.nvcc;
         no.arch = arch;
         no.include_dirs = options.include_dirs;
-        NvccCompiler nvcc(no);
         TemporaryDirectory dir("gi-cuda-compile");
+        if (!headers.empty()) {
+            // Found before the real ones, as NVRTC finds its in-memory headers by name first.
+            const fs::path stand_ins = dir.path() / "gi-project-headers";
+            for (const ProjectHeader& h : headers) {
+                fs::create_directories((stand_ins / h.include_name).parent_path());
+                std::ofstream(stand_ins / h.include_name, std::ios::binary) << h.device_side;
+            }
+            no.include_dirs.insert(no.include_dirs.begin(), stand_ins.string());
+        }
+        NvccCompiler nvcc(no);
         const fs::path src = dir.path() / "variant.cu", out = dir.path() / "variant.cubin";
         {
             std::ofstream f(src, std::ios::binary);
@@ -947,7 +964,7 @@ struct CudaEvaluator::Impl {
                 std::optional<DeviceSide> cut = device_side_of(source, "variant.cu");
                 if (!cut) return compile_nvcc(source, flags);  // unbalanced brackets: nvcc's verdict
                 request.source = std::move(cut->source);
-                request.headers = host_header_stand_ins();
+                request.headers = device_side_headers;
             }
             // A paired build holds the template twice: its guarded copy's instantiations too.
             std::vector<std::string> names = instantiations;
@@ -984,7 +1001,7 @@ struct CudaEvaluator::Impl {
             text += "};\n";
         }
         const DeviceCompileResult whole = compile_nvcc(original, options.compile_options);
-        const DeviceCompileResult part = compile_nvcc(text, options.compile_options);
+        const DeviceCompileResult part = compile_nvcc(text, options.compile_options, project_side);
         if (!whole.ok || !part.ok) return "nvcc does not compile its device side alone: " + first_error_lines(part.log, 1);
         try {
             if (!same_device_code(part.cubin, whole.cubin)) return "nvcc builds different device code from the file without its host code";
@@ -1004,6 +1021,11 @@ struct CudaEvaluator::Impl {
             // code out is shown to change no device code; else the whole run compiles with nvcc.
             const std::string whole_file_log = r.log;
             device_side = true;
+            std::vector<std::string> stand_in_names;
+            device_side_headers = host_header_stand_ins();
+            for (const auto& [name, text] : device_side_headers) stand_in_names.push_back(name);
+            project_side = project_headers(original, kernel_dir, options.include_dirs, toolkit_include_dirs(), stand_in_names);
+            for (const ProjectHeader& h : project_side) device_side_headers.emplace_back(h.include_name, h.device_side);
             r = compile(original, options.compile_options);
             const std::optional<DeviceSide> cut = device_side_of(original, "variant.cu");
             const std::string why = !cut   ? "its brackets do not balance"
@@ -1011,10 +1033,16 @@ struct CudaEvaluator::Impl {
                                            : first_error_lines(r.log, 1);
             if (why.empty()) {
                 std::cerr << "gi-tool: note: NVRTC compiles the kernel file's device side (" << cut->host_definitions
-                          << " host definitions and the host headers set aside; nvcc builds the same device code from it); "
-                             "the result is validated as nvcc builds the whole file\n";
+                          << " host definitions and the host headers set aside";
+                if (!project_side.empty()) {
+                    std::cerr << "; the host code of the project's headers too:";
+                    for (const ProjectHeader& h : project_side) std::cerr << " " << h.include_name;
+                }
+                std::cerr << "; nvcc builds the same device code from it); the result is validated as nvcc builds the "
+                             "whole file\n";
             } else {
                 device_side = false;
+                project_side.clear();
                 use_nvrtc = false;
                 r = compile_nvcc(original, options.compile_options);
                 nvrtc_refusal = first_error_lines(whole_file_log, 1) + "; its device side alone: " + why;
@@ -1315,6 +1343,8 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
     s.geometry = parse_launch_geometry(s.options.block, s.options.grid);
     s.tolerance = parse_tolerance_spec(s.options.tolerances, "--tolerance");
     s.original = original_source(grammar);
+    s.kernel_dir = fs::path(grammar.source_path).parent_path();
+    if (s.kernel_dir.empty()) s.kernel_dir = ".";
     s.original_barriers = count_barriers(s.original);
     if (s.options.include_dirs.empty()) {
         const fs::path folder = fs::path(grammar.source_path).parent_path();
