@@ -9,7 +9,7 @@
 #      (the sum against a double-precision CPU sum) on the sizes it was evolved on and on others;
 #   3. each header describes its own kernel's variant (sum --variant);
 #   4. a second build does nothing;
-#   5. (A/B) evolving each kernel by hand on the recorded cases with NVRTC (the device side of sum.cu
+#   5. (A/B) evolving a kernel by hand on the recorded cases with NVRTC (the device side of sum.cu
 #      and of its headers) and with --nvcc-only, for TWO_KERNELS_AB_SECONDS (30) each.
 # Usage (on the device): OUT=out/two-kernels bash bench/cmake-two-kernels.sh   Needs nvcc and a GPU.
 # Environment: GI_BUDGET (minutes per kernel, 1), GI_JOBS, OUT.
@@ -97,11 +97,12 @@ else
 fi
 # NVRTC on the device side of sum.cu and its headers against nvcc, on the cases the build recorded:
 # the same evolution by hand (`gi-tool evolve` with the build's registration file), same seed and
-# time, with and without --nvcc-only. TWO_KERNELS_AB_SECONDS=0 skips it.
+# time, with and without --nvcc-only, for TWO_KERNELS_AB_KERNELS (partial_sums; each pair takes about
+# twice TWO_KERNELS_AB_SECONDS plus a minute). TWO_KERNELS_AB_SECONDS=0 skips it.
 ab_seconds="${TWO_KERNELS_AB_SECONDS:-30}"
 tool="$(find "$build" -type f -name gi-tool -perm -u+x | head -1)"
 if [[ "$ab_seconds" != 0 && -x "$tool" ]]; then
-    for kernel in partial_sums final_sum; do
+    for kernel in ${TWO_KERNELS_AB_KERNELS:-partial_sums}; do
         mapfile -t registration <"$build/gi-optimize/sum/$kernel.registration"
         cases="$build/gi-optimize/sum/evolve.$kernel.sm_$arch"
         for label in nvrtc nvcc; do
