@@ -960,8 +960,9 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
         COMMAND "${tool}" evolve "${kernel}" ${registration} ${compile_arguments} ${evolve_options} --evaluator cuda
                 --arch sm_${architecture} --cases "${work}/cases" ${held_out_option}
                 --time-limit ${budget_seconds} --out "${work}/run"
-        # The run as a page with charts, next to it; its path is printed ("gi-tool report: wrote ...").
-        COMMAND "${tool}" report --out "${work}/run"
+        # The run as a page with charts and the source lines each kept edit changes, next to it; its
+        # path is printed ("gi-tool report: wrote ...").
+        COMMAND "${tool}" report --out "${work}/run" "${kernel}" ${registration} ${compile_arguments}
         COMMAND "${tool}" cache write "${kernel}" ${registration} --arch ${architecture}
                 --cache-dir "${work}/candidate" --from-run "${work}/run" ${provenance} ${write_options}
         COMMAND "${CMAKE_COMMAND}" -E touch "${evolved_stamp}"

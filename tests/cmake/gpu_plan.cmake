@@ -19,7 +19,8 @@ gi_test_expect("${plan}" "app_gi_recorder" "the recorder twin is built")
 gi_test_expect("${plan}" "gi-tool record [^\n]*scale.cu --function scaleKernel --arch sm_90 --out [^\n]*evolve.sm_90/cases -- [^\n]*app_gi_recorder --record"
                "the recorder runs through gi-tool record with ARGS")
 gi_test_expect("${plan}" "gi-tool[^\n]* evolve [^\n]*scale.cu --function scaleKernel [^\n]*--evaluator cuda" "evolve runs")
-gi_test_expect("${plan}" "gi-tool[^\n]* report --out [^\n]*evolve.sm_90/run" "the run's report is written next to it")
+gi_test_expect("${plan}" "gi-tool[^\n]* report --out [^\n]*evolve.sm_90/run [^\n]*scale.cu --function scaleKernel"
+               "the run's report is written next to it, with the kernel for its source view")
 gi_test_expect("${plan}" "gi-tool[^\n]* cache write [^\n]*--arch 90 [^\n]*--cache-dir [^\n]*evolve.sm_90/candidate --from-run"
                "the run's entry is a candidate in the build folder")
 gi_test_expect_not("${plan}" "cache write [^\n]*--allow-unvalidated" "no opt-in without ALLOW_UNVALIDATED")

@@ -7,6 +7,8 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/kernel_args.hpp"
+#include "source/source_file.hpp"
 #include "report/html_report.hpp"
 #include "search/atomic_file.hpp"
 #include "search/record_xml.hpp"
@@ -17,23 +19,51 @@ namespace {
 namespace fs = std::filesystem;
 
 const char* kHelp =
-    "usage: gi-tool report --out DIR [-o FILE.html]\n"
+    "usage: gi-tool report --out DIR [-o FILE.html] [KERNEL.cu --function NAME [kernel options]]\n"
     "  Writes one HTML page about the run in DIR (the --out folder of gi-tool evolve, read from\n"
     "  DIR/run.xml): its result and validation, where the time went, speedup and what the search\n"
     "  tried per generation, the original kernel's timing noise, and each kept edit's knock-out cost.\n"
-    "  Charts are inline SVG: nothing is fetched, the page opens offline. Safe while the run goes on.\n\n"
+    "  With the kernel and its registration (as given to evolve), also the source lines each item of\n"
+    "  the final genome changes, before and after. Charts are inline SVG: nothing is fetched, the page\n"
+    "  opens offline. Safe while the run goes on.\n\n"
     "  --out DIR         the run's output directory\n"
     "  -o FILE           where to write the page (default DIR/report.html)\n"
+    "  KERNEL.cu ...     the kernel file the run evolved, with --function, --param, --flag,\n"
+    "                    --block-size as given to evolve (--grid, --tolerance, -I, -D and\n"
+    "                    --compile-option are accepted and unused, so a .registration file fits)\n"
+    "\nexample:\n  gi-tool report --out run kernels/stereo/stereo.cu --function stereo_kernel --param ROWS_PER_THREAD=1..8\n"
     "\nexit status: 0 ok, 1 failure (no or unreadable run.xml), 2 usage error\n";
 
+// The final genome's items on the kernel's source, or why not.
+SourceView source_view(const Args& args, const RunRecord& record) {
+    SourceView view;
+    if (args.positional().empty()) return view;
+    const Grammar grammar = grammar_from(args);
+    std::string recorded;
+    for (const auto& [name, value] : record.settings)
+        if (name == "kernel-sha256") recorded = value;
+    if (!recorded.empty() && recorded != grammar.source_hash) {
+        view.note = "The kernel given (" + args.positional().front() + ") is not the file this run evolved (its sha256 " +
+                    grammar.source_hash.substr(0, 12) + "..., the run's " + recorded.substr(0, 12) + "...): no source view.";
+        return view;
+    }
+    try {
+        view.items = item_diffs(parse_genome(record.final_genome), grammar, read_source_file(kernel_path_from(args)).text);
+    } catch (const Error& e) {
+        view.note = std::string("The final genome does not apply to the kernel as registered here: ") + e.what();
+    }
+    return view;
+}
+
 int run_report(const std::vector<std::string>& arguments) {
-    const Args args(arguments, {"--out", "-o"}, {"--help"});
+    const Args args(arguments, with(kernel_value_options(), {"--out", "-o", "--grid", "--tolerance"}),
+                    with(kernel_switch_options(), {"--help"}));
     if (args.has("--help")) {
         std::cout << kHelp;
         return kExitOk;
     }
-    if (!args.positional().empty())
-        throw UsageError("unexpected argument '" + args.positional().front() + "' (give the run's folder with --out)");
+    if (args.positional().size() > 1)
+        throw UsageError("unexpected argument '" + args.positional()[1] + "' (one kernel file; the run's folder goes with --out)");
     const fs::path dir = args.required("--out");
     const fs::path run_xml = dir / "run.xml";
     if (!fs::is_regular_file(run_xml))
@@ -45,7 +75,7 @@ int run_report(const std::vector<std::string>& arguments) {
     const RunRecord record = read_run_record(document.RootElement(), run_xml.string());
     const fs::path output = args.value("-o") ? fs::path(*args.value("-o")) : dir / "report.html";
     if (fs::exists(output) && fs::equivalent(output, run_xml)) throw UsageError("-o would overwrite the run record " + run_xml.string());
-    write_file_atomically(output, html_report(record, dir.string()));
+    write_file_atomically(output, html_report(record, dir.string(), source_view(args, record)));
     std::cout << "gi-tool report: wrote " << output.string() << "\n";
     return kExitOk;
 }
