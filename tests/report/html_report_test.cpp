@@ -16,6 +16,7 @@
 #include "report/html_report.hpp"
 #include "report/svg_chart.hpp"
 #include "search/evolve.hpp"
+#include "util/hash.hpp"
 
 namespace gi {
 namespace {
@@ -180,6 +181,56 @@ TEST(HtmlReportInABrowser, ThePageRendersWithItsCharts) {
     EXPECT_EQ(points_of(dom.str(), "best so far"), 4) << dom.str().substr(0, 400);
     run("--screenshot='" + (dir / "report.png").string() + "' 'file://" + (dir / "report.html").string() + "'", dir / "log1");
     run("--screenshot='" + (dir / "blank.png").string() + "' 'file://" + (dir / "blank.html").string() + "'", dir / "log2");
+    ASSERT_TRUE(fs::exists(dir / "report.png") && fs::exists(dir / "blank.png"));
+    EXPECT_GT(fs::file_size(dir / "report.png"), 4 * fs::file_size(dir / "blank.png"));
+    fs::remove_all(dir);
+}
+
+// A real run (stereo on the H100, bench/results/2026-11-26-issue-16-part3.md section 6), as a user
+// renders it with gi-tool report and the kernel: 7 generations in the charts, the final genome's
+// source lines, and in a browser a page that is not blank.
+TEST(HtmlReportInABrowser, ACommittedH100RunRendersWithItsSourceView) {
+    const fs::path dir = run_dir("h100");
+    fs::create_directories(dir);
+    const fs::path data = fs::path(GI_SOURCE_DIR) / "tests/data/report/h100-stereo-run.xml.gz";
+    if (std::system(("gzip -dc '" + data.string() + "' > '" + (dir / "run.xml").string() + "'").c_str()) != 0)
+        GTEST_SKIP() << "no gzip to unpack " << data;
+    const fs::path kernel = fs::path(GI_SOURCE_DIR) / "kernels/stereo/stereo.cu";
+    const test::ToolRun r = test::run_gi_tool(
+        "report --out '" + dir.string() + "' '" + kernel.string() + "' --function stereo_kernel --param BLOCK_W=16,32,64,128,256 "
+        "--param ROWS_PER_THREAD=1..18,20,24,30,40,48,60 --param XHALO=0,1 --param DPER=1..4 --param STORE_DISPARITY_PIXEL=0,1,2 "
+        "--param STORE_MIN_SSD=0,1,2 --param OUT_TYPE=float,int,short --param USE_MUL24=0,1 --flag 'dlcm:-Xptxas -dlcm={ca|cg}' "
+        "--block-size BLOCK_W,DPER");
+    ASSERT_EQ(r.status, 0) << r.output;
+    std::ifstream page(dir / "report.html");
+    std::stringstream html;
+    html << page.rdbuf();
+    EXPECT_EQ(points_of(html.str(), "best so far"), 7);
+    // The run evolved stereo.cu as of b022630; once the kernel is edited the page must say so instead.
+    std::ifstream kernel_file(kernel, std::ios::binary);
+    std::stringstream kernel_text;
+    kernel_text << kernel_file.rdbuf();
+    std::ifstream run_file(dir / "run.xml");
+    std::stringstream run_text;
+    run_text << run_file.rdbuf();
+    if (run_text.str().find("value=\"" + sha256_hex(kernel_text.str()) + "\"") != std::string::npos) {
+        EXPECT_NE(html.str().find("<span class=\"add\">+ #define ROWS_PER_THREAD 2</span>"), std::string::npos);
+        EXPECT_EQ(html.str().find("is not the file this run evolved"), std::string::npos);
+    } else {
+        EXPECT_NE(html.str().find("is not the file this run evolved"), std::string::npos);
+    }
+
+    std::string chromium;
+    for (const char* candidate : {"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"})
+        if (fs::exists(candidate)) chromium = candidate;
+    if (chromium.empty()) GTEST_SKIP() << "no Chromium here (apt-get install chromium)";
+    std::ofstream(dir / "blank.html") << "<!DOCTYPE html><html><body></body></html>";
+    for (const char* name : {"report", "blank"}) {
+        const std::string command = "timeout 60 '" + chromium + "' --headless --no-sandbox --disable-gpu --window-size=1000,1400 "
+                                    "--screenshot='" + (dir / (std::string(name) + ".png")).string() + "' 'file://" +
+                                    (dir / (std::string(name) + ".html")).string() + "' > /dev/null 2>&1";
+        EXPECT_EQ(std::system(command.c_str()), 0) << command;
+    }
     ASSERT_TRUE(fs::exists(dir / "report.png") && fs::exists(dir / "blank.png"));
     EXPECT_GT(fs::file_size(dir / "report.png"), 4 * fs::file_size(dir / "blank.png"));
     fs::remove_all(dir);
