@@ -151,6 +151,34 @@ TEST(ReportCommand, WritesThePageAndNamesAFolderWithoutARun) {
     fs::remove_all(dir);
 }
 
+TEST(HtmlReport, TheSanitizerGatesRefusalsAreListed) {
+    RunRecord record;
+    record.evaluator = "cuda";
+    record.search_gate_seconds = 2.5;
+    GenerationRecord g;
+    g.index = 2;
+    IndividualRecord refused;
+    refused.genome = "<_k.cu_12>";
+    refused.status = EvalStatus::SanitizerError;
+    refused.detail = "compute-sanitizer memcheck: Invalid __global__ read of size 4 bytes\n at k+0x40";
+    IndividualRecord ok;
+    ok.genome = "BLOCK=128";
+    g.individuals = {refused, ok, refused};  // the repeat is one program
+    record.generations = {g};
+    record.final_check.note = "gave up '<_k.cu_13>': sanitizer-error racecheck";
+    const std::string html = html_report(record, "run");
+    EXPECT_NE(html.find("1 program(s) were refused:"), std::string::npos);
+    EXPECT_NE(html.find("<tr><td>3</td><td><code>&lt;_k.cu_12&gt;</code></td><td>sanitizer-error: compute-sanitizer memcheck: "
+                        "Invalid __global__ read of size 4 bytes</td></tr>"),
+              std::string::npos)
+        << html.substr(html.find("Sanitizer verdicts"), 900);
+    EXPECT_NE(html.find("gave up &#39;&lt;_k.cu_13&gt;&#39;: sanitizer-error racecheck"), std::string::npos);
+    record.generations.clear();
+    record.search_gate_seconds = 0;
+    record.evaluator = "fake";
+    EXPECT_NE(html_report(record, "run").find("No sanitizer gate ran in this run's search"), std::string::npos);
+}
+
 // As a person sees it: headless Chromium loads the page (its DOM then holds the charts' lines) and
 // takes a screenshot that is not blank (a blank page of the same size compresses to far fewer
 // bytes). Skips where Chromium is not installed (Debian package chromium).

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "genome/genome.hpp"
@@ -154,6 +155,52 @@ void sweep_section(std::ostringstream& out, const TuneResult& tune, const std::s
 
 }  // namespace
 
+namespace {
+
+// What the sanitizer gate refused during search (search/gate.hpp gives a refused individual the
+// gate's status and detail), one row per program, and what the final checks said.
+void sanitizer_section(std::ostringstream& out, const RunRecord& r) {
+    struct Refusal {
+        std::string genome, verdict;
+        int generation = 0;
+    };
+    std::vector<Refusal> refusals;
+    std::set<std::string> seen;
+    for (const GenerationRecord& g : r.generations)
+        for (const IndividualRecord& i : g.individuals) {
+            const bool gate = i.status == EvalStatus::SanitizerError || i.detail.find("compute-sanitizer") != std::string::npos;
+            if (!gate || !seen.insert(i.genome).second) continue;
+            refusals.push_back({i.genome, to_string(i.status) + ": " + i.detail.substr(0, i.detail.find('\n')), g.index + 1});
+        }
+    out << "<h2>Sanitizer verdicts</h2>\n<p>";
+    if (r.search_gate_seconds > 0 || !refusals.empty()) {
+        out << "Before a variant becomes a parent it runs under compute-sanitizer (memcheck; racecheck and synccheck when "
+               "it has fewer barriers than the original). "
+            << (refusals.empty() ? std::string("It refused no program.")
+                                 : std::to_string(refusals.size()) + " program(s) were refused:");
+    } else {
+        out << "No sanitizer gate ran in this run's search (the " << html_escape(r.evaluator) << " evaluator has none, "
+            << "or no variant was accepted).";
+    }
+    out << "</p>\n";
+    if (!refusals.empty()) {
+        out << "<table><tr><th>generation</th><th>genome</th><th>verdict</th></tr>\n";
+        const std::size_t shown = std::min<std::size_t>(refusals.size(), 25);
+        for (std::size_t k = 0; k < shown; ++k)
+            out << "<tr><td>" << refusals[k].generation << "</td><td><code>" << html_escape(refusals[k].genome)
+                << "</code></td><td>" << html_escape(refusals[k].verdict) << "</td></tr>\n";
+        out << "</table>\n";
+        if (refusals.size() > shown) out << "<p>... and " << refusals.size() - shown << " more (run.xml has them all).</p>\n";
+    }
+    out << "<p><b>The final genome</b>: "
+        << html_escape(r.final_check.note.empty() ? (r.final_check.ran ? "passed the sanitizer and held-out validation"
+                                                                         : "not checked")
+                                                  : r.final_check.note)
+        << "</p>\n";
+}
+
+}  // namespace
+
 std::string html_report(const RunRecord& r, const std::string& source, const SourceView& view) {
     std::ostringstream out;
     out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>gi-optimize run: "
@@ -253,6 +300,8 @@ std::string html_report(const RunRecord& r, const std::string& source, const Sou
     if (r.pre_tune.ran || r.post_tune.ran) out << "<h2>Parameter sweeps</h2>\n";
     if (r.pre_tune.ran) sweep_section(out, r.pre_tune, "Pre-tuning");
     if (r.post_tune.ran) sweep_section(out, r.post_tune, "Post-tuning");
+
+    sanitizer_section(out, r);
 
     out << "<h2>Settings</h2>\n<table>\n";
     for (const auto& [name, value] : r.settings) row(out, name, "<code>" + html_escape(value) + "</code>");
