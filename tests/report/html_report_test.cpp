@@ -15,7 +15,10 @@
 #include "evaluate/fake_evaluator.hpp"
 #include "report/html_report.hpp"
 #include "report/svg_chart.hpp"
+#include <tinyxml2.h>
+
 #include "search/evolve.hpp"
+#include "search/record_xml.hpp"
 #include "util/hash.hpp"
 
 namespace gi {
@@ -117,6 +120,37 @@ TEST(HtmlReport, AnNsga2RunShowsItsParetoFront) {
     EXPECT_EQ(points_of(html, "individuals that ran"), 5);
     record.settings = {{"strategy", "gp"}};
     EXPECT_EQ(points_of(html_report(record, "gp"), "Pareto front"), -1) << "only for nsga2 runs";
+}
+
+// Anneal runs: each block's draw temperatures (seed 003), kept in run.xml per individual.
+TEST(HtmlReport, AnAnnealRunShowsItsTemperatures) {
+    RunRecord record;
+    record.settings = {{"strategy", "anneal"}};
+    for (int block = 0; block < 3; ++block) {
+        GenerationRecord g;
+        g.index = block;
+        g.original = {1.0, 0.01, 10};
+        for (double t : {0.0, 0.2 / (block + 1), 0.5 / (block + 1), 0.9 / (block + 1)}) {
+            IndividualRecord i{"G", EvalStatus::Ok, 0, {0.8, 0.01, 10}, "", t < 0.4, 1.25, false};
+            i.temperature = t;  // 0: the starting genome, not drawn
+            g.individuals.push_back(i);
+        }
+        g.evaluated = g.distinct = g.compiled = 4;
+        g.accepted = 2;
+        record.generations.push_back(g);
+    }
+    std::string html = html_report(record, "anneal");
+    EXPECT_EQ(points_of(html, "median temperature"), 3);
+    EXPECT_NE(html.find("data-series=\"median temperature\""), std::string::npos);
+    EXPECT_NE(html.find(">0.5<"), std::string::npos) << "the first block's median, 0.5, sets a tick";
+    // Through run.xml and back.
+    tinyxml2::XMLDocument document;
+    ASSERT_EQ(document.Parse(run_record_document(record).c_str()), tinyxml2::XML_SUCCESS);
+    const RunRecord read = read_run_record(document.RootElement(), "run.xml");
+    EXPECT_DOUBLE_EQ(read.generations[1].individuals[3].temperature, 0.45);
+    EXPECT_EQ(read.generations[1].individuals[0].temperature, 0);
+    record.settings = {{"strategy", "gp"}};
+    EXPECT_EQ(points_of(html_report(record, "gp"), "median temperature"), -1) << "only for anneal runs";
 }
 
 TEST(SvgChart, AnEmptyChartSaysSoAndTicksAreRound) {

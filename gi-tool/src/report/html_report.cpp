@@ -78,6 +78,33 @@ LineChart timing_chart(const RunRecord& r) {
     return {"Timing trust: the original kernel's noise in each generation's batch", "generation", "spread (%)", {spread}};
 }
 
+// For anneal runs: the temperatures the parents of each block's children were drawn at (median and
+// range; seed 003's draws are log-uniform between the best individual's deviation and mean), with
+// the share of the block accepted beside them in the shares chart.
+std::optional<LineChart> anneal_chart(const RunRecord& r) {
+    bool anneal = false;
+    for (const auto& [name, value] : r.settings) anneal |= name == "strategy" && value == "anneal";
+    if (!anneal) return std::nullopt;
+    ChartSeries median{"median temperature", "#1f77b4", {}, {}};
+    ChartSeries low{"lowest", "#aec7e8", {}, {}, true, false};
+    ChartSeries high{"highest", "#ff9896", {}, {}, true, false};
+    ChartSeries accepted{"accepted, % of the block / 100", "#2ca02c", {}, {}};
+    for (const GenerationRecord& g : r.generations) {
+        std::vector<double> temperatures;
+        for (const IndividualRecord& i : g.individuals)
+            if (i.temperature > 0) temperatures.push_back(i.temperature);
+        const double x = g.index + 1;
+        if (!temperatures.empty()) {
+            median.x.push_back(x), median.y.push_back(median_of(temperatures));
+            low.x.push_back(x), low.y.push_back(*std::min_element(temperatures.begin(), temperatures.end()));
+            high.x.push_back(x), high.y.push_back(*std::max_element(temperatures.begin(), temperatures.end()));
+        }
+        if (g.evaluated > 0) accepted.x.push_back(x), accepted.y.push_back(static_cast<double>(g.accepted) / g.evaluated);
+    }
+    return LineChart{"Annealing: the temperature of each block's draws, and how much of the block was accepted", "block",
+                     "temperature / share", {median, low, high, accepted}};
+}
+
 // For runs that trade time against error (nsga2): every individual that ran, and the front of those
 // no other beats on both time and error, by the median time over the original's on its case.
 std::optional<LineChart> pareto_chart(const RunRecord& r) {
@@ -244,6 +271,7 @@ std::string html_report(const RunRecord& r, const std::string& source, const Sou
     out << "<h2>Progress</h2>\n" << svg_line_chart(speedup_chart(r)) << svg_line_chart(shares_chart(r))
         << svg_line_chart(timing_chart(r));
     if (const std::optional<LineChart> pareto = pareto_chart(r)) out << svg_line_chart(*pareto);
+    if (const std::optional<LineChart> anneal = anneal_chart(r)) out << svg_line_chart(*anneal);
 
     out << "<h2>The final genome explained</h2>\n";
     if (!r.minimise.ran) {

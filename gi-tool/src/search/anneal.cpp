@@ -181,6 +181,7 @@ std::optional<AnnealMaster::Child> AnnealMaster::make_child() {
             // mutant) cannot give a new child: "retry the mutation" as the seed does.
             if (tries == kAnnealRecombineTries) method = Birth::Mutation;
             child = birth_of(method, temperature);
+            if (child) child->temperature = temperature;
         }
         if (!child) return std::nullopt;
     }
@@ -214,6 +215,7 @@ AnnealIndividual AnnealMaster::complete(Child child, const EvalResult& result, c
     if (result.status == EvalStatus::Ok && result.error <= options_.acceptance.max_error)
         ind.score = measurement_score({result, original});
     ind.birth = child.birth;
+    ind.temperature = child.temperature;
     ind.parents = std::move(child.parents);
     ind.step = next_step_++;
     if (history_ != nullptr) {
@@ -292,6 +294,7 @@ ScoredBatch anneal_batch(const std::vector<AnnealIndividual>& completed) {
         s.result = ind.result;
         s.accepted = ind.accepted;
         s.speedup = ind.speedup;
+        s.temperature = ind.temperature;
         batch.scored.push_back(std::move(s));
         if (!ind.key.empty()) ++batch.distinct;
         if (ind.accepted && (best == nullptr || ind.speedup > best->speedup)) best = &ind;

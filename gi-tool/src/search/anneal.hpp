@@ -47,6 +47,7 @@ struct AnnealIndividual {
     Birth birth = Birth::Unknown;
     std::vector<std::int64_t> parents;
     int step = 0;           // completion order over the whole run
+    double temperature = 0; // of the draw that made it; 0 for the starting genome
     enum class Gate { Unchecked, Passed, Failed } gate = Gate::Unchecked;
 };
 
@@ -93,6 +94,7 @@ private:
         Birth birth = Birth::Unknown;
         std::vector<std::int64_t> parents;
         int case_index = 0;
+        double temperature = 0;  // the draw's temperature that made it (0: the starting genome)
     };
     std::optional<Child> make_child();
     std::optional<Child> birth_of(Birth method, double temperature);

@@ -70,6 +70,7 @@ GenerationRecord generation_record(int index, const ScoredBatch& batch) {
         i.accepted = s.accepted;
         i.speedup = s.speedup;
         i.repeat = s.repeat;
+        i.temperature = s.temperature;
         ++g.evaluated;
         if (s.result.status != EvalStatus::CompileError) ++g.compiled;
         if (s.accepted) {

@@ -254,6 +254,7 @@ void write_run_record(XMLNode* parent, const RunRecord& record) {
             set(ie, "accepted", i.accepted);
             set(ie, "speedup", i.speedup);
             set(ie, "repeat", i.repeat);
+            if (i.temperature > 0) set(ie, "temperature", i.temperature);
             set(ie, "detail", i.detail);
         }
     }
@@ -330,6 +331,7 @@ RunRecord read_run_record(const XMLElement* root, const std::string& file) {
             i.accepted = bool_attribute(ie, "accepted", file);
             i.speedup = number_attribute(ie, "speedup", file);
             i.repeat = bool_attribute(ie, "repeat", file);
+            if (ie->Attribute("temperature")) i.temperature = number_attribute(ie, "temperature", file);
             i.detail = required_attribute(ie, "detail", file);
             g.individuals.push_back(std::move(i));
         }

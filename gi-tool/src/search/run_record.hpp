@@ -23,6 +23,7 @@ struct IndividualRecord {
     bool accepted = false;
     double speedup = 0;
     bool repeat = false;  // same program as an earlier member of its generation: measured once
+    double temperature = 0;  // anneal: the temperature of the draw that made it (0: not drawn)
     friend bool operator==(const IndividualRecord&, const IndividualRecord&) = default;
 };
 

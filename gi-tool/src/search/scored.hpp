@@ -16,6 +16,7 @@ struct Scored {
     bool accepted = false;  // may be a parent (see acceptance.hpp)
     double speedup = 0;     // original / variant on the same case; 0 when not timed
     bool repeat = false;    // same program as an earlier member of its batch: measured once, copied
+    double temperature = 0; // anneal: the temperature of the draw that made it (0: not drawn)
 };
 
 struct ScoredBatch {
