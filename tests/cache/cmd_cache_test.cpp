@@ -53,6 +53,39 @@ protected:
     std::string out(const std::string& name) const { return (dir.path() / "out" / name).string(); }
 };
 
+// For code review (issue 21): the entries as a page, with the source lines each item changes when
+// the kernel they were made from is given, a note when the kernel has changed since.
+TEST_F(CmdCache, ShowWritesAPageForReview) {
+    ASSERT_TRUE(write("SCALE=3 use_fast_math=1 <_scale.cu_10>+<_scale.cu_9>", "90").succeeded());
+    const std::string page = (dir.path() / "review.html").string();
+    ProcessResult r = tool({"cache", "show", cache(), "--html", page, "--kernel", kKernel});
+    ASSERT_TRUE(r.succeeded()) << r.out << r.err;
+    EXPECT_NE(r.out.find("wrote " + page), std::string::npos);
+    std::string html = read(page);
+    EXPECT_NE(html.find("<code>SCALE=3 use_fast_math=1 &lt;_scale.cu_10&gt;+&lt;_scale.cu_9&gt;</code>"), std::string::npos);
+    EXPECT_NE(html.find("<span class=\"del\">- 2  #define SCALE 2</span><span class=\"add\">+ #define SCALE 3</span>"),
+              std::string::npos)
+        << html;
+    EXPECT_NE(html.find("use_fast_math=1</code>: changes no source line (a compile option)"), std::string::npos);
+    EXPECT_NE(html.find("<span class=\"del\">- 10          out[i] = v + 1.0f;</span><span class=\"add\">+         v = v * SCALE;</span>"
+                        "<span class=\"add\">+         out[i] = v + 1.0f;</span>"),
+              std::string::npos)
+        << html;
+    EXPECT_NE(html.find("<span class=\"good\">ok</span>"), std::string::npos);
+    // Another version of the kernel: the entry is stale for it, and the page says so.
+    const fs::path edited = dir.path() / "src" / "scale.cu";
+    fs::create_directories(edited.parent_path());
+    std::ofstream(edited) << read(kKernel) << "// edited\n";
+    r = tool({"cache", "show", cache(), "--html", page, "--kernel", edited.string()});
+    ASSERT_TRUE(r.succeeded()) << r.out << r.err;
+    html = read(page);
+    EXPECT_NE(html.find("is not the kernel source this entry was made from"), std::string::npos) << html;
+    EXPECT_EQ(html.find("class=\"add\""), std::string::npos);
+    r = tool({"cache", "show", cache(), "--kernel", kKernel});
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.err.find("--kernel only serves the page: give --html FILE too"), std::string::npos) << r.err;
+}
+
 TEST_F(CmdCache, WriteShowVerifyApply) {
     ProcessResult r = write("SCALE=3 use_fast_math=1 <_scale.cu_10>+<_scale.cu_9>", "90");
     ASSERT_TRUE(r.succeeded()) << r.err;

@@ -20,6 +20,7 @@
 #include "cli/command.hpp"
 #include "cli/kernel_args.hpp"
 #include "compile/nvcc_compiler.hpp"
+#include "report/cache_page.hpp"
 #include "genome/genome.hpp"
 #include "source/source_file.hpp"
 #include "util/error.hpp"
@@ -85,30 +86,51 @@ std::vector<fs::path> entry_paths(const std::vector<std::string>& positional) {
 // ---- show -------------------------------------------------------------------------------------
 
 int run_show(const std::vector<std::string>& argv) {
-    const Args args(argv, {}, {"--help"});
+    const Args args(argv, {"--html", "--kernel"}, {"--help"});
     if (args.has("--help")) {
-        std::cout << "usage: gi-tool cache show DIR|ENTRY.xml...\n"
+        std::cout << "usage: gi-tool cache show DIR|ENTRY.xml... [--html FILE.html [--kernel KERNEL.cu]...]\n"
                      "  Prints each cache entry: kernel, architecture, genome, parameter values, where it came\n"
                      "  from (GPU, driver, nvcc, date), timings and validation, and whether its checksum holds.\n"
-                     "  Needs no GPU and no kernel source. Exit status 1 when an entry is corrupt or edited.\n\n"
-                     "example:\n  gi-tool cache show consumer-example/gi-cache\n";
+                     "  Needs no GPU and no kernel source. Exit status 1 when an entry is corrupt or edited.\n"
+                     "  --html FILE    also writes them as one HTML page, for code review\n"
+                     "  --kernel FILE  a kernel source the entries were made from (matched by file name and\n"
+                     "                 checksum): the page then shows the source lines each item changes\n\n"
+                     "example:\n  gi-tool cache show consumer-example/gi-cache\n"
+                     "  gi-tool cache show consumer-example/gi-cache --html review.html --kernel kernels/stereo/stereo.cu\n";
         return kExitOk;
     }
     if (args.positional().empty()) throw UsageError("missing DIR (the cache folder, e.g. gi-cache)");
+    if (args.has("--kernel") && !args.has("--html"))
+        throw UsageError("--kernel only serves the page: give --html FILE too");
+    std::vector<std::pair<std::string, std::string>> kernels;  // path, text
+    for (const std::string& path : args.values("--kernel")) kernels.emplace_back(path, read_source_file(path).text);
     bool all_ok = true;
     const std::vector<fs::path> paths = entry_paths(args.positional());
     if (paths.empty()) std::cout << "no cache entries (*.xml) in " << join(args.positional(), ", ") << "\n";
+    std::vector<CachePageEntry> page;
     for (const fs::path& path : paths) {
         std::cout << path.string() << "\n";
+        CachePageEntry item;
+        item.path = path;
         try {
             const CacheEntry entry = read_cache_entry(path);
             const bool ok = checksum_matches(entry);
             all_ok = all_ok && ok;
             print_entry(std::cout, entry, ok);
+            item.entry = entry;
+            item.checksum_ok = ok;
+            for (const auto& [kernel_path, text] : kernels)
+                if (fs::path(kernel_path).filename() == entry.kernel_file) item.view = entry_source_view(entry, kernel_path, text);
         } catch (const Error& error) {
             all_ok = false;
+            item.problem = error.what();
             std::cout << "  unreadable: " << error.what() << "\n";
         }
+        page.push_back(std::move(item));
+    }
+    if (const auto html = args.value("--html")) {
+        write_file_if_changed(*html, cache_page(page, join(args.positional(), ", ")));
+        std::cout << "wrote " << *html << "\n";
     }
     return all_ok ? kExitOk : kExitFailure;
 }

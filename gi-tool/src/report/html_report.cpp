@@ -21,9 +21,7 @@ std::string timing_text(const Timing& t) {
     return significant(t.median_ms, 4) + " ms &plusmn; " + significant(t.spread_ms, 4) + " (" + std::to_string(t.repetitions) + " runs)";
 }
 
-void row(std::ostringstream& out, const std::string& name, const std::string& value_html) {
-    out << "<tr><th>" << html_escape(name) << "</th><td>" << value_html << "</td></tr>\n";
-}
+void row(std::ostringstream& out, const std::string& name, const std::string& value_html) { out << table_row(name, value_html); }
 
 LineChart speedup_chart(const RunRecord& r) {
     ChartSeries best{"best of the generation", "#1f77b4", {}, {}};
@@ -182,6 +180,39 @@ void sweep_section(std::ostringstream& out, const TuneResult& tune, const std::s
 
 }  // namespace
 
+std::string table_row(const std::string& name, const std::string& value_html) {
+    return "<tr><th>" + html_escape(name) + "</th><td>" + value_html + "</td></tr>\n";
+}
+
+std::string report_style() {
+    return "body{font-family:sans-serif;margin:24px;max-width:1100px;color:#222}"
+           "table{border-collapse:collapse;margin:8px 0 20px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;"
+           "vertical-align:top}th{background:#f3f3f3}code{font-size:90%}.chart{display:block;margin:8px 0 24px}"
+           ".chart-title{font-weight:bold;font-size:13px}.tick,.legend{font-size:11px}.axis{font-size:12px}"
+           ".removed{color:#888}.kept{font-weight:bold}.failed{color:#b00}.passed{color:#070}"
+           "pre.diff{border:1px solid #ccc;padding:4px 0;margin:4px 0 14px;font-size:12px;overflow-x:auto}"
+           "pre.diff span{display:block;padding:0 8px}.del{background:#fde8e8}.add{background:#e6f6e6}";
+}
+
+std::string source_view_html(const SourceView& view, const std::string& hint) {
+    std::ostringstream out;
+    if (view.items.empty()) out << "<p>" << html_escape(view.note.empty() ? hint : view.note) << "</p>\n";
+    for (const ItemDiff& item : view.items) {
+        out << "<p><code>" << html_escape(item.item) << "</code>";
+        if (item.hunks.empty()) out << ": changes no source line (a compile option)";
+        out << "</p>\n";
+        for (const DiffHunk& hunk : item.hunks) {
+            out << "<pre class=\"diff\">";
+            for (std::size_t k = 0; k < hunk.before.size(); ++k)
+                out << "<span class=\"del\">- " << hunk.first_line + static_cast<int>(k) << "  " << html_escape(hunk.before[k])
+                    << "</span>";
+            for (const std::string& line : hunk.after) out << "<span class=\"add\">+ " << html_escape(line) << "</span>";
+            out << "</pre>\n";
+        }
+    }
+    return out.str();
+}
+
 namespace {
 
 // What the sanitizer gate refused during search (search/gate.hpp gives a refused individual the
@@ -231,15 +262,7 @@ void sanitizer_section(std::ostringstream& out, const RunRecord& r) {
 std::string html_report(const RunRecord& r, const std::string& source, const SourceView& view) {
     std::ostringstream out;
     out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>gi-optimize run: "
-        << html_escape(source) << "</title>\n<style>\n"
-        << "body{font-family:sans-serif;margin:24px;max-width:1100px;color:#222}"
-           "table{border-collapse:collapse;margin:8px 0 20px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;"
-           "vertical-align:top}th{background:#f3f3f3}code{font-size:90%}.chart{display:block;margin:8px 0 24px}"
-           ".chart-title{font-weight:bold;font-size:13px}.tick,.legend{font-size:11px}.axis{font-size:12px}"
-           ".removed{color:#888}.kept{font-weight:bold}.failed{color:#b00}.passed{color:#070}"
-           "pre.diff{border:1px solid #ccc;padding:4px 0;margin:4px 0 14px;font-size:12px;overflow-x:auto}"
-           "pre.diff span{display:block;padding:0 8px}.del{background:#fde8e8}.add{background:#e6f6e6}\n"
-        << "</style></head><body>\n<h1>gi-optimize run report</h1>\n<p>Run folder <code>" << html_escape(source)
+        << html_escape(source) << "</title>\n<style>\n" << report_style() << "\n</style></head><body>\n<h1>gi-optimize run report</h1>\n<p>Run folder <code>" << html_escape(source)
         << "</code>, evaluator <code>" << html_escape(r.evaluator) << "</code>.</p>\n";
 
     out << "<h2>Result</h2>\n<table>\n";
@@ -295,26 +318,8 @@ std::string html_report(const RunRecord& r, const std::string& source, const Sou
     }
     if (!r.final_genome.empty()) {
         out << "<h3>What each item changes in the source</h3>\n";
-        if (view.items.empty()) {
-            out << "<p>" << html_escape(view.note.empty() ? "Give the kernel to see it: gi-tool report --out DIR KERNEL.cu "
-                                                             "--function NAME (with the run's registration)."
-                                                           : view.note)
-                << "</p>\n";
-        }
-        for (const ItemDiff& item : view.items) {
-            out << "<p><code>" << html_escape(item.item) << "</code>";
-            if (item.hunks.empty()) out << ": changes no source line (a compile option)";
-            out << "</p>\n";
-            for (const DiffHunk& hunk : item.hunks) {
-                out << "<pre class=\"diff\">";
-                for (std::size_t k = 0; k < hunk.before.size(); ++k)
-                    out << "<span class=\"del\">- " << std::to_string(hunk.first_line + static_cast<int>(k)) << "  "
-                        << html_escape(hunk.before[k]) << "</span>";
-                for (const std::string& line : hunk.after)
-                    out << "<span class=\"add\">+ " << html_escape(line) << "</span>";
-                out << "</pre>\n";
-            }
-        }
+        out << source_view_html(view, "Give the kernel to see it: gi-tool report --out DIR KERNEL.cu --function NAME "
+                                      "(with the run's registration).");
     }
     for (const auto* tune : {&r.pre_tune, &r.post_tune}) {
         out << "<p><b>" << (tune == &r.pre_tune ? "Pre-tuning" : "Post-tuning") << "</b>: ";

@@ -15,6 +15,16 @@ struct SourceView {
     std::string note;             // why there is no view ("" when `items` is it)
 };
 
+// The view as HTML: per item its hunks (removed lines, then added ones), or `hint` when there is
+// no view and no note saying why. Shared by the run report and the cache page.
+std::string source_view_html(const SourceView& view, const std::string& hint);
+
+// A <tr> of a two-column table: the name (escaped) and the value (HTML as given).
+std::string table_row(const std::string& name, const std::string& value_html);
+
+// The pages' one stylesheet (the <style> element's content).
+std::string report_style();
+
 // `source` names the run (its folder), shown in the title.
 std::string html_report(const RunRecord& record, const std::string& source, const SourceView& view = {});
 
