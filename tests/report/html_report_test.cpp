@@ -122,6 +122,24 @@ TEST(HtmlReport, AnNsga2RunShowsItsParetoFront) {
     EXPECT_EQ(points_of(html_report(record, "gp"), "Pareto front"), -1) << "only for nsga2 runs";
 }
 
+// The knock-out table's noise bars: the cost without/with the item, its whisker the two timings'
+// spreads combined (here 2.0 +- 2 x sqrt(0.05^2 + 0.05^2) = 0.1414).
+TEST(HtmlReport, KnockOutCostsHaveNoiseBars) {
+    RunRecord record;
+    record.final_genome = "BLOCK=128";
+    record.minimise.ran = true;
+    record.minimise.before = record.minimise.after = "BLOCK=128";
+    MinimiseStep step;
+    step.item = "BLOCK=128";
+    step.reference = {1.0, 0.05, 30};
+    step.candidate = {2.0, 0.1, 30};
+    step.reason = "kept: without it the variant is slower by more than k x noise";
+    record.minimise.steps = {step};
+    const std::string html = html_report(record, "run");
+    EXPECT_NE(html.find("2.000x <svg class=\"bar\""), std::string::npos) << html;
+    EXPECT_NE(html.find("data-ratio=\"2.0000\" data-noise=\"0.1414\""), std::string::npos) << html;
+}
+
 // Anneal runs: each block's draw temperatures (seed 003), kept in run.xml per individual.
 TEST(HtmlReport, AnAnnealRunShowsItsTemperatures) {
     RunRecord record;

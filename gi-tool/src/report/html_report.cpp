@@ -23,6 +23,29 @@ std::string timing_text(const Timing& t) {
 
 void row(std::ostringstream& out, const std::string& name, const std::string& value_html) { out << table_row(name, value_html); }
 
+// A knock-out cost as a small bar from 1x (no cost) to the ratio without/with the item, with a
+// whisker of the ratio's noise (the two timings' spreads combined); the grey band is 1x +- that
+// noise, so a bar ending inside it is a cost the measurement cannot tell from none.
+std::string knockout_bar(const MinimiseStep& step) {
+    const double ratio = step.candidate.median_ms / step.reference.median_ms;
+    const auto relative = [](const Timing& t) {
+        return std::isfinite(t.spread_ms) && t.median_ms > 0 ? t.spread_ms / t.median_ms : 0.0;
+    };
+    const double noise = ratio * std::hypot(relative(step.candidate), relative(step.reference));
+    const double top = std::max(2.0, ratio + noise);
+    const double width = 120, height = 12;
+    auto at = [&](double value) { return std::clamp(value / top, 0.0, 1.0) * width; };
+    std::ostringstream svg;
+    svg << "<svg class=\"bar\" width=\"" << width << "\" height=\"" << height << "\" data-ratio=\"" << fixed(ratio, 4)
+        << "\" data-noise=\"" << fixed(noise, 4) << "\"><rect x=\"" << at(1 - noise) << "\" y=\"0\" width=\""
+        << at(1 + noise) - at(1 - noise) << "\" height=\"" << height << "\" fill=\"#e0e0e0\"/>"
+        << "<rect x=\"" << std::min(at(1), at(ratio)) << "\" y=\"3\" width=\"" << std::abs(at(ratio) - at(1))
+        << "\" height=\"6\" fill=\"" << (ratio >= 1 ? "#1f77b4" : "#2ca02c") << "\"/>"
+        << "<line x1=\"" << at(ratio - noise) << "\" x2=\"" << at(ratio + noise) << "\" y1=\"6\" y2=\"6\" stroke=\"#000\"/>"
+        << "<line x1=\"" << at(1) << "\" x2=\"" << at(1) << "\" y1=\"0\" y2=\"" << height << "\" stroke=\"#555\"/></svg>";
+    return svg.str();
+}
+
 LineChart speedup_chart(const RunRecord& r) {
     ChartSeries best{"best of the generation", "#1f77b4", {}, {}};
     ChartSeries so_far{"best so far", "#d62728", {}, {}, false};
@@ -310,7 +333,8 @@ std::string html_report(const RunRecord& r, const std::string& source, const Sou
             out << "<tr class=\"" << (s.removed ? "removed" : "kept") << "\"><td><code>" << html_escape(s.item) << "</code></td><td>"
                 << (s.removed ? "removed" : "kept") << "</td><td>" << timing_text(s.reference) << "</td><td>"
                 << (s.status == EvalStatus::Ok ? timing_text(s.candidate) : html_escape(to_string(s.status))) << "</td><td>"
-                << (timed ? fixed(s.candidate.median_ms / s.reference.median_ms, 3) + "x" : std::string("-")) << "</td><td>"
+                << (timed ? fixed(s.candidate.median_ms / s.reference.median_ms, 3) + "x " + knockout_bar(s) : std::string("-"))
+                << "</td><td>"
                 << html_escape(s.reason) << (s.pass > 1 ? " (pass " + std::to_string(s.pass) + ")" : std::string())
                 << "</td></tr>\n";
         }
