@@ -212,6 +212,21 @@ TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOw
     EXPECT_EQ(e.stats().sanitize_sessions_started, 2);
     EXPECT_EQ(e.stats().sanitize_session_passes, 2);
     EXPECT_EQ(sanitizer_runs(), 2);
+
+    // Started ahead (search calls expect_checks() before it begins): the first gate finds its
+    // memcheck sessions running and starts none; without sessions there is nothing to start.
+    o.sanitize_sessions = 2;
+    CudaEvaluator ahead(grammar_, o);
+    ahead.expect_checks();
+    EXPECT_EQ(ahead.stats().sanitize_sessions_started, 2);
+    results = ahead.sanitize_many({program("4.0f * in[i]"), program("5.0f * in[i]")}, 0);
+    EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
+    EXPECT_EQ(ahead.stats().sanitize_sessions_started, 2);
+    EXPECT_EQ(ahead.stats().sanitize_session_passes, 1);
+    o.sanitize_sessions = 0;
+    CudaEvaluator none(grammar_, o);
+    none.expect_checks();
+    EXPECT_EQ(none.stats().sanitize_sessions_started, 0);
 }
 
 TEST(SanitizerLog, ReportsAreLinesOfItsOwnButTheBanner) {

@@ -116,3 +116,19 @@ TEST(CudaOptions, MalformedValuesNameTheOption) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+TEST(CudaOptions, SanitizerSessionOptions) {
+    CudaEvaluatorOptions o = cuda_evaluator_options({{"--cases", {"c"}}}, "");
+    EXPECT_TRUE(o.sanitize_prewarm);
+    EXPECT_EQ(o.sanitize_sessions, -1);  // as many as --sanitize-jobs
+    o = cuda_evaluator_options({{"--cases", {"c"}}, {"--sanitize-sessions", {"3"}}}, "", {"--no-sanitize-prewarm"});
+    EXPECT_FALSE(o.sanitize_prewarm);
+    EXPECT_EQ(o.sanitize_sessions, 3);
+    expect_documented_switch("--no-sanitize-prewarm");
+}
+
+}  // namespace
+}  // namespace gi

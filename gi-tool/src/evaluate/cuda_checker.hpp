@@ -55,6 +55,9 @@ public:
     }
     // Every training case never used by evaluate() plus every held-out case.
     virtual ValidationReport validate(const Variant& variant) = 0;
+    // Search is about to gate variants: a checker may get ready now (start its sanitizer processes,
+    // whose start-up then overlaps the search's first evaluations). Changes no verdict.
+    virtual void expect_checks() {}
 };
 
 }  // namespace gi

@@ -1215,6 +1215,12 @@ struct CudaEvaluator::Impl {
         return values;
     }
 
+    // compute-sanitizer processes the gate runs at once (--sanitize-jobs, else half the cores, at most 8).
+    int sanitize_parallel() const {
+        return options.sanitize_jobs > 0 ? options.sanitize_jobs
+                                         : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency()) / 2));
+    }
+
     // The instantiation a variant runs when the template argument is a parameter ("" otherwise).
     std::string instance_of(const Genome& genome) const {
         if (instance_pattern.empty()) return "";
@@ -1570,6 +1576,22 @@ EvalResult CudaEvaluator::sanitize(const Variant& variant, int case_index) {
     return sanitize_many({variant}, case_index).front();
 }
 
+void CudaEvaluator::expect_checks() {
+    Impl& s = *impl_;
+    const int limit = s.options.sanitize_sessions >= 0 ? s.options.sanitize_sessions : s.sanitize_parallel();
+    if (limit <= 0 || !s.options.sanitize_prewarm) return;
+    std::string sanitizer;
+    try {
+        sanitizer = find_compute_sanitizer(s.options.sanitizer);
+    } catch (const Error&) {
+        return;  // the gate itself says so when it runs
+    }
+    if (!s.sanitizer_sessions) s.sanitizer_sessions = std::make_unique<SanitizerSessions>(sanitizer, s.worker_program, limit);
+    // Every variant gets memcheck; racecheck and synccheck only those that removed a barrier.
+    s.sanitizer_sessions->prewarm("memcheck", limit);
+    s.stats.sanitize_sessions_started = s.sanitizer_sessions->started();
+}
+
 std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>& variants, int case_index) {
     Impl& s = *impl_;
     std::vector<EvalResult> results(variants.size());
@@ -1638,9 +1660,7 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         // instrumentation; the gate runs between evaluate() calls, so no timed launch shares the GPU.
         // A freed slot takes the next batch at once: a batch whose variants removed a barrier runs
         // three checkers one after another and would otherwise hold back memcheck-only ones.
-        const std::size_t parallel = s.options.sanitize_jobs > 0
-                                         ? static_cast<std::size_t>(s.options.sanitize_jobs)
-                                         : std::min<std::size_t>(8, std::max(1u, std::thread::hardware_concurrency()) / 2);
+        const std::size_t parallel = static_cast<std::size_t>(s.sanitize_parallel());
         std::vector<std::vector<std::string>> tools_of;
         for (const SanitizeJob& job : jobs) tools_of.push_back(job.tools);
         const std::vector<std::vector<std::size_t>> batches =

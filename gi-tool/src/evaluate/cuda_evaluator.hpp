@@ -61,6 +61,7 @@ struct CudaEvaluatorOptions {
     bool reuse_binary_duplicates = true;    // a variant built to the same program as an earlier one in its batch
                                             // gets that one's result (evaluate/binary_identity.hpp)
     bool nvcc_only = false;                 // every compile with nvcc (--nvcc-only), for A/B against NVRTC
+    bool sanitize_prewarm = true;           // start the memcheck sessions when search begins (--no-sanitize-prewarm: at the first gate)
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     int sanitize_batch = 8;                 // variants checked in one compute-sanitizer process at most (1: one each);
                                             // a batch that does not pass is checked again one variant per process
@@ -161,6 +162,8 @@ public:
     // generations is otherwise a queue of ~2 s runs.
     std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override;
     ValidationReport validate(const Variant& variant) override;
+    // Starts the long-lived memcheck sessions (--sanitize-sessions) ahead of the first gate.
+    void expect_checks() override;
 
     // The oracle gate, done before the first variant is judged (evaluate, sanitize and validate
     // call it; callers may call it earlier to fail fast). Replays the original kernel on every

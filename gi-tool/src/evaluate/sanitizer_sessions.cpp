@@ -99,6 +99,19 @@ void SanitizerSessions::release(std::unique_ptr<SanitizerSession> session) {
     if (session && session->alive()) idle_.push_back(std::move(session));
 }
 
+void SanitizerSessions::prewarm(const std::string& tool, int count) {
+    std::lock_guard lock(mutex_);
+    for (int k = 0; k < count && busy_ + static_cast<int>(idle_.size()) < limit_; ++k) {
+        try {
+            // The process starts at once and initialises on its own; nothing here waits for it.
+            idle_.push_back(std::make_unique<SanitizerSession>(sanitizer_, worker_, tool));
+            ++started_;
+        } catch (const Error&) {
+            return;
+        }
+    }
+}
+
 long SanitizerSessions::started() const {
     std::lock_guard lock(mutex_);
     return started_;

@@ -62,6 +62,11 @@ public:
     std::unique_ptr<SanitizerSession> acquire(const std::string& tool);
     void release(std::unique_ptr<SanitizerSession> session);  // kept when still alive
 
+    // Starts `count` sessions of `tool` now (within the limit), so their start-up (compute-sanitizer
+    // and a CUDA context under it: seconds) overlaps whatever comes before the first check. Sessions
+    // that cannot be started are skipped: acquire() tries again when needed.
+    void prewarm(const std::string& tool, int count);
+
     long started() const;  // sessions started so far
 
 private:

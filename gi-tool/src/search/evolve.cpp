@@ -259,6 +259,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     auto elapsed = [&]() { return wall_before + clock(); };
 
     VariantChecker* checker = dynamic_cast<VariantChecker*>(&evaluator);
+    // The gate's processes start now and get ready while pre-tuning and the first generation run.
+    if (checker != nullptr && state.phase != "finished") checker->expect_checks();
     std::unique_ptr<Strategy> strategy;
     auto make = [&](const Genome& base) {
         StrategyContext context;
