@@ -25,13 +25,9 @@ mkdir -p "$work/cache"
 export PATH="/usr/local/cuda/bin:$PATH"
 # shellcheck source=bench/common.sh
 source "$root/bench/common.sh"
-failures=0
-row() { printf '%-44s %s\n' "$1" "$2" | tee -a "$OUT/summary.txt"; }
-fail() { row "$1" "FAILED: $2"; failures=$((failures + 1)); }
-now() { date +%s.%N; }
-since() { awk "BEGIN { printf \"%.1f\", $(now) - $1 }"; }
+# shellcheck source=bench/summary.sh
+source "$root/bench/summary.sh"
 
-: >"$OUT/summary.txt"
 unpack_carried_packages >"$OUT/deps.log" 2>&1
 row "GPU" "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
 row "date (UTC)" "$(date -u +%Y-%m-%dT%H:%MZ)"

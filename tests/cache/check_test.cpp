@@ -1,3 +1,4 @@
+#include "../support/gi_tool_run.hpp"
 #include "cache/check.hpp"
 
 #include <gtest/gtest.h>
@@ -44,10 +45,7 @@ RegisteredKernel kernel(const std::string& text = kKernel, std::vector<std::stri
     return make_registered_kernel(make_source_file("scale.cu", text), r, options);
 }
 
-std::string read(const fs::path& path) {
-    std::ifstream in(path);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
+std::string read(const fs::path& path) { return test::file_text(path); }
 
 // What an evolved entry that passed held-out validation says.
 Provenance validated() {

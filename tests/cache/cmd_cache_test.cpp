@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/gi_tool_run.hpp"
 #include "util/process.hpp"
 
 namespace gi {
@@ -18,17 +19,11 @@ const std::vector<std::string> kRegistration = {"--function", "scaleKernel", "--
                                                 "BLOCK", "--grid", "(n+BLOCK-1)/BLOCK", "--tolerance", "exact"};
 
 ProcessResult tool(std::vector<std::string> args, const std::vector<std::string>& more = {}) {
-    args.insert(args.begin(), GI_TOOL_PATH);
     args.insert(args.end(), more.begin(), more.end());
-    return run_process(args);
+    return test::gi_tool(std::move(args));
 }
 
-std::string read(const fs::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+std::string read(const fs::path& path) { return test::file_text(path); }
 
 class CmdCache : public ::testing::Test {
 protected:

@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "../support/gi_tool_run.hpp"
 #include "util/process.hpp"
 
 namespace gi {
@@ -9,10 +10,7 @@ namespace {
 
 const std::string kKernel = std::string(GI_TEST_DATA_DIR) + "/variant/scale.cu";
 
-ProcessResult tool(std::vector<std::string> args) {
-    args.insert(args.begin(), GI_TOOL_PATH);
-    return run_process(args);
-}
+ProcessResult tool(std::vector<std::string> args) { return test::gi_tool(std::move(args)); }
 
 // A stand-in compiler that rejects variants holding a pragma, so the report has both outcomes
 // without the cost of nvcc.

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/gi_tool_run.hpp"
 #include "../support/toolkit.hpp"
 #include "compile/cubin_sections.hpp"
 #include "compile/device_side.hpp"
@@ -30,12 +31,7 @@ std::string cut(const std::string& source) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-std::string read(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+std::string read(const fs::path& path) { return test::file_text(path); }
 
 TEST(DeviceSide, SetsAsideHostFunctionsAndKeepsDeviceCode) {
     const std::string source =

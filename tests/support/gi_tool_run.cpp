@@ -3,6 +3,8 @@
 #include <sys/wait.h>
 
 #include <cstdio>
+#include <fstream>
+#include <sstream>
 
 namespace gi::test {
 
@@ -17,6 +19,18 @@ ToolRun run_gi_tool(const std::string& arguments) {
     const int status = ::pclose(pipe);
     run.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return run;
+}
+
+ProcessResult gi_tool(std::vector<std::string> arguments) {
+    arguments.insert(arguments.begin(), GI_TOOL_PATH);
+    return run_process(arguments);
+}
+
+std::string file_text(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 }  // namespace gi::test

@@ -1,7 +1,11 @@
 #pragma once
 // Running the gi-tool executable the test suite was built with (GI_TOOL_PATH), for the tests of
 // its command line.
+#include <filesystem>
 #include <string>
+#include <vector>
+
+#include "util/process.hpp"
 
 namespace gi::test {
 
@@ -12,5 +16,11 @@ struct ToolRun {
 
 // `arguments` is a shell word list (quote paths that may hold spaces).
 ToolRun run_gi_tool(const std::string& arguments);
+
+// The same with the arguments as a list (no shell): stdout and stderr apart, the exit code.
+ProcessResult gi_tool(std::vector<std::string> arguments);
+
+// A file's whole content ("" when it cannot be read).
+std::string file_text(const std::filesystem::path& path);
 
 }  // namespace gi::test

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/gi_tool_run.hpp"
 #include "util/process.hpp"
 
 namespace gi {
@@ -10,17 +11,9 @@ namespace {
 
 const std::string kKernel = std::string(GI_TEST_DATA_DIR) + "/variant/scale.cu";
 
-ProcessResult tool(std::vector<std::string> args) {
-    args.insert(args.begin(), GI_TOOL_PATH);
-    return run_process(args);
-}
+ProcessResult tool(std::vector<std::string> args) { return test::gi_tool(std::move(args)); }
 
-std::string read(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+std::string read(const std::filesystem::path& path) { return test::file_text(path); }
 
 TEST(CmdApply, WritesTheVariantAndPrintsItsCompileOptions) {
     TemporaryDirectory dir("gi-test");
