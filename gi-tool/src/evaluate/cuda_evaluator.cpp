@@ -375,6 +375,7 @@ struct CudaEvaluator::Impl {
     std::unique_ptr<SanitizerSessions> sanitizer_sessions;  // the gate's long-lived processes
     bool device_side = false;  // NVRTC compiles device_side_of() each variant, with host header stand-ins
     std::vector<ProjectHeader> project_side;  // the project's headers, their host code set aside too
+    std::vector<std::string> project_side_key;  // their names and checksums, for the compiled-code key
     std::vector<std::pair<std::string, std::string>> device_side_headers;  // NVRTC's in-memory headers then
     fs::path kernel_dir;                      // where the kernel file's quoted #includes start
     bool compiler_decided = false;
@@ -973,6 +974,9 @@ struct CudaEvaluator::Impl {
                 for (std::size_t k = 0, n = names.size(); k < n; ++k) names.push_back(std::string(kGuardedNamespace) + "::" + names[k]);
             std::vector<std::string> keyed = flags;
             for (const std::string& name : names) keyed.push_back("--name-expression=" + name);
+            // The cut project headers are part of what NVRTC compiled (a --compile-cache outlives
+            // the run, and the headers may change while the kernel file does not).
+            if (device_side) keyed.insert(keyed.end(), project_side_key.begin(), project_side_key.end());
             const std::string key = compiled_code_key(request.source, keyed, arch, device_side ? "nvrtc-device-side" : "nvrtc");
             if (auto hit = cache.get(key)) return *hit;
             request.options = flags;
@@ -1025,7 +1029,10 @@ struct CudaEvaluator::Impl {
             device_side_headers = host_header_stand_ins();
             for (const auto& [name, text] : device_side_headers) stand_in_names.push_back(name);
             project_side = project_headers(original, kernel_dir, options.include_dirs, toolkit_include_dirs(), stand_in_names);
-            for (const ProjectHeader& h : project_side) device_side_headers.emplace_back(h.include_name, h.device_side);
+            for (const ProjectHeader& h : project_side) {
+                device_side_headers.emplace_back(h.include_name, h.device_side);
+                project_side_key.push_back("--gi-header=" + h.include_name + ":" + sha256_hex(h.device_side));
+            }
             r = compile(original, options.compile_options);
             const std::optional<DeviceSide> cut = device_side_of(original, "variant.cu");
             const std::string why = !cut   ? "its brackets do not balance"
@@ -1043,6 +1050,7 @@ struct CudaEvaluator::Impl {
             } else {
                 device_side = false;
                 project_side.clear();
+                project_side_key.clear();
                 use_nvrtc = false;
                 r = compile_nvcc(original, options.compile_options);
                 nvrtc_refusal = first_error_lines(whole_file_log, 1) + "; its device side alone: " + why;
