@@ -819,7 +819,8 @@ endfunction()
 # <kernel>, joined by --and in the order of the calls, each with its cache folder (for
 # <identifier>, <cache-dir> instead: a candidate) and its header in <header-dir>. <out-depends>:
 # the other registrations' entries for <architecture> that exist now and the stamps of their
-# acceptance steps in this build, which must come first (their entries are read).
+# acceptance steps in this build, which must come first (their entries are read); none for an empty
+# <architecture> (the target's own apply step, which depends on every entry and stamp itself).
 function(_gi_apply_registrations out_args out_headers out_depends target kernel architecture header_dir)
     set(replaced "")
     set(replacement "")
@@ -839,7 +840,7 @@ function(_gi_apply_registrations out_args out_headers out_depends target kernel 
         get_target_property(cache_dir "${target}" _GI_${identifier}_cache_dir)
         if(identifier STREQUAL replaced)
             set(cache_dir "${replacement}")
-        else()
+        elseif(NOT architecture STREQUAL "")
             get_target_property(functions "${target}" _GI_${identifier}_functions)
             _gi_name_for_files(entry_name "+" ${functions})
             if(EXISTS "${cache_dir}/${entry_name}.sm_${architecture}.xml")
@@ -1225,8 +1226,7 @@ function(_gi_finalize target identifier)
         _gi_debug("${target}: ${kernel_name}: ${kernel} has more registered kernels; its wrapper is written with the last")
         return()
     endif()
-    set(apply_registrations "")
-    set(headers "")
+    _gi_apply_registrations(apply_registrations headers ignored "${target}" "${kernel}" "" "${gen_dir}/include")
     foreach(other IN LISTS file_registrations)
         get_target_property(other_entries "${target}" _GI_${other}_entry_files)
         get_target_property(other_stamps "${target}" _GI_${other}_evolve_stamps)
@@ -1237,14 +1237,6 @@ function(_gi_finalize target identifier)
         endforeach()
         list(APPEND entry_files ${other_entries})
         list(APPEND evolve_stamps ${other_stamps})
-        _gi_registration_arguments(other_registration "${target}" "${other}")
-        get_target_property(other_cache_dir "${target}" _GI_${other}_cache_dir)
-        if(NOT apply_registrations STREQUAL "")
-            list(APPEND apply_registrations --and)
-        endif()
-        list(APPEND apply_registrations ${other_registration} --cache-dir "${other_cache_dir}"
-             --header "${gen_dir}/include/${other}.gi.h")
-        list(APPEND headers "${gen_dir}/include/${other}.gi.h")
     endforeach()
     list(REMOVE_DUPLICATES entry_files)
     list(REMOVE_DUPLICATES evolve_stamps)

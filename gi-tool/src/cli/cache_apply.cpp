@@ -247,6 +247,11 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
             }
         }
 
+        // A registration that compiles its original kernel for `arch`: an error under --require.
+        auto say_original = [&](const std::string& name, const std::string& why) {
+            (require ? std::cerr : std::cout) << "gi-optimize: " << name << " " << architecture_name(arch) << ": "
+                                              << (require ? "error" : "original kernel") << ": " << why << "\n";
+        };
         ArchitectureChoice file_choice;
         file_choice.architecture = arch;
         file_choice.variant_file = file_identifier + "." + architecture_name(arch) + ".cu";
@@ -268,9 +273,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                 // A valid entry that cannot be combined with the others: its kernel stays original.
                 all_valid = false;
                 choice.origin = "valid cache entry " + check.path.string() + " left out: " + left_out[i];
-                (require ? std::cerr : std::cout) << "gi-optimize: " << r.name << " " << architecture_name(arch) << ": "
-                                                  << (require ? "error" : "original kernel") << ": the variant of "
-                                                  << check.path.string() << " is left out: " << left_out[i] << "\n";
+                say_original(r.name, "the variant of " + check.path.string() + " is left out: " + left_out[i]);
             } else if (check.status == EntryStatus::Missing && !require) {
                 all_valid = false;
                 choice.origin = to_string(check.status) + " cache entry " + check.path.string();
@@ -279,8 +282,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
             } else {
                 all_valid = false;
                 choice.origin = to_string(check.status) + " cache entry " + check.path.string();
-                (require ? std::cerr : std::cout) << "gi-optimize: " << r.name << " " << architecture_name(arch) << ": "
-                                                  << (require ? "error" : "original kernel") << ": " << check.summary() << "\n";
+                say_original(r.name, check.summary());
             }
             origins.push_back(label + (choice.use_variant ? "" : "original kernel, ") + choice.origin);
             if (choice.use_variant) {

@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "cli/kernel_args.hpp"
 #include "source/source_file.hpp"
+#include "grammar/build_grammar.hpp"
 #include "report/html_report.hpp"
 #include "search/atomic_file.hpp"
 #include "search/record_xml.hpp"
@@ -38,7 +39,8 @@ const char* kHelp =
 SourceView source_view(const Args& args, const RunRecord& record) {
     SourceView view;
     if (args.positional().empty()) return view;
-    const Grammar grammar = grammar_from(args);
+    const SourceFile source = read_source_file(kernel_path_from(args));
+    const Grammar grammar = build_grammar(source, grammar_options_from(args));
     std::string recorded;
     for (const auto& [name, value] : record.settings)
         if (name == "kernel-sha256") recorded = value;
@@ -48,7 +50,7 @@ SourceView source_view(const Args& args, const RunRecord& record) {
         return view;
     }
     try {
-        view.items = item_diffs(parse_genome(record.final_genome), grammar, read_source_file(kernel_path_from(args)).text);
+        view.items = item_diffs(parse_genome(record.final_genome), grammar, source.text);
     } catch (const Error& e) {
         view.note = std::string("The final genome does not apply to the kernel as registered here: ") + e.what();
     }
