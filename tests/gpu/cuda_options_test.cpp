@@ -127,7 +127,11 @@ TEST(CudaOptions, SanitizerSessionOptions) {
     o = cuda_evaluator_options({{"--cases", {"c"}}, {"--sanitize-sessions", {"3"}}}, "", {"--no-sanitize-prewarm"});
     EXPECT_FALSE(o.sanitize_prewarm);
     EXPECT_EQ(o.sanitize_sessions, 3);
+    EXPECT_FALSE(o.sanitize_shared_sessions);
     expect_documented_switch("--no-sanitize-prewarm");
+    o = cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--sanitize-shared-sessions"});
+    EXPECT_TRUE(o.sanitize_shared_sessions);
+    expect_documented_switch("--sanitize-shared-sessions");
 }
 
 }  // namespace

@@ -221,16 +221,22 @@ std::pair<fs::path, std::chrono::milliseconds> write_variant_list(const fs::path
 
 enum class SessionVerdict { Passed, NotPassed, NoSession };
 
-// Runs `group` in long-lived sessions, one per checker. NotPassed when a session reported anything,
-// died or timed out; NoSession when none was free. Either way the caller checks the group in
-// processes of its own.
-SessionVerdict check_in_sessions(const SanitizeContext& c, const std::vector<const SanitizeJob*>& group, SessionCounts& counts) {
-    if (!c.sessions) return SessionVerdict::NoSession;
+struct SessionOutcome {
+    SessionVerdict verdict = SessionVerdict::NoSession;
+    std::size_t tools_passed = 0;  // the group's first checkers that passed it in sessions
+};
+
+// Runs `group` in long-lived sessions, one per checker in turn. NotPassed when a session reported
+// anything, died or timed out; NoSession when no session could be had for a checker, after the
+// ones before it passed. Either way the caller checks the group in processes of its own.
+SessionOutcome check_in_sessions(const SanitizeContext& c, const std::vector<const SanitizeJob*>& group, SessionCounts& counts) {
+    SessionOutcome outcome;
+    if (!c.sessions) return outcome;
     TemporaryDirectory dir("gi-sanitize");
     const auto [list_path, allowance] = write_variant_list(dir.path(), group, c.shared_bytes);
     for (const std::string& tool : group.front()->tools) {
         std::unique_ptr<SanitizerSession> session = c.sessions->acquire(tool);
-        if (!session) return SessionVerdict::NoSession;
+        if (!session) return outcome;
         ++counts.checks;
         const bool passed = session->check(c.case_path, c.kernel, list_path, group.size(), allowance);
         if (!passed) {
@@ -238,31 +244,37 @@ SessionVerdict check_in_sessions(const SanitizeContext& c, const std::vector<con
             if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
         }
         c.sessions->release(std::move(session));
-        if (!passed) return SessionVerdict::NotPassed;
+        if (!passed) {
+            outcome.verdict = SessionVerdict::NotPassed;
+            return outcome;
+        }
+        ++outcome.tools_passed;
     }
     ++counts.passed;
-    return SessionVerdict::Passed;
+    outcome.verdict = SessionVerdict::Passed;
+    return outcome;
 }
 
 // Runs `members` (same checkers) in the long-lived sessions when it passes there; else under
-// compute-sanitizer in one process per checker, and when that does not pass as a whole (any error,
-// crash, timeout, or fewer variants run than given), each member is checked again alone, so every
-// verdict that is not Ok is a single variant's own and no variant passes unless it ran. One result
-// per member, in order.
+// compute-sanitizer in one process per checker (only the checkers no session passed it under),
+// and when that does not pass as a whole (any error, crash, timeout, or fewer variants run than
+// given), each member is checked again alone under every checker, so every verdict that is not Ok
+// is a single variant's own and no variant passes unless it ran. One result per member, in order.
 std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vector<const SanitizeJob*>& members,
                                        std::atomic<int>& reruns, SessionCounts& counts) {
-    const SessionVerdict in_sessions = check_in_sessions(c, members, counts);
-    if (in_sessions == SessionVerdict::Passed) return std::vector<EvalResult>(members.size(), EvalResult{});
+    const SessionOutcome in_sessions = check_in_sessions(c, members, counts);
+    if (in_sessions.verdict == SessionVerdict::Passed) return std::vector<EvalResult>(members.size(), EvalResult{});
     constexpr int kErrorExit = 86;
-    const std::vector<std::string>& tools = members.front()->tools;
-    auto run = [&](const std::vector<const SanitizeJob*>& group) {
+    const std::vector<std::string>& all_tools = members.front()->tools;
+    auto run = [&](const std::vector<const SanitizeJob*>& group, std::size_t first_tool) {
         TemporaryDirectory dir("gi-sanitize");
         const auto [list_path, allowance] = write_variant_list(dir.path(), group, c.shared_bytes);
         ProcessOptions po;
         po.timeout = allowance;
         EvalResult result;
         const std::string ran_line = "gi-worker: ran " + std::to_string(group.size()) + " variant(s)";
-        for (const std::string& tool : tools) {
+        for (std::size_t t = first_tool; t < all_tools.size(); ++t) {
+            const std::string& tool = all_tools[t];
             const std::vector<std::string> argv{c.sanitizer, "--tool", tool, "--error-exitcode", std::to_string(kErrorExit),
                                                 "--print-limit", "20", c.worker, "--once", "--case", c.case_path,
                                                 "--kernel", c.kernel, "--variants", list_path.string()};
@@ -281,14 +293,15 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
         return result;
     };
     // A batch a session reported on goes straight to one process per variant.
-    if (in_sessions == SessionVerdict::NoSession || members.size() == 1) {
-        const EvalResult together = run(members);
+    if (in_sessions.verdict == SessionVerdict::NoSession || members.size() == 1) {
+        const std::size_t first_tool = in_sessions.verdict == SessionVerdict::NoSession ? in_sessions.tools_passed : 0;
+        const EvalResult together = run(members, first_tool);
         if (together.status == EvalStatus::Ok || members.size() == 1)
             return std::vector<EvalResult>(members.size(), together);
     }
     ++reruns;
     std::vector<EvalResult> alone;
-    for (const SanitizeJob* member : members) alone.push_back(run({member}));
+    for (const SanitizeJob* member : members) alone.push_back(run({member}, 0));
     return alone;
 }
 
@@ -1223,6 +1236,11 @@ struct CudaEvaluator::Impl {
         return values;
     }
 
+    std::unique_ptr<SanitizerSessions> make_sanitizer_sessions(const std::string& sanitizer, int limit) const {
+        return std::make_unique<SanitizerSessions>(
+            sanitizer, worker_program, limit, options.sanitize_shared_sessions ? SessionPooling::Shared : SessionPooling::PerChecker);
+    }
+
     // compute-sanitizer processes the gate runs at once (--sanitize-jobs, else half the cores, at most 8).
     int sanitize_parallel() const {
         return options.sanitize_jobs > 0 ? options.sanitize_jobs
@@ -1476,8 +1494,10 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                         (t.sanitize_sessions_started > 0
                              ? "; " + std::to_string(t.sanitize_session_passes) + " batches passed in " +
                                    std::to_string(t.sanitize_sessions_started) +
-                                   " long-lived compute-sanitizer processes (--sanitize-sessions), the others ran in "
-                                   "processes of their own" +
+                                   " long-lived compute-sanitizer processes (--sanitize-sessions; " +
+                                   std::to_string(t.sanitize_session_waits) + " checks waited for a busy one, " +
+                                   std::to_string(t.sanitize_sessions_evicted) +
+                                   " ended for another checker's), the others ran in processes of their own" +
                                    (t.sanitize_session_failure.empty() ? std::string()
                                                                        : " (the first that did not pass there: " +
                                                                              t.sanitize_session_failure + ")")
@@ -1594,7 +1614,7 @@ void CudaEvaluator::expect_checks() {
     } catch (const Error&) {
         return;  // the gate itself says so when it runs
     }
-    if (!s.sanitizer_sessions) s.sanitizer_sessions = std::make_unique<SanitizerSessions>(sanitizer, s.worker_program, limit);
+    if (!s.sanitizer_sessions) s.sanitizer_sessions = s.make_sanitizer_sessions(sanitizer, limit);
     // Every variant gets memcheck; racecheck and synccheck only those that removed a barrier.
     s.sanitizer_sessions->prewarm("memcheck", limit);
     s.stats.sanitize_sessions_started = s.sanitizer_sessions->started();
@@ -1675,7 +1695,7 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
             sanitizer_batches(tools_of, parallel, static_cast<std::size_t>(std::max(1, s.options.sanitize_batch)));
         const int session_limit = s.options.sanitize_sessions >= 0 ? s.options.sanitize_sessions : static_cast<int>(parallel);
         if (!s.sanitizer_sessions && session_limit > 0)
-            s.sanitizer_sessions = std::make_unique<SanitizerSessions>(sanitizer, s.worker_program, session_limit);
+            s.sanitizer_sessions = s.make_sanitizer_sessions(sanitizer, session_limit);
         const SanitizeContext context{sanitizer, s.worker_program, s.slots[case_index].path.string(),
                                       s.slots[case_index].kernel,
                                       std::to_string(s.slots[case_index].manifest.shared_bytes), s.sanitizer_sessions.get()};
@@ -1701,7 +1721,11 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         s.stats.sanitize_batch_reruns += batch_reruns;
         s.stats.sanitize_session_checks += session_counts.checks;
         s.stats.sanitize_session_passes += session_counts.passed;
-        if (s.sanitizer_sessions) s.stats.sanitize_sessions_started = s.sanitizer_sessions->started();
+        if (s.sanitizer_sessions) {
+            s.stats.sanitize_sessions_started = s.sanitizer_sessions->started();
+            s.stats.sanitize_sessions_evicted = s.sanitizer_sessions->evicted();
+            s.stats.sanitize_session_waits = s.sanitizer_sessions->waited();
+        }
         if (s.stats.sanitize_session_failure.empty()) s.stats.sanitize_session_failure = session_counts.first_failure;
         for (const auto& [i, first] : same_program_as) results[i] = results[first];
         for (std::size_t i : run_index)

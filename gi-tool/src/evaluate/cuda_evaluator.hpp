@@ -62,6 +62,7 @@ struct CudaEvaluatorOptions {
                                             // gets that one's result (evaluate/binary_identity.hpp)
     bool nvcc_only = false;                 // every compile with nvcc (--nvcc-only), for A/B against NVRTC
     bool sanitize_prewarm = true;           // start the memcheck sessions when search begins (--no-sanitize-prewarm: at the first gate)
+    bool sanitize_shared_sessions = false;  // one session pool for all checkers (--sanitize-shared-sessions), for A/B
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     int sanitize_batch = 8;                 // variants checked in one compute-sanitizer process at most (1: one each);
                                             // a batch that does not pass is checked again one variant per process
@@ -97,6 +98,8 @@ struct CudaEvaluatorStats {
     long long sanitize_session_checks = 0;   // batch x checker runs in long-lived sanitizer processes
     long long sanitize_session_passes = 0;   // batches that passed there (the others ran in processes of their own)
     long long sanitize_sessions_started = 0; // long-lived sanitizer processes started
+    long long sanitize_sessions_evicted = 0; // idle ones ended to make room for another checker's (shared pool)
+    long long sanitize_session_waits = 0;    // checks that waited for a busy session of their checker
     std::string sanitize_session_failure;    // why the first batch that did not pass in a session did not
     double compile_cpu_ms = 0;    // sum of compile times (over all threads)
     double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)

@@ -50,7 +50,7 @@ std::vector<std::string> cuda_value_options() {
 
 std::vector<std::string> cuda_switch_options() {
     return {"--no-loop-guard", "--no-barrier-guard", "--separate-guard-build", "--run-binary-duplicates",
-            "--nondeterministic", "--nvcc-only", "--no-sanitize-prewarm"};
+            "--nondeterministic", "--nvcc-only", "--no-sanitize-prewarm", "--sanitize-shared-sessions"};
 }
 
 std::string cuda_options_help() {
@@ -101,7 +101,9 @@ std::string cuda_options_help() {
            "                            each checking batches in turn (default: --sanitize-jobs; 0: a process\n"
            "                            per batch). A batch they do not pass is checked in processes of its own\n"
            "  --no-sanitize-prewarm     cuda: start those processes at the first gate, not when search begins\n"
-           "                            (their start-up, seconds each, then delays the first generations)\n";
+           "                            (their start-up, seconds each, then delays the first generations)\n"
+           "  --sanitize-shared-sessions cuda: one pool of those processes for all checkers, as before issue 19's\n"
+           "                            per-checker pools (memcheck up to N, racecheck and synccheck N/4 each)\n";
 }
 
 CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vector<std::string>>& values,
@@ -148,6 +150,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     o.reuse_binary_duplicates = switches.count("--run-binary-duplicates") == 0;
     o.nvcc_only = switches.count("--nvcc-only") > 0;
     o.sanitize_prewarm = switches.count("--no-sanitize-prewarm") == 0;
+    o.sanitize_shared_sessions = switches.count("--sanitize-shared-sessions") > 0;
     o.nondeterministic = switches.count("--nondeterministic") > 0;
     o.set_aside = static_cast<int>(integer(values, "--set-aside", -1, 0, 1000000));
     if (!kernel_path.empty()) {

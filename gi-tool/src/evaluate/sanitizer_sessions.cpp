@@ -1,5 +1,6 @@
 #include "evaluate/sanitizer_sessions.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -65,46 +66,80 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     return failure_.empty();
 }
 
-SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, int limit)
-    : sanitizer_(std::move(sanitizer)), worker_(std::move(worker)), limit_(limit) {}
+SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, int limit, SessionPooling pooling)
+    : sanitizer_(std::move(sanitizer)), worker_(std::move(worker)), limit_(limit), pooling_(pooling) {}
 
-std::unique_ptr<SanitizerSession> SanitizerSessions::acquire(const std::string& tool) {
-    std::unique_lock lock(mutex_);
-    for (auto it = idle_.begin(); it != idle_.end(); ++it) {
-        if ((*it)->tool() != tool) continue;
-        std::unique_ptr<SanitizerSession> session = std::move(*it);
-        idle_.erase(it);
-        ++busy_;
-        return session;
-    }
-    if (busy_ + static_cast<int>(idle_.size()) >= limit_) {
-        if (idle_.empty()) return nullptr;
-        idle_.erase(idle_.begin());  // another checker's: this one is needed now
-    }
-    ++busy_;
+int SanitizerSessions::capacity(const std::string& tool) const {
+    if (pooling_ == SessionPooling::Shared || tool == "memcheck") return limit_;
+    return limit_ > 0 ? std::max(1, limit_ / 4) : 0;
+}
+
+int SanitizerSessions::live(const std::string& tool) const {
+    int count = 0;
+    for (const auto& [name, pool] : pools_)
+        if (pooling_ == SessionPooling::Shared || name == tool) count += pool.busy + static_cast<int>(pool.idle.size());
+    return count;
+}
+
+std::unique_ptr<SanitizerSession> SanitizerSessions::start(const std::string& tool, std::unique_lock<std::mutex>& lock) {
+    ++pools_[tool].busy;
     ++started_;
     lock.unlock();
     try {
         return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool);
     } catch (const Error&) {
-        std::lock_guard again(mutex_);
-        --busy_;
+        lock.lock();
+        --pools_[tool].busy;
+        returned_.notify_all();
         return nullptr;
     }
 }
 
+std::unique_ptr<SanitizerSession> SanitizerSessions::acquire(const std::string& tool) {
+    std::unique_lock lock(mutex_);
+    const int cap = capacity(tool);
+    if (cap <= 0) return nullptr;
+    bool waited = false;
+    for (;;) {
+        Pool& pool = pools_[tool];
+        if (!pool.idle.empty()) {
+            std::unique_ptr<SanitizerSession> session = std::move(pool.idle.back());
+            pool.idle.pop_back();
+            ++pool.busy;
+            return session;
+        }
+        if (live(tool) < cap) return start(tool, lock);
+        if (pooling_ == SessionPooling::Shared) {
+            // Another checker's idle session makes room; with none idle, the caller goes without.
+            for (auto& [name, other] : pools_) {
+                if (other.idle.empty()) continue;
+                other.idle.erase(other.idle.begin());
+                ++evicted_;
+                return start(tool, lock);
+            }
+            return nullptr;
+        }
+        if (!waited) ++waited_;
+        waited = true;
+        returned_.wait(lock);
+    }
+}
+
 void SanitizerSessions::release(std::unique_ptr<SanitizerSession> session) {
+    if (!session) return;
     std::lock_guard lock(mutex_);
-    --busy_;
-    if (session && session->alive()) idle_.push_back(std::move(session));
+    Pool& pool = pools_[session->tool()];
+    --pool.busy;
+    if (session->alive()) pool.idle.push_back(std::move(session));
+    returned_.notify_all();
 }
 
 void SanitizerSessions::prewarm(const std::string& tool, int count) {
     std::lock_guard lock(mutex_);
-    for (int k = 0; k < count && busy_ + static_cast<int>(idle_.size()) < limit_; ++k) {
+    for (int k = 0; k < count && live(tool) < capacity(tool); ++k) {
         try {
             // The process starts at once and initialises on its own; nothing here waits for it.
-            idle_.push_back(std::make_unique<SanitizerSession>(sanitizer_, worker_, tool));
+            pools_[tool].idle.push_back(std::make_unique<SanitizerSession>(sanitizer_, worker_, tool));
             ++started_;
         } catch (const Error&) {
             return;
@@ -115,6 +150,16 @@ void SanitizerSessions::prewarm(const std::string& tool, int count) {
 long SanitizerSessions::started() const {
     std::lock_guard lock(mutex_);
     return started_;
+}
+
+long SanitizerSessions::evicted() const {
+    std::lock_guard lock(mutex_);
+    return evicted_;
+}
+
+long SanitizerSessions::waited() const {
+    std::lock_guard lock(mutex_);
+    return waited_;
 }
 
 }  // namespace gi

@@ -9,8 +9,10 @@
 // is checked again in processes of its own (evaluate/cuda_evaluator.cpp), so every verdict that is
 // not Ok is still a single variant's own, from a sanitizer run that started clean.
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -52,30 +54,58 @@ private:
     std::string failure_;
 };
 
-// The sessions kept across the gate's waves: at most `limit` at once over all checkers. Thread-safe.
+// How the sessions' places are shared between checkers.
+enum class SessionPooling {
+    // Each checker its own sessions: memcheck (every variant's) up to the limit, racecheck and
+    // synccheck (only variants that removed a barrier) up to a quarter of it, at least one. A
+    // checker whose sessions are all busy waits for one to come back (each check ends within its
+    // timeout) rather than paying compute-sanitizer's start-up again. Issue 19: with one shared
+    // pool, racecheck and synccheck sessions evicted idle memcheck ones (17 started for 35 batches).
+    PerChecker,
+    // The former: at most `limit` over all checkers; an idle session of another checker is ended
+    // to make room, and acquire() gives up when all are busy (--sanitize-shared-sessions, for A/B).
+    Shared,
+};
+
+// The sessions kept across the gate's waves. Thread-safe.
 class SanitizerSessions {
 public:
-    SanitizerSessions(std::string sanitizer, std::string worker, int limit);
+    SanitizerSessions(std::string sanitizer, std::string worker, int limit,
+                      SessionPooling pooling = SessionPooling::PerChecker);
 
-    // An idle session for `tool`, or a new one while fewer than `limit` exist (an idle session of
-    // another checker makes room); nullptr when all are busy or one cannot be started.
+    // An idle session for `tool`, or a new one while its pool has room; nullptr when one cannot be
+    // started (and, with shared pooling, when all are busy). Release it before acquiring another:
+    // a thread that waits holds none, so waiting cannot deadlock.
     std::unique_ptr<SanitizerSession> acquire(const std::string& tool);
     void release(std::unique_ptr<SanitizerSession> session);  // kept when still alive
 
-    // Starts `count` sessions of `tool` now (within the limit), so their start-up (compute-sanitizer
+    // Starts `count` sessions of `tool` now (within its pool), so their start-up (compute-sanitizer
     // and a CUDA context under it: seconds) overlaps whatever comes before the first check. Sessions
     // that cannot be started are skipped: acquire() tries again when needed.
     void prewarm(const std::string& tool, int count);
 
+    // How many sessions of `tool` may exist at once.
+    int capacity(const std::string& tool) const;
+
     long started() const;  // sessions started so far
+    long evicted() const;  // idle sessions ended to make room for another checker's (shared pooling)
+    long waited() const;   // acquire() calls that waited for a busy session of their checker
 
 private:
+    struct Pool {
+        std::vector<std::unique_ptr<SanitizerSession>> idle;
+        int busy = 0;
+    };
+    int live(const std::string& tool) const;  // with mutex_ held: sessions counted against `tool`'s pool
+    std::unique_ptr<SanitizerSession> start(const std::string& tool, std::unique_lock<std::mutex>& lock);
+
     std::string sanitizer_, worker_;
     int limit_;
+    SessionPooling pooling_;
     mutable std::mutex mutex_;
-    std::vector<std::unique_ptr<SanitizerSession>> idle_;
-    int busy_ = 0;
-    long started_ = 0;
+    std::condition_variable returned_;
+    std::map<std::string, Pool> pools_;
+    long started_ = 0, evicted_ = 0, waited_ = 0;
 };
 
 }  // namespace gi
