@@ -108,7 +108,7 @@ done
 
 {
     echo "gi-tool evolve throughput, all gates on ($seconds s of search each, seed 1): $label"
-    echo "GPU: ${gpu:-none}; $(date -u +%Y-%m-%dT%H:%MZ); commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null); $jobs cores"
+    echo "GPU: ${gpu:-none}; $(date -u +%Y-%m-%dT%H:%MZ); commit ${GI_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}; $jobs cores"
     printf '%-16s %6s %5s %7s %9s %8s %8s %6s %7s %8s %9s  %s\n' kernel "MB" cases "eval/min" evaluations \
         "eval s" "gate s" "gate%" "gens" "s/gen" best "outcome"
     printf '%s\n' "${rows[@]}"
