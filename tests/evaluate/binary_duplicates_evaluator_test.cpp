@@ -229,6 +229,33 @@ TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOw
     EXPECT_EQ(none.stats().sanitize_sessions_started, 0);
 }
 
+// A kernel with barriers meets racecheck and synccheck in its first generation (a variant that
+// removes one): their sessions start ahead too, one each where --sanitize-sessions is 2.
+class BarrierKernelSessions : public gpu_test::FakeWorkerEvaluatorTest {
+protected:
+    void SetUp() override {
+        set_up(R"(#define BLOCK 256
+__global__ void scale(float* out, const float* in, int n) {
+    __shared__ float tile[BLOCK];
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    tile[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    if (i < n) out[i] = 2.0f * tile[threadIdx.x];
+}
+)",
+               "256");
+    }
+};
+
+TEST_F(BarrierKernelSessions, RacecheckAndSynccheckSessionsStartAheadToo) {
+    CudaEvaluatorOptions o = options(0);
+    o.sanitizer = "/bin/true";  // any program that starts: prewarming only starts the processes
+    o.sanitize_sessions = 2;
+    CudaEvaluator e(grammar_, o);
+    e.expect_checks();
+    EXPECT_EQ(e.stats().sanitize_sessions_started, 4);  // memcheck 2, racecheck 1, synccheck 1
+}
+
 TEST(SanitizerLog, ReportsAreLinesOfItsOwnButTheBanner) {
     EXPECT_FALSE(sanitizer_log_reports(""));
     EXPECT_FALSE(sanitizer_log_reports("========= COMPUTE-SANITIZER\n"));

@@ -1615,8 +1615,12 @@ void CudaEvaluator::expect_checks() {
         return;  // the gate itself says so when it runs
     }
     if (!s.sanitizer_sessions) s.sanitizer_sessions = s.make_sanitizer_sessions(sanitizer, limit);
-    // Every variant gets memcheck; racecheck and synccheck only those that removed a barrier.
+    // Every variant gets memcheck; racecheck and synccheck only those that removed a barrier, which
+    // a kernel with barriers meets in its first generation: on the H200 stereo's first gate took
+    // 13-15 s of a 45 s search while their sessions started, the later ones 0.1-2 s.
     s.sanitizer_sessions->prewarm("memcheck", limit);
+    if (count_barriers(s.original) > 0)
+        for (const char* tool : {"racecheck", "synccheck"}) s.sanitizer_sessions->prewarm(tool, s.sanitizer_sessions->capacity(tool));
     s.stats.sanitize_sessions_started = s.sanitizer_sessions->started();
 }
 
