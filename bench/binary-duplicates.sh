@@ -129,7 +129,7 @@ if deviations:
     print(f"- their GPU timings (each measured separately in the search): deviation from the group's median "
           f"{statistics.median(deviations):.2f}% (median), {max(deviations):.2f}% (largest)")
 # The sanitizer gate, simulated: each generation it checks accepted individuals, fastest first,
-# until half the population has passed (search/gate.cpp; none fails here), and a program checked
+# until half the population has passed (run/gate.cpp; none fails here), and a program checked
 # in an earlier generation is not checked again. Keyed by text (as before binary identities) or by
 # program (binary_identity: the same cubin).
 checked_text, checked_binary, by_text, by_binary = set(), set(), 0, 0

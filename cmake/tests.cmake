@@ -34,6 +34,8 @@ _gi_add_scenario(corpus_fetch corpus_fetch)
 _gi_add_scenario(light_consumer light_consumer)
 _gi_add_scenario(light_on light_on)
 _gi_add_scenario(two_kernels two_kernels)
+# Scenarios that take 20 s or more on a 2-core machine are `slow` too (ctest -LE slow leaves them out).
+set_property(TEST cmake.entry_problems cmake.corpus_fetch cmake.light_on APPEND PROPERTY LABELS slow)
 # Needs gi-tool only (no nvcc, no install): always runs.
 add_test(NAME cmake.cache_key COMMAND "${CMAKE_COMMAND}" ${_gi_test_args} -P "${PROJECT_SOURCE_DIR}/tests/cmake/cache_key.cmake")
 set_tests_properties(cmake.cache_key PROPERTIES TIMEOUT 120 LABELS cmake)

@@ -11,7 +11,7 @@
 #include "genome/genome.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi {
 namespace {

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "../support/gi_tool_run.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi {
 namespace {

@@ -3,7 +3,7 @@
 #include <fstream>
 
 #include "../support/gi_tool_run.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi {
 namespace {

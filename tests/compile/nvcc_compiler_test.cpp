@@ -5,7 +5,7 @@
 #include "../support/toolkit.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "util/error.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi {
 namespace {

@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "util/error.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <fstream>
 
-#include "../gpu/gpu_fixture.hpp"
+#include "../support/gpu_fixture.hpp"
 
 namespace gi {
 namespace {

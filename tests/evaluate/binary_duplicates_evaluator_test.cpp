@@ -1,5 +1,5 @@
 // Variants that compile to the same program as an earlier one in their batch (evaluate/
-// binary_identity.hpp), without a GPU: gi_tests stands in for gi-worker (tests/gpu/fake_worker.cpp,
+// binary_identity.hpp), without a GPU: gi_tests stands in for gi-worker (tests/support/fake_worker.cpp,
 // mode "replay", which logs every variant run) and the compiles are real (NVRTC). Edits the
 // compiler throws away (a comment, `const` on a by-value parameter) must cost no run and get the
 // first variant's result; a real change must still run; --run-binary-duplicates runs them all.
@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "../gpu/fake_worker_fixture.hpp"
+#include "../support/fake_worker_fixture.hpp"
 #include "evaluate/binary_identity.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 #include "evaluate/sanitizer_sessions.hpp"

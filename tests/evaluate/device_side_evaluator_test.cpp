@@ -1,14 +1,14 @@
 // The cuda evaluator on kernel files written with host code (issue 16): NVRTC compiles their device
 // side, every variant keeps the fast path, and what is validated is nvcc's build of the whole file.
 // A file whose kernel needs its host code falls back to nvcc for the run. No GPU needed: gi_tests
-// stands in for gi-worker (tests/gpu/fake_worker.cpp, mode "replay"); compiles are real.
+// stands in for gi-worker (tests/support/fake_worker.cpp, mode "replay"); compiles are real.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <fstream>
 
 #include "../support/toolkit.hpp"
-#include "../gpu/gpu_fixture.hpp"
+#include "../support/gpu_fixture.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "evaluate/cuda_evaluator.hpp"

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "../search/search_test_support.hpp"
+#include "../support/search_test_support.hpp"
 #include "util/error.hpp"
 
 namespace gi {

@@ -1,5 +1,5 @@
 // The cuda evaluator's handling of a variant that wrote outside its buffers, without a GPU:
-// gi_tests stands in for gi-worker (tests/gpu/fake_worker.cpp, mode "replay"; block size 32 = a
+// gi_tests stands in for gi-worker (tests/support/fake_worker.cpp, mode "replay"; block size 32 = a
 // variant whose run changed the worker's own copies of the case). It must be a Crash whatever its
 // outputs, counted as corrupting, and the next variant must run in a fresh worker, never on the
 // damaged one.
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "../gpu/fake_worker_fixture.hpp"
+#include "../support/fake_worker_fixture.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 #include "grammar/build_grammar.hpp"

@@ -1,5 +1,5 @@
 // The cuda evaluator's loop guard without a GPU: gi_tests stands in for gi-worker
-// (tests/gpu/fake_worker.cpp, mode "replay"; block size 64 = a loop that runs away). The
+// (tests/support/fake_worker.cpp, mode "replay"; block size 64 = a loop that runs away). The
 // evaluator must compile a guarded build for variants with loops: by default in the
 // plain build's module (one cubin, guard-paired=1); with --separate-guard-build, or when the paired
 // compile fails, apart and in front of the plain one; either with the guard's budget. A loop the guard stops is a
@@ -11,7 +11,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "../gpu/fake_worker_fixture.hpp"
+#include "../support/fake_worker_fixture.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 #include "grammar/build_grammar.hpp"

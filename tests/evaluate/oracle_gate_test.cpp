@@ -8,7 +8,7 @@
 
 #include <algorithm>
 
-#include "../gpu/fake_worker_fixture.hpp"
+#include "../support/fake_worker_fixture.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"

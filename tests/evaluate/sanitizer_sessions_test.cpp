@@ -9,7 +9,7 @@
 #include <future>
 
 #include "evaluate/sanitizer_sessions.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi {
 namespace {

@@ -1,13 +1,13 @@
 // The cuda evaluator compiles every variant with nvcc's warning 940 (a non-void function without a
 // return at its end) as an error: such a variant has undefined behaviour and may pass every check by
 // luck. Unless the original kernel has the warning itself. No GPU needed: gi_tests stands in for
-// gi-worker (tests/gpu/fake_worker.cpp, mode "replay"); compiles are real (NVRTC).
+// gi-worker (tests/support/fake_worker.cpp, mode "replay"); compiles are real (NVRTC).
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <fstream>
 
-#include "../gpu/gpu_fixture.hpp"
+#include "../support/gpu_fixture.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 #include "grammar/build_grammar.hpp"

@@ -5,7 +5,7 @@
 
 #include <fstream>
 
-#include "../gpu/fake_worker_fixture.hpp"
+#include "../support/fake_worker_fixture.hpp"
 #include "../support/toolkit.hpp"
 #include "genome/genome.hpp"
 #include "evaluate/evaluator_factory.hpp"

@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "history/history.hpp"
-#include "search/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 #include "../support/gi_tool_run.hpp"
 
 namespace gi {

@@ -12,7 +12,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "search/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
 #include "util/folder_lock.hpp"

@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "../search/search_test_support.hpp"
+#include "../support/search_test_support.hpp"
 #include "evaluate/fake_evaluator.hpp"
 
 namespace gi {

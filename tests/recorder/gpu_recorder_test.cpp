@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "../gpu/gpu_fixture.hpp"
+#include "../support/gpu_fixture.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "evaluate/cuda_classify.hpp"
 #include "launch/geometry.hpp"

@@ -13,7 +13,7 @@
 #include "../support/gi_tool_run.hpp"
 #include "grammar/build_grammar.hpp"
 #include "report/html_report.hpp"
-#include "search/record_xml.hpp"
+#include "run/record_xml.hpp"
 #include "source/source_file.hpp"
 
 namespace gi {

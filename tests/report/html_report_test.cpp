@@ -10,15 +10,15 @@
 #include <regex>
 #include <sstream>
 
-#include "../search/search_test_support.hpp"
+#include "../support/search_test_support.hpp"
 #include "../support/gi_tool_run.hpp"
 #include "evaluate/fake_evaluator.hpp"
 #include "report/html_report.hpp"
 #include "report/svg_chart.hpp"
 #include <tinyxml2.h>
 
-#include "search/evolve.hpp"
-#include "search/record_xml.hpp"
+#include "run/evolve.hpp"
+#include "run/record_xml.hpp"
 #include "util/hash.hpp"
 
 namespace gi {

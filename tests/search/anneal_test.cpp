@@ -19,7 +19,7 @@
 #include "search/anneal.hpp"
 #include "search/anneal_pool.hpp"
 #include "search/code_edit.hpp"
-#include "search_test_support.hpp"
+#include "../support/search_test_support.hpp"
 #include "util/error.hpp"
 
 namespace gi {

@@ -11,10 +11,10 @@
 
 #include "evaluate/fake_evaluator.hpp"
 #include "search/code_edit.hpp"
-#include "search/evolve.hpp"
-#include "search/genome_ops.hpp"
+#include "run/evolve.hpp"
+#include "genome/genome_ops.hpp"
 #include "search/nsga2.hpp"
-#include "search_test_support.hpp"
+#include "../support/search_test_support.hpp"
 #include "util/error.hpp"
 
 namespace gi {

@@ -4,8 +4,8 @@
 
 #include <set>
 
-#include "search/genome_ops.hpp"
-#include "search_test_support.hpp"
+#include "genome/genome_ops.hpp"
+#include "../support/search_test_support.hpp"
 #include "util/error.hpp"
 
 namespace gi {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi::test {
 

@@ -7,7 +7,7 @@
 
 #include "../support/gi_tool_run.hpp"
 #include "compile/nvrtc_compiler.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <set>
 
-#include "../search/search_test_support.hpp"
+#include "../support/search_test_support.hpp"
 #include "evaluate/fake_evaluator.hpp"
 #include "grammar/build_grammar.hpp"
 #include "source/source_file.hpp"

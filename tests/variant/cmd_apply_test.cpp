@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "../support/gi_tool_run.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi {
 namespace {

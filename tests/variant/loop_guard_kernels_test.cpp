@@ -10,7 +10,7 @@
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "util/error.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 #include "registered_kernels.hpp"
 #include "variant/hang_guard.hpp"
 #include "variant/loop_guard.hpp"

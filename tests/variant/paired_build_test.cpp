@@ -10,7 +10,7 @@
 #include "compile/nvrtc_compiler.hpp"
 #include "registered_kernels.hpp"
 #include "util/error.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 #include "variant/paired_build.hpp"
 
 namespace gi {

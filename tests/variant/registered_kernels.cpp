@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "util/error.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi::test {
 namespace fs = std::filesystem;

@@ -8,7 +8,7 @@
 #include "cli/command.hpp"
 #include "cli/kernel_args.hpp"
 #include "genome/validate.hpp"
-#include "search/atomic_file.hpp"
+#include "util/atomic_file.hpp"
 #include "util/error.hpp"
 #include "util/file_read.hpp"
 #include "variant/apply.hpp"

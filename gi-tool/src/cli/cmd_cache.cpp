@@ -13,7 +13,7 @@
 #include "cache/files.hpp"
 #include "cache/generate.hpp"
 #include "cache/registration.hpp"
-#include "cache/run_provenance.hpp"
+#include "run/run_result.hpp"
 #include "cli/args.hpp"
 #include "cli/cache_apply.hpp"
 #include "cli/cache_options.hpp"
@@ -26,7 +26,7 @@
 #include "util/error.hpp"
 #include "util/format.hpp"
 #include "util/hash.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi::cli {
 namespace {

@@ -13,10 +13,10 @@
 #include "cli/command.hpp"
 #include "cli/kernel_args.hpp"
 #include "evaluate/evaluator_factory.hpp"
-#include "history/search_history.hpp"
-#include "search/atomic_file.hpp"
+#include "run/search_history.hpp"
+#include "util/atomic_file.hpp"
 #include "util/folder_lock.hpp"
-#include "search/evolve.hpp"
+#include "run/evolve.hpp"
 #include "search/strategy.hpp"
 #include "util/error.hpp"
 
@@ -181,7 +181,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
         lock.emplace(out, "gi-tool evolve --out " + out);
         remove_abandoned_temporaries(out);
     }
-    // The database of every individual, the fitness cache and anneal's workers (history/search_history.hpp).
+    // The database of every individual, the fitness cache and anneal's workers (run/search_history.hpp).
     SearchHistory session(
         grammar, *evaluator, [&] { return make_evaluator(evaluator_name, grammar, evaluator_options); }, options, out,
         mode, history_options);

@@ -12,7 +12,7 @@
 #include "evaluate/compile_only_evaluator.hpp"
 #include "genome/random_edit.hpp"
 #include "util/error.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 #include "variant/apply.hpp"
 
 namespace gi::cli {

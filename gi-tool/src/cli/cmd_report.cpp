@@ -11,8 +11,8 @@
 #include "source/source_file.hpp"
 #include "grammar/build_grammar.hpp"
 #include "report/html_report.hpp"
-#include "search/atomic_file.hpp"
-#include "search/record_xml.hpp"
+#include "util/atomic_file.hpp"
+#include "run/record_xml.hpp"
 #include "util/error.hpp"
 
 namespace gi::cli {

@@ -7,7 +7,7 @@
 
 #include "cli/kernel_args.hpp"
 #include "compile/module_variables.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi::cli {
 

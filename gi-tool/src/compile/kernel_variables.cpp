@@ -6,7 +6,7 @@
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "util/error.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi {
 namespace fs = std::filesystem;

@@ -8,7 +8,7 @@
 
 #include "compile/nvcc_compiler.hpp"
 #include "evaluate/evaluator.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 
 namespace gi {
 

@@ -40,7 +40,7 @@
 #include "util/format.hpp"
 #include "util/hash.hpp"
 #include "util/parallel.hpp"
-#include "util/process.hpp"
+#include "process/process.hpp"
 #include "variant/hang_guard.hpp"
 #include "variant/loop_guard.hpp"
 #include "variant/paired_build.hpp"

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "util/process.hpp"
+#include "process/process.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {

@@ -1,7 +1,7 @@
 #include "genome/random_edit.hpp"
 
 #include "genome/validate.hpp"
-#include "variant/apply.hpp"
+#include "grammar/liveness.hpp"
 
 namespace gi {
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "search/acceptance.hpp"
-#include "search/genome_ops.hpp"
-#include "search/scored.hpp"
+#include "fitness/acceptance.hpp"
+#include "genome/genome_ops.hpp"
+#include "fitness/scored.hpp"
 #include "util/median.hpp"
 
 namespace gi {

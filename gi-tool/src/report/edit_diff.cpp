@@ -1,6 +1,6 @@
 #include "report/edit_diff.hpp"
 
-#include "search/genome_ops.hpp"
+#include "genome/genome_ops.hpp"
 #include "variant/apply.hpp"
 
 namespace gi {

@@ -238,7 +238,7 @@ std::string source_view_html(const SourceView& view, const std::string& hint) {
 
 namespace {
 
-// What the sanitizer gate refused during search (search/gate.hpp gives a refused individual the
+// What the sanitizer gate refused during search (run/gate.hpp gives a refused individual the
 // gate's status and detail), one row per program, and what the final checks said.
 void sanitizer_section(std::ostringstream& out, const RunRecord& r) {
     struct Refusal {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "report/edit_diff.hpp"
-#include "search/run_record.hpp"
+#include "run/run_record.hpp"
 
 namespace gi {
 

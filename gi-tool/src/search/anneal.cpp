@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "search/anneal_draw.hpp"
-#include "search/genome_ops.hpp"
+#include "genome/genome_ops.hpp"
 #include "search/operators.hpp"
 #include "util/error.hpp"
 

@@ -25,9 +25,9 @@
 #include "history/history.hpp"
 #include "history/score.hpp"
 #include "search/anneal_pool.hpp"
-#include "search/acceptance.hpp"
+#include "fitness/acceptance.hpp"
 #include "search/code_edit.hpp"
-#include "search/scored.hpp"
+#include "fitness/scored.hpp"
 #include "search/strategy.hpp"
 #include "util/rng.hpp"
 
@@ -54,7 +54,7 @@ struct AnnealIndividual {
 struct AnnealOptions {
     AcceptanceRule acceptance;
     std::size_t batch = 1;  // children per evaluator call (a GPU evaluator compiles a batch in parallel)
-    // The correctness gate (search/gate.hpp): an individual is sanitised the first time it is drawn
+    // The correctness gate (run/gate.hpp): an individual is sanitised the first time it is drawn
     // as a parent, and never becomes one if it fails. Null: every individual passes.
     VariantChecker* checker = nullptr;
 };

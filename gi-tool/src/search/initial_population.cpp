@@ -1,6 +1,6 @@
 #include "search/initial_population.hpp"
 
-#include "search/genome_ops.hpp"
+#include "genome/genome_ops.hpp"
 #include "search/operators.hpp"
 #include "util/error.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "search/genome_ops.hpp"
+#include "genome/genome_ops.hpp"
 #include "util/error.hpp"
 
 namespace gi {

@@ -4,7 +4,7 @@
 // population order, so selection is deterministic.
 #include <vector>
 
-#include "search/scored.hpp"
+#include "fitness/scored.hpp"
 
 namespace gi {
 

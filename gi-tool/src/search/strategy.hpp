@@ -10,7 +10,7 @@
 #include "genome/genome.hpp"
 #include "grammar/grammar.hpp"
 #include "search/code_edit.hpp"
-#include "search/scored.hpp"
+#include "fitness/scored.hpp"
 #include "util/rng.hpp"
 
 namespace gi {

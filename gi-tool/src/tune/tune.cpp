@@ -5,8 +5,8 @@
 #include <set>
 
 #include "grammar/preprocessed_identity.hpp"
-#include "search/genome_ops.hpp"
-#include "search/scored.hpp"
+#include "genome/genome_ops.hpp"
+#include "fitness/scored.hpp"
 #include "util/error.hpp"
 
 namespace gi {

@@ -11,7 +11,7 @@
 #include "evaluate/evaluator.hpp"
 #include "genome/genome.hpp"
 #include "grammar/grammar.hpp"
-#include "search/acceptance.hpp"
+#include "fitness/acceptance.hpp"
 #include "util/rng.hpp"
 
 namespace gi {

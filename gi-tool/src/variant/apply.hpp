@@ -7,6 +7,7 @@
 
 #include "genome/genome.hpp"
 #include "grammar/grammar.hpp"
+#include "grammar/liveness.hpp"
 #include "grammar/preprocessor.hpp"
 
 namespace gi {
@@ -38,8 +39,5 @@ std::vector<SourceChange> variant_changes(const Genome& genome, const Grammar& g
 // Macro values the genome's configuration implies: the file's own macros with Param and Guard
 // genes applied. Used to tell which rules the preprocessor keeps.
 MacroTable macros_for(const Genome& genome, const Grammar& grammar);
-
-// False when the rule sits in a #if region its genome's configuration removes.
-bool rule_is_live(const Rule& rule, const Grammar& grammar, const MacroTable& macros);
 
 }  // namespace gi

@@ -1,0 +1,32 @@
+#include "fitness/acceptance.hpp"
+
+#include <cmath>
+
+namespace gi {
+namespace {
+double finite_or_zero(double value) { return std::isfinite(value) ? value : 0.0; }
+}  // namespace
+
+double combined_spread(const Timing& a, const Timing& b) {
+    const double sa = finite_or_zero(a.spread_ms), sb = finite_or_zero(b.spread_ms);
+    return std::sqrt(sa * sa + sb * sb);
+}
+
+bool is_accepted(const EvalResult& result, const Timing& original, const AcceptanceRule& rule) {
+    if (result.status != EvalStatus::Ok || !result.time.valid() || !original.valid()) return false;
+    if (!(result.error <= rule.max_error)) return false;
+    const double gain = original.median_ms - result.time.median_ms;
+    return gain > 0 && gain >= rule.noise_k * combined_spread(original, result.time);
+}
+
+double speedup(const Timing& original, const Timing& variant) {
+    if (!original.valid() || !variant.valid() || variant.median_ms <= 0) return 0;
+    return original.median_ms / variant.median_ms;
+}
+
+bool slower_beyond_noise(const Timing& candidate, const Timing& reference, double k) {
+    if (!candidate.valid()) return true;  // nothing measured cannot show it is as fast
+    return candidate.median_ms - reference.median_ms > k * combined_spread(candidate, reference);
+}
+
+}  // namespace gi

@@ -1,0 +1,487 @@
+#include "run/evolve.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "evaluate/cuda_checker.hpp"
+#include "genome/validate.hpp"
+#include "util/atomic_file.hpp"
+#include "run/gate.hpp"
+#include "genome/genome_ops.hpp"
+#include "run/record_xml.hpp"
+#include "fitness/scored.hpp"
+#include "search/strategy.hpp"
+#include "tune/tune.hpp"
+#include "util/error.hpp"
+#include "util/format.hpp"
+#include "util/hash.hpp"
+#include "util/rng.hpp"
+#include "variant/apply.hpp"
+
+namespace gi {
+namespace {
+
+std::string number_text(double value) { return format_number(value); }
+
+// What the grammar offers evolution, independent of where the file lives: which functions, rules
+// and genes (with their values). Two invocations with other --function/--param options differ here.
+std::string grammar_shape_hash(const Grammar& grammar) {
+    Sha256 hash;
+    for (const Function& f : grammar.functions) hash.update("function " + f.name + "\n");
+    for (const Rule& rule : grammar.rules) hash.update("rule " + rule.id + "\n");
+    for (const Gene& gene : grammar.genes) {
+        hash.update("gene " + gene.name + " " + std::to_string(static_cast<int>(gene.kind)) + " default=" +
+                    gene.default_value + " template=" + gene.flag_template + " values=");
+        for (const std::string& value : gene.values) hash.update(value + ",");
+        hash.update("\n");
+    }
+    return hash.hex_digest();
+}
+
+std::string flag(bool on) { return on ? "1" : "0"; }
+
+struct Outputs {
+    std::filesystem::path dir;
+    std::filesystem::path checkpoint() const { return dir / "checkpoint.xml"; }
+    std::filesystem::path run_xml() const { return dir / "run.xml"; }
+    std::filesystem::path best_genome() const { return dir / "best.genome"; }
+    std::filesystem::path best_cu() const { return dir / "best.cu"; }
+};
+
+void write_best(const Outputs& out, const Genome& genome, const Grammar& grammar) {
+    write_file_atomically(out.best_genome(), genome_to_text(genome) + "\n");
+    write_file_atomically(out.best_cu(), apply_genome(genome, grammar).source);
+}
+
+GenerationRecord generation_record(int index, const ScoredBatch& batch) {
+    GenerationRecord g;
+    g.index = index;
+    g.case_index = batch.case_index;
+    g.original = batch.original;
+    g.distinct = batch.distinct;
+    for (const Scored& s : batch.scored) {
+        IndividualRecord i;
+        i.genome = genome_to_text(s.genome);
+        i.status = s.result.status;
+        i.error = s.result.error;
+        i.time = s.result.time;
+        i.detail = s.result.detail;
+        i.accepted = s.accepted;
+        i.speedup = s.speedup;
+        i.repeat = s.repeat;
+        i.temperature = s.temperature;
+        ++g.evaluated;
+        if (s.result.status != EvalStatus::CompileError) ++g.compiled;
+        if (s.accepted) {
+            ++g.accepted;
+            if (s.speedup > g.best_speedup) {
+                g.best_speedup = s.speedup;
+                g.best_genome = i.genome;
+            }
+        }
+        g.individuals.push_back(std::move(i));
+    }
+    return g;
+}
+
+// Why `genome` is wrong on some training case other than `except`, or "" when it is right on all of
+// them (Ok, error within max_error; speed is not asked). One case may not show what an edit breaks:
+// hydro's blast states have no slopes to limit, so an edit that zeroes the limiter passes there.
+std::string wrong_elsewhere(Evaluator& evaluator, const Grammar& grammar, const Genome& genome, int except,
+                            const AcceptanceRule& rule) {
+    for (int c = 0; c < evaluator.case_count(); ++c) {
+        if (c == except) continue;
+        const ScoredBatch check = evaluate_genomes(evaluator, grammar, {genome}, c, rule);
+        const EvalResult& r = check.scored.front().result;
+        if (r.status != EvalStatus::Ok) return "case " + std::to_string(c) + ": " + to_string(r.status) + " " + r.detail;
+        if (r.error > rule.max_error)
+            return "case " + std::to_string(c) + ": error " + format_number(r.error) + " (allowed " +
+                   format_number(rule.max_error) + ")";
+    }
+    return "";
+}
+
+void update_best(BestRecord& best, int generation, const ScoredBatch& batch) {
+    for (const Scored& s : batch.scored) {
+        if (!s.accepted || s.speedup <= best.speedup) continue;
+        best.found = true;
+        best.genome = genome_to_text(s.genome);
+        best.speedup = s.speedup;
+        best.generation = generation;
+        best.case_index = batch.case_index;
+        best.original = batch.original;
+        best.time = s.result.time;
+        best.error = s.result.error;
+    }
+}
+
+// Before minimisation: the best must be right on every training case, not only on the one its
+// generation was judged on; a "best" that one case vouches for would be minimised and offered to
+// the final check in place of a correct one. Otherwise the next fastest accepted individual is
+// tried (kMaxConfirmations in all); when none holds, the search found nothing. Done once, after the
+// search, so it costs no search time (asynchronous strategies keep every worker busy).
+void confirm_best(RunRecord& record, Evaluator& evaluator, const Grammar& grammar, const AcceptanceRule& rule) {
+    constexpr int kMaxConfirmations = 8;
+    if (!record.best.found || evaluator.case_count() < 2) return;
+    struct Candidate {
+        const IndividualRecord* individual;
+        const GenerationRecord* generation;
+    };
+    std::vector<Candidate> candidates;
+    for (const GenerationRecord& g : record.generations)
+        for (const IndividualRecord& i : g.individuals)
+            if (i.accepted) candidates.push_back({&i, &g});
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate& a, const Candidate& b) { return a.individual->speedup > b.individual->speedup; });
+    std::set<std::string> tried;
+    for (const Candidate& c : candidates) {
+        if (!tried.insert(c.individual->genome).second) continue;
+        if (static_cast<int>(tried.size()) > kMaxConfirmations) break;
+        const Genome genome = parse_genome(c.individual->genome);
+        if (const std::string why = wrong_elsewhere(evaluator, grammar, genome, c.generation->case_index, rule); !why.empty()) {
+            ++record.best.refused;
+            record.best.last_refusal = "'" + c.individual->genome + "': " + why;
+            continue;
+        }
+        BestRecord& best = record.best;
+        best.genome = c.individual->genome;
+        best.speedup = c.individual->speedup;
+        best.generation = c.generation->index;
+        best.case_index = c.generation->case_index;
+        best.original = c.generation->original;
+        best.time = c.individual->time;
+        best.error = c.individual->error;
+        return;
+    }
+    record.best.found = false;
+}
+
+}  // namespace
+
+Fingerprint run_fingerprint(const Grammar& grammar, const Evaluator& evaluator, const EvolveOptions& options) {
+    Fingerprint settings{
+        {"kernel-sha256", grammar.source_hash},
+        {"grammar-version", std::to_string(kGrammarVersion)},
+        {"grammar-shape", grammar_shape_hash(grammar)},
+        {"evaluator", evaluator.name()},
+        {"cases", std::to_string(evaluator.case_count())},
+        {"strategy", options.strategy},
+        {"population", std::to_string(options.population)},
+        {"seed", std::to_string(options.seed)},
+        {"max-error", number_text(options.acceptance.max_error)},
+        {"noise-k", number_text(options.acceptance.noise_k)},
+        {"pre-tune", flag(options.pre_tune)},
+        {"start-genome", options.start_genome},
+        {"post-tune", flag(options.post_tune)},
+        {"minimise", flag(options.minimise)},
+        {"minimise-k", number_text(options.minimise_options.k)},
+        {"minimise-repeats", std::to_string(options.minimise_options.repeats)},
+        {"tune-max", std::to_string(options.tune_max)},
+    };
+    // Only when sharded, so unsharded records keep the settings they always had.
+    if (options.tune_shards > 1)
+        settings.emplace_back("tune-shard", std::to_string(options.tune_shard) + "/" + std::to_string(options.tune_shards));
+    return settings;
+}
+
+void check_evolve_options(const EvolveOptions& options) {
+    const std::vector<std::string> strategies = strategy_names();
+    if (std::find(strategies.begin(), strategies.end(), options.strategy) == strategies.end()) {
+        std::string known;
+        for (const std::string& name : strategies) known += (known.empty() ? "" : ", ") + name;
+        throw UsageError("--strategy: unknown strategy '" + options.strategy + "' (known: " + known + ")");
+    }
+    if (options.population < 2) throw UsageError("--population must be at least 2");
+    if (options.generations < 0) throw UsageError("--generations must not be negative");
+    if (!(options.time_limit_s >= 0)) throw UsageError("--time-limit must be a number of seconds >= 0");
+    if (!(options.acceptance.max_error >= 0)) throw UsageError("--max-error must be >= 0");
+    if (!(options.acceptance.noise_k >= 0)) throw UsageError("--noise-k must be >= 0");
+    if (!(options.minimise_options.k >= 0)) throw UsageError("--minimise-k must be >= 0");
+    if (options.minimise_options.repeats < 1) throw UsageError("--minimise-repeats must be at least 1");
+    if (options.tune_max < 1) throw UsageError("--tune-max must be at least 1");
+    if (options.tune_shards < 1 || options.tune_shard < 1 || options.tune_shard > options.tune_shards)
+        throw UsageError("--tune-shard K/N needs 1 <= K <= N, got " + std::to_string(options.tune_shard) + "/" +
+                         std::to_string(options.tune_shards));
+    if (options.tune_shards > 1 && (options.generations != 0 || !options.pre_tune))
+        throw UsageError("--tune-shard splits a parameter sweep run with --generations 0 (and pre-tuning on): a search "
+                         "would start from one part's winner. Sweep each part, then compare their winners");
+}
+
+RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptions& options,
+                 const std::filesystem::path& out_dir, OutMode mode, const EvolveHooks& hooks) {
+    check_evolve_options(options);
+    if (evaluator.case_count() < 1)
+        throw Error("evaluator '" + evaluator.name() + "' has no training cases; record some test cases first");
+    const Outputs out{out_dir};
+    const Fingerprint fingerprint = run_fingerprint(grammar, evaluator, options);
+    auto progress = [&](const std::string& line) {
+        if (hooks.progress) hooks.progress(line);
+    };
+    const auto started = std::chrono::steady_clock::now();
+    auto clock = [&]() {
+        if (hooks.clock) return hooks.clock();
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    };
+    const EditDrawer draw = hooks.draw ? hooks.draw : grammar_edit_drawer(grammar);
+
+    Rng rng(options.seed);
+    Checkpoint state;
+    if (mode == OutMode::Resume) {
+        if (!std::filesystem::exists(out.checkpoint()))
+            throw UsageError("--resume: " + out.checkpoint().string() +
+                             " does not exist, so there is no run to resume there (run without --resume to start one)");
+        state = load_checkpoint(out.checkpoint());
+        require_same_fingerprint(fingerprint, state.fingerprint, out.checkpoint().string());
+        rng.restore(state.rng_state);
+        progress("resuming " + out.dir.string() + " at " +
+                 (state.phase == "search" ? "generation " + std::to_string(state.next_generation)
+                                          : "phase '" + state.phase + "'"));
+    } else {
+        if (std::filesystem::exists(out.checkpoint()) && mode == OutMode::Fresh)
+            throw UsageError("--out " + out.dir.string() + " already holds a run (checkpoint.xml); pass --resume to "
+                             "continue it, --restart to discard it, or choose another --out");
+        std::error_code ec;
+        std::filesystem::create_directories(out.dir, ec);
+        if (ec) throw Error(out.dir.string() + ": cannot create the output directory (" + ec.message() + ")");
+        for (const auto& file : {out.checkpoint(), out.run_xml(), out.best_genome(), out.best_cu()})
+            std::filesystem::remove(file, ec);
+        state.phase = "start";
+        state.fingerprint = fingerprint;
+    }
+
+    // Budget options may differ from an interrupted session's, so the record says what this one used.
+    RunRecord& record = state.record;
+    record.settings = fingerprint;
+    record.settings.emplace_back("generations", std::to_string(options.generations));
+    record.settings.emplace_back("time-limit-s", number_text(options.time_limit_s));
+    const double wall_before = record.wall_seconds;
+    auto elapsed = [&]() { return wall_before + clock(); };
+
+    VariantChecker* checker = dynamic_cast<VariantChecker*>(&evaluator);
+    // The gate's processes start now and get ready while pre-tuning and the first generation run.
+    if (checker != nullptr && state.phase != "finished") checker->expect_checks();
+    std::unique_ptr<Strategy> strategy;
+    auto make = [&](const Genome& base) {
+        StrategyContext context;
+        context.grammar = &grammar;
+        context.base = base;
+        context.population = options.population;
+        context.draw = draw;
+        context.max_error = options.acceptance.max_error;
+        strategy = make_strategy(options.strategy, std::move(context));
+    };
+    auto save = [&]() {
+        record.wall_seconds = elapsed();
+        state.rng_state = rng.save();
+        state.strategy_state = strategy ? strategy->save_state() : std::string();
+        // The record first: if the run dies between the two writes, resuming rewrites it.
+        write_file_atomically(out.run_xml(), run_record_document(record));
+        save_checkpoint(out.checkpoint(), state);
+    };
+
+    if (state.phase == "start") {
+        record.evaluator = evaluator.name();
+        record.measures_time = evaluator.measures_time();
+        Genome base;
+        if (!options.start_genome.empty()) {
+            base = canonical_genome(parse_genome(options.start_genome), grammar);
+            require_valid_genome(base, grammar, "--start");
+        }
+        if (options.pre_tune) {
+            progress("pre-tuning the parameters");
+            TuneOptions tune_options;
+            tune_options.max_points = options.tune_max;
+            tune_options.shard = options.tune_shard;
+            tune_options.shards = options.tune_shards;
+            tune_options.rule = options.acceptance;
+            tune_options.parsimony_k = options.minimise_options.k;
+            record.pre_tune = tune(base, grammar, evaluator, tune_options, rng);
+            base = parse_genome(record.pre_tune.best);
+            progress("pre-tune: " + record.pre_tune.note +
+                     (record.pre_tune.ran ? "; start from '" + record.pre_tune.best + "'" : ""));
+        } else {
+            record.pre_tune.note = "not run: --no-pre-tune";
+        }
+        record.base_genome = genome_to_text(base);
+        make(base);
+        state.population = strategy->initial_population(rng);
+        state.phase = "search";
+        state.next_generation = 0;
+        save();
+    } else {
+        make(parse_genome(record.base_genome));
+        strategy->restore_state(state.strategy_state);
+    }
+
+    // Per generation, where evaluating went (the evaluator's own split) and how many individuals a
+    // minute the generation got, gate included: what a budget buys (issue 19).
+    std::vector<Evaluator::TimeSpent> spent_before = evaluator.time_spent();
+    auto spent_since = [&](const std::vector<Evaluator::TimeSpent>& now) {
+        std::vector<std::string> parts;
+        for (std::size_t i = 0; i < now.size() && i < spent_before.size(); ++i)
+            parts.push_back(now[i].what + " " + fixed(now[i].seconds - spent_before[i].seconds, 1) + " s");
+        spent_before = now;
+        return parts.empty() ? std::string() : " (" + join(parts, ", ") + ")";
+    };
+    while (state.phase == "search") {
+        if (state.next_generation >= options.generations) {
+            record.stop_reason = "generations";
+            break;
+        }
+        if (options.time_limit_s > 0 && elapsed() >= options.time_limit_s) {
+            record.stop_reason = "time limit";
+            break;
+        }
+        const int generation = state.next_generation;
+        const int case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
+        const double evaluate_start = clock();
+        ScoredBatch batch =
+            hooks.evaluate_generation
+                ? hooks.evaluate_generation(generation, state.population, case_index, *strategy)
+                : evaluate_genomes(evaluator, grammar, state.population, case_index, options.acceptance);
+        const double gate_start = clock();
+        if (checker != nullptr) gate_batch(batch, *checker, grammar, options.population / 2);
+        // evaluate_generation may have gated the batch itself (the history database does, to record
+        // who may really be a parent); then the checker's cached verdicts make the call above quick.
+        const double gate_s = batch.gate_seconds + (clock() - gate_start);
+        const double evaluate_s = gate_start - evaluate_start - batch.gate_seconds;
+        record.search_evaluate_seconds += evaluate_s;
+        record.search_gate_seconds += gate_s;
+        record.generations.push_back(generation_record(generation, batch));
+        update_best(record.best, generation, batch);
+        state.population = strategy->next_population(batch, rng);
+        state.next_generation = generation + 1;
+        save();
+        if (record.best.found) write_best(out, parse_genome(record.best.genome), grammar);
+        const GenerationRecord& g = record.generations.back();
+        progress("generation " + std::to_string(generation + 1) + "/" + std::to_string(options.generations) +
+                 (options.time_limit_s > 0 ? " [" + fixed(elapsed(), 0) + " of " + fixed(options.time_limit_s, 0) + " s]" : std::string()) +
+                 ": case " + std::to_string(case_index) + ", " + std::to_string(g.evaluated) + " individuals (" +
+                 std::to_string(g.distinct) + " distinct), " + std::to_string(g.compiled) + " compiled, " +
+                 std::to_string(g.accepted) + " accepted, best " + fixed(g.best_speedup, 3) + "x, best so far " +
+                 fixed(record.best.speedup, 3) + "x; evaluated in " + fixed(evaluate_s, 1) + " s" +
+                 spent_since(evaluator.time_spent()) +
+                 (checker != nullptr ? ", sanitizer gate " + fixed(gate_s, 1) + " s" : std::string()) +
+                 (evaluate_s + gate_s > 0 ? "; " + fixed(60.0 * g.evaluated / (evaluate_s + gate_s), 0) + " individuals a minute"
+                                          : std::string()));
+        if (hooks.after_checkpoint) hooks.after_checkpoint(state.next_generation);
+    }
+    if (state.phase == "search") {
+        // Saved with the phase change, so a resumed run neither repeats nor half-counts it.
+        const std::string searched_best = record.best.found ? record.best.genome : std::string();
+        confirm_best(record, evaluator, grammar, options.acceptance);
+        if (record.best.found && record.best.genome != searched_best)
+            progress("best: '" + searched_best + "' is wrong on another training case (" + record.best.last_refusal +
+                     "); taking '" + record.best.genome + "'");
+        else if (!record.best.found && !searched_best.empty())
+            progress("best: no accepted variant is right on every training case (" + record.best.last_refusal + ")");
+        if (record.best.found) write_best(out, parse_genome(record.best.genome), grammar);
+        state.phase = "searched";
+        save();
+    }
+
+    if (state.phase == "searched") {
+        Genome final_genome = record.best.found ? parse_genome(record.best.genome) : parse_genome(record.base_genome);
+        if (!options.minimise) {
+            record.minimise.note = "not run: --no-minimise";
+        } else if (!record.best.found) {
+            record.minimise.note = "not run: no variant was accepted";
+        } else {
+            // The seeds minimise on the last training case.
+            const int case_index = record.generations.empty() ? record.best.case_index
+                                                              : record.generations.back().case_index;
+            progress("minimising " + std::to_string(genome_item_count(final_genome)) + " items on case " +
+                     std::to_string(case_index));
+            record.minimise = minimise(final_genome, grammar, evaluator, case_index, options.minimise_options);
+            final_genome = parse_genome(record.minimise.after);
+        }
+        if (options.post_tune) {
+            progress("post-tuning the parameters");
+            TuneOptions tune_options;
+            tune_options.max_points = options.tune_max;
+            tune_options.rule = options.acceptance;
+            tune_options.parsimony_k = options.minimise_options.k;
+            record.post_tune = tune(final_genome, grammar, evaluator, tune_options, rng);
+            final_genome = parse_genome(record.post_tune.best);
+            progress("post-tune: " + record.post_tune.note);
+        } else {
+            record.post_tune.note = "not run: --no-post-tune";
+        }
+        if (checker != nullptr) {
+            // Minimisation and tuning measured speed only, and search saw only the training cases; the
+            // genome shipped must also pass the sanitizer and the held-out validation, so fall back
+            // along the way it was made (post-tuned, minimised, evolved, parameters alone) until one
+            // passes both. The original kernel is the last resort and passes by definition.
+            std::vector<Genome> candidates{final_genome};
+            if (record.minimise.ran) candidates.push_back(parse_genome(record.minimise.after));
+            if (record.best.found) candidates.push_back(parse_genome(record.best.genome));
+            if (record.pre_tune.ran) candidates.push_back(parse_genome(record.pre_tune.best));
+            candidates.push_back(parse_genome(record.base_genome));
+            const int case_index = record.generations.empty() ? 0 : record.generations.back().case_index;
+            final_genome = Genome{};
+            std::set<std::string> tried;
+            auto give_up = [&](const Genome& candidate, const std::string& why) {
+                record.final_check.note += (record.final_check.note.empty() ? "" : "; ") + std::string("gave up '") +
+                                           genome_to_text(candidate) + "': " + why;
+            };
+            // The run record's wording (ValidationReport::summary() words it for people at a terminal).
+            auto summary = [](const ValidationReport& r) {
+                int held_out = 0;
+                for (const CaseValidation& c : r.cases) held_out += c.held_out;
+                return "validated " + std::to_string(r.cases.size()) + " cases (" + std::to_string(held_out) +
+                       " held out): " + std::to_string(r.elements) + " elements, " + std::to_string(r.mismatches) +
+                       " beyond tolerance, worst error " + format_number(r.worst_error) +
+                       (r.built_by.empty() ? "" : ", built by " + r.built_by);
+            };
+            ValidationReport report;
+            bool validated = false;
+            for (const Genome& candidate : candidates) {
+                if (candidate.empty()) break;
+                if (!tried.insert(genome_to_text(candidate)).second) continue;
+                const EvalResult gate = checker->sanitize(make_variant(candidate, grammar), case_index);
+                if (gate.status != EvalStatus::Ok) {
+                    give_up(candidate, to_string(gate.status) + " " + gate.detail);
+                    continue;
+                }
+                progress("validating '" + genome_to_text(candidate) + "' on the cases search did not use");
+                report = checker->validate(make_variant(candidate, grammar));
+                validated = true;
+                if (report.cases.empty() || report.passed()) {
+                    final_genome = candidate;
+                    break;
+                }
+                give_up(candidate, "held-out validation failed: " + summary(report));
+                validated = false;
+            }
+            if (!validated) report = checker->validate(make_variant(final_genome, grammar));
+            if (report.cases.empty()) {
+                // Nothing to validate on is not a failure of the variant, but it is not a pass either.
+                record.final_check.ran = false;
+                record.final_check.note += std::string(record.final_check.note.empty() ? "" : "; ") +
+                                           "sanitizer passed; not validated: every training case was used by "
+                                           "search and no --held-out cases were given";
+            } else {
+                record.final_check.ran = true;
+                record.final_check.passed = report.passed();
+                record.final_check.summary = summary(report);
+                record.final_check.elements = static_cast<long long>(report.elements);
+                record.final_check.mismatches = static_cast<long long>(report.mismatches);
+                record.final_check.worst_error = report.worst_error;
+            }
+        } else {
+            record.final_check.note = "no sanitizer or held-out validation: the " + evaluator.name() +
+                                      " evaluator does not offer them";
+        }
+        record.final_genome = genome_to_text(final_genome);
+        record.finished = true;
+        state.phase = "finished";
+        state.population.clear();
+        save();
+    }
+    write_file_atomically(out.run_xml(), run_record_document(record));
+    write_best(out, parse_genome(record.final_genome), grammar);
+    return record;
+}
+
+}  // namespace gi

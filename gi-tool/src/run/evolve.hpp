@@ -1,0 +1,76 @@
+#pragma once
+// One whole evolution run, as `gi-tool evolve` does it: pre-tune the parameters, search with a
+// strategy (gp by default) within a budget of generations or wall time, minimise the best accepted
+// genome, post-tune it, and leave in the output directory:
+//   checkpoint.xml  state after every generation (resume from it with OutMode::Resume)
+//   run.xml         the run record, rewritten after every generation
+//   best.genome     the final genome (during the search: the best so far)
+//   best.cu         the kernel source that genome gives
+// The same seed, inputs and options give the same record, whether or not the run was interrupted.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+
+#include "evaluate/evaluator.hpp"
+#include "grammar/grammar.hpp"
+#include "minimise/minimise.hpp"
+#include "fitness/acceptance.hpp"
+#include "run/checkpoint.hpp"
+#include "search/code_edit.hpp"
+#include "run/run_record.hpp"
+#include "fitness/scored.hpp"
+#include "search/strategy.hpp"
+
+namespace gi {
+
+struct EvolveOptions {
+    std::string strategy = "gp";
+    std::size_t population = 100;
+    int generations = 50;
+    double time_limit_s = 0;  // 0: no wall-time budget; otherwise stop after the generation in progress
+    AcceptanceRule acceptance;
+    std::uint64_t seed = 1;
+    bool pre_tune = true;
+    // The genome search starts from (and pre-tuning sweeps around): "" is the original kernel. Lets a
+    // run build on a known genome, e.g. an exhaustive parameter sweep's winner or a cache entry's.
+    std::string start_genome;
+    bool post_tune = true;
+    bool minimise = true;
+    int tune_max = 256;
+    // Pre-tuning sweeps only part `tune_shard` (1-based) of `tune_shards`: every tune_shards-th point.
+    // For an exhaustive parameter baseline too big for one sitting (--generations 0 only: a search
+    // would start from one part's winner); the parts' winners are then compared side by side.
+    int tune_shard = 1;
+    int tune_shards = 1;
+    MinimiseOptions minimise_options;
+};
+
+enum class OutMode {
+    Fresh,    // the directory must not hold a run yet
+    Resume,   // continue the run in the directory (its fingerprint must match)
+    Restart,  // discard a run in the directory and start again
+};
+
+struct EvolveHooks {
+    std::function<double()> clock;                       // seconds; default: a steady clock
+    std::function<void(const std::string&)> progress;    // one line per generation and phase
+    std::function<void(int generations_done)> after_checkpoint;  // tests stop a run here
+    EditDrawer draw;                                     // default: grammar_edit_drawer(grammar)
+    // Evaluates a generation of the search in place of evaluate_genomes(evaluator, ...): the history
+    // database's fitness cache, or an asynchronous strategy's own workers (run/search_history.hpp).
+    // Tuning and minimisation never use it.
+    std::function<ScoredBatch(int generation, const std::vector<Genome>& genomes, int case_index, Strategy& strategy)>
+        evaluate_generation;
+};
+
+// The inputs that must match for a checkpoint to be resumed (budget options may change).
+Fingerprint run_fingerprint(const Grammar& grammar, const Evaluator& evaluator, const EvolveOptions& options);
+
+// Throws gi::UsageError for options out of range, naming the option.
+void check_evolve_options(const EvolveOptions& options);
+
+RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptions& options,
+                 const std::filesystem::path& out_dir, OutMode mode, const EvolveHooks& hooks = {});
+
+}  // namespace gi

@@ -1,0 +1,71 @@
+#include "run/gate.hpp"
+
+#include <map>
+#include <set>
+
+#include "search/selection.hpp"
+
+namespace gi {
+
+int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents) {
+    std::map<std::string, EvalResult> verdicts;  // by variant key
+    std::vector<std::string> keys(batch.scored.size());
+    int failed = 0;
+    // Gates individual i; false when it failed (then it and its repeats are no longer accepted).
+    auto gate = [&](std::size_t i) {
+        Scored& s = batch.scored[i];
+        if (keys[i].empty()) keys[i] = make_variant(s.genome, grammar).key;
+        auto it = verdicts.find(keys[i]);
+        if (it == verdicts.end()) {
+            it = verdicts.emplace(keys[i], checker.sanitize(make_variant(s.genome, grammar), batch.case_index)).first;
+            failed += it->second.status != EvalStatus::Ok;
+        }
+        if (it->second.status == EvalStatus::Ok) return true;
+        for (std::size_t j = 0; j < batch.scored.size(); ++j) {
+            Scored& other = batch.scored[j];
+            if (j != i && genome_to_text(other.genome) != genome_to_text(s.genome)) continue;
+            other.accepted = false;
+            other.result.status = it->second.status;
+            other.result.detail = it->second.detail;
+        }
+        return false;
+    };
+    // The parents are gated in waves: each wave asks the checker about as many not-yet-judged
+    // candidates as parents are still missing, all at once (a checker may run them in parallel).
+    // The set gated is the one a one-at-a-time walk in selection order would gate.
+    const std::vector<std::size_t> order = truncation_select(batch.scored, batch.scored.size());
+    std::size_t passed = 0;
+    std::size_t next = 0;
+    while (passed < parents && next < order.size()) {
+        std::vector<std::size_t> wave;
+        std::vector<Variant> variants;
+        std::set<std::string> in_wave;
+        while (next < order.size() && passed + wave.size() < parents) {
+            const std::size_t i = order[next++];
+            if (!batch.scored[i].accepted) continue;
+            if (keys[i].empty()) keys[i] = make_variant(batch.scored[i].genome, grammar).key;
+            wave.push_back(i);
+            if (!verdicts.count(keys[i]) && in_wave.insert(keys[i]).second)
+                variants.push_back(make_variant(batch.scored[i].genome, grammar));
+        }
+        const std::vector<EvalResult> results = checker.sanitize_many(variants, batch.case_index);
+        for (std::size_t k = 0; k < variants.size(); ++k) {
+            verdicts.emplace(variants[k].key, results[k]);
+            failed += results[k].status != EvalStatus::Ok;
+        }
+        // A repeat of a program that failed earlier in this wave is no longer accepted: skip it.
+        for (std::size_t i : wave)
+            if (batch.scored[i].accepted && gate(i)) ++passed;
+    }
+    for (;;) {
+        std::size_t fastest = batch.scored.size();
+        for (std::size_t i = 0; i < batch.scored.size(); ++i)
+            if (batch.scored[i].accepted &&
+                (fastest == batch.scored.size() || batch.scored[i].speedup > batch.scored[fastest].speedup))
+                fastest = i;
+        if (fastest == batch.scored.size() || gate(fastest)) break;
+    }
+    return failed;
+}
+
+}  // namespace gi

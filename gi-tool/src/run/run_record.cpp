@@ -1,0 +1,101 @@
+#include "run/run_record.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "util/format.hpp"
+
+namespace gi {
+
+bool operator==(const Timing& a, const Timing& b) {
+    auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+    return same(a.median_ms, b.median_ms) && same(a.spread_ms, b.spread_ms) && a.repetitions == b.repetitions;
+}
+
+bool operator==(const GenerationRecord& a, const GenerationRecord& b) {
+    return a.index == b.index && a.case_index == b.case_index && a.original == b.original &&
+           a.evaluated == b.evaluated && a.distinct == b.distinct && a.compiled == b.compiled &&
+           a.accepted == b.accepted && a.best_speedup == b.best_speedup && a.best_genome == b.best_genome &&
+           a.individuals == b.individuals;
+}
+
+long long RunRecord::individuals() const {
+    long long n = 0;
+    for (const GenerationRecord& g : generations) n += g.evaluated;
+    return n;
+}
+
+long long RunRecord::distinct_evaluated() const {
+    long long n = 0;
+    for (const GenerationRecord& g : generations) n += g.distinct;
+    return n;
+}
+
+long long RunRecord::compiled() const {
+    long long n = 0;
+    for (const GenerationRecord& g : generations) n += g.compiled;
+    return n;
+}
+
+namespace {
+std::string or_original(const std::string& genome) { return genome.empty() ? "(none: the original kernel)" : genome; }
+}  // namespace
+
+std::string run_summary(const RunRecord& record) {
+    std::ostringstream out;
+    const double minutes = record.wall_seconds / 60.0;
+    out << "generations:         " << record.generations.size()
+        << (record.stop_reason.empty() ? "" : " (stopped by " + record.stop_reason + ")") << "\n";
+    // Tuning points and minimisation steps are evaluations too; leaving them out of the rate made a
+    // run that spent most of its time sweeping parameters look several times slower than it was.
+    const long long tuning = static_cast<long long>(record.pre_tune.points.size() + record.post_tune.points.size());
+    const long long minimising = static_cast<long long>(record.minimise.steps.size());
+    const long long all = record.distinct_evaluated() + tuning + minimising;
+    out << "variants evaluated:  " << record.distinct_evaluated() << " distinct of " << record.individuals()
+        << " individuals in search";
+    if (tuning + minimising > 0)
+        out << ", plus " << tuning << " tuning points and " << minimising << " minimisation steps";
+    out << "\n";
+    out << "evaluated per minute: "
+        << (minutes > 0 ? fixed(static_cast<double>(all) / minutes, 1) : std::string("n/a")) << " (" << all
+        << " evaluations in a wall time of " << fixed(record.wall_seconds, 1) << " s, checks included)\n";
+    if (!record.generations.empty() && record.search_evaluate_seconds + record.search_gate_seconds > 0)
+        out << "search time:         evaluating " << fixed(record.search_evaluate_seconds, 1) << " s, sanitizer gate "
+            << fixed(record.search_gate_seconds, 1) << " s (over " << record.generations.size() << " generations)\n";
+    if (record.individuals() > 0)
+        out << "compiled:            " << fixed(100.0 * static_cast<double>(record.compiled()) /
+                                                    static_cast<double>(record.individuals()), 1)
+            << "% of individuals\n";
+    if (!record.measures_time)
+        out << "note:                the " << record.evaluator
+            << " evaluator gives no timings, so no variant can be accepted as faster\n";
+    if (!record.pre_tune.ran && !record.base_genome.empty()) out << "started from:        " << record.base_genome << "\n";
+    if (record.pre_tune.ran)
+        out << (record.pre_tune.start.empty() ? "parameter tuning alone: " : "tuned from --start:  ") << or_original(record.pre_tune.best) << " ("
+            << fixed(speedup(record.pre_tune.original, record.pre_tune.best_time), 3) << "x)\n";
+    if (record.best.refused > 0)
+        out << "refused as best:     " << record.best.refused << " accepted variant(s) wrong on another training case (last: "
+            << record.best.last_refusal << ")\n";
+    if (record.best.found)
+        out << "best speedup:        " << fixed(record.best.speedup, 3) << "x in generation " << record.best.generation + 1
+            << " on case " << record.best.case_index << "\n"
+            << "best genome:         " << record.best.genome << "\n";
+    else
+        // best.cu holds the final genome below: the start (original kernel, pre-tuned or --start
+        // genome), post-tuned.
+        out << "best speedup:        none (no variant beat "
+            << (record.base_genome.empty() ? std::string("the original kernel") : "the start '" + record.base_genome + "'")
+            << ")\n";
+    if (record.minimise.ran)
+        out << "minimised genome:    " << or_original(record.minimise.after) << "\n";
+    if (record.post_tune.ran && record.post_tune.best != record.post_tune.start)
+        out << "post-tuned genome:   " << or_original(record.post_tune.best) << "\n";
+    out << "final genome:        " << or_original(record.final_genome) << "\n";
+    if (!record.final_check.note.empty()) out << "final check:         " << record.final_check.note << "\n";
+    if (record.final_check.ran)
+        out << "validation:          " << (record.final_check.passed ? "passed: " : "FAILED: ")
+            << record.final_check.summary << "\n";
+    return out.str();
+}
+
+}  // namespace gi

@@ -1,0 +1,99 @@
+#pragma once
+// What a run did, kept as values so it can be checkpointed, written as run.xml after every
+// generation, compared in tests, and summarised for people at the end.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "evaluate/evaluator.hpp"
+#include "minimise/minimise.hpp"
+#include "tune/tune.hpp"
+
+namespace gi {
+
+// Exact equality, NaN equal to NaN (records are compared after a checkpoint round trip).
+bool operator==(const Timing& a, const Timing& b);
+
+struct IndividualRecord {
+    std::string genome;
+    EvalStatus status = EvalStatus::Ok;
+    double error = 0;
+    Timing time;
+    std::string detail;
+    bool accepted = false;
+    double speedup = 0;
+    bool repeat = false;  // same program as an earlier member of its generation: measured once
+    double temperature = 0;  // anneal: the temperature of the draw that made it (0: not drawn)
+    friend bool operator==(const IndividualRecord&, const IndividualRecord&) = default;
+};
+
+struct GenerationRecord {
+    int index = 0;
+    int case_index = 0;
+    Timing original;
+    int evaluated = 0;    // individuals
+    int distinct = 0;     // programs sent to the evaluator
+    int compiled = 0;     // individuals whose status is not CompileError
+    int accepted = 0;
+    double best_speedup = 0;  // best accepted in this generation (0 when none)
+    std::string best_genome;
+    std::vector<IndividualRecord> individuals;
+};
+
+struct BestRecord {
+    bool found = false;
+    std::string genome;
+    double speedup = 0;
+    int generation = -1;
+    int case_index = -1;
+    Timing original, time;
+    double error = 0;
+    // Accepted variants not taken as best because another training case showed them wrong, and
+    // the last one's reason (evolve.cpp: confirm_best).
+    int refused = 0;
+    std::string last_refusal;
+};
+
+// The final variant's correctness checks, when the evaluator offers them (the cuda evaluator).
+struct FinalCheckRecord {
+    bool ran = false;
+    std::string note;           // why not, or which candidate had to be given up and why
+    bool passed = false;        // held-out validation passed
+    std::string summary;        // ValidationReport::summary()
+    long long elements = 0;     // output elements compared
+    long long mismatches = 0;   // beyond tolerance
+    double worst_error = 0;
+};
+
+struct RunRecord {
+    std::vector<std::pair<std::string, std::string>> settings;  // options and input fingerprint, in order
+    std::string evaluator;
+    bool measures_time = true;
+    std::string base_genome;  // the starting genome of the initial population
+    TuneResult pre_tune;
+    std::vector<GenerationRecord> generations;
+    BestRecord best;
+    MinimiseResult minimise;
+    TuneResult post_tune;
+    FinalCheckRecord final_check;
+    std::string final_genome;  // best.genome: minimised and post-tuned
+    std::string stop_reason;   // "generations", "time limit"; empty while the search runs
+    bool finished = false;     // every phase done: final_genome is checked (sanitizer, validation)
+    double wall_seconds = 0;   // summed over every session of the run (resumes included)
+    // Of the search's generations (resumes included): time in the evaluator, and in the sanitizer
+    // gate (run/gate.hpp). Wall times, like wall_seconds: kept with it, out of the comparisons.
+    // The anneal strategy's workers gate inside their evaluations, so for it the gate is in the first.
+    double search_evaluate_seconds = 0;
+    double search_gate_seconds = 0;
+
+    long long individuals() const;
+    long long distinct_evaluated() const;
+    long long compiled() const;
+};
+
+bool operator==(const GenerationRecord& a, const GenerationRecord& b);
+
+// The short human summary printed at the end of a run.
+std::string run_summary(const RunRecord& record);
+
+}  // namespace gi

@@ -1,0 +1,275 @@
+// The cuda evaluator end to end. Set-up errors are tested everywhere; the GPU parts skip without
+// a GPU: a batch with correct, re-parameterised, wrong, hanging and crashing variants (the run goes
+// on after each), sanitize() on a variant that lost its barrier, and validate() on held-out cases.
+#include "evaluate/cuda_evaluator.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "../support/gpu_fixture.hpp"
+#include "grammar/build_grammar.hpp"
+#include "testcase/case_io.hpp"
+#include "util/error.hpp"
+#include "util/hash.hpp"
+
+namespace gi {
+namespace {
+namespace fs = std::filesystem;
+using gpu_test::TempFolder;
+
+constexpr int kN = 1 << 18;
+
+const char* kKernel = R"(#define BLOCK 256
+__global__ void scale(float* out, const float* in, int n) {
+    __shared__ float tile[1024];
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    tile[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    float v = tile[(threadIdx.x + 1) % BLOCK];
+    if (i < n) out[i] = 2.0f * tile[threadIdx.x] + 0.0f * v;
+}
+)";
+
+class GpuEvaluator : public ::testing::Test {
+public:  // for the helpers that run a test both ways
+    void SetUp() override {
+        kernel_ = folder_.path() / "scale.cu";
+        std::ofstream(kernel_) << kKernel;
+        GrammarOptions options;
+        options.functions = {"scale"};
+        options.params = {parse_param_declaration("BLOCK=128,256,512", "--param")};
+        grammar_ = build_grammar(read_source_file(kernel_), options);
+        cases_ = folder_.path() / "cases";
+        held_ = folder_.path() / "held";
+        write_test_case(gpu_test::scale_case(kN), cases_);
+        write_test_case(gpu_test::scale_case(kN), cases_);
+        write_test_case(gpu_test::scale_case(kN / 2), held_);
+    }
+
+    CudaEvaluatorOptions options() const {
+        CudaEvaluatorOptions o;
+        o.cases = cases_;
+        o.held_out = held_;
+        o.function = "scale";
+        o.block = "BLOCK";
+        o.grid = "ceil(n/BLOCK)";
+        o.worker = gpu_test::worker_path();
+        return o;
+    }
+
+    Variant raw_variant(const std::string& source) const {
+        return Variant{Genome{}, source, {}, sha256_hex(source)};
+    }
+
+    std::string rule_id(bool barrier) const {
+        for (const Rule& r : grammar_.rules)
+            if (r.kind == RuleKind::Statement && r.is_barrier == barrier && r.text.find("out[i]") == std::string::npos)
+                return r.id;
+        return "";
+    }
+
+    TempFolder folder_;
+    fs::path kernel_, cases_, held_;
+    Grammar grammar_;
+};
+
+TEST_F(GpuEvaluator, SetUpErrorsAreClear) {
+    CudaEvaluatorOptions o = options();
+    o.cases = folder_.path() / "none";
+    EXPECT_THROW(CudaEvaluator(grammar_, o), Error);
+    o.cases = folder_.path();  // no cases recorded for 'scale' in it
+    fs::create_directories(folder_.path() / "empty");
+    o.cases = folder_.path() / "empty";
+    try {
+        CudaEvaluator e(grammar_, o);
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("no recorded test cases for 'scale'"), std::string::npos) << e.what();
+    }
+    o = options();
+    o.grid = "ceil(n/64)";
+    try {
+        CudaEvaluator e(grammar_, o);
+        FAIL();
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("declared: grid ceil(n/64)"), std::string::npos) << e.what();
+    }
+    o = options();
+    o.function = "nosuch";
+    EXPECT_THROW(CudaEvaluator(grammar_, o), UsageError);
+    o = options();
+    o.tolerances = {"abs=oops"};
+    EXPECT_THROW(CudaEvaluator(grammar_, o), UsageError);
+}
+
+TEST_F(GpuEvaluator, MissingWorkerIsAClearError) {
+    CudaEvaluatorOptions o = options();
+    o.worker = "/nonexistent/gi-worker";
+    CudaEvaluator e(grammar_, o);
+    EXPECT_EQ(e.case_count(), 2);
+    try {
+        e.evaluate({raw_variant(kKernel)}, 0);
+        FAIL();
+    } catch (const Error& err) {
+        EXPECT_NE(std::string(err.what()).find("/nonexistent/gi-worker"), std::string::npos) << err.what();
+    }
+}
+
+TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
+    GI_REQUIRE_GPU();
+    // A fault may reach the host later than the default margin; with more time it is told apart
+    // from a hang.
+    CudaEvaluatorOptions o = options();
+    o.timeout_margin_ms = 2000;
+    // Without the loop guard (--no-loop-guard) the hanging variant costs its worker, as before it.
+    o.loop_guard = false;
+    CudaEvaluator e(grammar_, o);
+    std::vector<Variant> batch;
+    batch.push_back(make_variant(Genome{}, grammar_));                                    // 0 the original
+    Genome smaller;
+    set_gene(smaller, "BLOCK", "128");
+    batch.push_back(make_variant(smaller, grammar_));                                     // 1 other block size
+    std::string unwritten = kKernel;
+    unwritten.replace(unwritten.find("if (i < n) out"), 14, "if (i < n / 2) out");
+    batch.push_back(raw_variant(unwritten));                                              // 2 half the outputs
+    std::string hang = kKernel;
+    hang.replace(hang.find("__syncthreads();"), 16, "__syncthreads(); volatile float* o = out; if (i < n) for (;;) { o[i] = tile[threadIdx.x]; if (o[i] < -1.0f) break; }");
+    batch.push_back(raw_variant(hang));                                                   // 3 never ends
+    std::string oob = kKernel;
+    oob.replace(oob.find("out[i] ="), 8, "out[i + (1 << 28)] =");
+    batch.push_back(raw_variant(oob));                                                    // 4 illegal address
+    batch.push_back(raw_variant(std::string(kKernel) + "\nthis does not compile;\n"));    // 5 compile error
+    batch.push_back(make_variant(smaller, grammar_));                                     // 6 duplicate of 1
+    std::string reread = kKernel;
+    reread.replace(reread.find("2.0f * tile[threadIdx.x]"), 24, "2.0f * in[i]");
+    batch.push_back(raw_variant(reread));                                                 // 7 fine again
+    batch.push_back(raw_variant(std::string(kKernel) + "\n// differs only in a comment\n"));  // 8 0's program
+
+    const BatchResult r = e.evaluate(batch, 0);
+    ASSERT_TRUE(r.original.valid());
+    ASSERT_EQ(r.results.size(), batch.size());
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(r.results[0].error, 0);
+    EXPECT_TRUE(r.results[0].time.valid());
+    EXPECT_EQ(r.results[1].status, EvalStatus::Ok) << r.results[1].detail;
+    EXPECT_EQ(r.results[1].error, 0);
+    EXPECT_EQ(r.results[2].status, EvalStatus::WrongAnswer) << r.results[2].detail;
+    EXPECT_EQ(r.results[3].status, EvalStatus::Timeout) << r.results[3].detail;
+    EXPECT_EQ(r.results[4].status, EvalStatus::Crash) << r.results[4].detail;
+    EXPECT_EQ(r.results[5].status, EvalStatus::CompileError) << r.results[5].detail;
+    EXPECT_NE(r.results[5].detail.find("variant.cu"), std::string::npos) << r.results[5].detail;
+    EXPECT_EQ(r.results[6].status, EvalStatus::Ok);
+    EXPECT_EQ(r.results[7].status, EvalStatus::Ok) << r.results[7].detail;
+    EXPECT_EQ(r.results[7].error, 0);
+    // The comment changes no code: 8 gets 0's result without a run.
+    EXPECT_EQ(r.results[8].status, EvalStatus::Ok) << r.results[8].detail;
+    EXPECT_EQ(r.results[8].time.median_ms, r.results[0].time.median_ms);
+    const CudaEvaluatorStats& s = e.stats();
+    EXPECT_EQ(s.variants, 9);
+    EXPECT_EQ(s.duplicates, 1);
+    EXPECT_EQ(s.binary_duplicates, 1);
+    EXPECT_GE(s.worker_restarts, 2);
+    EXPECT_EQ(s.timeouts, 1);
+
+    // A second batch on the other case reuses compiled code.
+    const BatchResult again = e.evaluate({batch[0], batch[1]}, 1);
+    EXPECT_EQ(again.results[1].status, EvalStatus::Ok);
+    EXPECT_GE(e.stats().cache_hits, 2);
+}
+
+// `separate`: --separate-guard-build, else the default paired build (each variant's builds in one module).
+void loop_guard_stops_runaway_loops(GpuEvaluator& t, bool separate) {
+    CudaEvaluatorOptions o = t.options();
+    o.paired_guard_build = !separate;
+    CudaEvaluator e(t.grammar_, o);
+    auto with = [](const std::string& statement) {
+        std::string source = kKernel;
+        const std::string after = "float v = tile[(threadIdx.x + 1) % BLOCK];";
+        source.insert(source.find(after) + after.size(), " " + statement);
+        return source;
+    };
+    std::vector<Variant> batch;
+    // 0: loops that end: Ok and timed through the guarded check.
+    batch.push_back(t.raw_variant(with("float acc = 0.0f; for (int k = 0; k < 64; k++) acc += tile[(threadIdx.x + k) % BLOCK]; "
+                                     "int w = 3; while (w > 0) w--; v += 0.0f * acc * w;")));
+    // 1: for (;;) that never breaks.
+    batch.push_back(t.raw_variant(with("volatile float* o = out; if (i < n) for (;;) { o[i] = tile[threadIdx.x]; if (o[i] < -1.0f) break; }")));
+    // 2: a while whose counter never changes.
+    batch.push_back(t.raw_variant(with("volatile float* o = out; int c = 0; if (i < n) while (c < 10) { o[i] = tile[threadIdx.x]; }")));
+    // 3: an endless goto loop (the guard sees no loop there; a guarded loop elsewhere gives the
+    //    variant a guarded build): the hard timeout still kills it.
+    batch.push_back(t.raw_variant(with("for (int k = 0; k < 2; k++) v += 0.0f; volatile float* o = out; "
+                                     "again: if (i < n) o[i] = tile[threadIdx.x]; if (i < n && o[i] == o[i]) goto again;")));
+    batch.push_back(t.raw_variant(std::string(kKernel) + "\n// fine again\n"));  // 4
+    const BatchResult r = e.evaluate(batch, 0);
+    ASSERT_EQ(r.results.size(), batch.size());
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(r.results[0].error, 0);
+    EXPECT_TRUE(r.results[0].time.valid());
+    for (int k : {1, 2}) {
+        EXPECT_EQ(r.results[k].status, EvalStatus::Timeout) << k << ": " << r.results[k].detail;
+        EXPECT_NE(r.results[k].detail.find("the loop guard stopped it"), std::string::npos) << k << ": " << r.results[k].detail;
+    }
+    EXPECT_EQ(r.results[3].status, EvalStatus::Timeout) << r.results[3].detail;
+    EXPECT_EQ(r.results[3].detail.find("loop guard"), std::string::npos) << r.results[3].detail;
+    EXPECT_EQ(r.results[4].status, EvalStatus::Ok) << r.results[4].detail;
+    const CudaEvaluatorStats& s = e.stats();
+    EXPECT_EQ(s.loop_overruns, 2);
+    EXPECT_EQ(s.timeouts, 1);          // the goto loop
+    EXPECT_EQ(s.worker_restarts, 1);   // its replacement, and no other
+    EXPECT_EQ(s.unguarded, 0);
+    EXPECT_EQ(s.paired_fallbacks, 0);
+    EXPECT_EQ(separate ? s.guard_compiled : s.paired_builds, 5);  // variant 4 too: no loop, but a barrier to guard
+    EXPECT_EQ(separate ? s.paired_builds : s.guard_compiled, 0);
+    EXPECT_GE(s.staged_runs, 4);
+    std::cout << (separate ? "separate" : "paired") << " builds, stages per run (ms): load " << s.stage_load_ms / s.staged_runs << ", check " << s.stage_check_ms / s.staged_runs
+              << ", compare " << s.stage_compare_ms / s.staged_runs << ", timed " << s.stage_timed_ms / s.staged_runs << "\n";
+}
+
+TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestarts) {
+    GI_REQUIRE_GPU();
+    loop_guard_stops_runaway_loops(*this, false);
+}
+
+TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestartsWithSeparateBuilds) {
+    GI_REQUIRE_GPU();
+    loop_guard_stops_runaway_loops(*this, true);
+}
+
+TEST_F(GpuEvaluator, SanitizerCatchesARemovedBarrier) {
+    GI_REQUIRE_GPU();
+    CudaEvaluator e(grammar_, options());
+    const std::string barrier = rule_id(true);
+    ASSERT_FALSE(barrier.empty());
+    Genome racy;
+    racy.edits.push_back({Edit::Op::Delete, barrier, ""});
+    const Variant v = make_variant(racy, grammar_);
+    const EvalResult clean = e.sanitize(make_variant(Genome{}, grammar_), 0);
+    EXPECT_EQ(clean.status, EvalStatus::Ok) << clean.detail;
+    const EvalResult r = e.sanitize(v, 0);
+    EXPECT_EQ(r.status, EvalStatus::SanitizerError) << r.detail;
+    EXPECT_NE(r.detail.find("racecheck"), std::string::npos) << r.detail;
+}
+
+TEST_F(GpuEvaluator, ValidationCoversUnusedAndHeldOutCases) {
+    GI_REQUIRE_GPU();
+    CudaEvaluator e(grammar_, options());
+    Genome smaller;
+    set_gene(smaller, "BLOCK", "128");
+    e.evaluate({make_variant(smaller, grammar_)}, 0);
+    const ValidationReport report = e.validate(make_variant(smaller, grammar_));
+    ASSERT_EQ(report.cases.size(), 2u);  // case 1 (never drawn) and the held-out one
+    EXPECT_TRUE(report.passed()) << report.summary();
+    EXPECT_EQ(report.elements, static_cast<std::uint64_t>(kN + kN / 2));
+    EXPECT_NE(report.summary().find("(1 held out)"), std::string::npos) << report.summary();
+    std::string wrong = kKernel;
+    wrong.replace(wrong.find("2.0f * tile"), 4, "2.5f");
+    const ValidationReport bad = e.validate(raw_variant(wrong));
+    EXPECT_FALSE(bad.passed());
+    EXPECT_GT(bad.worst_error, 0);
+}
+
+}  // namespace
+}  // namespace gi

@@ -1,0 +1,153 @@
+// The cuda evaluator's worker management without a GPU: gi_tests itself stands in for gi-worker
+// (fake_worker.cpp, mode "replay"). Variants that hang or crash cost their worker; the
+// replacements come from spares that took the original's outputs from the hand-over file, so the
+// original runs once per case in the whole run, and a damaged hand-over file is refused and the
+// reference recomputed, never used.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "compile/nvrtc_compiler.hpp"
+#include "evaluate/cuda_evaluator.hpp"
+#include "genome/genome.hpp"
+#include "../support/fake_worker_fixture.hpp"
+#include "grammar/build_grammar.hpp"
+#include "testcase/case_io.hpp"
+#include "variant/apply.hpp"
+
+namespace gi {
+namespace {
+namespace fs = std::filesystem;
+
+using Event = gpu_test::FakeWorkerEvent;
+
+class SpareWorkers : public gpu_test::FakeWorkerEvaluatorTest {
+protected:
+    void SetUp() override { set_up(gpu_test::kScaleKernel, "128,256,512", 2); }
+    // Every variant runs, twins of the same program too: these tests count the runs' restarts.
+    CudaEvaluatorOptions options() const {
+        CudaEvaluatorOptions o = FakeWorkerEvaluatorTest::options(2);
+        o.reuse_binary_duplicates = false;
+        return o;
+    }
+
+    Variant with_block(const std::string& block, const std::string& comment) const {
+        Genome g;
+        set_gene(g, "BLOCK", block);
+        Variant v = make_variant(g, grammar_);
+        // Distinct keys, so no variant is taken for a repeat of another.
+        v.source += "\n// " + comment + "\n";
+        v.key += comment;
+        return v;
+    }
+
+    // ok, hang, ok, crash, ok
+    std::vector<Variant> batch(const std::string& tag) const {
+        return {with_block("256", tag + "a"), with_block("512", tag + "b"), with_block("256", tag + "c"),
+                with_block("128", tag + "d"), with_block("256", tag + "e")};
+    }
+
+    fs::path reference_file(int slot) const {
+        for (const Event& ev : events())
+            if (ev.what == "reference-written" && ev.slot == std::to_string(slot)) return ev.detail;
+        return {};
+    }
+    int count(const std::string& what, const std::string& slot) const {
+        int n = 0;
+        for (const Event& e : events()) n += e.what == what && e.slot == slot;
+        return n;
+    }
+
+    static void expect_statuses(const BatchResult& r) {
+        ASSERT_EQ(r.results.size(), 5u);
+        EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+        EXPECT_EQ(r.results[1].status, EvalStatus::Timeout) << r.results[1].detail;
+        EXPECT_EQ(r.results[2].status, EvalStatus::Ok) << r.results[2].detail;
+        EXPECT_EQ(r.results[3].status, EvalStatus::Crash) << r.results[3].detail;
+        EXPECT_EQ(r.results[4].status, EvalStatus::Ok) << r.results[4].detail;
+    }
+
+};
+
+TEST_F(SpareWorkers, ReplacementsTakeTheOriginalsOutputsInsteadOfRunningIt) {
+    CudaEvaluator e(grammar_, options());
+    const BatchResult r = e.evaluate(batch("x"), 0);
+    expect_statuses(r);
+    EXPECT_TRUE(r.original.valid());
+    const CudaEvaluatorStats& s = e.stats();
+    EXPECT_EQ(s.worker_restarts, 2);
+    EXPECT_EQ(s.timeouts, 1);
+    EXPECT_EQ(s.spares_ready + s.spares_waited, 2);
+    EXPECT_EQ(s.cold_starts, 0);
+    EXPECT_EQ(s.references_recomputed, 0);
+    EXPECT_EQ(s.references_rejected, 0);
+    EXPECT_GE(s.references_loaded, 2);
+    EXPECT_GT(s.restart_ms, 0);
+    EXPECT_EQ(count("original-computed", "0"), 1);  // once in the whole run, by the first worker
+    EXPECT_EQ(count("reference-written", "0"), 1);
+
+    // Another case, then back: the first is still handed over, its original never run again.
+    expect_statuses(e.evaluate(batch("y"), 1));
+    expect_statuses(e.evaluate(batch("z"), 0));
+    EXPECT_EQ(count("original-computed", "0"), 1);
+    EXPECT_EQ(count("original-computed", "1"), 1);
+    EXPECT_EQ(e.stats().references_recomputed, 0);
+    EXPECT_EQ(e.stats().worker_restarts, 6);
+}
+
+// Case 0, then case 1, then case 0's hand-over file is spoilt and case 0 comes back: the worker in
+// use and the spares are offered the spoilt file, refuse it, and run the original themselves;
+// variants are still judged right.
+TEST_F(SpareWorkers, DamagedHandOverIsRefusedAndTheOriginalRecomputed) {
+    CudaEvaluator e(grammar_, options());
+    expect_statuses(e.evaluate(batch("x"), 0));
+    expect_statuses(e.evaluate(batch("y"), 1));  // the worker in use and the spares now hold case 1
+    const fs::path file = reference_file(0);
+    ASSERT_FALSE(file.empty());
+    {
+        std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(-3, std::ios::end);
+        f.put('\x01');  // one byte of the outputs
+    }
+    const int computed_before = count("original-computed", "0");
+    expect_statuses(e.evaluate(batch("z"), 0));
+    EXPECT_GE(count("reference-rejected", "0"), 1);
+    EXPECT_GE(e.stats().references_rejected, 1);
+    EXPECT_EQ(e.stats().references_recomputed, 2);
+    // The worker in use (it no longer held case 0) and both replacements.
+    EXPECT_EQ(count("original-computed", "0"), computed_before + 3);
+    // Once refused, never offered again.
+    expect_statuses(e.evaluate(batch("w"), 0));
+    EXPECT_EQ(e.stats().references_recomputed, 4);
+    EXPECT_EQ(count("original-computed", "0"), computed_before + 5);  // the two replacements
+}
+
+TEST_F(SpareWorkers, MissingHandOverIsRefusedAndTheOriginalRecomputed) {
+    CudaEvaluator e(grammar_, options());
+    expect_statuses(e.evaluate(batch("x"), 0));
+    expect_statuses(e.evaluate(batch("y"), 1));
+    const fs::path file = reference_file(0);
+    ASSERT_FALSE(file.empty());
+    fs::remove(file);
+    const int computed_before = count("original-computed", "0");
+    expect_statuses(e.evaluate(batch("z"), 0));
+    EXPECT_GE(e.stats().references_rejected, 1);
+    EXPECT_EQ(e.stats().references_recomputed, 2);
+    EXPECT_EQ(count("original-computed", "0"), computed_before + 3);
+}
+
+TEST_F(SpareWorkers, WithoutSparesEveryReplacementStartsCold) {
+    CudaEvaluatorOptions o = options();
+    o.spare_workers = 0;
+    CudaEvaluator e(grammar_, o);
+    expect_statuses(e.evaluate(batch("x"), 0));
+    EXPECT_EQ(e.stats().cold_starts, 2);
+    // Cold starts still load the handed-over outputs rather than run the original.
+    EXPECT_EQ(e.stats().references_recomputed, 0);
+    EXPECT_EQ(count("original-computed", "0"), 1);
+}
+
+}  // namespace
+}  // namespace gi

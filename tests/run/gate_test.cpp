@@ -1,0 +1,283 @@
+#include "run/gate.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <set>
+
+#include <unistd.h>
+
+#include "search/anneal_pool.hpp"
+#include "run/evolve.hpp"
+#include "run/record_xml.hpp"
+#include "../support/search_test_support.hpp"
+
+namespace gi {
+namespace {
+
+// An evaluator with the sanitizer and validation gates, failing the sanitizer for chosen genomes.
+class CheckedEvaluator : public testing::ScriptedEvaluator, public VariantChecker {
+public:
+    std::set<std::string> racy;  // genome texts the sanitizer rejects
+    std::set<std::string> wrong_held_out;  // genome texts with mismatches on the held-out case
+    bool no_validation_cases = false;      // every case used by search, no held-out folder
+    std::vector<std::string> sanitized;
+    int validations = 0;
+    std::string validated;
+    EvalResult sanitize(const Variant& variant, int) override {
+        sanitized.push_back(genome_to_text(variant.genome));
+        EvalResult result;
+        if (racy.count(genome_to_text(variant.genome))) {
+            result.status = EvalStatus::SanitizerError;
+            result.detail = "racecheck: hazard on shared memory";
+        }
+        return result;
+    }
+    ValidationReport validate(const Variant& variant) override {
+        ++validations;
+        validated = genome_to_text(variant.genome);
+        ValidationReport report;
+        if (no_validation_cases) return report;
+        const std::uint64_t wrong = wrong_held_out.count(validated) ? 12 : 0;
+        report.cases.push_back(CaseValidation{"cases/7", true, EvalStatus::Ok, 1000, wrong, wrong ? 0.2 : 0.0, 0.0, ""});
+        report.elements = 1000;
+        report.mismatches = wrong;
+        report.worst_error = wrong ? 0.2 : 0.0;
+        return report;
+    }
+};
+
+Scored scored(const std::string& genome, double ms) {
+    Scored s;
+    s.genome = parse_genome(genome);
+    s.result = testing::ok_in(ms);
+    s.accepted = true;
+    s.speedup = 1.0 / ms;
+    return s;
+}
+
+TEST(Gate, FailingIndividualsLoseAcceptanceAndTheNextInLineIsChecked) {
+    const Grammar grammar = testing::small_grammar();
+    CheckedEvaluator checker;
+    checker.racy = {"<_k.cu_10>", "<_k.cu_12>"};
+    ScoredBatch batch;
+    batch.scored = {scored("<_k.cu_10>", 0.5), scored("<_k.cu_11>", 0.6), scored("<_k.cu_12>", 0.7),
+                    scored("<_k.cu_13>", 0.8), scored("<_k.cu_14>", 0.9), scored("<_k.cu_10>", 0.5)};
+    batch.scored[5].repeat = true;
+    EXPECT_EQ(gate_batch(batch, checker, grammar, 2), 2);
+    // Two parents wanted: _10 fails, _11 passes, _12 fails, _13 passes; _14 is never checked.
+    EXPECT_EQ(checker.sanitized, (std::vector<std::string>{"<_k.cu_10>", "<_k.cu_11>", "<_k.cu_12>", "<_k.cu_13>"}));
+    EXPECT_FALSE(batch.scored[0].accepted);
+    EXPECT_FALSE(batch.scored[5].accepted);  // the repeat of the failed program
+    EXPECT_EQ(batch.scored[0].result.status, EvalStatus::SanitizerError);
+    EXPECT_EQ(batch.scored[0].result.detail, "racecheck: hazard on shared memory");
+    EXPECT_TRUE(batch.scored[1].accepted);
+    EXPECT_FALSE(batch.scored[2].accepted);
+    EXPECT_TRUE(batch.scored[3].accepted);
+    EXPECT_TRUE(batch.scored[4].accepted);
+}
+
+// A checker that can judge several variants at once is asked in waves: as many as parents are
+// still missing, each program once.
+class WaveChecker : public CheckedEvaluator {
+public:
+    std::vector<std::size_t> waves;
+    std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override {
+        waves.push_back(variants.size());
+        return VariantChecker::sanitize_many(variants, case_index);
+    }
+};
+
+TEST(Gate, AskAParallelCheckerInWavesOfTheMissingParents) {
+    const Grammar grammar = testing::small_grammar();
+    WaveChecker checker;
+    checker.racy = {"<_k.cu_11>", "<_k.cu_12>"};
+    ScoredBatch batch;
+    batch.scored = {scored("<_k.cu_10>", 0.5), scored("<_k.cu_11>", 0.6), scored("<_k.cu_12>", 0.7),
+                    scored("<_k.cu_13>", 0.8), scored("<_k.cu_14>", 0.9), scored("<_k.cu_15>", 1.0)};
+    EXPECT_EQ(gate_batch(batch, checker, grammar, 3), 2);
+    // Three parents: 10, 11, 12 at once (two fail), then 13 and 14 at once; 15 is never asked about.
+    EXPECT_EQ(checker.waves, (std::vector<std::size_t>{3, 2}));
+    EXPECT_EQ(checker.sanitized,
+              (std::vector<std::string>{"<_k.cu_10>", "<_k.cu_11>", "<_k.cu_12>", "<_k.cu_13>", "<_k.cu_14>"}));
+    EXPECT_TRUE(batch.scored[0].accepted);
+    EXPECT_FALSE(batch.scored[1].accepted);
+    EXPECT_FALSE(batch.scored[2].accepted);
+    EXPECT_TRUE(batch.scored[3].accepted);
+    EXPECT_TRUE(batch.scored[4].accepted);
+    EXPECT_TRUE(batch.scored[5].accepted);
+}
+
+// evolve's search goes through the history database's locked evaluator; its waves must reach the
+// inner checker whole, or the parallel, batched gate runs one compute-sanitizer process at a time
+// (it did: 86% of a stereo search's time on the H100, issue 19).
+TEST(Gate, TheLockedEvaluatorHandsWavesToTheInnerCheckerWhole) {
+    const Grammar grammar = testing::small_grammar();
+    WaveChecker checker;
+    const std::unique_ptr<LockedEvaluator> locked = make_locked(checker);
+    auto* locked_checker = dynamic_cast<VariantChecker*>(locked.get());
+    ASSERT_NE(locked_checker, nullptr);
+    ScoredBatch batch;
+    batch.scored = {scored("<_k.cu_10>", 0.5), scored("<_k.cu_11>", 0.6), scored("<_k.cu_12>", 0.7),
+                    scored("<_k.cu_13>", 0.8)};
+    EXPECT_EQ(gate_batch(batch, *locked_checker, grammar, 4), 0);
+    EXPECT_EQ(checker.waves, (std::vector<std::size_t>{4}));
+}
+
+TEST(Gate, TheFastestAcceptedIsCheckedEvenWhenErrorRanksItLow) {
+    const Grammar grammar = testing::small_grammar();
+    CheckedEvaluator checker;
+    checker.racy = {"<_k.cu_12>"};
+    ScoredBatch batch;
+    batch.scored = {scored("<_k.cu_10>", 0.8), scored("<_k.cu_11>", 0.9), scored("<_k.cu_12>", 0.3),
+                    scored("<_k.cu_13>", 0.4)};
+    batch.scored[2].result.error = 0.5;  // allowed error, so accepted, but ranked after exact ones
+    batch.scored[3].result.error = 0.5;
+    gate_batch(batch, checker, grammar, 1);
+    EXPECT_EQ(checker.sanitized, (std::vector<std::string>{"<_k.cu_10>", "<_k.cu_12>", "<_k.cu_13>"}));
+    EXPECT_FALSE(batch.scored[2].accepted);
+    EXPECT_TRUE(batch.scored[3].accepted);
+}
+
+TEST(Gate, EvolveNeverKeepsAVariantThatFailsTheSanitizerAndValidatesTheFinalOne) {
+    const Grammar grammar = testing::small_grammar();
+    CheckedEvaluator checker;
+    checker.fallback = testing::ok_in(1.1);
+    checker.results["BLOCK=32"] = testing::ok_in(0.3);  // fastest by far, but racy
+    checker.results["ROWS=2"] = testing::ok_in(0.6);
+    checker.racy = {"BLOCK=32"};
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = 3;
+    options.pre_tune = false;
+    options.post_tune = false;
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const RunRecord record = evolve(grammar, checker, options, dir, OutMode::Fresh);
+    ASSERT_TRUE(record.best.found);
+    EXPECT_EQ(record.best.genome.find("BLOCK=32"), std::string::npos) << record.best.genome;
+    bool saw_rejection = false;
+    for (const GenerationRecord& g : record.generations)
+        for (const IndividualRecord& i : g.individuals)
+            if (i.genome == "BLOCK=32") {
+                saw_rejection = true;
+                EXPECT_EQ(i.status, EvalStatus::SanitizerError);
+                EXPECT_FALSE(i.accepted);
+            }
+    EXPECT_TRUE(saw_rejection);
+    EXPECT_EQ(checker.validations, 1);
+    EXPECT_EQ(checker.validated, record.final_genome);
+    EXPECT_TRUE(record.final_check.ran);
+    EXPECT_TRUE(record.final_check.passed);
+    EXPECT_EQ(record.final_check.summary, "validated 1 cases (1 held out): 1000 elements, 0 beyond tolerance, worst error 0");
+    std::filesystem::remove_all(dir);
+}
+
+// Where a generation's time goes, on a fake clock: every evaluate() "takes" 3 s and every sanitizer
+// check 1 s. The record sums both over the search (not the final check's), and the summary says so.
+class SlowCheckedEvaluator : public CheckedEvaluator {
+public:
+    double now = 0;
+    bool searching = true;
+    int search_evaluations = 0, search_checks = 0;
+    BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
+        now += 3;
+        search_evaluations += searching;
+        return CheckedEvaluator::evaluate(variants, case_index);
+    }
+    EvalResult sanitize(const Variant& variant, int case_index) override {
+        now += 1;
+        search_checks += searching;
+        return CheckedEvaluator::sanitize(variant, case_index);
+    }
+};
+
+TEST(Gate, EvolveRecordsTheSearchTimeSpentEvaluatingAndGating) {
+    const Grammar grammar = testing::small_grammar();
+    SlowCheckedEvaluator checker;
+    checker.fallback = testing::ok_in(1.1);
+    checker.results["ROWS=2"] = testing::ok_in(0.6);
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = 3;
+    options.pre_tune = false;
+    options.post_tune = false;
+    EvolveHooks hooks;
+    hooks.clock = [&checker] { return checker.now; };
+    hooks.after_checkpoint = [&checker, &options](int done) {
+        if (done == options.generations) checker.searching = false;
+    };
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-time-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const RunRecord record = evolve(grammar, checker, options, dir, OutMode::Fresh, hooks);
+    ASSERT_EQ(record.generations.size(), 3u);
+    EXPECT_GE(checker.search_evaluations, 3);
+    EXPECT_GT(checker.search_checks, 0);
+    EXPECT_DOUBLE_EQ(record.search_evaluate_seconds, 3.0 * checker.search_evaluations);
+    EXPECT_DOUBLE_EQ(record.search_gate_seconds, 1.0 * checker.search_checks);
+    EXPECT_GT(record.wall_seconds, record.search_evaluate_seconds + record.search_gate_seconds);  // the final check too
+    const std::string summary = run_summary(record);
+    EXPECT_NE(summary.find("search time:         evaluating " + std::to_string(3 * checker.search_evaluations) + ".0 s"),
+              std::string::npos) << summary;
+    // Both sums survive the record's round trip (a resumed run adds to them).
+    tinyxml2::XMLDocument document;
+    ASSERT_EQ(document.LoadFile((dir / "run.xml").c_str()), tinyxml2::XML_SUCCESS);
+    const RunRecord reread = read_run_record(document.RootElement(), "run.xml");
+    EXPECT_DOUBLE_EQ(reread.search_evaluate_seconds, record.search_evaluate_seconds);
+    EXPECT_DOUBLE_EQ(reread.search_gate_seconds, record.search_gate_seconds);
+    std::filesystem::remove_all(dir);
+}
+
+// An edit that is right on the training cases but wrong on held-out inputs (a limiter deleted that
+// only shocks need) is never shipped: the final check falls back to the next candidate that passes.
+TEST(Gate, AFinalVariantWrongOnHeldOutCasesFallsBackToOneThatPasses) {
+    const Grammar grammar = testing::small_grammar();
+    CheckedEvaluator checker;
+    checker.fallback = testing::ok_in(1.1);
+    checker.results["BLOCK=32"] = testing::ok_in(0.3);
+    checker.wrong_held_out = {"BLOCK=32"};
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = 3;
+    options.pre_tune = false;
+    options.post_tune = false;
+    options.minimise = false;
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-heldout-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const RunRecord record = evolve(grammar, checker, options, dir, OutMode::Fresh);
+    ASSERT_TRUE(record.best.found);
+    EXPECT_EQ(record.best.genome, "BLOCK=32");
+    EXPECT_NE(record.final_genome, "BLOCK=32");
+    EXPECT_NE(record.final_check.note.find("gave up 'BLOCK=32': held-out validation failed: validated 1 cases (1 held out): "
+                                           "1000 elements, 12 beyond tolerance"),
+              std::string::npos)
+        << record.final_check.note;
+    EXPECT_TRUE(record.final_check.ran);
+    EXPECT_TRUE(record.final_check.passed);
+    std::filesystem::remove_all(dir);
+}
+
+TEST(Gate, NoCaseLeftToValidateOnIsSaidNotCalledAFailure) {
+    const Grammar grammar = testing::small_grammar();
+    CheckedEvaluator checker;
+    checker.fallback = testing::ok_in(1.1);
+    checker.results["ROWS=2"] = testing::ok_in(0.6);
+    checker.no_validation_cases = true;
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = 2;
+    options.pre_tune = false;
+    options.post_tune = false;
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-nocases-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const RunRecord record = evolve(grammar, checker, options, dir, OutMode::Fresh);
+    EXPECT_FALSE(record.final_check.ran);
+    EXPECT_FALSE(record.final_check.passed);
+    EXPECT_NE(record.final_check.note.find("not validated: every training case was used"), std::string::npos)
+        << record.final_check.note;
+    EXPECT_EQ(run_summary(record).find("FAILED"), std::string::npos) << run_summary(record);
+    std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace gi
