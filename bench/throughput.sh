@@ -10,6 +10,8 @@
 #   THROUGHPUT_KERNELS="stereo row_filter" THROUGHPUT_SECONDS=45 bash bench/throughput.sh
 #   THROUGHPUT_OPTIONS="--sanitize-batch 1" THROUGHPUT_LABEL="one per process" bash bench/throughput.sh
 #                                           # extra evolve options, e.g. a change's off switch, for A/B
+#   THROUGHPUT_SANITIZE_CASES=1 records a small case per kernel and passes it as --sanitize-cases
+#                                           (the search's sanitizer gate runs on it)
 #   GI_BUILD=/path/to/build (with GI_BUILD_TESTS=ON) reuses a build.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,6 +30,7 @@ detect_gpu
 
 extra_options=(${THROUGHPUT_OPTIONS:-})
 label="${THROUGHPUT_LABEL:-${THROUGHPUT_OPTIONS:-defaults}}"
+[[ "${THROUGHPUT_SANITIZE_CASES:-0}" == 1 ]] && label="$label, small cases for the gate"
 build="${GI_BUILD:-/tmp/gi-throughput-build}"
 if [[ -z "${GI_BUILD:-}" ]]; then
     start=$(date +%s)
@@ -48,17 +51,20 @@ setup() {
         stereo)
             file="$root/kernels/stereo/stereo.cu" program="$build/kernels/stereo_driver" includes=()
             registration_options stereo
-            record_args stereo ;;
+            record_args stereo
+            gate=("--pairs 1 --width 160 --height 120 --seed 2000") ;;
         row_filter)   # 4096 x 4096 floats: 64 MB in, 64 MB out, per launch
             file="$root/tests/corpus/row_filter.cu" program="$build/tests/corpus/corpus_row_filter"
             includes=(-I "$recorder_include")
             options=(--function rowFilter)   # ROW_TILE_W also sizes the grid in host code: not tuned here
-            train=("--width 4096 --height 4096 --frames 2") held=("--width 3000 --height 2000 --frames 1 --seed 9") ;;
+            train=("--width 4096 --height 4096 --frames 2") held=("--width 3000 --height 2000 --frames 1 --seed 9")
+            gate=("--width 509 --height 250 --frames 1 --seed 11")  # odd sizes: edges ;;
         struct_pointers)   # 10M elements: three 40 MB arrays per launch
             file="$root/tests/corpus/struct_pointers.cu" program="$build/tests/corpus/corpus_struct_pointers"
             includes=(-I "$recorder_include")
             options=(--function axpyStruct)
-            train=("--n 10000000 --launches 2") held=("--n 3000000 --launches 1 --seed 5") ;;
+            train=("--n 10000000 --launches 2") held=("--n 3000000 --launches 1 --seed 5")
+            gate=("--n 100000 --launches 1 --seed 6") ;;
         *) echo "unknown kernel $1 (stereo, row_filter, struct_pointers)"; exit 2 ;;
     esac
 }
@@ -79,11 +85,20 @@ for kernel in $kernels; do
         "$tool" record "$file" --function "$function_name" "${includes[@]}" --out "$dir/held-out" -- "$program" $args \
             >>"$dir/record.log" 2>&1
     done
+    gate_option=()
+    if [[ "${THROUGHPUT_SANITIZE_CASES:-0}" == 1 ]]; then
+        for args in "${gate[@]}"; do
+            # shellcheck disable=SC2086
+            "$tool" record "$file" --function "$function_name" "${includes[@]}" --out "$dir/sanitize-cases" -- "$program" $args \
+                >>"$dir/record.log" 2>&1
+        done
+        gate_option=(--sanitize-cases "$dir/sanitize-cases")
+    fi
     case_mb=$(du -sm "$dir/cases" 2>/dev/null | cut -f1)
     ncases=$(ls -d "$dir/cases"/*/ 2>/dev/null | wc -l)
     start=$(date +%s)
     timeout $((seconds * 4 + 240)) "$tool" evolve "$file" "${options[@]}" "${includes[@]}" --evaluator cuda \
-        --cases "$dir/cases" --held-out "$dir/held-out" --time-limit "$seconds" --seed 1 "${extra_options[@]}" --out "$dir/run" \
+        --cases "$dir/cases" --held-out "$dir/held-out" --time-limit "$seconds" --seed 1 "${gate_option[@]}" "${extra_options[@]}" --out "$dir/run" \
         >"$dir/evolve.log" 2>&1
     status=$?
     wall=$(( $(date +%s) - start ))

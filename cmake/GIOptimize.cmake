@@ -356,7 +356,7 @@ Registers a CUDA kernel of ``<target>`` for genetic improvement::
       [FLAGS <nvcc-option-spec>...]
       [BLOCK_SIZE <expr>...] [GRID <expr>...]
       [ARCHITECTURES <n>...] [CACHE_DIR <dir>] [BUDGET <minutes>]
-      [TOLERANCE <setting>...] [HELD_OUT <arg>...]
+      [TOLERANCE <setting>...] [HELD_OUT <arg>...] [SANITIZE_ARGS <arg>...]
       [NONDETERMINISTIC] [ALLOW_UNVALIDATED])
 
 With ``GI_OPTIMIZE`` OFF the call only checks its arguments: the target builds exactly as without it.
@@ -365,7 +365,8 @@ architecture's cached variant (rebuilt from the genome in ``CACHE_DIR/<FUNCTION>
 original kernel) and the original kernel for architectures without a valid entry. With a GPU of one
 of the architectures and no valid entry for it, the build records test cases by running
 ``RECORDER ARGS`` through ``gi-tool record``, evolves the kernel within ``BUDGET`` minutes (validating
-the result on ``HELD_OUT`` cases, or on recorded cases set aside), runs the recorder program again with
+the result on ``HELD_OUT`` cases, or on recorded cases set aside; with ``SANITIZE_ARGS`` a third,
+small recording is what the search's sanitizer gate runs would-be parents on), runs the recorder program again with
 the variant compiled in (``gi-tool accept``: it must succeed and reproduce the original's outputs) and
 only then writes the entry. Host code may include ``<FUNCTION>.gi.h`` (on the include path only when ON; test
 with ``__has_include``) for the variant's parameter values at run time.
@@ -376,7 +377,7 @@ the target is only changed at the end of the calling directory (``cmake_language
 function(gi_optimize_cuda_kernel target)
     set(options NONDETERMINISTIC ALLOW_UNVALIDATED)
     set(one_value_keywords KERNEL RECORDER CACHE_DIR BUDGET)
-    set(multi_value_keywords FUNCTION ARGS PARAMS FLAGS BLOCK_SIZE GRID ARCHITECTURES TOLERANCE HELD_OUT)
+    set(multi_value_keywords FUNCTION ARGS PARAMS FLAGS BLOCK_SIZE GRID ARCHITECTURES TOLERANCE HELD_OUT SANITIZE_ARGS)
     cmake_parse_arguments(PARSE_ARGV 1 GI "${options}" "${one_value_keywords}" "${multi_value_keywords}")
 
     if(NOT TARGET "${target}")
@@ -518,7 +519,8 @@ function(gi_optimize_cuda_kernel target)
     foreach(field
             kernel:kernel functions:GI_FUNCTION params:params flags:GI_FLAGS block_size:GI_BLOCK_SIZE grid:GI_GRID
             tolerance:GI_TOLERANCE architectures:architectures cache_dir:cache_dir budget:GI_BUDGET
-            recorder:GI_RECORDER recorder_args:GI_ARGS held_out:GI_HELD_OUT nondeterministic:GI_NONDETERMINISTIC
+            recorder:GI_RECORDER recorder_args:GI_ARGS held_out:GI_HELD_OUT sanitize_args:GI_SANITIZE_ARGS
+            nondeterministic:GI_NONDETERMINISTIC
             allow_unvalidated:GI_ALLOW_UNVALIDATED)
         string(REPLACE ":" ";" field "${field}")
         list(GET field 0 name)
@@ -881,8 +883,8 @@ endfunction()
 # <out-stamp> is the file the final generation step waits for.
 function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool registration block_size_text)
     set(prefix "_GI_${identifier}")
-    foreach(name kernel functions tolerance cache_dir budget recorder recorder_args held_out nondeterministic
-            allow_unvalidated)
+    foreach(name kernel functions tolerance cache_dir budget recorder recorder_args held_out sanitize_args
+            nondeterministic allow_unvalidated)
         get_target_property(${name} "${target}" ${prefix}_${name})
         if(${name} MATCHES "-NOTFOUND$")
             set(${name} "")
@@ -928,6 +930,15 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
                             "$<TARGET_FILE:${recorder_target}>" ${held_out})
         set(held_out_option --held-out "${work}/held-out")
     endif()
+    # A small recording for the search's sanitizer gate: memcheck of a large case costs seconds a
+    # variant (issue 19); the final checks still run on the training and held-out cases.
+    set(sanitize_record "")
+    set(sanitize_option "")
+    if(sanitize_args)
+        set(sanitize_record COMMAND "${tool}" record "${kernel}" ${record_options} --out "${work}/sanitize-cases" --
+                            "$<TARGET_FILE:${recorder_target}>" ${sanitize_args})
+        set(sanitize_option --sanitize-cases "${work}/sanitize-cases")
+    endif()
     set(evolve_options "")
     if(nondeterministic)
         list(APPEND evolve_options --nondeterministic)
@@ -953,13 +964,14 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     endif()
     add_custom_command(
         OUTPUT "${evolved_stamp}"
-        COMMAND "${CMAKE_COMMAND}" -E rm -rf "${work}/cases" "${work}/held-out" "${work}/run" "${work}/candidate"
-                "${work}/accepted"
+        COMMAND "${CMAKE_COMMAND}" -E rm -rf "${work}/cases" "${work}/held-out" "${work}/sanitize-cases" "${work}/run"
+                "${work}/candidate" "${work}/accepted"
         COMMAND "${tool}" record "${kernel}" ${record_options} --out "${work}/cases" --
                 "$<TARGET_FILE:${recorder_target}>" ${recorder_args}
         ${held_out_record}
+        ${sanitize_record}
         COMMAND "${tool}" evolve "${kernel}" ${registration} ${compile_arguments} ${evolve_options} --evaluator cuda
-                --arch sm_${architecture} --cases "${work}/cases" ${held_out_option}
+                --arch sm_${architecture} --cases "${work}/cases" ${held_out_option} ${sanitize_option}
                 --time-limit ${budget_seconds} --out "${work}/run"
         # The run as a page with charts and the source lines each kept edit changes, next to it; its
         # path is printed ("gi-tool report: wrote ...").
@@ -1061,7 +1073,7 @@ endfunction()
 function(_gi_finalize target identifier)
     set(prefix "_GI_${identifier}")
     foreach(name kernel functions params flags block_size grid tolerance architectures cache_dir budget
-            recorder recorder_args held_out nondeterministic allow_unvalidated)
+            recorder recorder_args held_out sanitize_args nondeterministic allow_unvalidated)
         get_target_property(${name} "${target}" ${prefix}_${name})
         if(${name} MATCHES "-NOTFOUND$")
             set(${name} "")

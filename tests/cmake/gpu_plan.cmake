@@ -48,13 +48,16 @@ set_target_properties(app PROPERTIES CUDA_STANDARD 17)
 target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math> $<$<COMPILE_LANGUAGE:CXX>:-Wall>
     "SHELL:-Xptxas -dlcm=ca" $<$<CONFIG:Debug>:-G> $<$<CONFIG:Release>:-lineinfo> -arch sm_90 --generate-code=arch=compute_90,code=sm_90)
 gi_optimize_cuda_kernel(app KERNEL scale.cu FUNCTION scaleKernel RECORDER app ARGS --record
-    HELD_OUT --record --seed 9 PARAMS SCALE 2 3 4 BLOCK 64 128 256 BLOCK_SIZE BLOCK GRID "(n + BLOCK - 1) / BLOCK"
+    HELD_OUT --record --seed 9 SANITIZE_ARGS --record --n 4096 PARAMS SCALE 2 3 4 BLOCK 64 128 256 BLOCK_SIZE BLOCK GRID "(n + BLOCK - 1) / BLOCK"
     TOLERANCE exact NONDETERMINISTIC ALLOW_UNVALIDATED)]])
 gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=90")
 gi_test_build(plan PASS -n -v)
 gi_test_expect("${plan}" "gi-tool record [^\n]*--out [^\n]*evolve.sm_90/held-out -- [^\n]*app_gi_recorder --record --seed 9"
                "HELD_OUT is recorded")
 gi_test_expect("${plan}" " evolve [^\n]*--nondeterministic [^\n]*--held-out " "NONDETERMINISTIC reaches evolve")
+gi_test_expect("${plan}" "gi-tool record [^\n]*--out [^\n]*evolve.sm_90/sanitize-cases -- [^\n]*app_gi_recorder --record --n 4096"
+               "SANITIZE_ARGS is recorded")
+gi_test_expect("${plan}" " evolve [^\n]*--sanitize-cases [^\n]*evolve.sm_90/sanitize-cases" "the gate's cases reach evolve")
 gi_test_expect("${plan}" "cache write [^\n]*--allow-unvalidated" "ALLOW_UNVALIDATED reaches cache write")
 foreach(step "gi-tool record " " evolve ")
     gi_test_expect("${plan}" "${step}[^\n]*-I${src}/include -DAPP_MODE=2 --compile-option -std=c\\+\\+17"

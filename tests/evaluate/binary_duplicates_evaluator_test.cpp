@@ -15,6 +15,8 @@
 #include "evaluate/binary_identity.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 #include "evaluate/sanitizer_sessions.hpp"
+#include "testcase/case_io.hpp"
+#include "util/error.hpp"
 #include "util/hash.hpp"
 
 namespace gi {
@@ -227,6 +229,46 @@ TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOw
     CudaEvaluator none(grammar_, o);
     none.expect_checks();
     EXPECT_EQ(none.stats().sanitize_sessions_started, 0);
+}
+
+// Issue 19: with small cases recorded for the gate (--sanitize-cases), the search's gate runs
+// would-be parents on them; the final checks ask for a training case, and a verdict from a gate
+// case does not stand for it.
+TEST_F(BinaryDuplicates, TheGateRunsOnItsOwnCasesAndTheFinalCheckOnATrainingCase) {
+    write_test_case(gpu_test::scale_case(256), folder_.path() / "gate-cases");
+    const std::filesystem::path script = folder_.path() / "case-logging-sanitizer";
+    std::ofstream(script) << "#!/bin/sh\nwhile [ \"$1\" != --case ]; do shift; done\n"
+                          << "echo \"$2\" >> '" << sanitizer_log().string() << "'\n"
+                          << "for a; do list=$a; done\necho \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
+    ::chmod(script.c_str(), 0755);
+    CudaEvaluatorOptions o = options(0);
+    o.sanitizer = script.string();
+    o.sanitize_sessions = 0;
+    o.sanitize_cases = folder_.path() / "gate-cases";
+    CudaEvaluator e(grammar_, o);
+    ASSERT_EQ(e.case_count(), 1);
+    const int gate = e.gate_case(0);
+    EXPECT_NE(gate, 0);
+    EXPECT_EQ(e.gate_case(5), gate);  // the only gate case, whichever case the generation drew
+    EXPECT_EQ(e.sanitize_many({with_block("256")}, gate).front().status, EvalStatus::Ok);
+    EXPECT_EQ(e.sanitize_many({with_block("256")}, gate).front().status, EvalStatus::Ok);  // cached
+    EXPECT_EQ(e.sanitize(with_block("256"), 0).status, EvalStatus::Ok);
+    std::ifstream in(sanitizer_log());
+    std::vector<std::string> cases;
+    for (std::string line; std::getline(in, line);) cases.push_back(std::filesystem::path(line).parent_path().filename().string());
+    EXPECT_EQ(cases, (std::vector<std::string>{"gate-cases", "cases"}));
+
+    // Without gate cases the gate uses the generation's case; a folder without cases is an error.
+    CudaEvaluatorOptions plain = options(0);
+    EXPECT_EQ(CudaEvaluator(grammar_, plain).gate_case(0), 0);
+    std::filesystem::create_directories(folder_.path() / "empty");
+    plain.sanitize_cases = folder_.path() / "empty";
+    try {
+        CudaEvaluator bad(grammar_, plain);
+        FAIL() << "an empty --sanitize-cases folder was accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("--sanitize-cases"), std::string::npos) << e.what();
+    }
 }
 
 // A kernel with barriers meets racecheck and synccheck in its first generation (a variant that

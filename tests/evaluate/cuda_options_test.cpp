@@ -132,6 +132,11 @@ TEST(CudaOptions, SanitizerSessionOptions) {
     o = cuda_evaluator_options({{"--cases", {"c"}}}, "", {"--sanitize-shared-sessions"});
     EXPECT_TRUE(o.sanitize_shared_sessions);
     expect_documented_switch("--sanitize-shared-sessions");
+    o = cuda_evaluator_options({{"--cases", {"c"}}, {"--sanitize-cases", {"small"}}}, "");
+    EXPECT_EQ(o.sanitize_cases, "small");
+    const std::vector<std::string> values = cuda_value_options();
+    EXPECT_NE(std::find(values.begin(), values.end(), "--sanitize-cases"), values.end());
+    EXPECT_NE(cuda_options_help().find("--sanitize-cases DIR"), std::string::npos);
 }
 
 }  // namespace

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <fstream>
 #include <future>
+#include <iterator>
+#include <thread>
 
 #include "evaluate/sanitizer_sessions.hpp"
 #include "process/process.hpp"
@@ -79,6 +81,21 @@ TEST_F(SanitizerSessionPools, ADeadSessionIsNotKeptAndItsPlaceIsFree) {
     EXPECT_TRUE(next);
     EXPECT_EQ(pools.started(), 2);
     EXPECT_EQ(pools.waited(), 0);
+}
+
+// gi-worker opens the GPU at its first request; a session asks at once, so the CUDA context under
+// the sanitizer is made while search goes on, not in front of the first check.
+TEST_F(SanitizerSessionPools, ASessionAsksItsWorkerToOpenTheGpuAtOnce) {
+    const std::filesystem::path log = dir_.path() / "stdin.log";
+    std::ofstream(sanitizer_) << "#!/bin/sh\nexec cat > '" << log.string() << "'\n";
+    SanitizerSession session(sanitizer_.string(), "/bin/true", "memcheck");
+    std::string seen;
+    for (int k = 0; k < 250 && seen.find("hello") == std::string::npos; ++k) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        std::ifstream in(log, std::ios::binary);
+        seen.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    EXPECT_NE(seen.find("hello"), std::string::npos) << "no request reached the worker before any check";
 }
 
 TEST_F(SanitizerSessionPools, SharedPoolingEndsAnotherCheckersIdleSession) {

@@ -242,6 +242,11 @@ SessionOutcome check_in_sessions(const SanitizeContext& c, const std::vector<con
         if (!passed) {
             std::lock_guard lock(counts.mutex);
             if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
+            // Said at once when the session failed rather than reported: a gate that stalls (sessions
+            // timing out) would otherwise be silent until its generation's line.
+            if (session->failure().rfind("it reported", 0) != 0)
+                std::cerr << "gi-tool: note: a " << tool << " session did not pass a batch of " << group.size()
+                          << " (checked again in processes of their own): " << session->failure().substr(0, 300) << "\n";
         }
         c.sessions->release(std::move(session));
         if (!passed) {
@@ -280,6 +285,9 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
                                                 "--kernel", c.kernel, "--variants", list_path.string()};
             const ProcessResult pr = run_process(argv, po);
             result = classify_sanitizer_exit(pr.exit_code, pr.timed_out, kErrorExit, pr.out + "\n" + pr.err, tool);
+            if (pr.timed_out)
+                std::cerr << "gi-tool: note: compute-sanitizer " << tool << " did not finish " << group.size()
+                          << " variant(s) within " << allowance.count() / 1000 << " s\n";
             if (pr.signal != 0 && !pr.timed_out) {
                 result.status = EvalStatus::Crash;
                 result.detail = "compute-sanitizer " + tool + " was killed by signal " + std::to_string(pr.signal);
@@ -318,6 +326,7 @@ struct CudaEvaluator::Impl {
         TestCase manifest;                  // no data: the worker reads the blobs
         std::vector<std::string> tolerances;  // per buffer, as text
         bool held_out = false;
+        bool gate = false;                  // recorded for the sanitizer gate (--sanitize-cases); also validates
         bool used = false;                  // drawn by evaluate()
         double original_ms = 0;             // the original's median time here (0 = not yet)
         std::string poisonable;             // which outputs the original overwrites entirely (learnt once)
@@ -1385,13 +1394,14 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
 
     if (s.options.cases.empty()) throw UsageError("--cases: the cuda evaluator needs a folder of recorded test cases");
     const std::string recorded = s.options.recorded_name.empty() ? s.function : s.options.recorded_name;
-    auto add_cases = [&](const fs::path& dir, bool held_out) {
+    auto add_cases = [&](const fs::path& dir, bool held_out, bool gate = false) {
         std::vector<fs::path> found = list_test_cases(dir, recorded);
         if (found.empty()) found = list_test_cases(dir);
         for (const fs::path& path : found) {
             Impl::Slot slot;
             slot.path = path;
             slot.held_out = held_out;
+            slot.gate = gate;
             slot.manifest = read_test_case(path, CaseLoad::ManifestOnly);
             slot.kernel = s.function;
             if (kernel->is_template) {
@@ -1446,6 +1456,14 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
         s.training -= set_aside;
     }
     if (!s.options.held_out.empty()) add_cases(s.options.held_out, true);
+    if (!s.options.sanitize_cases.empty()) {
+        // Kept out of search like held-out cases (the winner is validated on them too); the oracle
+        // gate checks that they reproduce, as every case.
+        const std::size_t before = s.slots.size();
+        add_cases(s.options.sanitize_cases, true, true);
+        if (s.slots.size() == before)
+            throw Error(s.options.sanitize_cases.string() + " (--sanitize-cases): no recorded test cases for '" + recorded + "'");
+    }
 
     s.worker_program = s.options.worker.empty() ? find_worker_program() : s.options.worker;
     if (s.worker_program.empty())
@@ -1465,6 +1483,15 @@ CudaEvaluator::~CudaEvaluator() {
 }
 
 int CudaEvaluator::case_count() const { return impl_->training; }
+
+int CudaEvaluator::gate_case(int case_index) const {
+    // The gate's cases in turn, so each is used when there are several.
+    std::vector<int> gate;
+    for (int index = 0; index < static_cast<int>(impl_->slots.size()); ++index)
+        if (impl_->slots[index].gate) gate.push_back(index);
+    if (gate.empty()) return case_index;
+    return gate[static_cast<std::size_t>(std::max(case_index, 0)) % gate.size()];
+}
 
 const CudaEvaluatorStats& CudaEvaluator::stats() const { return impl_->stats; }
 
@@ -1629,8 +1656,12 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
     std::vector<EvalResult> results(variants.size());
     std::map<std::string, std::size_t> first_with_key;
     std::vector<std::size_t> to_check;
+    // A verdict from a gate case (--sanitize-cases) does not stand for the final checks on a
+    // training case: the two are cached apart.
+    const bool on_gate_case = case_index >= 0 && case_index < static_cast<int>(s.slots.size()) && s.slots[case_index].gate;
+    const std::string verdict_suffix = on_gate_case ? " @gate" : "";
     for (std::size_t i = 0; i < variants.size(); ++i) {
-        if (auto it = s.sanitized.find(variants[i].key); it != s.sanitized.end()) {
+        if (auto it = s.sanitized.find(variants[i].key + verdict_suffix); it != s.sanitized.end()) {
             results[i] = it->second;
         } else if (first_with_key.emplace(variants[i].key, i).second) {
             to_check.push_back(i);
@@ -1671,7 +1702,7 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
             }
             // The same program under the same checkers has the same verdict, whatever its text.
             if (s.options.reuse_binary_duplicates) {
-                std::string identity = binary_identity(code.cubin, "", g);
+                std::string identity = binary_identity(code.cubin, "", g) + verdict_suffix;
                 for (const std::string& tool : tools) identity += " " + tool;
                 if (auto it = s.sanitized_binaries.find(identity); it != s.sanitized_binaries.end()) {
                     results[i] = it->second;
@@ -1734,7 +1765,7 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         for (const auto& [i, first] : same_program_as) results[i] = results[first];
         for (std::size_t i : run_index)
             if (!identities[i].empty()) s.sanitized_binaries[identities[i]] = results[i];
-        for (std::size_t i : to_check) s.sanitized[variants[i].key] = results[i];
+        for (std::size_t i : to_check) s.sanitized[variants[i].key + verdict_suffix] = results[i];
     }
     for (std::size_t i = 0; i < variants.size(); ++i)
         if (auto it = first_with_key.find(variants[i].key); it != first_with_key.end() && it->second != i)

@@ -31,6 +31,8 @@ namespace gi {
 struct CudaEvaluatorOptions {
     std::filesystem::path cases;            // recorded training cases (folder of case folders)
     std::filesystem::path held_out;         // optional: cases kept out of training, for validation
+    std::filesystem::path sanitize_cases;   // optional: small cases the search's sanitizer gate runs
+                                            // variants on instead of the generation's (large) case
     std::string function;                   // kernel function; "" = the grammar's first __global__
     std::string recorded_name;              // name given to gi::launch; "" = the function's name
     std::string block;                      // launch geometry declarations ("" = as recorded)
@@ -165,6 +167,7 @@ public:
     // generations is otherwise a queue of ~2 s runs.
     std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override;
     ValidationReport validate(const Variant& variant) override;
+    int gate_case(int case_index) const override;
     // Starts the long-lived memcheck sessions (--sanitize-sessions) ahead of the first gate.
     void expect_checks() override;
 

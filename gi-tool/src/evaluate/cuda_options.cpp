@@ -42,7 +42,7 @@ double number(const std::map<std::string, std::vector<std::string>>& values, con
 }  // namespace
 
 std::vector<std::string> cuda_value_options() {
-    return {"--cases",    "--held-out", "--recorded-name", "--block",   "--grid",      "--tolerance",
+    return {"--cases",    "--held-out", "--sanitize-cases", "--recorded-name", "--block",   "--grid",      "--tolerance",
             "--worker",   "--nvcc",     "--sanitizer",     "--arch",    "--jobs",      "--warmups",
             "--repetitions", "--timeout-factor", "--timeout-margin-ms", "--compile-cache", "--spare-workers",
             "--loop-guard-margin-ms", "--sanitize-jobs", "--sanitize-batch", "--sanitize-sessions", "--set-aside"};
@@ -56,6 +56,10 @@ std::vector<std::string> cuda_switch_options() {
 std::string cuda_options_help() {
     return "  --cases DIR               cuda: recorded test cases (gi-tool record --out DIR); required\n"
            "  --held-out DIR            cuda: cases kept out of training, used to validate the result\n"
+           "  --sanitize-cases DIR      cuda: small recorded cases (of the same kernel) on which the search's\n"
+           "                            sanitizer gate runs each would-be parent, instead of the generation's\n"
+           "                            case; the final checks still use the training and held-out cases, and\n"
+           "                            the winner is validated on these too\n"
            "  --set-aside N             cuda: recorded cases (the last N of --cases) kept out of search to\n"
            "                            validate the result (default without --held-out: a quarter, at least\n"
            "                            one, from two cases up; 0 searches on all of them)\n"
@@ -114,6 +118,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const std::map<std::string, std::vec
     if (!cases) throw UsageError("--evaluator cuda needs --cases DIR (the folder GI_RECORD_DIR pointed to when the program was recorded)");
     o.cases = *cases;
     if (auto* v = last(values, "--held-out")) o.held_out = *v;
+    if (auto* v = last(values, "--sanitize-cases")) o.sanitize_cases = *v;
     if (auto* v = last(values, "--recorded-name")) o.recorded_name = *v;
     o.block = registered_block_size;
     if (auto* v = last(values, "--block")) o.block = *v;

@@ -36,15 +36,35 @@ SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::stri
     // Killing compute-sanitizer alone would leave gi-worker, and a hung kernel, on the GPU.
     options.own_process_group = true;
     process_ = std::make_unique<worker::WorkerProcess>(std::move(options));
+    // gi-worker opens the GPU at its first request: asked now, it creates its CUDA context under
+    // the sanitizer (the seconds-long part of a session's start-up) while the caller goes on,
+    // instead of in front of the first check. Issue 19: without it, stereo's first gate took
+    // 13-17 s on the H200 with the sessions started 20 s before.
+    try {
+        process_->send({"hello", {}, {}}, std::chrono::seconds(10));
+        hello_pending_ = true;
+    } catch (const worker::WorkerFailure&) {
+        // Gone already: the first check says so, with the worker's log.
+    }
 }
 
 bool SanitizerSession::alive() const { return process_ && process_->running(); }
 
 bool SanitizerSession::check(const std::string& case_path, const std::string& kernel, const fs::path& list,
                              std::size_t count, std::chrono::milliseconds timeout) {
-    if (!alive()) return false;
+    if (!alive()) {
+        failure_ = "the session's compute-sanitizer is not running; its log ends: " + process_->log_tail(400);
+        return false;
+    }
     failure_.clear();
     try {
+        if (hello_pending_) {
+            hello_pending_ = false;
+            const worker::Message ready = process_->receive("hello", timeout);
+            if (ready.type != "ready") throw worker::WorkerFailure(worker::WorkerFailure::Kind::Protocol,
+                                                                   "the worker answered '" + ready.type + "' to hello: " +
+                                                                       ready.get("message"));
+        }
         const worker::Message reply = process_->request(
             {"check-variants", {{"case", case_path}, {"kernel", kernel}, {"variants", list.string()}}, {}}, timeout);
         if (reply.type != "checked")

@@ -51,6 +51,7 @@ private:
     std::filesystem::path log_;
     std::unique_ptr<worker::WorkerProcess> process_;
     std::uintmax_t log_read_ = 0;  // bytes of the log already read
+    bool hello_pending_ = false;   // the start-up's hello is sent, its reply not yet read
     std::string failure_;
 };
 

@@ -17,7 +17,7 @@ int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& gramm
         if (keys[i].empty()) keys[i] = make_variant(s.genome, grammar).key;
         auto it = verdicts.find(keys[i]);
         if (it == verdicts.end()) {
-            it = verdicts.emplace(keys[i], checker.sanitize(make_variant(s.genome, grammar), batch.case_index)).first;
+            it = verdicts.emplace(keys[i], checker.sanitize(make_variant(s.genome, grammar), checker.gate_case(batch.case_index))).first;
             failed += it->second.status != EvalStatus::Ok;
         }
         if (it->second.status == EvalStatus::Ok) return true;
@@ -48,7 +48,7 @@ int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& gramm
             if (!verdicts.count(keys[i]) && in_wave.insert(keys[i]).second)
                 variants.push_back(make_variant(batch.scored[i].genome, grammar));
         }
-        const std::vector<EvalResult> results = checker.sanitize_many(variants, batch.case_index);
+        const std::vector<EvalResult> results = checker.sanitize_many(variants, checker.gate_case(batch.case_index));
         for (std::size_t k = 0; k < variants.size(); ++k) {
             verdicts.emplace(variants[k].key, results[k]);
             failed += results[k].status != EvalStatus::Ok;

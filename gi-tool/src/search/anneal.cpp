@@ -70,7 +70,7 @@ bool AnnealMaster::passes_gate(std::size_t index) {
     AnnealIndividual& ind = individuals_[index];
     if (options_.checker == nullptr || ind.gate == AnnealIndividual::Gate::Passed) return true;
     if (ind.gate == AnnealIndividual::Gate::Unchecked) {
-        const EvalResult gate = options_.checker->sanitize(make_variant(ind.genome, grammar_), std::max(ind.case_index, 0));
+        const EvalResult gate = options_.checker->sanitize(make_variant(ind.genome, grammar_), options_.checker->gate_case(std::max(ind.case_index, 0)));
         ind.gate = gate.status == EvalStatus::Ok ? AnnealIndividual::Gate::Passed : AnnealIndividual::Gate::Failed;
         if (ind.gate == AnnealIndividual::Gate::Failed) {
             ind.result.status = gate.status;
