@@ -58,7 +58,7 @@ setup() {
             includes=(-I "$recorder_include")
             options=(--function rowFilter)   # ROW_TILE_W also sizes the grid in host code: not tuned here
             train=("--width 4096 --height 4096 --frames 2") held=("--width 3000 --height 2000 --frames 1 --seed 9")
-            gate=("--width 509 --height 250 --frames 1 --seed 11")  # odd sizes: edges ;;
+            gate=("--width 509 --height 250 --frames 1 --seed 11") ;;  # odd sizes: the edges
         struct_pointers)   # 10M elements: three 40 MB arrays per launch
             file="$root/tests/corpus/struct_pointers.cu" program="$build/tests/corpus/corpus_struct_pointers"
             includes=(-I "$recorder_include")
