@@ -122,12 +122,12 @@ TEST_F(BinaryDuplicates, SanitizerVerdictsAreReusedForTheSameProgram) {
     ASSERT_EQ(first.size(), 4u);
     for (const EvalResult& result : first) EXPECT_EQ(result.status, EvalStatus::Ok) << result.detail;
     EXPECT_EQ(sanitizer_runs(), 2);  // memcheck of block 256 and of block 1024 (in one process or two)
-    EXPECT_EQ(e.stats().sanitize_binary_reuses, 2);
+    EXPECT_EQ(e.stats().gate.binary_reuses, 2);
     // Later, another text of the same program: no check, unlike a new program.
     const std::string other_text = std::string(gpu_test::kScaleKernel) + "// another comment\n";
     e.sanitize_many({Variant{Genome{}, other_text, {}, sha256_hex(other_text)}}, 0);
     EXPECT_EQ(sanitizer_runs(), 2);
-    EXPECT_EQ(e.stats().sanitize_binary_reuses, 3);
+    EXPECT_EQ(e.stats().gate.binary_reuses, 3);
 }
 
 TEST_F(BinaryDuplicates, RunBinaryDuplicatesSanitizesEveryProgramText) {
@@ -138,7 +138,7 @@ TEST_F(BinaryDuplicates, RunBinaryDuplicatesSanitizesEveryProgramText) {
     CudaEvaluator e(grammar_, o);
     e.sanitize_many(batch(), 0);
     EXPECT_EQ(sanitizer_runs(), 4);
-    EXPECT_EQ(e.stats().sanitize_binary_reuses, 0);
+    EXPECT_EQ(e.stats().gate.binary_reuses, 0);
 }
 
 // Issue 19: the gate's variants share compute-sanitizer processes; a batch that does not pass is
@@ -166,8 +166,8 @@ TEST_F(BinaryDuplicates, ABatchThatFailsIsCheckedAgainOneVariantAtATime) {
     std::vector<std::string> sizes;
     for (std::string line; std::getline(in, line);) sizes.push_back(line);
     EXPECT_EQ(sizes, (std::vector<std::string>{"2", "1", "1"}));
-    EXPECT_EQ(e.stats().sanitize_batch_reruns, 1);
-    EXPECT_EQ(e.stats().sanitize_checked, 2);
+    EXPECT_EQ(e.stats().gate.batch_reruns, 1);
+    EXPECT_EQ(e.stats().gate.checked, 2);
 }
 
 // Issue 19: long-lived sanitizer processes check batch after batch; a batch they report on is
@@ -194,7 +194,7 @@ TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOw
     ASSERT_EQ(results.size(), 1u);
     EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
     EXPECT_EQ(sanitizer_runs(), 0);
-    EXPECT_EQ(e.stats().sanitize_session_passes, 1);
+    EXPECT_EQ(e.stats().gate.session_passes, 1);
     // With block 1024 the session reports, ends, and each variant is checked in a process of its own.
     auto program = [](const char* expression) {
         std::string text = gpu_test::kScaleKernel;
@@ -206,13 +206,13 @@ TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOw
     EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
     EXPECT_EQ(results[1].status, EvalStatus::SanitizerError) << results[1].detail;
     EXPECT_EQ(sanitizer_runs(), 2);
-    EXPECT_EQ(e.stats().sanitize_session_passes, 1);
-    EXPECT_EQ(e.stats().sanitize_sessions_started, 1);
+    EXPECT_EQ(e.stats().gate.session_passes, 1);
+    EXPECT_EQ(e.stats().gate.sessions_started, 1);
     // The next batch starts a new session, which passes it.
     results = e.sanitize_many({program("3.0f * in[i]")}, 0);
     EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
-    EXPECT_EQ(e.stats().sanitize_sessions_started, 2);
-    EXPECT_EQ(e.stats().sanitize_session_passes, 2);
+    EXPECT_EQ(e.stats().gate.sessions_started, 2);
+    EXPECT_EQ(e.stats().gate.session_passes, 2);
     EXPECT_EQ(sanitizer_runs(), 2);
 
     // Started ahead (search calls expect_checks() before it begins): the first gate finds its
@@ -220,15 +220,15 @@ TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOw
     o.sanitize_sessions = 2;
     CudaEvaluator ahead(grammar_, o);
     ahead.expect_checks();
-    EXPECT_EQ(ahead.stats().sanitize_sessions_started, 2);
+    EXPECT_EQ(ahead.stats().gate.sessions_started, 2);
     results = ahead.sanitize_many({program("4.0f * in[i]"), program("5.0f * in[i]")}, 0);
     EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
-    EXPECT_EQ(ahead.stats().sanitize_sessions_started, 2);
-    EXPECT_EQ(ahead.stats().sanitize_session_passes, 1);
+    EXPECT_EQ(ahead.stats().gate.sessions_started, 2);
+    EXPECT_EQ(ahead.stats().gate.session_passes, 1);
     o.sanitize_sessions = 0;
     CudaEvaluator none(grammar_, o);
     none.expect_checks();
-    EXPECT_EQ(none.stats().sanitize_sessions_started, 0);
+    EXPECT_EQ(none.stats().gate.sessions_started, 0);
 }
 
 // Issue 19: with small cases recorded for the gate (--sanitize-cases), the search's gate runs
@@ -295,7 +295,7 @@ TEST_F(BarrierKernelSessions, RacecheckAndSynccheckSessionsStartAheadToo) {
     o.sanitize_sessions = 2;
     CudaEvaluator e(grammar_, o);
     e.expect_checks();
-    EXPECT_EQ(e.stats().sanitize_sessions_started, 4);  // memcheck 2, racecheck 1, synccheck 1
+    EXPECT_EQ(e.stats().gate.sessions_started, 4);  // memcheck 2, racecheck 1, synccheck 1
 }
 
 TEST(SanitizerLog, ReportsAreLinesOfItsOwnButTheBanner) {

@@ -31,8 +31,10 @@
 #include "compile/nvrtc_cache.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "evaluate/binary_identity.hpp"
+#include "evaluate/compile_pool.hpp"
 #include "evaluate/cuda_classify.hpp"
-#include "evaluate/sanitizer_batches.hpp"
+#include "evaluate/reference_folder.hpp"
+#include "evaluate/sanitizer_gate.hpp"
 #include "evaluate/sanitizer_sessions.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
@@ -58,60 +60,7 @@ double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-constexpr int kCompileNice = 10;
 const std::vector<std::string> kStrictFlags = {"--diag-error=940"};  // missing return statement
-
-// A fixed set of compile threads fed from a queue; futures carry the results back.
-class CompilePool {
-public:
-    explicit CompilePool(int threads) {
-        for (int i = 0; i < threads; ++i) threads_.emplace_back([this] { loop(); });
-    }
-    ~CompilePool() {
-        {
-            std::lock_guard lock(mutex_);
-            stopping_ = true;
-        }
-        wake_.notify_all();
-        for (auto& t : threads_) t.join();
-    }
-    template <typename Result>
-    std::shared_future<Result> submit(std::function<Result()> job) {
-        auto task = std::make_shared<std::packaged_task<Result()>>(std::move(job));
-        auto future = task->get_future().share();
-        {
-            std::lock_guard lock(mutex_);
-            queue_.push_back([task] { (*task)(); });
-        }
-        wake_.notify_one();
-        return future;
-    }
-
-private:
-    void loop() {
-        // Compiles are throughput work; the GPU worker and this process's main thread are latency
-        // work (a variant's run waits on their replies, its allowance is counted in milliseconds).
-        // With every core compiling, an equal share left the worker waiting several ms per step.
-        // Failure is harmless (the thread keeps the normal priority). nvcc children inherit it.
-        ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), kCompileNice);
-        for (;;) {
-            std::function<void()> task;
-            {
-                std::unique_lock lock(mutex_);
-                wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-                if (queue_.empty()) return;
-                task = std::move(queue_.front());
-                queue_.pop_front();
-            }
-            task();
-        }
-    }
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::deque<std::function<void()>> queue_;
-    std::vector<std::thread> threads_;
-    bool stopping_ = false;
-};
 
 // The unedited kernel: the grammar's pieces at their original values reproduce the file.
 std::string original_source(const Grammar& grammar) {
@@ -152,166 +101,6 @@ std::string find_worker_program() {
 
 namespace {
 
-// Where workers hand the original's outputs to each other: RAM-backed /dev/shm when there is one
-// with room for them (containers often give it 64 MB), else the temporary folder.
-class ReferenceFolder {
-public:
-    explicit ReferenceFolder(std::uint64_t bytes_needed) {
-        std::error_code ec;
-        const bool shm = fs::is_directory("/dev/shm", ec) && ::access("/dev/shm", W_OK) == 0 &&
-                         fs::space("/dev/shm", ec).available > 2 * bytes_needed && !ec;
-        const fs::path base = shm ? fs::path("/dev/shm") : fs::temp_directory_path();
-        std::string pattern = (base / "gi-reference-XXXXXX").string();
-        if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-    }
-    ~ReferenceFolder() {
-        std::error_code ec;
-        if (!path_.empty()) fs::remove_all(path_, ec);
-    }
-    ReferenceFolder(const ReferenceFolder&) = delete;
-    ReferenceFolder& operator=(const ReferenceFolder&) = delete;
-    const fs::path& path() const { return path_; }  // "" when none could be made: no hand-over
-
-private:
-    fs::path path_;
-};
-
-// One variant the sanitizer gate checks: its checkers, launch shape and module, and the original's
-// time on the case (for the timeout allowance).
-struct SanitizeJob {
-    std::size_t variant = 0;  // index into sanitize_many's variants
-    std::vector<std::string> tools;
-    std::string grid, block;
-    std::string kernel;       // the instantiation it runs, when not the case's ("" = the case's)
-    std::string cubin;
-    double base_ms = 100;
-};
-
-// What every compute-sanitizer run of one sanitize_many call shares.
-struct SanitizeContext {
-    std::string sanitizer, worker, case_path, kernel, shared_bytes;
-    SanitizerSessions* sessions = nullptr;  // long-lived processes, or none
-};
-
-// Counts of the long-lived sessions' work, shared by the threads of one sanitize_many call.
-struct SessionCounts {
-    std::atomic<int> checks{0}, passed{0};
-    std::mutex mutex;
-    std::string first_failure;  // why the first session check that did not pass did not
-};
-
-// Writes `group`'s modules and gi-worker's --variants list into `dir`; returns the list's path and
-// the time its checks may take (a minute for the sanitizer's start-up, then each variant's share).
-std::pair<fs::path, std::chrono::milliseconds> write_variant_list(const fs::path& dir, const std::vector<const SanitizeJob*>& group,
-                                                                  const std::string& shared_bytes) {
-    const fs::path list_path = dir / "variants.txt";
-    std::ofstream list(list_path);
-    double allowance_ms = 60000;
-    for (std::size_t k = 0; k < group.size(); ++k) {
-        const fs::path cubin = dir / ("variant-" + std::to_string(k) + ".cubin");
-        std::ofstream out(cubin, std::ios::binary);
-        out.write(group[k]->cubin.data(), static_cast<std::streamsize>(group[k]->cubin.size()));
-        list << cubin.string() << "\t" << group[k]->grid << "\t" << group[k]->block << "\t" << shared_bytes;
-        if (!group[k]->kernel.empty()) list << "\t" << group[k]->kernel;
-        list << "\n";
-        allowance_ms += 1000 * group[k]->base_ms + (k > 0 ? 5000 : 0);
-    }
-    return {list_path, std::chrono::milliseconds(static_cast<long long>(allowance_ms))};
-}
-
-enum class SessionVerdict { Passed, NotPassed, NoSession };
-
-struct SessionOutcome {
-    SessionVerdict verdict = SessionVerdict::NoSession;
-    std::size_t tools_passed = 0;  // the group's first checkers that passed it in sessions
-};
-
-// Runs `group` in long-lived sessions, one per checker in turn. NotPassed when a session reported
-// anything, died or timed out; NoSession when no session could be had for a checker, after the
-// ones before it passed. Either way the caller checks the group in processes of its own.
-SessionOutcome check_in_sessions(const SanitizeContext& c, const std::vector<const SanitizeJob*>& group, SessionCounts& counts) {
-    SessionOutcome outcome;
-    if (!c.sessions) return outcome;
-    TemporaryDirectory dir("gi-sanitize");
-    const auto [list_path, allowance] = write_variant_list(dir.path(), group, c.shared_bytes);
-    for (const std::string& tool : group.front()->tools) {
-        std::unique_ptr<SanitizerSession> session = c.sessions->acquire(tool);
-        if (!session) return outcome;
-        ++counts.checks;
-        const bool passed = session->check(c.case_path, c.kernel, list_path, group.size(), allowance);
-        if (!passed) {
-            std::lock_guard lock(counts.mutex);
-            if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
-            // Said at once when the session failed rather than reported: a gate that stalls (sessions
-            // timing out) would otherwise be silent until its generation's line.
-            if (session->failure().rfind("it reported", 0) != 0)
-                std::cerr << "gi-tool: note: a " << tool << " session did not pass a batch of " << group.size()
-                          << " (checked again in processes of their own): " << session->failure().substr(0, 300) << "\n";
-        }
-        c.sessions->release(std::move(session));
-        if (!passed) {
-            outcome.verdict = SessionVerdict::NotPassed;
-            return outcome;
-        }
-        ++outcome.tools_passed;
-    }
-    ++counts.passed;
-    outcome.verdict = SessionVerdict::Passed;
-    return outcome;
-}
-
-// Runs `members` (same checkers) in the long-lived sessions when it passes there; else under
-// compute-sanitizer in one process per checker (only the checkers no session passed it under),
-// and when that does not pass as a whole (any error, crash, timeout, or fewer variants run than
-// given), each member is checked again alone under every checker, so every verdict that is not Ok
-// is a single variant's own and no variant passes unless it ran. One result per member, in order.
-std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vector<const SanitizeJob*>& members,
-                                       std::atomic<int>& reruns, SessionCounts& counts) {
-    const SessionOutcome in_sessions = check_in_sessions(c, members, counts);
-    if (in_sessions.verdict == SessionVerdict::Passed) return std::vector<EvalResult>(members.size(), EvalResult{});
-    constexpr int kErrorExit = 86;
-    const std::vector<std::string>& all_tools = members.front()->tools;
-    auto run = [&](const std::vector<const SanitizeJob*>& group, std::size_t first_tool) {
-        TemporaryDirectory dir("gi-sanitize");
-        const auto [list_path, allowance] = write_variant_list(dir.path(), group, c.shared_bytes);
-        ProcessOptions po;
-        po.timeout = allowance;
-        EvalResult result;
-        const std::string ran_line = "gi-worker: ran " + std::to_string(group.size()) + " variant(s)";
-        for (std::size_t t = first_tool; t < all_tools.size(); ++t) {
-            const std::string& tool = all_tools[t];
-            const std::vector<std::string> argv{c.sanitizer, "--tool", tool, "--error-exitcode", std::to_string(kErrorExit),
-                                                "--print-limit", "20", c.worker, "--once", "--case", c.case_path,
-                                                "--kernel", c.kernel, "--variants", list_path.string()};
-            const ProcessResult pr = run_process(argv, po);
-            result = classify_sanitizer_exit(pr.exit_code, pr.timed_out, kErrorExit, pr.out + "\n" + pr.err, tool);
-            if (pr.timed_out)
-                std::cerr << "gi-tool: note: compute-sanitizer " << tool << " did not finish " << group.size()
-                          << " variant(s) within " << allowance.count() / 1000 << " s\n";
-            if (pr.signal != 0 && !pr.timed_out) {
-                result.status = EvalStatus::Crash;
-                result.detail = "compute-sanitizer " + tool + " was killed by signal " + std::to_string(pr.signal);
-            }
-            if (result.status == EvalStatus::Ok && pr.out.find(ran_line) == std::string::npos) {
-                result.status = EvalStatus::Crash;
-                result.detail = "gi-worker under compute-sanitizer " + tool + " did not say it ran every variant";
-            }
-            if (result.status != EvalStatus::Ok) break;
-        }
-        return result;
-    };
-    // A batch a session reported on goes straight to one process per variant.
-    if (in_sessions.verdict == SessionVerdict::NoSession || members.size() == 1) {
-        const std::size_t first_tool = in_sessions.verdict == SessionVerdict::NoSession ? in_sessions.tools_passed : 0;
-        const EvalResult together = run(members, first_tool);
-        if (together.status == EvalStatus::Ok || members.size() == 1)
-            return std::vector<EvalResult>(members.size(), together);
-    }
-    ++reruns;
-    std::vector<EvalResult> alone;
-    for (const SanitizeJob* member : members) alone.push_back(run({member}, 0));
-    return alone;
-}
 
 // Not more: on the H100, 16 live contexts made every context slower (CUDA start-up 1.6 -> 3.0 s,
 // a module load 17 -> 27 ms; bench/results/2026-11-23-h100-gpu-check-5.md), which cost more than
@@ -1513,22 +1302,7 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                         seconds(t.original_ms) + ", worker restarts " + seconds(t.restart_ms) + " (" +
                         std::to_string(t.worker_restarts) + "), for " + std::to_string(t.variants) + " variants");
     }
-    if (t.sanitize_checked > 0)
-        notes.push_back("sanitizer gate: " + std::to_string(t.sanitize_checked) + " variants run under compute-sanitizer in " +
-                        std::to_string(t.sanitize_batches) + " batches (--sanitize-batch " +
-                        std::to_string(s.options.sanitize_batch) + "), " + std::to_string(t.sanitize_batch_reruns) +
-                        " of them checked again one variant at a time because the batch did not pass" +
-                        (t.sanitize_sessions_started > 0
-                             ? "; " + std::to_string(t.sanitize_session_passes) + " batches passed in " +
-                                   std::to_string(t.sanitize_sessions_started) +
-                                   " long-lived compute-sanitizer processes (--sanitize-sessions; " +
-                                   std::to_string(t.sanitize_session_waits) + " checks waited for a busy one, " +
-                                   std::to_string(t.sanitize_sessions_evicted) +
-                                   " ended for another checker's), the others ran in processes of their own" +
-                                   (t.sanitize_session_failure.empty() ? std::string()
-                                                                       : " (the first that did not pass there: " +
-                                                                             t.sanitize_session_failure + ")")
-                             : std::string()));
+    if (const std::string gate = t.gate.note(s.options.sanitize_batch); !gate.empty()) notes.push_back(gate);
     if (s.device_side)
         notes.push_back("variants were compiled with NVRTC from the kernel file's device side (its host code and host "
                         "headers set aside; nvcc built the same device code from it); the validated result was built by "
@@ -1648,7 +1422,7 @@ void CudaEvaluator::expect_checks() {
     s.sanitizer_sessions->prewarm("memcheck", limit);
     if (count_barriers(s.original) > 0)
         for (const char* tool : {"racecheck", "synccheck"}) s.sanitizer_sessions->prewarm(tool, s.sanitizer_sessions->capacity(tool));
-    s.stats.sanitize_sessions_started = s.sanitizer_sessions->started();
+    s.stats.gate.sessions_started = s.sanitizer_sessions->started();
 }
 
 std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>& variants, int case_index) {
@@ -1706,12 +1480,12 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
                 for (const std::string& tool : tools) identity += " " + tool;
                 if (auto it = s.sanitized_binaries.find(identity); it != s.sanitized_binaries.end()) {
                     results[i] = it->second;
-                    ++s.stats.sanitize_binary_reuses;
+                    ++s.stats.gate.binary_reuses;
                     continue;
                 }
                 if (auto [it, first_time] = run_identity.emplace(identity, i); !first_time) {
                     same_program_as.emplace_back(i, it->second);
-                    ++s.stats.sanitize_binary_reuses;
+                    ++s.stats.gate.binary_reuses;
                     continue;
                 }
                 identities[i] = std::move(identity);
@@ -1719,49 +1493,19 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
             const double base = s.slots[case_index].original_ms > 0 ? s.slots[case_index].original_ms : 100;
             jobs.push_back({i, tools, dims_text(g.grid), dims_text(g.block), instance, code.cubin, base});
         }
-        // Several at once: each is a separate process with its own CUDA context, mostly waiting on
-        // instrumentation; the gate runs between evaluate() calls, so no timed launch shares the GPU.
-        // A freed slot takes the next batch at once: a batch whose variants removed a barrier runs
-        // three checkers one after another and would otherwise hold back memcheck-only ones.
         const std::size_t parallel = static_cast<std::size_t>(s.sanitize_parallel());
-        std::vector<std::vector<std::string>> tools_of;
-        for (const SanitizeJob& job : jobs) tools_of.push_back(job.tools);
-        const std::vector<std::vector<std::size_t>> batches =
-            sanitizer_batches(tools_of, parallel, static_cast<std::size_t>(std::max(1, s.options.sanitize_batch)));
         const int session_limit = s.options.sanitize_sessions >= 0 ? s.options.sanitize_sessions : static_cast<int>(parallel);
         if (!s.sanitizer_sessions && session_limit > 0)
             s.sanitizer_sessions = s.make_sanitizer_sessions(sanitizer, session_limit);
         const SanitizeContext context{sanitizer, s.worker_program, s.slots[case_index].path.string(),
                                       s.slots[case_index].kernel,
                                       std::to_string(s.slots[case_index].manifest.shared_bytes), s.sanitizer_sessions.get()};
-        std::vector<std::function<std::vector<EvalResult>()>> runs;
-        std::atomic<int> batch_reruns{0};
-        SessionCounts session_counts;
-        for (const std::vector<std::size_t>& batch : batches) {
-            std::vector<const SanitizeJob*> members;
-            for (std::size_t k : batch) members.push_back(&jobs[k]);
-            runs.push_back([context, members, &batch_reruns, &session_counts] {
-                return sanitize_batch(context, members, batch_reruns, session_counts);
-            });
+        const std::vector<EvalResult> checked = check_under_sanitizer(
+            context, jobs, parallel, static_cast<std::size_t>(std::max(1, s.options.sanitize_batch)), s.stats.gate);
+        for (std::size_t k = 0; k < jobs.size(); ++k) {
+            results[jobs[k].variant] = checked[k];
+            run_index.push_back(jobs[k].variant);
         }
-        const std::vector<std::vector<EvalResult>> ran = run_in_parallel(runs, parallel);
-        for (std::size_t b = 0; b < batches.size(); ++b)
-            for (std::size_t k = 0; k < batches[b].size(); ++k) {
-                const std::size_t i = jobs[batches[b][k]].variant;
-                results[i] = ran[b][k];
-                run_index.push_back(i);
-            }
-        s.stats.sanitize_checked += static_cast<long long>(jobs.size());
-        s.stats.sanitize_batches += static_cast<long long>(batches.size());
-        s.stats.sanitize_batch_reruns += batch_reruns;
-        s.stats.sanitize_session_checks += session_counts.checks;
-        s.stats.sanitize_session_passes += session_counts.passed;
-        if (s.sanitizer_sessions) {
-            s.stats.sanitize_sessions_started = s.sanitizer_sessions->started();
-            s.stats.sanitize_sessions_evicted = s.sanitizer_sessions->evicted();
-            s.stats.sanitize_session_waits = s.sanitizer_sessions->waited();
-        }
-        if (s.stats.sanitize_session_failure.empty()) s.stats.sanitize_session_failure = session_counts.first_failure;
         for (const auto& [i, first] : same_program_as) results[i] = results[first];
         for (std::size_t i : run_index)
             if (!identities[i].empty()) s.sanitized_binaries[identities[i]] = results[i];

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "evaluate/cuda_checker.hpp"
+#include "evaluate/sanitizer_gate.hpp"
 #include "evaluate/evaluator.hpp"
 #include "grammar/grammar.hpp"
 
@@ -92,17 +93,7 @@ struct CudaEvaluatorStats {
     long duplicates = 0;          // variants equal to an earlier one in the same batch
     long binary_duplicates = 0;   // variants whose build equals an earlier one's in the same batch
                                   // (evaluate/binary_identity.hpp): that one's result, no run
-    long sanitize_binary_reuses = 0;  // sanitizer verdicts taken from a program checked before (any
-                                      // text, same module, launch and checkers), no sanitizer run
-    long long sanitize_checked = 0;       // variants run under compute-sanitizer by the gate
-    long long sanitize_batches = 0;       // compute-sanitizer batches they were run in (issue 19)
-    long long sanitize_batch_reruns = 0;  // batches that did not pass and were checked one by one
-    long long sanitize_session_checks = 0;   // batch x checker runs in long-lived sanitizer processes
-    long long sanitize_session_passes = 0;   // batches that passed there (the others ran in processes of their own)
-    long long sanitize_sessions_started = 0; // long-lived sanitizer processes started
-    long long sanitize_sessions_evicted = 0; // idle ones ended to make room for another checker's (shared pool)
-    long long sanitize_session_waits = 0;    // checks that waited for a busy session of their checker
-    std::string sanitize_session_failure;    // why the first batch that did not pass in a session did not
+    SanitizerGateStats gate;      // the sanitizer gate's (evaluate/sanitizer_gate.hpp)
     double compile_cpu_ms = 0;    // sum of compile times (over all threads)
     double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)
     double run_ms = 0;            // wall time of worker requests for variants (GPU work + transfers)

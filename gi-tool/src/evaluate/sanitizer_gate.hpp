@@ -1,0 +1,60 @@
+#pragma once
+// The sanitizer gate's fan-out (issue 3, issue 19): variants already compiled for the gate's case,
+// grouped into batches of the same checkers (evaluate/sanitizer_batches.hpp), several batches at
+// once. A batch goes to the long-lived sessions first (evaluate/sanitizer_sessions.hpp), which
+// may only pass it; one they do not pass runs under compute-sanitizer in processes of its own,
+// and one that does not pass there as a whole is checked again one variant per process, so every
+// verdict that is not Ok is a single variant's own, from a sanitizer run that started clean.
+// What the gate checks and why (memcheck always, racecheck and synccheck after a removed barrier)
+// is the cuda evaluator's choice; this is how the checks run.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "evaluate/evaluator.hpp"
+#include "evaluate/sanitizer_sessions.hpp"
+
+namespace gi {
+
+// One variant the gate checks: its checkers, launch shape and module, and the original's time on
+// the case (for the timeout allowance).
+struct SanitizeJob {
+    std::size_t variant = 0;  // the caller's index for it
+    std::vector<std::string> tools;
+    std::string grid, block;
+    std::string kernel;       // the instantiation it runs, when not the case's ("" = the case's)
+    std::string cubin;
+    double base_ms = 100;
+};
+
+// What every compute-sanitizer run of one gate shares.
+struct SanitizeContext {
+    std::string sanitizer, worker, case_path, kernel, shared_bytes;
+    SanitizerSessions* sessions = nullptr;  // long-lived processes, or none
+};
+
+// The gate's counters over a run.
+struct SanitizerGateStats {
+    long long checked = 0;          // variants run under compute-sanitizer
+    long long batches = 0;          // batches they were run in
+    long long batch_reruns = 0;     // batches that did not pass and were checked one by one
+    long long session_checks = 0;   // batch x checker runs in long-lived sessions
+    long long session_passes = 0;   // batches that passed there (the others ran in processes of their own)
+    long long sessions_started = 0; // long-lived sessions started
+    long long sessions_evicted = 0; // idle ones ended to make room for another checker's (shared pool)
+    long long session_waits = 0;    // checks that waited for a busy session of their checker
+    long binary_reuses = 0;         // verdicts taken from a program checked before (any text, same
+                                    // module, launch and checkers), no sanitizer run
+    std::string session_failure;    // why the first batch that did not pass in a session did not
+
+    // One line for the run's notes ("" when the gate checked nothing); `batch_size` is
+    // --sanitize-batch, which the line names.
+    std::string note(int batch_size) const;
+};
+
+// Checks `jobs` (one result each, in order): batches of at most `max_batch` variants, `parallel`
+// of them at once. Adds to `stats`; sessions' own counters are read from `context.sessions`.
+std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, const std::vector<SanitizeJob>& jobs,
+                                              std::size_t parallel, std::size_t max_batch, SanitizerGateStats& stats);
+
+}  // namespace gi
