@@ -79,7 +79,7 @@ TEST_F(SpareWorkers, ReplacementsTakeTheOriginalsOutputsInsteadOfRunningIt) {
     const CudaEvaluatorStats& s = e.stats();
     EXPECT_EQ(s.worker_restarts, 2);
     EXPECT_EQ(s.timeouts, 1);
-    EXPECT_EQ(s.spares_ready + s.spares_waited, 2);
+    EXPECT_EQ(s.spares.ready + s.spares.waited, 2);
     EXPECT_EQ(s.cold_starts, 0);
     EXPECT_EQ(s.references_recomputed, 0);
     EXPECT_EQ(s.references_rejected, 0);

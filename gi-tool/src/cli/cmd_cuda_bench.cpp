@@ -169,11 +169,11 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
                 std::max(0.0, 100 - share(s.compile_wait_ms) - share(s.run_ms) - share(s.original_ms) - share(s.restart_ms)));
     std::printf("of which waiting for a spare worker after a failed variant: %.0f%%; for killed workers to exit before timing the original: %.0f%%; "
                 "variants that timed out (their allowance): %.0f%%\n",
-                share(s.spare_wait_ms), share(s.reap_wait_ms), share(s.timeout_ms));
+                share(s.spares.wait_ms), share(s.reap_wait_ms), share(s.timeout_ms));
     std::printf("restart ms per restart: %.1f (%ld restarts: %ld spares ready, %ld waited for, %ld cold starts; spares kept at the end %d, "
                 "CUDA start-up %.0f ms; original's outputs handed over %ld times, recomputed %ld, hand-overs rejected %ld)\n",
-                s.worker_restarts ? s.restart_ms / static_cast<double>(s.worker_restarts) : 0.0, s.worker_restarts, s.spares_ready,
-                s.spares_waited, s.cold_starts, s.spare_target, s.spare_startup_ms, s.references_loaded, s.references_recomputed,
+                s.worker_restarts ? s.restart_ms / static_cast<double>(s.worker_restarts) : 0.0, s.worker_restarts, s.spares.ready,
+                s.spares.waited, s.cold_starts, s.spares.target, s.spares.startup_ms, s.references_loaded, s.references_recomputed,
                 s.references_rejected);
     std::printf("statuses:");
     for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);

@@ -35,6 +35,7 @@
 #include "evaluate/cuda_classify.hpp"
 #include "evaluate/reference_folder.hpp"
 #include "evaluate/sanitizer_gate.hpp"
+#include "evaluate/spare_workers.hpp"
 #include "evaluate/sanitizer_sessions.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
@@ -102,14 +103,9 @@ std::string find_worker_program() {
 namespace {
 
 
-// Not more: on the H100, 16 live contexts made every context slower (CUDA start-up 1.6 -> 3.0 s,
-// a module load 17 -> 27 ms; bench/results/2026-11-23-h100-gpu-check-5.md), which cost more than
-// the spares saved.
-constexpr int kMaxAdaptiveSpares = 8;
-
 }  // namespace
 
-struct CudaEvaluator::Impl {
+struct CudaEvaluator::Impl : SpareWorkers::Owner {
     struct Slot {
         fs::path path;
         TestCase manifest;                  // no data: the worker reads the blobs
@@ -132,19 +128,6 @@ struct CudaEvaluator::Impl {
         std::string oracle_detail;
     };
 
-    // A worker started ahead of need. Its requests are pipelined; `expect` lists the replies not
-    // read yet, in order.
-    struct Spare {
-        std::unique_ptr<worker::WorkerProcess> process;
-        Clock::time_point spawned;
-        std::deque<std::string> expect;     // request types whose replies are pending
-        int case_index = -1;                // the case sent to it
-        bool ready = false;                 // every reply read, hello and case load succeeded
-        bool case_loaded = false;
-        bool reference = false;             // it took the case's reference outputs from the file
-        bool broken = false;
-    };
-
     CudaEvaluatorOptions options;
     std::string function;
     std::vector<std::string> arg_names;
@@ -165,14 +148,7 @@ struct CudaEvaluator::Impl {
 
     std::unique_ptr<worker::WorkerProcess> worker;
     std::set<int> loaded, referenced;
-    // Workers started ahead of need with the current case and its reference outputs loaded, so a
-    // variant that kills its worker costs a swap, not a CUDA start-up, a case load and a run of
-    // the original. As many as failures come faster than a CUDA context starts (adaptive).
-    std::deque<Spare> spares;
-    int spare_case = -1;
-    int spare_target = 0;
-    double spare_startup_ms = 0;            // mean observed time from a spare's start to its GPU being up
-    long spare_startups = 0;
+    std::unique_ptr<SpareWorkers> spares;   // evaluate/spare_workers.hpp
     Clock::time_point first_use{};
     std::set<int> verified;  // cases whose checksums a worker has already checked
     std::string device;
@@ -201,18 +177,18 @@ struct CudaEvaluator::Impl {
     CudaEvaluatorStats stats;
 
     explicit Impl(CudaEvaluatorOptions o) : options(std::move(o)), cache(options.compile_cache) {
-        spare_target = options.spare_workers;
+        spares = std::make_unique<SpareWorkers>(options.spare_workers, *this);
         if (options.nvcc_only) use_nvrtc = false;
     }
 
     // ---- worker -------------------------------------------------------------------------
-    worker::WorkerOptions worker_options() const {
+    worker::WorkerOptions worker_options() const override {
         worker::WorkerOptions wo;
         wo.executable = worker_program;
         return wo;
     }
 
-    Message load_message(int index) const {
+    Message load_message(int index) const override {
         const Slot& slot = slots.at(static_cast<std::size_t>(index));
         Message m{"load-case",
                   {{"slot", std::to_string(index)}, {"path", slot.path.string()}, {"verify", verified.count(index) ? "0" : "1"}},
@@ -227,7 +203,7 @@ struct CudaEvaluator::Impl {
     }
 
     // What a "case-loaded" reply says about the handed-over reference; true when the worker took it.
-    bool took_reference(int index, const Message& reply) {
+    bool took_reference(int index, const Message& reply) override {
         const std::string state = reply.get("reference");
         if (state == "loaded") {
             ++stats.references_loaded;
@@ -249,6 +225,12 @@ struct CudaEvaluator::Impl {
         return false;
     }
 
+    std::uint64_t case_bytes(int index) const override { return slots.at(static_cast<std::size_t>(index)).bytes; }
+
+    SpareWorkers::Demand demand() const override {
+        return {stats.worker_restarts, first_use == Clock::time_point{} ? 0.0 : ms_since(first_use), gpu_memory};
+    }
+
     void start_worker(int want_case = -1) {
         if (worker && worker->running()) return;
         const bool replacing = worker != nullptr;
@@ -256,9 +238,17 @@ struct CudaEvaluator::Impl {
         worker.reset();
         loaded.clear();
         referenced.clear();
-        if (replacing && adopt_spare(want_case)) {
-            top_up_spares();
-            return;
+        if (replacing) {
+            if (std::optional<SpareWorkers::Adopted> adopted = spares->adopt(want_case)) {
+                worker = std::move(adopted->process);
+                if (adopted->case_index >= 0) {
+                    loaded.insert(adopted->case_index);
+                    verified.insert(adopted->case_index);
+                    if (adopted->reference) referenced.insert(adopted->case_index);
+                }
+                spares->top_up();
+                return;
+            }
         }
         if (replacing) ++stats.cold_starts;
         worker = std::make_unique<worker::WorkerProcess>(worker_options());
@@ -274,161 +264,7 @@ struct CudaEvaluator::Impl {
         if (arch.empty()) arch = options.arch.empty() ? "sm_" + reply.get("compute-capability") : options.arch;
         if (first_use == Clock::time_point{}) first_use = Clock::now();
         // Their CUDA start-up overlaps the original's compile and the first batch.
-        top_up_spares();
-    }
-
-    // How many spares to keep: at least --spare-workers; more (up to 8) when failures come faster
-    // than a spare's start-up takes, or an adoption had to wait; fewer when their copies of the
-    // case would crowd the GPU's memory.
-    int wanted_spares() {
-        if (options.spare_workers <= 0) return 0;
-        const int cap = std::max(options.spare_workers, kMaxAdaptiveSpares);
-        int want = spare_target;
-        if (stats.worker_restarts >= 3 && spare_startups > 0) {
-            const double between = ms_since(first_use) / static_cast<double>(stats.worker_restarts);
-            want = std::max(want, static_cast<int>(std::ceil(spare_startup_ms / std::max(1.0, between))) + 1);
-        }
-        want = std::min(want, cap);
-        if (gpu_memory > 0 && spare_case >= 0) {
-            // A worker: its context, plus the case (pristine, poison and up to 8 working copies).
-            const double per_worker = 512.0 * (1 << 20) + 10.0 * static_cast<double>(slots[spare_case].bytes);
-            const int fit = static_cast<int>(0.5 * static_cast<double>(gpu_memory) / per_worker) - 1;
-            want = std::min(want, std::max(fit, 0));
-        }
-        spare_target = std::max(spare_target, want);
-        stats.spare_target = want;
-        return want;
-    }
-
-    // Reads whatever replies a spare has ready (or waits for all of them when `wait`). A spare
-    // that fails is marked broken.
-    void advance(Spare& spare, bool wait) {
-        if (spare.broken) return;
-        try {
-            while (!spare.expect.empty()) {
-                const std::string type = spare.expect.front();
-                std::optional<Message> reply;
-                if (wait) reply = spare.process->receive(type, std::chrono::seconds(type == "hello" ? 120 : 300));
-                else reply = spare.process->try_receive(type);
-                if (!reply) return;
-                spare.expect.pop_front();
-                if (type == "hello") {
-                    if (reply->type != "ready") spare.broken = true;
-                    // Observed when polled, so at most this long: CUDA's start-up in a fresh process.
-                    const double ms = ms_since(spare.spawned);
-                    spare_startup_ms = (spare_startup_ms * static_cast<double>(spare_startups) + ms) /
-                                       static_cast<double>(spare_startups + 1);
-                    ++spare_startups;
-                    stats.spare_startup_ms = spare_startup_ms;
-                } else if (type == "load-case") {
-                    spare.case_loaded = reply->type == "case-loaded";
-                    spare.reference = spare.case_loaded && took_reference(spare.case_index, *reply);
-                } else if (type == "unload-case") {
-                    if (reply->type != "case-unloaded") spare.broken = true;
-                }
-                if (spare.broken) {
-                    spare.process->kill();
-                    return;
-                }
-            }
-        } catch (const worker::WorkerFailure&) {
-            spare.broken = true;
-            return;
-        }
-        spare.ready = true;
-    }
-
-    void poll_spares() {
-        for (Spare& s : spares) advance(s, false);
-        std::erase_if(spares, [](const Spare& s) { return s.broken; });
-    }
-
-    // Sends a spare its case: the current one, with the original's outputs when they are known.
-    void send_case(Spare& spare) {
-        if (spare_case < 0 || spare.case_index == spare_case) return;
-        try {
-            if (spare.case_index >= 0) {
-                // Only the current case is kept on a spare, so spares never crowd the GPU's memory.
-                spare.process->send({"unload-case", {{"slot", std::to_string(spare.case_index)}}, {}}, std::chrono::seconds(5));
-                spare.expect.push_back("unload-case");
-            }
-            spare.process->send(load_message(spare_case), std::chrono::seconds(5));
-            spare.expect.push_back("load-case");
-            spare.case_index = spare_case;
-            spare.case_loaded = spare.reference = false;
-            spare.ready = false;
-        } catch (const worker::WorkerFailure&) {
-            spare.broken = true;
-        }
-    }
-
-    void top_up_spares() {
-        poll_spares();
-        const int want = wanted_spares();
-        while (static_cast<int>(spares.size()) > want) {
-            spares.back().process->kill();
-            spares.pop_back();
-        }
-        while (static_cast<int>(spares.size()) < want) {
-            Spare spare;
-            try {
-                spare.process = std::make_unique<worker::WorkerProcess>(worker_options());
-                spare.spawned = Clock::now();
-                spare.process->send({"hello", {}, {}}, std::chrono::seconds(5));
-                spare.expect.push_back("hello");
-            } catch (const std::exception&) {
-                return;  // the main worker's path will report what is wrong
-            }
-            send_case(spare);
-            if (spare.broken) return;
-            spares.push_back(std::move(spare));
-        }
-    }
-
-    // Points the spares at `index` (after the original's outputs for it are on file).
-    void prepare_spares(int index) {
-        spare_case = index;
-        for (Spare& s : spares) send_case(s);
-        std::erase_if(spares, [](const Spare& s) { return s.broken; });
-        top_up_spares();
-    }
-
-    // Replaces the worker with the spare furthest along (one holding `want_case` first).
-    bool adopt_spare(int want_case) {
-        const auto wait_start = Clock::now();
-        struct WaitTimer {
-            double& total;
-            Clock::time_point start;
-            ~WaitTimer() { total += ms_since(start); }
-        } timer{stats.spare_wait_ms, wait_start};
-        poll_spares();
-        while (!spares.empty()) {
-            auto best = spares.begin();
-            auto rank = [&](const Spare& s) {
-                return (s.case_index == want_case ? 2 : 0) + (s.ready ? 1 : 0);
-            };
-            for (auto it = spares.begin(); it != spares.end(); ++it)
-                if (rank(*it) > rank(*best)) best = it;
-            Spare spare = std::move(*best);
-            spares.erase(best);
-            const bool was_ready = spare.ready;
-            advance(spare, true);
-            if (spare.broken) continue;
-            if (was_ready) ++stats.spares_ready;
-            else {
-                ++stats.spares_waited;
-                // Failures outpace the spares: keep one more from now on.
-                spare_target = std::min(std::max(options.spare_workers, kMaxAdaptiveSpares), spare_target + 1);
-            }
-            worker = std::move(spare.process);
-            if (spare.case_loaded) {
-                loaded.insert(spare.case_index);
-                verified.insert(spare.case_index);
-                if (spare.reference) referenced.insert(spare.case_index);
-            }
-            return true;
-        }
-        return false;
+        spares->top_up();
     }
 
     void drop_worker() {
@@ -1096,7 +932,7 @@ struct CudaEvaluator::Impl {
             v.result.detail = std::string("launch geometry: ") + e.what();
             return v;
         }
-        poll_spares();
+        spares->poll();
         ready_for(index);
         const auto start = Clock::now();
         const bool beside_exiting = worker::killed_workers_exiting() > 0;
@@ -1268,7 +1104,7 @@ CudaEvaluator::~CudaEvaluator() {
         }
         impl_->worker->kill();
     }
-    for (auto& spare : impl_->spares) spare.process->kill();
+    impl_->spares.reset();
 }
 
 int CudaEvaluator::case_count() const { return impl_->training; }
@@ -1282,7 +1118,10 @@ int CudaEvaluator::gate_case(int case_index) const {
     return gate[static_cast<std::size_t>(std::max(case_index, 0)) % gate.size()];
 }
 
-const CudaEvaluatorStats& CudaEvaluator::stats() const { return impl_->stats; }
+const CudaEvaluatorStats& CudaEvaluator::stats() const {
+    impl_->stats.spares = impl_->spares->stats();
+    return impl_->stats;
+}
 
 void CudaEvaluator::check_oracle() { impl_->prepare_original(); }
 
@@ -1369,7 +1208,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
         s.stats.original_ms += ms_since(start);
     }
     // The original's outputs for this case are on file now: the spares load them with the case.
-    s.prepare_spares(case_index);
+    s.spares->prepare(case_index);
     for (std::size_t i = 0; i < variants.size(); ++i) {
         const std::size_t first = first_with_key[variants[i].key];
         if (first != i) {

@@ -24,6 +24,7 @@
 
 #include "evaluate/cuda_checker.hpp"
 #include "evaluate/sanitizer_gate.hpp"
+#include "evaluate/spare_workers.hpp"
 #include "evaluate/evaluator.hpp"
 #include "grammar/grammar.hpp"
 
@@ -94,6 +95,7 @@ struct CudaEvaluatorStats {
     long binary_duplicates = 0;   // variants whose build equals an earlier one's in the same batch
                                   // (evaluate/binary_identity.hpp): that one's result, no run
     SanitizerGateStats gate;      // the sanitizer gate's (evaluate/sanitizer_gate.hpp)
+    SpareWorkerStats spares;      // the spare workers' (evaluate/spare_workers.hpp)
     double compile_cpu_ms = 0;    // sum of compile times (over all threads)
     double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)
     double run_ms = 0;            // wall time of worker requests for variants (GPU work + transfers)
@@ -101,7 +103,6 @@ struct CudaEvaluatorStats {
     double original_ms = 0;       // wall time of the original's runs at each batch's start (and on new cases)
     double reap_wait_ms = 0;      // of which waiting for killed workers to exit before timing it
     double restart_ms = 0;        // wall time replacing workers a variant killed, until the next can run
-    double spare_wait_ms = 0;     // of which waiting for a spare worker to be ready
     long worker_restarts = 0;
     long timeouts = 0;            // variants killed at their allowance (the hard timeout)
     long loop_overruns = 0;       // variants the loop guard stopped (Timeout too, but no restart)
@@ -126,14 +127,10 @@ struct CudaEvaluatorStats {
     double beside_exiting_timed_ms = 0; //   and their timed repetitions
     long killed_reaped = 0;       // killed workers reaped so far (this process), and their mean
     double killed_exit_ms = 0;    //   time from the kill until they exited
-    long spares_ready = 0;        // replacements that found their spare ready
-    long spares_waited = 0;       // replacements that waited for their spare's start-up
     long cold_starts = 0;         // replacements with no spare at all
     long references_loaded = 0;   // workers that took the original's outputs from the hand-over file
     long references_rejected = 0; // hand-over files a worker found damaged or foreign (then recomputed)
     long references_recomputed = 0;  // replacements that had to run the original themselves
-    int spare_target = 0;         // spares kept at the end (adaptive)
-    double spare_startup_ms = 0;  // mean time from a spare's start to its GPU being up (as polled)
     std::string compiler;         // "nvrtc" or "nvcc"
 };
 
