@@ -214,6 +214,11 @@ TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOw
     EXPECT_EQ(e.stats().gate.sessions_started, 2);
     EXPECT_EQ(e.stats().gate.session_passes, 2);
     EXPECT_EQ(sanitizer_runs(), 2);
+    // The gate's time per checker: 3 batches in sessions, 2 variants in processes of their own.
+    EXPECT_EQ(e.stats().gate.tool_variants.at("memcheck"), 1 + 2 + 1 + 2);
+    bool noted = false;
+    for (const std::string& note : e.run_notes()) noted = noted || note.find("checks' wall time: memcheck ") != std::string::npos;
+    EXPECT_TRUE(noted);
 
     // Started ahead (search calls expect_checks() before it begins): the first gate finds its
     // memcheck sessions running and starts none; without sessions there is nothing to start.

@@ -8,11 +8,13 @@
 #include <functional>
 #include <iostream>
 #include <mutex>
+#include <map>
 #include <utility>
 
 #include "evaluate/cuda_classify.hpp"
 #include "evaluate/sanitizer_batches.hpp"
 #include "process/process.hpp"
+#include "util/format.hpp"
 #include "util/parallel.hpp"
 
 namespace gi {
@@ -25,7 +27,19 @@ struct SessionCounts {
     std::atomic<int> checks{0}, passed{0};
     std::mutex mutex;
     std::string first_failure;  // why the first session check that did not pass did not
+    std::map<std::string, double> seconds;  // wall seconds per checker, sessions and processes together
+    std::map<std::string, long> variants;   // variants each checker ran
+
+    void add(const std::string& tool, double s, std::size_t count) {
+        std::lock_guard lock(mutex);
+        seconds[tool] += s;
+        variants[tool] += static_cast<long>(count);
+    }
 };
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 // Writes `group`'s modules and gi-worker's --variants list into `dir`; returns the list's path and
 // the time its checks may take (a minute for the sanitizer's start-up, then each variant's share).
@@ -65,7 +79,9 @@ SessionOutcome check_in_sessions(const SanitizeContext& c, const std::vector<con
         std::unique_ptr<SanitizerSession> session = c.sessions->acquire(tool);
         if (!session) return outcome;
         ++counts.checks;
+        const auto start = std::chrono::steady_clock::now();
         const bool passed = session->check(c.case_path, c.kernel, list_path, group.size(), allowance);
+        counts.add(tool, seconds_since(start), group.size());
         if (!passed) {
             std::lock_guard lock(counts.mutex);
             if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
@@ -110,7 +126,9 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
             const std::vector<std::string> argv{c.sanitizer, "--tool", tool, "--error-exitcode", std::to_string(kErrorExit),
                                                 "--print-limit", "20", c.worker, "--once", "--case", c.case_path,
                                                 "--kernel", c.kernel, "--variants", list_path.string()};
+            const auto start = std::chrono::steady_clock::now();
             const ProcessResult pr = run_process(argv, po);
+            counts.add(tool, seconds_since(start), group.size());
             result = classify_sanitizer_exit(pr.exit_code, pr.timed_out, kErrorExit, pr.out + "\n" + pr.err, tool);
             if (pr.timed_out)
                 std::cerr << "gi-tool: note: compute-sanitizer " << tool << " did not finish " << group.size()
@@ -176,6 +194,8 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
         stats.session_waits = context.sessions->waited();
     }
     if (stats.session_failure.empty()) stats.session_failure = session_counts.first_failure;
+    for (const auto& [tool, s] : session_counts.seconds) stats.tool_seconds[tool] += s;
+    for (const auto& [tool, n] : session_counts.variants) stats.tool_variants[tool] += n;
     return results;
 }
 
@@ -192,6 +212,14 @@ std::string SanitizerGateStats::note(int batch_size) const {
                 " ended for another checker's), the others ran in processes of their own";
         if (!session_failure.empty()) line += " (the first that did not pass there: " + session_failure + ")";
     }
+    // Where the gate's time went, per checker: wall seconds of its checks (several run at once,
+    // so they add up to more than the gate's own time) and the variants they ran.
+    std::string per_tool;
+    for (const auto& [tool, s] : tool_seconds) {
+        const auto n = tool_variants.count(tool) ? tool_variants.at(tool) : 0;
+        per_tool += (per_tool.empty() ? "" : ", ") + tool + " " + fixed(s, 1) + " s for " + std::to_string(n) + " variant runs";
+    }
+    if (!per_tool.empty()) line += "; checks' wall time: " + per_tool;
     return line;
 }
 

@@ -8,6 +8,7 @@
 // What the gate checks and why (memcheck always, racecheck and synccheck after a removed barrier)
 // is the cuda evaluator's choice; this is how the checks run.
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,8 @@ struct SanitizerGateStats {
     long binary_reuses = 0;         // verdicts taken from a program checked before (any text, same
                                     // module, launch and checkers), no sanitizer run
     std::string session_failure;    // why the first batch that did not pass in a session did not
+    std::map<std::string, double> tool_seconds;  // wall seconds of each checker's checks (they overlap)
+    std::map<std::string, long> tool_variants;   // variant runs under each checker (reruns included)
 
     // One line for the run's notes ("" when the gate checked nothing); `batch_size` is
     // --sanitize-batch, which the line names.
