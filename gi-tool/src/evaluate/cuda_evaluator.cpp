@@ -87,15 +87,14 @@ std::string find_worker_program() {
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (!ec) {
-        for (const fs::path& candidate : {self.parent_path() / "gi-worker", self.parent_path() / "worker" / "gi-worker",
-                                          self.parent_path().parent_path() / "gi-tool" / "gi-worker"})
-            if (fs::exists(candidate)) return candidate.string();
+        for (const fs::path& candidate : {self.parent_path() / "gi-worker", self.parent_path().parent_path() / "gi-tool" / "gi-worker"})
+            if (fs::is_regular_file(candidate, ec)) return candidate.string();
     }
     if (const char* path = std::getenv("PATH")) {
         std::stringstream dirs(path);
         std::string dir;
         while (std::getline(dirs, dir, ':'))
-            if (!dir.empty() && fs::exists(fs::path(dir) / "gi-worker")) return (fs::path(dir) / "gi-worker").string();
+            if (!dir.empty() && fs::is_regular_file(fs::path(dir) / "gi-worker", ec)) return (fs::path(dir) / "gi-worker").string();
     }
     return "";
 }
