@@ -114,3 +114,18 @@ TEST_F(SanitizerSessionPools, SharedPoolingEndsAnotherCheckersIdleSession) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+// Racecheck's warning-level hazards never fail a variant, so it is asked for errors only (tracking
+// warnings was most of its time on a variant without its barrier); the other checkers as they are.
+TEST(SanitizerToolArguments, RacecheckDetectsErrorsOnly) {
+    EXPECT_EQ(sanitizer_tool_arguments("memcheck"), (std::vector<std::string>{"--tool", "memcheck"}));
+    EXPECT_EQ(sanitizer_tool_arguments("racecheck"),
+              (std::vector<std::string>{"--tool", "racecheck", "--racecheck-detect-level", "error"}));
+    EXPECT_EQ(sanitizer_tool_arguments("synccheck"), (std::vector<std::string>{"--tool", "synccheck"}));
+}
+
+}  // namespace
+}  // namespace gi

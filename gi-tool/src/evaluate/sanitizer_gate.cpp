@@ -123,9 +123,12 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
         const std::string ran_line = "gi-worker: ran " + std::to_string(group.size()) + " variant(s)";
         for (std::size_t t = first_tool; t < all_tools.size(); ++t) {
             const std::string& tool = all_tools[t];
-            const std::vector<std::string> argv{c.sanitizer, "--tool", tool, "--error-exitcode", std::to_string(kErrorExit),
-                                                "--print-limit", "20", c.worker, "--once", "--case", c.case_path,
-                                                "--kernel", c.kernel, "--variants", list_path.string()};
+            std::vector<std::string> argv{c.sanitizer};
+            for (const std::string& a : sanitizer_tool_arguments(tool)) argv.push_back(a);
+            for (const std::string& a : {std::string("--error-exitcode"), std::to_string(kErrorExit), std::string("--print-limit"),
+                                         std::string("20"), c.worker, std::string("--once"), std::string("--case"), c.case_path,
+                                         std::string("--kernel"), c.kernel, std::string("--variants"), list_path.string()})
+                argv.push_back(a);
             const auto start = std::chrono::steady_clock::now();
             const ProcessResult pr = run_process(argv, po);
             counts.add(tool, seconds_since(start), group.size());

@@ -26,12 +26,19 @@ std::string sanitizer_log_report(const std::string& text) {
     return "";
 }
 
+std::vector<std::string> sanitizer_tool_arguments(const std::string& tool) {
+    std::vector<std::string> args{"--tool", tool};
+    if (tool == "racecheck") args.insert(args.end(), {"--racecheck-detect-level", "error"});
+    return args;
+}
+
 SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool)
     : tool_(tool), dir_("gi-sanitizer-session"), log_(dir_.path() / "sanitizer.log") {
     worker::WorkerOptions options;
     options.executable = sanitizer;
     // No --error-exitcode: the process outlives many requests; its log says what it found.
-    options.args = {"--tool", tool, "--print-limit", "20", "--log-file", log_.string(), worker};
+    options.args = sanitizer_tool_arguments(tool);
+    options.args.insert(options.args.end(), {"--print-limit", "20", "--log-file", log_.string(), worker});
     options.log_file = dir_.path() / "worker.log";
     // Killing compute-sanitizer alone would leave gi-worker, and a hung kernel, on the GPU.
     options.own_process_group = true;

@@ -28,6 +28,12 @@ namespace gi {
 std::string sanitizer_log_report(const std::string& text);
 inline bool sanitizer_log_reports(const std::string& text) { return !sanitizer_log_report(text).empty(); }
 
+// compute-sanitizer's arguments for `tool`: "--tool TOOL" and what the gate needs of it. Racecheck
+// detects errors only: its warning-level hazards never fail a variant (as for the exit code), and
+// tracking them cost a variant of row_filter without its barrier 0.67 s a launch against 0.02
+// (H200, bench/results/2026-11-26-h200-sanitizer-gate.md, section 5); error hazards are the same.
+std::vector<std::string> sanitizer_tool_arguments(const std::string& tool);
+
 class SanitizerSession {
 public:
     // Starts compute-sanitizer running `worker`; throws gi::Error when it cannot be started.
