@@ -155,9 +155,10 @@ if [[ -n "$kernel" && $ncases -gt 0 ]]; then
             --tune-max 16 --seed 1 --out "$work/evolve" >"$OUT/evolve.log" 2>&1
         status=$?
         row "gi-tool evolve --evaluator cuda" "exit $status in $(( $(date +%s) - start )) s ($generations generations x $population)"
-        for key in "best" "speedup" "validated" "sanitizer"; do
-            line="$(grep -i -m1 "$key" "$OUT/evolve.log")"
-            [[ -n "$line" ]] && row "evolve: $key" "$line"
+        # The summary's own lines (a generation's progress line mentions "best" and the gate too).
+        for key in "best genome" "best speedup" "validation" "note: sanitizer gate"; do
+            line="$(grep -m1 "^$key:" "$OUT/evolve.log" | sed "s/^$key: *//")"
+            [[ -n "$line" ]] && row "evolve: ${key#note: }" "$line"
         done
         tail -15 "$OUT/evolve.log"
     else
