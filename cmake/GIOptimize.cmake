@@ -923,22 +923,22 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
         _gi_debug("${target}: ${function}: its template argument is a parameter, so its launches are recorded under "
                   "the name '${recorded_name}'")
     endif()
-    set(held_out_record "")
-    set(held_out_option "")
-    if(held_out)
-        set(held_out_record COMMAND "${tool}" record "${kernel}" ${record_options} --out "${work}/held-out" --
-                            "$<TARGET_FILE:${recorder_target}>" ${held_out})
-        set(held_out_option --held-out "${work}/held-out")
-    endif()
-    # A small recording for the search's sanitizer gate: memcheck of a large case costs seconds a
-    # variant (issue 19); the final checks still run on the training and held-out cases.
-    set(sanitize_record "")
-    set(sanitize_option "")
-    if(sanitize_args)
-        set(sanitize_record COMMAND "${tool}" record "${kernel}" ${record_options} --out "${work}/sanitize-cases" --
-                            "$<TARGET_FILE:${recorder_target}>" ${sanitize_args})
-        set(sanitize_option --sanitize-cases "${work}/sanitize-cases")
-    endif()
+    # The further recordings: HELD_OUT (validation), SANITIZE_ARGS (small cases for the search's
+    # sanitizer gate: memcheck of a large case costs seconds a variant, issue 19; the final checks
+    # still run on the training and held-out cases).
+    set(extra_records "")
+    set(extra_options "")
+    foreach(recording "held_out:held-out:--held-out" "sanitize_args:sanitize-cases:--sanitize-cases")
+        string(REPLACE ":" ";" recording "${recording}")
+        list(GET recording 0 arguments)
+        list(GET recording 1 folder)
+        list(GET recording 2 option)
+        if(${arguments})
+            list(APPEND extra_records COMMAND "${tool}" record "${kernel}" ${record_options} --out "${work}/${folder}" --
+                                      "$<TARGET_FILE:${recorder_target}>" ${${arguments}})
+            list(APPEND extra_options ${option} "${work}/${folder}")
+        endif()
+    endforeach()
     set(evolve_options "")
     if(nondeterministic)
         list(APPEND evolve_options --nondeterministic)
@@ -968,10 +968,9 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
                 "${work}/candidate" "${work}/accepted"
         COMMAND "${tool}" record "${kernel}" ${record_options} --out "${work}/cases" --
                 "$<TARGET_FILE:${recorder_target}>" ${recorder_args}
-        ${held_out_record}
-        ${sanitize_record}
+        ${extra_records}
         COMMAND "${tool}" evolve "${kernel}" ${registration} ${compile_arguments} ${evolve_options} --evaluator cuda
-                --arch sm_${architecture} --cases "${work}/cases" ${held_out_option} ${sanitize_option}
+                --arch sm_${architecture} --cases "${work}/cases" ${extra_options}
                 --time-limit ${budget_seconds} --out "${work}/run"
         # The run as a page with charts and the source lines each kept edit changes, next to it; its
         # path is printed ("gi-tool report: wrote ...").
