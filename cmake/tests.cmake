@@ -36,6 +36,11 @@ _gi_add_scenario(light_on light_on)
 _gi_add_scenario(two_kernels two_kernels)
 # Scenarios that take 20 s or more on a 2-core machine are `slow` too (ctest -LE slow leaves them out).
 set_property(TEST cmake.entry_problems cmake.corpus_fetch cmake.light_on APPEND PROPERTY LABELS slow)
+# The stage order's build step against a tree that breaks it (cmake -P only): always runs.
+add_test(NAME cmake.stage_includes
+         COMMAND "${CMAKE_COMMAND}" ${_gi_test_args} "-DGI_TEST_RULES=${CMAKE_BINARY_DIR}/gi-tool/stage_rules.txt"
+                 -P "${PROJECT_SOURCE_DIR}/tests/cmake/stage_includes.cmake")
+set_tests_properties(cmake.stage_includes PROPERTIES TIMEOUT 120 LABELS "cmake;unit")
 # Needs gi-tool only (no nvcc, no install): always runs.
 add_test(NAME cmake.cache_key COMMAND "${CMAKE_COMMAND}" ${_gi_test_args} -P "${PROJECT_SOURCE_DIR}/tests/cmake/cache_key.cmake")
 set_tests_properties(cmake.cache_key PROPERTIES TIMEOUT 120 LABELS cmake)

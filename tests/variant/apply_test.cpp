@@ -192,17 +192,6 @@ TEST_F(Apply, RuleLivenessFollowsTheConditions) {
     EXPECT_TRUE(rule_is_live(plain, grammar, macros_for(parse_genome("USE_SHARED=0"), grammar)));
 }
 
-TEST(RuleLiveness, ConditionsThatCannotBeEvaluatedCountAsLive) {
-    testing::GrammarBuilder b;
-    b.condition("1 / 0").condition("defined(A) && B > 1");
-    b.rule(RuleKind::Statement, "x = 1;", {{}, {}, {}, 0, false, false, {0}});
-    b.rule(RuleKind::Statement, "y = 1;", {{}, {}, {}, 0, false, false, {1}});
-    const Grammar g = b.build();
-    EXPECT_TRUE(rule_is_live(g.rules[0], g, {}));
-    EXPECT_FALSE(rule_is_live(g.rules[1], g, {}));
-    EXPECT_TRUE(rule_is_live(g.rules[1], g, {{"A", ""}, {"B", "2"}}));
-}
-
 TEST_F(Apply, MakeVariantKeysByProgramNotByGenomeText) {
     const Variant plain = make_variant(Genome{}, grammar);
     EXPECT_EQ(plain.source, apply("").source);
