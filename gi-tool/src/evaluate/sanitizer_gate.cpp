@@ -75,9 +75,17 @@ SessionOutcome check_in_sessions(const SanitizeContext& c, const std::vector<con
     if (!c.sessions) return outcome;
     TemporaryDirectory dir("gi-sanitize");
     const auto [list_path, allowance] = write_variant_list(dir.path(), group, c.shared_bytes);
+    // A session goes back to its pool whatever happens here: one kept away would make later
+    // checks of its checker wait for it forever.
+    struct Lease {
+        SanitizerSessions& pools;
+        std::unique_ptr<SanitizerSession> session;
+        ~Lease() { pools.release(std::move(session)); }
+    };
     for (const std::string& tool : group.front()->tools) {
-        std::unique_ptr<SanitizerSession> session = c.sessions->acquire(tool);
-        if (!session) return outcome;
+        Lease lease{*c.sessions, c.sessions->acquire(tool)};
+        if (!lease.session) return outcome;
+        SanitizerSession* const session = lease.session.get();
         ++counts.checks;
         const auto start = std::chrono::steady_clock::now();
         const bool passed = session->check(c.case_path, c.kernel, list_path, group.size(), allowance);
@@ -91,7 +99,6 @@ SessionOutcome check_in_sessions(const SanitizeContext& c, const std::vector<con
                 std::cerr << "gi-tool: note: a " << tool << " session did not pass a batch of " << group.size()
                           << " (checked again in processes of their own): " << session->failure().substr(0, 300) << "\n";
         }
-        c.sessions->release(std::move(session));
         if (!passed) {
             outcome.verdict = SessionVerdict::NotPassed;
             return outcome;
