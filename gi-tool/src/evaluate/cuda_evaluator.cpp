@@ -869,9 +869,16 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         return values;
     }
 
-    std::unique_ptr<SanitizerSessions> make_sanitizer_sessions(const std::string& sanitizer, int limit) const {
-        return std::make_unique<SanitizerSessions>(
-            sanitizer, worker_program, limit, options.sanitize_shared_sessions ? SessionPooling::Shared : SessionPooling::PerChecker);
+    // Long-lived sanitizer sessions the gate keeps (--sanitize-sessions, else as many as it runs at once).
+    int session_limit() const { return options.sanitize_sessions >= 0 ? options.sanitize_sessions : sanitize_parallel(); }
+
+    // The gate's sessions, made at first need; nullptr with --sanitize-sessions 0.
+    SanitizerSessions* sessions_for(const std::string& sanitizer) {
+        if (!sanitizer_sessions && session_limit() > 0)
+            sanitizer_sessions = std::make_unique<SanitizerSessions>(
+                sanitizer, worker_program, session_limit(),
+                options.sanitize_shared_sessions ? SessionPooling::Shared : SessionPooling::PerChecker);
+        return sanitizer_sessions.get();
     }
 
     // compute-sanitizer processes the gate runs at once (--sanitize-jobs, else half the cores, at most 8).
@@ -1118,8 +1125,15 @@ int CudaEvaluator::gate_case(int case_index) const {
 }
 
 const CudaEvaluatorStats& CudaEvaluator::stats() const {
-    impl_->stats.spares = impl_->spares->stats();
-    return impl_->stats;
+    // The spare workers and the sanitizer sessions keep their own counters; copied in when asked.
+    CudaEvaluatorStats& t = impl_->stats;
+    t.spares = impl_->spares->stats();
+    if (const SanitizerSessions* sessions = impl_->sanitizer_sessions.get()) {
+        t.gate.sessions_started = sessions->started();
+        t.gate.sessions_evicted = sessions->evicted();
+        t.gate.session_waits = sessions->waited();
+    }
+    return t;
 }
 
 void CudaEvaluator::check_oracle() { impl_->prepare_original(); }
@@ -1127,7 +1141,7 @@ void CudaEvaluator::check_oracle() { impl_->prepare_original(); }
 std::vector<std::string> CudaEvaluator::run_notes() const {
     const Impl& s = *impl_;
     std::vector<std::string> notes;
-    const CudaEvaluatorStats& t = s.stats;
+    const CudaEvaluatorStats& t = stats();
     // Where evaluate()'s time went (the sanitizer gate's is the search's "gate" figure), so a user
     // sees what bounds a budget: compiles, GPU runs, or workers replaced after failing variants.
     if (t.variants > 0) {
@@ -1245,7 +1259,7 @@ EvalResult CudaEvaluator::sanitize(const Variant& variant, int case_index) {
 
 void CudaEvaluator::expect_checks() {
     Impl& s = *impl_;
-    const int limit = s.options.sanitize_sessions >= 0 ? s.options.sanitize_sessions : s.sanitize_parallel();
+    const int limit = s.session_limit();
     if (limit <= 0 || !s.options.sanitize_prewarm) return;
     std::string sanitizer;
     try {
@@ -1253,14 +1267,13 @@ void CudaEvaluator::expect_checks() {
     } catch (const Error&) {
         return;  // the gate itself says so when it runs
     }
-    if (!s.sanitizer_sessions) s.sanitizer_sessions = s.make_sanitizer_sessions(sanitizer, limit);
+    SanitizerSessions* sessions = s.sessions_for(sanitizer);
     // Every variant gets memcheck; racecheck and synccheck only those that removed a barrier, which
     // a kernel with barriers meets in its first generation: on the H200 stereo's first gate took
     // 13-15 s of a 45 s search while their sessions started, the later ones 0.1-2 s.
-    s.sanitizer_sessions->prewarm("memcheck", limit);
+    sessions->prewarm("memcheck", limit);
     if (count_barriers(s.original) > 0)
-        for (const char* tool : {"racecheck", "synccheck"}) s.sanitizer_sessions->prewarm(tool, s.sanitizer_sessions->capacity(tool));
-    s.stats.gate.sessions_started = s.sanitizer_sessions->started();
+        for (const char* tool : {"racecheck", "synccheck"}) sessions->prewarm(tool, sessions->capacity(tool));
 }
 
 std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>& variants, int case_index) {
@@ -1287,7 +1300,6 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
         // Compiling happens here, one at a time (the variants were compiled for evaluate(), so these
         // are cache hits); only the sanitizer processes, which share nothing, run in parallel.
         std::vector<SanitizeJob> jobs;
-        std::vector<std::size_t> run_index;
         std::vector<std::string> identities(variants.size());      // of those run: binary_identity + checkers
         std::map<std::string, std::size_t> run_identity;           // identity -> the variant that runs it
         std::vector<std::pair<std::size_t, std::size_t>> same_program_as;  // (variant, the one run for it)
@@ -1332,21 +1344,15 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
             jobs.push_back({i, tools, dims_text(g.grid), dims_text(g.block), instance, code.cubin, base});
         }
         const std::size_t parallel = static_cast<std::size_t>(s.sanitize_parallel());
-        const int session_limit = s.options.sanitize_sessions >= 0 ? s.options.sanitize_sessions : static_cast<int>(parallel);
-        if (!s.sanitizer_sessions && session_limit > 0)
-            s.sanitizer_sessions = s.make_sanitizer_sessions(sanitizer, session_limit);
         const SanitizeContext context{sanitizer, s.worker_program, s.slots[case_index].path.string(),
                                       s.slots[case_index].kernel,
-                                      std::to_string(s.slots[case_index].manifest.shared_bytes), s.sanitizer_sessions.get()};
+                                      std::to_string(s.slots[case_index].manifest.shared_bytes), s.sessions_for(sanitizer)};
         const std::vector<EvalResult> checked = check_under_sanitizer(
             context, jobs, parallel, static_cast<std::size_t>(std::max(1, s.options.sanitize_batch)), s.stats.gate);
-        for (std::size_t k = 0; k < jobs.size(); ++k) {
-            results[jobs[k].variant] = checked[k];
-            run_index.push_back(jobs[k].variant);
-        }
+        for (std::size_t k = 0; k < jobs.size(); ++k) results[jobs[k].variant] = checked[k];
         for (const auto& [i, first] : same_program_as) results[i] = results[first];
-        for (std::size_t i : run_index)
-            if (!identities[i].empty()) s.sanitized_binaries[identities[i]] = results[i];
+        for (const SanitizeJob& job : jobs)
+            if (!identities[job.variant].empty()) s.sanitized_binaries[identities[job.variant]] = results[job.variant];
         for (std::size_t i : to_check) s.sanitized[variants[i].key + verdict_suffix] = results[i];
     }
     for (std::size_t i = 0; i < variants.size(); ++i)

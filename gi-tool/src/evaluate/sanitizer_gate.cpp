@@ -98,8 +98,6 @@ SessionOutcome check_in_sessions(const SanitizeContext& c, const std::vector<con
             if (session->failure().rfind("it reported", 0) != 0)
                 std::cerr << "gi-tool: note: a " << tool << " session did not pass a batch of " << group.size()
                           << " (checked again in processes of their own): " << session->failure().substr(0, 300) << "\n";
-        }
-        if (!passed) {
             outcome.verdict = SessionVerdict::NotPassed;
             return outcome;
         }
@@ -130,12 +128,10 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
         const std::string ran_line = "gi-worker: ran " + std::to_string(group.size()) + " variant(s)";
         for (std::size_t t = first_tool; t < all_tools.size(); ++t) {
             const std::string& tool = all_tools[t];
-            std::vector<std::string> argv{c.sanitizer};
-            for (const std::string& a : sanitizer_tool_arguments(tool)) argv.push_back(a);
-            for (const std::string& a : {std::string("--error-exitcode"), std::to_string(kErrorExit), std::string("--print-limit"),
-                                         std::string("20"), c.worker, std::string("--once"), std::string("--case"), c.case_path,
-                                         std::string("--kernel"), c.kernel, std::string("--variants"), list_path.string()})
-                argv.push_back(a);
+            std::vector<std::string> argv = sanitizer_tool_arguments(tool);
+            argv.insert(argv.begin(), c.sanitizer);
+            argv.insert(argv.end(), {"--error-exitcode", std::to_string(kErrorExit), "--print-limit", "20", c.worker, "--once",
+                                     "--case", c.case_path, "--kernel", c.kernel, "--variants", list_path.string()});
             const auto start = std::chrono::steady_clock::now();
             const ProcessResult pr = run_process(argv, po);
             counts.add(tool, seconds_since(start), group.size());
@@ -198,11 +194,6 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
     stats.batch_reruns += batch_reruns;
     stats.session_checks += session_counts.checks;
     stats.session_passes += session_counts.passed;
-    if (context.sessions) {
-        stats.sessions_started = context.sessions->started();
-        stats.sessions_evicted = context.sessions->evicted();
-        stats.session_waits = context.sessions->waited();
-    }
     if (stats.session_failure.empty()) stats.session_failure = session_counts.first_failure;
     for (const auto& [tool, s] : session_counts.seconds) stats.tool_seconds[tool] += s;
     for (const auto& [tool, n] : session_counts.variants) stats.tool_variants[tool] += n;

@@ -56,7 +56,8 @@ struct SanitizerGateStats {
 };
 
 // Checks `jobs` (one result each, in order): batches of at most `max_batch` variants, `parallel`
-// of them at once. Adds to `stats`; sessions' own counters are read from `context.sessions`.
+// of them at once. Adds to `stats`; the sessions' own counters (started, evicted, waits) stay with
+// SanitizerSessions, whose owner copies them in.
 std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, const std::vector<SanitizeJob>& jobs,
                                               std::size_t parallel, std::size_t max_batch, SanitizerGateStats& stats);
 
