@@ -1,6 +1,7 @@
 #include "util/file_read.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -23,9 +24,10 @@ std::string error_of(const std::filesystem::path& path, std::uintmax_t limit) {
 
 class FileRead : public ::testing::Test {
 protected:
+    // A folder of this process's own: ctest runs the tests of this suite in parallel processes,
+    // which got the same random seed and so shared (and removed) one folder.
     void SetUp() override {
-        dir = std::filesystem::temp_directory_path() /
-              ("gi_file_read_test_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+        dir = std::filesystem::temp_directory_path() / ("gi_file_read_test_" + std::to_string(::getpid()));
         std::filesystem::create_directories(dir);
     }
     void TearDown() override { std::filesystem::remove_all(dir); }
