@@ -12,6 +12,9 @@
 #                                           # extra evolve options, e.g. a change's off switch, for A/B
 #   THROUGHPUT_SANITIZE_CASES=1 records a small case per kernel and passes it as --sanitize-cases
 #                                           (the search's sanitizer gate runs on it)
+#   THROUGHPUT_CUDA_BENCH=N also runs `gi-tool cuda-bench` with N random variants on each kernel's
+#                                           cases and prints where a variant's run time goes, by stage
+#   THROUGHPUT_SECONDS=0 skips evolve (with THROUGHPUT_CUDA_BENCH: the stage figures alone)
 #   GI_BUILD=/path/to/build (with GI_BUILD_TESTS=ON) reuses a build.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -96,6 +99,13 @@ for kernel in $kernels; do
     fi
     case_mb=$(du -sm "$dir/cases" 2>/dev/null | cut -f1)
     ncases=$(ls -d "$dir/cases"/*/ 2>/dev/null | wc -l)
+    if [[ -n "${THROUGHPUT_CUDA_BENCH:-}" ]]; then
+        timeout 600 "$tool" cuda-bench "$file" "${options[@]}" "${includes[@]}" --cases "$dir/cases" \
+            --variants "$THROUGHPUT_CUDA_BENCH" --seed 1 "${extra_options[@]}" >"$dir/cuda-bench.log" 2>&1
+        { echo "==== $kernel: cuda-bench exit $? ($THROUGHPUT_CUDA_BENCH variants, $case_mb MB of cases)"
+          cat "$dir/cuda-bench.log"; } | tee -a "$OUT/cuda-bench.log" | grep -E '^====|per minute|run stages|module load' 
+    fi
+    [[ "$seconds" == 0 ]] && continue
     start=$(date +%s)
     timeout $((seconds * 4 + 240)) "$tool" evolve "$file" "${options[@]}" "${includes[@]}" --evaluator cuda \
         --cases "$dir/cases" --held-out "$dir/held-out" --time-limit "$seconds" --seed 1 "${gate_option[@]}" "${extra_options[@]}" --out "$dir/run" \
