@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 
 #include "util/error.hpp"
 
@@ -120,6 +121,66 @@ TEST(Compare, SummaryErrorIsMeanPenalty) {
     EXPECT_NE(hard.detail.find("left unwritten"), std::string::npos);
     EXPECT_DOUBLE_EQ(summarise_comparisons({}, {}).error, 0);
 }
+
+// The F32 and F64 walks of their own must say exactly what the generic walk says: the same counts,
+// the same first mismatch, and the same worst error and penalty sum bit for bit (the search ranks
+// variants by the mean penalty), whatever mix of equal, close, far, NaN, infinite, signed-zero and
+// poisoned elements, for every kind of tolerance, poisoned or not.
+template <typename Float>
+void expect_typed_walk_equals_generic(ElementType type) {
+    std::mt19937 rng(11);
+    const Bytes poison = poison_element(type);
+    const Float inf = std::numeric_limits<Float>::infinity(), nan = std::numeric_limits<Float>::quiet_NaN();
+    const std::vector<Tolerance> tolerances = {{}, {1e-3, 0, 0}, {0, 1e-5, 0}, {0, 0, 4}, {1e-6, 1e-4, 2}};
+    for (int round = 0; round < 40; ++round) {
+        const std::size_t n = 1 + rng() % 3000;
+        std::vector<Float> e(n), a(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            e[i] = std::uniform_real_distribution<Float>(-50, 50)(rng);
+            switch (rng() % 12) {
+                case 0: a[i] = e[i] + std::uniform_real_distribution<Float>(-1e-4, 1e-4)(rng); break;
+                case 1: a[i] = e[i] * Float(1.0000001); break;
+                case 2: a[i] = std::nextafter(e[i], inf); break;
+                case 3: a[i] = e[i] + 500; break;   // beyond the maximum penalty
+                case 4: a[i] = nan; break;
+                case 5: e[i] = nan; a[i] = nan; break;
+                case 6: a[i] = -inf; break;
+                case 7: e[i] = inf; a[i] = inf; break;
+                case 8: e[i] = 0; a[i] = -Float(0); break;
+                case 9: std::memcpy(&a[i], poison.data(), sizeof(Float)); break;
+                default: a[i] = e[i]; break;
+            }
+        }
+        Bytes eb = bytes_of(e), ab = bytes_of(a);
+        // A partial element at the end now and then, compared byte by byte by both.
+        if (round % 5 == 0) {
+            eb.push_back(1);
+            ab.push_back(static_cast<unsigned char>(round % 2));
+        }
+        for (const Tolerance& t : tolerances)
+            for (bool poisoned : {false, true})
+                for (const Bytes* actual : {&ab, &eb}) {
+                    SCOPED_TRACE("round " + std::to_string(round) + ", tolerance " + to_string(t) + (poisoned ? ", poisoned" : "") +
+                                 (actual == &eb ? ", identical" : ""));
+                    const BufferComparison typed = compare_buffer(type, eb.data(), actual->data(), eb.size(), t, poisoned);
+                    const BufferComparison generic =
+                        compare_buffer(type, eb.data(), actual->data(), eb.size(), t, poisoned, ElementWalk::Generic);
+                    EXPECT_EQ(typed.elements, generic.elements);
+                    EXPECT_EQ(typed.mismatches, generic.mismatches);
+                    EXPECT_EQ(typed.unwritten, generic.unwritten);
+                    EXPECT_EQ(typed.non_finite, generic.non_finite);
+                    EXPECT_EQ(typed.first_mismatch, generic.first_mismatch);
+                    EXPECT_EQ(std::memcmp(&typed.worst_error, &generic.worst_error, sizeof(double)), 0)
+                        << typed.worst_error << " vs " << generic.worst_error;
+                    EXPECT_EQ(std::memcmp(&typed.penalty, &generic.penalty, sizeof(double)), 0)
+                        << typed.penalty << " vs " << generic.penalty;
+                    if (actual == &ab && round == 0 && t.exact() && !poisoned) EXPECT_GT(generic.mismatches, 0u);
+                }
+    }
+}
+
+TEST(CompareBuffer, TypedWalkEqualsTheGenericOneForF32) { expect_typed_walk_equals_generic<float>(ElementType::F32); }
+TEST(CompareBuffer, TypedWalkEqualsTheGenericOneForF64) { expect_typed_walk_equals_generic<double>(ElementType::F64); }
 
 TEST(Tolerance, ParsesAndPrints) {
     EXPECT_TRUE(parse_tolerance("exact", "--tolerance").exact());

@@ -89,6 +89,61 @@ bool within(const Tolerance& t, ElementType type, double e, double a, const unsi
     return false;
 }
 
+// compare_buffer's element walk for F32 and F64 outputs, the common types, with the type known at
+// compile time: the same tests in the same order as the generic walk below (so the same counts and
+// the same penalty sum, bit for bit; CompareBuffer.TypedWalkEqualsTheGenericOne), without its
+// per-element type switches and memcmp calls. A 16M-element output that differs everywhere took
+// about 150 ms the generic way on one core.
+template <typename Float, typename Bits>
+void compare_float_elements(BufferComparison& c, ElementType type, const unsigned char* expected, const unsigned char* actual,
+                            std::size_t whole, const Tolerance& tolerance, bool poisoned, const Bits poison_bits) {
+    static_assert(sizeof(Float) == sizeof(Bits));
+    const bool exact = tolerance.exact();
+    auto mismatch = [&](std::size_t index, double penalty) {
+        ++c.mismatches;
+        c.penalty += penalty;
+        if (c.first_mismatch < 0) c.first_mismatch = static_cast<std::int64_t>(index);
+    };
+    for (std::size_t i = 0; i < whole; ++i) {
+        const unsigned char* e = expected + i * sizeof(Float);
+        const unsigned char* a = actual + i * sizeof(Float);
+        ++c.elements;
+        const Bits eb = load<Bits>(e), ab = load<Bits>(a);
+        const bool same_bytes = eb == ab;
+        const double ev = load<Float>(e), av = load<Float>(a);
+        if (same_bytes && !std::isnan(ev)) continue;
+        if (poisoned && ab == poison_bits && !same_bytes) {
+            ++c.unwritten;
+            mismatch(i, kUnwrittenPenalty);
+            continue;
+        }
+        // within() is only ev == av for an exact tolerance.
+        if (exact ? ev == av : within(tolerance, type, ev, av, e, a)) {
+            if (std::isfinite(ev) && std::isfinite(av)) c.worst_error = std::max(c.worst_error, std::fabs(ev - av));
+            continue;
+        }
+        if (!std::isfinite(av) || !std::isfinite(ev)) {
+            if (std::isfinite(ev)) ++c.non_finite;
+            mismatch(i, kNonFinitePenalty);
+            continue;
+        }
+        const double diff = std::fabs(ev - av);
+        c.worst_error = std::max(c.worst_error, diff);
+        mismatch(i, std::min(kMaxPenalty, diff));
+    }
+}
+
+// Identical outputs: only a NaN (which never equals) is a mismatch.
+template <typename Float>
+void count_nans(BufferComparison& c, const unsigned char* expected, std::size_t whole) {
+    for (std::size_t i = 0; i < whole; ++i)
+        if (std::isnan(load<Float>(expected + i * sizeof(Float)))) {
+            ++c.mismatches;
+            c.penalty += kNonFinitePenalty;
+            if (c.first_mismatch < 0) c.first_mismatch = static_cast<std::int64_t>(i);
+        }
+}
+
 }  // namespace
 
 Bytes poison_element(ElementType type) {
@@ -108,6 +163,11 @@ void fill_poison(unsigned char* data, std::size_t bytes, ElementType type) {
 
 BufferComparison compare_buffer(ElementType type, const unsigned char* expected, const unsigned char* actual,
                                 std::size_t bytes, const Tolerance& tolerance, bool poisoned) {
+    return compare_buffer(type, expected, actual, bytes, tolerance, poisoned, ElementWalk::Typed);
+}
+
+BufferComparison compare_buffer(ElementType type, const unsigned char* expected, const unsigned char* actual,
+                                std::size_t bytes, const Tolerance& tolerance, bool poisoned, ElementWalk walk) {
     BufferComparison c;
     const std::size_t size = element_size(type);
     const std::size_t whole = bytes / size;
@@ -122,11 +182,20 @@ BufferComparison compare_buffer(ElementType type, const unsigned char* expected,
     // never equals) instead of the per-element walk.
     if (std::memcmp(expected, actual, bytes) == 0) {
         c.elements = whole + (bytes - whole * size);
-        if (floats)
+        if (walk == ElementWalk::Typed && type == ElementType::F32) count_nans<float>(c, expected, whole);
+        else if (walk == ElementWalk::Typed && type == ElementType::F64) count_nans<double>(c, expected, whole);
+        else if (floats)
             for (std::size_t i = 0; i < whole; ++i)
                 if (std::isnan(float_value(type, expected + i * size))) mismatch(i, kNonFinitePenalty);
         return c;
     }
+    if (walk == ElementWalk::Typed && type == ElementType::F32)
+        compare_float_elements<float, std::uint32_t>(c, type, expected, actual, whole, tolerance, poisoned,
+                                                     load<std::uint32_t>(poison.data()));
+    else if (walk == ElementWalk::Typed && type == ElementType::F64)
+        compare_float_elements<double, std::uint64_t>(c, type, expected, actual, whole, tolerance, poisoned,
+                                                      load<std::uint64_t>(poison.data()));
+    else
     for (std::size_t i = 0; i < whole; ++i) {
         const unsigned char* e = expected + i * size;
         const unsigned char* a = actual + i * size;

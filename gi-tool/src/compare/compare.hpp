@@ -45,6 +45,13 @@ struct BufferComparison {
 BufferComparison compare_buffer(ElementType type, const unsigned char* expected, const unsigned char* actual,
                                 std::size_t bytes, const Tolerance& tolerance, bool poisoned);
 
+// How compare_buffer walks elements that differ: Typed (the default) has F32 and F64 walks of their
+// own, several times faster; Generic is the one walk for every type, kept so tests can show the
+// typed walks give the same results bit for bit.
+enum class ElementWalk { Typed, Generic };
+BufferComparison compare_buffer(ElementType type, const unsigned char* expected, const unsigned char* actual,
+                                std::size_t bytes, const Tolerance& tolerance, bool poisoned, ElementWalk walk);
+
 struct ErrorSummary {
     std::uint64_t elements = 0, mismatches = 0, unwritten = 0, non_finite = 0;
     double worst_error = 0;
