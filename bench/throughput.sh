@@ -103,7 +103,7 @@ for kernel in $kernels; do
         timeout 600 "$tool" cuda-bench "$file" "${options[@]}" "${includes[@]}" --cases "$dir/cases" \
             --variants "$THROUGHPUT_CUDA_BENCH" --seed 1 "${extra_options[@]}" >"$dir/cuda-bench.log" 2>&1
         { echo "==== $kernel: cuda-bench exit $? ($THROUGHPUT_CUDA_BENCH variants, $case_mb MB of cases)"
-          cat "$dir/cuda-bench.log"; } | tee -a "$OUT/cuda-bench.log" | grep -E '^====|per minute|run stages|module load' 
+          cat "$dir/cuda-bench.log"; } | tee -a "$OUT/cuda-bench.log" | grep -E '^====|per minute|run stages|module load|^comparison:'
     fi
     [[ "$seconds" == 0 ]] && continue
     start=$(date +%s)

@@ -294,6 +294,20 @@ private:
 
     void reply(const Message& m) { write_message(out_, m); }
 
+    // Made at the first case a run will compare on, not at start: sessions serving the sanitizer
+    // gate compare nothing, and every module they load is instrumented. Without it every comparison
+    // is made on the host, as before it existed: slower, the same verdicts.
+    DeviceCompare* device_compare() {
+        if (!device_compare_ && device_compare_error_.empty()) {
+            try {
+                device_compare_ = std::make_unique<DeviceCompare>(gpu_.stream, gpu_.sms);
+            } catch (const std::exception& e) {
+                device_compare_error_ = e.what();
+            }
+        }
+        return device_compare_.get();
+    }
+
     // The guarded kernel `name`, the guard's clock kernel and its two symbols in `module`.
     static void find_guard(CUmodule module, const std::string& name, LoopGuard& guard) {
         guard.kernel = find_kernel(module, name);
@@ -315,11 +329,13 @@ private:
             for (std::size_t b = 0; b < tc.buffers.size(); ++b)
                 tolerances.push_back(parse_tolerance(m.get("tolerance" + std::to_string(b), "exact"), "tolerance"));
             slots_.erase(slot);
-            auto replay = std::make_unique<Replay>(std::move(tc), std::move(tolerances), gpu_.l2_bytes, gpu_.stream);
+            auto replay = std::make_unique<Replay>(std::move(tc), std::move(tolerances), gpu_.l2_bytes, gpu_.stream,
+                                                   device_compare());
             Message ok{"case-loaded",
                        {{"slot", std::to_string(slot)},
                         {"copies", std::to_string(replay->copies())},
-                        {"device-bytes", std::to_string(replay->device_bytes())}},
+                        {"device-bytes", std::to_string(replay->device_bytes())},
+                        {"device-compare", device_compare_ ? "on" : "off: " + device_compare_error_}},
                        {}};
             if (m.fields.count("reference")) {
                 // The original's outputs from the worker that ran it: taken only when every check
@@ -494,7 +510,11 @@ private:
                 {"check-ms", std::to_string(report.stages.check_ms)},
                 {"compare-ms", std::to_string(report.stages.compare_ms)},
                 {"timed-ms", std::to_string(report.stages.timed_ms)},
-                {"integrity-ms", std::to_string(report.stages.integrity_ms)}},
+                {"integrity-ms", std::to_string(report.stages.integrity_ms)},
+                {"compared-on-gpu", std::to_string(report.compared_on_gpu)},
+                {"compared-on-host", std::to_string(report.compared_on_host)},
+                {"integrity-on-gpu", std::to_string(report.integrity_on_gpu)},
+                {"integrity-on-host", std::to_string(report.integrity_on_host)}},
                {}};
         if (request.original && !had_reference && replay.has_reference() && m.fields.count("reference-out")) {
             // Written once per case, for every worker started after this one.
@@ -527,11 +547,16 @@ private:
         // After a failure, large buffers too (Replay::damage: a variant that failed may be the one
         // that wrote, or the victim of an earlier one that did).
         const bool failed = report.outcome != RunReport::Outcome::Ok || report.comparison.hard_failure;
-        std::string damage = slots_.at(slot)->damage(failed);
+        Replay& ran_on = *slots_.at(slot);
+        std::string damage = ran_on.damage(failed);
+        report.integrity_on_gpu = ran_on.damage_checked_on_gpu();
+        report.integrity_on_host = ran_on.damage_checked_on_host();
         for (auto& [other, replay] : slots_) {
             if (!damage.empty()) break;
             if (other == slot) continue;
             damage = replay->damage(failed);
+            report.integrity_on_gpu += replay->damage_checked_on_gpu();
+            report.integrity_on_host += replay->damage_checked_on_host();
             if (!damage.empty()) damage = "in case " + replay->test_case().path + " (loaded beside the one it ran on), " + damage;
         }
         report.stages.integrity_ms = ms_since(start);
@@ -548,6 +573,8 @@ private:
     }
 
     Gpu gpu_;
+    std::unique_ptr<DeviceCompare> device_compare_;  // null when its kernel could not be loaded
+    std::string device_compare_error_;               // why, then
     std::unique_ptr<Replay> checked_case_;  // check-variants' case, kept while requests name it
     std::string checked_case_path_;
     int out_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <utility>
 
 #include "cuda_driver.hpp"
 #include "variant/barrier_guard.hpp"
@@ -34,8 +35,9 @@ std::string buffer_label(const TestCase& tc, std::size_t b) {
 }
 }  // namespace
 
-Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream)
-    : tc_(std::move(tc)), tolerances_(std::move(tolerances)), stream_(stream) {
+Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream,
+               DeviceCompare* device_compare)
+    : tc_(std::move(tc)), tolerances_(std::move(tolerances)), stream_(stream), device_compare_(device_compare) {
     tolerances_.resize(tc_.buffers.size());
     std::size_t case_bytes = 0;
     for (const auto& b : tc_.buffers) case_bytes += b.size;
@@ -107,6 +109,29 @@ Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_by
     }
     check_large_ = to_check <= kFullCheckBytes;
     relocate_copies();
+    keep_golden_copies();
+}
+
+CUdeviceptr Replay::device_copy_or_none(CUdeviceptr source, std::size_t bytes) {
+    CUdeviceptr p = 0;
+    if (bytes == 0 || cuMemAlloc(&p, bytes) != CUDA_SUCCESS) return 0;
+    if (cuMemcpyDtoD(p, source, bytes) != CUDA_SUCCESS) {
+        cuMemFree(p);
+        return 0;
+    }
+    return p;
+}
+
+void Replay::keep_golden_copies() {
+    golden_.assign(tc_.buffers.size(), 0);
+    golden_poison_.assign(tc_.buffers.size(), 0);
+    if (!device_compare_) return;
+    // Copied from the buffers just uploaded, before any variant ran; damage() has the host bytes
+    // for whatever has no golden copy.
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+        golden_[b] = device_copy_or_none(pristine_[b], tc_.buffers[b].size);
+        if (poison_[b]) golden_poison_[b] = device_copy_or_none(poison_[b], tc_.buffers[b].size);
+    }
 }
 
 void Replay::relocate_copies() {
@@ -146,6 +171,9 @@ CUdeviceptr Replay::restore_source(int copy, std::size_t b) const {
 }
 
 Replay::~Replay() {
+    free_reference_on_device();
+    for (CUdeviceptr p : golden_) if (p) cuMemFree(p);
+    for (CUdeviceptr p : golden_poison_) if (p) cuMemFree(p);
     for (auto& images : relocated_) for (CUdeviceptr p : images) if (p) cuMemFree(p);
     if (clock_) cuMemFree(clock_);
     for (CUdeviceptr p : pristine_) cuMemFree(p);
@@ -177,6 +205,36 @@ void Replay::adopt_reference(std::vector<Bytes> outputs, const std::string& pois
     for (std::size_t b = 0, at = 0; b < tc_.buffers.size() && at < poisonable.size(); ++b, at += 2)
         poisonable_[b] = can_poison(b) && poisonable[at] == '1';
     has_reference_ = true;
+    keep_reference_on_device();
+}
+
+void Replay::keep_reference_on_device() {
+    free_reference_on_device();
+    identical_.assign(tc_.buffers.size(), BufferComparison{});
+    reference_device_.assign(tc_.buffers.size(), 0);
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+        const CaseBuffer& buffer = tc_.buffers[b];
+        if (buffer.read_only) continue;
+        identical_[b] = compare_buffer(buffer.element, reference_[b].data(), reference_[b].data(), buffer.size, tolerances_[b],
+                                       poisonable_[b]);
+        if (!device_compare_ || !buffer.pointers.empty() || buffer.size == 0) continue;
+        // Out of memory is no error: that buffer is compared on the host.
+        CUdeviceptr p = 0;
+        if (cuMemAlloc(&p, buffer.size) != CUDA_SUCCESS) continue;
+        if (cuMemcpyHtoD(p, reference_[b].data(), buffer.size) != CUDA_SUCCESS) {
+            cuMemFree(p);
+            continue;
+        }
+        reference_device_[b] = p;
+    }
+}
+
+void Replay::free_reference_on_device() {
+    for (CUdeviceptr& p : reference_device_)
+        if (p) {
+            cuMemFree(p);
+            p = 0;
+        }
 }
 
 void Replay::restore(int copy, bool poison_outputs) {
@@ -229,9 +287,47 @@ std::string Replay::damage(bool everything) {
     // The variant's work is on stream_ (non-blocking, so the synchronous copies below would not
     // wait for it).
     check_cuda(cuStreamSynchronize(stream_), "waiting for the variant's work before checking the case's copies");
+    // Each of the worker's own buffers, what it must hold on the host, and its golden copy on
+    // the GPU when there is one; in the order damage is reported.
+    struct Check {
+        CUdeviceptr device;
+        const Bytes* expected;
+        CUdeviceptr golden;
+        std::string what;
+    };
+    std::vector<Check> checks;
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+        checks.push_back({pristine_[b], &pristine_host_[b], golden_.empty() ? 0 : golden_[b],
+                          "the worker's pristine copy of " + buffer_label(tc_, b)});
+        if (poison_[b])
+            checks.push_back({poison_[b], &poison_host_[b], golden_poison_.empty() ? 0 : golden_poison_[b],
+                              "the worker's poison image of " + buffer_label(tc_, b)});
+    }
+    for (std::size_t c = 0; c < copies_.size(); ++c)
+        for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
+            if (tc_.buffers[b].read_only) {
+                // A relocated copy holds its own pointers: only the host has its expected bytes.
+                const bool relocated = !relocated_host_[c][b].empty();
+                checks.push_back({copies_[c][b], relocated ? &relocated_host_[c][b] : &pristine_host_[b],
+                                  relocated || golden_.empty() ? 0 : golden_[b],
+                                  "the worker's working copy " + std::to_string(c) + " of " + buffer_label(tc_, b)});
+            }
+    std::vector<bool> on_gpu_differs(checks.size(), true);
+    damage_on_gpu_ = damage_on_host_ = 0;
+    if (device_compare_) {
+        std::vector<std::size_t> queued;
+        for (std::size_t i = 0; i < checks.size(); ++i)
+            if (checks[i].golden && !checks[i].expected->empty()) {
+                device_compare_->queue(checks[i].device, checks[i].golden, checks[i].expected->size());
+                queued.push_back(i);
+            }
+        if (!queued.empty()) {
+            const std::vector<bool> found = device_compare_->differs();
+            for (std::size_t k = 0; k < queued.size(); ++k) on_gpu_differs[queued[k]] = found[k];
+        }
+    }
     // "" when the device bytes at `p` equal `expected`, else how many differ and where.
     auto differs = [&](CUdeviceptr p, const Bytes& expected) -> std::string {
-        if (expected.empty() || (!everything && !check_large_ && expected.size() >= kLargeBuffer)) return {};
         readback_.resize(expected.size());
         check_cuda(cuMemcpyDtoH(readback_.data(), p, expected.size()), "reading back a case buffer to check it");
         if (std::memcmp(readback_.data(), expected.data(), expected.size()) == 0) return {};
@@ -244,19 +340,21 @@ std::string Replay::damage(bool everything) {
         return " (" + std::to_string(count) + " of " + std::to_string(expected.size()) + " bytes differ, the first at byte " +
                std::to_string(first) + ")";
     };
-    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
-        if (std::string d = differs(pristine_[b], pristine_host_[b]); !d.empty())
-            return "the worker's pristine copy of " + buffer_label(tc_, b) + " changed during the run" + d;
-        if (poison_[b])
-            if (std::string d = differs(poison_[b], poison_host_[b]); !d.empty())
-                return "the worker's poison image of " + buffer_label(tc_, b) + " changed during the run" + d;
+    for (std::size_t i = 0; i < checks.size(); ++i) {
+        const Check& check = checks[i];
+        if (check.expected->empty()) continue;
+        if (check.golden && !on_gpu_differs[i]) {
+            ++damage_on_gpu_;
+            continue;
+        }
+        // Read back to say what changed; unchecked buffers without a golden copy stay unchecked
+        // when large (see the constructor).
+        if (!check.golden && !everything && !check_large_ && check.expected->size() >= kLargeBuffer) continue;
+        ++damage_on_host_;
+        if (std::string d = differs(check.device, *check.expected); !d.empty()) return check.what + " changed during the run" + d;
+        // Intact, so its golden copy is what changed: a stray write all the same.
+        if (check.golden) return "the GPU copy that " + check.what + " is checked against changed during the run";
     }
-    for (std::size_t c = 0; c < copies_.size(); ++c)
-        for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
-            if (tc_.buffers[b].read_only)
-                if (std::string d = differs(copies_[c][b], relocated_host_[c][b].empty() ? pristine_host_[b] : relocated_host_[c][b]);
-                    !d.empty())
-                    return "the worker's working copy " + std::to_string(c) + " of " + buffer_label(tc_, b) + " changed during the run" + d;
     return {};
 }
 
@@ -268,20 +366,46 @@ CUresult Replay::launch_once(CUfunction kernel, const LaunchShape& shape, const 
 
 std::vector<Bytes> Replay::download_writable(int copy) {
     std::vector<Bytes> out(tc_.buffers.size());
-    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
-        if (tc_.buffers[b].read_only) continue;
-        out[b].resize(tc_.buffers[b].size);
-        check_cuda(cuMemcpyDtoH(out[b].data(), copies_[copy][b], tc_.buffers[b].size), "copying outputs to the host");
-        // Pointers still where they were relocated to read as recorded, so outputs compare alike
-        // across copies, workers and the oracle.
-        for (const EmbeddedPointer& p : tc_.buffers[b].pointers) {
-            std::uint64_t value = 0;
-            std::memcpy(&value, out[b].data() + p.at, sizeof value);
-            if (value == copies_[copy][static_cast<std::size_t>(p.buffer)] + p.offset)
-                std::memcpy(out[b].data() + p.at, pristine_host_[b].data() + p.at, sizeof value);
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
+        if (!tc_.buffers[b].read_only) {
+            out[b].resize(tc_.buffers[b].size);
+            download(copy, b, out[b].data());
         }
-    }
     return out;
+}
+
+void Replay::download(int copy, std::size_t b, unsigned char* out) {
+    check_cuda(cuMemcpyDtoH(out, copies_[copy][b], tc_.buffers[b].size), "copying outputs to the host");
+    // Pointers still where they were relocated to read as recorded, so outputs compare alike
+    // across copies, workers and the oracle.
+    for (const EmbeddedPointer& p : tc_.buffers[b].pointers) {
+        std::uint64_t value = 0;
+        std::memcpy(&value, out + p.at, sizeof value);
+        if (value == copies_[copy][static_cast<std::size_t>(p.buffer)] + p.offset)
+            std::memcpy(out + p.at, pristine_host_[b].data() + p.at, sizeof value);
+    }
+}
+
+HostStaging::~HostStaging() {
+    if (pinned_) cuMemFreeHost(pinned_);
+}
+
+HostStaging::HostStaging(HostStaging&& other) noexcept
+    : pinned_(std::exchange(other.pinned_, nullptr)), size_(std::exchange(other.size_, 0)), plain_(std::move(other.plain_)) {}
+
+unsigned char* HostStaging::get(std::size_t bytes) {
+    if (pinned_ && size_ >= bytes) return static_cast<unsigned char*>(pinned_);
+    if (plain_.size() >= bytes && !plain_.empty()) return plain_.data();
+    if (pinned_) cuMemFreeHost(std::exchange(pinned_, nullptr));
+    size_ = 0;
+    if (cuMemAllocHost(&pinned_, std::max<std::size_t>(bytes, 1)) == CUDA_SUCCESS) {
+        size_ = bytes;
+        Bytes().swap(plain_);
+        return static_cast<unsigned char*>(pinned_);
+    }
+    pinned_ = nullptr;
+    plain_.resize(std::max<std::size_t>(bytes, 1));
+    return plain_.data();
 }
 
 RunReport Replay::fault(CUresult code, const std::string& when) {
@@ -331,6 +455,7 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
                 poisonable_[b] = poisonable_[b] && probed[b] == reference_[b];
         }
         has_reference_ = true;
+        keep_reference_on_device();
         for (std::size_t b = 0; b < tc_.buffers.size(); ++b) report.poisonable += std::string(b ? "," : "") + (poisonable_[b] ? "1" : "0");
         // How far this GPU's original is from the recorded oracle (the program's own run).
         std::vector<BufferComparison> versus_oracle;
@@ -377,7 +502,7 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
             return report;
         }
         const auto compare_start = std::chrono::steady_clock::now();
-        report.comparison = compare_with_reference(0);
+        report.comparison = compare_with_reference(0, report);
         report.stages.compare_ms = ms_since(compare_start);
         if (report.comparison.hard_failure) return report;
     }
@@ -388,7 +513,7 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
     const int plain_copy = total > 0 ? (total - 1) % copies() : 0;
     auto check_plain_build = [&]() {
         const auto compare_start = std::chrono::steady_clock::now();
-        const ErrorSummary plain = compare_with_reference(plain_copy);
+        const ErrorSummary plain = compare_with_reference(plain_copy, report);
         report.stages.compare_ms += ms_since(compare_start);
         const ErrorSummary& checked = report.comparison;
         if (!plain.hard_failure && plain.mismatches <= checked.mismatches && plain.error <= checked.error) return;
@@ -449,14 +574,36 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
     return report;
 }
 
-ErrorSummary Replay::compare_with_reference(int copy) {
-    const std::vector<Bytes> outputs = download_writable(copy);
+ErrorSummary Replay::compare_with_reference(int copy, RunReport& report) {
+    // First on the GPU, every buffer that has the reference there; the host sees only those that differ.
+    std::vector<bool> differs(tc_.buffers.size(), true);
+    if (device_compare_) {
+        std::vector<std::size_t> queued;
+        for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
+            if (!tc_.buffers[b].read_only && b < reference_device_.size() && reference_device_[b]) {
+                device_compare_->queue(copies_[copy][b], reference_device_[b], tc_.buffers[b].size);
+                queued.push_back(b);
+            }
+        if (!queued.empty()) {
+            const std::vector<bool> found = device_compare_->differs();
+            for (std::size_t i = 0; i < queued.size(); ++i) differs[queued[i]] = found[i];
+        }
+    }
+    downloaded_.resize(tc_.buffers.size());
     std::vector<BufferComparison> comparisons;
     std::vector<std::string> labels;
     for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
         if (tc_.buffers[b].read_only) continue;
-        comparisons.push_back(compare_buffer(tc_.buffers[b].element, reference_[b].data(), outputs[b].data(),
-                                             tc_.buffers[b].size, tolerances_[b], poisonable_[b]));
+        if (!differs[b]) {
+            comparisons.push_back(identical_[b]);
+            ++report.compared_on_gpu;
+        } else {
+            unsigned char* outputs = downloaded_[b].get(tc_.buffers[b].size);
+            download(copy, b, outputs);
+            comparisons.push_back(compare_buffer(tc_.buffers[b].element, reference_[b].data(), outputs, tc_.buffers[b].size,
+                                                 tolerances_[b], poisonable_[b]));
+            ++report.compared_on_host;
+        }
         labels.push_back(buffer_label(tc_, b));
     }
     return summarise_comparisons(comparisons, labels);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compare/compare.hpp"
+#include "device_compare.hpp"
 #include "testcase/test_case.hpp"
 
 namespace gi::worker {
@@ -84,13 +85,43 @@ struct RunReport {
     std::vector<double> times_ms; // timed repetitions
     std::string poisonable;       // original: per buffer, "1" when poisoned for variants ("1,0,...")
     StageTimes stages;
+    // Output buffers the comparisons found equal to the original's on the GPU (nothing copied to
+    // the host), and those copied to the host and compared there (they differed, or the buffer has
+    // no copy of the reference on the GPU).
+    int compared_on_gpu = 0;
+    int compared_on_host = 0;
+    // The worker's own buffers its integrity check found intact on the GPU, and those it read back
+    // (main.cpp's check_integrity fills these).
+    int integrity_on_gpu = 0;
+    int integrity_on_host = 0;
+};
+
+// Host memory for reading a buffer back, page-locked when the driver gives it (copies into it run
+// at the link's speed, about twice that into pageable memory), plain otherwise. Kept for reuse.
+class HostStaging {
+public:
+    HostStaging() = default;
+    ~HostStaging();
+    HostStaging(const HostStaging&) = delete;
+    HostStaging& operator=(const HostStaging&) = delete;
+    HostStaging(HostStaging&& other) noexcept;
+    HostStaging& operator=(HostStaging&&) = delete;
+    unsigned char* get(std::size_t bytes);  // at least `bytes`; contents undefined
+
+private:
+    void* pinned_ = nullptr;
+    std::size_t size_ = 0;
+    Bytes plain_;
 };
 
 class Replay {
 public:
     // Copies the case to the GPU (pristine + working copies, as many as fit the budget).
-    // `tolerances` has one entry per buffer. Throws CudaError / gi::Error.
-    Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream);
+    // `tolerances` has one entry per buffer. With `device_compare`, outputs are first compared
+    // with a copy of the reference on the GPU (device_compare.hpp); without, on the host.
+    // Throws CudaError / gi::Error.
+    Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream,
+           DeviceCompare* device_compare = nullptr);
     ~Replay();
     Replay(const Replay&) = delete;
     Replay& operator=(const Replay&) = delete;
@@ -120,8 +151,13 @@ public:
     // them harms nobody). Returns "" when intact, else what changed and where. Waits for the
     // stream first. Throws CudaError when the buffers cannot be read back.
     // Unless `everything`, buffers of kLargeBuffer bytes or more are skipped once the case holds
-    // more than kFullCheckBytes to check (replay.cpp says why).
+    // more than kFullCheckBytes to check (replay.cpp says why), except where the check is made on
+    // the GPU: against golden copies kept there (with a DeviceCompare, where memory allows), every
+    // buffer is checked every time and only a changed one is read back, to say what changed.
     std::string damage(bool everything = true);
+    // Of damage()'s buffers, how many the last call checked on the GPU and how many on the host.
+    int damage_checked_on_gpu() const { return damage_on_gpu_; }
+    int damage_checked_on_host() const { return damage_on_host_; }
     static constexpr std::size_t kFullCheckBytes = 64u << 20;
     static constexpr std::size_t kLargeBuffer = 4u << 20;
 
@@ -143,8 +179,18 @@ private:
     // into the same copy's buffers.
     void relocate_copies();
     std::vector<Bytes> download_writable(int copy);
+    // One writable buffer of `copy` into `out` (its size), its relocated pointers read as recorded.
+    void download(int copy, std::size_t b, unsigned char* out);
     RunReport fault(CUresult code, const std::string& when);
-    ErrorSummary compare_with_reference(int copy);
+    // Counts each output buffer in `report`'s compared_on_gpu or compared_on_host.
+    ErrorSummary compare_with_reference(int copy, RunReport& report);
+    // The reference's copies on the GPU, for the buffers that can be compared there: those without
+    // relocated pointers (their host bytes are rewritten after download), where memory allows.
+    void keep_reference_on_device();
+    void free_reference_on_device();
+    // A device copy of `bytes` bytes at `source`, or 0 when memory does not allow (no error).
+    static CUdeviceptr device_copy_or_none(CUdeviceptr source, std::size_t bytes);
+    void keep_golden_copies();
     // Reads the GPU clock and sets the guard's deadline to now + budget, before the check launch.
     void arm(const LoopGuard& guard);
     unsigned int overrun_flag(const LoopGuard& guard);  // 0, 1 (a loop stopped), kBarrierOverrun or kBarrierSplitWarp
@@ -166,9 +212,19 @@ private:
     std::vector<std::vector<CUdeviceptr>> relocated_;
     std::vector<std::vector<Bytes>> relocated_args_;  // [copy][argument], empty for arguments holding none
     Bytes readback_;                               // damage()'s download buffer, reused
+    // Device copies of the pristine buffers and of the poison images that damage() compares the
+    // worker's own with on the GPU (0 where there is none: compared with the host bytes).
+    std::vector<CUdeviceptr> golden_, golden_poison_;
+    int damage_on_gpu_ = 0, damage_on_host_ = 0;
     bool check_large_ = true;                      // damage() also checks large buffers
     std::vector<bool> poisonable_;                 // outputs the original overwrites entirely
     std::vector<Bytes> reference_;                 // the original's outputs (writable buffers)
+    DeviceCompare* device_compare_ = nullptr;      // the worker's, or none: compare on the host
+    std::vector<CUdeviceptr> reference_device_;    // per buffer, 0 where compared on the host
+    // Per buffer, compare_buffer's result for outputs equal to the reference byte for byte (which
+    // is not always "no mismatch": a NaN never equals), computed once from the reference itself.
+    std::vector<BufferComparison> identical_;
+    std::vector<HostStaging> downloaded_;          // outputs read back for a host comparison, per buffer
     bool has_reference_ = false;
     CUdeviceptr clock_ = 0;                        // gi_loop_clock's output (allocated on first use)
     unsigned long long clock_host_[2] = {0, 0};

@@ -109,8 +109,43 @@ TEST_F(GpuIntegrity, CorrectVariantLeavesTheCaseIntact) {
         EXPECT_EQ(v.mismatches, 0u);
         ASSERT_TRUE(v.has_stages);
         EXPECT_GT(v.integrity_ms, 0);
+        // Against golden copies on the GPU: nothing read back when nothing changed.
+        EXPECT_GT(v.integrity_on_gpu, 0);
+        EXPECT_EQ(v.integrity_on_host, 0);
     }
     EXPECT_EQ(starts_, 1);
+}
+
+// Correct outputs, but the variant writes its read-only input (const cast away) after reading it.
+// On a case too large to read back after every variant, such a write went unseen until a later
+// variant failed; checked on the GPU it is found at once.
+const char* kWritesItsInput = R"(
+__global__ void scale(float* out, const float* in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        const float x = in[i];
+        out[i] = 2.0f * x;
+        if (i == 0) const_cast<float*>(in)[0] = x + 1.0f;
+    }
+}
+)";
+
+TEST_F(GpuIntegrity, ALargeCaseIsCheckedWholeOnTheGpu) {
+    worker_->kill();
+    case_dir_ = write_test_case(gpu_test::scale_case(1 << 24), folder_.path() / "large");  // 64 MB a buffer
+    start();
+    const RunVerdict ok = evaluate(cubin_of(kCorrectVariant));
+    ASSERT_EQ(ok.result.status, EvalStatus::Ok) << ok.result.detail;
+    EXPECT_GT(ok.integrity_on_gpu, 0);
+    EXPECT_EQ(ok.integrity_on_host, 0);
+    const RunVerdict bad = evaluate(cubin_of(kWritesItsInput));
+    EXPECT_EQ(bad.result.status, EvalStatus::Crash) << bad.result.detail;
+    EXPECT_TRUE(bad.corrupting) << bad.result.detail;
+    EXPECT_NE(bad.result.detail.find("buffer 1 (read-only input, kernel argument 1) changed during the run ("),
+              std::string::npos) << bad.result.detail;
+    const RunVerdict next = evaluate(cubin_of(kCorrectVariant));
+    EXPECT_EQ(next.result.status, EvalStatus::Ok) << next.result.detail;
+    EXPECT_EQ(next.mismatches, 0u);
 }
 
 TEST_F(GpuIntegrity, WritingPastTheOutputIsCorruptingAndCostsTheWorker) {

@@ -155,6 +155,41 @@ TEST_F(GpuWorker, WrongValuesGiveAnError) {
     EXPECT_GT(v.result.error, 0);
 }
 
+// Outputs equal to the original's byte for byte are judged on the GPU (device_compare.hpp), the
+// guarded check's and the timed build's alike; nothing is read back.
+TEST_F(GpuWorker, EqualOutputsAreComparedOnTheGpu) {
+    const RunVerdict v = evaluate(cubin_of(variant("if (i < n) out[i] = in[i] + in[i];")));
+    ASSERT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+    EXPECT_EQ(v.mismatches, 0u);
+    EXPECT_EQ(v.elements, static_cast<std::uint64_t>(kN));
+    EXPECT_EQ(v.compared_on_gpu, 1);
+    EXPECT_EQ(v.compared_on_host, 0);
+    const RunVerdict guarded = evaluate_paired(variant("for (int k = 0; k < 1; ++k) if (i < n) out[i] = in[i] + in[i];"));
+    ASSERT_EQ(guarded.result.status, EvalStatus::Ok) << guarded.result.detail;
+    EXPECT_EQ(guarded.compared_on_gpu, 2) << "the guarded check and the timed plain build";
+    EXPECT_EQ(guarded.compared_on_host, 0);
+}
+
+// One differing element anywhere, the bytes past the last whole 16-byte word included, sends the
+// buffer to the host comparison, which counts and places it as before.
+TEST_F(GpuWorker, ADifferenceInTheLastBytesIsFound) {
+    const int n = kN + 3;  // 12 bytes past the last whole 16-byte word
+    worker_->kill();
+    case_dir_ = write_test_case(gpu_test::scale_case(n), folder_.path() / "odd");
+    start();
+    for (int at : {0, n / 2 + 1, n - 4, n - 3, n - 1}) {
+        const RunVerdict v = evaluate(cubin_of(variant("if (i < n) out[i] = i == " + std::to_string(at) + " ? -1.0f : 2.0f * in[i];")));
+        ASSERT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+        EXPECT_EQ(v.mismatches, 1u) << "element " << at;
+        EXPECT_NE(v.result.detail.find("first at " + std::to_string(at)), std::string::npos) << v.result.detail;
+        EXPECT_EQ(v.compared_on_host, 1) << "element " << at;
+        EXPECT_EQ(v.compared_on_gpu, 0) << "element " << at;
+    }
+    const RunVerdict same = evaluate(cubin_of(variant("if (i < n) out[i] = in[i] * 2.0f;")));
+    EXPECT_EQ(same.mismatches, 0u);
+    EXPECT_EQ(same.compared_on_gpu, 1);
+}
+
 TEST_F(GpuWorker, UnwrittenOutputsAreCaughtByPoison) {
     const RunVerdict v = evaluate(cubin_of(variant("if (i < n / 2) out[i] = 2.0f * in[i];")));
     EXPECT_EQ(v.result.status, EvalStatus::WrongAnswer) << v.result.detail;

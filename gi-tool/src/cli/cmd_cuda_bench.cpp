@@ -149,6 +149,10 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
                     s.stage_timed_ms / n, s.stage_integrity_ms / n, std::max(0.0, (s.stage_request_ms - staged) / n),
                     std::max(0.0, (s.stage_worker_ms - staged) / n), std::max(0.0, (s.stage_request_ms - s.stage_worker_ms) / n),
                     s.stage_unload_ms / n, s.staged_runs);
+        std::printf("comparison: %ld output buffers found equal to the original's on the GPU, %ld copied to the host "
+                    "and compared there (they differed, or had no copy of the reference on the GPU); integrity checks of the worker's "
+                    "own buffers: %ld on the GPU, %ld read back to the host\n",
+                    s.compared_on_gpu, s.compared_on_host, s.integrity_on_gpu, s.integrity_on_host);
         std::printf("module load, ms per finished run: %.2f = plain module %.2f + finding its kernel %.2f + the guarded "
                     "module and its symbols %.2f\n",
                     s.stage_load_ms / n, s.stage_load_plain_ms / n, s.stage_load_find_ms / n, s.stage_load_guard_ms / n);

@@ -47,6 +47,10 @@ RunVerdict classify_run_reply(const worker::Message& reply) {
         v.integrity_ms = reply.number("integrity-ms");
         v.worker_ms = reply.number("worker-ms");
         v.unload_ms = reply.number("unload-ms");
+        v.compared_on_gpu = static_cast<long>(reply.integer("compared-on-gpu", 0));
+        v.compared_on_host = static_cast<long>(reply.integer("compared-on-host", 0));
+        v.integrity_on_gpu = static_cast<long>(reply.integer("integrity-on-gpu", 0));
+        v.integrity_on_host = static_cast<long>(reply.integer("integrity-on-host", 0));
         // "plain module load,kernel lookup,guarded module load and lookups" (newer workers only).
         const std::string parts = reply.get("load-parts-ms");
         if (!parts.empty() && std::sscanf(parts.c_str(), "%lf,%lf,%lf", &v.load_plain_ms, &v.load_find_ms, &v.load_guard_ms) != 3)

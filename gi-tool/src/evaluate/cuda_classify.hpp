@@ -24,6 +24,10 @@ struct RunVerdict {
     double worker_ms = 0;              // the worker's whole time on the request (0 from older workers)
     double load_plain_ms = 0, load_find_ms = 0, load_guard_ms = 0;  // the load stage's parts
     double unload_ms = 0;              // the worker's unloading of earlier variants' modules since its last reply
+    long compared_on_gpu = 0;          // output buffers found equal to the original's on the GPU,
+    long compared_on_host = 0;         //   and those copied to the host and compared there
+    long integrity_on_gpu = 0;         // the worker's own buffers its integrity check found intact on the GPU,
+    long integrity_on_host = 0;        //   and those it read back to the host
 };
 
 // A "result" or "error" reply to a variant's run request. Throws gi::Error for replies that mean

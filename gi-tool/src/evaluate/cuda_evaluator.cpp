@@ -954,6 +954,10 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
                 stats.stage_load_ms += v.load_ms;
                 stats.stage_check_ms += v.check_ms;
                 stats.stage_compare_ms += v.compare_ms;
+                stats.compared_on_gpu += v.compared_on_gpu;
+                stats.compared_on_host += v.compared_on_host;
+                stats.integrity_on_gpu += v.integrity_on_gpu;
+                stats.integrity_on_host += v.integrity_on_host;
                 stats.stage_timed_ms += v.timed_ms;
                 stats.stage_integrity_ms += v.integrity_ms;
                 stats.stage_worker_ms += v.worker_ms;
@@ -1150,7 +1154,9 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                         std::to_string(t.compiled) + " compiles with " + (t.compiler.empty() ? "nvrtc" : t.compiler) + ", " +
                         (t.compiled > 0 ? fixed(t.compile_cpu_ms / static_cast<double>(t.compiled), 0) : std::string("0")) +
                         " ms each, " + std::to_string(t.cache_hits) + " cache hits), variant runs " + seconds(t.run_ms) +
-                        " (of which variants that timed out " + seconds(t.timeout_ms) + "), original runs " +
+                        " (of which variants that timed out " + seconds(t.timeout_ms) + "; output buffers found equal to "
+                        "the original's on the GPU " + std::to_string(t.compared_on_gpu) + ", compared on the host " +
+                        std::to_string(t.compared_on_host) + "), original runs " +
                         seconds(t.original_ms) + ", worker restarts " + seconds(t.restart_ms) + " (" +
                         std::to_string(t.worker_restarts) + "), for " + std::to_string(t.variants) + " variants");
     }

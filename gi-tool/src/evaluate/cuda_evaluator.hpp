@@ -115,6 +115,10 @@ struct CudaEvaluatorStats {
     double stage_load_ms = 0;     //   module load(s)
     double stage_check_ms = 0;    //   check run, restoring the case included
     double stage_compare_ms = 0;  //   output download and comparison
+    long compared_on_gpu = 0;     //   output buffers found equal to the original's on the GPU (not downloaded)
+    long compared_on_host = 0;    //   output buffers downloaded and compared on the host
+    long integrity_on_gpu = 0;    //   the worker's own buffers found intact on the GPU after a run,
+    long integrity_on_host = 0;   //   and those read back to the host to check them
     double stage_timed_ms = 0;    //   warm-ups and timed repetitions
     double stage_integrity_ms = 0; //  checking the worker's copies of the case(s) afterwards
     double stage_worker_ms = 0;   //   the worker's whole time on them
