@@ -14,6 +14,8 @@
 #                                           (the search's sanitizer gate runs on it)
 #   THROUGHPUT_CUDA_BENCH=N also runs `gi-tool cuda-bench` with N random variants on each kernel's
 #                                           cases and prints where a variant's run time goes, by stage
+#                                           ($OUT/KERNEL-variants.tsv: each variant's verdict, for
+#                                           bench/rejudge-ab.sh)
 #   THROUGHPUT_SECONDS=0 skips evolve (with THROUGHPUT_CUDA_BENCH: the stage figures alone)
 #   GI_BUILD=/path/to/build (with GI_BUILD_TESTS=ON) reuses a build.
 set -uo pipefail
@@ -101,7 +103,8 @@ for kernel in $kernels; do
     ncases=$(ls -d "$dir/cases"/*/ 2>/dev/null | wc -l)
     if [[ -n "${THROUGHPUT_CUDA_BENCH:-}" ]]; then
         timeout 600 "$tool" cuda-bench "$file" "${options[@]}" "${includes[@]}" --cases "$dir/cases" \
-            --variants "$THROUGHPUT_CUDA_BENCH" --seed 1 "${extra_options[@]}" >"$dir/cuda-bench.log" 2>&1
+            --variants "$THROUGHPUT_CUDA_BENCH" --seed 1 --log "$OUT/$kernel-variants.tsv" "${extra_options[@]}" \
+            >"$dir/cuda-bench.log" 2>&1
         { echo "==== $kernel: cuda-bench exit $? ($THROUGHPUT_CUDA_BENCH variants, $case_mb MB of cases)"
           cat "$dir/cuda-bench.log"; } | tee -a "$OUT/cuda-bench.log" | grep -E '^====|per minute|run stages|module load|^comparison:'
     fi

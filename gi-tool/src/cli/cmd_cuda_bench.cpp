@@ -36,8 +36,10 @@ const char* kHelp =
     "  --max-edits N             edits per variant, drawn from 1..N (default 3)\n"
     "  --seed S                  random seed (default 1)\n"
     "  --sanitize N              also run compute-sanitizer on the first N correct variants (default 0)\n"
-    "  --log FILE                one line per variant: number, status, genome, the first line of the detail\n"
-    "                            (tab-separated), to see which edits hang, crash or differ\n\n";
+    "  --log FILE                one line per variant: number, case, status, error (the mean penalty, every\n"
+    "                            digit), genome, the first line of the detail (tab-separated), to see which\n"
+    "                            edits hang, crash or differ, or to compare two builds' verdicts on the same\n"
+    "                            variants (the same seed draws the same variants and cases)\n\n";
 
 int run_cuda_bench(const std::vector<std::string>& raw) {
     std::vector<std::string> value_options = kernel_value_options();
@@ -106,7 +108,9 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
             ++statuses[result.results[i].status];
             if (log.is_open()) {
                 const std::string& detail = result.results[i].detail;
-                log << first + i << '\t' << to_string(result.results[i].status) << '\t'
+                char error[32];
+                std::snprintf(error, sizeof error, "%.17g", result.results[i].error);
+                log << first + i << '\t' << case_index << '\t' << to_string(result.results[i].status) << '\t' << error << '\t'
                     << genome_to_text(variants[first + i].genome) << '\t' << detail.substr(0, detail.find('\n')) << '\n';
             }
             if (result.results[i].status == EvalStatus::Ok && result.results[i].error == 0) correct.push_back(&variants[first + i]);

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Re-judging (issue 19: "no variant judged differently than today"): the same random variants of
+# each kernel, evaluated on the same cases by an older build and by this one on one GPU, and every
+# verdict compared: status and error (the mean penalty, every digit). `gi-tool cuda-bench` with one
+# seed draws the same variants and cases in both (bench/throughput.sh, THROUGHPUT_CUDA_BENCH).
+# Statuses that depend on time (a variant near its timeout allowance) may differ between any two
+# runs; the table says which statuses changed, so such changes can be told from real ones.
+#
+#   git archive OLD | gzip >.carry/rejudge-old.tgz     # the older tree (here, before a device call)
+#   REJUDGE_OLD=.carry/rejudge-old.tgz OUT=$OUT bash bench/rejudge-ab.sh
+#   REJUDGE_KERNELS="row_filter stereo" REJUDGE_VARIANTS=200 (the defaults)
+#
+# REJUDGE_OLD: a tarball of the older source tree, or its folder. Results: $OUT/rejudge.md and the
+# two builds' per-variant verdicts ($OUT/old, $OUT/new: KERNEL-variants.tsv).
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="${OUT:-$root/out/rejudge}"
+mkdir -p "$OUT"
+old="${REJUDGE_OLD:?set REJUDGE_OLD to the older tree (tarball or folder)}"
+kernels="${REJUDGE_KERNELS:-row_filter stereo}"
+variants="${REJUDGE_VARIANTS:-200}"
+jobs="${GI_JOBS:-$(nproc)}"
+export PATH="/usr/local/cuda/bin:$PATH"
+# shellcheck source=bench/common.sh
+source "$root/bench/common.sh"
+unpack_carried_packages >"$OUT/deps.log" 2>&1
+detect_gpu
+
+old_tree="$old"
+if [[ -f "$old" ]]; then
+    old_tree=/tmp/gi-rejudge-old-tree
+    rm -rf "$old_tree" && mkdir -p "$old_tree" && tar -xzf "$old" -C "$old_tree" || { echo "cannot unpack $old"; exit 2; }
+fi
+[[ -f "$old_tree/bench/throughput.sh" ]] || { echo "$old_tree: not a gi-optimize tree with bench/throughput.sh"; exit 2; }
+# The older tree's benchmark script may predate the verdict log: this tree's runs both builds.
+old_build=/tmp/gi-rejudge-old-build
+if ! { cmake -S "$old_tree" -B "$old_build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON \
+           -DCMAKE_CUDA_ARCHITECTURES="$arch" "${prefix_args[@]}" >"$OUT/old-build.log" 2>&1 &&
+       cmake --build "$old_build" -j "$jobs" --target gi-tool gi-worker stereo_driver corpus_row_filter \
+           corpus_struct_pointers >>"$OUT/old-build.log" 2>&1; }; then
+    tail -30 "$OUT/old-build.log"; exit 1
+fi
+for which in old new; do
+    build_option=()
+    [[ "$which" == old ]] && build_option=(GI_BUILD="$old_build")
+    env "${build_option[@]}" OUT="$OUT/$which" THROUGHPUT_SECONDS=0 THROUGHPUT_CUDA_BENCH="$variants" \
+        THROUGHPUT_KERNELS="$kernels" bash "$root/bench/throughput.sh" >"$OUT/$which.log" 2>&1
+    grep -E '^====|per minute|run stages|^comparison:' "$OUT/$which.log"
+done
+
+{
+    echo "# Re-judging: $variants random variants per kernel, an older build against this one"
+    echo
+    echo "GPU: ${gpu:-none}; $(date -u +%Y-%m-%dT%H:%MZ); this tree: commit ${GI_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)};" \
+         "older tree: ${REJUDGE_OLD_COMMIT:-$old}"
+    echo
+    echo "| kernel | variants in both | same status and error | status changed | error changed (same status) |"
+    echo "|---|---|---|---|---|"
+    for kernel in $kernels; do
+        a="$OUT/old/$kernel-variants.tsv" b="$OUT/new/$kernel-variants.tsv"
+        if [[ ! -s "$a" || ! -s "$b" ]]; then echo "| $kernel | no verdicts (see old.log, new.log) | | | |"; continue; fi
+        # Columns: number, case, status, error, genome, detail. Joined on number; the genome must match.
+        awk -F'\t' -v k="$kernel" 'NR == FNR { s[$1] = $3; e[$1] = $4; g[$1] = $5; next }
+            ($1 in s) && g[$1] == $5 { n++; if (s[$1] != $3) { sc++; c[s[$1] " -> " $3]++ } else if (e[$1] != $4) ec++; else same++ }
+            ($1 in s) && g[$1] != $5 { mismatched++ }
+            END { changes = ""; for (x in c) changes = changes (changes == "" ? "" : ", ") x " " c[x];
+                  printf "| %s | %d%s | %d | %d%s | %d |\n", k, n, mismatched ? " (" mismatched " other genomes: not the same draw)" : "",
+                         same, sc, sc ? " (" changes ")" : "", ec }' "$a" "$b"
+    done
+    echo
+    echo "Each variant's line in old/KERNEL-variants.tsv and new/KERNEL-variants.tsv (number, case, status,"
+    echo "error, genome, detail); command: REJUDGE_OLD=... bash bench/rejudge-ab.sh"
+    for kernel in $kernels; do
+        a="$OUT/old/$kernel-variants.tsv" b="$OUT/new/$kernel-variants.tsv"
+        [[ -s "$a" && -s "$b" ]] || continue
+        awk -F'\t' -v k="$kernel" 'NR == FNR { s[$1] = $3; e[$1] = $4; next }
+            ($1 in s) && (s[$1] != $3 || e[$1] != $4) { if (++shown <= 20) printf "    %s variant %s (case %s): %s %s -> %s %s: %s\n", k, $1, $2, s[$1], e[$1], $3, $4, $5 }' "$a" "$b"
+    done
+} | tee "$OUT/rejudge.md"
