@@ -34,6 +34,7 @@
 #include "variant/paired_build.hpp"
 #include "worker/protocol.hpp"
 #include "worker/reference_file.hpp"
+#include "worker/run_result.hpp"
 
 namespace gi::worker {
 namespace {
@@ -101,11 +102,14 @@ LaunchShape shape_from(const Message& m, const TestCase& tc) {
     return shape;
 }
 
-std::string join_times(const std::vector<double>& times) {
-    std::ostringstream out;
-    out.precision(9);
-    for (std::size_t i = 0; i < times.size(); ++i) out << (i ? "," : "") << times[i];
-    return out.str();
+// The reply to a run request that ended before the kernel ran (its module did not load, no such kernel).
+Message short_result(const std::string& outcome, const std::string& detail, bool sticky = false, const std::string& cuda_error = "") {
+    RunResult r;
+    r.outcome = outcome;
+    r.detail = detail;
+    r.sticky = sticky;
+    r.cuda_error = cuda_error;
+    return to_message(r);
 }
 
 std::string outcome_name(RunReport::Outcome o) {
@@ -405,12 +409,9 @@ private:
         if (loaded != CUDA_SUCCESS) {
             plain.module = nullptr;
             const bool sticky = is_sticky(loaded) || cuCtxSynchronize() != CUDA_SUCCESS;
-            reply({"result",
-                   {{"outcome", "load-error"},
-                    {"cuda-error", cuda_error_name(loaded)},
-                    {"sticky", sticky ? "1" : "0"},
-                    {"detail", "loading the compiled module: " + cuda_error_name(loaded) + " (" + cuda_error_text(loaded) + ")"}},
-                   {}});
+            reply(short_result("load-error", "loading the compiled module: " + cuda_error_name(loaded) + " (" +
+                                                 cuda_error_text(loaded) + ")",
+                               sticky, cuda_error_name(loaded)));
             return !sticky;
         }
         const auto plain_loaded = std::chrono::steady_clock::now();
@@ -418,13 +419,13 @@ private:
         try {
             kernel = find_kernel(plain.module, m.get("kernel"));
         } catch (const Error& e) {
-            reply({"result", {{"outcome", "no-kernel"}, {"sticky", "0"}, {"detail", e.what()}}, {}});
+            reply(short_result("no-kernel", e.what()));
             return true;
         }
         try {
             request.variables = variable_places(plain.module, replay.test_case());
         } catch (const std::exception& e) {
-            reply({"result", {{"outcome", "load-error"}, {"sticky", "0"}, {"detail", e.what()}}, {}});
+            reply(short_result("load-error", e.what()));
             return true;
         }
         const auto kernel_found = std::chrono::steady_clock::now();
@@ -441,12 +442,9 @@ private:
                 if (r != CUDA_SUCCESS) {
                     guard_module.module = nullptr;
                     if (is_sticky(r) || cuCtxSynchronize() != CUDA_SUCCESS) {
-                        reply({"result",
-                               {{"outcome", "load-error"},
-                                {"cuda-error", cuda_error_name(r)},
-                                {"sticky", "1"},
-                                {"detail", "loading the loop-guarded module: " + cuda_error_name(r) + " (" + cuda_error_text(r) + ")"}},
-                               {}});
+                        reply(short_result("load-error", "loading the loop-guarded module: " + cuda_error_name(r) + " (" +
+                                                             cuda_error_text(r) + ")",
+                                           true, cuda_error_name(r)));
                         return false;
                     }
                     guard_state = "unusable: loading it failed: " + cuda_error_name(r);
@@ -472,10 +470,6 @@ private:
         StageTimes stages;
         const auto loaded_all = std::chrono::steady_clock::now();
         stages.load_ms = ms_between(load_start, loaded_all);
-        // The load stage's parts, to tell the driver's loading from the lookups around it.
-        const std::string load_parts = std::to_string(ms_between(load_start, plain_loaded)) + "," +
-                                       std::to_string(ms_between(plain_loaded, kernel_found)) + "," +
-                                       std::to_string(ms_between(kernel_found, loaded_all));
         const bool had_reference = replay.has_reference();
         RunReport report;
         try {
@@ -491,48 +485,50 @@ private:
             return true;
         }
         const ErrorSummary& c = report.comparison;
-        Message result{"result",
-               {{"outcome", outcome_name(report.outcome)},
-                {"cuda-error", report.cuda_error},
-                {"sticky", report.sticky ? "1" : "0"},
-                {"detail", report.outcome == RunReport::Outcome::Ok ? c.detail : report.detail},
-                {"elements", std::to_string(c.elements)},
-                {"mismatches", std::to_string(c.mismatches)},
-                {"unwritten", std::to_string(c.unwritten)},
-                {"non-finite", std::to_string(c.non_finite)},
-                {"worst", std::to_string(c.worst_error)},
-                {"error", std::to_string(c.error)},
-                {"hard-failure", c.hard_failure ? "1" : "0"},
-                {"times", join_times(report.times_ms)},
-                {"poisonable", report.poisonable},
-                {"loop-guard", guard_state},
-                {"load-ms", std::to_string(stages.load_ms)},
-                {"check-ms", std::to_string(report.stages.check_ms)},
-                {"compare-ms", std::to_string(report.stages.compare_ms)},
-                {"timed-ms", std::to_string(report.stages.timed_ms)},
-                {"integrity-ms", std::to_string(report.stages.integrity_ms)},
-                {"compared-on-gpu", std::to_string(report.compared_on_gpu)},
-                {"compared-on-host", std::to_string(report.compared_on_host)},
-                {"integrity-on-gpu", std::to_string(report.integrity_on_gpu)},
-                {"integrity-on-host", std::to_string(report.integrity_on_host)}},
-               {}};
+        RunResult result;
+        result.outcome = outcome_name(report.outcome);
+        result.cuda_error = report.cuda_error;
+        result.sticky = report.sticky;
+        result.detail = report.outcome == RunReport::Outcome::Ok ? c.detail : report.detail;
+        result.elements = c.elements;
+        result.mismatches = c.mismatches;
+        result.unwritten = c.unwritten;
+        result.non_finite = c.non_finite;
+        result.worst = c.worst_error;
+        result.error = c.error;
+        result.hard_failure = c.hard_failure;
+        result.times_ms = report.times_ms;
+        result.poisonable = report.poisonable;
+        result.loop_guard = guard_state;
+        result.compared_on_gpu = report.compared_on_gpu;
+        result.compared_on_host = report.compared_on_host;
+        result.integrity_on_gpu = report.integrity_on_gpu;
+        result.integrity_on_host = report.integrity_on_host;
+        RunStages& s = result.stages.emplace();
+        s.load_ms = stages.load_ms;
+        s.check_ms = report.stages.check_ms;
+        s.compare_ms = report.stages.compare_ms;
+        s.timed_ms = report.stages.timed_ms;
+        s.integrity_ms = report.stages.integrity_ms;
+        s.load_plain_ms = ms_between(load_start, plain_loaded);
+        s.load_find_ms = ms_between(plain_loaded, kernel_found);
+        s.load_guard_ms = ms_between(kernel_found, loaded_all);
         if (request.original && !had_reference && replay.has_reference() && m.fields.count("reference-out")) {
             // Written once per case, for every worker started after this one.
             try {
                 ReferenceOutputs ref{replay.test_case().path, sha256_hex(m.payload), report.poisonable, replay.reference()};
-                result.fields["reference-sha256"] = write_reference_file(m.get("reference-out"), ref);
-                result.fields["reference-file"] = m.get("reference-out");
+                result.reference_sha256 = write_reference_file(m.get("reference-out"), ref);
+                result.reference_file = m.get("reference-out");
             } catch (const std::exception& e) {
-                result.fields["reference-error"] = e.what();
+                result.reference_error = e.what();
             }
         }
         // The worker's whole time on the request, so the parent can tell its own and the pipes'
         // share of a request from the worker's time outside the stages above.
-        result.fields["load-parts-ms"] = load_parts;
-        result.fields["unload-ms"] = std::to_string(unload_ms_);
+        s.unload_ms = unload_ms_;
         unload_ms_ = 0;
-        result.fields["worker-ms"] = std::to_string(ms_since(request_start));
-        reply(result);
+        s.worker_ms = ms_since(request_start);
+        reply(to_message(result));
         return !report.sticky;
     }
 

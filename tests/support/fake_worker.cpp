@@ -21,6 +21,7 @@
 #include "util/hash.hpp"
 #include "worker/protocol.hpp"
 #include "worker/reference_file.hpp"
+#include "worker/run_result.hpp"
 
 namespace {
 
@@ -102,29 +103,29 @@ int run_fake_replay() {
                 continue;
             }
             Case& c = it->second;
-            Message result{"result", {{"outcome", "ok"}, {"sticky", "0"}, {"elements", "100"}, {"mismatches", "0"},
-                                      {"unwritten", "0"}, {"non-finite", "0"}, {"worst", "0"}, {"error", "0"},
-                                      {"hard-failure", "0"}, {"times", "1,1,1"}, {"poisonable", "1,0"}},
-                           {}};
+            gi::worker::RunResult result;
+            result.elements = 100;
+            result.times_ms = {1, 1, 1};
+            result.poisonable = "1,0";
             const std::string oracle = std::getenv("GI_FAKE_ORACLE") ? std::getenv("GI_FAKE_ORACLE") : "";
             if (m->get("role") == "original") {
                 if (!c.referenced) {
                     c.referenced = true;
                     log("original-computed", slot);
                     if (oracle == "differs" && slot == "0") {
-                        result.fields["mismatches"] = "7";
-                        result.fields["worst"] = "0.5";
-                        result.fields["detail"] = "buffer 0 (output, kernel argument 0): 7 of 100 elements differ, first at 3";
+                        result.mismatches = 7;
+                        result.worst = 0.5;
+                        result.detail = "buffer 0 (output, kernel argument 0): 7 of 100 elements differ, first at 3";
                     }
                     if (m->fields.count("reference-out")) {
                         ReferenceOutputs ref{c.tc.path, gi::sha256_hex(m->payload), "1,0", {}};
                         for (const auto& b : c.tc.buffers) ref.outputs.push_back(b.read_only ? gi::Bytes{} : gi::Bytes(b.size, 0x5a));
-                        result.fields["reference-sha256"] = write_reference_file(m->get("reference-out"), ref);
-                        result.fields["reference-file"] = m->get("reference-out");
+                        result.reference_sha256 = write_reference_file(m->get("reference-out"), ref);
+                        result.reference_file = m->get("reference-out");
                         log("reference-written", slot, m->get("reference-out"));
                     }
                 }
-                write_message(1, result);
+                write_message(1, to_message(result));
                 continue;
             }
             if (!c.referenced) {
@@ -152,19 +153,20 @@ int run_fake_replay() {
             }
             const bool guarded_run = guard_bytes > 0 || paired;
             if (m->get("role") == "rerun" && (oracle == "moves" || oracle == "moves-beyond")) {
-                result.fields["worst"] = "0.002";
-                result.fields["error"] = "0.0001";
+                result.worst = 0.002;
+                result.error = 0.0001;
                 if (oracle == "moves-beyond") {
-                    result.fields["mismatches"] = "3";
-                    result.fields["detail"] = "buffer 0 (output, kernel argument 0): 3 of 100 elements differ, first at 9";
+                    result.mismatches = 3;
+                    result.detail = "buffer 0 (output, kernel argument 0): 3 of 100 elements differ, first at 9";
                 }
             }
-            result.fields["loop-guard"] = guarded_run ? "used" : "none";
-            result.fields["load-ms"] = "0.5";
-            result.fields["check-ms"] = "1";
-            result.fields["compare-ms"] = "2";
-            result.fields["timed-ms"] = "3";
-            result.fields["integrity-ms"] = "0.25";
+            result.loop_guard = guarded_run ? "used" : "none";
+            gi::worker::RunStages& stages = result.stages.emplace();
+            stages.load_ms = 0.5;
+            stages.check_ms = 1;
+            stages.compare_ms = 2;
+            stages.timed_ms = 3;
+            stages.integrity_ms = 0.25;
             write_message(1, {"started", {}, {}});
             const std::string block = m->get("block");
             // The oracle gate's second replay of the original is a run like a variant's.
@@ -178,13 +180,13 @@ int run_fake_replay() {
             }
             if (block.rfind("32,", 0) == 0) {
                 write_message(1, {"checked", {}, {}});
-                result.fields["outcome"] = "corrupted";
-                result.fields["sticky"] = "1";
-                result.fields["times"] = "";
-                result.fields["detail"] = "wrote outside its buffers: the worker's working copy 1 of buffer 1 (read-only "
+                result.outcome = "corrupted";
+                result.sticky = true;
+                result.times_ms.clear();
+                result.detail = "wrote outside its buffers: the worker's working copy 1 of buffer 1 (read-only "
                                           "input, kernel argument 1) changed during the run (12 of 16384 bytes differ, the "
                                           "first at byte 0)";
-                write_message(1, result);
+                write_message(1, to_message(result));
                 return 0;
             }
             if (block.rfind("64,", 0) == 0) {
@@ -192,10 +194,10 @@ int run_fake_replay() {
                     for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
                 }
                 write_message(1, {"checked", {}, {}});
-                result.fields["outcome"] = "loop-overrun";
-                result.fields["detail"] = "a loop was still running " + m->get("guard-budget-us") +
+                result.outcome = "loop-overrun";
+                result.detail = "a loop was still running " + m->get("guard-budget-us") +
                                           " us after the kernel started; the loop guard stopped it";
-                write_message(1, result);
+                write_message(1, to_message(result));
                 continue;
             }
             if (block.rfind("512,", 0) == 0) {
@@ -203,7 +205,7 @@ int run_fake_replay() {
             }
             if (block.rfind("128,", 0) == 0) std::abort();
             write_message(1, {"checked", {}, {}});
-            write_message(1, result);
+            write_message(1, to_message(result));
         } else {
             write_message(1, {"error", {{"message", "unknown request '" + m->type + "'"}}, {}});
         }

@@ -5,22 +5,9 @@
 #include <sstream>
 
 #include "util/error.hpp"
+#include "worker/run_result.hpp"
 
 namespace gi {
-namespace {
-std::vector<double> parse_times(const std::string& text) {
-    std::vector<double> out;
-    std::stringstream in(text);
-    std::string part;
-    while (std::getline(in, part, ',')) {
-        char* end = nullptr;
-        const double v = std::strtod(part.c_str(), &end);
-        if (part.empty() || *end != '\0') throw Error("GPU worker sent a malformed timing '" + part + "'");
-        out.push_back(v);
-    }
-    return out;
-}
-}  // namespace
 
 RunVerdict classify_run_reply(const worker::Message& reply) {
     RunVerdict v;
@@ -34,27 +21,28 @@ RunVerdict classify_run_reply(const worker::Message& reply) {
         return v;
     }
     if (reply.type != "result") throw Error("GPU worker answered a run request with '" + reply.type + "'");
-    const std::string outcome = reply.get("outcome");
-    v.restart_worker = reply.get("sticky") == "1";
-    v.result.detail = reply.get("detail");
-    v.guard_unusable = reply.get("loop-guard").rfind("unusable", 0) == 0;
-    if (reply.fields.count("check-ms")) {
+    const worker::RunResult r = worker::run_result_from(reply);
+    const std::string& outcome = r.outcome;
+    v.restart_worker = r.sticky;
+    v.result.detail = r.detail;
+    v.guard_unusable = r.loop_guard.rfind("unusable", 0) == 0;
+    v.compared_on_gpu = r.compared_on_gpu;
+    v.compared_on_host = r.compared_on_host;
+    v.integrity_on_gpu = r.integrity_on_gpu;
+    v.integrity_on_host = r.integrity_on_host;
+    if (r.stages) {
+        const worker::RunStages& s = *r.stages;
         v.has_stages = true;
-        v.load_ms = reply.number("load-ms");
-        v.check_ms = reply.number("check-ms");
-        v.compare_ms = reply.number("compare-ms");
-        v.timed_ms = reply.number("timed-ms");
-        v.integrity_ms = reply.number("integrity-ms");
-        v.worker_ms = reply.number("worker-ms");
-        v.unload_ms = reply.number("unload-ms");
-        v.compared_on_gpu = static_cast<long>(reply.integer("compared-on-gpu", 0));
-        v.compared_on_host = static_cast<long>(reply.integer("compared-on-host", 0));
-        v.integrity_on_gpu = static_cast<long>(reply.integer("integrity-on-gpu", 0));
-        v.integrity_on_host = static_cast<long>(reply.integer("integrity-on-host", 0));
-        // "plain module load,kernel lookup,guarded module load and lookups" (newer workers only).
-        const std::string parts = reply.get("load-parts-ms");
-        if (!parts.empty() && std::sscanf(parts.c_str(), "%lf,%lf,%lf", &v.load_plain_ms, &v.load_find_ms, &v.load_guard_ms) != 3)
-            throw Error("GPU worker sent malformed load-parts-ms '" + parts + "'");
+        v.load_ms = s.load_ms;
+        v.check_ms = s.check_ms;
+        v.compare_ms = s.compare_ms;
+        v.timed_ms = s.timed_ms;
+        v.integrity_ms = s.integrity_ms;
+        v.worker_ms = s.worker_ms;
+        v.unload_ms = s.unload_ms;
+        v.load_plain_ms = s.load_plain_ms;
+        v.load_find_ms = s.load_find_ms;
+        v.load_guard_ms = s.load_guard_ms;
     }
     if (outcome == "loop-overrun") {
         // Stopped by the guard, so the worker and its context are fine: no restart.
@@ -80,16 +68,16 @@ RunVerdict classify_run_reply(const worker::Message& reply) {
         return v;
     }
     if (outcome != "ok") throw Error("GPU worker sent an unknown outcome '" + outcome + "'");
-    v.elements = static_cast<std::uint64_t>(reply.integer("elements"));
-    v.mismatches = static_cast<std::uint64_t>(reply.integer("mismatches"));
-    v.worst_error = reply.number("worst");
-    v.result.error = reply.number("error");
-    if (reply.get("hard-failure") == "1") {
+    v.elements = r.elements;
+    v.mismatches = r.mismatches;
+    v.worst_error = r.worst;
+    v.result.error = r.error;
+    if (r.hard_failure) {
         v.result.status = EvalStatus::WrongAnswer;
         return v;
     }
     v.result.status = EvalStatus::Ok;
-    v.times_ms = parse_times(reply.get("times"));
+    v.times_ms = r.times_ms;
     return v;
 }
 

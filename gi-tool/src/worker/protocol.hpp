@@ -21,9 +21,8 @@
 // `guard-budget-us` is how long a loop of the guarded check run may go on after the launch (the original's
 // time x the timeout factor + the guard's margin). The result says `loop-guard=` none, used, or
 // "unusable: why" (then the check ran unguarded), outcome `loop-overrun` when the guard stopped
-// a loop (the worker stays), and per-stage wall times `load-ms`, `check-ms`, `compare-ms`,
-// `timed-ms`, `integrity-ms`, with `compared-on-gpu` and `compared-on-host`: the output buffers the
-// comparisons found equal to the original's on the GPU, and those read back to the host. After every variant's run the worker checks its own copies of the
+// a loop (the worker stays), and per-stage wall times; every field of the "result" reply is
+// declared once, in worker/run_result.hpp (RunResult), which both ends use. After every variant's run the worker checks its own copies of the
 // loaded cases (pristine buffers, poison images, read-only working copies); when the variant
 // changed one (it wrote past its buffers without faulting) the outcome is `corrupted`, with
 // sticky=1: the worker exits after the reply, so the next variant runs on an intact case.
