@@ -10,6 +10,8 @@
 #   REJUDGE_OLD=.carry/rejudge-old.tgz OUT=$OUT bash bench/rejudge-ab.sh
 #   REJUDGE_KERNELS="row_filter stereo" REJUDGE_VARIANTS=200 (the defaults)
 #
+# Errors are compared to six decimals: workers before 06b47be sent numbers with six (std::to_string),
+# so an older build's errors carry no more.
 # REJUDGE_OLD: a tarball of the older source tree, or its folder. Results: $OUT/rejudge.md and the
 # two builds' per-variant verdicts ($OUT/old, $OUT/new: KERNEL-variants.tsv).
 set -uo pipefail
@@ -40,9 +42,12 @@ if ! { cmake -S "$old_tree" -B "$old_build" -G Ninja -DCMAKE_BUILD_TYPE=Release 
            corpus_struct_pointers >>"$OUT/old-build.log" 2>&1; }; then
     tail -30 "$OUT/old-build.log"; exit 1
 fi
-for which in old new; do
+# "again": this build a second time, so variants whose verdict changes between two runs of one build
+# (racy ones: their outputs differ from run to run) can be told from what the change did.
+for which in old new again; do
     build_option=()
     [[ "$which" == old ]] && build_option=(GI_BUILD="$old_build")
+    [[ "$which" == again ]] && build_option=(GI_BUILD=/tmp/gi-throughput-build)
     env "${build_option[@]}" OUT="$OUT/$which" THROUGHPUT_SECONDS=0 THROUGHPUT_CUDA_BENCH="$variants" \
         THROUGHPUT_KERNELS="$kernels" bash "$root/bench/throughput.sh" >"$OUT/$which.log" 2>&1
     grep -E '^====|per minute|run stages|^comparison:' "$OUT/$which.log"
@@ -54,18 +59,21 @@ done
     echo "GPU: ${gpu:-none}; $(date -u +%Y-%m-%dT%H:%MZ); this tree: commit ${GI_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)};" \
          "older tree: ${REJUDGE_OLD_COMMIT:-$old}"
     echo
-    echo "| kernel | variants in both | same status and error | status changed | error changed (same status) |"
-    echo "|---|---|---|---|---|"
+    echo "| kernel | runs compared | variants in both | same status and error | status changed | error changed (same status) |"
+    echo "|---|---|---|---|---|---|"
+    for pair in "old new" "new again"; do
     for kernel in $kernels; do
-        a="$OUT/old/$kernel-variants.tsv" b="$OUT/new/$kernel-variants.tsv"
+        read -r first second <<<"$pair"
+        a="$OUT/$first/$kernel-variants.tsv" b="$OUT/$second/$kernel-variants.tsv"
         if [[ ! -s "$a" || ! -s "$b" ]]; then echo "| $kernel | no verdicts (see old.log, new.log) | | | |"; continue; fi
         # Columns: number, case, status, error, genome, detail. Joined on number; the genome must match.
-        awk -F'\t' -v k="$kernel" 'NR == FNR { s[$1] = $3; e[$1] = $4; g[$1] = $5; next }
-            ($1 in s) && g[$1] == $5 { n++; if (s[$1] != $3) { sc++; c[s[$1] " -> " $3]++ } else if (e[$1] != $4) ec++; else same++ }
+        awk -F'\t' -v k="$kernel | $first -> $second" 'NR == FNR { s[$1] = $3; e[$1] = sprintf("%.6f", $4); g[$1] = $5; next }
+            ($1 in s) && g[$1] == $5 { n++; if (s[$1] != $3) { sc++; c[s[$1] " -> " $3]++ } else if (e[$1] != sprintf("%.6f", $4)) ec++; else same++ }
             ($1 in s) && g[$1] != $5 { mismatched++ }
             END { changes = ""; for (x in c) changes = changes (changes == "" ? "" : ", ") x " " c[x];
                   printf "| %s | %d%s | %d | %d%s | %d |\n", k, n, mismatched ? " (" mismatched " other genomes: not the same draw)" : "",
                          same, sc, sc ? " (" changes ")" : "", ec }' "$a" "$b"
+    done
     done
     echo
     echo "Each variant's line in old/KERNEL-variants.tsv and new/KERNEL-variants.tsv (number, case, status,"
@@ -73,7 +81,16 @@ done
     for kernel in $kernels; do
         a="$OUT/old/$kernel-variants.tsv" b="$OUT/new/$kernel-variants.tsv"
         [[ -s "$a" && -s "$b" ]] || continue
-        awk -F'\t' -v k="$kernel" 'NR == FNR { s[$1] = $3; e[$1] = $4; next }
-            ($1 in s) && (s[$1] != $3 || e[$1] != $4) { if (++shown <= 20) printf "    %s variant %s (case %s): %s %s -> %s %s: %s\n", k, $1, $2, s[$1], e[$1], $3, $4, $5 }' "$a" "$b"
+        # Marked "racy" where either run saw the variant's timed build give other outputs than its
+        # checked build (outputs that change from run to run); "again" where this build's two runs
+        # disagree on it too.
+        awk -F'\t' -v k="$kernel" -v again="$OUT/again/$kernel-variants.tsv" '
+            BEGIN { while ((getline line < again) > 0) { split(line, f, "\t"); s2[f[1]] = f[3]; e2[f[1]] = sprintf("%.6f", f[4]); d2[f[1]] = f[6] } }
+            NR == FNR { s[$1] = $3; e[$1] = sprintf("%.6f", $4); d[$1] = $6; next }
+            ($1 in s) && (s[$1] != $3 || e[$1] != sprintf("%.6f", $4)) {
+                racy = index(d[$1] $6 d2[$1], "gives other outputs than its loop-guarded build") > 0
+                self = ($1 in s2) && (s2[$1] != $3 || e2[$1] != sprintf("%.6f", $4))
+                if (++shown <= 25) printf "    %s variant %s (case %s): %s %s -> %s %s%s%s: %s\n", k, $1, $2, s[$1], e[$1], $3, $4,
+                                          racy ? " [racy]" : "", self ? " [again: " s2[$1] " " e2[$1] "]" : "", substr($6, 1, 160) }' "$a" "$b"
     done
 } | tee "$OUT/rejudge.md"
