@@ -89,47 +89,57 @@ bool within(const Tolerance& t, ElementType type, double e, double a, const unsi
     return false;
 }
 
+void record_mismatch(BufferComparison& c, std::size_t index, double penalty) {
+    ++c.mismatches;
+    c.penalty += penalty;
+    if (c.first_mismatch < 0) c.first_mismatch = static_cast<std::int64_t>(index);
+}
+
+// One float element's verdict, whichever walk read it: `same_bytes` whether its bytes equal the
+// expected ones, `left_poison` whether it still holds the poison pattern, `within_tolerance`
+// (called only when needed) whether the values are within the tolerance.
+template <typename Within>
+void judge_float(BufferComparison& c, std::size_t i, double ev, double av, bool same_bytes, bool left_poison,
+                 const Within& within_tolerance) {
+    if (same_bytes && !std::isnan(ev)) return;
+    if (left_poison && !same_bytes) {
+        ++c.unwritten;
+        record_mismatch(c, i, kUnwrittenPenalty);
+        return;
+    }
+    if (within_tolerance()) {
+        if (std::isfinite(ev) && std::isfinite(av)) c.worst_error = std::max(c.worst_error, std::fabs(ev - av));
+        return;
+    }
+    if (!std::isfinite(av) || !std::isfinite(ev)) {
+        if (std::isfinite(ev)) ++c.non_finite;
+        record_mismatch(c, i, kNonFinitePenalty);
+        return;
+    }
+    const double diff = std::fabs(ev - av);
+    c.worst_error = std::max(c.worst_error, diff);
+    record_mismatch(c, i, std::min(kMaxPenalty, diff));
+}
+
 // compare_buffer's element walk for F32 and F64 outputs, the common types, with the type known at
-// compile time: the same tests in the same order as the generic walk below (so the same counts and
-// the same penalty sum, bit for bit; CompareBuffer.TypedWalkEqualsTheGenericOne), without its
+// compile time: the same verdicts in the same order as the generic walk below (so the same counts
+// and the same penalty sum, bit for bit; CompareBuffer.TypedWalkEqualsTheGenericOne*), without its
 // per-element type switches and memcmp calls. A 16M-element output that differs everywhere took
-// about 150 ms the generic way on one core.
+// about 150 ms the generic way on one core, 58 ms this way.
 template <typename Float, typename Bits>
 void compare_float_elements(BufferComparison& c, ElementType type, const unsigned char* expected, const unsigned char* actual,
                             std::size_t whole, const Tolerance& tolerance, bool poisoned, const Bits poison_bits) {
     static_assert(sizeof(Float) == sizeof(Bits));
     const bool exact = tolerance.exact();
-    auto mismatch = [&](std::size_t index, double penalty) {
-        ++c.mismatches;
-        c.penalty += penalty;
-        if (c.first_mismatch < 0) c.first_mismatch = static_cast<std::int64_t>(index);
-    };
     for (std::size_t i = 0; i < whole; ++i) {
         const unsigned char* e = expected + i * sizeof(Float);
         const unsigned char* a = actual + i * sizeof(Float);
         ++c.elements;
         const Bits eb = load<Bits>(e), ab = load<Bits>(a);
-        const bool same_bytes = eb == ab;
         const double ev = load<Float>(e), av = load<Float>(a);
-        if (same_bytes && !std::isnan(ev)) continue;
-        if (poisoned && ab == poison_bits && !same_bytes) {
-            ++c.unwritten;
-            mismatch(i, kUnwrittenPenalty);
-            continue;
-        }
         // within() is only ev == av for an exact tolerance.
-        if (exact ? ev == av : within(tolerance, type, ev, av, e, a)) {
-            if (std::isfinite(ev) && std::isfinite(av)) c.worst_error = std::max(c.worst_error, std::fabs(ev - av));
-            continue;
-        }
-        if (!std::isfinite(av) || !std::isfinite(ev)) {
-            if (std::isfinite(ev)) ++c.non_finite;
-            mismatch(i, kNonFinitePenalty);
-            continue;
-        }
-        const double diff = std::fabs(ev - av);
-        c.worst_error = std::max(c.worst_error, diff);
-        mismatch(i, std::min(kMaxPenalty, diff));
+        judge_float(c, i, ev, av, eb == ab, poisoned && ab == poison_bits,
+                    [&] { return exact ? ev == av : within(tolerance, type, ev, av, e, a); });
     }
 }
 
@@ -137,11 +147,7 @@ void compare_float_elements(BufferComparison& c, ElementType type, const unsigne
 template <typename Float>
 void count_nans(BufferComparison& c, const unsigned char* expected, std::size_t whole) {
     for (std::size_t i = 0; i < whole; ++i)
-        if (std::isnan(load<Float>(expected + i * sizeof(Float)))) {
-            ++c.mismatches;
-            c.penalty += kNonFinitePenalty;
-            if (c.first_mismatch < 0) c.first_mismatch = static_cast<std::int64_t>(i);
-        }
+        if (std::isnan(load<Float>(expected + i * sizeof(Float)))) record_mismatch(c, i, kNonFinitePenalty);
 }
 
 }  // namespace
@@ -172,11 +178,6 @@ BufferComparison compare_buffer(ElementType type, const unsigned char* expected,
     const std::size_t size = element_size(type);
     const std::size_t whole = bytes / size;
     const Bytes poison = poison_element(type);
-    auto mismatch = [&](std::size_t index, double penalty) {
-        ++c.mismatches;
-        c.penalty += penalty;
-        if (c.first_mismatch < 0) c.first_mismatch = static_cast<std::int64_t>(index);
-    };
     const bool floats = is_float(type);
     // The common case, identical bytes, needs one memcmp (and for floats a scan for NaN, which
     // never equals) instead of the per-element walk.
@@ -186,7 +187,7 @@ BufferComparison compare_buffer(ElementType type, const unsigned char* expected,
         else if (walk == ElementWalk::Typed && type == ElementType::F64) count_nans<double>(c, expected, whole);
         else if (floats)
             for (std::size_t i = 0; i < whole; ++i)
-                if (std::isnan(float_value(type, expected + i * size))) mismatch(i, kNonFinitePenalty);
+                if (std::isnan(float_value(type, expected + i * size))) record_mismatch(c, i, kNonFinitePenalty);
         return c;
     }
     if (walk == ElementWalk::Typed && type == ElementType::F32)
@@ -203,44 +204,28 @@ BufferComparison compare_buffer(ElementType type, const unsigned char* expected,
         const bool same_bytes = std::memcmp(e, a, size) == 0;
         if (floats) {
             const double ev = float_value(type, e), av = float_value(type, a);
-            if (same_bytes && !std::isnan(ev)) continue;
-            if (poisoned && std::memcmp(a, poison.data(), size) == 0 && !same_bytes) {
-                ++c.unwritten;
-                mismatch(i, kUnwrittenPenalty);
-                continue;
-            }
-            if (within(tolerance, type, ev, av, e, a)) {
-                if (std::isfinite(ev) && std::isfinite(av)) c.worst_error = std::max(c.worst_error, std::fabs(ev - av));
-                continue;
-            }
-            if (!std::isfinite(av) || !std::isfinite(ev)) {
-                if (std::isfinite(ev)) ++c.non_finite;
-                mismatch(i, kNonFinitePenalty);
-                continue;
-            }
-            const double diff = std::fabs(ev - av);
-            c.worst_error = std::max(c.worst_error, diff);
-            mismatch(i, std::min(kMaxPenalty, diff));
+            judge_float(c, i, ev, av, same_bytes, poisoned && std::memcmp(a, poison.data(), size) == 0,
+                        [&] { return within(tolerance, type, ev, av, e, a); });
         } else {
             if (same_bytes) continue;
             if (poisoned && std::memcmp(a, poison.data(), size) == 0) {
                 ++c.unwritten;
-                mismatch(i, kUnwrittenPenalty);
+                record_mismatch(c, i, kUnwrittenPenalty);
                 continue;
             }
             if (type == ElementType::Bytes) {
                 c.worst_error = std::max(c.worst_error, std::fabs(static_cast<double>(*e) - *a));
-                mismatch(i, 1);
+                record_mismatch(c, i, 1);
                 continue;
             }
             const long double diff = std::fabs(integer_value(type, e) - integer_value(type, a));
             c.worst_error = std::max(c.worst_error, static_cast<double>(diff));
-            mismatch(i, std::min<double>(kMaxPenalty, static_cast<double>(diff)));
+            record_mismatch(c, i, std::min<double>(kMaxPenalty, static_cast<double>(diff)));
         }
     }
     for (std::size_t i = whole * size; i < bytes; ++i) {
         ++c.elements;
-        if (expected[i] != actual[i]) mismatch(whole + (i - whole * size), 1);
+        if (expected[i] != actual[i]) record_mismatch(c, whole + (i - whole * size), 1);
     }
     return c;
 }
