@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "history/row_columns.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
 
@@ -50,10 +51,6 @@ CREATE TABLE parents (
 CREATE INDEX individuals_genome ON individuals (genome);
 )sql";
 
-constexpr const char* kIndividualColumns =
-    "id, genome, variant_key, case_index, status, detail, error, median_ms, spread_ms, repetitions, "
-    "original_median_ms, original_spread_ms, original_repetitions, score_mean, score_deviation, accepted, birth, "
-    "strategy, generation, slot, wall_s";
 
 std::int64_t now_ns() {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
@@ -63,10 +60,6 @@ std::int64_t now_ns() {
 std::string not_ours(const std::filesystem::path& path, const std::string& why) {
     return path.string() + ": not a gi-optimize history database (" + why +
            "); it was left untouched: move it away or choose another --out";
-}
-
-void bind_timing(SqliteStatement& s, int first, const Timing& t) {
-    s.bind(first, t.median_ms).bind(first + 1, t.spread_ms).bind(first + 2, t.repetitions);
 }
 
 Timing read_timing(const SqliteStatement& s, int first) {
@@ -237,24 +230,11 @@ double History::wall_seconds() const { return wall_offset_ + static_cast<double>
 
 std::optional<EvaluationRow> History::cached(const std::string& variant_key, int case_index) {
     std::lock_guard lock(mutex_);
-    SqliteStatement s(*db_,
-                      "SELECT id, genome, status, detail, error, median_ms, spread_ms, repetitions, original_median_ms, "
-                      "original_spread_ms, original_repetitions, wall_s FROM evaluations "
-                      "WHERE variant_key = ?1 AND case_index = ?2");
+    SqliteStatement s(*db_, "SELECT id, " + history_columns::column_list<EvaluationRow>() +
+                                " FROM evaluations WHERE variant_key = ?1 AND case_index = ?2");
     s.bind(1, variant_key).bind(2, case_index);
     if (!s.step()) return std::nullopt;
-    EvaluationRow row;
-    row.id = s.integer(0);
-    row.variant_key = variant_key;
-    row.case_index = case_index;
-    row.genome = s.text(1);
-    row.result.status = eval_status_from_string(s.text(2));
-    row.result.detail = s.text(3);
-    row.result.error = s.real(4);
-    row.result.time = read_timing(s, 5);
-    row.original = read_timing(s, 8);
-    row.wall_s = s.real(11);
-    return row;
+    return history_columns::read_row<EvaluationRow>(s);
 }
 
 std::optional<Timing> History::original_on(int case_index) {
@@ -269,15 +249,10 @@ std::optional<Timing> History::original_on(int case_index) {
 
 std::int64_t History::add_evaluation(const EvaluationRow& row) {
     std::lock_guard lock(mutex_);
-    SqliteStatement s(*db_,
-                      "INSERT OR IGNORE INTO evaluations (variant_key, case_index, genome, status, detail, error, "
-                      "median_ms, spread_ms, repetitions, original_median_ms, original_spread_ms, original_repetitions, "
-                      "wall_s) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
-    s.bind(1, row.variant_key).bind(2, row.case_index).bind(3, row.genome).bind(4, to_string(row.result.status));
-    s.bind(5, row.result.detail).bind(6, row.result.error);
-    bind_timing(s, 7, row.result.time);
-    bind_timing(s, 10, row.original);
-    s.bind(13, row.wall_s != 0 ? row.wall_s : wall_seconds());
+    SqliteStatement s(*db_, history_columns::insert_statement<EvaluationRow>("evaluations"));
+    EvaluationRow stored = row;
+    if (stored.wall_s == 0) stored.wall_s = wall_seconds();
+    history_columns::bind_row(s, stored);
     s.run();
     if (sqlite3_changes(db_->handle()) == 1) return db_->last_insert_id();
     return cached(row.variant_key, row.case_index)->id;
@@ -306,6 +281,23 @@ std::vector<Measurement> History::measurements_of(const std::string& variant_key
     return out;
 }
 
+IndividualRow individual_row(std::string genome, int case_index, const EvalResult& result, const Timing& original,
+                             bool accepted, std::string strategy, int generation, int slot) {
+    IndividualRow row;
+    row.genome = std::move(genome);
+    row.case_index = case_index;
+    row.status = result.status;
+    row.detail = result.detail;
+    row.error = result.error;
+    row.time = result.time;
+    row.original = original;
+    row.accepted = accepted;
+    row.strategy = std::move(strategy);
+    row.generation = generation;
+    row.slot = slot;
+    return row;
+}
+
 std::int64_t History::add_individual(IndividualRow row) {
     std::lock_guard lock(mutex_);
     Score score = measurement_score({EvalResult{row.status, row.error, row.time, row.detail}, row.original});
@@ -314,18 +306,11 @@ std::int64_t History::add_individual(IndividualRow row) {
         if (!measurements.empty()) score = combined_score(measurements);
     }
     SqliteTransaction transaction(*db_);
-    SqliteStatement s(*db_,
-                      "INSERT OR IGNORE INTO individuals (genome, variant_key, case_index, status, detail, error, "
-                      "median_ms, spread_ms, repetitions, original_median_ms, original_spread_ms, original_repetitions, "
-                      "score_mean, score_deviation, accepted, birth, strategy, generation, slot, wall_s) VALUES (?1, ?2, "
-                      "?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)");
-    s.bind(1, row.genome).bind(2, row.variant_key).bind(3, row.case_index).bind(4, to_string(row.status));
-    s.bind(5, row.detail).bind(6, row.error);
-    bind_timing(s, 7, row.time);
-    bind_timing(s, 10, row.original);
-    s.bind(13, score.mean).bind(14, score.deviation).bind(15, row.accepted ? 1 : 0).bind(16, to_string(row.birth));
-    s.bind(17, row.strategy).bind(18, row.generation).bind(19, row.slot);
-    s.bind(20, row.wall_s != 0 ? row.wall_s : wall_seconds());
+    SqliteStatement s(*db_, history_columns::insert_statement<IndividualRow>("individuals"));
+    row.mean = score.mean;
+    row.deviation = score.deviation;
+    if (row.wall_s == 0) row.wall_s = wall_seconds();
+    history_columns::bind_row(s, row);
     s.run();
     if (sqlite3_changes(db_->handle()) == 0) {
         SqliteStatement existing(*db_, "SELECT id FROM individuals WHERE strategy = ?1 AND generation = ?2 AND slot = ?3");
@@ -354,28 +339,11 @@ std::vector<std::int64_t> History::parents_of(std::int64_t id) {
 
 std::vector<IndividualRow> History::query_individuals(const std::string& where, const std::vector<std::string>& binds) {
     std::lock_guard lock(mutex_);
-    SqliteStatement s(*db_, std::string("SELECT ") + kIndividualColumns + " FROM individuals " + where);
+    SqliteStatement s(*db_, "SELECT id, " + history_columns::column_list<IndividualRow>() + " FROM individuals " + where);
     for (std::size_t i = 0; i < binds.size(); ++i) s.bind(static_cast<int>(i) + 1, binds[i]);
     std::vector<IndividualRow> out;
     while (s.step()) {
-        IndividualRow row;
-        row.id = s.integer(0);
-        row.genome = s.text(1);
-        row.variant_key = s.text(2);
-        row.case_index = static_cast<int>(s.integer(3));
-        row.status = eval_status_from_string(s.text(4));
-        row.detail = s.text(5);
-        row.error = s.real(6);
-        row.time = read_timing(s, 7);
-        row.original = read_timing(s, 10);
-        row.mean = s.real(13);
-        row.deviation = s.real(14);
-        row.accepted = s.integer(15) != 0;
-        row.birth = birth_from_string(s.text(16));
-        row.strategy = s.text(17);
-        row.generation = static_cast<int>(s.integer(18));
-        row.slot = static_cast<int>(s.integer(19));
-        row.wall_s = s.real(20);
+        IndividualRow row = history_columns::read_row<IndividualRow>(s);
         out.push_back(std::move(row));
     }
     for (IndividualRow& row : out) row.parents = parents_of(row.id);

@@ -76,6 +76,11 @@ struct IndividualRow {
     double wall_s = 0;
 };
 
+// The row of one evaluated genome as every phase stores it (search, anneal, tuning, minimisation);
+// the variant key, birth and parents are the caller's to add.
+IndividualRow individual_row(std::string genome, int case_index, const EvalResult& result, const Timing& original,
+                             bool accepted, std::string strategy, int generation, int slot);
+
 struct IndividualFilter {
     std::optional<std::string> strategy;
     bool failures_only = false;   // status other than ok

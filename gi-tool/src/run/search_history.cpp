@@ -32,19 +32,11 @@ void record_tune(History& history, const TuneResult& tune, const std::string& ph
     const auto start = history.latest_with_genome(tune.start);
     for (std::size_t i = 0; i < tune.points.size(); ++i) {
         const TunePoint& p = tune.points[i];
-        IndividualRow row;
-        row.genome = p.genome;
-        row.case_index = tune.case_index;
-        row.status = p.status;
-        if (p.status != EvalStatus::Ok) row.detail = phase + " point: the tuning record keeps no cause";
-        row.error = p.error;
-        row.time = p.time;
-        row.original = p.start;
-        row.accepted = p.accepted;
+        const std::string cause = p.status != EvalStatus::Ok ? phase + " point: the tuning record keeps no cause" : "";
+        IndividualRow row = individual_row(p.genome, tune.case_index, EvalResult{p.status, p.error, p.time, cause}, p.start,
+                                           p.accepted, phase, 0, static_cast<int>(i));
         row.birth = Birth::Tune;
         if (start) row.parents = {*start};
-        row.strategy = phase;
-        row.slot = static_cast<int>(i);
         history.add_individual(row);
     }
 }
@@ -59,19 +51,11 @@ void record_minimise(History& history, const MinimiseResult& result) {
         const auto at = std::find(items.begin(), items.end(), step.item);
         if (at == items.end()) continue;  // the record does not match the genome: nothing honest to store
         const Genome candidate = without_item(current, static_cast<std::size_t>(at - items.begin()));
-        IndividualRow row;
-        row.genome = genome_to_text(candidate);
-        row.case_index = result.case_index;
-        row.status = step.status;
-        row.detail = step.reason;
-        row.error = step.error;
-        row.time = step.candidate;
-        row.original = step.reference;
-        row.accepted = step.removed;
+        IndividualRow row = individual_row(genome_to_text(candidate), result.case_index,
+                                           EvalResult{step.status, step.error, step.candidate, step.reason}, step.reference,
+                                           step.removed, "minimise", 0, static_cast<int>(i));
         row.birth = Birth::Minimise;
         if (before) row.parents = {*before};
-        row.strategy = "minimise";
-        row.slot = static_cast<int>(i);
         history.add_individual(row);
         if (step.removed) current = candidate;
     }
@@ -224,23 +208,13 @@ ScoredBatch SearchHistory::evaluate_generation(int generation, const std::vector
     if (const auto* reporter = dynamic_cast<const BirthReporter*>(&strategy)) births = reporter->births();
     for (std::size_t i = 0; i < batch.scored.size(); ++i) {
         const Scored& s = batch.scored[i];
-        IndividualRow row;
-        row.genome = genome_to_text(s.genome);
+        IndividualRow row = individual_row(genome_to_text(s.genome), batch.case_index, s.result, batch.original, s.accepted,
+                                           strategy.name(), generation, static_cast<int>(i));
         try {
             row.variant_key = make_variant(s.genome, grammar_).key;
         } catch (const Error&) {
             // Not a program: stored with an empty key, as the batch recorded it.
         }
-        row.case_index = batch.case_index;
-        row.status = s.result.status;
-        row.detail = s.result.detail;
-        row.error = s.result.error;
-        row.time = s.result.time;
-        row.original = batch.original;
-        row.accepted = s.accepted;
-        row.strategy = strategy.name();
-        row.generation = generation;
-        row.slot = static_cast<int>(i);
         if (i < births.size()) {
             row.birth = births[i].birth;
             for (const std::string& parent : births[i].parents)

@@ -219,21 +219,10 @@ AnnealIndividual AnnealMaster::complete(Child child, const EvalResult& result, c
     ind.parents = std::move(child.parents);
     ind.step = next_step_++;
     if (history_ != nullptr) {
-        IndividualRow row;
-        row.genome = ind.text;
+        IndividualRow row = individual_row(ind.text, ind.case_index, result, original, ind.accepted, "anneal", ind.step, 0);
         row.variant_key = ind.key;
-        row.case_index = ind.case_index;
-        row.status = result.status;
-        row.detail = result.detail;
-        row.error = result.error;
-        row.time = result.time;
-        row.original = original;
-        row.accepted = ind.accepted;
         row.birth = ind.birth;
         row.parents = ind.parents;
-        row.strategy = "anneal";
-        row.generation = ind.step;
-        row.slot = 0;
         ind.id = history_->add_individual(row);
     } else {
         ind.id = static_cast<std::int64_t>(individuals_.size()) + 1;
