@@ -36,6 +36,7 @@
 #include "evaluate/reference_folder.hpp"
 #include "evaluate/sanitizer_gate.hpp"
 #include "evaluate/spare_workers.hpp"
+#include "evaluate/variant_builder.hpp"
 #include "evaluate/sanitizer_sessions.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
@@ -61,7 +62,6 @@ double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-const std::vector<std::string> kStrictFlags = {"--diag-error=940"};  // missing return statement
 
 // The unedited kernel: the grammar's pieces at their original values reproduce the file.
 std::string original_source(const Grammar& grammar) {
@@ -155,29 +155,20 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
     std::uint64_t gpu_memory = 0;
     std::unique_ptr<ReferenceFolder> references;
 
-    CompiledCodeCache cache;
-    std::unique_ptr<CompilePool> pool;
-    bool use_nvrtc = nvrtc_available();
+    std::unique_ptr<VariantBuilder> builder;  // made with the original's compile (prepare_original)
+    long unguarded_runs = 0;                  // variants whose guarded build the worker could not use
     std::unique_ptr<SanitizerSessions> sanitizer_sessions;  // the gate's long-lived processes
-    bool device_side = false;  // NVRTC compiles device_side_of() each variant, with host header stand-ins
-    std::vector<ProjectHeader> project_side;  // the project's headers, their host code set aside too
-    std::vector<std::string> project_side_key;  // their names and checksums, for the compiled-code key
-    std::vector<std::pair<std::string, std::string>> device_side_headers;  // NVRTC's in-memory headers then
     fs::path kernel_dir;                      // where the kernel file's quoted #includes start
     bool compiler_decided = false;
     std::shared_ptr<DeviceCompileResult> original_cubin;
     std::string original_sha256;
-    std::vector<std::string> strict_flags;  // kStrictFlags when the original compiles with them
-    bool pairing = false;                   // variants' guarded copies share the plain build's module
     std::map<std::string, EvalResult> sanitized;  // by variant key
     std::map<std::string, EvalResult> sanitized_binaries;  // by binary_identity and the checkers run
     bool oracle_checked = false;
-    std::string nvrtc_refusal;  // why NVRTC could not compile the kernel file ("" when it could)
     CudaEvaluatorStats stats;
 
-    explicit Impl(CudaEvaluatorOptions o) : options(std::move(o)), cache(options.compile_cache) {
+    explicit Impl(CudaEvaluatorOptions o) : options(std::move(o)) {
         spares = std::make_unique<SpareWorkers>(options.spare_workers, *this);
-        if (options.nvcc_only) use_nvrtc = false;
     }
 
     // ---- worker -------------------------------------------------------------------------
@@ -305,14 +296,7 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         (restart ? stats.restart_ms : stats.original_ms) += ms_since(start);
     }
 
-    // A variant's builds, as run: `code` is the plain build, or both in one module when `paired`
-    // (variant/paired_build.hpp); `guarded` a separate loop-guarded build, when one is usable.
-    struct Build {
-        DeviceCompileResult code;
-        std::optional<DeviceCompileResult> guarded;
-        bool paired = false;
-        std::optional<DeviceCompileResult> failed_pair;  // a paired compile that failed (then built separately)
-    };
+    using Build = VariantBuild;
 
     // With a guarded build, separate (it rides in front of the plain one) or paired (one module),
     // the request carries the guard's budget (worker/protocol.hpp).
@@ -547,312 +531,18 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         referenced.erase(index);
     }
 
-    // ---- compile ------------------------------------------------------------------------
-    // `headers`: device sides of project headers that stand in for the files (device_side_differs).
-    DeviceCompileResult compile_nvcc(const std::string& source, const std::vector<std::string>& flags,
-                                     const std::vector<ProjectHeader>& headers = {}) {
-        std::string keyed = source;
-        for (const ProjectHeader& h : headers) keyed += "\n// gi-header " + h.include_name + "\n" + h.device_side;
-        const std::string key = compiled_code_key(keyed, flags, arch, "nvcc");
-        if (auto hit = cache.get(key)) return *hit;
-        NvccOptions no;
-        no.nvcc = options.nvcc;
-        no.arch = arch;
-        no.include_dirs = options.include_dirs;
-        TemporaryDirectory dir("gi-cuda-compile");
-        if (!headers.empty()) {
-            // Found before the real ones, as NVRTC finds its in-memory headers by name first.
-            const fs::path stand_ins = dir.path() / "gi-project-headers";
-            for (const ProjectHeader& h : headers) {
-                fs::create_directories((stand_ins / h.include_name).parent_path());
-                std::ofstream(stand_ins / h.include_name, std::ios::binary) << h.device_side;
-            }
-            no.include_dirs.insert(no.include_dirs.begin(), stand_ins.string());
-        }
-        NvccCompiler nvcc(no);
-        const fs::path src = dir.path() / "variant.cu", out = dir.path() / "variant.cubin";
-        {
-            std::ofstream f(src, std::ios::binary);
-            f << source;
-        }
-        const CompileOutcome outcome = nvcc.compile(src, out, flags, "variant.cu");
-        DeviceCompileResult r;
-        r.compiler = "nvcc";
-        r.ms = outcome.seconds * 1000;
-        r.log = outcome.status == CompileOutcome::Status::Ok ? outcome.log : outcome.first_errors;
-        if (outcome.status == CompileOutcome::Status::Ok) {
-            std::ifstream in(out, std::ios::binary);
-            r.cubin.assign(std::istreambuf_iterator<char>(in), {});
-            r.ok = !r.cubin.empty();
-        }
-        cache.put(key, r);
-        return r;
-    }
-
-    // `source` with `instance` (a template kernel's instantiation, "" for none) instantiated: nvcc
-    // only emits the instantiations something names, and a variant's own may be named by no code
-    // in the file (or by host code set aside).
-    static std::string instantiating(const std::string& source, const std::string& instance) {
-        if (instance.empty()) return source;
-        std::string text = source + "\nstatic void* const gi_tuned_instantiation[] = {(void*)&" + instance;
-        if (source.find(std::string("namespace ") + kGuardedNamespace) != std::string::npos)
-            text += ", (void*)&" + std::string(kGuardedNamespace) + "::" + instance;
-        return text + "};\n";
-    }
-
-    // With `whole_file` nvcc compiles the file as the build will; otherwise the run's compiler does.
-    // `instance`: the variant's own instantiation, when the template argument is a parameter.
-    DeviceCompileResult compile(const std::string& source, const std::vector<std::string>& flags, bool whole_file = false,
-                                const std::string& instance = "") {
-        if (use_nvrtc && !whole_file && nvrtc_options_for(flags)) {
-            DeviceCompileRequest request;
-            request.source = source;
-            if (device_side) {
-                std::optional<DeviceSide> cut = device_side_of(source, "variant.cu");
-                if (!cut) return compile_nvcc(source, flags);  // unbalanced brackets: nvcc's verdict
-                request.source = std::move(cut->source);
-                request.headers = device_side_headers;
-            }
-            // A paired build holds the template twice: its guarded copy's instantiations too.
-            std::vector<std::string> names = instantiations;
-            if (!instance.empty() && std::find(names.begin(), names.end(), instance) == names.end()) names.push_back(instance);
-            if (source.find(std::string("namespace ") + kGuardedNamespace) != std::string::npos)
-                for (std::size_t k = 0, n = names.size(); k < n; ++k) names.push_back(std::string(kGuardedNamespace) + "::" + names[k]);
-            std::vector<std::string> keyed = flags;
-            for (const std::string& name : names) keyed.push_back("--name-expression=" + name);
-            // The cut project headers are part of what NVRTC compiled (a --compile-cache outlives
-            // the run, and the headers may change while the kernel file does not).
-            if (device_side) keyed.insert(keyed.end(), project_side_key.begin(), project_side_key.end());
-            const std::string key = compiled_code_key(request.source, keyed, arch, device_side ? "nvrtc-device-side" : "nvrtc");
-            if (auto hit = cache.get(key)) return *hit;
-            request.options = flags;
-            request.arch = arch;
-            request.include_dirs = options.include_dirs;
-            request.name_expressions = names;
-            try {
-                DeviceCompileResult r = compile_with_nvrtc(request);
-                cache.put(key, r);
-                return r;
-            } catch (const Error&) {
-                // NVRTC refused the options: nvcc takes them.
-            }
-        }
-        return compile_nvcc(instantiating(source, instance), flags);
-    }
-
-    // Whether cutting the host code out changes no device code: nvcc builds the whole original and
-    // its device side, and every kernel and module section of the second must be in the first
-    // byte for byte. Template kernels that only host code instantiated are instantiated by address.
-    std::string device_side_differs(const DeviceSide& cut) {
-        std::string text = cut.source;
-        if (!instantiations.empty()) {
-            text += "\nstatic void* const gi_device_side_instantiations[] = {";
-            for (const std::string& name : instantiations) text += "(void*)&" + name + ", ";
-            text += "};\n";
-        }
-        const DeviceCompileResult whole = compile_nvcc(original, options.compile_options);
-        const DeviceCompileResult part = compile_nvcc(text, options.compile_options, project_side);
-        if (!whole.ok || !part.ok) return "nvcc does not compile its device side alone: " + first_error_lines(part.log, 1);
-        try {
-            if (!same_device_code(part.cubin, whole.cubin)) return "nvcc builds different device code from the file without its host code";
-        } catch (const Error& e) {
-            return e.what();
-        }
-        return "";
-    }
-
+    // ---- compile (evaluate/variant_builder.hpp) --------------------------------------------
     void prepare_original() {
         if (original_cubin) return;
         start_worker();
-        if (!pool) pool = std::make_unique<CompilePool>(options.jobs > 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency()));
-        DeviceCompileResult r = compile(original, options.compile_options);
-        if (!r.ok && use_nvrtc) {
-            // Host code or host headers: NVRTC takes the file's device side, when cutting the host
-            // code out is shown to change no device code; else the whole run compiles with nvcc.
-            const std::string whole_file_log = r.log;
-            device_side = true;
-            std::vector<std::string> stand_in_names;
-            device_side_headers = host_header_stand_ins();
-            for (const auto& [name, text] : device_side_headers) stand_in_names.push_back(name);
-            project_side = project_headers(original, kernel_dir, options.include_dirs, toolkit_include_dirs(), stand_in_names);
-            for (const ProjectHeader& h : project_side) {
-                device_side_headers.emplace_back(h.include_name, h.device_side);
-                project_side_key.push_back("--gi-header=" + h.include_name + ":" + sha256_hex(h.device_side));
-            }
-            r = compile(original, options.compile_options);
-            const std::optional<DeviceSide> cut = device_side_of(original, "variant.cu");
-            const std::string why = !cut   ? "its brackets do not balance"
-                                    : r.ok ? device_side_differs(*cut)
-                                           : first_error_lines(r.log, 1);
-            if (why.empty()) {
-                std::cerr << "gi-tool: note: NVRTC compiles the kernel file's device side (" << cut->host_definitions
-                          << " host definitions and the host headers set aside";
-                if (!project_side.empty()) {
-                    std::cerr << "; the host code of the project's headers too:";
-                    for (const ProjectHeader& h : project_side) std::cerr << " " << h.include_name;
-                }
-                std::cerr << "; nvcc builds the same device code from it); the result is validated as nvcc builds the "
-                             "whole file\n";
-            } else {
-                device_side = false;
-                project_side.clear();
-                project_side_key.clear();
-                use_nvrtc = false;
-                r = compile_nvcc(original, options.compile_options);
-                nvrtc_refusal = first_error_lines(whole_file_log, 1) + "; its device side alone: " + why;
-                if (r.ok) std::cerr << "gi-tool: note: NVRTC cannot compile the kernel file (" << nvrtc_refusal
-                                    << "); compiling variants with nvcc\n";
-            }
-        }
-        if (!r.ok) throw Error("the original kernel does not compile for " + arch + ":\n" + first_error_lines(r.log, 5));
-        // The original's build says which compiler variants get: options NVRTC lacks send every one to nvcc.
-        stats.compiler = r.compiler == "nvrtc" && device_side ? "nvrtc (device side)" : r.compiler;
-        // An edit that deletes a `return` leaves undefined behaviour the compiler sees (warning 940):
-        // such a variant may pass every check by luck (on the H100 its loop-guarded build
-        // deadlocked while the plain one "worked"), so it is a compile error, unless the original
-        // itself has the warning.
-        std::vector<std::string> strict = options.compile_options;
-        strict.insert(strict.end(), kStrictFlags.begin(), kStrictFlags.end());
-        if (compile(original, strict).ok) strict_flags = kStrictFlags;
-        else
-            std::cerr << "gi-tool: note: the original kernel has a non-void function without a return at its end "
-                         "(nvcc warning 940); variants with the same flaw are not rejected\n";
-        decide_pairing();
+        builder = std::make_unique<VariantBuilder>(options, arch, original, function, instantiations, kernel_dir);
+        DeviceCompileResult r = builder->prepare();
         original_sha256 = sha256_hex(r.cubin);
         original_cubin = std::make_shared<DeviceCompileResult>(std::move(r));
         std::uint64_t case_bytes = 0;
         for (const Slot& slot : slots) case_bytes += slot.bytes;
         references = std::make_unique<ReferenceFolder>(case_bytes);
         check_oracle();
-    }
-
-    // A variant's compile options: its Flag genes', and the diagnostics made errors for every variant.
-    std::vector<std::string> flags_of(const Variant& v) const {
-        std::vector<std::string> flags = options.compile_options;
-        flags.insert(flags.end(), v.compile_options.begin(), v.compile_options.end());
-        flags.insert(flags.end(), strict_flags.begin(), strict_flags.end());
-        return flags;
-    }
-
-    // Whether variants get their guarded copy in the plain build's module: only when the original's
-    // paired build compiles, so a file that cannot be compiled twice in one unit costs one failed
-    // compile per run, not one per variant.
-    void decide_pairing() {
-        pairing = false;
-        if (!options.loop_guard || !options.paired_guard_build) return;
-        std::string why = paired_build_refusal(original, function);
-        if (why.empty()) {
-            std::vector<std::string> flags = options.compile_options;
-            flags.insert(flags.end(), strict_flags.begin(), strict_flags.end());
-            const DeviceCompileResult r = compile(paired_source(original, "variant.cu", options.barrier_guard).source, flags);
-            if (r.ok) {
-                pairing = true;
-                return;
-            }
-            why = "the kernel file does not compile twice in one unit: " + first_error_lines(r.log, 1);
-        }
-        std::cerr << "gi-tool: note: each variant's loop-guarded build is compiled and loaded separately (" << why << ")\n";
-    }
-
-    // The guarded source, or "" when there is nothing to guard.
-    std::string guarded_source(const std::string& source) const {
-        if (!options.loop_guard) return "";
-        LoopGuardResult g = guard_hangs(source, "variant.cu", options.barrier_guard);
-        return g.any() ? std::move(g.source) : std::string();
-    }
-
-    // The paired source, or "" when this variant is not built paired.
-    std::string paired_source_of(const std::string& source) const {
-        if (!pairing || !paired_build_refusal(source, function).empty()) return "";
-        LoopGuardResult g = paired_source(source, "variant.cu", options.barrier_guard);
-        return g.any() ? std::move(g.source) : std::string();
-    }
-
-    // One variant's builds, compiled here: paired when `paired` (paired_source_of(source)) is not
-    // empty, else plain and (with loops) guarded. When the paired compile fails the plain compile's
-    // errors are the verdict, so a broken variant reads as it would without pairing.
-    Build build(const std::string& source, const std::string& paired, const std::vector<std::string>& flags, bool whole_file = false,
-                const std::string& instance = "") {
-        Build b;
-        if (!paired.empty()) {
-            DeviceCompileResult r = compile(paired, flags, whole_file, instance);
-            if (r.ok) {
-                b.code = std::move(r);
-                b.paired = true;
-                return b;
-            }
-            b.failed_pair = std::move(r);
-        }
-        b.code = compile(source, flags, whole_file, instance);
-        if (const std::string guarded = guarded_source(source); b.code.ok && !guarded.empty())
-            b.guarded = compile(guarded, flags, whole_file, instance);
-        return b;
-    }
-
-    // A variant's builds on their way: one pool job when paired (it falls back inside the job), or
-    // with separate builds two jobs at once, so the guarded compile overlaps the plain one.
-    struct Builds {
-        std::shared_future<Build> paired;
-        std::shared_future<DeviceCompileResult> plain, guarded;
-    };
-
-    Builds submit(const Variant& v) {
-        Builds b;
-        if (std::string paired = paired_source_of(v.source); !paired.empty()) {
-            b.paired = pool->submit<Build>(
-                [this, source = v.source, paired = std::move(paired), flags = flags_of(v), instance = instance_of(v.genome)] {
-                    return build(source, paired, flags, false, instance);
-                });
-            return b;
-        }
-        b.plain = pool->submit<DeviceCompileResult>([this, source = v.source, flags = flags_of(v), instance = instance_of(v.genome)] {
-            return compile(source, flags, false, instance);
-        });
-        std::string guarded = guarded_source(v.source);
-        if (!guarded.empty())
-            b.guarded = pool->submit<DeviceCompileResult>(
-                [this, source = std::move(guarded), flags = flags_of(v), instance = instance_of(v.genome)] {
-                    return compile(source, flags, false, instance);
-                });
-        return b;
-    }
-
-    Build collect(const Builds& b) {
-        if (b.paired.valid()) return b.paired.get();
-        Build out;
-        out.code = b.plain.get();
-        if (out.code.ok && b.guarded.valid()) out.guarded = b.guarded.get();
-        return out;
-    }
-
-    void count_compile(const DeviceCompileResult& code, bool guarded) {
-        if (code.cached) {
-            ++stats.cache_hits;
-            return;
-        }
-        ++stats.compiled;
-        if (guarded) ++stats.guard_compiled;
-        stats.compile_cpu_ms += code.ms;
-    }
-
-    void count_build(const Build& b) {
-        if (b.failed_pair) {
-            count_compile(*b.failed_pair, false);
-            ++stats.paired_fallbacks;
-        }
-        count_compile(b.code, false);
-        if (b.paired) ++stats.paired_builds;
-        if (b.guarded) count_compile(*b.guarded, true);
-    }
-
-    // Keeps a guarded build only beside a plain one that compiled; a guarded compile that fails
-    // (a loop in a constexpr function, say) leaves the variant unguarded, not broken.
-    void settle(Build& b) {
-        if (!b.code.ok) b.guarded.reset();
-        if (b.guarded && !b.guarded->ok) {
-            ++stats.unguarded;
-            b.guarded.reset();
-        }
     }
 
     NameValues params_of(const Genome& genome) const {
@@ -948,7 +638,7 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
             v = classify_run_reply(reply);
             if (v.loop_overrun) ++stats.loop_overruns;
             if (v.corrupting) ++stats.corrupting;
-            if (v.guard_unusable) ++stats.unguarded;
+            if (v.guard_unusable) ++unguarded_runs;
             if (v.has_stages) {
                 ++stats.staged_runs;
                 stats.stage_load_ms += v.load_ms;
@@ -1129,9 +819,20 @@ int CudaEvaluator::gate_case(int case_index) const {
 }
 
 const CudaEvaluatorStats& CudaEvaluator::stats() const {
-    // The spare workers and the sanitizer sessions keep their own counters; copied in when asked.
+    // The builder, the spare workers and the sanitizer sessions keep their own counters; copied in when asked.
     CudaEvaluatorStats& t = impl_->stats;
     t.spares = impl_->spares->stats();
+    if (const VariantBuilder* builder = impl_->builder.get()) {
+        const BuildStats& b = builder->stats();
+        t.compiled = b.compiled;
+        t.cache_hits = b.cache_hits;
+        t.guard_compiled = b.guard_compiled;
+        t.paired_builds = b.paired_builds;
+        t.paired_fallbacks = b.paired_fallbacks;
+        t.compile_cpu_ms = b.compile_cpu_ms;
+        t.compiler = b.compiler;
+        t.unguarded = b.unguarded + impl_->unguarded_runs;
+    }
     if (const SanitizerSessions* sessions = impl_->sanitizer_sessions.get()) {
         t.gate.sessions_started = sessions->started();
         t.gate.sessions_evicted = sessions->evicted();
@@ -1161,14 +862,14 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                         std::to_string(t.worker_restarts) + "), for " + std::to_string(t.variants) + " variants");
     }
     if (const std::string gate = t.gate.note(s.options.sanitize_batch); !gate.empty()) notes.push_back(gate);
-    if (s.device_side)
+    if (s.builder && s.builder->device_side())
         notes.push_back("variants were compiled with NVRTC from the kernel file's device side (its host code and host "
                         "headers set aside; nvcc built the same device code from it); the validated result was built by "
                         "nvcc from the whole file, as the build compiles it");
-    if (s.nvrtc_refusal.empty() || t.compiled == 0) return notes;
+    if (!s.builder || s.builder->nvrtc_refusal().empty() || t.compiled == 0) return notes;
     const double ms = t.compile_cpu_ms / static_cast<double>(t.compiled);
     notes.push_back("every variant was compiled with nvcc, " + number_text(ms) + " ms a compile here, because NVRTC cannot "
-            "take the kernel file: " + s.nvrtc_refusal + ". NVRTC takes a file's device side when its kernels use "
+            "take the kernel file: " + s.builder->nvrtc_refusal() + ". NVRTC takes a file's device side when its kernels use "
             "nothing of its host code and include only headers NVRTC has or gi-tool stands in for (docs/evaluation.md)");
     return notes;
 }
@@ -1202,7 +903,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
     s.slots[case_index].used = true;
 
     // Compiles start at once and run on every core while the GPU works through the batch.
-    std::vector<Impl::Builds> compiles;
+    std::vector<VariantBuilder::Pending> compiles;
     std::map<std::string, std::size_t> first_with_key;
     std::map<std::string, std::size_t> first_with_binary;  // binary_identity -> the variant that ran it
     for (std::size_t i = 0; i < variants.size(); ++i) {
@@ -1211,7 +912,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
             continue;
         }
         first_with_key[variants[i].key] = i;
-        compiles.push_back(s.submit(variants[i]));
+        compiles.push_back(s.builder->submit(variants[i], s.instance_of(variants[i].genome)));
     }
 
     BatchResult batch;
@@ -1237,10 +938,8 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
             continue;
         }
         const auto wait_start = Clock::now();
-        Impl::Build build = s.collect(compiles[i]);
+        Impl::Build build = s.builder->collect(compiles[i]);
         s.stats.compile_wait_ms += ms_since(wait_start);
-        s.count_build(build);
-        s.settle(build);
         if (const std::string identity = s.options.reuse_binary_duplicates ? s.binary_identity_of(case_index, variants[i], build) : "";
             !identity.empty()) {
             if (const auto [it, first_time] = first_with_binary.emplace(identity, i); !first_time) {
@@ -1313,10 +1012,11 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
             const Variant& variant = variants[i];
             // A paired build's module has the plain kernel by its name too (gi-worker --once finds it);
             // otherwise the plain build alone, with no guarded build the sanitizer would not run.
-            const std::string paired = s.paired_source_of(variant.source);
+            const std::string paired = s.builder->paired_source_of(variant.source);
             const std::string instance = s.instance_of(variant.genome);
-            const DeviceCompileResult code = paired.empty() ? s.compile(variant.source, s.flags_of(variant), false, instance)
-                                                            : s.build(variant.source, paired, s.flags_of(variant), false, instance).code;
+            const std::vector<std::string> flags = s.builder->flags_of(variant);
+            const DeviceCompileResult code = paired.empty() ? s.builder->compile(variant.source, flags, false, instance)
+                                                            : s.builder->build(variant.source, paired, flags, false, instance).code;
             if (!code.ok) {
                 results[i].status = EvalStatus::CompileError;
                 results[i].detail = first_error_lines(code.log, 3);
@@ -1373,9 +1073,9 @@ ValidationReport CudaEvaluator::validate(const Variant& variant) {
     // What is validated is what the build will compile: the whole file, by nvcc, even when search
     // compiled variants with NVRTC (its code differs from nvcc's in scheduling, and on a file with
     // host code NVRTC saw only the device side).
-    Impl::Build build =
-        s.build(variant.source, s.paired_source_of(variant.source), s.flags_of(variant), true, s.instance_of(variant.genome));
-    s.settle(build);
+    Impl::Build build = s.builder->build(variant.source, s.builder->paired_source_of(variant.source), s.builder->flags_of(variant),
+                                         true, s.instance_of(variant.genome));
+    s.builder->settle(build);
     ValidationReport report;
     report.built_by = build.code.compiler == "nvcc" ? "nvcc, the whole file" : build.code.compiler;
     for (int index = 0; index < static_cast<int>(s.slots.size()); ++index) {

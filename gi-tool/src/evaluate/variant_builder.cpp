@@ -1,0 +1,322 @@
+#include "evaluate/variant_builder.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "compile/cubin_sections.hpp"
+#include "compile/nvcc_compiler.hpp"
+#include "process/process.hpp"
+#include "util/error.hpp"
+#include "util/hash.hpp"
+#include "variant/hang_guard.hpp"
+#include "variant/loop_guard.hpp"
+#include "variant/paired_build.hpp"
+
+namespace gi {
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::vector<std::string> kStrictFlags = {"--diag-error=940"};  // missing return statement
+
+// `source` with `instance` (a template kernel's instantiation, "" for none) instantiated: nvcc
+// only emits the instantiations something names, and a variant's own may be named by no code
+// in the file (or by host code set aside).
+std::string instantiating(const std::string& source, const std::string& instance) {
+    if (instance.empty()) return source;
+    std::string text = source + "\nstatic void* const gi_tuned_instantiation[] = {(void*)&" + instance;
+    if (source.find(std::string("namespace ") + kGuardedNamespace) != std::string::npos)
+        text += ", (void*)&" + std::string(kGuardedNamespace) + "::" + instance;
+    return text + "};\n";
+}
+
+}  // namespace
+
+VariantBuilder::VariantBuilder(const CudaEvaluatorOptions& options, std::string arch, std::string original, std::string function,
+                               std::vector<std::string> instantiations, fs::path kernel_dir)
+    : options_(options),
+      arch_(std::move(arch)),
+      original_(std::move(original)),
+      function_(std::move(function)),
+      instantiations_(std::move(instantiations)),
+      kernel_dir_(std::move(kernel_dir)),
+      cache_(options.compile_cache),
+      pool_(std::make_unique<CompilePool>(options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))),
+      use_nvrtc_(nvrtc_available() && !options.nvcc_only) {}
+
+// `headers`: device sides of project headers that stand in for the files (device_side_differs).
+DeviceCompileResult VariantBuilder::compile_nvcc(const std::string& source, const std::vector<std::string>& flags,
+                                                 const std::vector<ProjectHeader>& headers) {
+    std::string keyed = source;
+    for (const ProjectHeader& h : headers) keyed += "\n// gi-header " + h.include_name + "\n" + h.device_side;
+    const std::string key = compiled_code_key(keyed, flags, arch_, "nvcc");
+    if (auto hit = cache_.get(key)) return *hit;
+    NvccOptions no;
+    no.nvcc = options_.nvcc;
+    no.arch = arch_;
+    no.include_dirs = options_.include_dirs;
+    TemporaryDirectory dir("gi-cuda-compile");
+    if (!headers.empty()) {
+        // Found before the real ones, as NVRTC finds its in-memory headers by name first.
+        const fs::path stand_ins = dir.path() / "gi-project-headers";
+        for (const ProjectHeader& h : headers) {
+            fs::create_directories((stand_ins / h.include_name).parent_path());
+            std::ofstream(stand_ins / h.include_name, std::ios::binary) << h.device_side;
+        }
+        no.include_dirs.insert(no.include_dirs.begin(), stand_ins.string());
+    }
+    NvccCompiler nvcc(no);
+    const fs::path src = dir.path() / "variant.cu", out = dir.path() / "variant.cubin";
+    {
+        std::ofstream f(src, std::ios::binary);
+        f << source;
+    }
+    const CompileOutcome outcome = nvcc.compile(src, out, flags, "variant.cu");
+    DeviceCompileResult r;
+    r.compiler = "nvcc";
+    r.ms = outcome.seconds * 1000;
+    r.log = outcome.status == CompileOutcome::Status::Ok ? outcome.log : outcome.first_errors;
+    if (outcome.status == CompileOutcome::Status::Ok) {
+        std::ifstream in(out, std::ios::binary);
+        r.cubin.assign(std::istreambuf_iterator<char>(in), {});
+        r.ok = !r.cubin.empty();
+    }
+    cache_.put(key, r);
+    return r;
+}
+
+DeviceCompileResult VariantBuilder::compile(const std::string& source, const std::vector<std::string>& flags, bool whole_file,
+                                            const std::string& instance) {
+    if (use_nvrtc_ && !whole_file && nvrtc_options_for(flags)) {
+        DeviceCompileRequest request;
+        request.source = source;
+        if (device_side_) {
+            std::optional<DeviceSide> cut = device_side_of(source, "variant.cu");
+            if (!cut) return compile_nvcc(source, flags);  // unbalanced brackets: nvcc's verdict
+            request.source = std::move(cut->source);
+            request.headers = device_side_headers_;
+        }
+        // A paired build holds the template twice: its guarded copy's instantiations too.
+        std::vector<std::string> names = instantiations_;
+        if (!instance.empty() && std::find(names.begin(), names.end(), instance) == names.end()) names.push_back(instance);
+        if (source.find(std::string("namespace ") + kGuardedNamespace) != std::string::npos)
+            for (std::size_t k = 0, n = names.size(); k < n; ++k) names.push_back(std::string(kGuardedNamespace) + "::" + names[k]);
+        std::vector<std::string> keyed = flags;
+        for (const std::string& name : names) keyed.push_back("--name-expression=" + name);
+        // The cut project headers are part of what NVRTC compiled (a --compile-cache outlives
+        // the run, and the headers may change while the kernel file does not).
+        if (device_side_) keyed.insert(keyed.end(), project_side_key_.begin(), project_side_key_.end());
+        const std::string key = compiled_code_key(request.source, keyed, arch_, device_side_ ? "nvrtc-device-side" : "nvrtc");
+        if (auto hit = cache_.get(key)) return *hit;
+        request.options = flags;
+        request.arch = arch_;
+        request.include_dirs = options_.include_dirs;
+        request.name_expressions = names;
+        try {
+            DeviceCompileResult r = compile_with_nvrtc(request);
+            cache_.put(key, r);
+            return r;
+        } catch (const Error&) {
+            // NVRTC refused the options: nvcc takes them.
+        }
+    }
+    return compile_nvcc(instantiating(source, instance), flags);
+}
+
+// Whether cutting the host code out changes no device code: nvcc builds the whole original and
+// its device side, and every kernel and module section of the second must be in the first
+// byte for byte. Template kernels that only host code instantiated are instantiated by address.
+std::string VariantBuilder::device_side_differs(const DeviceSide& cut) {
+    std::string text = cut.source;
+    if (!instantiations_.empty()) {
+        text += "\nstatic void* const gi_device_side_instantiations[] = {";
+        for (const std::string& name : instantiations_) text += "(void*)&" + name + ", ";
+        text += "};\n";
+    }
+    const DeviceCompileResult whole = compile_nvcc(original_, options_.compile_options);
+    const DeviceCompileResult part = compile_nvcc(text, options_.compile_options, project_side_);
+    if (!whole.ok || !part.ok) return "nvcc does not compile its device side alone: " + first_error_lines(part.log, 1);
+    try {
+        if (!same_device_code(part.cubin, whole.cubin)) return "nvcc builds different device code from the file without its host code";
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+DeviceCompileResult VariantBuilder::prepare() {
+    DeviceCompileResult r = compile(original_, options_.compile_options);
+    if (!r.ok && use_nvrtc_) {
+        // Host code or host headers: NVRTC takes the file's device side, when cutting the host
+        // code out is shown to change no device code; else the whole run compiles with nvcc.
+        const std::string whole_file_log = r.log;
+        device_side_ = true;
+        std::vector<std::string> stand_in_names;
+        device_side_headers_ = host_header_stand_ins();
+        for (const auto& [name, text] : device_side_headers_) stand_in_names.push_back(name);
+        project_side_ = project_headers(original_, kernel_dir_, options_.include_dirs, toolkit_include_dirs(), stand_in_names);
+        for (const ProjectHeader& h : project_side_) {
+            device_side_headers_.emplace_back(h.include_name, h.device_side);
+            project_side_key_.push_back("--gi-header=" + h.include_name + ":" + sha256_hex(h.device_side));
+        }
+        r = compile(original_, options_.compile_options);
+        const std::optional<DeviceSide> cut = device_side_of(original_, "variant.cu");
+        const std::string why = !cut   ? "its brackets do not balance"
+                                : r.ok ? device_side_differs(*cut)
+                                       : first_error_lines(r.log, 1);
+        if (why.empty()) {
+            std::cerr << "gi-tool: note: NVRTC compiles the kernel file's device side (" << cut->host_definitions
+                      << " host definitions and the host headers set aside";
+            if (!project_side_.empty()) {
+                std::cerr << "; the host code of the project's headers too:";
+                for (const ProjectHeader& h : project_side_) std::cerr << " " << h.include_name;
+            }
+            std::cerr << "; nvcc builds the same device code from it); the result is validated as nvcc builds the "
+                         "whole file\n";
+        } else {
+            device_side_ = false;
+            project_side_.clear();
+            project_side_key_.clear();
+            use_nvrtc_ = false;
+            r = compile_nvcc(original_, options_.compile_options);
+            nvrtc_refusal_ = first_error_lines(whole_file_log, 1) + "; its device side alone: " + why;
+            if (r.ok) std::cerr << "gi-tool: note: NVRTC cannot compile the kernel file (" << nvrtc_refusal_
+                                << "); compiling variants with nvcc\n";
+        }
+    }
+    if (!r.ok) throw Error("the original kernel does not compile for " + arch_ + ":\n" + first_error_lines(r.log, 5));
+    // The original's build says which compiler variants get: options NVRTC lacks send every one to nvcc.
+    stats_.compiler = r.compiler == "nvrtc" && device_side_ ? "nvrtc (device side)" : r.compiler;
+    // An edit that deletes a `return` leaves undefined behaviour the compiler sees (warning 940):
+    // such a variant may pass every check by luck (on the H100 its loop-guarded build
+    // deadlocked while the plain one "worked"), so it is a compile error, unless the original
+    // itself has the warning.
+    std::vector<std::string> strict = options_.compile_options;
+    strict.insert(strict.end(), kStrictFlags.begin(), kStrictFlags.end());
+    if (compile(original_, strict).ok) strict_flags_ = kStrictFlags;
+    else
+        std::cerr << "gi-tool: note: the original kernel has a non-void function without a return at its end "
+                     "(nvcc warning 940); variants with the same flaw are not rejected\n";
+    decide_pairing();
+    return r;
+}
+
+std::vector<std::string> VariantBuilder::flags_of(const Variant& v) const {
+    std::vector<std::string> flags = options_.compile_options;
+    flags.insert(flags.end(), v.compile_options.begin(), v.compile_options.end());
+    flags.insert(flags.end(), strict_flags_.begin(), strict_flags_.end());
+    return flags;
+}
+
+// Whether variants get their guarded copy in the plain build's module: only when the original's
+// paired build compiles, so a file that cannot be compiled twice in one unit costs one failed
+// compile per run, not one per variant.
+void VariantBuilder::decide_pairing() {
+    pairing_ = false;
+    if (!options_.loop_guard || !options_.paired_guard_build) return;
+    std::string why = paired_build_refusal(original_, function_);
+    if (why.empty()) {
+        std::vector<std::string> flags = options_.compile_options;
+        flags.insert(flags.end(), strict_flags_.begin(), strict_flags_.end());
+        const DeviceCompileResult r = compile(paired_source(original_, "variant.cu", options_.barrier_guard).source, flags);
+        if (r.ok) {
+            pairing_ = true;
+            return;
+        }
+        why = "the kernel file does not compile twice in one unit: " + first_error_lines(r.log, 1);
+    }
+    std::cerr << "gi-tool: note: each variant's loop-guarded build is compiled and loaded separately (" << why << ")\n";
+}
+
+// The guarded source, or "" when there is nothing to guard.
+std::string VariantBuilder::guarded_source(const std::string& source) const {
+    if (!options_.loop_guard) return "";
+    LoopGuardResult g = guard_hangs(source, "variant.cu", options_.barrier_guard);
+    return g.any() ? std::move(g.source) : std::string();
+}
+
+std::string VariantBuilder::paired_source_of(const std::string& source) const {
+    if (!pairing_ || !paired_build_refusal(source, function_).empty()) return "";
+    LoopGuardResult g = paired_source(source, "variant.cu", options_.barrier_guard);
+    return g.any() ? std::move(g.source) : std::string();
+}
+
+VariantBuild VariantBuilder::build(const std::string& source, const std::string& paired, const std::vector<std::string>& flags,
+                                   bool whole_file, const std::string& instance) {
+    VariantBuild b;
+    if (!paired.empty()) {
+        DeviceCompileResult r = compile(paired, flags, whole_file, instance);
+        if (r.ok) {
+            b.code = std::move(r);
+            b.paired = true;
+            return b;
+        }
+        b.failed_pair = std::move(r);
+    }
+    b.code = compile(source, flags, whole_file, instance);
+    if (const std::string guarded = guarded_source(source); b.code.ok && !guarded.empty())
+        b.guarded = compile(guarded, flags, whole_file, instance);
+    return b;
+}
+
+VariantBuilder::Pending VariantBuilder::submit(const Variant& v, const std::string& instance) {
+    Pending b;
+    if (std::string paired = paired_source_of(v.source); !paired.empty()) {
+        b.paired = pool_->submit<VariantBuild>([this, source = v.source, paired = std::move(paired), flags = flags_of(v), instance] {
+            return build(source, paired, flags, false, instance);
+        });
+        return b;
+    }
+    b.plain = pool_->submit<DeviceCompileResult>(
+        [this, source = v.source, flags = flags_of(v), instance] { return compile(source, flags, false, instance); });
+    std::string guarded = guarded_source(v.source);
+    if (!guarded.empty())
+        b.guarded = pool_->submit<DeviceCompileResult>(
+            [this, source = std::move(guarded), flags = flags_of(v), instance] { return compile(source, flags, false, instance); });
+    return b;
+}
+
+VariantBuild VariantBuilder::collect(const Pending& pending) {
+    VariantBuild out;
+    if (pending.paired.valid()) {
+        out = pending.paired.get();
+    } else {
+        out.code = pending.plain.get();
+        if (out.code.ok && pending.guarded.valid()) out.guarded = pending.guarded.get();
+    }
+    count(out);
+    settle(out);
+    return out;
+}
+
+void VariantBuilder::count_compile(const DeviceCompileResult& code, bool guarded) {
+    if (code.cached) {
+        ++stats_.cache_hits;
+        return;
+    }
+    ++stats_.compiled;
+    if (guarded) ++stats_.guard_compiled;
+    stats_.compile_cpu_ms += code.ms;
+}
+
+void VariantBuilder::count(const VariantBuild& b) {
+    if (b.failed_pair) {
+        count_compile(*b.failed_pair, false);
+        ++stats_.paired_fallbacks;
+    }
+    count_compile(b.code, false);
+    if (b.paired) ++stats_.paired_builds;
+    if (b.guarded) count_compile(*b.guarded, true);
+}
+
+void VariantBuilder::settle(VariantBuild& b) {
+    if (!b.code.ok) b.guarded.reset();
+    if (b.guarded && !b.guarded->ok) {
+        ++stats_.unguarded;
+        b.guarded.reset();
+    }
+}
+
+}  // namespace gi

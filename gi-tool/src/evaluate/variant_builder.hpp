@@ -1,0 +1,116 @@
+#pragma once
+// How the cuda evaluator's variants become modules: which compiler the run uses (NVRTC on the whole
+// file, NVRTC on its device side, or nvcc; docs/evaluation.md, "Compilers"), each variant's plain,
+// loop-guarded or paired build on the compile pool, and the compiled-code cache. prepare() decides
+// once, from the original; every build after follows that decision.
+#include <filesystem>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compile/device_side.hpp"
+#include "compile/nvrtc_cache.hpp"
+#include "compile/nvrtc_compiler.hpp"
+#include "compile/project_headers.hpp"
+#include "evaluate/compile_pool.hpp"
+#include "evaluate/cuda_evaluator.hpp"
+#include "variant/apply.hpp"
+
+namespace gi {
+
+// A variant's builds, as run: `code` is the plain build, or both in one module when `paired`
+// (variant/paired_build.hpp); `guarded` a separate loop-guarded build, when one is usable.
+struct VariantBuild {
+    DeviceCompileResult code;
+    std::optional<DeviceCompileResult> guarded;
+    bool paired = false;
+    std::optional<DeviceCompileResult> failed_pair;  // a paired compile that failed (then built separately)
+};
+
+// The builder's counters (CudaEvaluatorStats shows them).
+struct BuildStats {
+    long compiled = 0;          // compiles actually run (cache misses)
+    long cache_hits = 0;
+    long guard_compiled = 0;    // of `compiled`, the separate loop-guarded builds
+    long paired_builds = 0;     // variants built with their guarded copy in the same module
+    long paired_fallbacks = 0;  // paired compiles that failed, then compiled separately
+    long unguarded = 0;         // variants whose guarded build failed to compile (checked unguarded)
+    double compile_cpu_ms = 0;  // sum of compile times (over all threads)
+    std::string compiler;       // the run's: "nvrtc", "nvrtc (device side)", "nvcc"
+};
+
+class VariantBuilder {
+public:
+    // `original`: the kernel file's text; `instantiations`: a template kernel's, as recorded;
+    // `kernel_dir`: where its quoted #includes start.
+    VariantBuilder(const CudaEvaluatorOptions& options, std::string arch, std::string original, std::string function,
+                   std::vector<std::string> instantiations, std::filesystem::path kernel_dir);
+
+    // Compiles the original and decides the run's compiler (notes on stderr say why when it is not
+    // NVRTC on the whole file), the strict diagnostics and whether variants are built paired.
+    // Throws gi::Error when the original does not compile.
+    DeviceCompileResult prepare();
+
+    // With `whole_file` nvcc compiles the file as the build will; otherwise the run's compiler does.
+    // `instance`: the variant's own instantiation, when the template argument is a parameter.
+    DeviceCompileResult compile(const std::string& source, const std::vector<std::string>& flags, bool whole_file = false,
+                                const std::string& instance = "");
+
+    // A variant's compile options: its Flag genes', and the diagnostics made errors for every variant.
+    std::vector<std::string> flags_of(const Variant& v) const;
+    // The paired source, or "" when this variant is not built paired.
+    std::string paired_source_of(const std::string& source) const;
+
+    // One variant's builds, compiled here: paired when `paired` (paired_source_of(source)) is not
+    // empty, else plain and (with loops) guarded. When the paired compile fails the plain compile's
+    // errors are the verdict, so a broken variant reads as it would without pairing.
+    VariantBuild build(const std::string& source, const std::string& paired, const std::vector<std::string>& flags,
+                       bool whole_file = false, const std::string& instance = "");
+
+    // A variant's builds on their way: one pool job when paired (it falls back inside the job), or
+    // with separate builds two jobs at once, so the guarded compile overlaps the plain one.
+    struct Pending {
+        std::shared_future<VariantBuild> paired;
+        std::shared_future<DeviceCompileResult> plain, guarded;
+    };
+    Pending submit(const Variant& v, const std::string& instance);
+    // Waits for them, counts the compiles and settles the build.
+    VariantBuild collect(const Pending& pending);
+    // Keeps a guarded build only beside a plain one that compiled; a guarded compile that fails (a
+    // loop in a constexpr function, say) leaves the variant unguarded, not broken.
+    void settle(VariantBuild& build);
+
+    bool device_side() const { return device_side_; }
+    const std::string& nvrtc_refusal() const { return nvrtc_refusal_; }  // why NVRTC could not ("" when it could)
+    const BuildStats& stats() const { return stats_; }
+
+private:
+    DeviceCompileResult compile_nvcc(const std::string& source, const std::vector<std::string>& flags,
+                                     const std::vector<ProjectHeader>& headers = {});
+    std::string device_side_differs(const DeviceSide& cut);
+    void decide_pairing();
+    std::string guarded_source(const std::string& source) const;
+    void count_compile(const DeviceCompileResult& code, bool guarded);
+    void count(const VariantBuild& build);
+
+    const CudaEvaluatorOptions& options_;
+    std::string arch_, original_, function_;
+    std::vector<std::string> instantiations_;
+    std::filesystem::path kernel_dir_;
+    CompiledCodeCache cache_;
+    std::unique_ptr<CompilePool> pool_;
+    bool use_nvrtc_;
+    bool device_side_ = false;  // NVRTC compiles device_side_of() each variant, with host header stand-ins
+    std::vector<ProjectHeader> project_side_;  // the project's headers, their host code set aside too
+    std::vector<std::string> project_side_key_;  // their names and checksums, for the compiled-code key
+    std::vector<std::pair<std::string, std::string>> device_side_headers_;  // NVRTC's in-memory headers then
+    std::vector<std::string> strict_flags_;  // kStrictFlags when the original compiles with them
+    bool pairing_ = false;                   // variants' guarded copies share the plain build's module
+    std::string nvrtc_refusal_;
+    BuildStats stats_;
+};
+
+}  // namespace gi

@@ -1,0 +1,94 @@
+// The cuda evaluator's builder (evaluate/variant_builder.hpp) alone, no GPU: which compiler a kernel
+// file gets, and what a variant's builds and their counters are. Compiles are real (NVRTC, nvcc).
+#include "evaluate/variant_builder.hpp"
+
+#include <gtest/gtest.h>
+
+#include "../support/toolkit.hpp"
+#include "compile/nvrtc_compiler.hpp"
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+
+const char* kDeviceOnly = R"(
+__global__ void scale(float* out, const float* in, int n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) out[i] = 2.0f * in[i];
+}
+)";
+
+const char* kWithHostCode = R"(#include <vector>
+__global__ void scale(float* out, const float* in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 2.0f * in[i];
+}
+int main() { std::vector<float> v(4); return static_cast<int>(v.size()) - 4; }
+)";
+
+class VariantBuilderTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!nvrtc_available()) GTEST_SKIP() << "no NVRTC in this build";
+        options_.function = "scale";
+    }
+    VariantBuilder builder(const std::string& original) { return VariantBuilder(options_, "sm_90", original, "scale", {}, "."); }
+    CudaEvaluatorOptions options_;
+};
+
+TEST_F(VariantBuilderTest, ADeviceOnlyFileIsCompiledByNvrtcAndItsVariantsPaired) {
+    VariantBuilder b = builder(kDeviceOnly);
+    const DeviceCompileResult original = b.prepare();
+    EXPECT_TRUE(original.ok);
+    EXPECT_EQ(b.stats().compiler, "nvrtc");
+    EXPECT_FALSE(b.device_side());
+    EXPECT_TRUE(b.nvrtc_refusal().empty());
+    Variant v;
+    v.source = std::string(kDeviceOnly) + "// a variant\n";
+    // A loop: its guarded copy goes in the same module.
+    EXPECT_FALSE(b.paired_source_of(v.source).empty());
+    const VariantBuild built = b.collect(b.submit(v, ""));
+    EXPECT_TRUE(built.code.ok);
+    EXPECT_TRUE(built.paired);
+    EXPECT_EQ(b.stats().paired_builds, 1);
+    EXPECT_EQ(b.stats().cache_hits, 0);
+    const long compiled = b.stats().compiled;
+    // The same variant again: from the compiled-code cache.
+    const VariantBuild again = b.collect(b.submit(v, ""));
+    EXPECT_EQ(again.code.cubin, built.code.cubin);
+    EXPECT_EQ(b.stats().compiled, compiled);
+    EXPECT_EQ(b.stats().cache_hits, 1);
+}
+
+TEST_F(VariantBuilderTest, AFileWithHostCodeIsCompiledByItsDeviceSide) {
+    if (!test::have_nvcc()) GTEST_SKIP() << "no nvcc here";
+    VariantBuilder b = builder(kWithHostCode);
+    EXPECT_TRUE(b.prepare().ok);
+    EXPECT_TRUE(b.device_side());
+    EXPECT_EQ(b.stats().compiler, "nvrtc (device side)");
+}
+
+TEST_F(VariantBuilderTest, AVariantThatDoesNotCompileIsAFailedBuildNotAThrow) {
+    VariantBuilder b = builder(kDeviceOnly);
+    b.prepare();
+    Variant v;
+    v.source = std::string(kDeviceOnly) + "\n__global__ void broken() { undefined_name = 1; }\n";
+    const VariantBuild built = b.collect(b.submit(v, ""));
+    EXPECT_FALSE(built.code.ok);
+    EXPECT_FALSE(built.guarded.has_value());
+    EXPECT_NE(built.code.log.find("undefined_name"), std::string::npos) << built.code.log;
+    // A paired compile that failed is counted as such, and the plain compile gave the verdict.
+    EXPECT_EQ(b.stats().paired_fallbacks, 1);
+}
+
+TEST_F(VariantBuilderTest, AnOriginalThatDoesNotCompileIsAnErrorNamingTheArchitecture) {
+    VariantBuilder b = builder("__global__ void scale(float* out) { out[0] = missing; }\n");
+    try {
+        b.prepare();
+        FAIL() << "a broken original was prepared";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("does not compile for sm_90"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace gi
