@@ -7,6 +7,8 @@
 #   bash bench/gpu-check.sh                 # on the device machine: OUT=... set by the caller
 #   GI_CHECK_VARIANTS=300 bash bench/gpu-check.sh
 #   GI_CHECK_ONLY_BENCH=1 GI_CHECK_BENCH_OPTIONS="--timeout-margin-ms 50" bash bench/gpu-check.sh
+#   GI_CHECK_ONLY_TESTS=1 bash bench/gpu-check.sh   # the build and the GPU tests, then the summary
+#                                           # (a short check of worker changes)
 #   GI_CHECK_BENCH_EXTRA="--no-loop-guard;--timeout-margin-ms 30" bash bench/gpu-check.sh
 #                                           # the benchmark again under each ';'-separated option set
 #                                           # build (no tests), record, cuda-bench with these options
@@ -43,6 +45,7 @@ step "build"
 build="$work/build"
 start=$(date +%s)
 only_bench="${GI_CHECK_ONLY_BENCH:-0}"
+only_tests="${GI_CHECK_ONLY_TESTS:-0}"
 tests_option=ON
 [[ "$only_bench" == 1 ]] && tests_option=OFF
 if cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=$tests_option \
@@ -82,6 +85,12 @@ elif [[ -x "$build/tests/gi_tests" ]]; then
     fi
 else
     row "gi_tests" "not built"
+fi
+if [[ "$only_tests" == 1 ]]; then
+    echo
+    echo "================ gi-optimize GPU check (GPU tests only) ================"
+    printf '%s\n' "${summary[@]}" | tee "$OUT/summary.txt"
+    exit 0
 fi
 
 step "record test cases"

@@ -34,6 +34,7 @@
 #include "variant/paired_build.hpp"
 #include "worker/protocol.hpp"
 #include "worker/reference_file.hpp"
+#include "worker/run_request.hpp"
 #include "worker/run_result.hpp"
 
 namespace gi::worker {
@@ -77,23 +78,7 @@ Gpu open_gpu() {
     return gpu;
 }
 
-Dim3 parse_dim3(const std::string& text, const std::string& field) {
-    Dim3 d;
-    std::uint32_t* parts[3] = {&d.x, &d.y, &d.z};
-    std::stringstream in(text);
-    std::string part;
-    int i = 0;
-    while (std::getline(in, part, ',')) {
-        if (i >= 3) throw Error("worker: field '" + field + "' has more than three parts: '" + text + "'");
-        char* end = nullptr;
-        const unsigned long v = std::strtoul(part.c_str(), &end, 10);
-        if (part.empty() || *end != '\0' || v == 0) throw Error("worker: field '" + field + "' is not X,Y,Z: '" + text + "'");
-        *parts[i++] = static_cast<std::uint32_t>(v);
-    }
-    if (i == 0) throw Error("worker: field '" + field + "' is empty");
-    return d;
-}
-
+// A --once variant's launch: its list line's fields over the case's recorded ones.
 LaunchShape shape_from(const Message& m, const TestCase& tc) {
     LaunchShape shape{tc.grid, tc.block, tc.shared_bytes};
     if (m.fields.count("grid")) shape.grid = parse_dim3(m.get("grid"), "grid");
@@ -369,7 +354,14 @@ private:
 
     bool run(const Message& m) {
         const auto request_start = std::chrono::steady_clock::now();
-        const int slot = static_cast<int>(m.integer("slot", -1));
+        RunSpec spec;
+        try {
+            spec = run_spec_from(m);
+        } catch (const std::exception& e) {
+            reply(error_reply(e.what()));
+            return true;
+        }
+        const int slot = spec.slot;
         auto it = slots_.find(slot);
         if (it == slots_.end()) {
             reply(error_reply("no case loaded in slot " + std::to_string(slot)));
@@ -377,26 +369,21 @@ private:
         }
         Replay& replay = *it->second;
         RunRequest request;
-        request.original = m.get("role") == "original";
-        request.probe_poison = m.get("probe-poison", "1") == "1";
-        request.poisonable = m.get("poisonable");
-        request.warmups = static_cast<int>(m.integer("warmups", 2));
-        request.repetitions = static_cast<int>(m.integer("repetitions", 10));
-        request.time = m.get("time", "1") == "1";
-        request.shape = shape_from(m, replay.test_case());
+        request.original = spec.role == "original";
+        request.probe_poison = spec.probe_poison;
+        request.poisonable = spec.poisonable;
+        request.warmups = spec.warmups;
+        request.repetitions = spec.repetitions;
+        request.time = spec.time;
+        const TestCase& tc = replay.test_case();
+        request.shape = {spec.grid.value_or(tc.grid), spec.block.value_or(tc.block), spec.shared_bytes.value_or(tc.shared_bytes)};
 
         const auto load_start = std::chrono::steady_clock::now();
         // The payload: the loop-guarded build's cubin (guard-bytes of it), then the plain one's; or
         // with guard-paired=1 one cubin holding both (variant/paired_build.hpp).
-        const long long guard_bytes = m.integer("guard-bytes", 0);
-        const bool paired = m.get("guard-paired") == "1";
-        if (guard_bytes < 0 || static_cast<unsigned long long>(guard_bytes) > m.payload.size() || (paired && guard_bytes > 0)) {
-            reply(error_reply("run request: guard-bytes=" + std::to_string(guard_bytes) + (paired ? " with guard-paired=1" : "") +
-                              " but the payload has " + std::to_string(m.payload.size()) + " bytes"));
-            return true;
-        }
-        const std::string guarded_image = m.payload.substr(0, static_cast<std::size_t>(guard_bytes));
-        const std::string plain_image = m.payload.substr(static_cast<std::size_t>(guard_bytes));
+        const bool paired = spec.guard_paired;
+        const std::string guarded_image = spec.payload.substr(0, static_cast<std::size_t>(spec.guard_bytes));
+        const std::string plain_image = spec.payload.substr(static_cast<std::size_t>(spec.guard_bytes));
         // Modules are unloaded when the worker is idle (Retired), not here: an unload after the
         // reply delayed the reading of the next request.
         struct Retire {
@@ -417,7 +404,7 @@ private:
         const auto plain_loaded = std::chrono::steady_clock::now();
         CUfunction kernel = nullptr;
         try {
-            kernel = find_kernel(plain.module, m.get("kernel"));
+            kernel = find_kernel(plain.module, spec.kernel);
         } catch (const Error& e) {
             reply(short_result("no-kernel", e.what()));
             return true;
@@ -455,12 +442,11 @@ private:
             }
             if (guarded) {
                 try {
-                    const std::string name = paired ? std::string(kGuardedNamespace) + "::" + m.get("kernel") : m.get("kernel");
+                    const std::string name = paired ? std::string(kGuardedNamespace) + "::" + spec.kernel : spec.kernel;
                     find_guard(guarded, name, loop_guard);
                     loop_guard.variables = variable_places(guarded, replay.test_case(), paired ? &plain_image : nullptr);
-                    const long long budget_us = m.integer("guard-budget-us", 0);
-                    if (budget_us <= 0) throw Error("the run request gives no guard-budget-us");
-                    loop_guard.budget_ns = static_cast<std::uint64_t>(budget_us) * 1000u;
+                    if (spec.guard_budget_us <= 0) throw Error("the run request gives no guard-budget-us");
+                    loop_guard.budget_ns = static_cast<std::uint64_t>(spec.guard_budget_us) * 1000u;
                     request.guard = &loop_guard;
                 } catch (const std::exception& e) {
                     guard_state = std::string("unusable: ") + e.what();
@@ -513,12 +499,12 @@ private:
         s.load_plain_ms = ms_between(load_start, plain_loaded);
         s.load_find_ms = ms_between(plain_loaded, kernel_found);
         s.load_guard_ms = ms_between(kernel_found, loaded_all);
-        if (request.original && !had_reference && replay.has_reference() && m.fields.count("reference-out")) {
+        if (request.original && !had_reference && replay.has_reference() && !spec.reference_out.empty()) {
             // Written once per case, for every worker started after this one.
             try {
-                ReferenceOutputs ref{replay.test_case().path, sha256_hex(m.payload), report.poisonable, replay.reference()};
-                result.reference_sha256 = write_reference_file(m.get("reference-out"), ref);
-                result.reference_file = m.get("reference-out");
+                ReferenceOutputs ref{replay.test_case().path, sha256_hex(spec.payload), report.poisonable, replay.reference()};
+                result.reference_sha256 = write_reference_file(spec.reference_out, ref);
+                result.reference_file = spec.reference_out;
             } catch (const std::exception& e) {
                 result.reference_error = e.what();
             }

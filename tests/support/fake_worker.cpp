@@ -21,6 +21,7 @@
 #include "util/hash.hpp"
 #include "worker/protocol.hpp"
 #include "worker/reference_file.hpp"
+#include "worker/run_request.hpp"
 #include "worker/run_result.hpp"
 
 namespace {
@@ -103,12 +104,14 @@ int run_fake_replay() {
                 continue;
             }
             Case& c = it->second;
+            // Read as gi-worker reads it, so every test through this fake checks the request's shape.
+            const gi::worker::RunSpec spec = gi::worker::run_spec_from(*m);
             gi::worker::RunResult result;
             result.elements = 100;
             result.times_ms = {1, 1, 1};
             result.poisonable = "1,0";
             const std::string oracle = std::getenv("GI_FAKE_ORACLE") ? std::getenv("GI_FAKE_ORACLE") : "";
-            if (m->get("role") == "original") {
+            if (spec.role == "original") {
                 if (!c.referenced) {
                     c.referenced = true;
                     log("original-computed", slot);
@@ -117,12 +120,12 @@ int run_fake_replay() {
                         result.worst = 0.5;
                         result.detail = "buffer 0 (output, kernel argument 0): 7 of 100 elements differ, first at 3";
                     }
-                    if (m->fields.count("reference-out")) {
-                        ReferenceOutputs ref{c.tc.path, gi::sha256_hex(m->payload), "1,0", {}};
+                    if (!spec.reference_out.empty()) {
+                        ReferenceOutputs ref{c.tc.path, gi::sha256_hex(spec.payload), "1,0", {}};
                         for (const auto& b : c.tc.buffers) ref.outputs.push_back(b.read_only ? gi::Bytes{} : gi::Bytes(b.size, 0x5a));
-                        result.reference_sha256 = write_reference_file(m->get("reference-out"), ref);
-                        result.reference_file = m->get("reference-out");
-                        log("reference-written", slot, m->get("reference-out"));
+                        result.reference_sha256 = write_reference_file(spec.reference_out, ref);
+                        result.reference_file = spec.reference_out;
+                        log("reference-written", slot, spec.reference_out);
                     }
                 }
                 write_message(1, to_message(result));
@@ -132,27 +135,27 @@ int run_fake_replay() {
                 write_message(1, {"error", {{"message", "a variant was sent before the original ran"}}, {}});
                 continue;
             }
-            const long long guard_bytes = m->integer("guard-bytes", 0);
+            const long long guard_bytes = static_cast<long long>(spec.guard_bytes);
             if (guard_bytes > 0) {
-                const std::string guarded = m->payload.substr(0, static_cast<std::size_t>(guard_bytes));
-                const std::string plain = m->payload.substr(static_cast<std::size_t>(guard_bytes));
+                const std::string guarded = spec.payload.substr(0, static_cast<std::size_t>(guard_bytes));
+                const std::string plain = spec.payload.substr(static_cast<std::size_t>(guard_bytes));
                 const bool well_formed = guarded.rfind("\x7f" "ELF", 0) == 0 && plain.rfind("\x7f" "ELF", 0) == 0 &&
                                          guarded.find("gi_loop_clock") != std::string::npos &&
                                          plain.find("gi_loop_clock") == std::string::npos;
-                log(well_formed ? "guarded" : "guard-malformed", slot, m->get("guard-budget-us"));
+                log(well_formed ? "guarded" : "guard-malformed", slot, std::to_string(spec.guard_budget_us));
             }
-            const bool paired = m->get("guard-paired") == "1";
+            const bool paired = spec.guard_paired;
             if (paired) {
                 // One cubin: the plain scale kernel, its gi_guarded:: copy and the guard's clock kernel.
-                const std::string& cubin = m->payload;
+                const std::string& cubin = spec.payload;
                 const bool well_formed = guard_bytes == 0 && cubin.rfind("\x7f" "ELF", 0) == 0 &&
                                          cubin.find("gi_loop_clock") != std::string::npos &&
                                          cubin.find("_ZN10gi_guarded5scale") != std::string::npos &&
                                          cubin.find("_Z5scale") != std::string::npos;
-                log(well_formed ? "paired" : "paired-malformed", slot, m->get("guard-budget-us"));
+                log(well_formed ? "paired" : "paired-malformed", slot, std::to_string(spec.guard_budget_us));
             }
             const bool guarded_run = guard_bytes > 0 || paired;
-            if (m->get("role") == "rerun" && (oracle == "moves" || oracle == "moves-beyond")) {
+            if (spec.role == "rerun" && (oracle == "moves" || oracle == "moves-beyond")) {
                 result.worst = 0.002;
                 result.error = 0.0001;
                 if (oracle == "moves-beyond") {
@@ -168,14 +171,14 @@ int run_fake_replay() {
             stages.timed_ms = 3;
             stages.integrity_ms = 0.25;
             write_message(1, {"started", {}, {}});
-            const std::string block = m->get("block");
+            const std::string block = spec.block ? gi::to_string(*spec.block) : "";
             // The oracle gate's second replay of the original is a run like a variant's.
-            log(m->get("role") == "rerun" ? "rerun" : "variant", slot, block);
+            log(spec.role == "rerun" ? "rerun" : "variant", slot, block);
             // A template instantiation named by the request ("scale<3>"): logged with whether the
             // module holds it (its mangled integer argument, "ILi3E").
-            if (const std::string kernel = m->get("kernel"); kernel.find('<') != std::string::npos) {
+            if (const std::string kernel = spec.kernel; kernel.find('<') != std::string::npos) {
                 const std::string argument = kernel.substr(kernel.find('<') + 1, kernel.find('>') - kernel.find('<') - 1);
-                const bool held = m->payload.find("ILi" + argument + "E") != std::string::npos;
+                const bool held = spec.payload.find("ILi" + argument + "E") != std::string::npos;
                 log("kernel", slot, kernel + (held ? ":in-module" : ":missing"));
             }
             if (block.rfind("32,", 0) == 0) {
@@ -195,7 +198,7 @@ int run_fake_replay() {
                 }
                 write_message(1, {"checked", {}, {}});
                 result.outcome = "loop-overrun";
-                result.detail = "a loop was still running " + m->get("guard-budget-us") +
+                result.detail = "a loop was still running " + std::to_string(spec.guard_budget_us) +
                                           " us after the kernel started; the loop guard stopped it";
                 write_message(1, to_message(result));
                 continue;

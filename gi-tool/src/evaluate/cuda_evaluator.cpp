@@ -49,6 +49,7 @@
 #include "variant/loop_guard.hpp"
 #include "variant/paired_build.hpp"
 #include "worker/kernel_name.hpp"
+#include "worker/run_request.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {
@@ -300,31 +301,31 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
 
     // With a guarded build, separate (it rides in front of the plain one) or paired (one module),
     // the request carries the guard's budget (worker/protocol.hpp).
-    Message run_message(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
-                        bool time, const Build* build = nullptr, const std::string& kernel = "") {
-        Message m{"run",
-                  {{"slot", std::to_string(index)},
-                   {"role", role},
-                   {"kernel", kernel.empty() ? slots[index].kernel : kernel},
-                   {"grid", dims_text(g.grid)},
-                   {"block", dims_text(g.block)},
-                   {"shared", std::to_string(slots[index].manifest.shared_bytes)},
-                   {"warmups", std::to_string(options.warmups)},
-                   {"repetitions", std::to_string(options.repetitions)},
-                   {"time", time ? "1" : "0"}},
-                  code.cubin};
+    worker::RunSpec run_spec(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
+                             bool time, const Build* build = nullptr, const std::string& kernel = "") {
+        worker::RunSpec spec;
+        spec.slot = index;
+        spec.role = role;
+        spec.kernel = kernel.empty() ? slots[index].kernel : kernel;
+        spec.grid = g.grid;
+        spec.block = g.block;
+        spec.shared_bytes = slots[index].manifest.shared_bytes;
+        spec.warmups = options.warmups;
+        spec.repetitions = options.repetitions;
+        spec.time = time;
+        spec.payload = code.cubin;
         if (build && (build->paired || build->guarded)) {
             const double base = slots[index].original_ms > 0 ? slots[index].original_ms : 1000.0;
             const double budget_ms = options.timeout_factor * base + options.guard_margin_ms;
-            m.fields["guard-budget-us"] = std::to_string(std::max(1LL, static_cast<long long>(std::llround(1000 * budget_ms))));
+            spec.guard_budget_us = std::max(1LL, static_cast<long long>(std::llround(1000 * budget_ms)));
             if (build->paired) {
-                m.fields["guard-paired"] = "1";
+                spec.guard_paired = true;
             } else {
-                m.fields["guard-bytes"] = std::to_string(build->guarded->cubin.size());
-                m.payload = build->guarded->cubin + code.cubin;
+                spec.guard_bytes = build->guarded->cubin.size();
+                spec.payload = build->guarded->cubin + code.cubin;
             }
         }
-        return m;
+        return spec;
     }
 
     // Establishes the original's reference on a case (once per worker, unless handed over) and
@@ -334,17 +335,17 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         for (int attempt = 0;; ++attempt) {
             ensure_loaded(index);
             const bool first = !referenced.count(index);
-            Message m = run_message(index, "original", *original_cubin, g, time);
+            worker::RunSpec spec = run_spec(index, "original", *original_cubin, g, time);
             // A probe with poisoned outputs may crash an original that reads its outputs; then
             // the case is replayed without poisoning.
-            if (attempt > 0) m.fields["probe-poison"] = "0";
-            if (first && !slots[index].poisonable.empty()) m.fields["poisonable"] = slots[index].poisonable;
+            if (attempt > 0) spec.probe_poison = false;
+            if (first) spec.poisonable = slots[index].poisonable;
             const bool hand_over = first && slots[index].reference_file.empty() && !slots[index].reference_failed && references &&
                                    !references->path().empty();
-            if (hand_over) m.fields["reference-out"] = (references->path() / ("case-" + std::to_string(index) + ".ref")).string();
+            if (hand_over) spec.reference_out = (references->path() / ("case-" + std::to_string(index) + ".ref")).string();
             Message reply;
             try {
-                reply = worker->request(m, std::chrono::seconds(300));
+                reply = worker->request(to_message(spec), std::chrono::seconds(300));
             } catch (const worker::WorkerFailure& e) {
                 if (attempt == 0 && first) continue;
                 throw Error(slots[index].path.string() + ": the original kernel did not run: " + e.what());
@@ -452,7 +453,7 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         ready_for(index);
         RunVerdict v;
         try {
-            v = classify_run_reply(run_variant_request(index, run_message(index, "rerun", *original_cubin, g, false)));
+            v = classify_run_reply(run_variant_request(index, to_message(run_spec(index, "rerun", *original_cubin, g, false))));
         } catch (const worker::WorkerFailure& e) {
             v = classify_worker_failure(e);
         }
@@ -634,7 +635,7 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         const bool beside_exiting = worker::killed_workers_exiting() > 0;
         try {
             const Message reply =
-                run_variant_request(index, run_message(index, "variant", code, g, time, &build, instance_of(variant.genome)));
+                run_variant_request(index, to_message(run_spec(index, "variant", code, g, time, &build, instance_of(variant.genome))));
             v = classify_run_reply(reply);
             if (v.loop_overrun) ++stats.loop_overruns;
             if (v.corrupting) ++stats.corrupting;

@@ -8,21 +8,12 @@
 // Requests: hello, load-case, unload-case, run, quit. Replies: ready, case-loaded, case-unloaded,
 // result, error (and, while a variant runs, started and checked).
 //
-// A run request's `role` is `original` (the first run establishes the reference outputs; later
-// ones time it), `variant`, or `rerun`: the original's cubin run as a variant is (poisoned outputs,
-// compared with the reference), so the oracle gate sees how far its outputs move between runs.
-// The worker puts each case's module variables (testcase/test_case.hpp) into every module it
-// runs, by name, and copies the writable ones back out after each launch.
-// A run request's payload is the plain cubin, or with `guard-bytes=N` the variant's loop-guarded
-// cubin (its first N bytes, variant/loop_guard.hpp) followed by the plain one, or with
-// `guard-paired=1` (and no guard-bytes) one cubin holding both builds (variant/paired_build.hpp):
-// the plain kernel by its name, the guarded one as gi_guarded::NAME, and the guard's clock kernel
-// and symbols, all in one module, so the worker loads one module instead of two. With either,
-// `guard-budget-us` is how long a loop of the guarded check run may go on after the launch (the original's
-// time x the timeout factor + the guard's margin). The result says `loop-guard=` none, used, or
-// "unusable: why" (then the check ran unguarded), outcome `loop-overrun` when the guard stopped
-// a loop (the worker stays), and per-stage wall times; every field of the "result" reply is
-// declared once, in worker/run_result.hpp (RunResult), which both ends use. After every variant's run the worker checks its own copies of the
+// The run request and its "result" reply are declared once, as structs both ends use:
+// worker/run_request.hpp (RunSpec: the role, original, variant or rerun; the launch; the guarded
+// build's payload layout and budget) and worker/run_result.hpp (RunResult: the outcome, the
+// comparison, the timings, per-stage wall times). The worker puts each case's module variables
+// (testcase/test_case.hpp) into every module it runs, by name, and copies the writable ones back
+// out after each launch. After every variant's run the worker checks its own copies of the
 // loaded cases (pristine buffers, poison images, read-only working copies); when the variant
 // changed one (it wrote past its buffers without faulting) the outcome is `corrupted`, with
 // sticky=1: the worker exits after the reply, so the next variant runs on an intact case.

@@ -1,0 +1,46 @@
+#pragma once
+// A run request ("run"), declared once for both ends of the pipe: the evaluator fills a RunSpec and
+// sends to_message(it); gi-worker reads it with run_spec_from(). Its reply is worker/run_result.hpp.
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "testcase/test_case.hpp"
+#include "worker/protocol.hpp"
+
+namespace gi::worker {
+
+struct RunSpec {
+    int slot = -1;                   // the loaded case it runs on
+    std::string role = "variant";    // original (the reference, then timing only), variant, rerun (the
+                                     // original judged as a variant: the oracle gate's second replay)
+    std::string kernel;              // the name the worker finds the kernel by (worker/kernel_name.hpp)
+    std::optional<Dim3> grid, block; // the case's recorded launch when absent
+    std::optional<unsigned> shared_bytes;
+    int warmups = 2, repetitions = 10;
+    bool time = true;                // false: checked, not timed
+    // The original's first run on a case: whether to find the outputs it overwrites entirely (by a
+    // run on poisoned outputs), or those learnt before ("1,0,..."); and where to hand its outputs
+    // over to other workers ("" = nowhere).
+    bool probe_poison = true;
+    std::string poisonable;
+    std::string reference_out;
+    // With a loop-guarded build: how long its loops may run after the launch (microseconds), and
+    // whether it is paired (one module holding both builds, variant/paired_build.hpp) or rides in
+    // front of the plain build in the payload (its first guard_bytes bytes).
+    long long guard_budget_us = 0;
+    bool guard_paired = false;
+    std::uint64_t guard_bytes = 0;
+    std::string payload;             // the module(s)
+    bool operator==(const RunSpec&) const = default;
+};
+
+Message to_message(const RunSpec& spec);
+// Throws gi::Error naming the field when one is malformed (a grid that is not X,Y,Z, a guard-bytes
+// beyond the payload, guard-bytes with guard-paired), or when `message` is not a "run".
+RunSpec run_spec_from(const Message& message);
+
+// "X[,Y[,Z]]" with positive parts; throws gi::Error naming `field`.
+Dim3 parse_dim3(const std::string& text, const std::string& field);
+
+}  // namespace gi::worker

@@ -1,0 +1,73 @@
+// The run request as both ends see it (worker/run_request.hpp).
+#include "worker/run_request.hpp"
+
+#include <gtest/gtest.h>
+
+#include "util/error.hpp"
+
+namespace gi::worker {
+namespace {
+
+RunSpec full() {
+    RunSpec s;
+    s.slot = 3;
+    s.role = "original";
+    s.kernel = "MatrixMulCUDA<32>";
+    s.grid = Dim3{20, 240, 1};
+    s.block = Dim3{32, 8, 2};
+    s.shared_bytes = 49152;
+    s.warmups = 1;
+    s.repetitions = 7;
+    s.time = false;
+    s.probe_poison = false;
+    s.poisonable = "1,0,1";
+    s.reference_out = "/dev/shm/gi-ref/case-3.ref";
+    s.guard_budget_us = 12345;
+    s.guard_bytes = 4;
+    s.payload = std::string("GUARPLAIN\0bytes", 15);
+    return s;
+}
+
+TEST(RunSpec, RoundTripsEveryField) {
+    EXPECT_EQ(run_spec_from(to_message(full())), full());
+    RunSpec paired;
+    paired.slot = 0;
+    paired.kernel = "scale";
+    paired.guard_paired = true;
+    paired.guard_budget_us = 1;
+    paired.payload = "cubin";
+    EXPECT_EQ(run_spec_from(to_message(paired)), paired);
+}
+
+TEST(RunSpec, ALaunchLeftOutIsTheCases) {
+    const RunSpec s = run_spec_from(Message{"run", {{"slot", "1"}, {"kernel", "k"}}, "cubin"});
+    EXPECT_FALSE(s.grid.has_value());
+    EXPECT_FALSE(s.block.has_value());
+    EXPECT_FALSE(s.shared_bytes.has_value());
+    EXPECT_EQ(s.role, "variant");
+    EXPECT_TRUE(s.time);
+    EXPECT_TRUE(s.probe_poison);
+}
+
+TEST(RunSpec, MalformedRequestsAreRefusedNamingTheField) {
+    Message m = to_message(full());
+    m.fields["grid"] = "20,x";
+    try {
+        run_spec_from(m);
+        FAIL() << "a malformed grid was read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("'grid'"), std::string::npos) << e.what();
+    }
+    m = to_message(full());
+    m.fields["guard-bytes"] = "1000";  // beyond the payload
+    EXPECT_THROW(run_spec_from(m), Error);
+    m = to_message(full());
+    m.fields["guard-paired"] = "1";  // with guard-bytes
+    EXPECT_THROW(run_spec_from(m), Error);
+    EXPECT_THROW(parse_dim3("1,2,3,4", "block"), Error);
+    EXPECT_THROW(parse_dim3("0", "block"), Error);
+    EXPECT_EQ(parse_dim3("7", "block"), (Dim3{7, 1, 1}));
+}
+
+}  // namespace
+}  // namespace gi::worker
