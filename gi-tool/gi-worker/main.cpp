@@ -34,6 +34,7 @@
 #include "variant/paired_build.hpp"
 #include "worker/protocol.hpp"
 #include "worker/reference_file.hpp"
+#include "worker/case_messages.hpp"
 #include "worker/run_request.hpp"
 #include "worker/run_result.hpp"
 
@@ -204,14 +205,7 @@ public:
     // Returns false when the worker must exit (quit, or a sticky error).
     bool handle(const Message& m) {
         if (m.type == "hello") {
-            reply({"ready",
-                   {{"device", gpu_.name},
-                    {"compute-capability", std::to_string(gpu_.compute_capability)},
-                    {"sms", std::to_string(gpu_.sms)},
-                    {"l2-bytes", std::to_string(gpu_.l2_bytes)},
-                    {"memory-bytes", std::to_string(gpu_.memory_bytes)},
-                    {"driver", std::to_string(gpu_.driver)}},
-                   {}});
+            reply(to_message(Ready{gpu_.name, gpu_.compute_capability, gpu_.sms, gpu_.l2_bytes, gpu_.memory_bytes, gpu_.driver}));
             return true;
         }
         if (m.type == "quit") return false;
@@ -238,25 +232,23 @@ public:
     // The reply comes after the context is synchronised, when the sanitizer has reported on every
     // launch. A launch that fails ends the worker: under memcheck its context is not usable.
     bool check_variants(const Message& m) {
-        const std::string case_path = m.get("case");
+        const CheckVariants request = check_variants_from(m);
+        const std::string& case_path = request.case_path;
         if (!checked_case_ || checked_case_path_ != case_path) {
             checked_case_.reset();
             checked_case_ = std::make_unique<Replay>(read_test_case(case_path, CaseLoad::Data), std::vector<Tolerance>{}, 0, gpu_.stream);
             checked_case_path_ = case_path;
         }
-        const std::vector<OnceVariant> variants = read_variant_list(m.get("variants"));
+        const std::vector<OnceVariant> variants = read_variant_list(request.variants_file);
         for (std::size_t k = 0; k < variants.size(); ++k) {
-            const CUresult r = run_listed_variant(*checked_case_, variants[k], m.get("kernel"), "");
+            const CUresult r = run_listed_variant(*checked_case_, variants[k], request.kernel, "");
             if (r != CUDA_SUCCESS) {
-                reply({"checked",
-                       {{"ran", std::to_string(k)},
-                        {"error", "variant " + std::to_string(k + 1) + ": the kernel failed: " + cuda_error_name(r)}},
-                       {}});
+                reply(to_message(Checked{k, "variant " + std::to_string(k + 1) + ": the kernel failed: " + cuda_error_name(r)}));
                 return false;
             }
         }
         check_cuda(cuCtxSynchronize(), "synchronising after the checks");
-        reply({"checked", {{"ran", std::to_string(variants.size())}}, {}});
+        reply(to_message(Checked{variants.size(), ""}));
         return true;
     }
 
@@ -309,40 +301,40 @@ private:
     }
 
     bool load_case(const Message& m) {
-        const int slot = static_cast<int>(m.integer("slot", -1));
+        const LoadCase request = load_case_from(m);
+        const int slot = request.slot;
         while (unload_one()) {  // their memory may be what the case needs
         }
         try {
-            TestCase tc = read_test_case(m.get("path"), m.get("verify", "1") == "1" ? CaseLoad::Data : CaseLoad::DataTrusted);
+            TestCase tc = read_test_case(request.path, request.verify ? CaseLoad::Data : CaseLoad::DataTrusted);
             std::vector<Tolerance> tolerances;
             for (std::size_t b = 0; b < tc.buffers.size(); ++b)
-                tolerances.push_back(parse_tolerance(m.get("tolerance" + std::to_string(b), "exact"), "tolerance"));
+                tolerances.push_back(parse_tolerance(b < request.tolerances.size() ? request.tolerances[b] : "exact", "tolerance"));
             slots_.erase(slot);
             auto replay = std::make_unique<Replay>(std::move(tc), std::move(tolerances), gpu_.l2_bytes, gpu_.stream,
                                                    device_compare());
-            Message ok{"case-loaded",
-                       {{"slot", std::to_string(slot)},
-                        {"copies", std::to_string(replay->copies())},
-                        {"device-bytes", std::to_string(replay->device_bytes())},
-                        {"device-compare", device_compare_ ? "on" : "off: " + device_compare_error_}},
-                       {}};
-            if (m.fields.count("reference")) {
+            CaseLoaded ok;
+            ok.slot = slot;
+            ok.copies = replay->copies();
+            ok.device_bytes = replay->device_bytes();
+            ok.device_compare = device_compare_ ? "on" : "off: " + device_compare_error_;
+            if (!request.reference_file.empty()) {
                 // The original's outputs from the worker that ran it: taken only when every check
                 // passes; otherwise the parent hears why and has the original run here instead.
                 try {
-                    ReferenceOutputs ref = read_reference_file(m.get("reference"), m.get("reference-sha256"),
-                                                               replay->test_case().path, m.get("original-sha256"),
+                    ReferenceOutputs ref = read_reference_file(request.reference_file, request.reference_sha256,
+                                                               replay->test_case().path, request.original_sha256,
                                                                replay->writable_sizes());
                     replay->adopt_reference(std::move(ref.outputs), ref.poisonable);
-                    ok.fields["reference"] = "loaded";
-                    ok.fields["poisonable"] = ref.poisonable;
+                    ok.reference = "loaded";
+                    ok.poisonable = ref.poisonable;
                 } catch (const std::exception& e) {
-                    ok.fields["reference"] = "rejected";
-                    ok.fields["reference-error"] = e.what();
+                    ok.reference = "rejected";
+                    ok.reference_error = e.what();
                 }
             }
             slots_[slot] = std::move(replay);
-            reply(ok);
+            reply(to_message(ok));
         } catch (const CudaError& e) {
             reply(error_reply(e.what(), is_sticky(e.code())));
             return !is_sticky(e.code());

@@ -21,6 +21,7 @@
 #include "util/hash.hpp"
 #include "worker/protocol.hpp"
 #include "worker/reference_file.hpp"
+#include "worker/case_messages.hpp"
 #include "worker/run_request.hpp"
 #include "worker/run_result.hpp"
 
@@ -61,29 +62,35 @@ int run_fake_replay() {
         const std::string slot = m->get("slot");
         if (m->type == "quit") return 0;
         if (m->type == "hello") {
-            write_message(1, {"ready", {{"device", "Fake GPU"}, {"compute-capability", "90"}, {"memory-bytes", "85899345920"}}, {}});
+            gi::worker::Ready ready;
+            ready.device = "Fake GPU";
+            ready.compute_capability = 90;
+            ready.memory_bytes = 85899345920ull;
+            write_message(1, to_message(ready));
         } else if (m->type == "load-case") {
-            Case c{gi::read_test_case(m->get("path"), gi::CaseLoad::ManifestOnly), false};
-            Message ok{"case-loaded", {{"slot", slot}}, {}};
-            if (m->fields.count("reference")) {
+            // Read as gi-worker reads them (worker/case_messages.hpp).
+            const gi::worker::LoadCase load = gi::worker::load_case_from(*m);
+            Case c{gi::read_test_case(load.path, gi::CaseLoad::ManifestOnly), false};
+            gi::worker::CaseLoaded ok;
+            ok.slot = load.slot;
+            if (!load.reference_file.empty()) {
                 try {
-                    read_reference_file(m->get("reference"), m->get("reference-sha256"), c.tc.path, m->get("original-sha256"),
-                                        sizes_of(c.tc));
+                    read_reference_file(load.reference_file, load.reference_sha256, c.tc.path, load.original_sha256, sizes_of(c.tc));
                     c.referenced = true;
-                    ok.fields["reference"] = "loaded";
+                    ok.reference = "loaded";
                     log("reference-loaded", slot);
                 } catch (const std::exception& e) {
-                    ok.fields["reference"] = "rejected";
-                    ok.fields["reference-error"] = e.what();
+                    ok.reference = "rejected";
+                    ok.reference_error = e.what();
                     log("reference-rejected", slot);
                 }
             }
             cases[slot] = std::move(c);
-            write_message(1, ok);
+            write_message(1, to_message(ok));
         } else if (m->type == "check-variants") {
             // A long-lived sanitizer session's request (evaluate/sanitizer_sessions.hpp): a list that
             // holds the 1024-thread launch gets a report in the fake sanitizer's log.
-            std::ifstream list(m->get("variants"));
+            std::ifstream list(gi::worker::check_variants_from(*m).variants_file);
             int count = 0;
             bool report = false;
             for (std::string line; std::getline(list, line);) {
@@ -93,7 +100,7 @@ int run_fake_replay() {
             const char* sanitizer_log = std::getenv("GI_FAKE_SANITIZER_LOG");
             if (report && sanitizer_log) std::ofstream(sanitizer_log, std::ios::app) << "========= Invalid __global__ read of size 4 bytes\n";
             log("check-variants", slot, std::to_string(count));
-            write_message(1, {"checked", {{"ran", std::to_string(count)}}, {}});
+            write_message(1, to_message(gi::worker::Checked{static_cast<std::uint64_t>(count), ""}));
         } else if (m->type == "unload-case") {
             cases.erase(slot);
             write_message(1, {"case-unloaded", {{"slot", slot}}, {}});

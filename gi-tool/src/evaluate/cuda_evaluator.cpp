@@ -49,6 +49,7 @@
 #include "variant/loop_guard.hpp"
 #include "variant/paired_build.hpp"
 #include "worker/kernel_name.hpp"
+#include "worker/case_messages.hpp"
 #include "worker/run_request.hpp"
 #include "worker/worker_process.hpp"
 
@@ -181,21 +182,23 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
 
     Message load_message(int index) const override {
         const Slot& slot = slots.at(static_cast<std::size_t>(index));
-        Message m{"load-case",
-                  {{"slot", std::to_string(index)}, {"path", slot.path.string()}, {"verify", verified.count(index) ? "0" : "1"}},
-                  {}};
-        for (std::size_t b = 0; b < slot.tolerances.size(); ++b) m.fields["tolerance" + std::to_string(b)] = slot.tolerances[b];
+        worker::LoadCase load;
+        load.slot = index;
+        load.path = slot.path.string();
+        load.verify = !verified.count(index);
+        load.tolerances = slot.tolerances;
         if (!slot.reference_file.empty()) {
-            m.fields["reference"] = slot.reference_file.string();
-            m.fields["reference-sha256"] = slot.reference_sha256;
-            m.fields["original-sha256"] = original_sha256;
+            load.reference_file = slot.reference_file.string();
+            load.reference_sha256 = slot.reference_sha256;
+            load.original_sha256 = original_sha256;
         }
-        return m;
+        return to_message(load);
     }
 
     // What a "case-loaded" reply says about the handed-over reference; true when the worker took it.
     bool took_reference(int index, const Message& reply) override {
-        const std::string state = reply.get("reference");
+        const worker::CaseLoaded loaded = worker::case_loaded_from(reply);
+        const std::string& state = loaded.reference;
         if (state == "loaded") {
             ++stats.references_loaded;
             return true;
@@ -205,7 +208,7 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
             Slot& slot = slots[index];
             if (!slot.rejection_noted)
                 std::cerr << "gi-tool: note: a GPU worker rejected the original's handed-over outputs for "
-                          << slot.path.string() << " (" << reply.get("reference-error")
+                          << slot.path.string() << " (" << loaded.reference_error
                           << "); the original runs on each new worker for this case instead\n";
             slot.rejection_noted = true;
             // Never offered again: every later worker recomputes the reference itself.
@@ -250,9 +253,10 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
             throw Error(std::string("the GPU worker failed to start: ") + e.what());
         }
         if (reply.type == "error") throw Error("cannot use the GPU: " + reply.get("message"));
-        device = reply.get("device");
-        gpu_memory = static_cast<std::uint64_t>(std::max(0LL, reply.integer("memory-bytes", 0)));
-        if (arch.empty()) arch = options.arch.empty() ? "sm_" + reply.get("compute-capability") : options.arch;
+        const worker::Ready ready = worker::ready_from(reply);
+        device = ready.device;
+        gpu_memory = ready.memory_bytes;
+        if (arch.empty()) arch = options.arch.empty() ? "sm_" + std::to_string(ready.compute_capability) : options.arch;
         if (first_use == Clock::time_point{}) first_use = Clock::now();
         // Their CUDA start-up overlaps the original's compile and the first batch.
         spares->top_up();

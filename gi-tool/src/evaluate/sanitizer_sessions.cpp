@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "util/error.hpp"
+#include "worker/case_messages.hpp"
 
 namespace gi {
 namespace fs = std::filesystem;
@@ -72,14 +73,17 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
                                                                    "the worker answered '" + ready.type + "' to hello: " +
                                                                        ready.get("message"));
         }
-        const worker::Message reply = process_->request(
-            {"check-variants", {{"case", case_path}, {"kernel", kernel}, {"variants", list.string()}}, {}}, timeout);
-        if (reply.type != "checked")
+        const worker::Message reply =
+            process_->request(to_message(worker::CheckVariants{case_path, kernel, list.string()}), timeout);
+        if (reply.type != "checked") {
             failure_ = "the worker answered '" + reply.type + "': " + reply.get("message");
-        else if (!reply.get("error").empty() || reply.get("ran") != std::to_string(count))
-            failure_ = "the worker ran " + reply.get("ran") + " of " + std::to_string(count) + " variants: " + reply.get("error");
+        } else if (const worker::Checked checked = worker::checked_from(reply); !checked.error.empty() || checked.ran != count) {
+            failure_ = "the worker ran " + std::to_string(checked.ran) + " of " + std::to_string(count) + " variants: " + checked.error;
+        }
     } catch (const worker::WorkerFailure& e) {
         failure_ = std::string(e.what()) + "; its log ends: " + process_->log_tail(400);
+    } catch (const Error& e) {  // a malformed reply
+        failure_ = e.what();
     }
     // The reply comes after the worker synchronised its context, so the sanitizer has written its
     // reports on these launches by now.

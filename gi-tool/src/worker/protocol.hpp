@@ -8,10 +8,11 @@
 // Requests: hello, load-case, unload-case, run, quit. Replies: ready, case-loaded, case-unloaded,
 // result, error (and, while a variant runs, started and checked).
 //
-// The run request and its "result" reply are declared once, as structs both ends use:
-// worker/run_request.hpp (RunSpec: the role, original, variant or rerun; the launch; the guarded
-// build's payload layout and budget) and worker/run_result.hpp (RunResult: the outcome, the
-// comparison, the timings, per-stage wall times). The worker puts each case's module variables
+// Each request and reply is declared once, as a struct both ends use: worker/run_request.hpp
+// (RunSpec: the role, original, variant or rerun; the launch; the guarded build's payload layout
+// and budget), worker/run_result.hpp (RunResult: the outcome, the comparison, the timings,
+// per-stage wall times) and worker/case_messages.hpp (ready, load-case, case-loaded,
+// check-variants, checked). The worker puts each case's module variables
 // (testcase/test_case.hpp) into every module it runs, by name, and copies the writable ones back
 // out after each launch. After every variant's run the worker checks its own copies of the
 // loaded cases (pristine buffers, poison images, read-only working copies); when the variant

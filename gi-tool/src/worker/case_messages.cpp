@@ -1,0 +1,109 @@
+#include "worker/case_messages.hpp"
+
+#include <algorithm>
+
+#include "util/error.hpp"
+
+namespace gi::worker {
+namespace {
+
+void expect_type(const Message& m, const char* type) {
+    if (m.type != type) throw Error(std::string("worker protocol: expected a '") + type + "' message, got '" + m.type + "'");
+}
+
+}  // namespace
+
+Message to_message(const Ready& r) {
+    return {"ready",
+            {{"device", r.device},
+             {"compute-capability", std::to_string(r.compute_capability)},
+             {"sms", std::to_string(r.sms)},
+             {"l2-bytes", std::to_string(r.l2_bytes)},
+             {"memory-bytes", std::to_string(r.memory_bytes)},
+             {"driver", std::to_string(r.driver)}},
+            {}};
+}
+
+Ready ready_from(const Message& m) {
+    expect_type(m, "ready");
+    Ready r;
+    r.device = m.get("device");
+    r.compute_capability = static_cast<int>(m.integer("compute-capability"));
+    r.sms = static_cast<int>(m.integer("sms"));
+    r.l2_bytes = static_cast<std::uint64_t>(std::max(0LL, m.integer("l2-bytes")));
+    r.memory_bytes = static_cast<std::uint64_t>(std::max(0LL, m.integer("memory-bytes")));
+    r.driver = static_cast<int>(m.integer("driver"));
+    return r;
+}
+
+Message to_message(const LoadCase& l) {
+    Message m{"load-case", {{"slot", std::to_string(l.slot)}, {"path", l.path}, {"verify", l.verify ? "1" : "0"}}, {}};
+    for (std::size_t b = 0; b < l.tolerances.size(); ++b) m.fields["tolerance" + std::to_string(b)] = l.tolerances[b];
+    if (!l.reference_file.empty()) {
+        m.fields["reference"] = l.reference_file;
+        m.fields["reference-sha256"] = l.reference_sha256;
+        m.fields["original-sha256"] = l.original_sha256;
+    }
+    return m;
+}
+
+LoadCase load_case_from(const Message& m) {
+    expect_type(m, "load-case");
+    LoadCase l;
+    l.slot = static_cast<int>(m.integer("slot", -1));
+    l.path = m.get("path");
+    l.verify = m.get("verify", "1") == "1";
+    for (std::size_t b = 0; m.fields.count("tolerance" + std::to_string(b)); ++b) l.tolerances.push_back(m.get("tolerance" + std::to_string(b)));
+    l.reference_file = m.get("reference");
+    l.reference_sha256 = m.get("reference-sha256");
+    l.original_sha256 = m.get("original-sha256");
+    return l;
+}
+
+Message to_message(const CaseLoaded& c) {
+    Message m{"case-loaded",
+              {{"slot", std::to_string(c.slot)},
+               {"copies", std::to_string(c.copies)},
+               {"device-bytes", std::to_string(c.device_bytes)}},
+              {}};
+    if (!c.device_compare.empty()) m.fields["device-compare"] = c.device_compare;
+    if (!c.reference.empty()) m.fields["reference"] = c.reference;
+    if (!c.reference_error.empty()) m.fields["reference-error"] = c.reference_error;
+    if (!c.poisonable.empty()) m.fields["poisonable"] = c.poisonable;
+    return m;
+}
+
+CaseLoaded case_loaded_from(const Message& m) {
+    expect_type(m, "case-loaded");
+    CaseLoaded c;
+    c.slot = static_cast<int>(m.integer("slot", -1));
+    c.copies = static_cast<int>(m.integer("copies"));
+    c.device_bytes = static_cast<std::uint64_t>(std::max(0LL, m.integer("device-bytes")));
+    c.device_compare = m.get("device-compare");
+    c.reference = m.get("reference");
+    c.reference_error = m.get("reference-error");
+    c.poisonable = m.get("poisonable");
+    return c;
+}
+
+Message to_message(const CheckVariants& c) {
+    return {"check-variants", {{"case", c.case_path}, {"kernel", c.kernel}, {"variants", c.variants_file}}, {}};
+}
+
+CheckVariants check_variants_from(const Message& m) {
+    expect_type(m, "check-variants");
+    return {m.get("case"), m.get("kernel"), m.get("variants")};
+}
+
+Message to_message(const Checked& c) {
+    Message m{"checked", {{"ran", std::to_string(c.ran)}}, {}};
+    if (!c.error.empty()) m.fields["error"] = c.error;
+    return m;
+}
+
+Checked checked_from(const Message& m) {
+    expect_type(m, "checked");
+    return {static_cast<std::uint64_t>(std::max(0LL, m.integer("ran"))), m.get("error")};
+}
+
+}  // namespace gi::worker

@@ -1,0 +1,70 @@
+#pragma once
+// gi-worker's other requests and replies, each declared once for both ends of the pipe (the run
+// request and its result: worker/run_request.hpp, worker/run_result.hpp). Fields a message leaves
+// out read as their defaults.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "worker/protocol.hpp"
+
+namespace gi::worker {
+
+// "ready", the reply to "hello": the GPU the worker opened.
+struct Ready {
+    std::string device;
+    int compute_capability = 0;     // 90 for sm_90
+    int sms = 0;
+    std::uint64_t l2_bytes = 0, memory_bytes = 0;
+    int driver = 0;                 // cuDriverGetVersion's
+    bool operator==(const Ready&) const = default;
+};
+Message to_message(const Ready& ready);
+Ready ready_from(const Message& message);  // throws gi::Error unless a "ready" with well-formed numbers
+
+// "load-case": the recorded case to keep in a slot, each output's tolerance, and the original's
+// outputs handed over by another worker (reference_file, with its checksum and the original
+// module's) when there are any.
+struct LoadCase {
+    int slot = -1;
+    std::string path;
+    bool verify = true;                    // check the case's blobs against their checksums
+    std::vector<std::string> tolerances;   // per buffer, as text ("exact", "abs=1e-3")
+    std::string reference_file, reference_sha256, original_sha256;
+    bool operator==(const LoadCase&) const = default;
+};
+Message to_message(const LoadCase& load);
+LoadCase load_case_from(const Message& message);
+
+// "case-loaded": what the worker holds of the case, and what became of a handed-over reference.
+struct CaseLoaded {
+    int slot = -1;
+    int copies = 0;                  // working copies on the GPU
+    std::uint64_t device_bytes = 0;
+    std::string device_compare;      // "on", or "off: why" (comparisons on the host)
+    std::string reference;           // "" (none offered), "loaded" or "rejected"
+    std::string reference_error;     // why it was rejected
+    std::string poisonable;          // with a loaded reference: the outputs poisoned for variants
+    bool operator==(const CaseLoaded&) const = default;
+};
+Message to_message(const CaseLoaded& loaded);
+CaseLoaded case_loaded_from(const Message& message);
+
+// "check-variants": a sanitizer session's request to run a list of compiled variants
+// (gi-worker --once --variants's format) on a case, and its reply "checked".
+struct CheckVariants {
+    std::string case_path, kernel, variants_file;
+    bool operator==(const CheckVariants&) const = default;
+};
+Message to_message(const CheckVariants& check);
+CheckVariants check_variants_from(const Message& message);
+
+struct Checked {
+    std::uint64_t ran = 0;  // variants run
+    std::string error;      // why it stopped early ("" when all ran)
+    bool operator==(const Checked&) const = default;
+};
+Message to_message(const Checked& checked);
+Checked checked_from(const Message& message);
+
+}  // namespace gi::worker

@@ -1,0 +1,43 @@
+// gi-worker's other messages as both ends see them (worker/case_messages.hpp).
+#include "worker/case_messages.hpp"
+
+#include <gtest/gtest.h>
+
+#include "util/error.hpp"
+
+namespace gi::worker {
+namespace {
+
+TEST(CaseMessages, EachRoundTripsEveryField) {
+    const Ready ready{"NVIDIA H200", 90, 132, 62914560, 150323855360ull, 13000};
+    EXPECT_EQ(ready_from(to_message(ready)), ready);
+    const LoadCase load{3, "/cases/k-0001", false, {"exact", "abs=0.001", "rel=1e-05"}, "/dev/shm/ref/case-3.ref",
+                        std::string(64, 'a'), std::string(64, 'b')};
+    EXPECT_EQ(load_case_from(to_message(load)), load);
+    const CaseLoaded loaded{3, 8, 1u << 30, "off: loading the comparison kernel failed", "rejected", "size differs", "1,0"};
+    EXPECT_EQ(case_loaded_from(to_message(loaded)), loaded);
+    const CheckVariants check{"/cases/small-0001", "gi_guarded::k", "/tmp/list.tsv"};
+    EXPECT_EQ(check_variants_from(to_message(check)), check);
+    const Checked checked{2, "variant 3: the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS"};
+    EXPECT_EQ(checked_from(to_message(checked)), checked);
+}
+
+TEST(CaseMessages, ALoadWithoutAReferenceOffersNone) {
+    LoadCase load;
+    load.slot = 0;
+    load.path = "/cases/k-0000";
+    const Message m = to_message(load);
+    EXPECT_EQ(m.fields.count("reference"), 0u);
+    EXPECT_EQ(m.get("verify"), "1");
+    EXPECT_TRUE(load_case_from(m).tolerances.empty());
+}
+
+TEST(CaseMessages, TheWrongMessageOrAMalformedNumberIsRefused) {
+    EXPECT_THROW(ready_from(Message{"error", {{"message", "no GPU"}}, {}}), Error);
+    EXPECT_THROW(ready_from(Message{"ready", {{"compute-capability", "ninety"}}, {}}), Error);
+    EXPECT_THROW(checked_from(Message{"checked", {{"ran", "two"}}, {}}), Error);
+    EXPECT_THROW(case_loaded_from(Message{"result", {}, {}}), Error);
+}
+
+}  // namespace
+}  // namespace gi::worker
