@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "util/format.hpp"
+
 namespace gi {
 namespace {
 
@@ -248,7 +250,7 @@ ErrorSummary summarise_comparisons(const std::vector<BufferComparison>& buffers,
                     " elements differ, first at " + std::to_string(c.first_mismatch);
         if (c.unwritten) s.detail += ", " + std::to_string(c.unwritten) + " left unwritten";
         if (c.non_finite) s.detail += ", " + std::to_string(c.non_finite) + " NaN/Inf where the original is finite";
-        if (c.worst_error > 0) s.detail += ", worst |diff| " + std::to_string(c.worst_error);
+        if (c.worst_error > 0) s.detail += ", worst |diff| " + significant(c.worst_error, 6);
     }
     s.error = s.elements ? penalty / static_cast<double>(s.elements) : 0;
     s.hard_failure = s.unwritten > 0 || s.non_finite > 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compare/compare.hpp"
+#include "util/format.hpp"
 
 namespace gi {
 
@@ -56,7 +57,7 @@ RecordedComparison compare_recorded_outputs(const TestCase& reference, const Tes
                           std::to_string(cmp.mismatches) + " of " + std::to_string(cmp.elements) +
                           " elements differ from the original's outputs beyond the tolerance (" + to_string(t) +
                           "), the first at element " + std::to_string(cmp.first_mismatch) +
-                          (cmp.worst_error > 0 ? ", worst |diff| " + std::to_string(cmp.worst_error) : ""));
+                          (cmp.worst_error > 0 ? ", worst |diff| " + significant(cmp.worst_error, 6) : ""));
         }
     }
     return out;
