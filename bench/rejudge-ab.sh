@@ -9,6 +9,9 @@
 #   git archive OLD | gzip >.carry/rejudge-old.tgz     # the older tree (here, before a device call)
 #   REJUDGE_OLD=.carry/rejudge-old.tgz OUT=$OUT bash bench/rejudge-ab.sh
 #   REJUDGE_KERNELS="row_filter stereo" REJUDGE_VARIANTS=200 (the defaults)
+#   REJUDGE_GENOMES_DIR=DIR: a recorded search's individuals instead of random variants, from
+#       DIR/KERNEL.genomes (python3 bench/run-xml-genomes.py run.xml > DIR/stereo.genomes); the older
+#       tree's cuda-bench must take --genomes too (the commit that added it, or later)
 #
 # Errors are compared to six decimals: workers before 06b47be sent numbers with six (std::to_string),
 # so an older build's errors carry no more.
@@ -49,12 +52,15 @@ for which in old new again; do
     [[ "$which" == old ]] && build_option=(GI_BUILD="$old_build")
     [[ "$which" == again ]] && build_option=(GI_BUILD=/tmp/gi-throughput-build)
     env "${build_option[@]}" OUT="$OUT/$which" THROUGHPUT_SECONDS=0 THROUGHPUT_CUDA_BENCH="$variants" \
+        THROUGHPUT_GENOMES_DIR="${REJUDGE_GENOMES_DIR:-}" \
         THROUGHPUT_KERNELS="$kernels" bash "$root/bench/throughput.sh" >"$OUT/$which.log" 2>&1
     grep -E '^====|per minute|run stages|^comparison:' "$OUT/$which.log"
 done
 
 {
-    echo "# Re-judging: $variants random variants per kernel, an older build against this one"
+    what="$variants random variants per kernel"
+    [[ -n "${REJUDGE_GENOMES_DIR:-}" ]] && what="the genomes of $REJUDGE_GENOMES_DIR/KERNEL.genomes"
+    echo "# Re-judging: $what, an older build against this one"
     echo
     echo "GPU: ${gpu:-none}; $(date -u +%Y-%m-%dT%H:%MZ); this tree: commit ${GI_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)};" \
          "older tree: ${REJUDGE_OLD_COMMIT:-$old}"

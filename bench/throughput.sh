@@ -16,6 +16,8 @@
 #                                           cases and prints where a variant's run time goes, by stage
 #                                           ($OUT/KERNEL-variants.tsv: each variant's verdict, for
 #                                           bench/rejudge-ab.sh)
+#   THROUGHPUT_GENOMES_DIR=DIR: with THROUGHPUT_CUDA_BENCH, the genomes of DIR/KERNEL.genomes (a recorded
+#                                           search's, bench/run-xml-genomes.py) instead of random variants
 #   THROUGHPUT_SECONDS=0 skips evolve (with THROUGHPUT_CUDA_BENCH: the stage figures alone)
 #   GI_BUILD=/path/to/build (with GI_BUILD_TESTS=ON) reuses a build.
 set -uo pipefail
@@ -102,8 +104,12 @@ for kernel in $kernels; do
     case_mb=$(du -sm "$dir/cases" 2>/dev/null | cut -f1)
     ncases=$(ls -d "$dir/cases"/*/ 2>/dev/null | wc -l)
     if [[ -n "${THROUGHPUT_CUDA_BENCH:-}" ]]; then
+        # A recorded search's individuals (bench/run-xml-genomes.py) in place of random variants.
+        which_variants=(--variants "$THROUGHPUT_CUDA_BENCH")
+        genomes="${THROUGHPUT_GENOMES_DIR:-}/$kernel.genomes"
+        [[ -n "${THROUGHPUT_GENOMES_DIR:-}" && -f "$genomes" ]] && which_variants=(--genomes "$genomes")
         timeout 600 "$tool" cuda-bench "$file" "${options[@]}" "${includes[@]}" --cases "$dir/cases" \
-            --variants "$THROUGHPUT_CUDA_BENCH" --seed 1 --log "$OUT/$kernel-variants.tsv" "${extra_options[@]}" \
+            "${which_variants[@]}" --seed 1 --log "$OUT/$kernel-variants.tsv" "${extra_options[@]}" \
             >"$dir/cuda-bench.log" 2>&1
         { echo "==== $kernel: cuda-bench exit $? ($THROUGHPUT_CUDA_BENCH variants, $case_mb MB of cases)"
           cat "$dir/cuda-bench.log"; } | tee -a "$OUT/cuda-bench.log" | grep -E '^====|per minute|run stages|module load|^comparison:'

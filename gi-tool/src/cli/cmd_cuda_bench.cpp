@@ -11,6 +11,7 @@
 
 #include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "genome/genome_list.hpp"
 #include "cli/kernel_args.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 #include "evaluate/cuda_options.hpp"
@@ -36,6 +37,10 @@ const char* kHelp =
     "  --max-edits N             edits per variant, drawn from 1..N (default 3)\n"
     "  --seed S                  random seed (default 1)\n"
     "  --sanitize N              also run compute-sanitizer on the first N correct variants (default 0)\n"
+    "  --genomes FILE            evaluate these genomes instead of random ones: one per line, as\n"
+    "                            gi-tool writes them, optionally after a case number and a tab (the\n"
+    "                            case it is run on; otherwise drawn per batch); blank lines and lines\n"
+    "                            starting with # are skipped. To re-judge a recorded search's individuals\n"
     "  --log FILE                one line per variant: number, case, status, error (the mean penalty, every\n"
     "                            digit), genome, the first line of the detail (tab-separated), to see which\n"
     "                            edits hang, crash or differ, or to compare two builds' verdicts on the same\n"
@@ -44,7 +49,7 @@ const char* kHelp =
 int run_cuda_bench(const std::vector<std::string>& raw) {
     std::vector<std::string> value_options = kernel_value_options();
     for (const auto& o : cuda_value_options()) value_options.push_back(o);
-    for (const char* o : {"--variants", "--batch", "--max-edits", "--seed", "--sanitize", "--log"}) value_options.push_back(o);
+    for (const char* o : {"--variants", "--batch", "--max-edits", "--seed", "--sanitize", "--log", "--genomes"}) value_options.push_back(o);
     std::vector<std::string> switches = kernel_switch_options();
     for (const auto& o : cuda_switch_options()) switches.push_back(o);
     switches.push_back("--help");
@@ -79,29 +84,50 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     evaluator_options.compile_options = settings.options;
     CudaEvaluator evaluator(grammar, evaluator_options);
 
-    const EditSpace space(grammar, macros_for(Genome{}, grammar));
-    if (space.empty()) throw Error(grammar.source_path + ": the grammar offers no edits, so there is nothing to benchmark");
     std::vector<Variant> variants;
-    std::set<std::string> keys;
-    for (long long attempts = 0; static_cast<long long>(variants.size()) < wanted && attempts < 50 * wanted; ++attempts) {
-        Genome genome;
-        const long long edits = rng.uniform_int(1, max_edits);
-        for (long long e = 0; e < edits; ++e)
-            if (auto edit = space.draw(rng)) genome.edits.push_back(*edit);
-        Variant v = make_variant(genome, grammar);
-        if (keys.insert(v.key).second) variants.push_back(std::move(v));
+    std::vector<int> cases;  // per variant, the case --genomes gave it (-1: drawn per batch)
+    if (const std::string path = args.value("--genomes").value_or(""); !path.empty()) {
+        if (args.has("--variants") || args.has("--max-edits"))
+            throw UsageError("--genomes " + path + ": give either --genomes or --variants/--max-edits, not both");
+        for (const GenomeLine& line : read_genome_lines(path)) {
+            variants.push_back(make_variant(line.genome, grammar));
+            cases.push_back(line.case_index);
+        }
+    } else {
+        const EditSpace space(grammar, macros_for(Genome{}, grammar));
+        if (space.empty()) throw Error(grammar.source_path + ": the grammar offers no edits, so there is nothing to benchmark");
+        std::set<std::string> keys;
+        for (long long attempts = 0; static_cast<long long>(variants.size()) < wanted && attempts < 50 * wanted; ++attempts) {
+            Genome genome;
+            const long long edits = rng.uniform_int(1, max_edits);
+            for (long long e = 0; e < edits; ++e)
+                if (auto edit = space.draw(rng)) genome.edits.push_back(*edit);
+            Variant v = make_variant(genome, grammar);
+            if (keys.insert(v.key).second) variants.push_back(std::move(v));
+        }
+        cases.assign(variants.size(), -1);
     }
 
+    for (std::size_t i = 0; i < cases.size(); ++i)
+        if (cases[i] >= evaluator.case_count())
+            throw UsageError("--genomes: genome " + std::to_string(i + 1) + " names case " + std::to_string(cases[i]) + ", but " +
+                             std::to_string(evaluator.case_count()) + " training cases were loaded (0.." +
+                             std::to_string(evaluator.case_count() - 1) + ")");
     std::cout << "cuda-bench: " << grammar.source_path << " on " << evaluator.device_name() << " (" << evaluator.arch()
-              << "), " << variants.size() << " distinct variants, batches of " << batch_size << "\n" << std::flush;
+              << "), " << variants.size() << (args.has("--genomes") ? " variants from --genomes" : " distinct variants")
+              << ", batches of " << batch_size << "\n" << std::flush;
     std::map<EvalStatus, long> statuses;
     Timing original;
     std::vector<const Variant*> correct;
     const auto start = std::chrono::steady_clock::now();
-    for (std::size_t first = 0; first < variants.size(); first += static_cast<std::size_t>(batch_size)) {
-        const std::size_t last = std::min(variants.size(), first + static_cast<std::size_t>(batch_size));
+    for (std::size_t first = 0, last = 0; first < variants.size(); first = last) {
+        // A batch: up to --batch variants, all on one case (the genomes' own, or one drawn).
+        last = std::min(variants.size(), first + static_cast<std::size_t>(batch_size));
+        for (std::size_t i = first + 1; i < last; ++i)
+            if (cases[i] != cases[first]) last = i;
         const std::vector<Variant> batch(variants.begin() + static_cast<long>(first), variants.begin() + static_cast<long>(last));
-        const int case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
+        const int drawn = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
+        const int case_index = cases[first] >= 0 ? cases[first] : drawn;
         const BatchResult result = evaluator.evaluate(batch, case_index);
         original = result.original;
         for (std::size_t i = 0; i < result.results.size(); ++i) {
