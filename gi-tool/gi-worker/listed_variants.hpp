@@ -1,0 +1,38 @@
+#pragma once
+// Variants given as compiled modules in a list (gi-worker --once --variants, and the sanitizer
+// sessions' check-variants requests), and where a loaded module keeps a case's module variables.
+#include <cuda.h>
+
+#include <string>
+#include <vector>
+
+#include "replay.hpp"
+#include "worker/protocol.hpp"
+
+namespace gi::worker {
+
+// One variant of a --once run: its module file and launch shape fields (grid, block, shared).
+struct OnceVariant {
+    std::string cubin_path;
+    Message shape;
+    std::string kernel;  // its own kernel name, when not --kernel's (a variant's template instantiation)
+};
+
+// --variants FILE: one variant per line, "CUBIN<TAB>GRID<TAB>BLOCK<TAB>SHARED[<TAB>KERNEL]" (empty
+// fields take the case's recorded values). Throws gi::Error naming the file and line.
+std::vector<OnceVariant> read_variant_list(const std::string& path);
+
+// A listed variant's launch: its grid, block and shared fields over the case's recorded ones.
+LaunchShape shape_from(const Message& m, const TestCase& tc);
+
+// Where `module` keeps the case's module variables (replay.hpp). With `guarded_image`, the module
+// is a paired build and the places are those of its guarded half's copies. Throws gi::Error naming
+// a variable the plain half has and the guarded half lacks.
+VariablePlaces variable_places(CUmodule module, const TestCase& tc, const std::string* guarded_image = nullptr);
+
+// One listed variant run once on the case: its module loaded, the kernel launched on the restored
+// case and the module unloaded after a launch that succeeded. Throws gi::Error (with `label` in
+// front) for a module that cannot be read; returns the launch's result.
+CUresult run_listed_variant(Replay& replay, const OnceVariant& variant, const std::string& kernel_name, const std::string& label);
+
+}  // namespace gi::worker
