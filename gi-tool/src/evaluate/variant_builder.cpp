@@ -43,8 +43,8 @@ VariantBuilder::VariantBuilder(const CudaEvaluatorOptions& options, std::string 
       instantiations_(std::move(instantiations)),
       kernel_dir_(std::move(kernel_dir)),
       cache_(options.compile_cache),
-      pool_(std::make_unique<CompilePool>(options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))),
-      use_nvrtc_(nvrtc_available() && !options.nvcc_only) {}
+      use_nvrtc_(nvrtc_available() && !options.nvcc_only),
+      pool_(std::make_unique<CompilePool>(options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))) {}
 
 // `headers`: device sides of project headers that stand in for the files (device_side_differs).
 DeviceCompileResult VariantBuilder::compile_nvcc(const std::string& source, const std::vector<std::string>& flags,

@@ -101,7 +101,6 @@ private:
     std::vector<std::string> instantiations_;
     std::filesystem::path kernel_dir_;
     CompiledCodeCache cache_;
-    std::unique_ptr<CompilePool> pool_;
     bool use_nvrtc_;
     bool device_side_ = false;  // NVRTC compiles device_side_of() each variant, with host header stand-ins
     std::vector<ProjectHeader> project_side_;  // the project's headers, their host code set aside too
@@ -111,6 +110,9 @@ private:
     bool pairing_ = false;                   // variants' guarded copies share the plain build's module
     std::string nvrtc_refusal_;
     BuildStats stats_;
+    // Last, so it is destroyed first: its threads finish their compiles while everything they read
+    // (the cache, the device-side headers, the flags) still exists.
+    std::unique_ptr<CompilePool> pool_;
 };
 
 }  // namespace gi
