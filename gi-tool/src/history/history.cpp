@@ -62,14 +62,6 @@ std::string not_ours(const std::filesystem::path& path, const std::string& why) 
            "); it was left untouched: move it away or choose another --out";
 }
 
-Timing read_timing(const SqliteStatement& s, int first) {
-    Timing t;
-    t.median_ms = s.real(first);
-    t.spread_ms = s.real(first + 1);
-    t.repetitions = static_cast<int>(s.integer(first + 2));
-    return t;
-}
-
 HistoryIdentity identity_from(SqliteDb& db) {
     const std::filesystem::path& path = db.path();
     std::optional<std::string> format;
@@ -244,7 +236,7 @@ std::optional<Timing> History::original_on(int case_index) {
                       "WHERE case_index = ?1 AND original_median_ms IS NOT NULL ORDER BY id DESC LIMIT 1");
     s.bind(1, case_index);
     if (!s.step()) return std::nullopt;
-    return read_timing(s, 0);
+    return history_columns::read_timing(s, 0);
 }
 
 std::int64_t History::add_evaluation(const EvaluationRow& row) {
@@ -274,8 +266,8 @@ std::vector<Measurement> History::measurements_of(const std::string& variant_key
         Measurement m;
         m.result.status = eval_status_from_string(s.text(0));
         m.result.error = s.real(1);
-        m.result.time = read_timing(s, 2);
-        m.original = read_timing(s, 5);
+        m.result.time = history_columns::read_timing(s, 2);
+        m.original = history_columns::read_timing(s, 5);
         out.push_back(m);
     }
     return out;

@@ -41,6 +41,15 @@ private:
     int next_;
 };
 
+// The three columns of a timing, from `first` on (median_ms, spread_ms, repetitions).
+inline Timing read_timing(const SqliteStatement& s, int first) {
+    Timing t;
+    t.median_ms = s.real(first);
+    t.spread_ms = s.real(first + 1);
+    t.repetitions = static_cast<int>(s.integer(first + 2));
+    return t;
+}
+
 class ColumnReader {
 public:
     ColumnReader(const SqliteStatement& statement, int first) : s_(statement), next_(first) {}
@@ -51,9 +60,7 @@ public:
     void column(const char*, EvalStatus& value) { value = eval_status_from_string(s_.text(next_++)); }
     void column(const char*, Birth& value) { value = birth_from_string(s_.text(next_++)); }
     void timing(const std::string&, Timing& t) {
-        t.median_ms = s_.real(next_);
-        t.spread_ms = s_.real(next_ + 1);
-        t.repetitions = static_cast<int>(s_.integer(next_ + 2));
+        t = read_timing(s_, next_);
         next_ += 3;
     }
 
