@@ -238,6 +238,33 @@ TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestartsWithSeparateBuilds
     loop_guard_stops_runaway_loops(*this, true);
 }
 
+// Once the deadline has passed, every thread of the grid that still checks a loop condition
+// reports the stop. With 16M threads those reports, as atomics on one word, outlasted the hard
+// allowance (30 ms) on row_filter's 4096 x 4096 image: the guard had stopped the loops, yet the
+// worker was killed as hung. Each report now reads the flag first.
+TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsOfALargeGridWithinTheAllowance) {
+    GI_REQUIRE_GPU();
+    const fs::path large = folder_.path() / "large";
+    write_test_case(gpu_test::scale_case(1 << 24), large);
+    CudaEvaluatorOptions o = options();
+    o.cases = large;
+    o.held_out.clear();
+    CudaEvaluator e(grammar_, o);
+    std::string source = kKernel;
+    const std::string after = "float v = tile[(threadIdx.x + 1) % BLOCK];";
+    source.insert(source.find(after) + after.size(),
+                  " volatile float* o = out; if (i < n) for (;;) { o[i] = tile[threadIdx.x]; if (o[i] < -1.0f) break; }");
+    const BatchResult r = e.evaluate({raw_variant(source), raw_variant(source + "\n// again\n")}, 0);
+    ASSERT_EQ(r.results.size(), 2u);
+    for (const EvalResult& result : r.results) {
+        EXPECT_EQ(result.status, EvalStatus::Timeout) << result.detail;
+        EXPECT_NE(result.detail.find("the loop guard stopped it"), std::string::npos) << result.detail;
+    }
+    EXPECT_EQ(e.stats().loop_overruns, 2);
+    EXPECT_EQ(e.stats().timeouts, 0);
+    EXPECT_EQ(e.stats().worker_restarts, 0);
+}
+
 TEST_F(GpuEvaluator, SanitizerCatchesARemovedBarrier) {
     GI_REQUIRE_GPU();
     CudaEvaluator e(grammar_, options());
