@@ -71,7 +71,7 @@ done
     for kernel in $kernels; do
         read -r first second <<<"$pair"
         a="$OUT/$first/$kernel-variants.tsv" b="$OUT/$second/$kernel-variants.tsv"
-        if [[ ! -s "$a" || ! -s "$b" ]]; then echo "| $kernel | no verdicts (see old.log, new.log) | | | |"; continue; fi
+        if [[ ! -s "$a" || ! -s "$b" ]]; then echo "| $kernel | $first -> $second: no verdicts (see $first.log, $second.log) | | | |"; continue; fi
         # Columns: number, case, status, error, genome, detail. Joined on number; the genome must match.
         awk -F'\t' -v k="$kernel | $first -> $second" 'NR == FNR { s[$1] = $3; e[$1] = sprintf("%.6f", $4); g[$1] = $5; next }
             ($1 in s) && g[$1] == $5 { n++; if (s[$1] != $3) { sc++; c[s[$1] " -> " $3]++ } else if (e[$1] != sprintf("%.6f", $4)) ec++; else same++ }
@@ -99,4 +99,13 @@ done
                 if (++shown <= 25) printf "    %s variant %s (case %s): %s %s -> %s %s%s%s: %s\n", k, $1, $2, s[$1], e[$1], $3, $4,
                                           racy ? " [racy]" : "", self ? " [again: " s2[$1] " " e2[$1] "]" : "", substr($6, 1, 160) }' "$a" "$b"
     done
+    echo
+    echo "Variants whose worker was killed at the hard allowance (\"did not answer within\"), per build:"
+    for kernel in $kernels; do
+        for which in old new again; do
+            echo "    $kernel $which: $(grep -c 'did not answer within' "$OUT/$which/$kernel-variants.tsv" 2>/dev/null || echo none)"
+        done
+    done
 } | tee "$OUT/rejudge.md"
+# The device tool returns a few files of $OUT: the three builds' verdicts go back as one tarball.
+(cd "$OUT" && tar -czf verdicts.tgz old new again && rm -rf old new again)
