@@ -196,10 +196,10 @@ const std::string& loop_guard_preamble() {
         // Why a guard stopped something, as the larger of the reasons seen: a split warp (3) over a
         // barrier that gave up (2) over a loop that ran out of time (1). A barrier that gives up
         // makes the loops around it run out of time too, and the first cause is the one to report.
-        // Read before the atomic: once the deadline has passed, every thread of a large grid that
-        // still checks a loop condition lands here (16M threads on a 4096 x 4096 image), and 16M
-        // atomics on one word took longer than the kernel's hard allowance, so the worker was
-        // killed although the guard had stopped every loop. A load of a word already set costs little.
+        // Read before the atomic: once the deadline has passed, every thread of the grid that still
+        // checks a loop condition lands here (16M threads on a 4096 x 4096 image), and a load of a
+        // word already set costs less than an atomic on it. (It was thought to be why row_filter's
+        // workers were killed; they were not: those variants fault, bench/results/2026-11-26-h200-guard.md.)
         "__device__ __forceinline__ void gi_guard_stopped(unsigned int why) {\n"
         "    if (*(volatile unsigned int*)&gi_loop_overrun < why) atomicMax(&gi_loop_overrun, why);\n"
         "}\n"
