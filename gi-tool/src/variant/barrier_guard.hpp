@@ -7,7 +7,9 @@
 //
 // In the guarded build every plain `__syncthreads()` becomes gi_guarded_syncthreads(SITE), a
 // barrier in shared memory that gives up once the loop guard's deadline has passed, sets
-// gi_loop_overrun to kBarrierOverrun and lets the thread go on, so the kernel ends by itself.
+// gi_loop_overrun to kBarrierOverrun (or to a loop's overrun when the barrier was first reached
+// after the deadline: a late block, not a deadlock) and lets the thread go on, so the kernel ends
+// by itself.
 // Threads that leave a kernel count as arrived, as they do for the hardware barrier (PTX `exit`
 // releases a barrier the exiting threads were holding up): each kernel body starts with
 // gi_barrier_enter() and every way out of it (`return;` and the closing brace) passes

@@ -261,14 +261,18 @@ const std::string& loop_guard_preamble() {
         "    const unsigned long long tag = ((unsigned long long)(phase + 1u) << 32) | site;\n"
         "    const unsigned long long seen = atomicMax(&gi_barrier_site[gi_thread_in_block() / 32u], tag);\n"
         "    if ((seen >> 32) == (tag >> 32) && seen != tag) gi_guard_stopped(3u);\n"
-        "    gi_barrier_open_if_complete(atomicAdd(&gi_barrier_count, 1u) + 1u);\n"
         "    const unsigned long long deadline = gi_loop_deadline_ns;\n"
+        // A barrier first reached after the deadline is no deadlock: its block started late, after
+        // other blocks' loops had run out of time (a grid larger than the GPU holds at once), and
+        // the block goes on unsynchronised for the same reason as they stopped.
+        "    const unsigned int why = gi_deadline_passed(deadline) ? 1u : 2u;\n"
+        "    gi_barrier_open_if_complete(atomicAdd(&gi_barrier_count, 1u) + 1u);\n"
         "    while (*phase_now == phase) {\n"
         "#if __CUDA_ARCH__ >= 700\n"
         "        __nanosleep(64);\n"
         "#endif\n"
         "        if (gi_deadline_passed(deadline)) {\n"
-        "            gi_guard_stopped(2u);\n"
+        "            gi_guard_stopped(why);\n"
         "            break;\n"
         "        }\n"
         "    }\n"
