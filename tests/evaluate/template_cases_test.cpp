@@ -55,9 +55,9 @@ TEST_F(TemplateCases, EveryInstantiationsCasesOrTheOneNamed) {
 // between the grammar's options and the evaluator's, and every instantiation's cases were used).
 TEST_F(TemplateCases, TheFunctionOptionReachesTheEvaluator) {
     if (IsSkipped()) return;
-    EvaluatorOptions options;
-    options.values["--cases"] = {(folder_.path() / "cases").string()};
-    options.values["--set-aside"] = {"0"};
+    EvaluatorSettings options;
+    options.cuda.cases = folder_.path() / "cases";
+    options.cuda.set_aside = 0;
     options.kernel_path = kernel_.string();
     options.function = "scale<3>";
     EXPECT_EQ(make_evaluator("cuda", grammar_, options)->case_count(), 2);

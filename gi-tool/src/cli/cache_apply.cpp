@@ -130,11 +130,11 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                      "      --header build/gi/stereoKernel.gi.h --options-file build/gi/stereoKernel.options\n";
         return kExitOk;
     }
-    const std::vector<int> architectures = architectures_from(args);
+    const std::vector<int> architectures = architectures_from(args.values("--arch"));
     if (architectures.empty()) throw UsageError("--arch N is required (each architecture the target compiles for)");
     const fs::path wrapper = args.required("--wrapper");
     const fs::path options_file = args.required("--options-file");
-    const std::string kernel_path = kernel_path_from(args);
+    const std::string kernel_path = kernel_path_from(kernel_settings_from(args));
     const bool require = args.has("--require");
 
     std::vector<Registered> registered;
@@ -157,7 +157,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
         const Args& a = g == 0 ? args : *group_args;
         Registered r;
         try {
-            r.kernel = registered_kernel_from(a, kernel_path);
+            r.kernel = registered_kernel_from(kernel_settings_from(a), registration_settings_from(a), kernel_path);
         } catch (const UsageError& e) {
             throw UsageError(which + e.what());
         }

@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/kernel_args.hpp"
 #include "cli/recording.hpp"
 #include "compare/recorded_outputs.hpp"
 #include "grammar/build_grammar.hpp"
@@ -18,23 +16,16 @@ namespace gi::cli {
 namespace {
 namespace fs = std::filesystem;
 
-const char* const kHelp =
-    "usage: gi-tool accept KERNEL.cu --function NAME --reference DIR --out DIR [options] -- PROGRAM [ARGS...]\n"
+const char* const kUsage =
+    "usage: gi-tool accept KERNEL.cu --function NAME --reference DIR --out DIR [options] -- PROGRAM [ARGS...]\n";
+const char* const kAbout =
     "  Runs PROGRAM ARGS, a build of the program with the variant compiled in, with recording on\n"
     "  (into DIR, which must not hold cases yet), and accepts the variant only when the program exits\n"
     "  0 and records as many launches of the kernel as the original program recorded in --reference\n"
     "  with the same arguments, each with the same outputs within the tolerance. What the CMake build\n"
     "  runs after evolving a kernel, before the entry goes into the cache.\n"
-    "  Exit status 0 accepted, 1 rejected (the reason and the program's output are printed).\n\n"
-    "options:\n"
-    "  --function NAME           the __global__ function\n"
-    "  --recorded-name NAME      the name the program gives gi::launch, when not the function's\n"
-    "  --reference DIR           the original program's cases recorded with the same ARGS\n"
-    "  --out DIR                 where this run's cases go\n"
-    "  --tolerance SPEC          how close outputs must be, as registered (repeatable; default exact)\n"
-    "  --arch sm_XX              architecture KERNEL.cu is compiled for to list its variables (sm_90)\n"
-    "  --timeout S               seconds the program may run (default 1800)\n"
-    "  -I DIR, -D NAME[=VALUE], --compile-option WORD   how KERNEL.cu compiles, as in the program's build\n\n"
+    "  Exit status 0 accepted, 1 rejected (the reason and the program's output are printed).\n";
+const char* const kExamples =
     "example:\n"
     "  gi-tool accept kernels/stereo/stereo.cu --function stereo_kernel --reference held-out \\\n"
     "      --out accepted -- build/stereo_gi_accept --pairs 2 --width 640 --height 480\n";
@@ -45,25 +36,19 @@ int reject(const std::string& why) {
 }
 
 int run_accept(const std::vector<std::string>& raw) {
-    const auto separator = std::find(raw.begin(), raw.end(), "--");
-    const Args args(std::vector<std::string>(raw.begin(), separator),
-                    {"--function", "--recorded-name", "--reference", "--out", "--tolerance", "--arch", "--timeout", "-I", "-D",
-                     "--compile-option"}, {"--help"});
-    if (args.has("--help")) {
-        std::cout << kHelp;
-        return kExitOk;
-    }
-    const std::string kernel_path = kernel_path_from(args);
-    const std::string function = args.required("--function");
-    const fs::path reference_dir = args.required("--reference");
-    RecordingRequest request;
-    request.program.assign(separator == raw.end() ? raw.end() : separator + 1, raw.end());
-    if (request.program.empty())
-        throw UsageError("missing the program to run: gi-tool accept KERNEL.cu ... -- PROGRAM [ARGS...]");
-    request.out = args.required("--out");
-    request.timeout_s = args.number("--timeout", 1800, 1, 1e7);
-    request.recorded_name = args.value("--recorded-name").value_or(function);
-    const ToleranceSpec tolerance = parse_tolerance_spec(args.values("--tolerance"), "--tolerance");
+    RecordingCommandLine c;
+    std::string reference;
+    std::vector<std::string> tolerances;
+    const auto app = make_command(kUsage, kAbout, kExamples);
+    add_recording_options(*app, c, "the __global__ function");
+    add_text(*app, "--reference", reference, "DIR", "the original program's cases recorded with the same ARGS")->required();
+    add_list(*app, "--tolerance", tolerances, "SPEC", "how close outputs must be, as registered (repeatable; default exact)");
+    if (!parse_recording(*app, c, raw, "accept")) return kExitOk;
+    const std::string kernel_path = c.kernel.path;
+    const std::string function = c.function;
+    const fs::path reference_dir = reference;
+    RecordingRequest& request = c.request;
+    const ToleranceSpec tolerance = parse_tolerance_spec(tolerances, "--tolerance");
     const std::vector<fs::path> references = list_test_cases(reference_dir, request.recorded_name);
     if (references.empty())
         throw Error(reference_dir.string() + ": no recorded cases of '" + request.recorded_name + "' to compare with");
@@ -72,7 +57,7 @@ int run_accept(const std::vector<std::string>& raw) {
         throw UsageError("--out " + request.out.string() + " already holds cases; give a fresh folder");
     // As many launches as the original's run recorded, and no more.
     request.limit = static_cast<long long>(references.size());
-    request.variables = capturable_variables(kernel_path, args.value("--arch").value_or("sm_90"), compile_settings_from(args), "accept");
+    request.variables = capturable_variables(kernel_path, c.arch, compile_settings_from(c.kernel), "accept");
 
     GrammarOptions grammar_options;
     grammar_options.functions = {function};

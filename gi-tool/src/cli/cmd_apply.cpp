@@ -4,9 +4,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/kernel_args.hpp"
+#include "cli/command_line.hpp"
 #include "genome/validate.hpp"
 #include "util/atomic_file.hpp"
 #include "util/error.hpp"
@@ -16,31 +15,25 @@
 namespace gi::cli {
 namespace {
 
-void print_help() {
-    std::cout << "usage: gi-tool apply KERNEL.cu [kernel options] (--genome TEXT | --genome-file FILE) -o OUT.cu\n"
-                 "  Applies a genome (gene settings and edits) to the kernel and writes the variant source.\n"
-                 "  Prints the compile options the genome implies; edits that no longer applied (their\n"
-                 "  target was deleted or replaced by an earlier edit) are listed on stderr. A genome\n"
-                 "  that does not fit the kernel is refused with every problem listed (exit 1).\n\n"
-                 "options:\n"
-                 "  --genome TEXT         the genome, e.g. \"BLOCK_W=128 <_k.cu_12> <IF_k.cu_30><IF_k.cu_18>\"\n"
-                 "  --genome-file FILE    read the genome from FILE instead\n"
-                 "  -o, --out OUT.cu      where to write the variant ('-' for standard output)\n\n"
-              << kernel_options_help()
-              << "\nexample:\n"
-                 "  gi-tool apply kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
-                 "      --genome \"BLOCK_W=128 <pragma_stereo.cu_158><pragma_K4> <_stereo.cu_288>\" -o variant.cu\n";
-}
+const char* const kUsage = "usage: gi-tool apply KERNEL.cu [kernel options] (--genome TEXT | --genome-file FILE) -o OUT.cu\n";
+const char* const kAbout =
+    "  Applies a genome (gene settings and edits) to the kernel and writes the variant source.\n"
+    "  Prints the compile options the genome implies; edits that no longer applied (their\n"
+    "  target was deleted or replaced by an earlier edit) are listed on stderr. A genome\n"
+    "  that does not fit the kernel is refused with every problem listed (exit 1).\n";
+const char* const kExamples =
+    "example:\n"
+    "  gi-tool apply kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
+    "      --genome \"BLOCK_W=128 <pragma_stereo.cu_158><pragma_K4> <_stereo.cu_288>\" -o variant.cu\n";
 
 // A genome file holds one line of rule names and values; far past this it is not a genome file.
 constexpr std::uintmax_t kMaxGenomeFileBytes = std::uintmax_t{64} << 20;
 
-std::string genome_text_from(const Args& args) {
-    const auto text = args.value("--genome");
-    const auto file = args.value("--genome-file");
-    if (text && file) throw UsageError("give the genome either with --genome or with --genome-file, not both");
-    if (!text && !file) throw UsageError("missing the genome: --genome \"TEXT\" or --genome-file FILE");
-    return text ? *text : read_input_file(*file, kMaxGenomeFileBytes, "genome file");
+std::string genome_text_from(const CLI::App& app, const std::string& text, const std::string& file) {
+    const bool has_text = given(app, "--genome"), has_file = given(app, "--genome-file");
+    if (has_text && has_file) throw UsageError("give the genome either with --genome or with --genome-file, not both");
+    if (!has_text && !has_file) throw UsageError("missing the genome: --genome \"TEXT\" or --genome-file FILE");
+    return has_text ? text : read_input_file(file, kMaxGenomeFileBytes, "genome file");
 }
 
 // The variant never replaces a file the command only reads: writing it over the kernel would
@@ -52,29 +45,24 @@ void refuse_output_over_input(const std::string& out, const std::string& input, 
 }
 
 int run_apply(const std::vector<std::string>& raw) {
-    std::vector<std::string> words = raw;
-    for (std::string& word : words)
-        if (word == "-o") word = "--out";
-    std::vector<std::string> values = kernel_value_options();
-    values.insert(values.end(), {"--genome", "--genome-file", "--out"});
-    std::vector<std::string> switches = kernel_switch_options();
-    switches.push_back("--help");
-    const Args args(words, values, switches);
-    if (args.has("--help")) {
-        print_help();
-        return kExitOk;
-    }
-    const std::string out = args.required("--out");
+    KernelSettings kernel;
+    std::string genome_text, genome_file, out;
+    const auto app = make_command(kUsage, kAbout, kExamples);
+    add_text(*app, "--genome", genome_text, "TEXT", "the genome, e.g. \"BLOCK_W=128 <_k.cu_12> <IF_k.cu_30><IF_k.cu_18>\"");
+    add_text(*app, "--genome-file", genome_file, "FILE", "read the genome from FILE instead");
+    add_text(*app, "-o,--out", out, "OUT.cu", "where to write the variant ('-' for standard output)")->required();
+    add_kernel_options(*app, kernel);
+    if (!parse(*app, raw)) return kExitOk;
     if (out != "-") {
-        refuse_output_over_input(out, kernel_path_from(args), "kernel file");
-        if (const auto file = args.value("--genome-file")) refuse_output_over_input(out, *file, "genome file");
+        refuse_output_over_input(out, kernel_path_from(kernel), "kernel file");
+        if (given(*app, "--genome-file")) refuse_output_over_input(out, genome_file, "genome file");
         std::error_code ec;
         if (std::filesystem::is_directory(out, ec))
             throw UsageError("-o " + out + " is a folder; give the file to write the variant to, e.g. " +
                              (std::filesystem::path(out) / "variant.cu").string());
     }
-    const Genome genome = parse_genome(genome_text_from(args));
-    const Grammar grammar = grammar_from(args);
+    const Genome genome = parse_genome(genome_text_from(*app, genome_text, genome_file));
+    const Grammar grammar = grammar_from(kernel);
 
     const auto problems = validate_genome(genome, grammar);
     if (!problems.empty()) {

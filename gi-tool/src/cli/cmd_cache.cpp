@@ -14,11 +14,10 @@
 #include "cache/generate.hpp"
 #include "cache/registration.hpp"
 #include "run/run_result.hpp"
-#include "cli/args.hpp"
 #include "cli/cache_apply.hpp"
 #include "cli/cache_options.hpp"
 #include "cli/command.hpp"
-#include "cli/kernel_args.hpp"
+#include "cli/command_line.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "report/cache_page.hpp"
 #include "genome/genome.hpp"
@@ -86,27 +85,28 @@ std::vector<fs::path> entry_paths(const std::vector<std::string>& positional) {
 // ---- show -------------------------------------------------------------------------------------
 
 int run_show(const std::vector<std::string>& argv) {
-    const Args args(argv, {"--html", "--kernel"}, {"--help"});
-    if (args.has("--help")) {
-        std::cout << "usage: gi-tool cache show DIR|ENTRY.xml... [--html FILE.html [--kernel KERNEL.cu]...]\n"
-                     "  Prints each cache entry: kernel, architecture, genome, parameter values, where it came\n"
-                     "  from (GPU, driver, nvcc, date), timings and validation, and whether its checksum holds.\n"
-                     "  Needs no GPU and no kernel source. Exit status 1 when an entry is corrupt or edited.\n"
-                     "  --html FILE    also writes them as one HTML page, for code review\n"
-                     "  --kernel FILE  a kernel source the entries were made from (matched by file name and\n"
-                     "                 checksum): the page then shows the source lines each item changes\n\n"
-                     "example:\n  gi-tool cache show consumer-example/gi-cache\n"
-                     "  gi-tool cache show consumer-example/gi-cache --html review.html --kernel kernels/stereo/stereo.cu\n";
-        return kExitOk;
-    }
-    if (args.positional().empty()) throw UsageError("missing DIR (the cache folder, e.g. gi-cache)");
-    if (args.has("--kernel") && !args.has("--html"))
-        throw UsageError("--kernel only serves the page: give --html FILE too");
+    std::vector<std::string> items, kernel_files;
+    std::string html;
+    const auto app = make_command(
+        "usage: gi-tool cache show DIR|ENTRY.xml... [--html FILE.html [--kernel KERNEL.cu]...]\n",
+        "  Prints each cache entry: kernel, architecture, genome, parameter values, where it came\n"
+        "  from (GPU, driver, nvcc, date), timings and validation, and whether its checksum holds.\n"
+        "  Needs no GPU and no kernel source. Exit status 1 when an entry is corrupt or edited.\n",
+        "example:\n  gi-tool cache show consumer-example/gi-cache\n"
+        "  gi-tool cache show consumer-example/gi-cache --html review.html --kernel kernels/stereo/stereo.cu\n");
+    app->add_option("DIR|ENTRY.xml", items, "cache folders and entry files");
+    add_text(*app, "--html", html, "FILE", "also writes them as one HTML page, for code review");
+    add_list(*app, "--kernel", kernel_files, "FILE",
+             "a kernel source the entries were made from (matched by file name and checksum): the page then shows the "
+             "source lines each item changes");
+    if (!parse(*app, argv)) return kExitOk;
+    if (items.empty()) throw UsageError("missing DIR (the cache folder, e.g. gi-cache)");
+    if (!kernel_files.empty() && html.empty()) throw UsageError("--kernel only serves the page: give --html FILE too");
     std::vector<std::pair<std::string, std::string>> kernels;  // path, text
-    for (const std::string& path : args.values("--kernel")) kernels.emplace_back(path, read_source_file(path).text);
+    for (const std::string& path : kernel_files) kernels.emplace_back(path, read_source_file(path).text);
     bool all_ok = true;
-    const std::vector<fs::path> paths = entry_paths(args.positional());
-    if (paths.empty()) std::cout << "no cache entries (*.xml) in " << join(args.positional(), ", ") << "\n";
+    const std::vector<fs::path> paths = entry_paths(items);
+    if (paths.empty()) std::cout << "no cache entries (*.xml) in " << join(items, ", ") << "\n";
     std::vector<CachePageEntry> page;
     for (const fs::path& path : paths) {
         std::cout << path.string() << "\n";
@@ -128,9 +128,9 @@ int run_show(const std::vector<std::string>& argv) {
         }
         page.push_back(std::move(item));
     }
-    if (const auto html = args.value("--html")) {
-        write_file_if_changed(*html, cache_page(page, join(args.positional(), ", ")));
-        std::cout << "wrote " << *html << "\n";
+    if (!html.empty()) {
+        write_file_if_changed(html, cache_page(page, join(items, ", ")));
+        std::cout << "wrote " << html << "\n";
     }
     return all_ok ? kExitOk : kExitFailure;
 }
@@ -158,28 +158,32 @@ bool compile_variant(const EntryCheck& check, const RegisteredKernel& kernel, co
 }
 
 int run_verify(const std::vector<std::string>& argv) {
-    const Args args(argv, with(kernel_value_options(), {"--grid", "--tolerance", "--arch", "--nvcc"}),
-                    with(kernel_switch_options(), {"--help", "--compile"}));
-    if (args.has("--help")) {
-        std::cout << "usage: gi-tool cache verify DIR [KERNEL.cu --function NAME [options]] [--arch N...] [--compile]\n"
-                     "  Without a kernel: checks that every entry in DIR is well-formed and untouched (checksum).\n"
-                     "  With the kernel and its registration: also that each entry for it is current (key: kernel\n"
-                     "  source, registration, grammar version) and that its genome is valid for the kernel and\n"
-                     "  applies. --arch N requires an entry for sm_N (repeatable; default: check those present).\n"
-                     "  --compile also compiles each valid variant with nvcc for its architecture (no GPU needed).\n"
-                     "  Exit status 0 when everything checked is valid, 1 otherwise.\n\n"
-                  << kernel_options_help() << kRegistrationHelp
-                  << "  --nvcc PATH               compiler for --compile (default: nvcc on PATH or /usr/local/cuda)\n\n"
-                     "example:\n  gi-tool cache verify consumer-example/gi-cache kernels/stereo/stereo.cu --function stereoKernel \\\n"
-                     "      --param BLOCK_W=32,64,128 --arch 90 --compile\n";
-        return kExitOk;
-    }
-    if (args.positional().empty()) throw UsageError("missing DIR (the cache folder, e.g. gi-cache)");
-    const fs::path dir = args.positional()[0];
-    const std::vector<int> required = architectures_from(args);
+    KernelSettings kernel_settings;
+    RegistrationSettings registration;
+    std::vector<std::string> positional, arch_options;
+    std::string nvcc;
+    bool compile = false;
+    const auto app = make_command(
+        "usage: gi-tool cache verify DIR [KERNEL.cu --function NAME [options]] [--arch N...] [--compile]\n",
+        "  Without a kernel: checks that every entry in DIR is well-formed and untouched (checksum).\n"
+        "  With the kernel and its registration: also that each entry for it is current (key: kernel\n"
+        "  source, registration, grammar version) and that its genome is valid for the kernel and\n"
+        "  applies. Exit status 0 when everything checked is valid, 1 otherwise.\n",
+        "example:\n  gi-tool cache verify consumer-example/gi-cache kernels/stereo/stereo.cu --function stereoKernel \\\n"
+        "      --param BLOCK_W=32,64,128 --arch 90 --compile\n");
+    app->add_option("DIR [KERNEL.cu]", positional, "the cache folder, then the kernel file the entries are for")->group("options");
+    add_list(*app, "--arch", arch_options, "N", "requires an entry for sm_N (repeatable; default: check those present)");
+    add_switch(*app, "--compile", compile, "also compile each valid variant with nvcc for its architecture (no GPU needed)");
+    add_text(*app, "--nvcc", nvcc, "PATH", "compiler for --compile (default: nvcc on PATH or /usr/local/cuda)");
+    add_kernel_options(*app, kernel_settings, false);
+    add_registration_options(*app, registration);
+    if (!parse(*app, argv)) return kExitOk;
+    if (positional.empty()) throw UsageError("missing DIR (the cache folder, e.g. gi-cache)");
+    const fs::path dir = positional[0];
+    const std::vector<int> required = architectures_from(arch_options);
 
-    if (args.positional().size() == 1) {
-        if (args.has("--function") || !required.empty() || args.has("--compile"))
+    if (positional.size() == 1) {
+        if (!kernel_settings.functions.empty() || !required.empty() || compile)
             throw UsageError("--function, --arch and --compile need the kernel file: cache verify DIR KERNEL.cu --function NAME ...");
         bool ok = true;
         const std::vector<fs::path> paths = list_cache_entries(dir);
@@ -201,9 +205,8 @@ int run_verify(const std::vector<std::string>& argv) {
         return ok ? kExitOk : kExitFailure;
     }
 
-    if (args.positional().size() > 2)
-        throw UsageError("expected DIR and one KERNEL.cu, got also '" + args.positional()[2] + "'");
-    const RegisteredKernel kernel = registered_kernel_from(args, args.positional()[1]);
+    if (positional.size() > 2) throw UsageError("expected DIR and one KERNEL.cu, got also '" + positional[2] + "'");
+    const RegisteredKernel kernel = registered_kernel_from(kernel_settings, registration, positional[1]);
 
     std::vector<int> architectures = required;
     if (architectures.empty()) {
@@ -226,7 +229,6 @@ int run_verify(const std::vector<std::string>& argv) {
     }
 
     bool ok = true;
-    const std::string nvcc = args.value("--nvcc").value_or("");
     for (const int arch : architectures) {
         const EntryCheck check = check_cache_entry(dir / cache_entry_file_name(kernel.registration.functions, arch), kernel, arch);
         std::cout << check.summary() << "\n";
@@ -237,7 +239,7 @@ int run_verify(const std::vector<std::string>& argv) {
         if (!check.variant->skipped_edits.empty())
             std::cout << "  note: edits that no longer apply (skipped, as in the search): "
                       << join(check.variant->skipped_edits, " ") << "\n";
-        if (args.has("--compile") && !compile_variant(check, kernel, nvcc)) ok = false;
+        if (compile && !compile_variant(check, kernel, nvcc)) ok = false;
     }
     return ok ? kExitOk : kExitFailure;
 }
@@ -254,77 +256,91 @@ std::string utc_now() {
 }
 
 int run_write(const std::vector<std::string>& argv) {
-    const std::vector<std::string> own = {"--grid", "--tolerance", "--arch", "--cache-dir", "--genome", "--from-run",
-                                          "--origin", "--gpu", "--driver", "--nvcc-version", "--original-ms",
-                                          "--variant-ms", "--cases", "--elements", "--worst-error", "--note"};
-    const Args args(argv, with(kernel_value_options(), own),
-                    with(kernel_switch_options(), {"--help", "--allow-unvalidated", "--allow-unfinished"}));
-    if (args.has("--help")) {
-        std::cout << "usage: gi-tool cache write KERNEL.cu --function NAME [options] --arch N --cache-dir DIR\n"
-                     "                          (--from-run RUN_DIR | --genome \"...\") [provenance options]\n"
-                     "  Writes DIR/<function>.sm_N.xml: the genome (validated against the kernel first), the key\n"
-                     "  of the kernel as registered, the parameter values and provenance, sealed by a checksum.\n"
-                     "  --from-run takes RUN_DIR/best.genome from 'gi-tool evolve --out RUN_DIR' and the timings and\n"
-                     "  held-out validation from its run.xml; --genome takes a genome chosen by a person (origin\n"
-                     "  'hand-picked' unless --origin says else).\n"
-                     "  Nothing unchecked is written by default: a run whose final check failed is refused; a run\n"
-                     "  that did not finish, or whose genome was not validated on held-out inputs, and a hand-picked\n"
-                     "  genome without --cases/--elements, are refused unless you opt in:\n"
-                     "  --allow-unvalidated        keep a genome no held-out validation vouches for\n"
-                     "  --allow-unfinished         keep the best genome of a run that stopped before its final checks\n"
-                     "  The opt-in is recorded in the entry (provenance <waiver>), shown by 'cache show', and the\n"
-                     "  build uses such an entry only because of it. An empty genome (the original) needs neither.\n\n"
-                  << kernel_options_help() << kRegistrationHelp
-                  << "provenance options (recorded, not checked):\n"
-                     "  --origin TEXT --gpu NAME --driver VERSION --nvcc-version VERSION --note TEXT\n"
-                     "  --original-ms MS --variant-ms MS --cases N --elements N --worst-error X\n\n"
-                     "example:\n  gi-tool cache write kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
-                     "      --arch 90 --cache-dir gi-cache --from-run build/gi-run\n";
-        return kExitOk;
-    }
-    const std::vector<int> architectures = architectures_from(args);
+    KernelSettings kernel_settings;
+    RegistrationSettings registration;
+    std::vector<std::string> arch_options;
+    std::string cache_dir_text, genome_text, from_run;
+    bool allow_unvalidated = false, allow_unfinished = false;
+    Provenance given_provenance;  // the provenance options, applied over the run's
+    const auto app = make_command(
+        "usage: gi-tool cache write KERNEL.cu --function NAME [options] --arch N --cache-dir DIR\n"
+        "                          (--from-run RUN_DIR | --genome \"...\") [provenance options]\n",
+        "  Writes DIR/<function>.sm_N.xml: the genome (validated against the kernel first), the key\n"
+        "  of the kernel as registered, the parameter values and provenance, sealed by a checksum.\n"
+        "  --from-run takes RUN_DIR/best.genome from 'gi-tool evolve --out RUN_DIR' and the timings and\n"
+        "  held-out validation from its run.xml; --genome takes a genome chosen by a person (origin\n"
+        "  'hand-picked' unless --origin says else).\n"
+        "  Nothing unchecked is written by default: a run whose final check failed is refused; a run\n"
+        "  that did not finish, or whose genome was not validated on held-out inputs, and a hand-picked\n"
+        "  genome without --cases/--elements, are refused unless you opt in (--allow-unvalidated,\n"
+        "  --allow-unfinished). The opt-in is recorded in the entry (provenance <waiver>), shown by\n"
+        "  'cache show', and the build uses such an entry only because of it. An empty genome (the\n"
+        "  original) needs neither.\n",
+        "example:\n  gi-tool cache write kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
+        "      --arch 90 --cache-dir gi-cache --from-run build/gi-run\n");
+    add_list(*app, "--arch", arch_options, "N", "the architecture the genome is for (sm_N; once)");
+    add_text(*app, "--cache-dir", cache_dir_text, "DIR", "the cache folder")->required();
+    add_text(*app, "--from-run", from_run, "RUN_DIR", "the run folder of 'gi-tool evolve --out RUN_DIR'");
+    add_text(*app, "--genome", genome_text, "TEXT", "a genome chosen by a person");
+    add_switch(*app, "--allow-unvalidated", allow_unvalidated, "keep a genome no held-out validation vouches for");
+    add_switch(*app, "--allow-unfinished", allow_unfinished, "keep the best genome of a run that stopped before its final checks");
+    add_kernel_options(*app, kernel_settings);
+    add_registration_options(*app, registration);
+    const std::string group = "provenance options (recorded, not checked; they override the run record's)";
+    Provenance& g = given_provenance;
+    add_text(*app, "--origin", g.origin, "TEXT", "where the genome came from")->group(group);
+    add_text(*app, "--gpu", g.gpu, "NAME", "the GPU it was evolved on")->group(group);
+    add_text(*app, "--driver", g.driver, "VERSION", "the driver")->group(group);
+    add_text(*app, "--nvcc-version", g.nvcc, "VERSION", "the nvcc")->group(group);
+    add_text(*app, "--note", g.note, "TEXT", "a note (a run's own note is kept after it)")->group(group);
+    add_number(*app, "--original-ms", g.original_ms, 0, 1e12, "the original's time", "-")->group(group);
+    add_number(*app, "--variant-ms", g.variant_ms, 0, 1e12, "the variant's time", "-")->group(group);
+    add_integer(*app, "--cases", g.cases_validated, 0, 1LL << 62, "cases it was validated on", "-")->group(group);
+    add_integer(*app, "--elements", g.elements_validated, 0, 1LL << 62, "output elements compared", "-")->group(group);
+    add_number(*app, "--worst-error", g.worst_error, 0, 1e300, "the worst error seen", "-")->group(group);
+    if (!parse(*app, argv)) return kExitOk;
+    const std::vector<int> architectures = architectures_from(arch_options);
     if (architectures.size() != 1) throw UsageError("--arch N is required once (the architecture the genome is for)");
-    const fs::path cache_dir = args.required("--cache-dir");
-    if (args.has("--genome") == args.has("--from-run"))
-        throw UsageError("give exactly one of --genome \"...\" and --from-run RUN_DIR");
+    const fs::path cache_dir = cache_dir_text;
+    const bool has_run = given(*app, "--from-run");
+    if (given(*app, "--genome") == has_run) throw UsageError("give exactly one of --genome \"...\" and --from-run RUN_DIR");
 
     Provenance p;
     Genome genome;
-    if (args.has("--from-run")) {
+    if (has_run) {
         RunWaivers waivers;
-        waivers.unvalidated = args.has("--allow-unvalidated");
-        waivers.unfinished = args.has("--allow-unfinished");
-        RunResult run = read_run_result(args.required("--from-run"), waivers);
+        waivers.unvalidated = allow_unvalidated;
+        waivers.unfinished = allow_unfinished;
+        RunResult run = read_run_result(from_run, waivers);
         genome = parse_genome(run.genome);
         p = std::move(run.provenance);
     } else {
-        if (args.has("--allow-unfinished")) throw UsageError("--allow-unfinished applies to --from-run only");
-        genome = parse_genome(args.required("--genome"));
+        if (allow_unfinished) throw UsageError("--allow-unfinished applies to --from-run only");
+        genome = parse_genome(genome_text);
         p.origin = "hand-picked";
     }
-    if (auto v = args.value("--origin")) p.origin = *v;
+    if (given(*app, "--origin")) p.origin = g.origin;
     // A run's own note (and its "NOT VALIDATED" marker) is kept after the given one.
-    if (auto v = args.value("--note")) p.note = args.has("--from-run") ? *v + "; " + p.note : *v;
-    p.gpu = args.value("--gpu").value_or("");
-    p.driver = args.value("--driver").value_or("");
-    p.nvcc = args.value("--nvcc-version").value_or("");
-    // Given options override what the run record says.
-    p.original_ms = args.number("--original-ms", p.original_ms, 0, 1e12);
-    p.variant_ms = args.number("--variant-ms", p.variant_ms, 0, 1e12);
-    p.cases_validated = args.integer("--cases", p.cases_validated, 0, 1LL << 62);
-    p.elements_validated = args.integer("--elements", p.elements_validated, 0, 1LL << 62);
-    p.worst_error = args.number("--worst-error", p.worst_error, 0, 1e300);
+    if (given(*app, "--note")) p.note = has_run ? g.note + "; " + p.note : g.note;
+    p.gpu = g.gpu;
+    p.driver = g.driver;
+    p.nvcc = g.nvcc;
+    if (given(*app, "--original-ms")) p.original_ms = g.original_ms;
+    if (given(*app, "--variant-ms")) p.variant_ms = g.variant_ms;
+    if (given(*app, "--cases")) p.cases_validated = g.cases_validated;
+    if (given(*app, "--elements")) p.elements_validated = g.elements_validated;
+    if (given(*app, "--worst-error")) p.worst_error = g.worst_error;
     p.date = utc_now();
     p.tool_version = GI_OPTIMIZE_VERSION;
-    if (!args.has("--from-run") && !genome.empty() && !p.validated()) {
-        if (!args.has("--allow-unvalidated"))
+    if (!has_run && !genome.empty() && !p.validated()) {
+        if (!allow_unvalidated)
             throw Error("a hand-picked genome is not validated by gi-tool: give the validation you did (--cases N "
                         "--elements N), or pass --allow-unvalidated to write it anyway (recorded in the entry, and "
                         "the reason the build uses it)");
         p.waiver = "--allow-unvalidated: a hand-picked genome, not validated by gi-tool";
     }
 
-    const RegisteredKernel kernel = registered_kernel_from(args, kernel_path_from(args));
+    const RegisteredKernel kernel = registered_kernel_from(kernel_settings, registration, kernel_path_from(kernel_settings));
     const CacheEntry entry = make_cache_entry(kernel, architectures[0], genome, p);
     const fs::path path = cache_dir / cache_entry_file_name(kernel.registration.functions, architectures[0]);
     write_cache_entry(path, entry);
@@ -338,26 +354,29 @@ int run_write(const std::vector<std::string>& argv) {
 // ---- key --------------------------------------------------------------------------------------
 
 int run_key(const std::vector<std::string>& argv) {
-    const Args args(argv, with(kernel_value_options(), {"--grid", "--tolerance", "--arch"}),
-                    with(kernel_switch_options(), {"--help", "--text"}));
-    if (args.has("--help")) {
-        std::cout << "usage: gi-tool cache key KERNEL.cu --function NAME [registration options] --arch N... [--text]\n"
-                     "  Prints, per architecture, the cache key an entry for this kernel and registration must\n"
-                     "  carry: SHA-256 of the key text (--text prints the text instead). The CMake module\n"
-                     "  computes the same key at configure time; this is the reference it is tested against,\n"
-                     "  and the way to see why an entry is stale.\n\n"
-                  << kernel_options_help() << kRegistrationHelp
-                  << "\nexample:\n  gi-tool cache key kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64 "
-                     "--arch 90\n";
-        return kExitOk;
-    }
-    const std::vector<int> architectures = architectures_from(args);
+    KernelSettings kernel_settings;
+    RegistrationSettings registration;
+    std::vector<std::string> arch_options;
+    bool as_text = false;
+    const auto app = make_command(
+        "usage: gi-tool cache key KERNEL.cu --function NAME [registration options] --arch N... [--text]\n",
+        "  Prints, per architecture, the cache key an entry for this kernel and registration must\n"
+        "  carry: SHA-256 of the key text (--text prints the text instead). The CMake module\n"
+        "  computes the same key at configure time; this is the reference it is tested against,\n"
+        "  and the way to see why an entry is stale.\n",
+        "example:\n  gi-tool cache key kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64 --arch 90\n");
+    add_list(*app, "--arch", arch_options, "N", "the architecture the entry is for (sm_N; repeatable)");
+    add_switch(*app, "--text", as_text, "print the key text instead of its SHA-256");
+    add_kernel_options(*app, kernel_settings);
+    add_registration_options(*app, registration);
+    if (!parse(*app, argv)) return kExitOk;
+    const std::vector<int> architectures = architectures_from(arch_options);
     if (architectures.empty()) throw UsageError("--arch N is required (the architecture the entry is for)");
-    const SourceFile source = read_source_file(kernel_path_from(args));
-    const Registration registration = registration_from(args);
+    const SourceFile source = read_source_file(kernel_path_from(kernel_settings));
+    const Registration registration_key = registration_from(kernel_settings, registration);
     for (const int arch : architectures) {
-        const std::string text = key_text(sha256_hex(source.text), registration, arch);
-        if (args.has("--text")) std::cout << text;
+        const std::string text = key_text(sha256_hex(source.text), registration_key, arch);
+        if (as_text) std::cout << text;
         else std::cout << architecture_name(arch) << " " << sha256_hex(text) << "\n";
     }
     return kExitOk;

@@ -4,9 +4,8 @@
 #include <iomanip>
 #include <iostream>
 
-#include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/kernel_args.hpp"
+#include "cli/command_line.hpp"
 #include "grammar/build_grammar.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
@@ -16,43 +15,43 @@
 namespace gi::cli {
 namespace {
 
-const char* kHelp =
+const char* const kUsage =
     "usage: gi-tool cases DIR [--recorded-name NAME] [--kernel KERNEL.cu --function NAME [--param ...]\n"
-    "                         --block EXPR --grid EXPR]\n"
+    "                         --block EXPR --grid EXPR]\n";
+const char* const kAbout =
     "  Reads every test case under DIR (written by a program launching through gi::launch with\n"
     "  GI_RECORD_DIR=DIR), checks sizes and checksums of all data, and prints one line per case.\n"
     "  With --kernel and --block/--grid, also checks that the geometry declaration gives each\n"
-    "  recorded grid and block under the parameters' default values. Exit 1 on the first bad case.\n\n"
+    "  recorded grid and block under the parameters' default values. Exit 1 on the first bad case.\n";
+const char* const kExamples =
     "example:\n"
     "  gi-tool cases /tmp/cases --kernel kernels/stereo/stereo.cu --function stereo_kernel \\\n"
-    "      --param BLOCK_W=32,64,128 --block BLOCK_W --grid 'ceil(width/BLOCK_W),ceil(height/ROWS_PER_THREAD)'\n\n"
-    "options:\n"
-    "  --recorded-name NAME      only cases recorded under this gi::launch name\n"
-    "  --kernel KERNEL.cu        the kernel source, for parameter defaults and argument names\n"
-    "  --block EXPR / --grid EXPR  the launch geometry declaration to check\n";
+    "      --param BLOCK_W=32,64,128 --block BLOCK_W --grid 'ceil(width/BLOCK_W),ceil(height/ROWS_PER_THREAD)'\n";
 
 int run_cases(const std::vector<std::string>& raw) {
-    std::vector<std::string> value_options = kernel_value_options();
-    for (const char* o : {"--kernel", "--block", "--grid", "--recorded-name"}) value_options.push_back(o);
-    std::vector<std::string> switches = kernel_switch_options();
-    switches.push_back("--help");
-    const Args args(raw, value_options, switches);
-    if (args.has("--help")) {
-        std::cout << kHelp << "\n" << kernel_options_help();
-        return kExitOk;
-    }
-    if (args.positional().size() != 1) {
+    KernelSettings kernel;
+    std::vector<std::string> folders_given;
+    std::string block, grid, recorded_name;
+    const auto app = make_command(kUsage, kAbout, kExamples);
+    app->add_option("DIR", folders_given, "the folder of recorded test cases")->group("options");
+    add_text(*app, "--recorded-name", recorded_name, "NAME", "only cases recorded under this gi::launch name");
+    add_text(*app, "--kernel", kernel.path, "KERNEL.cu", "the kernel source, for parameter defaults and argument names");
+    add_text(*app, "--block", block, "EXPR", "the launch's block declaration to check");
+    add_text(*app, "--grid", grid, "EXPR", "the launch's grid declaration to check");
+    add_kernel_options(*app, kernel, false);
+    if (!parse(*app, raw)) return kExitOk;
+    if (folders_given.size() != 1) {
         std::string given;
-        for (const std::string& word : args.positional()) given += (given.empty() ? "" : " ") + word;
+        for (const std::string& word : folders_given) given += (given.empty() ? "" : " ") + word;
         throw UsageError("expected one folder of test cases, got " +
                          (given.empty() ? std::string("none") : "'" + excerpt(given) + "'") +
                          " (write 'gi-tool cases DIR'; verification is what it does, there is no subcommand)");
     }
-    const LaunchGeometry geometry = parse_launch_geometry(args.value("--block").value_or(""), args.value("--grid").value_or(""));
+    const LaunchGeometry geometry = parse_launch_geometry(block, grid);
     std::vector<std::string> arg_names;
     NameValues defaults;
-    if (auto kernel = args.value("--kernel")) {
-        const Grammar grammar = build_grammar(read_source_file(*kernel), grammar_options_from(args));
+    if (!kernel.path.empty()) {
+        const Grammar grammar = grammar_from(kernel);
         for (const Function& f : grammar.functions)
             if (f.is_global) {
                 for (const KernelParameter& p : f.parameters) arg_names.push_back(p.name);
@@ -63,8 +62,8 @@ int run_cases(const std::vector<std::string>& raw) {
     } else if (geometry.declared()) {
         throw UsageError("--block/--grid need --kernel KERNEL.cu (for the parameters' defaults and argument names)");
     }
-    const auto folders = list_test_cases(args.positional()[0], args.value("--recorded-name").value_or(""));
-    if (folders.empty()) throw Error(args.positional()[0] + ": no recorded test cases here");
+    const auto folders = list_test_cases(folders_given[0], recorded_name);
+    if (folders.empty()) throw Error(folders_given[0] + ": no recorded test cases here");
     std::uint64_t bytes = 0;
     for (const auto& folder : folders) {
         const TestCase tc = read_test_case(folder, CaseLoad::Data);

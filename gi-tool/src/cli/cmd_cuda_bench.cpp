@@ -9,12 +9,11 @@
 #include <map>
 #include <set>
 
-#include "cli/args.hpp"
 #include "cli/command.hpp"
+#include "cli/cuda_options.hpp"
 #include "genome/genome_list.hpp"
-#include "cli/kernel_args.hpp"
 #include "evaluate/cuda_evaluator.hpp"
-#include "evaluate/cuda_options.hpp"
+#include "evaluate/evaluator_factory.hpp"
 #include "genome/random_edit.hpp"
 #include "util/error.hpp"
 #include "util/rng.hpp"
@@ -23,71 +22,79 @@
 namespace gi::cli {
 namespace {
 
-const char* kHelp =
-    "usage: gi-tool cuda-bench KERNEL.cu --function NAME --cases DIR [options]\n"
+const char* const kUsage = "usage: gi-tool cuda-bench KERNEL.cu --function NAME --cases DIR [options]\n";
+const char* const kAbout =
     "  Evaluates random variants of the kernel on the GPU with the cuda evaluator, as a search would,\n"
     "  and prints variants per minute, compile and run time per variant, the share of wall time in\n"
-    "  each, the original's timing noise, and what bounds the rate.\n\n"
+    "  each, the original's timing noise, and what bounds the rate.\n";
+const char* const kExamples =
     "example:\n"
     "  GI_RECORD_DIR=/tmp/cases ./stereo_driver && \\\n"
-    "  gi-tool cuda-bench kernels/stereo/stereo.cu --function stereoKernel --cases /tmp/cases --variants 1000\n\n"
-    "bench options:\n"
-    "  --variants N              distinct variants to evaluate (default 1000)\n"
-    "  --batch N                 variants per evaluate() call, as a population (default 100)\n"
-    "  --max-edits N             edits per variant, drawn from 1..N (default 3)\n"
-    "  --seed S                  random seed (default 1)\n"
-    "  --sanitize N              also run compute-sanitizer on the first N correct variants (default 0)\n"
-    "  --genomes FILE            evaluate these genomes instead of random ones: one per line, as\n"
-    "                            gi-tool writes them, optionally after a case number and a tab (the\n"
-    "                            case it is run on; otherwise drawn per batch); blank lines and lines\n"
-    "                            starting with # are skipped. To re-judge a recorded search's individuals\n"
-    "  --log FILE                one line per variant: number, case, status, error (the mean penalty, every\n"
-    "                            digit), genome, the first line of the detail (tab-separated), to see which\n"
-    "                            edits hang, crash or differ, or to compare two builds' verdicts on the same\n"
-    "                            variants (the same seed draws the same variants and cases)\n\n";
+    "  gi-tool cuda-bench kernels/stereo/stereo.cu --function stereoKernel --cases /tmp/cases --variants 1000\n";
+
+struct BenchCommandLine {
+    KernelSettings kernel;
+    CompilerChoice compiler;
+    CudaCommandLine cuda;
+    long long variants = 1000, batch = 100, max_edits = 3, sanitize = 0;
+    std::uint64_t seed = 1;
+    std::string genomes, log;
+};
+
+void declare(CLI::App& app, BenchCommandLine& c) {
+    add_kernel_options(app, c.kernel);
+    const std::string group = "bench options";
+    add_integer(app, "--variants", c.variants, 1, 10000000, "distinct variants to evaluate")->group(group);
+    add_integer(app, "--batch", c.batch, 1, 100000, "variants per evaluate() call, as a population")->group(group);
+    add_integer(app, "--max-edits", c.max_edits, 1, 100, "edits per variant, drawn from 1..N")->group(group);
+    add_integer(app, "--seed", c.seed, 0, std::numeric_limits<long long>::max(), "random seed")->group(group);
+    add_integer(app, "--sanitize", c.sanitize, 0, 100000, "also run compute-sanitizer on the first N correct variants")
+        ->group(group);
+    add_text(app, "--genomes", c.genomes, "FILE",
+             "evaluate these genomes instead of random ones: one per line, as gi-tool writes them, optionally after a "
+             "case number and a tab (the case it is run on; otherwise drawn per batch); blank lines and lines starting "
+             "with # are skipped. To re-judge a recorded search's individuals")
+        ->group(group);
+    add_text(app, "--log", c.log, "FILE",
+             "one line per variant: number, case, status, error (the mean penalty, every digit), genome, the first line "
+             "of the detail (tab-separated), to see which edits hang, crash or differ, or to compare two builds' verdicts "
+             "on the same variants (the same seed draws the same variants and cases)")
+        ->group(group);
+    const std::string cuda_group = "cuda evaluator options";
+    add_compiler_options(app, c.compiler, cuda_group);
+    add_cuda_options(app, c.cuda, cuda_group);
+}
 
 int run_cuda_bench(const std::vector<std::string>& raw) {
-    std::vector<std::string> value_options = kernel_value_options();
-    for (const auto& o : cuda_value_options()) value_options.push_back(o);
-    for (const char* o : {"--variants", "--batch", "--max-edits", "--seed", "--sanitize", "--log", "--genomes"}) value_options.push_back(o);
-    std::vector<std::string> switches = kernel_switch_options();
-    for (const auto& o : cuda_switch_options()) switches.push_back(o);
-    switches.push_back("--help");
-    const Args args(raw, value_options, switches);
-    if (args.has("--help")) {
-        std::cout << kHelp << kernel_options_help() << "\ncuda evaluator options:\n" << cuda_options_help();
-        return kExitOk;
-    }
-    const long long wanted = args.integer("--variants", 1000, 1, 10000000);
-    const long long batch_size = args.integer("--batch", 100, 1, 100000);
-    const long long max_edits = args.integer("--max-edits", 3, 1, 100);
-    const long long to_sanitize = args.integer("--sanitize", 0, 0, 100000);
+    BenchCommandLine c;
+    const auto app = make_command(kUsage, kAbout, kExamples);
+    declare(*app, c);
+    if (!parse(*app, raw)) return kExitOk;
+    const long long wanted = c.variants;
+    const long long batch_size = c.batch;
+    const long long max_edits = c.max_edits;
+    const long long to_sanitize = c.sanitize;
     std::ofstream log;
-    if (const std::string path = args.value("--log").value_or(""); !path.empty()) {
-        log.open(path);
-        if (!log) throw UsageError("--log " + path + ": cannot write this file (does its folder exist?)");
+    if (!c.log.empty()) {
+        log.open(c.log);
+        if (!log) throw UsageError("--log " + c.log + ": cannot write this file (does its folder exist?)");
     }
-    Rng rng(static_cast<std::uint64_t>(args.integer("--seed", 1, 0, std::numeric_limits<long long>::max())));
+    Rng rng(c.seed);
 
-    const Grammar grammar = grammar_from(args);
-    std::map<std::string, std::vector<std::string>> values;
-    for (const auto& o : cuda_value_options())
-        if (!args.values(o).empty()) values[o] = args.values(o);
-    std::set<std::string> present;
-    for (const auto& o : cuda_switch_options())
-        if (args.has(o)) present.insert(o);
-    CudaEvaluatorOptions evaluator_options =
-        cuda_evaluator_options(values, kernel_path_from(args), present, args.value("--block-size").value_or(""));
-    if (args.has("--function")) evaluator_options.function = args.values("--function").front();
-    const CompileSettings settings = compile_settings_from(args);
-    evaluator_options.include_dirs.insert(evaluator_options.include_dirs.end(), settings.include_dirs.begin(), settings.include_dirs.end());
-    evaluator_options.compile_options = settings.options;
-    CudaEvaluator evaluator(grammar, evaluator_options);
+    const Grammar grammar = grammar_from(c.kernel);
+    EvaluatorSettings settings;
+    settings.cuda = cuda_evaluator_options(*app, c.cuda, c.compiler, c.kernel.block_size);
+    settings.kernel_path = c.kernel.path;
+    if (!c.kernel.functions.empty()) settings.function = c.kernel.functions.front();
+    const CompileSettings compile = compile_settings_from(c.kernel);
+    settings.include_dirs = compile.include_dirs;
+    settings.compile_options = compile.options;
+    CudaEvaluator evaluator(grammar, cuda_options_for(settings));
 
     std::vector<Variant> variants;
     std::vector<int> cases;  // per variant, the case --genomes gave it (-1: drawn per batch)
-    if (const std::string path = args.value("--genomes").value_or(""); !path.empty()) {
-        if (args.has("--variants") || args.has("--max-edits"))
+    if (const std::string path = c.genomes; !path.empty()) {
+        if (given(*app, "--variants") || given(*app, "--max-edits"))
             throw UsageError("--genomes " + path + ": give either --genomes or --variants/--max-edits, not both");
         for (const GenomeLine& line : read_genome_lines(path)) {
             variants.push_back(make_variant(line.genome, grammar));
@@ -114,7 +121,7 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
                              std::to_string(evaluator.case_count()) + " training cases were loaded (0.." +
                              std::to_string(evaluator.case_count() - 1) + ")");
     std::cout << "cuda-bench: " << grammar.source_path << " on " << evaluator.device_name() << " (" << evaluator.arch()
-              << "), " << variants.size() << (args.has("--genomes") ? " variants from --genomes" : " distinct variants")
+              << "), " << variants.size() << (!c.genomes.empty() ? " variants from --genomes" : " distinct variants")
               << ", batches of " << batch_size << "\n" << std::flush;
     std::map<EvalStatus, long> statuses;
     Timing original;

@@ -9,10 +9,9 @@
 #include <optional>
 #include <stdexcept>
 
-#include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/kernel_args.hpp"
-#include "evaluate/evaluator_factory.hpp"
+#include "cli/command_line.hpp"
+#include "cli/evaluator_options.hpp"
 #include "run/search_history.hpp"
 #include "util/atomic_file.hpp"
 #include "util/folder_lock.hpp"
@@ -23,81 +22,36 @@
 namespace gi::cli {
 namespace {
 
-std::string help_text() {
-    std::string evaluators, evaluator_options, strategies;
-    for (const EvaluatorKind& kind : evaluator_kinds()) {
-        evaluators += "                            " + kind.name + ": " + kind.summary + "\n";
-        evaluator_options += kind.options_help;
-    }
-    // The default first, then the order, then anything registered later.
+const char* const kUsage =
+    "usage: gi-tool evolve KERNEL.cu --function NAME [kernel options] --evaluator NAME --out DIR\n"
+    "                      [--generations N] [--population N] [--seed S] [--time-limit S] [--resume]\n";
+const char* const kAbout =
+    "  Improves a CUDA kernel by genetic improvement (Langdon's method): tunes its declared\n"
+    "  parameters, evolves patches of its own lines, removes the edits that do not matter, tunes\n"
+    "  again, and writes to DIR: best.cu (the improved kernel), best.genome (its patch), run.xml\n"
+    "  (the run record) and checkpoint.xml (to --resume an interrupted run). Every evaluated\n"
+    "  individual goes into history.sqlite as it completes (see gi-tool history); pareto.xml holds\n"
+    "  the (time, error) trade-off and the member --max-error chooses.\n";
+const char* const kExamples =
+    "example:\n"
+    "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel \\\n"
+    "      --param BLOCK_W=32,64,128 --param ROWS_PER_THREAD=1..48 \\\n"
+    "      --evaluator compile-only --arch sm_90 --generations 5 --population 20 --seed 7 --out run1\n"
+    "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel --evaluator fake \\\n"
+    "      --fake seed=3 --out run2 --time-limit 60\n"
+    "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64,128 \\\n"
+    "      --evaluator cuda --cases cases/ --held-out held-out/ --time-limit 480 --out run3\n"
+    "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel --evaluator fake \\\n"
+    "      --strategy anneal --workers 4 --generations 10 --out run4\n";
+
+// The default strategy first, then the order, then anything registered later.
+std::string strategy_list() {
     std::vector<std::string> names{"gp", "nsga2", "anneal"};
     for (const std::string& name : strategy_names())
         if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-    for (const std::string& name : names) strategies += (strategies.empty() ? "" : "|") + name;
-    return "usage: gi-tool evolve KERNEL.cu --function NAME [kernel options] --evaluator NAME --out DIR\n"
-           "                      [--generations N] [--population N] [--seed S] [--time-limit S] [--resume]\n"
-           "  Improves a CUDA kernel by genetic improvement (Langdon's method): tunes its declared\n"
-           "  parameters, evolves patches of its own lines, removes the edits that do not matter, tunes\n"
-           "  again, and writes to DIR: best.cu (the improved kernel), best.genome (its patch), run.xml\n"
-           "  (the run record) and checkpoint.xml (to --resume an interrupted run). Every evaluated\n"
-           "  individual goes into history.sqlite as it completes (see gi-tool history); pareto.xml holds\n"
-           "  the (time, error) trade-off and the member --max-error chooses.\n\n" +
-           kernel_options_help() +
-           "\nsearch options:\n"
-           "  --evaluator NAME          how variants are measured:\n" + evaluators +
-           "  --out DIR                 output directory (created if missing)\n"
-           "  --strategy " + strategies + std::string(strategies.size() < 15 ? 15 - strategies.size() : 1, ' ') +
-           "search strategy (default gp: Langdon's generational GP; nsga2: GEVO's\n"
-           "                            multi-objective search over time and error; anneal: Paraiso's\n"
-           "                            asynchronous genetic annealing)\n"
-           "  --generations N           generations to run (default 50)\n"
-           "  --population N            individuals per generation (default 100)\n"
-           "  --seed S                  random seed; the same seed and inputs give the same run (default 1)\n"
-           "  --time-limit S            wall-time budget in seconds for pre-tuning and search; the search\n"
-           "                            stops after the generation in progress (default: --generations alone)\n"
-           "  --max-error E             error a variant may have and still be accepted (default 0: exact)\n"
-           "  --noise-k K               a variant must beat the original by K x the combined timing spread\n"
-           "                            (default 1)\n"
-           "  --minimise-k K            minimisation keeps an edit only when removing it costs more than\n"
-           "                            K x noise (default 3)\n"
-           "  --minimise-repeats N      evaluations per minimisation comparison (default 3)\n"
-           "  --no-minimise             keep the best genome as evolved\n"
-           "  --start GENOME            start from this genome instead of the original kernel (e.g. the\n"
-           "                            winner of an exhaustive parameter sweep, or a cache entry's genome);\n"
-           "                            pre-tuning then sweeps around it\n"
-           "  --pre-tune|--no-pre-tune  sweep the --param/--flag genes before search (default on)\n"
-           "  --post-tune|--no-post-tune  sweep them again after minimisation (default on)\n"
-           "  --tune-max N              largest sweep done exhaustively; bigger spaces are sampled with N\n"
-           "                            points (default 256)\n"
-           "  --tune-shard K/N          with --generations 0: sweep only part K of N of the parameter space\n"
-           "                            (every Nth point), for an exhaustive sweep too big for one sitting\n"
-           "  --workers N               anneal: evaluations kept in flight, each worker with its own evaluator\n"
-           "                            (default: 1 for cuda, one GPU; the machine's cores otherwise)\n"
-           "  --anneal-batch N          anneal: children per evaluator call (default 1; a batch lets the cuda\n"
-           "                            evaluator compile them in parallel)\n"
-           "  --resume                  continue the run in DIR from its checkpoint (same kernel and options;\n"
-           "                            --generations and --time-limit may change)\n"
-           "  --restart                 discard a run already in DIR and start again\n"
-           "  --quiet                   print only the summary\n"
-           "\nevaluator options:\n" + evaluator_options +
-           "\nexample:\n"
-           "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel \\\n"
-           "      --param BLOCK_W=32,64,128 --param ROWS_PER_THREAD=1..48 \\\n"
-           "      --evaluator compile-only --arch sm_90 --generations 5 --population 20 --seed 7 --out run1\n"
-           "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel --evaluator fake \\\n"
-           "      --fake seed=3 --out run2 --time-limit 60\n"
-           "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64,128 \\\n"
-           "      --evaluator cuda --cases cases/ --held-out held-out/ --time-limit 480 --out run3\n"
-           "  gi-tool evolve kernels/stereo/stereo.cu --function stereo_kernel --evaluator fake \\\n"
-           "      --strategy anneal --workers 4 --generations 10 --out run4\n"
-           "\nexit status: 0 ok, 1 failure, 2 usage error\n";
-}
-
-bool on_off(const Args& args, const std::string& on, const std::string& off, bool fallback) {
-    if (args.has(on) && args.has(off)) throw UsageError("give only one of " + on + " and " + off);
-    if (args.has(on)) return true;
-    if (args.has(off)) return false;
-    return fallback;
+    std::string list;
+    for (const std::string& name : names) list += (list.empty() ? "" : "|") + name;
+    return list;
 }
 
 // "K/N" into options.tune_shard and tune_shards; the range is checked with the other options.
@@ -114,64 +68,105 @@ void parse_tune_shard(const std::string& text, EvolveOptions& options) {
     }
 }
 
-int run_evolve(const std::vector<std::string>& arguments) {
-    std::vector<std::string> value_options = kernel_value_options();
-    for (const char* option : {"--evaluator", "--out", "--strategy", "--generations", "--population", "--seed",
-                               "--time-limit", "--max-error", "--noise-k", "--minimise-k", "--minimise-repeats",
-                               "--tune-max", "--tune-shard", "--workers", "--anneal-batch", "--start"})
-        value_options.push_back(option);
-    for (const std::string& option : evaluator_value_options()) value_options.push_back(option);
-    std::vector<std::string> switch_options = kernel_switch_options();
-    for (const char* option : {"--help", "--resume", "--restart", "--pre-tune", "--no-pre-tune", "--post-tune",
-                               "--no-post-tune", "--no-minimise", "--quiet"})
-        switch_options.push_back(option);
-    for (const std::string& option : evaluator_switch_options()) switch_options.push_back(option);
-
-    const Args args(arguments, value_options, switch_options);
-    if (args.has("--help")) {
-        std::cout << help_text();
-        return kExitOk;
-    }
-
+// Everything `gi-tool evolve` reads from its command line.
+struct EvolveCommandLine {
+    KernelSettings kernel;
     EvolveOptions options;
-    options.strategy = args.value("--strategy").value_or("gp");
-    options.generations = static_cast<int>(args.integer("--generations", 50, 0, 1000000));
-    options.population = static_cast<std::size_t>(args.integer("--population", 100, 2, 1000000));
-    options.seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, std::numeric_limits<long long>::max()));
-    options.time_limit_s = args.number("--time-limit", 0, 0, 1e9);
-    options.acceptance.max_error = args.number("--max-error", 0, 0, 1e300);
-    options.acceptance.noise_k = args.number("--noise-k", 1, 0, 1e6);
-    options.minimise_options.k = args.number("--minimise-k", 3, 0, 1e6);
-    options.minimise_options.repeats = static_cast<int>(args.integer("--minimise-repeats", 3, 1, 1000));
-    options.tune_max = static_cast<int>(args.integer("--tune-max", 256, 1, 100000000));
-    if (const auto shard = args.value("--tune-shard")) parse_tune_shard(*shard, options);
-    options.pre_tune = on_off(args, "--pre-tune", "--no-pre-tune", true);
-    options.start_genome = args.value("--start").value_or("");
-    options.post_tune = on_off(args, "--post-tune", "--no-post-tune", true);
-    options.minimise = !args.has("--no-minimise");
-    if (args.has("--resume") && args.has("--restart")) throw UsageError("give only one of --resume and --restart");
-    const OutMode mode = args.has("--resume") ? OutMode::Resume : args.has("--restart") ? OutMode::Restart : OutMode::Fresh;
-    const std::string out = args.required("--out");
-    const std::string evaluator_name = args.required("--evaluator");
+    EvaluatorCommandLine evaluator;
+    std::string out, tune_shard;
+    bool resume = false, restart = false, pre_tune = false, no_pre_tune = false, post_tune = false, no_post_tune = false;
+    bool no_minimise = false, quiet = false;
+    int workers = 0;  // 0: default_workers(evaluator)
+    int anneal_batch = 1;
+};
+
+void declare(CLI::App& app, EvolveCommandLine& c) {
+    EvolveOptions& o = c.options;
+    add_kernel_options(app, c.kernel);
+    const std::string group = "search options";
+    add_text(app, "--out", c.out, "DIR", "output directory (created if missing)")->group(group)->required();
+    add_evaluator_options(app, c.evaluator);
+    add_text(app, "--strategy", o.strategy, strategy_list(),
+             "search strategy (default gp: Langdon's generational GP; nsga2: GEVO's multi-objective search over time "
+             "and error; anneal: Paraiso's asynchronous genetic annealing)")
+        ->group(group);
+    add_integer(app, "--generations", o.generations, 0, 1000000, "generations to run")->group(group);
+    add_integer(app, "--population", o.population, 2, 1000000, "individuals per generation")->group(group);
+    add_integer(app, "--seed", o.seed, 0, std::numeric_limits<long long>::max(),
+                "random seed; the same seed and inputs give the same run")
+        ->group(group);
+    add_number(app, "--time-limit", o.time_limit_s, 0, 1e9,
+               "wall-time budget in seconds for pre-tuning and search; the search stops after the generation in progress",
+               "none: --generations alone")
+        ->group(group);
+    add_number(app, "--max-error", o.acceptance.max_error, 0, 1e300,
+               "error a variant may have and still be accepted", "0: exact")
+        ->group(group);
+    add_number(app, "--noise-k", o.acceptance.noise_k, 0, 1e6,
+               "a variant must beat the original by K x the combined timing spread")
+        ->group(group);
+    add_number(app, "--minimise-k", o.minimise_options.k, 0, 1e6,
+               "minimisation keeps an edit only when removing it costs more than K x noise")
+        ->group(group);
+    add_integer(app, "--minimise-repeats", o.minimise_options.repeats, 1, 1000, "evaluations per minimisation comparison")
+        ->group(group);
+    add_switch(app, "--no-minimise", c.no_minimise, "keep the best genome as evolved")->group(group);
+    add_text(app, "--start", o.start_genome, "GENOME",
+             "start from this genome instead of the original kernel (e.g. the winner of an exhaustive parameter sweep, "
+             "or a cache entry's genome); pre-tuning then sweeps around it")
+        ->group(group);
+    add_switch(app, "--pre-tune", c.pre_tune, "sweep the --param/--flag genes before search (the default)")->group(group);
+    add_switch(app, "--no-pre-tune", c.no_pre_tune, "do not")->group(group);
+    add_switch(app, "--post-tune", c.post_tune, "sweep them again after minimisation (the default)")->group(group);
+    add_switch(app, "--no-post-tune", c.no_post_tune, "do not")->group(group);
+    add_integer(app, "--tune-max", o.tune_max, 1, 100000000,
+                "largest sweep done exhaustively; bigger spaces are sampled with N points")
+        ->group(group);
+    add_text(app, "--tune-shard", c.tune_shard, "K/N",
+             "with --generations 0: sweep only part K of N of the parameter space (every Nth point), for an exhaustive "
+             "sweep too big for one sitting")
+        ->group(group);
+    add_integer(app, "--workers", c.workers, 1, 4096, "anneal: evaluations kept in flight, each worker with its own evaluator",
+                "1 for cuda, one GPU; the machine's cores otherwise")
+        ->group(group);
+    add_integer(app, "--anneal-batch", c.anneal_batch, 1, 100000,
+                "anneal: children per evaluator call (a batch lets the cuda evaluator compile them in parallel)")
+        ->group(group);
+    add_switch(app, "--resume", c.resume,
+               "continue the run in DIR from its checkpoint (same kernel and options; --generations and --time-limit may change)")
+        ->group(group);
+    add_switch(app, "--restart", c.restart, "discard a run already in DIR and start again")->group(group);
+    add_switch(app, "--quiet", c.quiet, "print only the summary")->group(group);
+}
+
+bool on_off(const CLI::App& app, bool on, bool off, const std::string& on_name, const std::string& off_name, bool fallback) {
+    at_most_one_of(app, on_name, off_name);
+    return on ? true : off ? false : fallback;
+}
+
+int run_evolve(const std::vector<std::string>& arguments) {
+    EvolveCommandLine c;
+    const auto app = make_command(kUsage, kAbout, kExamples);
+    declare(*app, c);
+    if (!parse(*app, arguments)) return kExitOk;
+
+    EvolveOptions options = c.options;
+    if (!c.tune_shard.empty()) parse_tune_shard(c.tune_shard, options);
+    options.pre_tune = on_off(*app, c.pre_tune, c.no_pre_tune, "--pre-tune", "--no-pre-tune", true);
+    options.post_tune = on_off(*app, c.post_tune, c.no_post_tune, "--post-tune", "--no-post-tune", true);
+    options.minimise = !c.no_minimise;
+    at_most_one_of(*app, "--resume", "--restart");
+    const OutMode mode = c.resume ? OutMode::Resume : c.restart ? OutMode::Restart : OutMode::Fresh;
+    const std::string out = c.out;
+    const std::string evaluator_name = c.evaluator.name;
+    kernel_path_from(c.kernel);
     check_evolve_options(options);
+    const EvaluatorSettings evaluator_options = evaluator_settings(*app, c.evaluator, c.kernel);
 
-    EvaluatorOptions evaluator_options;
-    for (const std::string& option : evaluator_value_options())
-        if (args.has(option)) evaluator_options.values[option] = args.values(option);
-    for (const std::string& option : evaluator_switch_options())
-        if (args.has(option)) evaluator_options.switches.insert(option);
-    evaluator_options.kernel_path = kernel_path_from(args);
-    if (args.has("--function")) evaluator_options.function = args.values("--function").front();
-    evaluator_options.block_size = args.value("--block-size").value_or("");
-    const CompileSettings compile_settings = compile_settings_from(args);
-    evaluator_options.include_dirs = compile_settings.include_dirs;
-    evaluator_options.compile_options = compile_settings.options;
-
-    const Grammar grammar = grammar_from(args);
+    const Grammar grammar = grammar_from(c.kernel);
     SearchHistoryOptions history_options;
-    history_options.workers =
-        static_cast<std::size_t>(args.integer("--workers", static_cast<long long>(default_workers(evaluator_name)), 1, 4096));
-    history_options.anneal_batch = static_cast<std::size_t>(args.integer("--anneal-batch", 1, 1, 100000));
+    history_options.workers = c.workers > 0 ? static_cast<std::size_t>(c.workers) : default_workers(evaluator_name);
+    history_options.anneal_batch = static_cast<std::size_t>(c.anneal_batch);
     std::unique_ptr<Evaluator> evaluator = make_evaluator(evaluator_name, grammar, evaluator_options);
 
     // Held until the run ends, so a second evolve on the same --out is refused instead of mixing
@@ -188,7 +183,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     EvolveHooks hooks;
     // At a terminal (a build in Ninja's console pool) the generation lines replace each other on
     // one line; elsewhere (CI logs, files) each is a line of its own.
-    if (!args.has("--quiet")) {
+    if (!c.quiet) {
         const bool terminal = ::isatty(STDOUT_FILENO) == 1;
         hooks.progress = [terminal, open_line = false](const std::string& line) mutable {
             const bool generation = line.rfind("generation ", 0) == 0;

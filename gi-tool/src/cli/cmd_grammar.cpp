@@ -5,9 +5,8 @@
 #include <map>
 #include <sstream>
 
-#include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/kernel_args.hpp"
+#include "cli/command_line.hpp"
 #include "grammar/bnf.hpp"
 #include "util/error.hpp"
 
@@ -48,42 +47,27 @@ std::string summary(const Grammar& grammar) {
 }
 
 int run_grammar(const std::vector<std::string>& arguments) {
-    // Args reads "--name" options only; the short "-o FILE" is taken out here as "--output".
-    std::vector<std::string> rest;
-    for (std::size_t i = 0; i < arguments.size(); ++i) {
-        if (arguments[i] != "-o") {
-            rest.push_back(arguments[i]);
-            continue;
-        }
-        if (i + 1 >= arguments.size()) throw UsageError("option -o needs a value (the file to write)");
-        rest.push_back("--output");
-        rest.push_back(arguments[++i]);
-    }
-    std::vector<std::string> values = kernel_value_options();
-    values.push_back("--output");
-    std::vector<std::string> switches = kernel_switch_options();
-    switches.push_back("--summary");
-    switches.push_back("--help");
-    const Args args(rest, values, switches);
-    if (args.has("--help")) {
-        std::cout << "usage: gi-tool grammar KERNEL.cu [--function NAME...] [kernel options] [-o FILE] [--summary]\n"
-                     "  Prints the kernel's grammar as BNF: every line of the selected functions, the\n"
-                     "  editable rules (<_ statements, <IF_ conditions, <for1_/<for2_/<for3_ loop-header\n"
-                     "  parts, <pragma_ unroll slots) and the configuration genes with their values.\n\n"
-                  << kernel_options_help()
-                  << "  -o, --output FILE         write the BNF (or the summary) to FILE instead of stdout\n"
-                     "  --summary                 print counts per rule kind and gene kind instead of the BNF\n\n"
-                     "example:\n"
-                     "  gi-tool grammar kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 --summary\n";
-        return kExitOk;
-    }
-    const Grammar grammar = grammar_from(args);
-    const std::string text = args.has("--summary") ? summary(grammar) : grammar_to_bnf(grammar);
-    if (const auto path = args.value("--output")) {
-        std::ofstream out(*path, std::ios::binary);
-        if (!out) throw Error(*path + ": cannot write the output file (check the directory exists and is writable)");
+    KernelSettings kernel;
+    std::string output;
+    bool counts = false;
+    const auto app = make_command(
+        "usage: gi-tool grammar KERNEL.cu [--function NAME...] [kernel options] [-o FILE] [--summary]\n",
+        "  Prints the kernel's grammar as BNF: every line of the selected functions, the\n"
+        "  editable rules (<_ statements, <IF_ conditions, <for1_/<for2_/<for3_ loop-header\n"
+        "  parts, <pragma_ unroll slots) and the configuration genes with their values.\n",
+        "example:\n"
+        "  gi-tool grammar kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 --summary\n");
+    add_kernel_options(*app, kernel);
+    add_text(*app, "-o,--output", output, "FILE", "write the BNF (or the summary) to FILE instead of stdout");
+    add_switch(*app, "--summary", counts, "print counts per rule kind and gene kind instead of the BNF");
+    if (!parse(*app, arguments)) return kExitOk;
+    const Grammar grammar = grammar_from(kernel);
+    const std::string text = counts ? summary(grammar) : grammar_to_bnf(grammar);
+    if (!output.empty()) {
+        std::ofstream out(output, std::ios::binary);
+        if (!out) throw Error(output + ": cannot write the output file (check the directory exists and is writable)");
         out << text;
-        if (!out) throw Error(*path + ": writing the output file failed");
+        if (!out) throw Error(output + ": writing the output file failed");
     } else {
         std::cout << text;
     }

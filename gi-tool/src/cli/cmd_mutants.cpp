@@ -6,9 +6,8 @@
 #include <map>
 #include <set>
 
-#include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/kernel_args.hpp"
+#include "cli/command_line.hpp"
 #include "evaluate/compile_only_evaluator.hpp"
 #include "genome/random_edit.hpp"
 #include "util/error.hpp"
@@ -18,30 +17,15 @@
 namespace gi::cli {
 namespace {
 
-void print_help() {
-    std::cout << "usage: gi-tool mutants KERNEL.cu [kernel options] --count N --seed S --arch sm_XX [options]\n"
-                 "  Draws N distinct random single-edit mutants of the kernel (legal, scope-safe edits only;\n"
-                 "  code the preprocessor removes is never touched), compiles each with nvcc and prints the\n"
-                 "  share that compiles, per kind of edit, and the first error lines of those that do not.\n\n"
-                 "options:\n"
-                 "  --count N             mutants to draw (default 100; all legal edits if there are fewer)\n"
-                 "  --seed S              random seed (default 1); the same seed draws the same mutants\n"
-                 "  --arch sm_XX          GPU architecture to compile for (default sm_90)\n"
-                 "  --jobs J              compilers to run at once (default 2)\n"
-                 "  --weighting W         ops: delete/replace/insert equally likely, as in the seeds\n"
-                 "                        (default); uniform: every legal edit equally likely\n"
-                 "  --timeout SEC         per-compile limit in seconds (default 120)\n"
-                 "  --nvcc PATH           the compiler (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc)\n"
-                 "  --nvcc-flag FLAG      extra nvcc word, repeatable (e.g. --nvcc-flag=-std=c++17)\n"
-                 "  --include DIR         extra -I folder, repeatable (the kernel's own folder is always one)\n"
-                 "  --object              compile with -c (host and device) instead of -cubin (device only)\n"
-                 "  --show-failures N     failures to list (default 20)\n"
-                 "  --min-rate PERCENT    exit 1 when fewer than PERCENT% compile (for CI)\n\n"
-              << kernel_options_help()
-              << "\nexample:\n"
-                 "  gi-tool mutants kernels/stereo/stereo.cu --function stereoKernel --count 200 --seed 7 \\\n"
-                 "      --arch sm_90 --jobs 8 --min-rate 90\n";
-}
+const char* const kUsage = "usage: gi-tool mutants KERNEL.cu [kernel options] --count N --seed S --arch sm_XX [options]\n";
+const char* const kAbout =
+    "  Draws N distinct random single-edit mutants of the kernel (legal, scope-safe edits only;\n"
+    "  code the preprocessor removes is never touched), compiles each with nvcc and prints the\n"
+    "  share that compiles, per kind of edit, and the first error lines of those that do not.\n";
+const char* const kExamples =
+    "example:\n"
+    "  gi-tool mutants kernels/stereo/stereo.cu --function stereoKernel --count 200 --seed 7 \\\n"
+    "      --arch sm_90 --jobs 8 --min-rate 90\n";
 
 std::string percent(int part, int whole) {
     char text[32];
@@ -62,43 +46,45 @@ std::vector<Edit> draw_distinct(const EditSpace& space, std::size_t count, EditW
     return edits;
 }
 
-EditWeighting weighting_from(const Args& args) {
-    const std::string text = args.value("--weighting").value_or("ops");
+EditWeighting weighting_from(const std::string& text) {
     if (text == "ops") return EditWeighting::OpsEqual;
     if (text == "uniform") return EditWeighting::UniformOverEdits;
     throw UsageError("--weighting must be 'ops' or 'uniform', got '" + text + "'");
 }
 
 int run_mutants(const std::vector<std::string>& raw) {
-    std::vector<std::string> values = kernel_value_options();
-    values.insert(values.end(), {"--count", "--seed", "--arch", "--jobs", "--weighting", "--timeout", "--nvcc",
-                                 "--nvcc-flag", "--include", "--show-failures", "--min-rate"});
-    std::vector<std::string> switches = kernel_switch_options();
-    switches.insert(switches.end(), {"--help", "--object"});
-    const Args args(raw, values, switches);
-    if (args.has("--help")) {
-        print_help();
-        return kExitOk;
-    }
-    const auto count = static_cast<std::size_t>(args.integer("--count", 100, 1, 1000000));
-    const auto seed = static_cast<std::uint64_t>(args.integer("--seed", 1, 0, INT64_MAX));
-    const EditWeighting weighting = weighting_from(args);
-    const auto show_failures = args.integer("--show-failures", 20, 0, 1000000);
-    const double min_rate = args.number("--min-rate", 0, 0, 100);
-
+    KernelSettings kernel;
+    long long count = 100, show_failures = 20, timeout_s = 120;
+    std::uint64_t seed = 1;
+    std::string weighting = "ops";
+    std::vector<std::string> includes;
+    double min_rate = 0;
     CompileOnlyOptions options;
-    options.jobs = static_cast<int>(args.integer("--jobs", 2, 1, 256));
-    options.nvcc.arch = args.value("--arch").value_or("sm_90");
+    const auto app = make_command(kUsage, kAbout, kExamples);
+    add_integer(*app, "--count", count, 1, 1000000, "mutants to draw (all legal edits if there are fewer)");
+    add_integer(*app, "--seed", seed, 0, INT64_MAX, "random seed; the same seed draws the same mutants");
+    add_text(*app, "--arch", options.nvcc.arch, "sm_XX", "GPU architecture to compile for")->default_str(options.nvcc.arch);
+    add_integer(*app, "--jobs", options.jobs, 1, 256, "compilers to run at once");
+    add_text(*app, "--weighting", weighting, "W",
+             "ops: delete/replace/insert equally likely, as in the seeds; uniform: every legal edit equally likely")
+        ->default_str(weighting);
+    add_integer(*app, "--timeout", timeout_s, 1, 86400, "per-compile limit in seconds");
+    add_text(*app, "--nvcc", options.nvcc.nvcc, "PATH", "the compiler (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc)");
+    add_list(*app, "--nvcc-flag", options.nvcc.flags, "FLAG", "extra nvcc word, repeatable (e.g. --nvcc-flag=-std=c++17)");
+    add_list(*app, "--include", includes, "DIR", "extra -I folder, repeatable (the kernel's own folder is always one)");
+    add_switch(*app, "--object", options.nvcc.object, "compile with -c (host and device) instead of -cubin (device only)");
+    add_integer(*app, "--show-failures", show_failures, 0, 1000000, "failures to list");
+    add_number(*app, "--min-rate", min_rate, 0, 100, "exit 1 when fewer than PERCENT% compile (for CI)", "-")->type_name("PERCENT");
+    add_kernel_options(*app, kernel);
+    if (!parse(*app, raw)) return kExitOk;
+    const EditWeighting edit_weighting = weighting_from(weighting);
     check_nvcc_arch(options.nvcc.arch);
-    options.nvcc.nvcc = args.value("--nvcc").value_or("");
-    options.nvcc.flags = args.values("--nvcc-flag");
-    options.nvcc.object = args.has("--object");
-    options.nvcc.timeout = std::chrono::milliseconds(args.integer("--timeout", 120, 1, 86400) * 1000);
+    options.nvcc.timeout = std::chrono::milliseconds(timeout_s * 1000);
 
-    const Grammar grammar = grammar_from(args);
+    const Grammar grammar = grammar_from(kernel);
     options.nvcc.include_dirs.push_back(kernel_include_dir(grammar.source_path));
-    for (const std::string& dir : args.values("--include")) options.nvcc.include_dirs.push_back(dir);
-    const CompileSettings settings = compile_settings_from(args);
+    for (const std::string& dir : includes) options.nvcc.include_dirs.push_back(dir);
+    const CompileSettings settings = compile_settings_from(kernel);
     options.nvcc.include_dirs.insert(options.nvcc.include_dirs.end(), settings.include_dirs.begin(), settings.include_dirs.end());
     options.nvcc.flags.insert(options.nvcc.flags.end(), settings.options.begin(), settings.options.end());
 
@@ -107,7 +93,7 @@ int run_mutants(const std::vector<std::string>& raw) {
         throw Error(grammar.source_path + ": the kernel offers no legal edit (no statements, if conditions, loops " +
                     "or pragma slots in live code; check --function)");
     Rng rng(seed);
-    const std::vector<Edit> edits = draw_distinct(space, count, weighting, rng);
+    const std::vector<Edit> edits = draw_distinct(space, static_cast<std::size_t>(count), edit_weighting, rng);
 
     CompileOnlyEvaluator evaluator(options);
     require_original_compiles(evaluator, make_variant(Genome{}, grammar), grammar.source_path);
@@ -116,7 +102,7 @@ int run_mutants(const std::vector<std::string>& raw) {
     for (const Edit& edit : edits) variants.push_back(make_variant(Genome{{}, {edit}}, grammar));
     std::cout << grammar.source_path << ": " << space.size() << " legal single edits; compiling " << variants.size()
               << " distinct mutants (seed " << seed << ", weighting "
-              << (weighting == EditWeighting::OpsEqual ? "ops" : "uniform") << ") with "
+              << weighting << ") with "
               << command_line_text({options.nvcc.nvcc.empty() ? "nvcc" : options.nvcc.nvcc, "-arch=" + options.nvcc.arch,
                                     options.nvcc.object ? "-c" : "-cubin"})
               << ", " << options.jobs << " at a time\n";

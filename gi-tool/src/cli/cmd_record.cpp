@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <iostream>
 
-#include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/kernel_args.hpp"
 #include "cli/recording.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
@@ -16,45 +14,28 @@ namespace gi::cli {
 namespace {
 namespace fs = std::filesystem;
 
-const char* const kHelp =
-    "usage: gi-tool record KERNEL.cu --function NAME --out DIR [options] -- PROGRAM [ARGS...]\n"
+const char* const kUsage = "usage: gi-tool record KERNEL.cu --function NAME --out DIR [options] -- PROGRAM [ARGS...]\n";
+const char* const kAbout =
     "  Runs PROGRAM ARGS with recording on (GI_RECORD_DIR=DIR): each launch of the kernel through\n"
     "  gi::launch becomes a test case in DIR holding everything the kernel reads: the memory its\n"
     "  pointer arguments point into, device pointers held in struct arguments and arrays, and the\n"
     "  __constant__ and __device__ variables KERNEL.cu defines (listed by compiling it here and\n"
     "  passed to the recorder as GI_RECORD_GLOBALS). Fails, removing this run's cases, when the\n"
-    "  program fails or records nothing; cases already in DIR are kept.\n\n"
-    "options:\n"
-    "  --function NAME           the __global__ function (its cases are named after it)\n"
-    "  --recorded-name NAME      the name the program gives gi::launch, when not the function's\n"
-    "  --out DIR                 where the cases go (created if missing)\n"
-    "  --limit N                 cases per kernel, counting those already in DIR (default 16)\n"
-    "  --arch sm_XX              architecture KERNEL.cu is compiled for to list its variables (sm_90)\n"
-    "  --timeout S               seconds the program may run (default 1800)\n"
-    "  -I DIR, -D NAME[=VALUE], --compile-option WORD   how KERNEL.cu compiles, as in the program's build\n\n"
+    "  program fails or records nothing; cases already in DIR are kept.\n";
+const char* const kExamples =
     "example:\n"
     "  gi-tool record kernels/stereo/stereo.cu --function stereo_kernel --out cases -- \\\n"
     "      build/stereo_driver --pairs 4\n";
 
 int run_record(const std::vector<std::string>& raw) {
-    const auto separator = std::find(raw.begin(), raw.end(), "--");
-    const Args args(std::vector<std::string>(raw.begin(), separator),
-                    {"--function", "--recorded-name", "--out", "--limit", "--arch", "--timeout", "-I", "-D", "--compile-option"}, {"--help"});
-    if (args.has("--help")) {
-        std::cout << kHelp;
-        return kExitOk;
-    }
-    const std::string kernel_path = kernel_path_from(args);
-    const std::string function = args.required("--function");
-    RecordingRequest request;
-    request.program.assign(separator == raw.end() ? raw.end() : separator + 1, raw.end());
-    if (request.program.empty())
-        throw UsageError("missing the program to run: gi-tool record KERNEL.cu ... -- PROGRAM [ARGS...]");
-    request.out = args.required("--out");
-    request.limit = args.integer("--limit", 16, 1, 1000000);
-    request.timeout_s = args.number("--timeout", 1800, 1, 1e7);
-    request.recorded_name = args.value("--recorded-name").value_or(function);
-    request.variables = capturable_variables(kernel_path, args.value("--arch").value_or("sm_90"), compile_settings_from(args), "record");
+    RecordingCommandLine c;
+    const auto app = make_command(kUsage, kAbout, kExamples);
+    add_recording_options(*app, c, "the __global__ function (its cases are named after it)");
+    add_integer(*app, "--limit", c.request.limit, 1, 1000000, "cases per kernel, counting those already in DIR");
+    if (!parse_recording(*app, c, raw, "record")) return kExitOk;
+    RecordingRequest& request = c.request;
+    const std::string kernel_path = c.kernel.path;
+    request.variables = capturable_variables(kernel_path, c.arch, compile_settings_from(c.kernel), "record");
 
     std::error_code ec;
     const std::size_t existing = fs::is_directory(request.out, ec) ? list_test_cases(request.out, request.recorded_name).size() : 0;

@@ -5,9 +5,8 @@
 #include <filesystem>
 #include <iostream>
 
-#include "cli/args.hpp"
 #include "cli/command.hpp"
-#include "cli/kernel_args.hpp"
+#include "cli/command_line.hpp"
 #include "source/source_file.hpp"
 #include "grammar/build_grammar.hpp"
 #include "report/html_report.hpp"
@@ -19,33 +18,29 @@ namespace gi::cli {
 namespace {
 namespace fs = std::filesystem;
 
-const char* kHelp =
-    "usage: gi-tool report --out DIR [-o FILE.html] [KERNEL.cu --function NAME [kernel options]]\n"
+const char* const kUsage = "usage: gi-tool report --out DIR [-o FILE.html] [KERNEL.cu --function NAME [kernel options]]\n";
+const char* const kAbout =
     "  Writes one HTML page about the run in DIR (the --out folder of gi-tool evolve, read from\n"
     "  DIR/run.xml): its result and validation, where the time went, speedup and what the search\n"
     "  tried per generation, the original kernel's timing noise, and each kept edit's knock-out cost.\n"
     "  With the kernel and its registration (as given to evolve), also the source lines each item of\n"
-    "  the final genome changes, before and after. Charts are inline SVG: nothing is fetched, the page\n"
-    "  opens offline. Safe while the run goes on.\n\n"
-    "  --out DIR         the run's output directory\n"
-    "  -o FILE           where to write the page (default DIR/report.html)\n"
-    "  KERNEL.cu ...     the kernel file the run evolved, with --function, --param, --flag,\n"
-    "                    --block-size as given to evolve (--grid, --tolerance, -I, -D and\n"
-    "                    --compile-option are accepted and unused, so a .registration file fits)\n"
-    "\nexample:\n  gi-tool report --out run kernels/stereo/stereo.cu --function stereo_kernel --param ROWS_PER_THREAD=1..8\n"
-    "\nexit status: 0 ok, 1 failure (no or unreadable run.xml), 2 usage error\n";
+    "  the final genome changes, before and after (--grid, --tolerance, -I, -D and --compile-option are\n"
+    "  accepted and unused, so a .registration file fits). Charts are inline SVG: nothing is fetched,\n"
+    "  the page opens offline. Safe while the run goes on. Exit status 1 for no or an unreadable run.xml.\n";
+const char* const kExamples =
+    "example:\n  gi-tool report --out run kernels/stereo/stereo.cu --function stereo_kernel --param ROWS_PER_THREAD=1..8\n";
 
 // The final genome's items on the kernel's source, or why not.
-SourceView source_view(const Args& args, const RunRecord& record) {
+SourceView source_view(const KernelSettings& kernel, const RunRecord& record) {
     SourceView view;
-    if (args.positional().empty()) return view;
-    const SourceFile source = read_source_file(kernel_path_from(args));
-    const Grammar grammar = build_grammar(source, grammar_options_from(args));
+    if (kernel.path.empty()) return view;
+    const SourceFile source = read_source_file(kernel.path);
+    const Grammar grammar = build_grammar(source, grammar_options_from(kernel));
     std::string recorded;
     for (const auto& [name, value] : record.settings)
         if (name == "kernel-sha256") recorded = value;
     if (!recorded.empty() && recorded != grammar.source_hash) {
-        view.note = "The kernel given (" + args.positional().front() + ") is not the file this run evolved (its sha256 " +
+        view.note = "The kernel given (" + kernel.path + ") is not the file this run evolved (its sha256 " +
                     grammar.source_hash.substr(0, 12) + "..., the run's " + recorded.substr(0, 12) + "...): no source view.";
         return view;
     }
@@ -58,15 +53,16 @@ SourceView source_view(const Args& args, const RunRecord& record) {
 }
 
 int run_report(const std::vector<std::string>& arguments) {
-    const Args args(arguments, with(kernel_value_options(), {"--out", "-o", "--grid", "--tolerance"}),
-                    with(kernel_switch_options(), {"--help"}));
-    if (args.has("--help")) {
-        std::cout << kHelp;
-        return kExitOk;
-    }
-    if (args.positional().size() > 1)
-        throw UsageError("unexpected argument '" + args.positional()[1] + "' (one kernel file; the run's folder goes with --out)");
-    const fs::path dir = args.required("--out");
+    KernelSettings kernel;
+    RegistrationSettings unused;
+    std::string out, page;
+    const auto app = make_command(kUsage, kAbout, kExamples);
+    add_text(*app, "--out", out, "DIR", "the run's output directory")->required();
+    add_text(*app, "-o", page, "FILE", "where to write the page (default DIR/report.html)");
+    add_kernel_options(*app, kernel);
+    add_registration_options(*app, unused);
+    if (!parse(*app, arguments)) return kExitOk;
+    const fs::path dir = out;
     const fs::path run_xml = dir / "run.xml";
     if (!fs::is_regular_file(run_xml))
         throw Error(run_xml.string() + ": no run record here (is " + dir.string() + " the --out folder of gi-tool evolve?)");
@@ -75,9 +71,9 @@ int run_report(const std::vector<std::string>& arguments) {
         throw Error(located_message(run_xml.string(), document.ErrorLineNum(), "cannot read the run record",
                                     "is it a gi-tool evolve run.xml?"));
     const RunRecord record = read_run_record(document.RootElement(), run_xml.string());
-    const fs::path output = args.value("-o") ? fs::path(*args.value("-o")) : dir / "report.html";
+    const fs::path output = page.empty() ? dir / "report.html" : fs::path(page);
     if (fs::exists(output) && fs::equivalent(output, run_xml)) throw UsageError("-o would overwrite the run record " + run_xml.string());
-    write_file_atomically(output, html_report(record, dir.string(), source_view(args, record)));
+    write_file_atomically(output, html_report(record, dir.string(), source_view(kernel, record)));
     std::cout << "gi-tool report: wrote " << output.string() << "\n";
     return kExitOk;
 }

@@ -2,15 +2,14 @@
 #include <iostream>
 
 #include "cli/command.hpp"
+#include "cli/command_line.hpp"
 #include "grammar/grammar.hpp"
 
 namespace gi::cli {
 namespace {
 int run_version(const std::vector<std::string>& args) {
-    if (!args.empty() && args[0] == "--help") {
-        std::cout << "usage: gi-tool version\n  Prints the gi-tool version and the grammar version.\n";
-        return kExitOk;
-    }
+    const auto app = make_command("usage: gi-tool version\n", "  Prints the gi-tool version and the grammar version.\n");
+    if (!parse(*app, args)) return kExitOk;
     std::cout << "gi-tool " << GI_OPTIMIZE_VERSION << "\ngrammar version " << kGrammarVersion << "\n";
     return kExitOk;
 }

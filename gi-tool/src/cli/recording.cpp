@@ -7,6 +7,7 @@
 #include "compile/kernel_variables.hpp"
 #include "source/source_file.hpp"
 #include "testcase/case_io.hpp"
+#include "util/error.hpp"
 
 namespace gi::cli {
 namespace fs = std::filesystem;
@@ -90,6 +91,27 @@ std::string last_lines(const std::string& text, std::size_t count) {
     std::string out;
     for (std::size_t i = lines.size() > count ? lines.size() - count : 0; i < lines.size(); ++i) out += lines[i] + "\n";
     return out;
+}
+
+void add_recording_options(CLI::App& app, RecordingCommandLine& c, const std::string& function_help) {
+    add_kernel_options(app, c.kernel, true, kCompileOptionNames);
+    add_text(app, "--function", c.function, "NAME", function_help)->required();
+    add_text(app, "--recorded-name", c.request.recorded_name, "NAME", "the name the program gives gi::launch, when not the function's");
+    add_text(app, "--out", c.out, "DIR", "where this run's cases go (created if missing)")->required();
+    add_text(app, "--arch", c.arch, "sm_XX", "architecture KERNEL.cu is compiled for to list its variables")->default_str(c.arch);
+    add_number(app, "--timeout", c.request.timeout_s, 1, 1e7, "seconds the program may run");
+}
+
+bool parse_recording(CLI::App& app, RecordingCommandLine& c, const std::vector<std::string>& raw, const std::string& command) {
+    const auto separator = std::find(raw.begin(), raw.end(), "--");
+    if (!parse(app, std::vector<std::string>(raw.begin(), separator))) return false;
+    kernel_path_from(c.kernel);
+    c.request.program.assign(separator == raw.end() ? raw.end() : separator + 1, raw.end());
+    if (c.request.program.empty())
+        throw UsageError("missing the program to run: gi-tool " + command + " KERNEL.cu ... -- PROGRAM [ARGS...]");
+    c.request.out = c.out;
+    if (c.request.recorded_name.empty()) c.request.recorded_name = c.function;
+    return true;
 }
 
 }  // namespace gi::cli

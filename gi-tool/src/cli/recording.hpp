@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/command_line.hpp"
 #include "cli/kernel_args.hpp"
 #include "compile/module_variables.hpp"
 #include "process/process.hpp"
@@ -24,6 +25,21 @@ struct RecordingRequest {
     long long limit = 16;                      // GI_RECORD_LIMIT
     double timeout_s = 1800;
 };
+
+// What `gi-tool record` and `gi-tool accept` read alike: KERNEL.cu, --function, --recorded-name,
+// --out, --arch, --timeout and how the file compiles, then "-- PROGRAM [ARGS...]".
+struct RecordingCommandLine {
+    KernelSettings kernel;
+    std::string function;
+    std::string arch = "sm_90";
+    std::string out;
+    RecordingRequest request;
+};
+void add_recording_options(CLI::App& app, RecordingCommandLine& c, const std::string& function_help);
+
+// Parses the arguments before "--" and takes the program after it; false when --help was asked
+// for. `command` ("record") names the command in the error for a missing program.
+bool parse_recording(CLI::App& app, RecordingCommandLine& c, const std::vector<std::string>& raw, const std::string& command);
 
 struct RecordingResult {
     ProcessResult process;                     // output captured (and echoed)

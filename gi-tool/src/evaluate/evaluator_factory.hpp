@@ -1,53 +1,45 @@
 #pragma once
-// Builds the Evaluator that `gi-tool evolve --evaluator NAME` asks for. Each kind lists the
-// command-line options it reads, so the CLI accepts exactly those and --help describes them; adding
-// an evaluator is one entry in evaluator_factory.cpp's table.
-#include <map>
+// Builds the Evaluator that `gi-tool evolve --evaluator NAME` asks for, from each kind's typed
+// settings. The command line declares each kind's options (cli/evaluator_options.hpp); adding an
+// evaluator is one entry in evaluator_factory.cpp's table and its options there.
 #include <memory>
-#include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
+#include "evaluate/compile_only_evaluator.hpp"
+#include "evaluate/cuda_evaluator.hpp"
 #include "evaluate/evaluator.hpp"
+#include "evaluate/fake_evaluator.hpp"
 #include "grammar/grammar.hpp"
 
 namespace gi {
 
-// The evaluator options given on the command line: option name ("--arch") -> every value given,
-// and the switches present.
-struct EvaluatorOptions {
-    std::map<std::string, std::vector<std::string>> values;
-    std::set<std::string> switches;
+// Every kind's settings; make_evaluator() uses those of the kind asked for.
+struct EvaluatorSettings {
+    FakeLandscapeOptions fake;
+    CompileOnlyOptions compile_only;
+    CudaEvaluatorOptions cuda;
     std::string kernel_path;  // the kernel file, for evaluators that need its folder
     std::string function;     // the first --function as given: "MatrixMulCUDA<32>" names one instantiation
     // How the kernel file compiles besides its own folder (-I, -D, --compile-option): every
     // evaluator that compiles passes them on.
     std::vector<std::string> include_dirs;
     std::vector<std::string> compile_options;
-    // The registration's --block-size (cuda_evaluator_options: the launch's block unless --block).
-    std::string block_size;
-
-    std::optional<std::string> last(const std::string& option) const;
 };
 
 struct EvaluatorKind {
-    std::string name;                         // "fake", "compile-only", "cuda"
-    std::string summary;                      // one line for --help
-    std::string options_help;                 // lines describing its options (may be empty)
-    std::vector<std::string> value_options;   // options it reads
-    std::vector<std::string> switch_options;
+    std::string name;     // "fake", "compile-only", "cuda"
+    std::string summary;  // one line for --help
 };
 
 const std::vector<EvaluatorKind>& evaluator_kinds();
 
-// Every option any evaluator reads (for the CLI's option list).
-std::vector<std::string> evaluator_value_options();
-std::vector<std::string> evaluator_switch_options();
+// The cuda evaluator's options with the kernel's function, folder, -I and compile options added
+// (what make_evaluator("cuda", ...) constructs it with; gi-tool cuda-bench constructs it itself).
+CudaEvaluatorOptions cuda_options_for(const EvaluatorSettings& settings);
 
-// Throws gi::UsageError for an unknown name (listing the known ones), an option given to an
-// evaluator that does not read it, or a malformed value.
-std::unique_ptr<Evaluator> make_evaluator(const std::string& name, const Grammar& grammar,
-                                          const EvaluatorOptions& options);
+// Throws gi::UsageError for an unknown name (listing the known ones); the evaluator's own errors
+// (a kernel that does not compile, cases that do not load) otherwise.
+std::unique_ptr<Evaluator> make_evaluator(const std::string& name, const Grammar& grammar, const EvaluatorSettings& settings);
 
 }  // namespace gi

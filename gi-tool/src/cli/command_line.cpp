@@ -1,0 +1,203 @@
+#include "cli/command_line.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+
+#include "cli/help_text.hpp"
+#include "util/error.hpp"
+
+namespace gi::cli {
+namespace {
+
+// --help as gi-tool has always printed it: the usage and prose, then each group of options under
+// its name, each option with its help wrapped beside it, then the examples.
+class HelpFormatter : public CLI::Formatter {
+public:
+    std::string make_help(const CLI::App* app, std::string, CLI::AppFormatMode) const override {
+        std::string out = app->get_description();
+        std::vector<std::string> groups;
+        const std::vector<const CLI::Option*> options = app->get_options();
+        for (const CLI::Option* option : options)
+            if (shown(option) && std::find(groups.begin(), groups.end(), option->get_group()) == groups.end())
+                groups.push_back(option->get_group());
+        for (const std::string& group : groups) {
+            out += "\n" + group + ":\n";
+            for (const CLI::Option* option : options)
+                if (shown(option) && option->get_group() == group) out += option_help_line(names(*option), help(*option));
+        }
+        const std::string footer = app->get_footer();
+        if (!footer.empty()) out += "\n" + footer;
+        return out + "\nexit status: 0 ok, 1 failure, 2 usage error\n";
+    }
+
+private:
+    static bool shown(const CLI::Option* option) { return option->get_name() != "--help" && !option->get_group().empty(); }
+
+    static std::string names(const CLI::Option& option) {
+        if (option.get_positional()) return option.get_name(true);
+        std::string names;
+        for (const std::string& s : option.get_snames()) names += (names.empty() ? "-" : ", -") + s;
+        for (const std::string& l : option.get_lnames()) names += (names.empty() ? "--" : ", --") + l;
+        if (option.get_type_size() != 0) names += " " + option.get_type_name();
+        return names;
+    }
+
+    static std::string help(const CLI::Option& option) {
+        std::string help = option.get_description();
+        if (!option.get_default_str().empty()) help += " (default " + option.get_default_str() + ")";
+        return help;
+    }
+};
+
+std::string shown_number(double value) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
+
+CLI::Validator integer_in(long long min, long long max) {
+    return CLI::Validator(
+        [min, max](std::string& text) -> std::string {
+            errno = 0;
+            char* end = nullptr;
+            const long long value = std::strtoll(text.c_str(), &end, 10);
+            if (text.empty() || *end != '\0' || errno == ERANGE) return "needs an integer, got '" + text + "'";
+            if (value < min || value > max)
+                return "must be between " + std::to_string(min) + " and " + std::to_string(max) + ", got " + text;
+            return "";
+        },
+        "", "integer range");
+}
+
+CLI::Validator number_in(double min, double max) {
+    return CLI::Validator(
+        [min, max](std::string& text) -> std::string {
+            char* end = nullptr;
+            const double value = std::strtod(text.c_str(), &end);
+            if (text.empty() || *end != '\0') return "needs a number, got '" + text + "'";
+            if (!(value >= min && value <= max))
+                return "must be between " + shown_number(min) + " and " + shown_number(max) + ", got " + text;
+            return "";
+        },
+        "", "number range");
+}
+
+
+// "NAME: message" (CLI11's errors about one option) into its name and message.
+std::pair<std::string, std::string> split_error(const std::string& what) {
+    const std::size_t colon = what.find(": ");
+    if (colon == std::string::npos) return {"", what};
+    return {what.substr(0, colon), what.substr(colon + 2)};
+}
+
+}  // namespace
+
+std::unique_ptr<CLI::App> make_command(const std::string& usage, const std::string& about, const std::string& footer) {
+    auto app = std::make_unique<CLI::App>(usage + about);
+    app->formatter(std::make_shared<HelpFormatter>());
+    app->set_help_flag("--help", "print this help");
+    app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)->group("options");
+    app->allow_extras();
+    app->footer(footer);
+    return app;
+}
+
+template <class Int>
+CLI::Option* add_integer(CLI::App& app, const std::string& name, Int& field, long long min, long long max,
+                         const std::string& help, const std::string& shown_default) {
+    CLI::Option* option = app.add_option(name, field, help)->type_name("N")->check(integer_in(min, max));
+    if (shown_default.empty()) option->default_str(std::to_string(field));
+    else if (shown_default != "-") option->default_str(shown_default);
+    return option;
+}
+template CLI::Option* add_integer(CLI::App&, const std::string&, int&, long long, long long, const std::string&, const std::string&);
+template CLI::Option* add_integer(CLI::App&, const std::string&, long long&, long long, long long, const std::string&,
+                                  const std::string&);
+template CLI::Option* add_integer(CLI::App&, const std::string&, unsigned long&, long long, long long, const std::string&,
+                                  const std::string&);
+
+CLI::Option* add_number(CLI::App& app, const std::string& name, double& field, double min, double max,
+                        const std::string& help, const std::string& shown_default) {
+    CLI::Option* option = app.add_option(name, field, help)->type_name("X")->check(number_in(min, max));
+    if (shown_default.empty()) option->default_str(shown_number(field));
+    else if (shown_default != "-") option->default_str(shown_default);
+    return option;
+}
+
+CLI::Option* add_text(CLI::App& app, const std::string& name, std::string& field, const std::string& value_name,
+                      const std::string& help) {
+    return app.add_option(name, field, help)->type_name(value_name);
+}
+
+CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<std::string>& field,
+                      const std::string& value_name, const std::string& help) {
+    return app.add_option(name, field, help)
+        ->type_name(value_name)
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+CLI::Option* add_switch(CLI::App& app, const std::string& name, bool& field, const std::string& help) {
+    return app.add_flag(name, field, help)->disable_flag_override()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+}
+
+void add_kernel_options(CLI::App& app, KernelSettings& kernel, bool positional, const std::vector<std::string>& only) {
+    const std::string group = "kernel options";
+    if (positional) app.add_option("KERNEL.cu", kernel.path, kKernelFileHelp)->group(group);
+    for (const KernelOption& o : kernel_options()) {
+        if (!only.empty() && std::find(only.begin(), only.end(), o.name) == only.end()) continue;
+        if (o.list) add_list(app, o.name, kernel.*o.list, o.value_name, o.help)->group(group);
+        if (o.text) add_text(app, o.name, kernel.*o.text, o.value_name, o.help)->group(group);
+        if (o.flag) add_switch(app, o.name, kernel.*o.flag, o.help)->group(group);
+    }
+}
+
+void add_registration_options(CLI::App& app, RegistrationSettings& registration) {
+    add_text(app, "--grid", registration.grid, "EXPR", kGridHelp)->group(kRegistrationGroup);
+    add_list(app, "--tolerance", registration.tolerance, "TEXT", kToleranceHelp)->group(kRegistrationGroup);
+}
+
+bool parse(CLI::App& app, const std::vector<std::string>& args) {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
+    try {
+        app.parse(reversed);
+    } catch (const CLI::CallForHelp&) {
+        std::cout << app.help();
+        return false;
+    } catch (const CLI::RequiredError& e) {
+        const std::string what = e.what();
+        const std::size_t end = what.find(" is required");
+        throw UsageError("missing required option " + (end == std::string::npos ? what : what.substr(0, end)));
+    } catch (const CLI::ValidationError& e) {
+        const auto [name, message] = split_error(e.what());
+        throw UsageError("option " + name + " " + message);
+    } catch (const CLI::ArgumentMismatch& e) {
+        const std::string what = e.what();
+        const std::size_t override = what.find(" was given a disallowed flag override");
+        if (override != std::string::npos) {
+            const std::string name = what.substr(0, override);  // CLI11 names a flag here without its dashes
+            throw UsageError("option " + (name.rfind('-', 0) == 0 ? name : "--" + name) + " takes no value");
+        }
+        throw UsageError("option " + split_error(what).first + " needs a value");
+    } catch (const CLI::ParseError& e) {
+        throw UsageError(e.what());
+    }
+    for (const std::string& extra : app.remaining()) {
+        if (extra.size() > 1 && extra[0] == '-')
+            throw UsageError("unknown option '" + extra.substr(0, extra.find('=')) +
+                             "' (see --help for the options this command takes)");
+        throw UsageError("unexpected argument '" + extra + "'");
+    }
+    return true;
+}
+
+bool given(const CLI::App& app, const std::string& name) { return app.get_option(name)->count() > 0; }
+
+void at_most_one_of(const CLI::App& app, const std::string& a, const std::string& b) {
+    if (given(app, a) && given(app, b)) throw UsageError("give only one of " + a + " and " + b);
+}
+
+}  // namespace gi::cli

@@ -1,0 +1,120 @@
+#include "cli/cuda_options.hpp"
+
+#include "util/error.hpp"
+
+namespace gi::cli {
+
+void add_compiler_options(CLI::App& app, CompilerChoice& compiler, const std::string& group) {
+    add_text(app, "--arch", compiler.arch, "sm_XX",
+             "architecture to compile for (default: the GPU's with the cuda evaluator, sm_90 with compile-only)")
+        ->group(group)
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                return text.rfind("sm_", 0) == 0 && text.size() >= 5 ? "" : "needs a real architecture like sm_90, got '" + text + "'";
+            },
+            ""));
+    add_text(app, "--nvcc", compiler.nvcc, "PATH", "the nvcc to run (default: PATH, then /usr/local/cuda/bin)")->group(group);
+    add_integer(app, "--jobs", compiler.jobs, 1, 1024, "compilers running at once", "every core with cuda, 2 with compile-only")
+        ->group(group);
+}
+
+void add_cuda_options(CLI::App& app, CudaCommandLine& cuda, const std::string& group) {
+    CudaEvaluatorOptions& o = cuda.options;
+    auto path = [&](const std::string& name, std::filesystem::path& field, const std::string& value_name, const std::string& help) {
+        return app.add_option(name, field, help)->type_name(value_name)->group(group);
+    };
+    auto text = [&](const std::string& name, std::string& field, const std::string& value_name, const std::string& help) {
+        return add_text(app, name, field, value_name, help)->group(group);
+    };
+    auto integer = [&](const std::string& name, int& field, long long min, long long max, const std::string& help,
+                       const std::string& shown = "") { return add_integer(app, name, field, min, max, help, shown)->group(group); };
+    auto flag = [&](const std::string& name, bool& field, const std::string& help) {
+        return add_switch(app, name, field, help)->group(group);
+    };
+    path("--cases", o.cases, "DIR", "recorded test cases (gi-tool record --out DIR); required");
+    path("--held-out", o.held_out, "DIR", "cases kept out of training, used to validate the result");
+    path("--sanitize-cases", o.sanitize_cases, "DIR",
+         "small recorded cases (of the same kernel) on which the search's sanitizer gate runs each would-be parent, "
+         "instead of the generation's case; the final checks still use the training and held-out cases, and the winner "
+         "is validated on these too");
+    integer("--set-aside", o.set_aside, 0, 1000000,
+            "recorded cases (the last N of --cases) kept out of search to validate the result; 0 searches on all of them",
+            "without --held-out a quarter, at least one, from two cases up");
+    flag("--nondeterministic", o.nondeterministic,
+         "the kernel's outputs may change from run to run (float atomics, accepted races): the original is replayed 5 "
+         "times per case and the --tolerance must cover how far its outputs move (default: a rerun must give the same "
+         "outputs, or the run stops)");
+    text("--recorded-name", o.recorded_name, "NAME", "the name the program gave gi::launch (default: the function's)");
+    text("--block", o.block, "EXPR",
+         "block size as X[,Y[,Z]] over parameters and integer kernel arguments, e.g. BLOCK_W,4 (default: --block-size, "
+         "else as recorded)");
+    text("--grid", o.grid, "EXPR", "grid, e.g. 'ceil(width/BLOCK_W),ceil(height/ROWS)' (default: as recorded)");
+    add_list(app, "--tolerance", o.tolerances, "SPEC",
+             "float comparison: exact (default), abs=X, rel=X, ulp=N or a mix; NAME:SPEC for one pointer parameter "
+             "(repeatable)")
+        ->group(group);
+    text("--worker", o.worker, "PATH", "the gi-worker program (default: next to gi-tool)");
+    flag("--nvcc-only", o.nvcc_only,
+         "compile every variant with nvcc, also where NVRTC takes the file or its device side (slower; to compare "
+         "against NVRTC's builds)");
+    text("--sanitizer", o.sanitizer, "PATH", "compute-sanitizer (default: PATH, /usr/local/cuda/bin)");
+    integer("--warmups", o.warmups, 0, 1000, "untimed runs per variant");
+    integer("--repetitions", o.repetitions, 1, 10000, "timed runs per variant");
+    add_number(app, "--timeout-factor", o.timeout_factor, 1, 1e6, "a variant may run X times the original's time")->group(group);
+    integer("--timeout-margin-ms", o.timeout_margin_ms, 0, 3600000,
+            "plus this for a variant's check launch; a fault the driver reports later counts as a timeout");
+    flag("--no-loop-guard", cuda.no_loop_guard,
+         "check variants as compiled, without guarding their loops and barriers; a loop that runs away or a barrier "
+         "deadlock is then only stopped by killing its worker (slow)");
+    integer("--loop-guard-margin-ms", o.guard_margin_ms, 0, 3600000,
+            "a guarded loop stops, and a guarded barrier gives up, at the original's time x factor + N ms");
+    flag("--no-barrier-guard", cuda.no_barrier_guard, "guard loops only; a barrier deadlock then costs a worker");
+    flag("--separate-guard-build", cuda.separate_guard_build,
+         "compile each variant's guarded build apart from its plain build (two compiles and two module loads instead "
+         "of one; slower)");
+    flag("--run-binary-duplicates", cuda.run_binary_duplicates,
+         "run and sanitize every variant, also one whose build is the same program as one run before (by default it "
+         "gets that one's result: within a batch for runs, across the whole search for sanitizer verdicts)");
+    path("--compile-cache", o.compile_cache, "DIR", "keep compiled variants here across runs");
+    integer("--spare-workers", o.spare_workers, 0, 16, "GPU workers kept ready to replace one a variant killed");
+    integer("--sanitize-jobs", o.sanitize_jobs, 1, 64, "compute-sanitizer processes at once in the correctness gate",
+            "half the cores, at most 8");
+    integer("--sanitize-batch", o.sanitize_batch, 1, 256,
+            "variants one compute-sanitizer process checks in turn (1: a process each); a batch that fails is checked "
+            "again one by one");
+    integer("--sanitize-sessions", o.sanitize_sessions, 0, 64,
+            "compute-sanitizer processes kept running across the gate's waves, each checking batches in turn (0: a "
+            "process per batch). A batch they do not pass is checked in processes of its own",
+            "--sanitize-jobs");
+    flag("--no-sanitize-prewarm", cuda.no_sanitize_prewarm,
+         "start those processes at the first gate, not when search begins (their start-up, seconds each, then delays "
+         "the first generations)");
+    flag("--sanitize-shared-sessions", o.sanitize_shared_sessions,
+         "one pool of those processes for all checkers, as before issue 19's per-checker pools (memcheck up to N, "
+         "racecheck and synccheck N/4 each)");
+}
+
+CudaEvaluatorOptions cuda_evaluator_options(const CLI::App& app, const CudaCommandLine& cuda, const CompilerChoice& compiler,
+                                            const std::string& registered_block_size) {
+    CudaEvaluatorOptions o = cuda.options;
+    if (!given(app, "--cases"))
+        throw UsageError("--evaluator cuda needs --cases DIR (the folder GI_RECORD_DIR pointed to when the program was recorded)");
+    if (!given(app, "--block")) o.block = registered_block_size;
+    o.arch = compiler.arch;
+    o.nvcc = compiler.nvcc;
+    o.jobs = compiler.jobs;
+    o.loop_guard = !cuda.no_loop_guard;
+    if (!o.loop_guard && given(app, "--loop-guard-margin-ms"))
+        throw UsageError("--loop-guard-margin-ms has no effect with --no-loop-guard; drop one of them");
+    if (!o.loop_guard && cuda.no_barrier_guard)
+        throw UsageError("--no-barrier-guard has no effect with --no-loop-guard (which guards neither); drop one of them");
+    if (!o.loop_guard && cuda.separate_guard_build)
+        throw UsageError("--separate-guard-build has no effect with --no-loop-guard (there is no guarded build); drop one of them");
+    o.barrier_guard = o.loop_guard && !cuda.no_barrier_guard;
+    o.paired_guard_build = o.loop_guard && !cuda.separate_guard_build;
+    o.reuse_binary_duplicates = !cuda.run_binary_duplicates;
+    o.sanitize_prewarm = !cuda.no_sanitize_prewarm;
+    return o;
+}
+
+}  // namespace gi::cli

@@ -1,0 +1,175 @@
+// The cuda evaluator's options as gi-tool evolve and cuda-bench read them (cli/cuda_options.hpp):
+// each declared once with its default, range and help.
+#include "cli/cuda_options.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli/help_text.hpp"
+#include "util/error.hpp"
+
+namespace gi::cli {
+namespace {
+
+// The options a command line gives, parsed as `gi-tool cuda-bench` declares them.
+struct Parsed {
+    CompilerChoice compiler;
+    CudaCommandLine cuda;
+    std::unique_ptr<CLI::App> app = make_command("usage: test\n", "");
+    CudaEvaluatorOptions options;
+    std::string help;
+
+    Parsed(const std::vector<std::string>& args, const std::string& registered_block_size = "") {
+        add_compiler_options(*app, compiler, "cuda evaluator options");
+        add_cuda_options(*app, cuda, "cuda evaluator options");
+        help = app->help();
+        parse(*app, args);
+        options = cuda_evaluator_options(*app, cuda, compiler, registered_block_size);
+    }
+};
+
+CudaEvaluatorOptions parsed(const std::vector<std::string>& args, const std::string& registered_block_size = "") {
+    return Parsed(args, registered_block_size).options;
+}
+
+// The command line is refused with a UsageError that names `option`.
+void expect_refused(const std::vector<std::string>& args, const std::string& option) {
+    try {
+        parsed(args);
+        ADD_FAILURE() << "accepted what should name " << option;
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find(option), std::string::npos) << e.what();
+    }
+}
+
+// `option` is declared, and the help describes it.
+void expect_documented(const std::string& option) {
+    const std::string help = Parsed({"--cases", "c"}).help;
+    EXPECT_NE(help.find("  " + option), std::string::npos) << option << " in\n" << help;
+}
+
+// The registration's --block-size is the launch's block unless --block says otherwise (issue 17:
+// a build's .registration carries --block-size only).
+TEST(CudaOptions, TheRegisteredBlockSizeIsTheBlockUnlessBlockIsGiven) {
+    EXPECT_EQ(parsed({"--cases", "c"}, "BLOCK_W,DPER").block, "BLOCK_W,DPER");
+    EXPECT_EQ(parsed({"--cases", "c", "--block", "64"}, "BLOCK_W,DPER").block, "64");
+    EXPECT_EQ(parsed({"--cases", "c"}).block, "");
+    EXPECT_EQ(parsed({"--cases", "c", "--sanitize-batch", "3"}).sanitize_batch, 3);
+    EXPECT_EQ(parsed({"--cases", "c"}).sanitize_batch, 8);
+}
+
+TEST(CudaOptions, DefaultsAndValues) {
+    const CudaEvaluatorOptions o = parsed({"--cases", "/tmp/c", "--tolerance", "abs=1e-3", "--tolerance=out:exact",
+                                           "--repetitions", "20", "--block", "BLOCK_W,4", "--arch", "sm_90"});
+    EXPECT_EQ(o.cases, "/tmp/c");
+    EXPECT_EQ(o.tolerances, (std::vector<std::string>{"abs=1e-3", "out:exact"}));
+    EXPECT_EQ(o.repetitions, 20);
+    EXPECT_EQ(o.warmups, 2);
+    EXPECT_EQ(o.block, "BLOCK_W,4");
+    EXPECT_EQ(o.arch, "sm_90");
+    EXPECT_EQ(o.spare_workers, 4);
+    EXPECT_EQ(o.sanitize_jobs, 0);  // the evaluator's own choice
+    EXPECT_EQ(o.jobs, 0);           // every core
+    EXPECT_EQ(o.timeout_margin_ms, 30);
+    EXPECT_TRUE(o.loop_guard);
+    EXPECT_EQ(o.guard_margin_ms, 2);
+    EXPECT_EQ(o.set_aside, -1);
+}
+
+// The last of a value option given twice counts, as with compilers.
+TEST(CudaOptions, TheLastValueCounts) {
+    EXPECT_EQ(parsed({"--cases", "a", "--repetitions", "5", "--repetitions", "7"}).repetitions, 7);
+    EXPECT_EQ(parsed({"--cases", "a", "--cases", "b"}).cases, "b");
+}
+
+TEST(CudaOptions, TheHelpShowsEachOptionWithItsDefault) {
+    const std::string help = Parsed({"--cases", "c"}).help;
+    EXPECT_NE(help.find("cuda evaluator options:\n"), std::string::npos) << help;
+    EXPECT_NE(help.find("--repetitions N"), std::string::npos) << help;
+    EXPECT_NE(help.find("timed runs per variant (default 10)"), std::string::npos) << help;
+    std::string one_line = help;  // the help with its wrapping undone
+    for (std::size_t at; (at = one_line.find("\n" + std::string(kHelpNameColumn, ' '))) != std::string::npos;)
+        one_line.replace(at, kHelpNameColumn + 1, " ");
+    EXPECT_NE(one_line.find("(default half the cores, at most 8)"), std::string::npos) << help;
+    EXPECT_NE(help.find("exit status: 0 ok, 1 failure, 2 usage error"), std::string::npos) << help;
+    for (const std::string& line : [&] {
+             std::vector<std::string> lines;
+             std::size_t start = 0;
+             for (std::size_t end; (end = help.find('\n', start)) != std::string::npos; start = end + 1)
+                 lines.push_back(help.substr(start, end - start));
+             return lines;
+         }())
+        EXPECT_LE(line.size(), kHelpWidth) << line;
+}
+
+TEST(CudaOptions, LoopGuardOptions) {
+    EXPECT_FALSE(parsed({"--cases", "c", "--no-loop-guard"}).loop_guard);
+    const CudaEvaluatorOptions o = parsed({"--cases", "c", "--loop-guard-margin-ms", "7"});
+    EXPECT_TRUE(o.loop_guard);
+    EXPECT_EQ(o.guard_margin_ms, 7);
+    expect_documented("--no-loop-guard");
+    expect_documented("--loop-guard-margin-ms");
+    // A margin for a guard that is off.
+    expect_refused({"--cases", "c", "--loop-guard-margin-ms", "5", "--no-loop-guard"}, "--no-loop-guard");
+}
+
+TEST(CudaOptions, BarrierGuardIsOnWithTheLoopGuardUnlessTurnedOff) {
+    EXPECT_TRUE(parsed({"--cases", "c"}).barrier_guard);
+    EXPECT_FALSE(parsed({"--cases", "c", "--no-barrier-guard"}).barrier_guard);
+    EXPECT_TRUE(parsed({"--cases", "c", "--no-barrier-guard"}).loop_guard);
+    EXPECT_FALSE(parsed({"--cases", "c", "--no-loop-guard"}).barrier_guard);
+    expect_documented("--no-barrier-guard");
+    // Turning off a guard that --no-loop-guard already turned off.
+    expect_refused({"--cases", "c", "--no-loop-guard", "--no-barrier-guard"}, "--no-barrier-guard");
+}
+
+TEST(CudaOptions, PairedGuardBuildIsTheDefault) {
+    EXPECT_TRUE(parsed({"--cases", "c"}).paired_guard_build);
+    EXPECT_FALSE(parsed({"--cases", "c", "--separate-guard-build"}).paired_guard_build);
+    EXPECT_FALSE(parsed({"--cases", "c", "--no-loop-guard"}).paired_guard_build);
+    expect_documented("--separate-guard-build");
+    expect_refused({"--cases", "c", "--no-loop-guard", "--separate-guard-build"}, "--separate-guard-build");
+}
+
+TEST(CudaOptions, BinaryDuplicatesGetTheFirstResultUnlessAskedToRun) {
+    EXPECT_TRUE(parsed({"--cases", "c"}).reuse_binary_duplicates);
+    EXPECT_FALSE(parsed({"--cases", "c", "--run-binary-duplicates"}).reuse_binary_duplicates);
+    expect_documented("--run-binary-duplicates");
+}
+
+TEST(CudaOptions, MalformedValuesNameTheOption) {
+    expect_refused({}, "--cases");
+    expect_refused({"--cases", "c", "--arch", "90"}, "--arch");
+    expect_refused({"--cases", "c", "--jobs", "many"}, "--jobs needs an integer, got 'many'");
+    expect_refused({"--cases", "c", "--repetitions", "0"}, "--repetitions must be between 1 and 10000, got 0");
+    expect_refused({"--cases", "c", "--timeout-factor", "0.5"}, "--timeout-factor must be between 1 and");
+    expect_refused({"--cases", "c", "--spare-workers", "99"}, "--spare-workers");
+    expect_refused({"--cases", "c", "--sanitize-jobs", "0"}, "--sanitize-jobs");
+    expect_refused({"--cases", "c", "--sanitize-jobs", "65"}, "--sanitize-jobs");
+    expect_refused({"--cases", "c", "--loop-guard-margin-ms", "-1"}, "--loop-guard-margin-ms");
+    expect_refused({"--cases", "c", "--loop-guard-margin-ms", "2ms"}, "--loop-guard-margin-ms needs an integer");
+    expect_refused({"--cases", "c", "--repetitions"}, "option --repetitions needs a value");
+    expect_refused({"--cases", "c", "--no-loop-guard=yes"}, "option --no-loop-guard takes no value");
+    expect_refused({"--cases", "c", "--colour"}, "unknown option '--colour'");
+    expect_refused({"--cases", "c", "stray"}, "unexpected argument 'stray'");
+}
+
+TEST(CudaOptions, SanitizerSessionOptions) {
+    CudaEvaluatorOptions o = parsed({"--cases", "c"});
+    EXPECT_TRUE(o.sanitize_prewarm);
+    EXPECT_EQ(o.sanitize_sessions, -1);  // as many as --sanitize-jobs
+    o = parsed({"--cases", "c", "--sanitize-sessions", "3", "--no-sanitize-prewarm"});
+    EXPECT_FALSE(o.sanitize_prewarm);
+    EXPECT_EQ(o.sanitize_sessions, 3);
+    EXPECT_FALSE(o.sanitize_shared_sessions);
+    expect_documented("--no-sanitize-prewarm");
+    EXPECT_TRUE(parsed({"--cases", "c", "--sanitize-shared-sessions"}).sanitize_shared_sessions);
+    expect_documented("--sanitize-shared-sessions");
+    EXPECT_EQ(parsed({"--cases", "c", "--sanitize-cases", "small"}).sanitize_cases, "small");
+    expect_documented("--sanitize-cases DIR");
+}
+
+}  // namespace
+}  // namespace gi::cli
