@@ -249,11 +249,17 @@ TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsOfALargeGridWithinTheAllowance) {
     o.cases = large;
     o.held_out.clear();
     CudaEvaluator e(grammar_, o);
-    std::string source = kKernel;
-    const std::string after = "float v = tile[(threadIdx.x + 1) % BLOCK];";
-    source.insert(source.find(after) + after.size(),
-                  " volatile float* o = out; if (i < n) for (;;) { o[i] = tile[threadIdx.x]; if (o[i] < -1.0f) break; }");
-    const BatchResult r = e.evaluate({raw_variant(source), raw_variant(source + "\n// again\n")}, 0);
+    // Two loops that never end, as two programs (a second copy of the first would be a binary
+    // duplicate and get its result without a run).
+    auto with = [](const std::string& statement) {
+        std::string source = kKernel;
+        const std::string after = "float v = tile[(threadIdx.x + 1) % BLOCK];";
+        return source.insert(source.find(after) + after.size(), " " + statement);
+    };
+    const BatchResult r = e.evaluate(
+        {raw_variant(with("volatile float* o = out; if (i < n) for (;;) { o[i] = tile[threadIdx.x]; if (o[i] < -1.0f) break; }")),
+         raw_variant(with("volatile float* o = out; int c = 0; if (i < n) while (c < 10) { o[i] = tile[threadIdx.x]; }"))},
+        0);
     ASSERT_EQ(r.results.size(), 2u);
     // Blocks that start after the deadline reach the kernel's barrier after it: that is the loops'
     // overrun, not a deadlock (the barrier guard had said "deadlock" here, at 569acb2).

@@ -6,7 +6,6 @@
 
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
-#include "grammar/build_grammar.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"

@@ -2,9 +2,9 @@
 
 #include <chrono>
 
+#include "grammar/shape_hash.hpp"
 #include "history/row_columns.hpp"
 #include "util/error.hpp"
-#include "util/hash.hpp"
 
 namespace gi {
 namespace {
@@ -105,18 +105,7 @@ HistoryIdentity history_identity(const Grammar& grammar) {
     HistoryIdentity identity;
     identity.kernel_sha256 = grammar.source_hash;
     identity.grammar_version = kGrammarVersion;
-    // Other --function/--param/--flag options give other genes and rules, so genomes would not mean
-    // the same: they are part of what must match.
-    Sha256 hash;
-    for (const Function& f : grammar.functions) hash.update("function " + f.name + "\n");
-    for (const Rule& rule : grammar.rules) hash.update("rule " + rule.id + "\n");
-    for (const Gene& gene : grammar.genes) {
-        hash.update("gene " + gene.name + " " + std::to_string(static_cast<int>(gene.kind)) + " default=" +
-                    gene.default_value + " template=" + gene.flag_template + " values=");
-        for (const std::string& value : gene.values) hash.update(value + ",");
-        hash.update("\n");
-    }
-    identity.grammar_shape = hash.hex_digest();
+    identity.grammar_shape = grammar_shape_hash(grammar);
     return identity;
 }
 

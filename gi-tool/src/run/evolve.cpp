@@ -6,6 +6,7 @@
 
 #include "evaluate/cuda_checker.hpp"
 #include "genome/validate.hpp"
+#include "grammar/shape_hash.hpp"
 #include "util/atomic_file.hpp"
 #include "run/gate.hpp"
 #include "genome/genome_ops.hpp"
@@ -15,7 +16,6 @@
 #include "tune/tune.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
-#include "util/hash.hpp"
 #include "util/rng.hpp"
 #include "variant/apply.hpp"
 
@@ -23,21 +23,6 @@ namespace gi {
 namespace {
 
 std::string number_text(double value) { return format_number(value); }
-
-// What the grammar offers evolution, independent of where the file lives: which functions, rules
-// and genes (with their values). Two invocations with other --function/--param options differ here.
-std::string grammar_shape_hash(const Grammar& grammar) {
-    Sha256 hash;
-    for (const Function& f : grammar.functions) hash.update("function " + f.name + "\n");
-    for (const Rule& rule : grammar.rules) hash.update("rule " + rule.id + "\n");
-    for (const Gene& gene : grammar.genes) {
-        hash.update("gene " + gene.name + " " + std::to_string(static_cast<int>(gene.kind)) + " default=" +
-                    gene.default_value + " template=" + gene.flag_template + " values=");
-        for (const std::string& value : gene.values) hash.update(value + ",");
-        hash.update("\n");
-    }
-    return hash.hex_digest();
-}
 
 std::string flag(bool on) { return on ? "1" : "0"; }
 
