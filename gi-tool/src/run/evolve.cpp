@@ -22,8 +22,6 @@
 namespace gi {
 namespace {
 
-std::string number_text(double value) { return format_number(value); }
-
 std::string flag(bool on) { return on ? "1" : "0"; }
 
 struct Outputs {
@@ -81,8 +79,8 @@ std::string wrong_elsewhere(Evaluator& evaluator, const Grammar& grammar, const 
         const EvalResult& r = check.scored.front().result;
         if (r.status != EvalStatus::Ok) return "case " + std::to_string(c) + ": " + to_string(r.status) + " " + r.detail;
         if (r.error > rule.max_error)
-            return "case " + std::to_string(c) + ": error " + format_number(r.error) + " (allowed " +
-                   format_number(rule.max_error) + ")";
+            return "case " + std::to_string(c) + ": error " + exact(r.error) + " (allowed " +
+                   exact(rule.max_error) + ")";
     }
     return "";
 }
@@ -154,13 +152,13 @@ Fingerprint run_fingerprint(const Grammar& grammar, const Evaluator& evaluator, 
         {"strategy", options.strategy},
         {"population", std::to_string(options.population)},
         {"seed", std::to_string(options.seed)},
-        {"max-error", number_text(options.acceptance.max_error)},
-        {"noise-k", number_text(options.acceptance.noise_k)},
+        {"max-error", exact(options.acceptance.max_error)},
+        {"noise-k", exact(options.acceptance.noise_k)},
         {"pre-tune", flag(options.pre_tune)},
         {"start-genome", options.start_genome},
         {"post-tune", flag(options.post_tune)},
         {"minimise", flag(options.minimise)},
-        {"minimise-k", number_text(options.minimise_options.k)},
+        {"minimise-k", exact(options.minimise_options.k)},
         {"minimise-repeats", std::to_string(options.minimise_options.repeats)},
         {"tune-max", std::to_string(options.tune_max)},
     };
@@ -239,7 +237,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     RunRecord& record = state.record;
     record.settings = fingerprint;
     record.settings.emplace_back("generations", std::to_string(options.generations));
-    record.settings.emplace_back("time-limit-s", number_text(options.time_limit_s));
+    record.settings.emplace_back("time-limit-s", exact(options.time_limit_s));
     const double wall_before = record.wall_seconds;
     auto elapsed = [&]() { return wall_before + clock(); };
 
@@ -416,7 +414,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                 for (const CaseValidation& c : r.cases) held_out += c.held_out;
                 return "validated " + std::to_string(r.cases.size()) + " cases (" + std::to_string(held_out) +
                        " held out): " + std::to_string(r.elements) + " elements, " + std::to_string(r.mismatches) +
-                       " beyond tolerance, worst error " + format_number(r.worst_error) +
+                       " beyond tolerance, worst error " + exact(r.worst_error) +
                        (r.built_by.empty() ? "" : ", built by " + r.built_by);
             };
             ValidationReport report;

@@ -8,19 +8,12 @@
 #include <type_traits>
 
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi {
 
 using tinyxml2::XMLElement;
 using tinyxml2::XMLNode;
-
-std::string format_number(double value) {
-    if (std::isnan(value)) return "nan";
-    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-    char buffer[40];
-    std::snprintf(buffer, sizeof buffer, "%.17g", value);
-    return buffer;
-}
 
 namespace {
 
@@ -94,7 +87,7 @@ public:
     explicit XmlOut(XMLElement* element) : element_(element) {}
 
     void attribute(const char* name, const std::string& value) { element_->SetAttribute(name, value.c_str()); }
-    void attribute(const char* name, double value) { attribute(name, format_number(value)); }
+    void attribute(const char* name, double value) { attribute(name, exact(value)); }
     void attribute(const char* name, int value) { element_->SetAttribute(name, value); }
     void attribute(const char* name, long long value) { attribute(name, std::to_string(value)); }
     void attribute(const char* name, bool value) { attribute(name, std::string(value ? "1" : "0")); }

@@ -21,7 +21,6 @@ RunRecord read_run_record(const tinyxml2::XMLElement* element, const std::string
 std::string run_record_document(const RunRecord& record);
 
 // Helpers shared with the checkpoint reader.
-std::string format_number(double value);
 const tinyxml2::XMLElement* required_child(const tinyxml2::XMLElement* element, const char* name,
                                            const std::string& file);
 std::string required_attribute(const tinyxml2::XMLElement* element, const char* name, const std::string& file);

@@ -16,6 +16,7 @@
 #include "run/record_xml.hpp"
 #include "fitness/scored.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi {
 namespace {
@@ -107,17 +108,17 @@ std::string pareto_xml(const std::vector<ParetoMember>& front, double max_error)
     tinyxml2::XMLDocument document;
     tinyxml2::XMLElement* root = document.NewElement("pareto-front");
     document.InsertEndChild(root);
-    root->SetAttribute("max-error", format_number(max_error).c_str());
+    root->SetAttribute("max-error", exact(max_error).c_str());
     root->SetAttribute("members", static_cast<int>(front.size()));
     for (const ParetoMember& m : front) {
         if (m.chosen) root->SetAttribute("chosen", m.genome.c_str());
         tinyxml2::XMLElement* e = root->InsertNewChildElement("member");
         e->SetAttribute("individual", static_cast<int64_t>(m.id));
         e->SetAttribute("genome", m.genome.c_str());
-        e->SetAttribute("relative-time", format_number(m.relative_time).c_str());
-        e->SetAttribute("time-ms", format_number(m.time_ms).c_str());
-        e->SetAttribute("original-ms", format_number(m.original_ms).c_str());
-        e->SetAttribute("error", format_number(m.error).c_str());
+        e->SetAttribute("relative-time", exact(m.relative_time).c_str());
+        e->SetAttribute("time-ms", exact(m.time_ms).c_str());
+        e->SetAttribute("original-ms", exact(m.original_ms).c_str());
+        e->SetAttribute("error", exact(m.error).c_str());
         e->SetAttribute("within-budget", m.within_budget ? 1 : 0);
         e->SetAttribute("chosen", m.chosen ? 1 : 0);
     }

@@ -19,6 +19,12 @@ std::string significant(double value, int digits) {
     return buffer;
 }
 
+std::string exact(double value) {
+    if (std::isnan(value)) return "nan";
+    if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+    return significant(value, 17);
+}
+
 std::string fixed_or_dash(double value, int digits) { return std::isfinite(value) ? fixed(value, digits) : "-"; }
 
 std::string file_name_part(const std::string& name) {

@@ -11,6 +11,10 @@ std::string fixed(double value, int digits);
 // `value` with `digits` significant digits ("%.*g": 0.02579, 2.372e-05, 25.13).
 std::string significant(double value, int digits);
 
+// Every digit ("%.17g": reads back as the same double), with "nan", "inf" and "-inf" for the
+// values that are not finite: numbers in run records, worker replies and logs.
+std::string exact(double value);
+
 // The same, or "-" for a value that is not finite: a table cell with nothing to show.
 std::string fixed_or_dash(double value, int digits);
 

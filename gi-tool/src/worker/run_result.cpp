@@ -5,17 +5,12 @@
 #include <sstream>
 
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi::worker {
 namespace {
 
 // Doubles as text that reads back to the same value (17 significant digits).
-std::string exact(double value) {
-    char text[40];
-    std::snprintf(text, sizeof text, "%.17g", value);
-    return text;
-}
-
 std::string join(const std::vector<double>& values) {
     std::string out;
     for (std::size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + exact(values[i]);
