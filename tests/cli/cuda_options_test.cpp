@@ -17,16 +17,16 @@ namespace {
 struct Parsed {
     CompilerChoice compiler;
     CudaCommandLine cuda;
-    std::unique_ptr<CLI::App> app = make_command("usage: test\n", "");
+    CommandLine app{"usage: test\n", ""};
     CudaEvaluatorOptions options;
     std::string help;
 
     Parsed(const std::vector<std::string>& args, const std::string& registered_block_size = "") {
-        add_compiler_options(*app, compiler, "cuda evaluator options");
-        add_cuda_options(*app, cuda, "cuda evaluator options");
-        help = app->help();
-        parse(*app, args);
-        options = cuda_evaluator_options(*app, cuda, compiler, registered_block_size);
+        add_compiler_options(app, compiler, "cuda evaluator options");
+        add_cuda_options(app, cuda, "cuda evaluator options");
+        help = app.help();
+        app.parse(args);
+        options = cuda_evaluator_options(app, cuda, compiler, registered_block_size);
     }
 };
 

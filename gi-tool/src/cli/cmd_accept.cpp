@@ -39,11 +39,11 @@ int run_accept(const std::vector<std::string>& raw) {
     RecordingCommandLine c;
     std::string reference;
     std::vector<std::string> tolerances;
-    const auto app = make_command(kUsage, kAbout, kExamples);
-    add_recording_options(*app, c, "the __global__ function");
-    add_text(*app, "--reference", reference, "DIR", "the original program's cases recorded with the same ARGS")->required();
-    add_list(*app, "--tolerance", tolerances, "SPEC", "how close outputs must be, as registered (repeatable; default exact)");
-    if (!parse_recording(*app, c, raw, "accept")) return kExitOk;
+    CommandLine app(kUsage, kAbout, kExamples);
+    add_recording_options(app, c, "the __global__ function");
+    app.add_text("--reference", reference, "DIR", "the original program's cases recorded with the same ARGS").required();
+    app.add_list("--tolerance", tolerances, "SPEC", "how close outputs must be, as registered (repeatable; default exact)");
+    if (!parse_recording(app, c, raw, "accept")) return kExitOk;
     const std::string kernel_path = c.kernel.path;
     const std::string function = c.function;
     const fs::path reference_dir = reference;

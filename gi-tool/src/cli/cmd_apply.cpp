@@ -29,8 +29,8 @@ const char* const kExamples =
 // A genome file holds one line of rule names and values; far past this it is not a genome file.
 constexpr std::uintmax_t kMaxGenomeFileBytes = std::uintmax_t{64} << 20;
 
-std::string genome_text_from(const CLI::App& app, const std::string& text, const std::string& file) {
-    const bool has_text = given(app, "--genome"), has_file = given(app, "--genome-file");
+std::string genome_text_from(const CommandLine& app, const std::string& text, const std::string& file) {
+    const bool has_text = app.given("--genome"), has_file = app.given("--genome-file");
     if (has_text && has_file) throw UsageError("give the genome either with --genome or with --genome-file, not both");
     if (!has_text && !has_file) throw UsageError("missing the genome: --genome \"TEXT\" or --genome-file FILE");
     return has_text ? text : read_input_file(file, kMaxGenomeFileBytes, "genome file");
@@ -47,21 +47,21 @@ void refuse_output_over_input(const std::string& out, const std::string& input, 
 int run_apply(const std::vector<std::string>& raw) {
     KernelSettings kernel;
     std::string genome_text, genome_file, out;
-    const auto app = make_command(kUsage, kAbout, kExamples);
-    add_text(*app, "--genome", genome_text, "TEXT", "the genome, e.g. \"BLOCK_W=128 <_k.cu_12> <IF_k.cu_30><IF_k.cu_18>\"");
-    add_text(*app, "--genome-file", genome_file, "FILE", "read the genome from FILE instead");
-    add_text(*app, "-o,--out", out, "OUT.cu", "where to write the variant ('-' for standard output)")->required();
-    add_kernel_options(*app, kernel);
-    if (!parse(*app, raw)) return kExitOk;
+    CommandLine app(kUsage, kAbout, kExamples);
+    app.add_text("--genome", genome_text, "TEXT", "the genome, e.g. \"BLOCK_W=128 <_k.cu_12> <IF_k.cu_30><IF_k.cu_18>\"");
+    app.add_text("--genome-file", genome_file, "FILE", "read the genome from FILE instead");
+    app.add_text("-o,--out", out, "OUT.cu", "where to write the variant ('-' for standard output)").required();
+    app.add_kernel_options(kernel);
+    if (!app.parse(raw)) return kExitOk;
     if (out != "-") {
         refuse_output_over_input(out, kernel_path_from(kernel), "kernel file");
-        if (given(*app, "--genome-file")) refuse_output_over_input(out, genome_file, "genome file");
+        if (app.given("--genome-file")) refuse_output_over_input(out, genome_file, "genome file");
         std::error_code ec;
         if (std::filesystem::is_directory(out, ec))
             throw UsageError("-o " + out + " is a folder; give the file to write the variant to, e.g. " +
                              (std::filesystem::path(out) / "variant.cu").string());
     }
-    const Genome genome = parse_genome(genome_text_from(*app, genome_text, genome_file));
+    const Genome genome = parse_genome(genome_text_from(app, genome_text, genome_file));
     const Grammar grammar = grammar_from(kernel);
 
     const auto problems = validate_genome(genome, grammar);

@@ -87,19 +87,19 @@ std::vector<fs::path> entry_paths(const std::vector<std::string>& positional) {
 int run_show(const std::vector<std::string>& argv) {
     std::vector<std::string> items, kernel_files;
     std::string html;
-    const auto app = make_command(
+    CommandLine app(
         "usage: gi-tool cache show DIR|ENTRY.xml... [--html FILE.html [--kernel KERNEL.cu]...]\n",
         "  Prints each cache entry: kernel, architecture, genome, parameter values, where it came\n"
         "  from (GPU, driver, nvcc, date), timings and validation, and whether its checksum holds.\n"
         "  Needs no GPU and no kernel source. Exit status 1 when an entry is corrupt or edited.\n",
         "example:\n  gi-tool cache show consumer-example/gi-cache\n"
         "  gi-tool cache show consumer-example/gi-cache --html review.html --kernel kernels/stereo/stereo.cu\n");
-    app->add_option("DIR|ENTRY.xml", items, "cache folders and entry files");
-    add_text(*app, "--html", html, "FILE", "also writes them as one HTML page, for code review");
-    add_list(*app, "--kernel", kernel_files, "FILE",
+    app.add_positionals("DIR|ENTRY.xml", items, "cache folders and entry files");
+    app.add_text("--html", html, "FILE", "also writes them as one HTML page, for code review");
+    app.add_list("--kernel", kernel_files, "FILE",
              "a kernel source the entries were made from (matched by file name and checksum): the page then shows the "
              "source lines each item changes");
-    if (!parse(*app, argv)) return kExitOk;
+    if (!app.parse(argv)) return kExitOk;
     if (items.empty()) throw UsageError("missing DIR (the cache folder, e.g. gi-cache)");
     if (!kernel_files.empty() && html.empty()) throw UsageError("--kernel only serves the page: give --html FILE too");
     std::vector<std::pair<std::string, std::string>> kernels;  // path, text
@@ -163,7 +163,7 @@ int run_verify(const std::vector<std::string>& argv) {
     std::vector<std::string> positional, arch_options;
     std::string nvcc;
     bool compile = false;
-    const auto app = make_command(
+    CommandLine app(
         "usage: gi-tool cache verify DIR [KERNEL.cu --function NAME [options]] [--arch N...] [--compile]\n",
         "  Without a kernel: checks that every entry in DIR is well-formed and untouched (checksum).\n"
         "  With the kernel and its registration: also that each entry for it is current (key: kernel\n"
@@ -171,13 +171,13 @@ int run_verify(const std::vector<std::string>& argv) {
         "  applies. Exit status 0 when everything checked is valid, 1 otherwise.\n",
         "example:\n  gi-tool cache verify consumer-example/gi-cache kernels/stereo/stereo.cu --function stereoKernel \\\n"
         "      --param BLOCK_W=32,64,128 --arch 90 --compile\n");
-    app->add_option("DIR [KERNEL.cu]", positional, "the cache folder, then the kernel file the entries are for")->group("options");
-    add_list(*app, "--arch", arch_options, "N", "requires an entry for sm_N (repeatable; default: check those present)");
-    add_switch(*app, "--compile", compile, "also compile each valid variant with nvcc for its architecture (no GPU needed)");
-    add_text(*app, "--nvcc", nvcc, "PATH", "compiler for --compile (default: nvcc on PATH or /usr/local/cuda)");
-    add_kernel_options(*app, kernel_settings, false);
-    add_registration_options(*app, registration);
-    if (!parse(*app, argv)) return kExitOk;
+    app.add_positionals("DIR [KERNEL.cu]", positional, "the cache folder, then the kernel file the entries are for");
+    app.add_list("--arch", arch_options, "N", "requires an entry for sm_N (repeatable; default: check those present)");
+    app.add_switch("--compile", compile, "also compile each valid variant with nvcc for its architecture (no GPU needed)");
+    app.add_text("--nvcc", nvcc, "PATH", "compiler for --compile (default: nvcc on PATH or /usr/local/cuda)");
+    app.add_kernel_options(kernel_settings, false);
+    app.add_registration_options(registration);
+    if (!app.parse(argv)) return kExitOk;
     if (positional.empty()) throw UsageError("missing DIR (the cache folder, e.g. gi-cache)");
     const fs::path dir = positional[0];
     const std::vector<int> required = architectures_from(arch_options);
@@ -262,7 +262,7 @@ int run_write(const std::vector<std::string>& argv) {
     std::string cache_dir_text, genome_text, from_run;
     bool allow_unvalidated = false, allow_unfinished = false;
     Provenance given_provenance;  // the provenance options, applied over the run's
-    const auto app = make_command(
+    CommandLine app(
         "usage: gi-tool cache write KERNEL.cu --function NAME [options] --arch N --cache-dir DIR\n"
         "                          (--from-run RUN_DIR | --genome \"...\") [provenance options]\n",
         "  Writes DIR/<function>.sm_N.xml: the genome (validated against the kernel first), the key\n"
@@ -278,32 +278,32 @@ int run_write(const std::vector<std::string>& argv) {
         "  original) needs neither.\n",
         "example:\n  gi-tool cache write kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
         "      --arch 90 --cache-dir gi-cache --from-run build/gi-run\n");
-    add_list(*app, "--arch", arch_options, "N", "the architecture the genome is for (sm_N; once)");
-    add_text(*app, "--cache-dir", cache_dir_text, "DIR", "the cache folder")->required();
-    add_text(*app, "--from-run", from_run, "RUN_DIR", "the run folder of 'gi-tool evolve --out RUN_DIR'");
-    add_text(*app, "--genome", genome_text, "TEXT", "a genome chosen by a person");
-    add_switch(*app, "--allow-unvalidated", allow_unvalidated, "keep a genome no held-out validation vouches for");
-    add_switch(*app, "--allow-unfinished", allow_unfinished, "keep the best genome of a run that stopped before its final checks");
-    add_kernel_options(*app, kernel_settings);
-    add_registration_options(*app, registration);
+    app.add_list("--arch", arch_options, "N", "the architecture the genome is for (sm_N; once)");
+    app.add_text("--cache-dir", cache_dir_text, "DIR", "the cache folder").required();
+    app.add_text("--from-run", from_run, "RUN_DIR", "the run folder of 'gi-tool evolve --out RUN_DIR'");
+    app.add_text("--genome", genome_text, "TEXT", "a genome chosen by a person");
+    app.add_switch("--allow-unvalidated", allow_unvalidated, "keep a genome no held-out validation vouches for");
+    app.add_switch("--allow-unfinished", allow_unfinished, "keep the best genome of a run that stopped before its final checks");
+    app.add_kernel_options(kernel_settings);
+    app.add_registration_options(registration);
     const std::string group = "provenance options (recorded, not checked; they override the run record's)";
     Provenance& g = given_provenance;
-    add_text(*app, "--origin", g.origin, "TEXT", "where the genome came from")->group(group);
-    add_text(*app, "--gpu", g.gpu, "NAME", "the GPU it was evolved on")->group(group);
-    add_text(*app, "--driver", g.driver, "VERSION", "the driver")->group(group);
-    add_text(*app, "--nvcc-version", g.nvcc, "VERSION", "the nvcc")->group(group);
-    add_text(*app, "--note", g.note, "TEXT", "a note (a run's own note is kept after it)")->group(group);
-    add_number(*app, "--original-ms", g.original_ms, 0, 1e12, "the original's time", "-")->group(group);
-    add_number(*app, "--variant-ms", g.variant_ms, 0, 1e12, "the variant's time", "-")->group(group);
-    add_integer(*app, "--cases", g.cases_validated, 0, 1LL << 62, "cases it was validated on", "-")->group(group);
-    add_integer(*app, "--elements", g.elements_validated, 0, 1LL << 62, "output elements compared", "-")->group(group);
-    add_number(*app, "--worst-error", g.worst_error, 0, 1e300, "the worst error seen", "-")->group(group);
-    if (!parse(*app, argv)) return kExitOk;
+    app.add_text("--origin", g.origin, "TEXT", "where the genome came from").group(group);
+    app.add_text("--gpu", g.gpu, "NAME", "the GPU it was evolved on").group(group);
+    app.add_text("--driver", g.driver, "VERSION", "the driver").group(group);
+    app.add_text("--nvcc-version", g.nvcc, "VERSION", "the nvcc").group(group);
+    app.add_text("--note", g.note, "TEXT", "a note (a run's own note is kept after it)").group(group);
+    app.add_number("--original-ms", g.original_ms, 0, 1e12, "the original's time", "-").group(group);
+    app.add_number("--variant-ms", g.variant_ms, 0, 1e12, "the variant's time", "-").group(group);
+    app.add_integer("--cases", g.cases_validated, 0, 1LL << 62, "cases it was validated on", "-").group(group);
+    app.add_integer("--elements", g.elements_validated, 0, 1LL << 62, "output elements compared", "-").group(group);
+    app.add_number("--worst-error", g.worst_error, 0, 1e300, "the worst error seen", "-").group(group);
+    if (!app.parse(argv)) return kExitOk;
     const std::vector<int> architectures = architectures_from(arch_options);
     if (architectures.size() != 1) throw UsageError("--arch N is required once (the architecture the genome is for)");
     const fs::path cache_dir = cache_dir_text;
-    const bool has_run = given(*app, "--from-run");
-    if (given(*app, "--genome") == has_run) throw UsageError("give exactly one of --genome \"...\" and --from-run RUN_DIR");
+    const bool has_run = app.given("--from-run");
+    if (app.given("--genome") == has_run) throw UsageError("give exactly one of --genome \"...\" and --from-run RUN_DIR");
 
     Provenance p;
     Genome genome;
@@ -319,17 +319,17 @@ int run_write(const std::vector<std::string>& argv) {
         genome = parse_genome(genome_text);
         p.origin = "hand-picked";
     }
-    if (given(*app, "--origin")) p.origin = g.origin;
+    if (app.given("--origin")) p.origin = g.origin;
     // A run's own note (and its "NOT VALIDATED" marker) is kept after the given one.
-    if (given(*app, "--note")) p.note = has_run ? g.note + "; " + p.note : g.note;
+    if (app.given("--note")) p.note = has_run ? g.note + "; " + p.note : g.note;
     p.gpu = g.gpu;
     p.driver = g.driver;
     p.nvcc = g.nvcc;
-    if (given(*app, "--original-ms")) p.original_ms = g.original_ms;
-    if (given(*app, "--variant-ms")) p.variant_ms = g.variant_ms;
-    if (given(*app, "--cases")) p.cases_validated = g.cases_validated;
-    if (given(*app, "--elements")) p.elements_validated = g.elements_validated;
-    if (given(*app, "--worst-error")) p.worst_error = g.worst_error;
+    if (app.given("--original-ms")) p.original_ms = g.original_ms;
+    if (app.given("--variant-ms")) p.variant_ms = g.variant_ms;
+    if (app.given("--cases")) p.cases_validated = g.cases_validated;
+    if (app.given("--elements")) p.elements_validated = g.elements_validated;
+    if (app.given("--worst-error")) p.worst_error = g.worst_error;
     p.date = utc_now();
     p.tool_version = GI_OPTIMIZE_VERSION;
     if (!has_run && !genome.empty() && !p.validated()) {
@@ -358,18 +358,18 @@ int run_key(const std::vector<std::string>& argv) {
     RegistrationSettings registration;
     std::vector<std::string> arch_options;
     bool as_text = false;
-    const auto app = make_command(
+    CommandLine app(
         "usage: gi-tool cache key KERNEL.cu --function NAME [registration options] --arch N... [--text]\n",
         "  Prints, per architecture, the cache key an entry for this kernel and registration must\n"
         "  carry: SHA-256 of the key text (--text prints the text instead). The CMake module\n"
         "  computes the same key at configure time; this is the reference it is tested against,\n"
         "  and the way to see why an entry is stale.\n",
         "example:\n  gi-tool cache key kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64 --arch 90\n");
-    add_list(*app, "--arch", arch_options, "N", "the architecture the entry is for (sm_N; repeatable)");
-    add_switch(*app, "--text", as_text, "print the key text instead of its SHA-256");
-    add_kernel_options(*app, kernel_settings);
-    add_registration_options(*app, registration);
-    if (!parse(*app, argv)) return kExitOk;
+    app.add_list("--arch", arch_options, "N", "the architecture the entry is for (sm_N; repeatable)");
+    app.add_switch("--text", as_text, "print the key text instead of its SHA-256");
+    app.add_kernel_options(kernel_settings);
+    app.add_registration_options(registration);
+    if (!app.parse(argv)) return kExitOk;
     const std::vector<int> architectures = architectures_from(arch_options);
     if (architectures.empty()) throw UsageError("--arch N is required (the architecture the entry is for)");
     const SourceFile source = read_source_file(kernel_path_from(kernel_settings));

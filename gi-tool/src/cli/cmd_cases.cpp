@@ -31,14 +31,14 @@ int run_cases(const std::vector<std::string>& raw) {
     KernelSettings kernel;
     std::vector<std::string> folders_given;
     std::string block, grid, recorded_name;
-    const auto app = make_command(kUsage, kAbout, kExamples);
-    app->add_option("DIR", folders_given, "the folder of recorded test cases")->group("options");
-    add_text(*app, "--recorded-name", recorded_name, "NAME", "only cases recorded under this gi::launch name");
-    add_text(*app, "--kernel", kernel.path, "KERNEL.cu", "the kernel source, for parameter defaults and argument names");
-    add_text(*app, "--block", block, "EXPR", "the launch's block declaration to check");
-    add_text(*app, "--grid", grid, "EXPR", "the launch's grid declaration to check");
-    add_kernel_options(*app, kernel, false);
-    if (!parse(*app, raw)) return kExitOk;
+    CommandLine app(kUsage, kAbout, kExamples);
+    app.add_positionals("DIR", folders_given, "the folder of recorded test cases");
+    app.add_text("--recorded-name", recorded_name, "NAME", "only cases recorded under this gi::launch name");
+    app.add_text("--kernel", kernel.path, "KERNEL.cu", "the kernel source, for parameter defaults and argument names");
+    app.add_text("--block", block, "EXPR", "the launch's block declaration to check");
+    app.add_text("--grid", grid, "EXPR", "the launch's grid declaration to check");
+    app.add_kernel_options(kernel, false);
+    if (!app.parse(raw)) return kExitOk;
     if (folders_given.size() != 1) {
         std::string given;
         for (const std::string& word : folders_given) given += (given.empty() ? "" : " ") + word;

@@ -16,6 +16,7 @@
 #include "evaluate/evaluator_factory.hpp"
 #include "genome/random_edit.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 #include "util/rng.hpp"
 #include "variant/apply.hpp"
 
@@ -41,25 +42,25 @@ struct BenchCommandLine {
     std::string genomes, log;
 };
 
-void declare(CLI::App& app, BenchCommandLine& c) {
-    add_kernel_options(app, c.kernel);
+void declare(CommandLine& app, BenchCommandLine& c) {
+    app.add_kernel_options(c.kernel);
     const std::string group = "bench options";
-    add_integer(app, "--variants", c.variants, 1, 10000000, "distinct variants to evaluate")->group(group);
-    add_integer(app, "--batch", c.batch, 1, 100000, "variants per evaluate() call, as a population")->group(group);
-    add_integer(app, "--max-edits", c.max_edits, 1, 100, "edits per variant, drawn from 1..N")->group(group);
-    add_integer(app, "--seed", c.seed, 0, std::numeric_limits<long long>::max(), "random seed")->group(group);
-    add_integer(app, "--sanitize", c.sanitize, 0, 100000, "also run compute-sanitizer on the first N correct variants")
-        ->group(group);
-    add_text(app, "--genomes", c.genomes, "FILE",
+    app.add_integer("--variants", c.variants, 1, 10000000, "distinct variants to evaluate").group(group);
+    app.add_integer("--batch", c.batch, 1, 100000, "variants per evaluate() call, as a population").group(group);
+    app.add_integer("--max-edits", c.max_edits, 1, 100, "edits per variant, drawn from 1..N").group(group);
+    app.add_integer("--seed", c.seed, 0, std::numeric_limits<long long>::max(), "random seed").group(group);
+    app.add_integer("--sanitize", c.sanitize, 0, 100000, "also run compute-sanitizer on the first N correct variants")
+        .group(group);
+    app.add_text("--genomes", c.genomes, "FILE",
              "evaluate these genomes instead of random ones: one per line, as gi-tool writes them, optionally after a "
              "case number and a tab (the case it is run on; otherwise drawn per batch); blank lines and lines starting "
              "with # are skipped. To re-judge a recorded search's individuals")
-        ->group(group);
-    add_text(app, "--log", c.log, "FILE",
+        .group(group);
+    app.add_text("--log", c.log, "FILE",
              "one line per variant: number, case, status, error (the mean penalty, every digit), genome, the first line "
              "of the detail (tab-separated), to see which edits hang, crash or differ, or to compare two builds' verdicts "
              "on the same variants (the same seed draws the same variants and cases)")
-        ->group(group);
+        .group(group);
     const std::string cuda_group = "cuda evaluator options";
     add_compiler_options(app, c.compiler, cuda_group);
     add_cuda_options(app, c.cuda, cuda_group);
@@ -67,9 +68,9 @@ void declare(CLI::App& app, BenchCommandLine& c) {
 
 int run_cuda_bench(const std::vector<std::string>& raw) {
     BenchCommandLine c;
-    const auto app = make_command(kUsage, kAbout, kExamples);
-    declare(*app, c);
-    if (!parse(*app, raw)) return kExitOk;
+    CommandLine app(kUsage, kAbout, kExamples);
+    declare(app, c);
+    if (!app.parse(raw)) return kExitOk;
     const long long wanted = c.variants;
     const long long batch_size = c.batch;
     const long long max_edits = c.max_edits;
@@ -83,7 +84,7 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
 
     const Grammar grammar = grammar_from(c.kernel);
     EvaluatorSettings settings;
-    settings.cuda = cuda_evaluator_options(*app, c.cuda, c.compiler, c.kernel.block_size);
+    settings.cuda = cuda_evaluator_options(app, c.cuda, c.compiler, c.kernel.block_size);
     settings.kernel_path = c.kernel.path;
     if (!c.kernel.functions.empty()) settings.function = c.kernel.functions.front();
     const CompileSettings compile = compile_settings_from(c.kernel);
@@ -94,7 +95,7 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::vector<Variant> variants;
     std::vector<int> cases;  // per variant, the case --genomes gave it (-1: drawn per batch)
     if (const std::string path = c.genomes; !path.empty()) {
-        if (given(*app, "--variants") || given(*app, "--max-edits"))
+        if (app.given("--variants") || app.given("--max-edits"))
             throw UsageError("--genomes " + path + ": give either --genomes or --variants/--max-edits, not both");
         for (const GenomeLine& line : read_genome_lines(path)) {
             variants.push_back(make_variant(line.genome, grammar));
@@ -141,9 +142,8 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
             ++statuses[result.results[i].status];
             if (log.is_open()) {
                 const std::string& detail = result.results[i].detail;
-                char error[32];
-                std::snprintf(error, sizeof error, "%.17g", result.results[i].error);
-                log << first + i << '\t' << case_index << '\t' << to_string(result.results[i].status) << '\t' << error << '\t'
+                log << first + i << '\t' << case_index << '\t' << to_string(result.results[i].status) << '\t'
+                    << exact(result.results[i].error) << '\t'
                     << genome_to_text(variants[first + i].genome) << '\t' << detail.substr(0, detail.find('\n')) << '\n';
             }
             if (result.results[i].status == EvalStatus::Ok && result.results[i].error == 0) correct.push_back(&variants[first + i]);

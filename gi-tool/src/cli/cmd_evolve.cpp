@@ -80,88 +80,88 @@ struct EvolveCommandLine {
     int anneal_batch = 1;
 };
 
-void declare(CLI::App& app, EvolveCommandLine& c) {
+void declare(CommandLine& app, EvolveCommandLine& c) {
     EvolveOptions& o = c.options;
-    add_kernel_options(app, c.kernel);
+    app.add_kernel_options(c.kernel);
     const std::string group = "search options";
-    add_text(app, "--out", c.out, "DIR", "output directory (created if missing)")->group(group)->required();
+    app.add_text("--out", c.out, "DIR", "output directory (created if missing)").group(group).required();
     add_evaluator_options(app, c.evaluator);
-    add_text(app, "--strategy", o.strategy, strategy_list(),
+    app.add_text("--strategy", o.strategy, strategy_list(),
              "search strategy (default gp: Langdon's generational GP; nsga2: GEVO's multi-objective search over time "
              "and error; anneal: Paraiso's asynchronous genetic annealing)")
-        ->group(group);
-    add_integer(app, "--generations", o.generations, 0, 1000000, "generations to run")->group(group);
-    add_integer(app, "--population", o.population, 2, 1000000, "individuals per generation")->group(group);
-    add_integer(app, "--seed", o.seed, 0, std::numeric_limits<long long>::max(),
+        .group(group);
+    app.add_integer("--generations", o.generations, 0, 1000000, "generations to run").group(group);
+    app.add_integer("--population", o.population, 2, 1000000, "individuals per generation").group(group);
+    app.add_integer("--seed", o.seed, 0, std::numeric_limits<long long>::max(),
                 "random seed; the same seed and inputs give the same run")
-        ->group(group);
-    add_number(app, "--time-limit", o.time_limit_s, 0, 1e9,
+        .group(group);
+    app.add_number("--time-limit", o.time_limit_s, 0, 1e9,
                "wall-time budget in seconds for pre-tuning and search; the search stops after the generation in progress",
                "none: --generations alone")
-        ->group(group);
-    add_number(app, "--max-error", o.acceptance.max_error, 0, 1e300,
+        .group(group);
+    app.add_number("--max-error", o.acceptance.max_error, 0, 1e300,
                "error a variant may have and still be accepted", "0: exact")
-        ->group(group);
-    add_number(app, "--noise-k", o.acceptance.noise_k, 0, 1e6,
+        .group(group);
+    app.add_number("--noise-k", o.acceptance.noise_k, 0, 1e6,
                "a variant must beat the original by K x the combined timing spread")
-        ->group(group);
-    add_number(app, "--minimise-k", o.minimise_options.k, 0, 1e6,
+        .group(group);
+    app.add_number("--minimise-k", o.minimise_options.k, 0, 1e6,
                "minimisation keeps an edit only when removing it costs more than K x noise")
-        ->group(group);
-    add_integer(app, "--minimise-repeats", o.minimise_options.repeats, 1, 1000, "evaluations per minimisation comparison")
-        ->group(group);
-    add_switch(app, "--no-minimise", c.no_minimise, "keep the best genome as evolved")->group(group);
-    add_text(app, "--start", o.start_genome, "GENOME",
+        .group(group);
+    app.add_integer("--minimise-repeats", o.minimise_options.repeats, 1, 1000, "evaluations per minimisation comparison")
+        .group(group);
+    app.add_switch("--no-minimise", c.no_minimise, "keep the best genome as evolved").group(group);
+    app.add_text("--start", o.start_genome, "GENOME",
              "start from this genome instead of the original kernel (e.g. the winner of an exhaustive parameter sweep, "
              "or a cache entry's genome); pre-tuning then sweeps around it")
-        ->group(group);
-    add_switch(app, "--pre-tune", c.pre_tune, "sweep the --param/--flag genes before search (the default)")->group(group);
-    add_switch(app, "--no-pre-tune", c.no_pre_tune, "do not")->group(group);
-    add_switch(app, "--post-tune", c.post_tune, "sweep them again after minimisation (the default)")->group(group);
-    add_switch(app, "--no-post-tune", c.no_post_tune, "do not")->group(group);
-    add_integer(app, "--tune-max", o.tune_max, 1, 100000000,
+        .group(group);
+    app.add_switch("--pre-tune", c.pre_tune, "sweep the --param/--flag genes before search (the default)").group(group);
+    app.add_switch("--no-pre-tune", c.no_pre_tune, "do not").group(group);
+    app.add_switch("--post-tune", c.post_tune, "sweep them again after minimisation (the default)").group(group);
+    app.add_switch("--no-post-tune", c.no_post_tune, "do not").group(group);
+    app.add_integer("--tune-max", o.tune_max, 1, 100000000,
                 "largest sweep done exhaustively; bigger spaces are sampled with N points")
-        ->group(group);
-    add_text(app, "--tune-shard", c.tune_shard, "K/N",
+        .group(group);
+    app.add_text("--tune-shard", c.tune_shard, "K/N",
              "with --generations 0: sweep only part K of N of the parameter space (every Nth point), for an exhaustive "
              "sweep too big for one sitting")
-        ->group(group);
-    add_integer(app, "--workers", c.workers, 1, 4096, "anneal: evaluations kept in flight, each worker with its own evaluator",
+        .group(group);
+    app.add_integer("--workers", c.workers, 1, 4096, "anneal: evaluations kept in flight, each worker with its own evaluator",
                 "1 for cuda, one GPU; the machine's cores otherwise")
-        ->group(group);
-    add_integer(app, "--anneal-batch", c.anneal_batch, 1, 100000,
+        .group(group);
+    app.add_integer("--anneal-batch", c.anneal_batch, 1, 100000,
                 "anneal: children per evaluator call (a batch lets the cuda evaluator compile them in parallel)")
-        ->group(group);
-    add_switch(app, "--resume", c.resume,
+        .group(group);
+    app.add_switch("--resume", c.resume,
                "continue the run in DIR from its checkpoint (same kernel and options; --generations and --time-limit may change)")
-        ->group(group);
-    add_switch(app, "--restart", c.restart, "discard a run already in DIR and start again")->group(group);
-    add_switch(app, "--quiet", c.quiet, "print only the summary")->group(group);
+        .group(group);
+    app.add_switch("--restart", c.restart, "discard a run already in DIR and start again").group(group);
+    app.add_switch("--quiet", c.quiet, "print only the summary").group(group);
 }
 
-bool on_off(const CLI::App& app, bool on, bool off, const std::string& on_name, const std::string& off_name, bool fallback) {
-    at_most_one_of(app, on_name, off_name);
+bool on_off(const CommandLine& app, bool on, bool off, const std::string& on_name, const std::string& off_name, bool fallback) {
+    app.at_most_one_of(on_name, off_name);
     return on ? true : off ? false : fallback;
 }
 
 int run_evolve(const std::vector<std::string>& arguments) {
     EvolveCommandLine c;
-    const auto app = make_command(kUsage, kAbout, kExamples);
-    declare(*app, c);
-    if (!parse(*app, arguments)) return kExitOk;
+    CommandLine app(kUsage, kAbout, kExamples);
+    declare(app, c);
+    if (!app.parse(arguments)) return kExitOk;
 
     EvolveOptions options = c.options;
     if (!c.tune_shard.empty()) parse_tune_shard(c.tune_shard, options);
-    options.pre_tune = on_off(*app, c.pre_tune, c.no_pre_tune, "--pre-tune", "--no-pre-tune", true);
-    options.post_tune = on_off(*app, c.post_tune, c.no_post_tune, "--post-tune", "--no-post-tune", true);
+    options.pre_tune = on_off(app, c.pre_tune, c.no_pre_tune, "--pre-tune", "--no-pre-tune", true);
+    options.post_tune = on_off(app, c.post_tune, c.no_post_tune, "--post-tune", "--no-post-tune", true);
     options.minimise = !c.no_minimise;
-    at_most_one_of(*app, "--resume", "--restart");
+    app.at_most_one_of("--resume", "--restart");
     const OutMode mode = c.resume ? OutMode::Resume : c.restart ? OutMode::Restart : OutMode::Fresh;
     const std::string out = c.out;
     const std::string evaluator_name = c.evaluator.name;
     kernel_path_from(c.kernel);
     check_evolve_options(options);
-    const EvaluatorSettings evaluator_options = evaluator_settings(*app, c.evaluator, c.kernel);
+    const EvaluatorSettings evaluator_options = evaluator_settings(app, c.evaluator, c.kernel);
 
     const Grammar grammar = grammar_from(c.kernel);
     SearchHistoryOptions history_options;

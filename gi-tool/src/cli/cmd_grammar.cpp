@@ -50,17 +50,17 @@ int run_grammar(const std::vector<std::string>& arguments) {
     KernelSettings kernel;
     std::string output;
     bool counts = false;
-    const auto app = make_command(
+    CommandLine app(
         "usage: gi-tool grammar KERNEL.cu [--function NAME...] [kernel options] [-o FILE] [--summary]\n",
         "  Prints the kernel's grammar as BNF: every line of the selected functions, the\n"
         "  editable rules (<_ statements, <IF_ conditions, <for1_/<for2_/<for3_ loop-header\n"
         "  parts, <pragma_ unroll slots) and the configuration genes with their values.\n",
         "example:\n"
         "  gi-tool grammar kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 --summary\n");
-    add_kernel_options(*app, kernel);
-    add_text(*app, "-o,--output", output, "FILE", "write the BNF (or the summary) to FILE instead of stdout");
-    add_switch(*app, "--summary", counts, "print counts per rule kind and gene kind instead of the BNF");
-    if (!parse(*app, arguments)) return kExitOk;
+    app.add_kernel_options(kernel);
+    app.add_text("-o,--output", output, "FILE", "write the BNF (or the summary) to FILE instead of stdout");
+    app.add_switch("--summary", counts, "print counts per rule kind and gene kind instead of the BNF");
+    if (!app.parse(arguments)) return kExitOk;
     const Grammar grammar = grammar_from(kernel);
     const std::string text = counts ? summary(grammar) : grammar_to_bnf(grammar);
     if (!output.empty()) {

@@ -19,7 +19,7 @@ int run_history(const std::vector<std::string>& arguments) {
     std::string out, strategy;
     long long best = 5, lineage = 0;
     bool failures = false, curve = false;
-    const auto app = make_command(
+    CommandLine app(
         "usage: gi-tool history --out DIR [--best N | --lineage ID | --failures | --curve] [--strategy S]\n",
         "  Reads DIR/history.sqlite, the database `gi-tool evolve --out DIR` writes as it evaluates,\n"
         "  and prints a summary of the run (counts by strategy, status and birth, and the best 5).\n"
@@ -28,26 +28,26 @@ int run_history(const std::vector<std::string>& arguments) {
         "  gi-tool history --out run1 --best 10\n"
         "  gi-tool history --out run1 --lineage 412\n"
         "  gi-tool history --out run1 --failures --strategy anneal\n");
-    add_text(*app, "--out", out, "DIR", "the run's output directory (or the database file itself)")->required();
-    add_integer(*app, "--best", best, 1, 1000000,
+    app.add_text("--out", out, "DIR", "the run's output directory (or the database file itself)").required();
+    app.add_integer("--best", best, 1, 1000000,
                 "the N individuals with the highest speedup (mean over their measurements, with its deviation), one "
                 "line per genome");
-    add_integer(*app, "--lineage", lineage, 1, std::numeric_limits<long long>::max(),
+    app.add_integer("--lineage", lineage, 1, std::numeric_limits<long long>::max(),
                 "individual ID and its ancestors: how it was born and from whom", "-");
-    add_switch(*app, "--failures", failures, "failed individuals grouped by status and cause, with examples");
-    add_switch(*app, "--curve", curve,
+    app.add_switch("--failures", failures, "failed individuals grouped by status and cause, with examples");
+    app.add_switch("--curve", curve,
                "the search's progress: 'evaluated wall_s best_speedup' per individual (best accepted speedup so far), "
                "for plotting strategies against each other");
-    add_text(*app, "--strategy", strategy, "S",
+    app.add_text("--strategy", strategy, "S",
              "only individuals of strategy S (gp, nsga2, anneal; or the phases pre-tune, minimise, post-tune)");
-    if (!parse(*app, arguments)) return kExitOk;
-    const bool has_best = given(*app, "--best"), has_lineage = given(*app, "--lineage");
+    if (!app.parse(arguments)) return kExitOk;
+    const bool has_best = app.given("--best"), has_lineage = app.given("--lineage");
     if (has_best + has_lineage + failures + curve > 1) throw UsageError("give only one of --best, --lineage, --failures and --curve");
     std::filesystem::path path = out;
     if (std::filesystem::is_directory(path)) path /= kHistoryFileName;
 
     IndividualFilter filter;
-    if (given(*app, "--strategy")) filter.strategy = strategy;
+    if (app.given("--strategy")) filter.strategy = strategy;
     if (filter.strategy) {
         // Tuning and minimisation are stored under their phase's name.
         std::vector<std::string> known = strategy_names();

@@ -1,13 +1,13 @@
 // `gi-tool mutants`: how often does a random single edit of a kernel still compile? Measures the
 // grammar's and the scope rules' quality (the seeds saw 96%), per kind of edit, with the failures'
 // first errors so a person can see which rule let a bad edit through.
-#include <cstdio>
 #include <iostream>
 #include <map>
 #include <set>
 
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "util/format.hpp"
 #include "evaluate/compile_only_evaluator.hpp"
 #include "genome/random_edit.hpp"
 #include "util/error.hpp"
@@ -27,11 +27,7 @@ const char* const kExamples =
     "  gi-tool mutants kernels/stereo/stereo.cu --function stereoKernel --count 200 --seed 7 \\\n"
     "      --arch sm_90 --jobs 8 --min-rate 90\n";
 
-std::string percent(int part, int whole) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f%%", whole == 0 ? 0.0 : 100.0 * part / whole);
-    return text;
-}
+std::string percent(int part, int whole) { return fixed(whole == 0 ? 0.0 : 100.0 * part / whole, 1) + "%"; }
 
 // Up to `count` distinct edits; all of them when the space is no larger.
 std::vector<Edit> draw_distinct(const EditSpace& space, std::size_t count, EditWeighting weighting, Rng& rng) {
@@ -60,23 +56,23 @@ int run_mutants(const std::vector<std::string>& raw) {
     std::vector<std::string> includes;
     double min_rate = 0;
     CompileOnlyOptions options;
-    const auto app = make_command(kUsage, kAbout, kExamples);
-    add_integer(*app, "--count", count, 1, 1000000, "mutants to draw (all legal edits if there are fewer)");
-    add_integer(*app, "--seed", seed, 0, INT64_MAX, "random seed; the same seed draws the same mutants");
-    add_text(*app, "--arch", options.nvcc.arch, "sm_XX", "GPU architecture to compile for")->default_str(options.nvcc.arch);
-    add_integer(*app, "--jobs", options.jobs, 1, 256, "compilers to run at once");
-    add_text(*app, "--weighting", weighting, "W",
+    CommandLine app(kUsage, kAbout, kExamples);
+    app.add_integer("--count", count, 1, 1000000, "mutants to draw (all legal edits if there are fewer)");
+    app.add_integer("--seed", seed, 0, INT64_MAX, "random seed; the same seed draws the same mutants");
+    app.add_text("--arch", options.nvcc.arch, "sm_XX", "GPU architecture to compile for").shown_default(options.nvcc.arch);
+    app.add_integer("--jobs", options.jobs, 1, 256, "compilers to run at once");
+    app.add_text("--weighting", weighting, "W",
              "ops: delete/replace/insert equally likely, as in the seeds; uniform: every legal edit equally likely")
-        ->default_str(weighting);
-    add_integer(*app, "--timeout", timeout_s, 1, 86400, "per-compile limit in seconds");
-    add_text(*app, "--nvcc", options.nvcc.nvcc, "PATH", "the compiler (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc)");
-    add_list(*app, "--nvcc-flag", options.nvcc.flags, "FLAG", "extra nvcc word, repeatable (e.g. --nvcc-flag=-std=c++17)");
-    add_list(*app, "--include", includes, "DIR", "extra -I folder, repeatable (the kernel's own folder is always one)");
-    add_switch(*app, "--object", options.nvcc.object, "compile with -c (host and device) instead of -cubin (device only)");
-    add_integer(*app, "--show-failures", show_failures, 0, 1000000, "failures to list");
-    add_number(*app, "--min-rate", min_rate, 0, 100, "exit 1 when fewer than PERCENT% compile (for CI)", "-")->type_name("PERCENT");
-    add_kernel_options(*app, kernel);
-    if (!parse(*app, raw)) return kExitOk;
+        .shown_default(weighting);
+    app.add_integer("--timeout", timeout_s, 1, 86400, "per-compile limit in seconds");
+    app.add_text("--nvcc", options.nvcc.nvcc, "PATH", "the compiler (default: nvcc on PATH, else /usr/local/cuda/bin/nvcc)");
+    app.add_list("--nvcc-flag", options.nvcc.flags, "FLAG", "extra nvcc word, repeatable (e.g. --nvcc-flag=-std=c++17)");
+    app.add_list("--include", includes, "DIR", "extra -I folder, repeatable (the kernel's own folder is always one)");
+    app.add_switch("--object", options.nvcc.object, "compile with -c (host and device) instead of -cubin (device only)");
+    app.add_integer("--show-failures", show_failures, 0, 1000000, "failures to list");
+    app.add_number("--min-rate", min_rate, 0, 100, "exit 1 when fewer than PERCENT% compile (for CI)", "-").value_name("PERCENT");
+    app.add_kernel_options(kernel);
+    if (!app.parse(raw)) return kExitOk;
     const EditWeighting edit_weighting = weighting_from(weighting);
     check_nvcc_arch(options.nvcc.arch);
     options.nvcc.timeout = std::chrono::milliseconds(timeout_s * 1000);

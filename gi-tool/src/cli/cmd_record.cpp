@@ -29,10 +29,10 @@ const char* const kExamples =
 
 int run_record(const std::vector<std::string>& raw) {
     RecordingCommandLine c;
-    const auto app = make_command(kUsage, kAbout, kExamples);
-    add_recording_options(*app, c, "the __global__ function (its cases are named after it)");
-    add_integer(*app, "--limit", c.request.limit, 1, 1000000, "cases per kernel, counting those already in DIR");
-    if (!parse_recording(*app, c, raw, "record")) return kExitOk;
+    CommandLine app(kUsage, kAbout, kExamples);
+    add_recording_options(app, c, "the __global__ function (its cases are named after it)");
+    app.add_integer("--limit", c.request.limit, 1, 1000000, "cases per kernel, counting those already in DIR");
+    if (!parse_recording(app, c, raw, "record")) return kExitOk;
     RecordingRequest& request = c.request;
     const std::string kernel_path = c.kernel.path;
     request.variables = capturable_variables(kernel_path, c.arch, compile_settings_from(c.kernel), "record");

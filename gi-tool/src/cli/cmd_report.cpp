@@ -56,12 +56,12 @@ int run_report(const std::vector<std::string>& arguments) {
     KernelSettings kernel;
     RegistrationSettings unused;
     std::string out, page;
-    const auto app = make_command(kUsage, kAbout, kExamples);
-    add_text(*app, "--out", out, "DIR", "the run's output directory")->required();
-    add_text(*app, "-o", page, "FILE", "where to write the page (default DIR/report.html)");
-    add_kernel_options(*app, kernel);
-    add_registration_options(*app, unused);
-    if (!parse(*app, arguments)) return kExitOk;
+    CommandLine app(kUsage, kAbout, kExamples);
+    app.add_text("--out", out, "DIR", "the run's output directory").required();
+    app.add_text("-o", page, "FILE", "where to write the page (default DIR/report.html)");
+    app.add_kernel_options(kernel);
+    app.add_registration_options(unused);
+    if (!app.parse(arguments)) return kExitOk;
     const fs::path dir = out;
     const fs::path run_xml = dir / "run.xml";
     if (!fs::is_regular_file(run_xml))

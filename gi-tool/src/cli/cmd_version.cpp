@@ -8,8 +8,8 @@
 namespace gi::cli {
 namespace {
 int run_version(const std::vector<std::string>& args) {
-    const auto app = make_command("usage: gi-tool version\n", "  Prints the gi-tool version and the grammar version.\n");
-    if (!parse(*app, args)) return kExitOk;
+    CommandLine app("usage: gi-tool version\n", "  Prints the gi-tool version and the grammar version.\n");
+    if (!app.parse(args)) return kExitOk;
     std::cout << "gi-tool " << GI_OPTIMIZE_VERSION << "\ngrammar version " << kGrammarVersion << "\n";
     return kExitOk;
 }

@@ -1,13 +1,15 @@
 #include "cli/command_line.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstdlib>
 #include <iostream>
 
 #include "cli/help_text.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi::cli {
 namespace {
@@ -52,11 +54,7 @@ private:
     }
 };
 
-std::string shown_number(double value) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%g", value);
-    return text;
-}
+std::string shown_number(double value) { return significant(value, 6); }
 
 CLI::Validator integer_in(long long min, long long max) {
     return CLI::Validator(
@@ -95,72 +93,109 @@ std::pair<std::string, std::string> split_error(const std::string& what) {
 
 }  // namespace
 
-std::unique_ptr<CLI::App> make_command(const std::string& usage, const std::string& about, const std::string& footer) {
-    auto app = std::make_unique<CLI::App>(usage + about);
-    app->formatter(std::make_shared<HelpFormatter>());
-    app->set_help_flag("--help", "print this help");
-    app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)->group("options");
-    app->allow_extras();
-    app->footer(footer);
-    return app;
+Option& Option::group(const std::string& name) {
+    option_->group(name);
+    return *this;
 }
+
+Option& Option::required() {
+    option_->required();
+    return *this;
+}
+
+Option& Option::shown_default(const std::string& text) {
+    option_->default_str(text);
+    return *this;
+}
+
+Option& Option::value_name(const std::string& name) {
+    option_->type_name(name);
+    return *this;
+}
+
+Option& Option::check(std::function<std::string(const std::string&)> problem) {
+    option_->check(CLI::Validator([problem](std::string& text) { return problem(text); }, ""));
+    return *this;
+}
+
+CommandLine::CommandLine(const std::string& usage, const std::string& about, const std::string& footer)
+    : app_(std::make_unique<CLI::App>(usage + about)) {
+    app_->formatter(std::make_shared<HelpFormatter>());
+    app_->set_help_flag("--help", "print this help");
+    app_->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)->group("options");
+    app_->allow_extras();
+    app_->footer(footer);
+}
+
+CommandLine::~CommandLine() = default;
 
 template <class Int>
-CLI::Option* add_integer(CLI::App& app, const std::string& name, Int& field, long long min, long long max,
-                         const std::string& help, const std::string& shown_default) {
-    CLI::Option* option = app.add_option(name, field, help)->type_name("N")->check(integer_in(min, max));
+Option CommandLine::add_integer(const std::string& name, Int& field, long long min, long long max, const std::string& help,
+                                const std::string& shown_default) {
+    CLI::Option* option = app_->add_option(name, field, help)->type_name("N")->check(integer_in(min, max));
     if (shown_default.empty()) option->default_str(std::to_string(field));
     else if (shown_default != "-") option->default_str(shown_default);
-    return option;
+    return Option(option);
 }
-template CLI::Option* add_integer(CLI::App&, const std::string&, int&, long long, long long, const std::string&, const std::string&);
-template CLI::Option* add_integer(CLI::App&, const std::string&, long long&, long long, long long, const std::string&,
-                                  const std::string&);
-template CLI::Option* add_integer(CLI::App&, const std::string&, unsigned long&, long long, long long, const std::string&,
-                                  const std::string&);
+template Option CommandLine::add_integer(const std::string&, int&, long long, long long, const std::string&, const std::string&);
+template Option CommandLine::add_integer(const std::string&, long long&, long long, long long, const std::string&,
+                                         const std::string&);
+template Option CommandLine::add_integer(const std::string&, unsigned long&, long long, long long, const std::string&,
+                                         const std::string&);
 
-CLI::Option* add_number(CLI::App& app, const std::string& name, double& field, double min, double max,
-                        const std::string& help, const std::string& shown_default) {
-    CLI::Option* option = app.add_option(name, field, help)->type_name("X")->check(number_in(min, max));
+Option CommandLine::add_number(const std::string& name, double& field, double min, double max, const std::string& help,
+                               const std::string& shown_default) {
+    CLI::Option* option = app_->add_option(name, field, help)->type_name("X")->check(number_in(min, max));
     if (shown_default.empty()) option->default_str(shown_number(field));
     else if (shown_default != "-") option->default_str(shown_default);
-    return option;
+    return Option(option);
 }
 
-CLI::Option* add_text(CLI::App& app, const std::string& name, std::string& field, const std::string& value_name,
-                      const std::string& help) {
-    return app.add_option(name, field, help)->type_name(value_name);
+Option CommandLine::add_text(const std::string& name, std::string& field, const std::string& value_name,
+                             const std::string& help) {
+    return Option(app_->add_option(name, field, help)->type_name(value_name));
 }
 
-CLI::Option* add_list(CLI::App& app, const std::string& name, std::vector<std::string>& field,
-                      const std::string& value_name, const std::string& help) {
-    return app.add_option(name, field, help)
-        ->type_name(value_name)
-        ->allow_extra_args(false)
-        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+Option CommandLine::add_path(const std::string& name, std::filesystem::path& field, const std::string& value_name,
+                             const std::string& help) {
+    return Option(app_->add_option(name, field, help)->type_name(value_name));
 }
 
-CLI::Option* add_switch(CLI::App& app, const std::string& name, bool& field, const std::string& help) {
-    return app.add_flag(name, field, help)->disable_flag_override()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+Option CommandLine::add_list(const std::string& name, std::vector<std::string>& field, const std::string& value_name,
+                             const std::string& help) {
+    return Option(app_->add_option(name, field, help)
+                      ->type_name(value_name)
+                      ->allow_extra_args(false)
+                      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll));
 }
 
-void add_kernel_options(CLI::App& app, KernelSettings& kernel, bool positional, const std::vector<std::string>& only) {
+Option CommandLine::add_switch(const std::string& name, bool& field, const std::string& help) {
+    return Option(
+        app_->add_flag(name, field, help)->disable_flag_override()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast));
+}
+
+Option CommandLine::add_positionals(const std::string& name, std::vector<std::string>& field, const std::string& help) {
+    return Option(app_->add_option(name, field, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll));
+}
+
+void CommandLine::add_kernel_options(KernelSettings& kernel, bool positional, const std::vector<std::string>& only) {
     const std::string group = "kernel options";
-    if (positional) app.add_option("KERNEL.cu", kernel.path, kKernelFileHelp)->group(group);
+    if (positional) app_->add_option("KERNEL.cu", kernel.path, kKernelFileHelp)->group(group);
     for (const KernelOption& o : kernel_options()) {
         if (!only.empty() && std::find(only.begin(), only.end(), o.name) == only.end()) continue;
-        if (o.list) add_list(app, o.name, kernel.*o.list, o.value_name, o.help)->group(group);
-        if (o.text) add_text(app, o.name, kernel.*o.text, o.value_name, o.help)->group(group);
-        if (o.flag) add_switch(app, o.name, kernel.*o.flag, o.help)->group(group);
+        if (o.list) add_list(o.name, kernel.*o.list, o.value_name, o.help).group(group);
+        if (o.text) add_text(o.name, kernel.*o.text, o.value_name, o.help).group(group);
+        if (o.flag) add_switch(o.name, kernel.*o.flag, o.help).group(group);
     }
 }
 
-void add_registration_options(CLI::App& app, RegistrationSettings& registration) {
-    add_text(app, "--grid", registration.grid, "EXPR", kGridHelp)->group(kRegistrationGroup);
-    add_list(app, "--tolerance", registration.tolerance, "TEXT", kToleranceHelp)->group(kRegistrationGroup);
+void CommandLine::add_registration_options(RegistrationSettings& registration) {
+    add_text("--grid", registration.grid, "EXPR", kGridHelp).group(kRegistrationGroup);
+    add_list("--tolerance", registration.tolerance, "TEXT", kToleranceHelp).group(kRegistrationGroup);
 }
 
-bool parse(CLI::App& app, const std::vector<std::string>& args) {
+bool CommandLine::parse(const std::vector<std::string>& args) {
+    CLI::App& app = *app_;
     std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
     try {
         app.parse(reversed);
@@ -194,10 +229,19 @@ bool parse(CLI::App& app, const std::vector<std::string>& args) {
     return true;
 }
 
-bool given(const CLI::App& app, const std::string& name) { return app.get_option(name)->count() > 0; }
+bool CommandLine::given(const std::string& name) const { return app_->get_option(name)->count() > 0; }
 
-void at_most_one_of(const CLI::App& app, const std::string& a, const std::string& b) {
-    if (given(app, a) && given(app, b)) throw UsageError("give only one of " + a + " and " + b);
+void CommandLine::at_most_one_of(const std::string& a, const std::string& b) const {
+    if (given(a) && given(b)) throw UsageError("give only one of " + a + " and " + b);
 }
+
+std::vector<std::string> CommandLine::given_in_group(const std::string& group) const {
+    std::vector<std::string> names;
+    for (const CLI::Option* option : app_->get_options([&](const CLI::Option* o) { return o->get_group() == group; }))
+        if (option->count() > 0) names.push_back(option->get_name());
+    return names;
+}
+
+std::string CommandLine::help() const { return app_->help(); }
 
 }  // namespace gi::cli

@@ -4,32 +4,30 @@
 
 namespace gi::cli {
 
-void add_compiler_options(CLI::App& app, CompilerChoice& compiler, const std::string& group) {
-    add_text(app, "--arch", compiler.arch, "sm_XX",
+void add_compiler_options(CommandLine& app, CompilerChoice& compiler, const std::string& group) {
+    app.add_text("--arch", compiler.arch, "sm_XX",
              "architecture to compile for (default: the GPU's with the cuda evaluator, sm_90 with compile-only)")
-        ->group(group)
-        ->check(CLI::Validator(
-            [](std::string& text) -> std::string {
-                return text.rfind("sm_", 0) == 0 && text.size() >= 5 ? "" : "needs a real architecture like sm_90, got '" + text + "'";
-            },
-            ""));
-    add_text(app, "--nvcc", compiler.nvcc, "PATH", "the nvcc to run (default: PATH, then /usr/local/cuda/bin)")->group(group);
-    add_integer(app, "--jobs", compiler.jobs, 1, 1024, "compilers running at once", "every core with cuda, 2 with compile-only")
-        ->group(group);
+        .group(group)
+        .check([](const std::string& text) -> std::string {
+            return text.rfind("sm_", 0) == 0 && text.size() >= 5 ? "" : "needs a real architecture like sm_90, got '" + text + "'";
+        });
+    app.add_text("--nvcc", compiler.nvcc, "PATH", "the nvcc to run (default: PATH, then /usr/local/cuda/bin)").group(group);
+    app.add_integer("--jobs", compiler.jobs, 1, 1024, "compilers running at once", "every core with cuda, 2 with compile-only")
+        .group(group);
 }
 
-void add_cuda_options(CLI::App& app, CudaCommandLine& cuda, const std::string& group) {
+void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string& group) {
     CudaEvaluatorOptions& o = cuda.options;
     auto path = [&](const std::string& name, std::filesystem::path& field, const std::string& value_name, const std::string& help) {
-        return app.add_option(name, field, help)->type_name(value_name)->group(group);
+        return app.add_path(name, field, value_name, help).group(group);
     };
     auto text = [&](const std::string& name, std::string& field, const std::string& value_name, const std::string& help) {
-        return add_text(app, name, field, value_name, help)->group(group);
+        return app.add_text(name, field, value_name, help).group(group);
     };
     auto integer = [&](const std::string& name, int& field, long long min, long long max, const std::string& help,
-                       const std::string& shown = "") { return add_integer(app, name, field, min, max, help, shown)->group(group); };
+                       const std::string& shown = "") { return app.add_integer(name, field, min, max, help, shown).group(group); };
     auto flag = [&](const std::string& name, bool& field, const std::string& help) {
-        return add_switch(app, name, field, help)->group(group);
+        return app.add_switch(name, field, help).group(group);
     };
     path("--cases", o.cases, "DIR", "recorded test cases (gi-tool record --out DIR); required");
     path("--held-out", o.held_out, "DIR", "cases kept out of training, used to validate the result");
@@ -49,10 +47,10 @@ void add_cuda_options(CLI::App& app, CudaCommandLine& cuda, const std::string& g
          "block size as X[,Y[,Z]] over parameters and integer kernel arguments, e.g. BLOCK_W,4 (default: --block-size, "
          "else as recorded)");
     text("--grid", o.grid, "EXPR", "grid, e.g. 'ceil(width/BLOCK_W),ceil(height/ROWS)' (default: as recorded)");
-    add_list(app, "--tolerance", o.tolerances, "SPEC",
+    app.add_list("--tolerance", o.tolerances, "SPEC",
              "float comparison: exact (default), abs=X, rel=X, ulp=N or a mix; NAME:SPEC for one pointer parameter "
              "(repeatable)")
-        ->group(group);
+        .group(group);
     text("--worker", o.worker, "PATH", "the gi-worker program (default: next to gi-tool)");
     flag("--nvcc-only", o.nvcc_only,
          "compile every variant with nvcc, also where NVRTC takes the file or its device side (slower; to compare "
@@ -60,7 +58,7 @@ void add_cuda_options(CLI::App& app, CudaCommandLine& cuda, const std::string& g
     text("--sanitizer", o.sanitizer, "PATH", "compute-sanitizer (default: PATH, /usr/local/cuda/bin)");
     integer("--warmups", o.warmups, 0, 1000, "untimed runs per variant");
     integer("--repetitions", o.repetitions, 1, 10000, "timed runs per variant");
-    add_number(app, "--timeout-factor", o.timeout_factor, 1, 1e6, "a variant may run X times the original's time")->group(group);
+    app.add_number("--timeout-factor", o.timeout_factor, 1, 1e6, "a variant may run X times the original's time").group(group);
     integer("--timeout-margin-ms", o.timeout_margin_ms, 0, 3600000,
             "plus this for a variant's check launch; a fault the driver reports later counts as a timeout");
     flag("--no-loop-guard", cuda.no_loop_guard,
@@ -94,17 +92,17 @@ void add_cuda_options(CLI::App& app, CudaCommandLine& cuda, const std::string& g
          "racecheck and synccheck N/4 each)");
 }
 
-CudaEvaluatorOptions cuda_evaluator_options(const CLI::App& app, const CudaCommandLine& cuda, const CompilerChoice& compiler,
+CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCommandLine& cuda, const CompilerChoice& compiler,
                                             const std::string& registered_block_size) {
     CudaEvaluatorOptions o = cuda.options;
-    if (!given(app, "--cases"))
+    if (!app.given("--cases"))
         throw UsageError("--evaluator cuda needs --cases DIR (the folder GI_RECORD_DIR pointed to when the program was recorded)");
-    if (!given(app, "--block")) o.block = registered_block_size;
+    if (!app.given("--block")) o.block = registered_block_size;
     o.arch = compiler.arch;
     o.nvcc = compiler.nvcc;
     o.jobs = compiler.jobs;
     o.loop_guard = !cuda.no_loop_guard;
-    if (!o.loop_guard && given(app, "--loop-guard-margin-ms"))
+    if (!o.loop_guard && app.given("--loop-guard-margin-ms"))
         throw UsageError("--loop-guard-margin-ms has no effect with --no-loop-guard; drop one of them");
     if (!o.loop_guard && cuda.no_barrier_guard)
         throw UsageError("--no-barrier-guard has no effect with --no-loop-guard (which guards neither); drop one of them");

@@ -15,7 +15,7 @@ struct CompilerChoice {
     std::string nvcc;  // "" = PATH, then /usr/local/cuda/bin
     int jobs = 0;      // 0 = the evaluator's default
 };
-void add_compiler_options(CLI::App& app, CompilerChoice& compiler, const std::string& group);
+void add_compiler_options(CommandLine& app, CompilerChoice& compiler, const std::string& group);
 
 // The options bound to a CudaEvaluatorOptions, and the switches that turn its defaults off.
 struct CudaCommandLine {
@@ -26,12 +26,12 @@ struct CudaCommandLine {
     bool run_binary_duplicates = false;
     bool no_sanitize_prewarm = false;
 };
-void add_cuda_options(CLI::App& app, CudaCommandLine& cuda, const std::string& group);
+void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string& group);
 
 // The options after parsing: the switches applied, the compiler choice taken in, and the launch's
 // block the registration's --block-size unless --block was given (so a tuned block size is
 // launched as tuned, not as recorded). UsageError for --cases missing and options that contradict.
-CudaEvaluatorOptions cuda_evaluator_options(const CLI::App& app, const CudaCommandLine& cuda, const CompilerChoice& compiler,
+CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCommandLine& cuda, const CompilerChoice& compiler,
                                             const std::string& registered_block_size);
 
 }  // namespace gi::cli

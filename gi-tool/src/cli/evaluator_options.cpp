@@ -29,28 +29,26 @@ const std::string& group_of(const std::string& kind) {
 
 // The registration's own options describe the kernel (a build's .registration file holds them); an
 // evaluator that does not launch it has no use for them, but they are not a mistake.
-bool describes_the_kernel(const CLI::Option& option) {
-    return option.check_lname("grid") || option.check_lname("tolerance");
-}
+bool describes_the_kernel(const std::string& option) { return option == "--grid" || option == "--tolerance"; }
 
 }  // namespace
 
-void add_evaluator_options(CLI::App& app, EvaluatorCommandLine& e) {
+void add_evaluator_options(CommandLine& app, EvaluatorCommandLine& e) {
     std::string kinds;
     for (const EvaluatorKind& kind : evaluator_kinds()) kinds += "\n" + kind.name + ": " + kind.summary;
-    add_text(app, "--evaluator", e.name, "NAME", "how variants are measured:" + kinds)->group("search options")->required();
-    add_list(app, "--fake", e.fake, "NAME=VALUE",
+    app.add_text("--evaluator", e.name, "NAME", "how variants are measured:" + kinds).group("search options").required();
+    app.add_list("--fake", e.fake, "NAME=VALUE",
              "fake landscape setting, repeatable: seed=N (default 1), cases=N (8), noise=R relative timing spread (0.01), "
              "random=0|1 (1: seeded effects for every item), delay-ms=N (sleep per batch)")
-        ->group(group_of("fake"));
-    add_list(app, "--nvcc-flag", e.nvcc_flags, "WORD", "extra nvcc word, repeatable (e.g. -std=c++17)")->group(group_of("compile-only"));
-    add_integer(app, "--compile-timeout", e.compile_timeout_s, 1, 3600, "seconds before a compile is abandoned")
-        ->group(group_of("compile-only"));
+        .group(group_of("fake"));
+    app.add_list("--nvcc-flag", e.nvcc_flags, "WORD", "extra nvcc word, repeatable (e.g. -std=c++17)").group(group_of("compile-only"));
+    app.add_integer("--compile-timeout", e.compile_timeout_s, 1, 3600, "seconds before a compile is abandoned")
+        .group(group_of("compile-only"));
     add_compiler_options(app, e.compiler, option_groups()[2].name);
     add_cuda_options(app, e.cuda, group_of("cuda"));
 }
 
-EvaluatorSettings evaluator_settings(const CLI::App& app, const EvaluatorCommandLine& e, const KernelSettings& kernel) {
+EvaluatorSettings evaluator_settings(const CommandLine& app, const EvaluatorCommandLine& e, const KernelSettings& kernel) {
     const auto known = evaluator_kinds();
     if (std::none_of(known.begin(), known.end(), [&](const EvaluatorKind& k) { return k.name == e.name; })) {
         std::string names;
@@ -60,9 +58,9 @@ EvaluatorSettings evaluator_settings(const CLI::App& app, const EvaluatorCommand
     // An option meant for another evaluator is almost always a mistake worth hearing about.
     for (const OptionGroup& group : option_groups()) {
         if (std::find(group.kinds.begin(), group.kinds.end(), e.name) != group.kinds.end()) continue;
-        for (const CLI::Option* option : app.get_options([&](const CLI::Option* o) { return o->get_group() == group.name; }))
-            if (option->count() > 0 && !describes_the_kernel(*option))
-                throw UsageError("option " + option->get_name() + " does not apply to --evaluator " + e.name);
+        for (const std::string& option : app.given_in_group(group.name))
+            if (!describes_the_kernel(option))
+                throw UsageError("option " + option + " does not apply to --evaluator " + e.name);
     }
     EvaluatorSettings s;
     s.kernel_path = kernel.path;

@@ -19,9 +19,9 @@ struct EvaluatorCommandLine {
     CompilerChoice compiler;
     CudaCommandLine cuda;
 };
-void add_evaluator_options(CLI::App& app, EvaluatorCommandLine& evaluator);
+void add_evaluator_options(CommandLine& app, EvaluatorCommandLine& evaluator);
 
 // The chosen kind's settings, with the kernel's file, function and compile settings.
-EvaluatorSettings evaluator_settings(const CLI::App& app, const EvaluatorCommandLine& evaluator, const KernelSettings& kernel);
+EvaluatorSettings evaluator_settings(const CommandLine& app, const EvaluatorCommandLine& evaluator, const KernelSettings& kernel);
 
 }  // namespace gi::cli

@@ -93,18 +93,18 @@ std::string last_lines(const std::string& text, std::size_t count) {
     return out;
 }
 
-void add_recording_options(CLI::App& app, RecordingCommandLine& c, const std::string& function_help) {
-    add_kernel_options(app, c.kernel, true, kCompileOptionNames);
-    add_text(app, "--function", c.function, "NAME", function_help)->required();
-    add_text(app, "--recorded-name", c.request.recorded_name, "NAME", "the name the program gives gi::launch, when not the function's");
-    add_text(app, "--out", c.out, "DIR", "where this run's cases go (created if missing)")->required();
-    add_text(app, "--arch", c.arch, "sm_XX", "architecture KERNEL.cu is compiled for to list its variables")->default_str(c.arch);
-    add_number(app, "--timeout", c.request.timeout_s, 1, 1e7, "seconds the program may run");
+void add_recording_options(CommandLine& app, RecordingCommandLine& c, const std::string& function_help) {
+    app.add_kernel_options(c.kernel, true, kCompileOptionNames);
+    app.add_text("--function", c.function, "NAME", function_help).required();
+    app.add_text("--recorded-name", c.request.recorded_name, "NAME", "the name the program gives gi::launch, when not the function's");
+    app.add_text("--out", c.out, "DIR", "where this run's cases go (created if missing)").required();
+    app.add_text("--arch", c.arch, "sm_XX", "architecture KERNEL.cu is compiled for to list its variables").shown_default(c.arch);
+    app.add_number("--timeout", c.request.timeout_s, 1, 1e7, "seconds the program may run");
 }
 
-bool parse_recording(CLI::App& app, RecordingCommandLine& c, const std::vector<std::string>& raw, const std::string& command) {
+bool parse_recording(CommandLine& app, RecordingCommandLine& c, const std::vector<std::string>& raw, const std::string& command) {
     const auto separator = std::find(raw.begin(), raw.end(), "--");
-    if (!parse(app, std::vector<std::string>(raw.begin(), separator))) return false;
+    if (!app.parse(std::vector<std::string>(raw.begin(), separator))) return false;
     kernel_path_from(c.kernel);
     c.request.program.assign(separator == raw.end() ? raw.end() : separator + 1, raw.end());
     if (c.request.program.empty())

@@ -35,11 +35,11 @@ struct RecordingCommandLine {
     std::string out;
     RecordingRequest request;
 };
-void add_recording_options(CLI::App& app, RecordingCommandLine& c, const std::string& function_help);
+void add_recording_options(CommandLine& app, RecordingCommandLine& c, const std::string& function_help);
 
 // Parses the arguments before "--" and takes the program after it; false when --help was asked
 // for. `command` ("record") names the command in the error for a missing program.
-bool parse_recording(CLI::App& app, RecordingCommandLine& c, const std::vector<std::string>& raw, const std::string& command);
+bool parse_recording(CommandLine& app, RecordingCommandLine& c, const std::vector<std::string>& raw, const std::string& command);
 
 struct RecordingResult {
     ProcessResult process;                     // output captured (and echoed)
