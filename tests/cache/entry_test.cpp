@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <atomic>
 #include <functional>
 #include <thread>
@@ -72,6 +73,18 @@ TEST(CacheEntry, XmlRoundTripsExactly) {
     EXPECT_EQ(back, e);
     EXPECT_TRUE(checksum_matches(back));
     EXPECT_EQ(entry_to_xml(back), xml);
+}
+
+// Entries already shipped must keep reading and checksumming as written: the writer, the reader and
+// the checksum walk one declaration of the fields, and a change to it shows here as a byte difference.
+TEST(CacheEntry, AShippedEntryIsWrittenBackByteForByte) {
+    const std::filesystem::path path = std::filesystem::path(GI_SOURCE_DIR) / "consumer-example/gi-cache/stereo_kernel.sm_90.xml";
+    std::ifstream in(path, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(text.empty()) << path;
+    const CacheEntry entry = parse_cache_entry(text, path.string());
+    EXPECT_TRUE(checksum_matches(entry));
+    EXPECT_EQ(entry_to_xml(entry), text);
 }
 
 TEST(CacheEntry, ChecksumCoversEveryField) {

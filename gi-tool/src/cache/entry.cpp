@@ -116,6 +116,51 @@ XMLElement* add_text(XMLDocument& doc, XMLElement* parent, const char* name, con
     return e;
 }
 
+// The registration's and the provenance's fields, each declared once with its element name: the
+// checksum's canonical text, the writer and the reader all walk these lists in this order (the
+// checksums of entries already written depend on it).
+struct RegistrationField {
+    const char* name;
+    std::vector<std::string> Registration::*list = nullptr;  // repeatable
+    std::string Registration::*text = nullptr;               // once, written even when empty
+};
+const RegistrationField kRegistrationFields[] = {
+    {"function", &Registration::functions}, {"param", &Registration::params},          {"flag", &Registration::flags},
+    {"block-size", nullptr, &Registration::block_size}, {"grid", nullptr, &Registration::grid},
+    {"tolerance", &Registration::tolerance},
+};
+
+std::vector<std::string> values_of(const Registration& r, const RegistrationField& f) {
+    return f.list ? r.*f.list : std::vector<std::string>{r.*f.text};
+}
+
+struct ProvenanceField {
+    const char* name;
+    std::string Provenance::*text = nullptr;
+    double Provenance::*number = nullptr;
+    long long Provenance::*integer = nullptr;
+};
+const ProvenanceField kProvenanceFields[] = {
+    {"origin", &Provenance::origin},
+    {"gpu", &Provenance::gpu},
+    {"driver", &Provenance::driver},
+    {"nvcc", &Provenance::nvcc},
+    {"date", &Provenance::date},
+    {"tool-version", &Provenance::tool_version},
+    {"original-ms", nullptr, &Provenance::original_ms},
+    {"variant-ms", nullptr, &Provenance::variant_ms},
+    {"cases-validated", nullptr, nullptr, &Provenance::cases_validated},
+    {"elements-validated", nullptr, nullptr, &Provenance::elements_validated},
+    {"worst-error", nullptr, &Provenance::worst_error},
+    {"note", &Provenance::note},
+};
+
+std::string value_of(const Provenance& p, const ProvenanceField& f) {
+    if (f.text) return p.*f.text;
+    if (f.number) return format_number(p.*f.number);
+    return std::to_string(p.*f.integer);
+}
+
 }  // namespace
 
 std::string entry_checksum(const CacheEntry& e) {
@@ -125,27 +170,12 @@ std::string entry_checksum(const CacheEntry& e) {
     canonical_field(text, "key", e.key);
     canonical_field(text, "source-sha256", e.source_sha256);
     canonical_field(text, "grammar-version", std::to_string(e.grammar_version));
-    for (const std::string& f : e.registration.functions) canonical_field(text, "function", f);
-    for (const std::string& p : e.registration.params) canonical_field(text, "param", p);
-    for (const std::string& f : e.registration.flags) canonical_field(text, "flag", f);
-    canonical_field(text, "block-size", e.registration.block_size);
-    canonical_field(text, "grid", e.registration.grid);
-    for (const std::string& t : e.registration.tolerance) canonical_field(text, "tolerance", t);
+    for (const RegistrationField& f : kRegistrationFields)
+        for (const std::string& value : values_of(e.registration, f)) canonical_field(text, f.name, value);
     canonical_field(text, "genome", e.genome);
     for (const ParameterValue& p : e.parameters) canonical_field(text, "parameter", p.name + "=" + p.value);
     const Provenance& p = e.provenance;
-    canonical_field(text, "origin", p.origin);
-    canonical_field(text, "gpu", p.gpu);
-    canonical_field(text, "driver", p.driver);
-    canonical_field(text, "nvcc", p.nvcc);
-    canonical_field(text, "date", p.date);
-    canonical_field(text, "tool-version", p.tool_version);
-    canonical_field(text, "original-ms", format_number(p.original_ms));
-    canonical_field(text, "variant-ms", format_number(p.variant_ms));
-    canonical_field(text, "cases-validated", std::to_string(p.cases_validated));
-    canonical_field(text, "elements-validated", std::to_string(p.elements_validated));
-    canonical_field(text, "worst-error", format_number(p.worst_error));
-    canonical_field(text, "note", p.note);
+    for (const ProvenanceField& f : kProvenanceFields) canonical_field(text, f.name, value_of(p, f));
     // Only when present, so entries written before it existed keep their checksums.
     if (!p.waiver.empty()) canonical_field(text, "waiver", p.waiver);
     return sha256_hex(text);
@@ -176,12 +206,8 @@ std::string entry_to_xml(const CacheEntry& e) {
 
     XMLElement* reg = doc.NewElement("registration");
     root->InsertEndChild(reg);
-    for (const std::string& f : e.registration.functions) add_text(doc, reg, "function", f);
-    for (const std::string& p : e.registration.params) add_text(doc, reg, "param", p);
-    for (const std::string& f : e.registration.flags) add_text(doc, reg, "flag", f);
-    add_text(doc, reg, "block-size", e.registration.block_size);
-    add_text(doc, reg, "grid", e.registration.grid);
-    for (const std::string& t : e.registration.tolerance) add_text(doc, reg, "tolerance", t);
+    for (const RegistrationField& f : kRegistrationFields)
+        for (const std::string& value : values_of(e.registration, f)) add_text(doc, reg, f.name, value);
 
     // CDATA keeps the rule names' angle brackets readable in diffs.
     XMLElement* genome = doc.NewElement("genome");
@@ -200,20 +226,13 @@ std::string entry_to_xml(const CacheEntry& e) {
     const Provenance& p = e.provenance;
     XMLElement* prov = doc.NewElement("provenance");
     root->InsertEndChild(prov);
-    add_text(doc, prov, "origin", p.origin);
-    add_text(doc, prov, "gpu", p.gpu);
-    add_text(doc, prov, "driver", p.driver);
-    add_text(doc, prov, "nvcc", p.nvcc);
-    add_text(doc, prov, "date", p.date);
-    add_text(doc, prov, "tool-version", p.tool_version);
-    add_text(doc, prov, "original-ms", format_number(p.original_ms));
-    add_text(doc, prov, "variant-ms", format_number(p.variant_ms));
-    // Derived, for people reading the file; not read back.
-    prov->InsertEndChild(doc.NewComment((" speedup: " + (p.speedup() > 0 ? format_number(p.speedup()) + "x" : std::string("not measured")) + " ").c_str()));
-    add_text(doc, prov, "cases-validated", std::to_string(p.cases_validated));
-    add_text(doc, prov, "elements-validated", std::to_string(p.elements_validated));
-    add_text(doc, prov, "worst-error", format_number(p.worst_error));
-    add_text(doc, prov, "note", p.note);
+    for (const ProvenanceField& f : kProvenanceFields) {
+        add_text(doc, prov, f.name, value_of(p, f));
+        // Derived, for people reading the file; not read back.
+        if (f.number == &Provenance::variant_ms)
+            prov->InsertEndChild(doc.NewComment(
+                (" speedup: " + (p.speedup() > 0 ? format_number(p.speedup()) + "x" : std::string("not measured")) + " ").c_str()));
+    }
     if (!p.waiver.empty()) add_text(doc, prov, "waiver", p.waiver);
 
     XMLElement* checksum = add_text(doc, root, "checksum", e.checksum);
@@ -259,17 +278,18 @@ CacheEntry parse_cache_entry(const std::string& xml, const std::string& path) {
 
     const XMLElement* reg = r.required_child(root, "registration");
     r.only_attributes(reg, {});
-    for (const XMLElement* c : r.children(reg, {"function", "param", "flag", "block-size", "grid", "tolerance"},
-                                          {"function", "param", "flag", "tolerance"})) {
-        const std::string name = c->Name();
+    std::set<std::string> names, repeatable;
+    for (const RegistrationField& f : kRegistrationFields) {
+        names.insert(f.name);
+        if (f.list) repeatable.insert(f.name);
+    }
+    for (const XMLElement* c : r.children(reg, names, repeatable)) {
         r.only_attributes(c, {});
-        const std::string value = r.text(c);
-        if (name == "function") e.registration.functions.push_back(value);
-        else if (name == "param") e.registration.params.push_back(value);
-        else if (name == "flag") e.registration.flags.push_back(value);
-        else if (name == "block-size") e.registration.block_size = value;
-        else if (name == "grid") e.registration.grid = value;
-        else e.registration.tolerance.push_back(value);
+        for (const RegistrationField& f : kRegistrationFields) {
+            if (c->Name() != std::string(f.name)) continue;
+            if (f.list) (e.registration.*f.list).push_back(r.text(c));
+            else e.registration.*f.text = r.text(c);
+        }
     }
     if (e.registration.functions.empty()) r.fail(reg, "<registration> names no <function>");
 
@@ -287,10 +307,8 @@ CacheEntry parse_cache_entry(const std::string& xml, const std::string& path) {
 
     const XMLElement* prov = r.required_child(root, "provenance");
     r.only_attributes(prov, {});
-    const std::set<std::string> fields = {"origin", "gpu", "driver", "nvcc", "date", "tool-version", "original-ms",
-                                          "variant-ms", "cases-validated", "elements-validated", "worst-error", "note"};
-    std::set<std::string> allowed = fields;
-    allowed.insert("waiver");
+    std::set<std::string> allowed{"waiver"};
+    for (const ProvenanceField& f : kProvenanceFields) allowed.insert(f.name);
     r.children(prov, allowed);
     Provenance& p = e.provenance;
     if (const XMLElement* c = prov->FirstChildElement("waiver")) {
@@ -298,21 +316,12 @@ CacheEntry parse_cache_entry(const std::string& xml, const std::string& path) {
         p.waiver = r.text(c);
         if (p.waiver.empty()) r.fail(c, "<waiver> is empty (it names the option that allowed an unchecked genome)");
     }
-    for (const std::string& field : fields) {
-        const XMLElement* c = r.required_child(prov, field.c_str());
+    for (const ProvenanceField& f : kProvenanceFields) {
+        const XMLElement* c = r.required_child(prov, f.name);
         r.only_attributes(c, {});
-        if (field == "origin") p.origin = r.text(c);
-        else if (field == "gpu") p.gpu = r.text(c);
-        else if (field == "driver") p.driver = r.text(c);
-        else if (field == "nvcc") p.nvcc = r.text(c);
-        else if (field == "date") p.date = r.text(c);
-        else if (field == "tool-version") p.tool_version = r.text(c);
-        else if (field == "original-ms") p.original_ms = r.number(c);
-        else if (field == "variant-ms") p.variant_ms = r.number(c);
-        else if (field == "cases-validated") p.cases_validated = r.integer(c);
-        else if (field == "elements-validated") p.elements_validated = r.integer(c);
-        else if (field == "worst-error") p.worst_error = r.number(c);
-        else p.note = r.text(c);
+        if (f.text) p.*f.text = r.text(c);
+        else if (f.number) p.*f.number = r.number(c);
+        else p.*f.integer = r.integer(c);
     }
 
     const XMLElement* checksum = r.required_child(root, "checksum");
