@@ -73,6 +73,8 @@ elif [[ -x "$build/tests/gi_tests" ]]; then
     grep -E '^\[  FAILED  \] .*\(' "$OUT/gpu-tests.log" | head -20
     spread_line="$(grep -m1 '^timing spread:' "$OUT/gpu-tests.log")"
     [[ -n "$spread_line" ]] && row "timing spread (long kernel)" "${spread_line#timing spread: }"
+    spread_line="$(grep -m1 '^timing spread in batches of 15:' "$OUT/gpu-tests.log")"
+    [[ -n "$spread_line" ]] && row "timing spread (batches of 15)" "${spread_line#timing spread in batches of 15: }"
     if [[ "${GI_CHECK_SKIP_SUITE:-0}" == 1 ]]; then
         row "other tests (gi_tests -Gpu*)" "skipped (GI_CHECK_SKIP_SUITE=1; they need no GPU and run in CI)"
     else

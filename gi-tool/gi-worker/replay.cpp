@@ -510,7 +510,13 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
     // The guarded build passed the check, but the plain one is what is timed and shipped: its own
     // outputs (of the last timed repetition, or of one run when nothing is timed) must match too.
     const int total = request.time ? request.warmups + request.repetitions : 0;
-    const int plain_copy = total > 0 ? (total - 1) % copies() : 0;
+    bool in_place = !request.variables.empty();
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) in_place = in_place || (!tc_.buffers[b].read_only && !poisonable_[b]);
+    const int launches = in_place ? 1 : std::max(1, request.launches_per_time);
+    report.launches_per_time = launches;
+    // Launch l of repetition r runs on copy (r * launches + l) % copies(), rotated as single launches
+    // are, so caches flatter a batch no more than consecutive repetitions.
+    const int plain_copy = total > 0 ? (total * launches - 1) % copies() : 0;
     auto check_plain_build = [&]() {
         const auto compare_start = std::chrono::steady_clock::now();
         const ErrorSummary plain = compare_with_reference(plain_copy, report);
@@ -550,8 +556,9 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
         ~EventGuard() { for (CUevent e : events) if (e) cuEventDestroy(e); }
     } guard{events};
     for (int r = 0; r < total; ++r) {
-        const int copy = r % copies();
-        // Outputs the kernel overwrites entirely need no restoring; inputs it updates in place do.
+        const int copy = (r * launches) % copies();
+        // Outputs the kernel overwrites entirely need no restoring; inputs it updates in place do
+        // (and then a repetition is one launch).
         for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
             if (!tc_.buffers[b].read_only && !poisonable_[b])
                 check_cuda(cuMemcpyDtoDAsync(copies_[copy][b], restore_source(copy, b), tc_.buffers[b].size, stream_),
@@ -559,7 +566,9 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
         // Module variables are copied in and out outside the timed interval.
         variables_in(copy, request.variables);
         check_cuda(cuEventRecord(events[2 * r], stream_), "recording a timing event");
-        if (CUresult res = launch(kernel, request.shape, copy); res != CUDA_SUCCESS) return fault(res, "launching a timed repetition");
+        for (int l = 0; l < launches; ++l)
+            if (CUresult res = launch(kernel, request.shape, (r * launches + l) % copies()); res != CUDA_SUCCESS)
+                return fault(res, "launching a timed repetition");
         check_cuda(cuEventRecord(events[2 * r + 1], stream_), "recording a timing event");
         variables_out(copy, request.variables);
     }
@@ -567,7 +576,7 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
     for (int r = request.warmups; r < total; ++r) {
         float ms = 0;
         check_cuda(cuEventElapsedTime(&ms, events[2 * r], events[2 * r + 1]), "reading a timing event");
-        report.times_ms.push_back(ms);
+        report.times_ms.push_back(static_cast<double>(ms) / launches);
     }
     report.stages.timed_ms = ms_since(timed_start);
     if (!request.original && request.guard) check_plain_build();

@@ -66,6 +66,10 @@ struct RunRequest {
     LaunchShape shape;
     int warmups = 2;
     int repetitions = 10;
+    // Launches back to back per timed repetition, reported as their mean: for short kernels, so the
+    // timing events' resolution is a smaller share. Single launches where the case updates buffers
+    // or module variables in place (a second launch would start from other data).
+    int launches_per_time = 1;
     bool time = true;
     // Variant only: check with this build, then time the plain one and compare its outputs too.
     const LoopGuard* guard = nullptr;
@@ -82,7 +86,8 @@ struct RunReport {
     std::string detail;
     bool sticky = false;          // the context is unusable: the worker must exit
     ErrorSummary comparison;      // variant vs reference (original: reference vs recorded oracle)
-    std::vector<double> times_ms; // timed repetitions
+    std::vector<double> times_ms; // timed repetitions (each the mean of launches_per_time launches)
+    int launches_per_time = 1;    // what the timing used (RunRequest's, or 1)
     std::string poisonable;       // original: per buffer, "1" when poisoned for variants ("1,0,...")
     StageTimes stages;
     // Output buffers the comparisons found equal to the original's on the GPU (nothing copied to

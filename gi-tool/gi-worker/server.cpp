@@ -223,6 +223,7 @@ private:
         request.poisonable = spec.poisonable;
         request.warmups = spec.warmups;
         request.repetitions = spec.repetitions;
+        request.launches_per_time = spec.launches_per_time;
         request.time = spec.time;
         const TestCase& tc = replay.test_case();
         request.shape = {spec.grid.value_or(tc.grid), spec.block.value_or(tc.block), spec.shared_bytes.value_or(tc.shared_bytes)};
@@ -333,6 +334,7 @@ private:
         result.error = c.error;
         result.hard_failure = c.hard_failure;
         result.times_ms = report.times_ms;
+        result.launches_per_time = report.launches_per_time;
         result.poisonable = report.poisonable;
         result.loop_guard = guard_state;
         result.compared_on_gpu = report.compared_on_gpu;

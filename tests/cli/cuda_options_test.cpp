@@ -76,6 +76,8 @@ TEST(CudaOptions, DefaultsAndValues) {
     EXPECT_TRUE(o.loop_guard);
     EXPECT_EQ(o.guard_margin_ms, 2);
     EXPECT_EQ(o.set_aside, -1);
+    EXPECT_EQ(o.batch_timing_below_ms, 0.2);
+    EXPECT_EQ(parsed({"--cases", "c", "--batch-timing-below-ms", "0"}).batch_timing_below_ms, 0);
 }
 
 // The last of a value option given twice counts, as with compilers.

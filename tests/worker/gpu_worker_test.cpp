@@ -21,6 +21,7 @@
 #include "variant/hang_guard.hpp"
 #include "variant/loop_guard.hpp"
 #include "variant/paired_build.hpp"
+#include "worker/run_result.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {
@@ -138,6 +139,36 @@ public:  // for the helpers that run a test both ways
     std::unique_ptr<worker::WorkerProcess> worker_;
     int starts_ = 0;
 };
+
+// Short kernels are timed in batches of launches (RunSpec::launches_per_time): each repetition is
+// the mean of the batch, the outputs are still the kernel's own, and the reply says how many.
+TEST_F(GpuWorker, BatchedTimingReportsTheMeanPerLaunch) {
+    auto timed = [&](const std::string& launches) {
+        worker_->send(run("variant", cubin_of(kOriginal), {{"launches-per-time", launches}}), 10s);
+        Message reply = worker_->receive("run", 10s);
+        while (reply.type == "started" || reply.type == "checked") reply = worker_->receive("run", 10s);
+        return std::make_pair(worker::run_result_from(reply), classify_run_reply(reply));
+    };
+    const auto [single, single_verdict] = timed("1");
+    const auto [batched, batched_verdict] = timed("16");
+    ASSERT_EQ(single_verdict.result.status, EvalStatus::Ok) << single_verdict.result.detail;
+    ASSERT_EQ(batched_verdict.result.status, EvalStatus::Ok) << batched_verdict.result.detail;
+    EXPECT_EQ(batched_verdict.mismatches, 0u);
+    EXPECT_EQ(single.launches_per_time, 1);
+    EXPECT_EQ(batched.launches_per_time, 16);
+    ASSERT_EQ(single.times_ms.size(), 10u);
+    ASSERT_EQ(batched.times_ms.size(), 10u);
+    auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    // Per launch, not per batch: back to back, a launch costs about what it costs alone.
+    const double ratio = median(batched.times_ms) / median(single.times_ms);
+    std::cout << "scale on 1M floats: single launches " << median(single.times_ms) << " ms, batches of 16 "
+              << median(batched.times_ms) << " ms a launch\n";
+    EXPECT_GT(ratio, 0.2);
+    EXPECT_LT(ratio, 2.0);
+}
 
 TEST_F(GpuWorker, EquivalentVariantIsOkAndTimed) {
     const RunVerdict v = evaluate(cubin_of(variant("if (i < n) out[i] = in[i] + in[i];")));
@@ -385,11 +416,12 @@ TEST_F(GpuWorker, MissingKernelIsNamed) {
     EXPECT_NE(v.result.detail.find("other(float*)"), std::string::npos) << v.result.detail;
 }
 
-TEST_F(GpuWorker, TimingSpreadIsSmallForALongKernel) {
-    // A kernel of well over 50 us: many passes over 4 MB.
-    const RunVerdict v = evaluate(cubin_of(variant(
+// Times a kernel of well over 50 us (many passes over 4 MB) 30 times, each repetition the mean of
+// `launches` launches, and prints the median and spread as `label` says.
+void expect_small_timing_spread(GpuWorker& t, const std::string& launches, const std::string& label) {
+    const RunVerdict v = t.evaluate(cubin_of(variant(
         "if (i < n) { float x = in[i]; for (int k = 0; k < 2000; k++) x = x * 0.999999f + 0.000001f; "
-        "out[i] = 2.0f * in[i] + 0.0f * x; }")), 10s, {{"repetitions", "30"}});
+        "out[i] = 2.0f * in[i] + 0.0f * x; }")), 10s, {{"repetitions", "30"}, {"launches-per-time", launches}});
     ASSERT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
     // The same robust estimate as gi::summarise_timings: 1.4826 x median absolute deviation.
     auto median = [](std::vector<double> x) {
@@ -398,12 +430,19 @@ TEST_F(GpuWorker, TimingSpreadIsSmallForALongKernel) {
     };
     const double m = median(v.times_ms);
     std::vector<double> deviations;
-    for (double t : v.times_ms) deviations.push_back(std::fabs(t - m));
+    for (double time : v.times_ms) deviations.push_back(std::fabs(time - m));
     const double spread = 1.4826 * median(deviations);
     EXPECT_GT(m, 0.05);
     EXPECT_LT(spread / m, 0.01) << "median " << m << " ms, spread " << spread << " ms";
-    std::cout << "timing spread: median " << m << " ms, spread " << spread << " ms (" << 100 * spread / m
+    std::cout << label << ": median " << m << " ms, spread " << spread << " ms (" << 100 * spread / m
               << "% of the median, 30 repetitions)\n";
+}
+
+TEST_F(GpuWorker, TimingSpreadIsSmallForALongKernel) { expect_small_timing_spread(*this, "1", "timing spread"); }
+
+// The evaluator times kernels under 0.2 ms in batches of about a millisecond (launches_per_time_for).
+TEST_F(GpuWorker, TimingSpreadIsSmallForALongKernelInBatches) {
+    expect_small_timing_spread(*this, "15", "timing spread in batches of 15");
 }
 
 // compute-sanitizer on gi-worker --once, as CudaEvaluator::sanitize runs it.

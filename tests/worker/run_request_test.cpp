@@ -18,6 +18,7 @@ RunSpec full() {
     s.shared_bytes = 49152;
     s.warmups = 1;
     s.repetitions = 7;
+    s.launches_per_time = 16;
     s.time = false;
     s.probe_poison = false;
     s.poisonable = "1,0,1";
@@ -47,6 +48,7 @@ TEST(RunSpec, ALaunchLeftOutIsTheCases) {
     EXPECT_EQ(s.role, "variant");
     EXPECT_TRUE(s.time);
     EXPECT_TRUE(s.probe_poison);
+    EXPECT_EQ(s.launches_per_time, 1);
 }
 
 TEST(RunSpec, MalformedRequestsAreRefusedNamingTheField) {
@@ -64,6 +66,16 @@ TEST(RunSpec, MalformedRequestsAreRefusedNamingTheField) {
     m = to_message(full());
     m.fields["guard-paired"] = "1";  // with guard-bytes
     EXPECT_THROW(run_spec_from(m), Error);
+    for (const char* launches : {"0", "1001", "-3"}) {
+        m = to_message(full());
+        m.fields["launches-per-time"] = launches;
+        try {
+            run_spec_from(m);
+            ADD_FAILURE() << "launches-per-time=" << launches << " was read";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("launches-per-time"), std::string::npos) << e.what();
+        }
+    }
     EXPECT_THROW(parse_dim3("1,2,3,4", "block"), Error);
     EXPECT_THROW(parse_dim3("0", "block"), Error);
     EXPECT_EQ(parse_dim3("7", "block"), (Dim3{7, 1, 1}));

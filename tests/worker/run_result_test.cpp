@@ -24,6 +24,7 @@ RunResult filled() {
     r.error = 1.0 / 16777216.0;
     r.hard_failure = true;
     r.times_ms = {0.061632, 0.0616000001, 1e-5};
+    r.launches_per_time = 16;
     r.poisonable = "1,0";
     r.loop_guard = "unusable: its guarded half has no copy of the module variable 'c'";
     r.stages = RunStages{0.5, 1.25, 2.125, 3, 0.25, 9.75, 0.125, 0.25, 0.125, 0.0625};

@@ -125,6 +125,7 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
               << "), " << variants.size() << (!c.genomes.empty() ? " variants from --genomes" : " distinct variants")
               << ", batches of " << batch_size << "\n" << std::flush;
     std::map<EvalStatus, long> statuses;
+    int original_launches = 1;  // launches per timed repetition on the last batch's case
     Timing original;
     std::vector<const Variant*> correct;
     const auto start = std::chrono::steady_clock::now();
@@ -138,6 +139,7 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         const int case_index = cases[first] >= 0 ? cases[first] : drawn;
         const BatchResult result = evaluator.evaluate(batch, case_index);
         original = result.original;
+        original_launches = evaluator.launches_per_time(case_index);
         for (std::size_t i = 0; i < result.results.size(); ++i) {
             ++statuses[result.results[i].status];
             if (log.is_open()) {
@@ -224,8 +226,9 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::printf("loop guard: %s; %ld runaway loops or barrier deadlocks stopped without a restart, %ld variants with loops ran unguarded "
                 "(their guarded build failed)\n",
                 evaluator.loop_guard() ? "on" : "off (--no-loop-guard)", s.loop_overruns, s.unguarded);
-    std::printf("original kernel: median %.4f ms, spread %.5f ms (%.2f%% of the median, %d repetitions)\n", original.median_ms,
-                original.spread_ms, 100 * original.spread_ms / original.median_ms, original.repetitions);
+    std::printf("original kernel: median %.4f ms, spread %.5f ms (%.2f%% of the median, %d repetitions%s)\n", original.median_ms,
+                original.spread_ms, 100 * original.spread_ms / original.median_ms, original.repetitions,
+                original_launches > 1 ? (", each the mean of " + std::to_string(original_launches) + " launches").c_str() : "");
     const char* bound = "the GPU worker (runs are sequential on one GPU; compiles finish in their shadow)";
     if (s.compile_wait_ms > s.run_ms && s.compile_wait_ms > s.restart_ms)
         bound = "compilation (the GPU worker waits for compiles; more cores or fewer options NVRTC lacks would help)";

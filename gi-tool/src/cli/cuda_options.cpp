@@ -58,6 +58,10 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
     text("--sanitizer", o.sanitizer, "PATH", "compute-sanitizer (default: PATH, /usr/local/cuda/bin)");
     integer("--warmups", o.warmups, 0, 1000, "untimed runs per variant");
     integer("--repetitions", o.repetitions, 1, 10000, "timed runs per variant");
+    app.add_number("--batch-timing-below-ms", o.batch_timing_below_ms, 0, 1e6,
+                   "a kernel faster than this (the original's median on a case) is timed in batches of launches back "
+                   "to back, about a millisecond each, each repetition their mean (0: single launches always)")
+        .group(group);
     app.add_number("--timeout-factor", o.timeout_factor, 1, 1e6, "a variant may run X times the original's time").group(group);
     integer("--timeout-margin-ms", o.timeout_margin_ms, 0, 3600000,
             "plus this for a variant's check launch; a fault the driver reports later counts as a timeout");

@@ -115,6 +115,8 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         bool gate = false;                  // recorded for the sanitizer gate (--sanitize-cases); also validates
         bool used = false;                  // drawn by evaluate()
         double original_ms = 0;             // the original's median time here (0 = not yet)
+        int launches_per_time = 0;          // launches per timed repetition here, the original's and
+                                            // every variant's alike (0 = not decided: before its first timing)
         std::string poisonable;             // which outputs the original overwrites entirely (learnt once)
         std::uint64_t bytes = 0;            // the case's buffers together
         fs::path reference_file;            // the original's outputs, handed to later workers ("" = none yet)
@@ -316,6 +318,7 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         spec.shared_bytes = slots[index].manifest.shared_bytes;
         spec.warmups = options.warmups;
         spec.repetitions = options.repetitions;
+        if (time) spec.launches_per_time = std::max(1, slots[index].launches_per_time);
         spec.time = time;
         spec.payload = code.cubin;
         if (build && (build->paired || build->guarded)) {
@@ -383,6 +386,15 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
             if (!time) return {};
             Timing t = summarise_timings(v.times_ms);
             slots[index].original_ms = t.median_ms;
+            if (slots[index].launches_per_time == 0) {
+                // Decided once per case from the original's first timing, and that timing is then
+                // repeated the same way: the original and every variant are timed alike.
+                slots[index].launches_per_time = launches_per_time_for(t.median_ms, options.batch_timing_below_ms);
+                if (slots[index].launches_per_time > 1) return run_original(index, true);
+            } else if (spec.launches_per_time > 1) {
+                // The worker times single launches where the case updates data in place: so be it here.
+                slots[index].launches_per_time = static_cast<int>(reply.integer("launches-per-time", 1));
+            }
             return t;
         }
     }
@@ -394,8 +406,9 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         using std::chrono::milliseconds;
         const double base = slots[index].original_ms > 0 ? slots[index].original_ms : 1000.0;
         const auto kernel_allowance = milliseconds(static_cast<long long>(options.timeout_margin_ms + options.timeout_factor * base));
-        const auto rest = milliseconds(static_cast<long long>(
-            5000 + options.timeout_margin_ms + options.timeout_factor * base * (options.warmups + options.repetitions)));
+        const auto rest = milliseconds(static_cast<long long>(5000 + options.timeout_margin_ms +
+                                                              options.timeout_factor * base * (options.warmups + options.repetitions) *
+                                                                  std::max(1, slots[index].launches_per_time)));
         worker->send(m, std::chrono::seconds(30));
         Message reply = worker->receive("run", std::chrono::seconds(30));  // module load and copies
         if (reply.type == "started") reply = worker->receive("run", kernel_allowance);
@@ -814,6 +827,10 @@ CudaEvaluator::~CudaEvaluator() {
 
 int CudaEvaluator::case_count() const { return impl_->training; }
 
+int CudaEvaluator::launches_per_time(int case_index) const {
+    return std::max(1, impl_->slots.at(static_cast<std::size_t>(case_index)).launches_per_time);
+}
+
 int CudaEvaluator::gate_case(int case_index) const {
     // The gate's cases in turn, so each is used when there are several.
     std::vector<int> gate;
@@ -1103,6 +1120,11 @@ ValidationReport CudaEvaluator::validate(const Variant& variant) {
         report.cases.push_back(std::move(c));
     }
     return report;
+}
+
+int launches_per_time_for(double median_ms, double below_ms) {
+    if (!(median_ms > 0) || !(below_ms > 0) || median_ms >= below_ms) return 1;
+    return static_cast<int>(std::clamp(std::ceil(1.0 / median_ms), 1.0, 64.0));
 }
 
 }  // namespace gi

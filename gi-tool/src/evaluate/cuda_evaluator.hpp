@@ -47,6 +47,10 @@ struct CudaEvaluatorOptions {
     int jobs = 0;                           // compile threads; 0 = every core
     int warmups = 2;
     int repetitions = 10;
+    // Kernels faster than this (the original's median on a case) are timed in batches of launches
+    // back to back, each repetition their mean, so the timing events' resolution (about half a
+    // microsecond) is a smaller share of what is measured; 0 = always single launches.
+    double batch_timing_below_ms = 0.2;
     double timeout_factor = 10;             // a variant may take this many times the original
     int timeout_margin_ms = 30;             // plus this for the kernel. Faults reach the host ~1 s late
                                             // on the H100, so a crash is killed as a timeout anyway; the
@@ -85,6 +89,10 @@ struct CudaEvaluatorOptions {
 };
 
 inline constexpr int kNondeterministicReplays = 5;
+
+// Launches per timed repetition for a kernel whose median is `median_ms`: enough for about a
+// millisecond a repetition below `below_ms`, at most 64; 1 from `below_ms` up (or when it is 0).
+int launches_per_time_for(double median_ms, double below_ms);
 
 // Counters for reports and the throughput benchmark.
 struct CudaEvaluatorStats {
@@ -148,6 +156,8 @@ public:
 
     std::string name() const override { return "cuda"; }
     int case_count() const override;
+    // Launches per timed repetition on a case (batches for short kernels), once its original was timed.
+    int launches_per_time(int case_index) const;
     bool measures_time() const override { return true; }
     std::vector<std::string> run_notes() const override;
     std::vector<TimeSpent> time_spent() const override;

@@ -36,6 +36,7 @@ Message to_message(const RunSpec& s) {
     if (s.grid) m.fields["grid"] = to_string(*s.grid);
     if (s.block) m.fields["block"] = to_string(*s.block);
     if (s.shared_bytes) m.fields["shared"] = std::to_string(*s.shared_bytes);
+    if (s.launches_per_time != 1) m.fields["launches-per-time"] = std::to_string(s.launches_per_time);
     if (!s.probe_poison) m.fields["probe-poison"] = "0";
     if (!s.poisonable.empty()) m.fields["poisonable"] = s.poisonable;
     if (!s.reference_out.empty()) m.fields["reference-out"] = s.reference_out;
@@ -56,6 +57,10 @@ RunSpec run_spec_from(const Message& m) {
     if (m.fields.count("shared")) s.shared_bytes = static_cast<unsigned>(m.integer("shared"));
     s.warmups = static_cast<int>(m.integer("warmups", 2));
     s.repetitions = static_cast<int>(m.integer("repetitions", 10));
+    s.launches_per_time = static_cast<int>(m.integer("launches-per-time", 1));
+    if (s.launches_per_time < 1 || s.launches_per_time > kMaxLaunchesPerTime)
+        throw Error("run request: launches-per-time=" + m.get("launches-per-time") + " is not between 1 and " +
+                    std::to_string(kMaxLaunchesPerTime));
     s.time = m.get("time", "1") == "1";
     s.probe_poison = m.get("probe-poison", "1") == "1";
     s.poisonable = m.get("poisonable");

@@ -18,6 +18,9 @@ struct RunSpec {
     std::optional<Dim3> grid, block; // the case's recorded launch when absent
     std::optional<unsigned> shared_bytes;
     int warmups = 2, repetitions = 10;
+    // Launches per timed repetition, reported as their mean (short kernels); the worker uses 1 where
+    // the case updates buffers or module variables in place. 1..kMaxLaunchesPerTime.
+    int launches_per_time = 1;
     bool time = true;                // false: checked, not timed
     // The original's first run on a case: whether to find the outputs it overwrites entirely (by a
     // run on poisoned outputs), or those learnt before ("1,0,..."); and where to hand its outputs
@@ -34,6 +37,8 @@ struct RunSpec {
     std::string payload;             // the module(s)
     bool operator==(const RunSpec&) const = default;
 };
+
+inline constexpr int kMaxLaunchesPerTime = 1000;
 
 Message to_message(const RunSpec& spec);
 // Throws gi::Error naming the field when one is malformed (a grid that is not X,Y,Z, a guard-bytes

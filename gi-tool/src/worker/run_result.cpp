@@ -55,6 +55,7 @@ Message to_message(const RunResult& r) {
                {"integrity-on-gpu", std::to_string(r.integrity_on_gpu)},
                {"integrity-on-host", std::to_string(r.integrity_on_host)}},
               {}};
+    if (r.launches_per_time != 1) m.fields["launches-per-time"] = std::to_string(r.launches_per_time);
     if (const RunStages* s = r.stages ? &*r.stages : nullptr) {
         m.fields["load-ms"] = exact(s->load_ms);
         m.fields["check-ms"] = exact(s->check_ms);
@@ -86,6 +87,7 @@ RunResult run_result_from(const Message& m) {
     r.error = m.number("error");
     r.hard_failure = m.get("hard-failure") == "1";
     r.times_ms = split_numbers(m.get("times"), "times");
+    r.launches_per_time = static_cast<int>(m.integer("launches-per-time", 1));
     r.poisonable = m.get("poisonable");
     r.loop_guard = m.get("loop-guard");
     r.compared_on_gpu = static_cast<long>(m.integer("compared-on-gpu"));

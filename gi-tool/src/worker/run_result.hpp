@@ -35,7 +35,8 @@ struct RunResult {
     std::uint64_t elements = 0, mismatches = 0, unwritten = 0, non_finite = 0;
     double worst = 0, error = 0;  // worst |difference| and mean penalty (compare/compare.hpp)
     bool hard_failure = false;    // unwritten or new non-finite outputs
-    std::vector<double> times_ms; // the timed repetitions
+    std::vector<double> times_ms; // the timed repetitions, each the mean of launches_per_time launches
+    int launches_per_time = 1;
     std::string poisonable;       // the original's first run: per buffer "1" when poisoned ("1,0,...")
     std::string loop_guard;       // none, used, or "unusable: why"
     std::optional<RunStages> stages;
