@@ -510,8 +510,12 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
     // The guarded build passed the check, but the plain one is what is timed and shipped: its own
     // outputs (of the last timed repetition, or of one run when nothing is timed) must match too.
     const int total = request.time ? request.warmups + request.repetitions : 0;
-    bool in_place = !request.variables.empty();
-    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) in_place = in_place || (!tc_.buffers[b].read_only && !poisonable_[b]);
+    // Buffers the original updates in place (changed, not overwritten entirely): a second launch
+    // would start from its first's results. Writable buffers it leaves as they were are inputs in
+    // all but name, and read-only module variables are the same in every copy.
+    bool in_place = false;
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
+        in_place = in_place || (!tc_.buffers[b].read_only && !poisonable_[b] && tc_.buffers[b].changed);
     const int launches = in_place ? 1 : std::max(1, request.launches_per_time);
     report.launches_per_time = launches;
     // Launch l of repetition r runs on copy (r * launches + l) % copies(), rotated as single launches

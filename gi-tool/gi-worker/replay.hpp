@@ -67,8 +67,8 @@ struct RunRequest {
     int warmups = 2;
     int repetitions = 10;
     // Launches back to back per timed repetition, reported as their mean: for short kernels, so the
-    // timing events' resolution is a smaller share. Single launches where the case updates buffers
-    // or module variables in place (a second launch would start from other data).
+    // timing events' resolution is a smaller share. Single launches where the original updates a
+    // buffer or module variable in place (a second launch would start from other data).
     int launches_per_time = 1;
     bool time = true;
     // Variant only: check with this build, then time the plain one and compare its outputs too.
