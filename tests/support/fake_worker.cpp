@@ -115,7 +115,12 @@ int run_fake_replay() {
             const gi::worker::RunSpec spec = gi::worker::run_spec_from(*m);
             gi::worker::RunResult result;
             result.elements = 100;
-            result.times_ms = {1, 1, 1};
+            // GI_FAKE_TIME_MS: the kernel's time (1 ms unless set); the request's launches per timed
+            // repetition are reported back, as gi-worker does for a case it may batch.
+            const double time_ms = std::getenv("GI_FAKE_TIME_MS") ? std::atof(std::getenv("GI_FAKE_TIME_MS")) : 1.0;
+            result.times_ms = {time_ms, time_ms, time_ms};
+            result.launches_per_time = spec.launches_per_time;
+            if (spec.launches_per_time > 1) log("batched", slot, spec.role + ":" + std::to_string(spec.launches_per_time));
             result.poisonable = "1,0";
             const std::string oracle = std::getenv("GI_FAKE_ORACLE") ? std::getenv("GI_FAKE_ORACLE") : "";
             if (spec.role == "original") {

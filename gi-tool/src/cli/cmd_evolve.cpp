@@ -159,7 +159,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     const OutMode mode = c.resume ? OutMode::Resume : c.restart ? OutMode::Restart : OutMode::Fresh;
     const std::string out = c.out;
     const std::string evaluator_name = c.evaluator.name;
-    kernel_path_from(c.kernel);
+    kernel_path_from(c.kernel);  // a missing KERNEL.cu is named before the evaluator's options are read
     check_evolve_options(options);
     const EvaluatorSettings evaluator_options = evaluator_settings(app, c.evaluator, c.kernel);
 

@@ -884,6 +884,16 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                         std::to_string(t.worker_restarts) + "), for " + std::to_string(t.variants) + " variants");
     }
     if (const std::string gate = t.gate.note(s.options.sanitize_batch); !gate.empty()) notes.push_back(gate);
+    std::string batched;
+    for (std::size_t i = 0; i < s.slots.size(); ++i)
+        if (s.slots[i].launches_per_time > 1)
+            batched += (batched.empty() ? "" : ", ") + s.slots[i].path.filename().string() + " " +
+                       std::to_string(s.slots[i].launches_per_time);
+    if (!batched.empty())
+        notes.push_back("timing: the kernel takes under " + number_text(s.options.batch_timing_below_ms) +
+                        " ms, so each timed repetition was the mean of a batch of launches back to back, the original's "
+                        "and every variant's alike (launches per case: " + batched + "; --batch-timing-below-ms 0 times "
+                        "single launches)");
     if (s.builder && s.builder->device_side())
         notes.push_back("variants were compiled with NVRTC from the kernel file's device side (its host code and host "
                         "headers set aside; nvcc built the same device code from it); the validated result was built by "
