@@ -1,8 +1,6 @@
 #include "cli/args.hpp"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstdlib>
 
 #include "util/error.hpp"
 
@@ -74,32 +72,6 @@ std::string Args::required(const std::string& option) const {
     auto v = value(option);
     if (!v) throw UsageError("missing required option " + option);
     return *v;
-}
-
-long long Args::integer(const std::string& option, long long fallback, long long min, long long max) const {
-    auto v = value(option);
-    if (!v) return fallback;
-    errno = 0;
-    char* end = nullptr;
-    const long long parsed = std::strtoll(v->c_str(), &end, 10);
-    if (v->empty() || *end != '\0' || errno == ERANGE)
-        throw UsageError("option " + option + " needs an integer, got '" + *v + "'");
-    if (parsed < min || parsed > max)
-        throw UsageError("option " + option + " must be between " + std::to_string(min) + " and " +
-                         std::to_string(max) + ", got " + *v);
-    return parsed;
-}
-
-double Args::number(const std::string& option, double fallback, double min, double max) const {
-    auto v = value(option);
-    if (!v) return fallback;
-    char* end = nullptr;
-    const double parsed = std::strtod(v->c_str(), &end);
-    if (v->empty() || *end != '\0') throw UsageError("option " + option + " needs a number, got '" + *v + "'");
-    if (parsed < min || parsed > max)
-        throw UsageError("option " + option + " must be between " + std::to_string(min) + " and " +
-                         std::to_string(max) + ", got " + *v);
-    return parsed;
 }
 
 std::vector<std::string> with(std::vector<std::string> base, const std::vector<std::string>& more) {

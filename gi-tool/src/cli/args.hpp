@@ -22,9 +22,6 @@ public:
     std::string required(const std::string& option) const;               // UsageError if absent
     const std::vector<std::string>& positional() const { return positional_; }
 
-    // Integer option with bounds; UsageError naming the option when malformed or out of range.
-    long long integer(const std::string& option, long long fallback, long long min, long long max) const;
-    double number(const std::string& option, double fallback, double min, double max) const;
 
 private:
     std::map<std::string, std::vector<std::string>> values_;

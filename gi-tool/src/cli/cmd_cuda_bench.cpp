@@ -11,6 +11,7 @@
 
 #include "cli/command.hpp"
 #include "cli/cuda_options.hpp"
+#include "cli/evaluator_options.hpp"
 #include "genome/genome_list.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 #include "evaluate/evaluator_factory.hpp"
@@ -83,13 +84,8 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     Rng rng(c.seed);
 
     const Grammar grammar = grammar_from(c.kernel);
-    EvaluatorSettings settings;
+    EvaluatorSettings settings = evaluator_settings_for(c.kernel);
     settings.cuda = cuda_evaluator_options(app, c.cuda, c.compiler, c.kernel.block_size);
-    settings.kernel_path = c.kernel.path;
-    if (!c.kernel.functions.empty()) settings.function = c.kernel.functions.front();
-    const CompileSettings compile = compile_settings_from(c.kernel);
-    settings.include_dirs = compile.include_dirs;
-    settings.compile_options = compile.options;
     CudaEvaluator evaluator(grammar, cuda_options_for(settings));
 
     std::vector<Variant> variants;

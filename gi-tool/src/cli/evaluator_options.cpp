@@ -7,6 +7,9 @@
 namespace gi::cli {
 namespace {
 
+// --arch, --nvcc and --jobs: read by compile-only and cuda alike.
+const char* const kCompilerGroup = "compiler options (compile-only and cuda evaluators)";
+
 // Each group of options and the evaluators that read it.
 struct OptionGroup {
     std::string name;
@@ -16,7 +19,7 @@ const std::vector<OptionGroup>& option_groups() {
     static const std::vector<OptionGroup> groups{
         {"fake evaluator options", {"fake"}},
         {"compile-only evaluator options", {"compile-only"}},
-        {"compiler options (compile-only and cuda evaluators)", {"compile-only", "cuda"}},
+        {kCompilerGroup, {"compile-only", "cuda"}},
         {"cuda evaluator options", {"cuda"}},
     };
     return groups;
@@ -33,6 +36,16 @@ bool describes_the_kernel(const std::string& option) { return option == "--grid"
 
 }  // namespace
 
+EvaluatorSettings evaluator_settings_for(const KernelSettings& kernel) {
+    EvaluatorSettings s;
+    s.kernel_path = kernel.path;
+    if (!kernel.functions.empty()) s.function = kernel.functions.front();
+    const CompileSettings compile = compile_settings_from(kernel);
+    s.include_dirs = compile.include_dirs;
+    s.compile_options = compile.options;
+    return s;
+}
+
 void add_evaluator_options(CommandLine& app, EvaluatorCommandLine& e) {
     std::string kinds;
     for (const EvaluatorKind& kind : evaluator_kinds()) kinds += "\n" + kind.name + ": " + kind.summary;
@@ -44,17 +57,12 @@ void add_evaluator_options(CommandLine& app, EvaluatorCommandLine& e) {
     app.add_list("--nvcc-flag", e.nvcc_flags, "WORD", "extra nvcc word, repeatable (e.g. -std=c++17)").group(group_of("compile-only"));
     app.add_integer("--compile-timeout", e.compile_timeout_s, 1, 3600, "seconds before a compile is abandoned")
         .group(group_of("compile-only"));
-    add_compiler_options(app, e.compiler, option_groups()[2].name);
+    add_compiler_options(app, e.compiler, kCompilerGroup);
     add_cuda_options(app, e.cuda, group_of("cuda"));
 }
 
 EvaluatorSettings evaluator_settings(const CommandLine& app, const EvaluatorCommandLine& e, const KernelSettings& kernel) {
-    const auto known = evaluator_kinds();
-    if (std::none_of(known.begin(), known.end(), [&](const EvaluatorKind& k) { return k.name == e.name; })) {
-        std::string names;
-        for (const EvaluatorKind& k : known) names += (names.empty() ? "" : ", ") + k.name;
-        throw UsageError("--evaluator: unknown evaluator '" + e.name + "' (known: " + names + ")");
-    }
+    require_evaluator_kind(e.name);
     // An option meant for another evaluator is almost always a mistake worth hearing about.
     for (const OptionGroup& group : option_groups()) {
         if (std::find(group.kinds.begin(), group.kinds.end(), e.name) != group.kinds.end()) continue;
@@ -62,12 +70,7 @@ EvaluatorSettings evaluator_settings(const CommandLine& app, const EvaluatorComm
             if (!describes_the_kernel(option))
                 throw UsageError("option " + option + " does not apply to --evaluator " + e.name);
     }
-    EvaluatorSettings s;
-    s.kernel_path = kernel.path;
-    if (!kernel.functions.empty()) s.function = kernel.functions.front();
-    const CompileSettings compile = compile_settings_from(kernel);
-    s.include_dirs = compile.include_dirs;
-    s.compile_options = compile.options;
+    EvaluatorSettings s = evaluator_settings_for(kernel);
     for (const std::string& setting : e.fake) apply_fake_setting(s.fake, setting, "--fake");
     s.compile_only.nvcc.nvcc = e.compiler.nvcc;
     if (!e.compiler.arch.empty()) s.compile_only.nvcc.arch = e.compiler.arch;

@@ -21,6 +21,9 @@ struct EvaluatorCommandLine {
 };
 void add_evaluator_options(CommandLine& app, EvaluatorCommandLine& evaluator);
 
+// What every kind takes from the kernel options: its file, first function and compile settings.
+EvaluatorSettings evaluator_settings_for(const KernelSettings& kernel);
+
 // The chosen kind's settings, with the kernel's file, function and compile settings.
 EvaluatorSettings evaluator_settings(const CommandLine& app, const EvaluatorCommandLine& evaluator, const KernelSettings& kernel);
 

@@ -50,6 +50,15 @@ const std::vector<Entry>& entries() {
     return table;
 }
 
+const Entry& entry_named(const std::string& name) {
+    std::string known;
+    for (const Entry& entry : entries()) {
+        if (entry.kind.name == name) return entry;
+        known += (known.empty() ? "" : ", ") + entry.kind.name;
+    }
+    throw UsageError("--evaluator: unknown evaluator '" + name + "' (known: " + known + ")");
+}
+
 }  // namespace
 
 CudaEvaluatorOptions cuda_options_for(const EvaluatorSettings& settings) {
@@ -70,13 +79,10 @@ const std::vector<EvaluatorKind>& evaluator_kinds() {
     return kinds;
 }
 
+void require_evaluator_kind(const std::string& name) { entry_named(name); }
+
 std::unique_ptr<Evaluator> make_evaluator(const std::string& name, const Grammar& grammar, const EvaluatorSettings& settings) {
-    std::string known;
-    for (const Entry& entry : entries()) {
-        if (entry.kind.name == name) return entry.make(grammar, settings);
-        known += (known.empty() ? "" : ", ") + entry.kind.name;
-    }
-    throw UsageError("--evaluator: unknown evaluator '" + name + "' (known: " + known + ")");
+    return entry_named(name).make(grammar, settings);
 }
 
 }  // namespace gi

@@ -34,6 +34,9 @@ struct EvaluatorKind {
 
 const std::vector<EvaluatorKind>& evaluator_kinds();
 
+// Throws gi::UsageError for a name no evaluator has, listing the known ones.
+void require_evaluator_kind(const std::string& name);
+
 // The cuda evaluator's options with the kernel's function, folder, -I and compile options added
 // (what make_evaluator("cuda", ...) constructs it with; gi-tool cuda-bench constructs it itself).
 CudaEvaluatorOptions cuda_options_for(const EvaluatorSettings& settings);
