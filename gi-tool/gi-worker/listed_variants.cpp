@@ -1,5 +1,6 @@
 #include "listed_variants.hpp"
 
+#include <chrono>
 #include <fstream>
 #include <iterator>
 
@@ -82,16 +83,28 @@ std::vector<OnceVariant> read_variant_list(const std::string& path) {
 // the kernel launched (launch_once restores the case's inputs first, so each variant starts from
 // the recorded state) and the module unloaded after a launch that succeeded. Throws gi::Error
 // (with `label` in front) for a module that cannot be read; returns the launch's result.
-CUresult run_listed_variant(Replay& replay, const OnceVariant& variant, const std::string& kernel_name, const std::string& label) {
+CUresult run_listed_variant(Replay& replay, const OnceVariant& variant, const std::string& kernel_name, const std::string& label,
+                            ListedRunTimes* times) {
+    using Clock = std::chrono::steady_clock;
+    auto ms_since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
+    ListedRunTimes ignored;
+    ListedRunTimes& t = times ? *times : ignored;
     std::ifstream in(variant.cubin_path, std::ios::binary);
     const std::string cubin((std::istreambuf_iterator<char>(in)), {});
     if (cubin.empty()) throw Error(label + variant.cubin_path + ": cannot read the compiled module");
     const LaunchShape shape = shape_from(variant.shape, replay.test_case());
+    auto start = Clock::now();
     CUmodule module = nullptr;
     check_cuda(cuModuleLoadData(&module, cubin.data()), "loading the compiled module");
     const CUfunction kernel = find_kernel(module, variant.kernel.empty() ? kernel_name : variant.kernel);
-    const CUresult r = replay.launch_once(kernel, shape, variable_places(module, replay.test_case()));
+    const VariablePlaces places = variable_places(module, replay.test_case());
+    t.load_ms += ms_since(start);
+    start = Clock::now();
+    const CUresult r = replay.launch_once(kernel, shape, places);
+    t.launch_ms += ms_since(start);
+    start = Clock::now();
     if (r == CUDA_SUCCESS) check_cuda(cuModuleUnload(module), "unloading the compiled module");
+    t.unload_ms += ms_since(start);
     return r;
 }
 

@@ -33,6 +33,11 @@ VariablePlaces variable_places(CUmodule module, const TestCase& tc, const std::s
 // One listed variant run once on the case: its module loaded, the kernel launched on the restored
 // case and the module unloaded after a launch that succeeded. Throws gi::Error (with `label` in
 // front) for a module that cannot be read; returns the launch's result.
-CUresult run_listed_variant(Replay& replay, const OnceVariant& variant, const std::string& kernel_name, const std::string& label);
+// `times`, when given, gets the module load, launch and unload times added (ms).
+struct ListedRunTimes {
+    double load_ms = 0, launch_ms = 0, unload_ms = 0;
+};
+CUresult run_listed_variant(Replay& replay, const OnceVariant& variant, const std::string& kernel_name, const std::string& label,
+                            ListedRunTimes* times = nullptr);
 
 }  // namespace gi::worker

@@ -7,6 +7,7 @@
 
 #include "cuda_driver.hpp"
 #include "variant/barrier_guard.hpp"
+#include "variant/shared_guard.hpp"
 
 namespace gi::worker {
 namespace {
@@ -486,6 +487,12 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
         const unsigned int stopped = guard ? overrun_flag(*guard) : 0u;
         report.stages.check_ms = ms_since(check_start);
         progress("checked");
+        if (stopped == kSharedOutOfBounds) {
+            report.outcome = RunReport::Outcome::OutOfBounds;
+            report.detail = "an access to a __shared__ array fell outside it (on the GPU: an illegal address that "
+                            "ends the context); the shared-memory guard kept it inside";
+            return report;
+        }
         if (stopped != 0u) {
             report.outcome = RunReport::Outcome::LoopOverrun;
             const std::string budget = std::to_string(static_cast<double>(guard->budget_ns) / 1e6) +

@@ -78,10 +78,11 @@ struct RunRequest {
 
 struct RunReport {
     // LoopOverrun: the guarded check run ended because a loop passed its deadline (the context
-    // is fine, the worker stays). Corrupted: the variant changed the worker's own copies of a case
+    // is fine, the worker stays). OutOfBounds: the shared-memory guard kept an access inside its
+    // array (variant/shared_guard.hpp), where the plain build would fault. Corrupted: the variant changed the worker's own copies of a case
     // (it wrote past its buffers into a neighbouring allocation without faulting); the worker must
     // be replaced, or every later variant would be judged and timed on damaged data.
-    enum class Outcome { Ok, LoadError, LaunchError, Fault, LoopOverrun, Corrupted } outcome = Outcome::Ok;
+    enum class Outcome { Ok, LoadError, LaunchError, Fault, LoopOverrun, OutOfBounds, Corrupted } outcome = Outcome::Ok;
     std::string cuda_error;       // CUDA_ERROR_... name when not Ok
     std::string detail;
     bool sticky = false;          // the context is unusable: the worker must exit
@@ -198,7 +199,7 @@ private:
     void keep_golden_copies();
     // Reads the GPU clock and sets the guard's deadline to now + budget, before the check launch.
     void arm(const LoopGuard& guard);
-    unsigned int overrun_flag(const LoopGuard& guard);  // 0, 1 (a loop stopped), kBarrierOverrun or kBarrierSplitWarp
+    unsigned int overrun_flag(const LoopGuard& guard);  // 0, 1 (a loop stopped), kBarrierOverrun, kBarrierSplitWarp or kSharedOutOfBounds
 
     TestCase tc_;
     std::vector<Tolerance> tolerances_;

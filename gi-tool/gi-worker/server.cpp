@@ -48,6 +48,7 @@ std::string outcome_name(RunReport::Outcome o) {
         case RunReport::Outcome::LaunchError: return "launch-error";
         case RunReport::Outcome::Fault: return "fault";
         case RunReport::Outcome::LoopOverrun: return "loop-overrun";
+        case RunReport::Outcome::OutOfBounds: return "out-of-bounds";
         case RunReport::Outcome::Corrupted: return "corrupted";
     }
     return "fault";
@@ -91,21 +92,33 @@ public:
     bool check_variants(const Message& m) {
         const CheckVariants request = check_variants_from(m);
         const std::string& case_path = request.case_path;
+        Checked checked;
+        auto start = std::chrono::steady_clock::now();
         if (!checked_case_ || checked_case_path_ != case_path) {
             checked_case_.reset();
             checked_case_ = std::make_unique<Replay>(read_test_case(case_path, CaseLoad::Data), std::vector<Tolerance>{}, 0, gpu_.stream);
             checked_case_path_ = case_path;
+            checked.case_ms = ms_since(start);
         }
         const std::vector<OnceVariant> variants = read_variant_list(request.variants_file);
+        ListedRunTimes times;
         for (std::size_t k = 0; k < variants.size(); ++k) {
-            const CUresult r = run_listed_variant(*checked_case_, variants[k], request.kernel, "");
+            const CUresult r = run_listed_variant(*checked_case_, variants[k], request.kernel, "", &times);
             if (r != CUDA_SUCCESS) {
-                reply(to_message(Checked{k, "variant " + std::to_string(k + 1) + ": the kernel failed: " + cuda_error_name(r)}));
+                checked.ran = k;
+                checked.error = "variant " + std::to_string(k + 1) + ": the kernel failed: " + cuda_error_name(r);
+                reply(to_message(checked));
                 return false;
             }
         }
+        start = std::chrono::steady_clock::now();
         check_cuda(cuCtxSynchronize(), "synchronising after the checks");
-        reply(to_message(Checked{variants.size(), ""}));
+        checked.sync_ms = ms_since(start);
+        checked.ran = variants.size();
+        checked.load_ms = times.load_ms;
+        checked.launch_ms = times.launch_ms;
+        checked.unload_ms = times.unload_ms;
+        reply(to_message(checked));
         return true;
     }
 

@@ -127,6 +127,15 @@ TEST(CudaOptions, BarrierGuardIsOnWithTheLoopGuardUnlessTurnedOff) {
     expect_refused({"--cases", "c", "--no-loop-guard", "--no-barrier-guard"}, "--no-barrier-guard");
 }
 
+TEST(CudaOptions, SharedGuardIsOnWithTheLoopGuardUnlessTurnedOff) {
+    EXPECT_TRUE(parsed({"--cases", "c"}).shared_guard);
+    EXPECT_FALSE(parsed({"--cases", "c", "--no-shared-guard"}).shared_guard);
+    EXPECT_TRUE(parsed({"--cases", "c", "--no-shared-guard"}).barrier_guard);
+    EXPECT_FALSE(parsed({"--cases", "c", "--no-loop-guard"}).shared_guard);
+    expect_documented("--no-shared-guard");
+    expect_refused({"--cases", "c", "--no-loop-guard", "--no-shared-guard"}, "--no-shared-guard");
+}
+
 TEST(CudaOptions, PairedGuardBuildIsTheDefault) {
     EXPECT_TRUE(parsed({"--cases", "c"}).paired_guard_build);
     EXPECT_FALSE(parsed({"--cases", "c", "--separate-guard-build"}).paired_guard_build);

@@ -114,7 +114,7 @@ TEST(ModuleVariables, FindsTheGuardedCopiesOfAPairedBuild) {
     if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC";
     const std::string source = "__constant__ float w[4];\nstatic __device__ int hidden;\nnamespace ns { __device__ int n; }\n"
                                "__global__ void k(float* o) { for (int i = 0; i < 2; i++) o[i] = w[i] + hidden + ns::n; }\n";
-    const LoopGuardResult paired = paired_source(source, "vars.cu", true);
+    const LoopGuardResult paired = paired_source(source, "vars.cu");
     const std::vector<ModuleVariable> found = module_variables(cubin_of(paired.source));
     EXPECT_EQ(guarded_variable_name("w", found, kGuardedNamespace), "_ZN10gi_guarded1wE");
     EXPECT_EQ(guarded_variable_name("_ZN2ns1nE", found, kGuardedNamespace), "_ZN10gi_guarded2ns1nE");

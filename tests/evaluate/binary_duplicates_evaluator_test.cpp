@@ -219,6 +219,12 @@ TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOw
     bool noted = false;
     for (const std::string& note : e.run_notes()) noted = noted || note.find("checks' wall time: memcheck ") != std::string::npos;
     EXPECT_TRUE(noted);
+    // And the sessions' part by what the worker said it did: the fake one says 2 ms of module
+    // loading a variant, for the 4 variants its sessions ran (the batch it reported on included).
+    EXPECT_NEAR(e.stats().gate.session_times.at("memcheck").loads, 0.008, 1e-9);
+    bool parts = false;
+    for (const std::string& note : e.run_notes()) parts = parts || note.find("in sessions, seconds: memcheck: start-up waited ") != std::string::npos;
+    EXPECT_TRUE(parts);
 
     // Started ahead (search calls expect_checks() before it begins): the first gate finds its
     // memcheck sessions running and starts none; without sessions there is nothing to start.

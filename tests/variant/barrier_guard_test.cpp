@@ -100,7 +100,7 @@ TEST(HangGuard, GuardsBarriersThenLoopsBehindOnePreamble) {
     EXPECT_NE(preamble.find("void gi_guarded_syncthreads(unsigned int site)"), std::string::npos);
     EXPECT_FALSE(guard_hangs("__global__ void k(int* p) { p[0] = 1; }\n").any());
     // Barriers off: guard_loops's result, barriers left as they are.
-    const LoopGuardResult loops_only = guard_hangs(source, "variant.cu", false);
+    const LoopGuardResult loops_only = guard_hangs(source, "variant.cu", HangGuards{false, true});
     EXPECT_EQ(loops_only.barriers, 0);
     EXPECT_EQ(loops_only.source, guard_loops(source).source);
 }

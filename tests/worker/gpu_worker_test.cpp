@@ -296,6 +296,48 @@ TEST_F(GpuWorker, GuardedBarrierDeadlocksEndWithoutARestart) { barrier_deadlocks
 
 TEST_F(GpuWorker, PairedBarrierDeadlocksEndWithoutARestart) { barrier_deadlocks_end_without_a_restart(*this, true); }
 
+// row_filter's killed variants (bench/results/2026-11-26-h200-guard.md): an index that grows
+// without bound reads a shared tile far past its end, which faults on the GPU.
+const std::string kRunawaySharedRead = variant(
+    "__shared__ float tile[256];\n"
+    "    tile[threadIdx.x] = i < n ? in[i] : 0.0f;\n"
+    "    __syncthreads();\n"
+    "    float sum = 0.0f;\n"
+    "    for (int k = 0; k < (1 << 30); k += 4096) sum += tile[threadIdx.x + k];\n"
+    "    if (i < n) out[i] = 2.0f * in[i] + (sum == 12345.0f ? 1.0f : 0.0f);");
+
+// `paired`: both builds in one module (guard-paired=1), else the guarded one in front (guard-bytes).
+void shared_out_of_bounds_ends_without_a_restart(GpuWorker& t, bool paired) {
+    auto run = [&](const std::string& source) { return paired ? t.evaluate_paired(source) : t.evaluate_guarded(source); };
+    const auto start = std::chrono::steady_clock::now();
+    RunVerdict v = run(kRunawaySharedRead);
+    EXPECT_EQ(v.result.status, EvalStatus::Crash) << v.result.detail;
+    EXPECT_TRUE(v.out_of_bounds) << v.result.detail;
+    EXPECT_NE(v.result.detail.find("__shared__ array"), std::string::npos) << v.result.detail;
+    EXPECT_FALSE(v.restart_worker);
+    EXPECT_TRUE(t.worker_->running());
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 3s);
+    // The same tile used within its bounds: correct, and timed.
+    v = run(variant("__shared__ float tile[256];\n    tile[threadIdx.x] = i < n ? in[i] : 0.0f;\n    __syncthreads();\n"
+                    "    if (i < n) out[i] = 2.0f * tile[threadIdx.x];"));
+    EXPECT_EQ(v.result.status, EvalStatus::Ok) << v.result.detail;
+    EXPECT_FALSE(v.out_of_bounds);
+    EXPECT_EQ(t.starts_, 1) << "the worker was replaced";
+}
+
+TEST_F(GpuWorker, GuardedSharedOutOfBoundsEndsWithoutARestart) { shared_out_of_bounds_ends_without_a_restart(*this, false); }
+
+TEST_F(GpuWorker, PairedSharedOutOfBoundsEndsWithoutARestart) { shared_out_of_bounds_ends_without_a_restart(*this, true); }
+
+// Without the guard the same variant faults and costs its worker: what the guard saves.
+TEST_F(GpuWorker, UnguardedSharedOutOfBoundsCostsTheWorker) {
+    const RunVerdict v = evaluate(cubin_of(kRunawaySharedRead), 5s);
+    EXPECT_NE(v.result.status, EvalStatus::Ok) << v.result.detail;
+    EXPECT_FALSE(v.out_of_bounds);
+    EXPECT_TRUE(v.restart_worker) << v.result.detail;
+    expect_next_variant_ok();
+}
+
 // `paired`: both builds in one module (guard-paired=1), else the guarded one in front (guard-bytes).
 void correct_loop_is_ok_and_timed(GpuWorker& t, bool paired) {
     const std::string source = variant(

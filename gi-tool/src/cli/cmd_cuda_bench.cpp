@@ -150,8 +150,9 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         const double so_far = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         std::printf("  %zu variants in %.1f s:", last, so_far);
         for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
-        std::printf(" (restarts %ld, timeouts %ld, loop overruns %ld, corrupting %ld)\n", evaluator.stats().worker_restarts,
-                    evaluator.stats().timeouts, evaluator.stats().loop_overruns, evaluator.stats().corrupting);
+        std::printf(" (restarts %ld, timeouts %ld, loop overruns %ld, shared out of bounds %ld, corrupting %ld)\n",
+                    evaluator.stats().worker_restarts, evaluator.stats().timeouts, evaluator.stats().loop_overruns,
+                    evaluator.stats().out_of_bounds, evaluator.stats().corrupting);
         std::fflush(stdout);
     }
     const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -219,9 +220,9 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::printf("\nworker restarts: %ld, timeouts: %ld, corrupting (wrote outside their buffers into the worker's "
                 "copies of a case; Crash, worker replaced): %ld\n",
                 s.worker_restarts, s.timeouts, s.corrupting);
-    std::printf("loop guard: %s; %ld runaway loops or barrier deadlocks stopped without a restart, %ld variants with loops ran unguarded "
-                "(their guarded build failed)\n",
-                evaluator.loop_guard() ? "on" : "off (--no-loop-guard)", s.loop_overruns, s.unguarded);
+    std::printf("loop guard: %s; %ld runaway loops or barrier deadlocks and %ld accesses outside a __shared__ array stopped "
+                "without a restart, %ld variants with loops ran unguarded (their guarded build failed)\n",
+                evaluator.loop_guard() ? "on" : "off (--no-loop-guard)", s.loop_overruns, s.out_of_bounds, s.unguarded);
     std::printf("original kernel: median %.4f ms, spread %.5f ms (%.2f%% of the median, %d repetitions%s)\n", original.median_ms,
                 original.spread_ms, 100 * original.spread_ms / original.median_ms, original.repetitions,
                 original_launches > 1 ? (", each the mean of " + std::to_string(original_launches) + " launches").c_str() : "");

@@ -71,6 +71,9 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
     integer("--loop-guard-margin-ms", o.guard_margin_ms, 0, 3600000,
             "a guarded loop stops, and a guarded barrier gives up, at the original's time x factor + N ms");
     flag("--no-barrier-guard", cuda.no_barrier_guard, "guard loops only; a barrier deadlock then costs a worker");
+    flag("--no-shared-guard", cuda.no_shared_guard,
+         "leave __shared__ array accesses unchecked in the guarded build; an access outside its array then faults and "
+         "costs a worker");
     flag("--separate-guard-build", cuda.separate_guard_build,
          "compile each variant's guarded build apart from its plain build (two compiles and two module loads instead "
          "of one; slower)");
@@ -112,7 +115,10 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
         throw UsageError("--no-barrier-guard has no effect with --no-loop-guard (which guards neither); drop one of them");
     if (!o.loop_guard && cuda.separate_guard_build)
         throw UsageError("--separate-guard-build has no effect with --no-loop-guard (there is no guarded build); drop one of them");
+    if (!o.loop_guard && cuda.no_shared_guard)
+        throw UsageError("--no-shared-guard has no effect with --no-loop-guard (there is no guarded build); drop one of them");
     o.barrier_guard = o.loop_guard && !cuda.no_barrier_guard;
+    o.shared_guard = o.loop_guard && !cuda.no_shared_guard;
     o.paired_guard_build = o.loop_guard && !cuda.separate_guard_build;
     o.reuse_binary_duplicates = !cuda.run_binary_duplicates;
     o.sanitize_prewarm = !cuda.no_sanitize_prewarm;

@@ -22,6 +22,7 @@ struct CudaCommandLine {
     CudaEvaluatorOptions options;
     bool no_loop_guard = false;
     bool no_barrier_guard = false;
+    bool no_shared_guard = false;
     bool separate_guard_build = false;
     bool run_binary_duplicates = false;
     bool no_sanitize_prewarm = false;

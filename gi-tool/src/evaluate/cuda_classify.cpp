@@ -50,6 +50,13 @@ RunVerdict classify_run_reply(const worker::Message& reply) {
         v.loop_overrun = true;
         return v;
     }
+    if (outcome == "out-of-bounds") {
+        // Where the plain build would have faulted and ruined its context, the guarded one went on:
+        // a crash, and the worker stays.
+        v.result.status = EvalStatus::Crash;
+        v.out_of_bounds = true;
+        return v;
+    }
     if (outcome == "corrupted") {
         // It wrote past its buffers into the worker's own copies of a case without faulting. A
         // crash, so it is never accepted whatever its outputs; the worker is replaced even if an

@@ -16,6 +16,7 @@ struct RunVerdict {
     double worst_error = 0;
     bool restart_worker = false;       // the worker is gone or its context is unusable
     bool loop_overrun = false;         // the loop guard stopped the check run (status Timeout)
+    bool out_of_bounds = false;        // the shared-memory guard kept an access inside its array (Crash, no restart)
     bool corrupting = false;           // it changed the worker's copies of a case (status Crash, restart)
     bool guard_unusable = false;       // a guarded build was sent but the check ran without it
     bool has_stages = false;           // the reply carried per-stage wall times:

@@ -655,6 +655,7 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
                 run_variant_request(index, to_message(run_spec(index, "variant", code, g, time, &build, instance_of(variant.genome))));
             v = classify_run_reply(reply);
             if (v.loop_overrun) ++stats.loop_overruns;
+            if (v.out_of_bounds) ++stats.out_of_bounds;
             if (v.corrupting) ++stats.corrupting;
             if (v.guard_unusable) ++unguarded_runs;
             if (v.has_stages) {

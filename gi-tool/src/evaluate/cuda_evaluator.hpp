@@ -64,6 +64,8 @@ struct CudaEvaluatorOptions {
                                             // so one whose loop runs away ends by itself, without a restart
     int guard_margin_ms = 2;                // the guard stops loops at the original's time x factor + this
     bool barrier_guard = true;              // with loop_guard: its __syncthreads() guarded too (variant/barrier_guard.hpp)
+    bool shared_guard = true;               // with loop_guard: its __shared__ array accesses kept inside their
+                                            // arrays (variant/shared_guard.hpp), so such a fault costs no worker
     bool paired_guard_build = true;         // the guarded build in the plain one's module (one compile, one
                                             // load; variant/paired_build.hpp), where the file allows it
     bool reuse_binary_duplicates = true;    // a variant built to the same program as an earlier one in its batch
@@ -114,6 +116,7 @@ struct CudaEvaluatorStats {
     long worker_restarts = 0;
     long timeouts = 0;            // variants killed at their allowance (the hard timeout)
     long loop_overruns = 0;       // variants the loop guard stopped (Timeout too, but no restart)
+    long out_of_bounds = 0;       // variants the shared-memory guard stopped (Crash, no restart)
     long corrupting = 0;          // variants that changed the worker's copies of a case (Crash, restart)
     long unguarded = 0;           // variants with loops checked without the guard (guarded build failed)
     long guard_compiled = 0;      // of `compiled`, the separate loop-guarded builds

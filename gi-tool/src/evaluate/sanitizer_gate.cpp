@@ -29,11 +29,26 @@ struct SessionCounts {
     std::string first_failure;  // why the first session check that did not pass did not
     std::map<std::string, double> seconds;  // wall seconds per checker, sessions and processes together
     std::map<std::string, long> variants;   // variants each checker ran
+    std::map<std::string, SessionTimes> times;
 
     void add(const std::string& tool, double s, std::size_t count) {
         std::lock_guard lock(mutex);
         seconds[tool] += s;
         variants[tool] += static_cast<long>(count);
+    }
+
+    void add_session(const std::string& tool, double s, const SanitizerSession& session) {
+        const worker::Checked& c = session.last_checked();
+        const double parts_ms = session.startup_wait_ms() + c.case_ms + c.load_ms + c.launch_ms + c.unload_ms + c.sync_ms;
+        std::lock_guard lock(mutex);
+        SessionTimes& t = times[tool];
+        t.startup += session.startup_wait_ms() / 1000;
+        t.cases += c.case_ms / 1000;
+        t.loads += c.load_ms / 1000;
+        t.launches += c.launch_ms / 1000;
+        t.unloads += c.unload_ms / 1000;
+        t.syncs += c.sync_ms / 1000;
+        t.other += std::max(0.0, s - parts_ms / 1000);
     }
 };
 
@@ -89,7 +104,9 @@ SessionOutcome check_in_sessions(const SanitizeContext& c, const std::vector<con
         ++counts.checks;
         const auto start = std::chrono::steady_clock::now();
         const bool passed = session->check(c.case_path, c.kernel, list_path, group.size(), allowance);
-        counts.add(tool, seconds_since(start), group.size());
+        const double took = seconds_since(start);
+        counts.add(tool, took, group.size());
+        counts.add_session(tool, took, *session);
         if (!passed) {
             std::lock_guard lock(counts.mutex);
             if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
@@ -197,6 +214,16 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
     if (stats.session_failure.empty()) stats.session_failure = session_counts.first_failure;
     for (const auto& [tool, s] : session_counts.seconds) stats.tool_seconds[tool] += s;
     for (const auto& [tool, n] : session_counts.variants) stats.tool_variants[tool] += n;
+    for (const auto& [tool, t] : session_counts.times) {
+        SessionTimes& sum = stats.session_times[tool];
+        sum.startup += t.startup;
+        sum.cases += t.cases;
+        sum.loads += t.loads;
+        sum.launches += t.launches;
+        sum.unloads += t.unloads;
+        sum.syncs += t.syncs;
+        sum.other += t.other;
+    }
     return results;
 }
 
@@ -221,6 +248,14 @@ std::string SanitizerGateStats::note(int batch_size) const {
         per_tool += (per_tool.empty() ? "" : ", ") + tool + " " + fixed(s, 1) + " s for " + std::to_string(n) + " variant runs";
     }
     if (!per_tool.empty()) line += "; checks' wall time: " + per_tool;
+    // And where the sessions' part of it went, so a slow checker says what is slow about it.
+    std::string parts;
+    for (const auto& [tool, t] : session_times) {
+        parts += (parts.empty() ? "" : "; ") + tool + ": start-up waited " + fixed(t.startup, 1) + ", cases " + fixed(t.cases, 1) +
+                 ", module loads " + fixed(t.loads, 1) + ", launches " + fixed(t.launches, 1) + ", unloads " +
+                 fixed(t.unloads, 1) + ", syncs " + fixed(t.syncs, 1) + ", the rest " + fixed(t.other, 1);
+    }
+    if (!parts.empty()) line += "; in sessions, seconds: " + parts;
     return line;
 }
 

@@ -35,6 +35,14 @@ struct SanitizeContext {
 };
 
 // The gate's counters over a run.
+// Where a checker's session checks spent their time (seconds): waiting for a session's start-up,
+// and in the worker loading cases, loading modules (the sanitizer instruments each as it loads),
+// launching, unloading and synchronising; `other` is the rest of their wall time (the request,
+// the log read, the parent).
+struct SessionTimes {
+    double startup = 0, cases = 0, loads = 0, launches = 0, unloads = 0, syncs = 0, other = 0;
+};
+
 struct SanitizerGateStats {
     long long checked = 0;          // variants run under compute-sanitizer
     long long batches = 0;          // batches they were run in
@@ -49,6 +57,7 @@ struct SanitizerGateStats {
     std::string session_failure;    // why the first batch that did not pass in a session did not
     std::map<std::string, double> tool_seconds;  // wall seconds of each checker's checks (they overlap)
     std::map<std::string, long> tool_variants;   // variant runs under each checker (reruns included)
+    std::map<std::string, SessionTimes> session_times;  // each checker's session checks, by part
 
     // One line for the run's notes ("" when the gate checked nothing); `batch_size` is
     // --sanitize-batch, which the line names.

@@ -65,10 +65,14 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
         return false;
     }
     failure_.clear();
+    checked_ = {};
+    startup_wait_ms_ = 0;
     try {
         if (hello_pending_) {
             hello_pending_ = false;
+            const auto start = std::chrono::steady_clock::now();
             const worker::Message ready = process_->receive("hello", timeout);
+            startup_wait_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
             if (ready.type != "ready") throw worker::WorkerFailure(worker::WorkerFailure::Kind::Protocol,
                                                                    "the worker answered '" + ready.type + "' to hello: " +
                                                                        ready.get("message"));
@@ -77,8 +81,10 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
             process_->request(to_message(worker::CheckVariants{case_path, kernel, list.string()}), timeout);
         if (reply.type != "checked") {
             failure_ = "the worker answered '" + reply.type + "': " + reply.get("message");
-        } else if (const worker::Checked checked = worker::checked_from(reply); !checked.error.empty() || checked.ran != count) {
-            failure_ = "the worker ran " + std::to_string(checked.ran) + " of " + std::to_string(count) + " variants: " + checked.error;
+        } else {
+            checked_ = worker::checked_from(reply);
+            if (!checked_.error.empty() || checked_.ran != count)
+                failure_ = "the worker ran " + std::to_string(checked_.ran) + " of " + std::to_string(count) + " variants: " + checked_.error;
         }
     } catch (const worker::WorkerFailure& e) {
         failure_ = std::string(e.what()) + "; its log ends: " + process_->log_tail(400);

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "process/process.hpp"
+#include "worker/case_messages.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {
@@ -50,6 +51,10 @@ public:
     // Why the last check did not pass ("" when it did): a report line, the worker's failure with
     // the end of its log, or the reply's error.
     const std::string& failure() const { return failure_; }
+    // The last check's reply (its times in the worker), and how long it waited for the session's
+    // start-up to finish first (ms; 0 once started).
+    const worker::Checked& last_checked() const { return checked_; }
+    double startup_wait_ms() const { return startup_wait_ms_; }
 
 private:
     std::string tool_;
@@ -59,6 +64,8 @@ private:
     std::uintmax_t log_read_ = 0;  // bytes of the log already read
     bool hello_pending_ = false;   // the start-up's hello is sent, its reply not yet read
     std::string failure_;
+    worker::Checked checked_;
+    double startup_wait_ms_ = 0;
 };
 
 // How the sessions' places are shared between checkers.

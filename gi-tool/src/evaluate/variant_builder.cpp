@@ -12,6 +12,7 @@
 #include "util/hash.hpp"
 #include "variant/hang_guard.hpp"
 #include "variant/loop_guard.hpp"
+#include "variant/shared_guard.hpp"
 #include "variant/paired_build.hpp"
 
 namespace gi {
@@ -215,12 +216,15 @@ std::vector<std::string> VariantBuilder::flags_of(const Variant& v) const {
 // compile per run, not one per variant.
 void VariantBuilder::decide_pairing() {
     pairing_ = false;
-    if (!options_.loop_guard || !options_.paired_guard_build) return;
+    guards_ = HangGuards{options_.barrier_guard, options_.shared_guard};
+    if (!options_.loop_guard) return;
+    std::vector<std::string> flags = options_.compile_options;
+    flags.insert(flags.end(), strict_flags_.begin(), strict_flags_.end());
+    decide_shared_guard(flags);
+    if (!options_.paired_guard_build) return;
     std::string why = paired_build_refusal(original_, function_);
     if (why.empty()) {
-        std::vector<std::string> flags = options_.compile_options;
-        flags.insert(flags.end(), strict_flags_.begin(), strict_flags_.end());
-        const DeviceCompileResult r = compile(paired_source(original_, "variant.cu", options_.barrier_guard).source, flags);
+        const DeviceCompileResult r = compile(paired_source(original_, "variant.cu", guards_).source, flags);
         if (r.ok) {
             pairing_ = true;
             return;
@@ -230,16 +234,28 @@ void VariantBuilder::decide_pairing() {
     std::cerr << "gi-tool: note: each variant's loop-guarded build is compiled and loaded separately (" << why << ")\n";
 }
 
+// The shared-memory guard's checks must compile where the original's accesses are; when they do
+// not (a name shadowed by a class with its own operator[], say), the run goes without that guard
+// instead of leaving every variant's build unguarded.
+void VariantBuilder::decide_shared_guard(const std::vector<std::string>& flags) {
+    if (!guards_.shared_arrays || guard_shared_arrays(original_).accesses == 0) return;
+    const DeviceCompileResult r = compile(guard_hangs(original_, "variant.cu", guards_).source, flags);
+    if (r.ok) return;
+    guards_.shared_arrays = false;
+    std::cerr << "gi-tool: note: the shared-memory guard is off for this kernel (its checked accesses do not compile: "
+              << first_error_lines(r.log, 1) << "); a variant that indexes a __shared__ array out of bounds costs a worker\n";
+}
+
 // The guarded source, or "" when there is nothing to guard.
 std::string VariantBuilder::guarded_source(const std::string& source) const {
     if (!options_.loop_guard) return "";
-    LoopGuardResult g = guard_hangs(source, "variant.cu", options_.barrier_guard);
+    LoopGuardResult g = guard_hangs(source, "variant.cu", guards_);
     return g.any() ? std::move(g.source) : std::string();
 }
 
 std::string VariantBuilder::paired_source_of(const std::string& source) const {
     if (!pairing_ || !paired_build_refusal(source, function_).empty()) return "";
-    LoopGuardResult g = paired_source(source, "variant.cu", options_.barrier_guard);
+    LoopGuardResult g = paired_source(source, "variant.cu", guards_);
     return g.any() ? std::move(g.source) : std::string();
 }
 

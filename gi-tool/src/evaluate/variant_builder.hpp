@@ -18,6 +18,7 @@
 #include "evaluate/compile_pool.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 #include "variant/apply.hpp"
+#include "variant/hang_guard.hpp"
 
 namespace gi {
 
@@ -92,6 +93,7 @@ private:
                                      const std::vector<ProjectHeader>& headers = {});
     std::string device_side_differs(const DeviceSide& cut);
     void decide_pairing();
+    void decide_shared_guard(const std::vector<std::string>& flags);
     std::string guarded_source(const std::string& source) const;
     void count_compile(const DeviceCompileResult& code, bool guarded);
     void count(const VariantBuild& build);
@@ -108,6 +110,7 @@ private:
     std::vector<std::pair<std::string, std::string>> device_side_headers_;  // NVRTC's in-memory headers then
     std::vector<std::string> strict_flags_;  // kStrictFlags when the original compiles with them
     bool pairing_ = false;                   // variants' guarded copies share the plain build's module
+    HangGuards guards_;                      // which guards the guarded builds get (decide_pairing)
     std::string nvrtc_refusal_;
     BuildStats stats_;
     // Last, so it is destroyed first: its threads finish their compiles while everything they read

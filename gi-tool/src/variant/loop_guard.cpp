@@ -278,6 +278,40 @@ const std::string& loop_guard_preamble() {
         "    }\n"
         "    __threadfence_block();\n"
         "}\n"
+        // The shared-memory guard's checks (variant/shared_guard.hpp). An access outside its array
+        // goes to a spare word (or the array's start, for an element larger than the spare), so
+        // the kernel goes on and ends by itself. Anything but an array passes through unchecked:
+        // the name may be shadowed by a pointer in the access's scope.
+        "__shared__ unsigned long long gi_shared_spare[4];\n"
+        "template <class T> __device__ __forceinline__ T* gi_shared_refused(T* start) {\n"
+        "    gi_guard_stopped(4u);\n"
+        "    return sizeof(T) <= sizeof(gi_shared_spare) ? (T*)gi_shared_spare : start;\n"
+        "}\n"
+        "template <class T, class E, unsigned long long N>\n"
+        "__host__ __device__ __forceinline__ T* gi_shared_at(T* p, E (&whole)[N]) {\n"
+        "#ifdef __CUDA_ARCH__\n"
+        "    const volatile char* at = (const volatile char*)p;\n"
+        "    const volatile char* begin = (const volatile char*)whole;\n"
+        "    if (at >= begin && at + sizeof(T) <= begin + sizeof(whole)) return p;\n"
+        "    return gi_shared_refused((T*)whole);\n"
+        "#else\n"
+        "    return p;\n"
+        "#endif\n"
+        "}\n"
+        "template <class T, class A> __host__ __device__ __forceinline__ T* gi_shared_at(T* p, const A&) { return p; }\n"
+        // extern __shared__ T name[]: the array is the launch's dynamic shared memory.
+        "template <class T, class E> __host__ __device__ __forceinline__ T* gi_shared_dyn(T* p, E* base) {\n"
+        "#ifdef __CUDA_ARCH__\n"
+        "    if (!__isShared((const void*)base)) return p;\n"
+        "    unsigned int size;\n"
+        "    asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(size));\n"
+        "    const long long offset = (const volatile char*)p - (const volatile char*)base;\n"
+        "    if (offset >= 0 && offset + (long long)sizeof(T) <= (long long)size) return p;\n"
+        "    return gi_shared_refused((T*)base);\n"
+        "#else\n"
+        "    return p;\n"
+        "#endif\n"
+        "}\n"
         "#line 1\n";
     return preamble;
 }

@@ -18,8 +18,10 @@ struct LoopGuardResult {
     std::string source;                  // the preamble, then the input with its loops guarded
     int guarded = 0;                     // loop conditions extended
     int barriers = 0;                    // __syncthreads() calls guarded (guard_hangs only)
+    int shared_accesses = 0;             // __shared__ array subscripts checked (guard_hangs only)
     std::vector<std::string> unguarded;  // "variant.cu:12: ..." for each loop left as it was, and why
-    bool any() const { return guarded > 0 || barriers > 0; }  // is there a guarded build to make?
+    // Is there a guarded build to make?
+    bool any() const { return guarded > 0 || barriers > 0 || shared_accesses > 0; }
 };
 
 // Pure. `name` is used in the messages of `unguarded`. Skips comments, string and character
@@ -36,7 +38,8 @@ const std::string& loop_guard_preamble();
 inline constexpr const char* kLoopDeadlineSymbol = "gi_loop_deadline_ns";  // __constant__ u64, 0 = none
 inline constexpr const char* kLoopOverrunSymbol = "gi_loop_overrun";       // __device__ u32, 1 = a loop stopped,
                                                                             // 2 = a barrier gave up, 3 = a split
-                                                                            // warp; the largest cause seen wins
+                                                                            // warp, 4 = a shared array's bounds;
+                                                                            // the largest cause seen wins
 inline constexpr const char* kLoopClockKernel = "gi_loop_clock";           // extern "C" kernel(u64* now)
 
 }  // namespace gi

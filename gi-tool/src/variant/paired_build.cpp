@@ -28,8 +28,8 @@ std::string paired_build_refusal(const std::string& source, const std::string& f
     return "";
 }
 
-LoopGuardResult paired_source(const std::string& plain_source, const std::string& name, bool barriers) {
-    LoopGuardResult guarded = guard_hangs(plain_source, name, barriers);
+LoopGuardResult paired_source(const std::string& plain_source, const std::string& name, HangGuards guards) {
+    LoopGuardResult guarded = guard_hangs(plain_source, name, guards);
     const std::string& preamble = loop_guard_preamble();
     const std::string body = guarded.source.substr(preamble.size());
     // The plain copy ends without a newline now and then; the namespace must open on its own line.

@@ -11,7 +11,7 @@
 // once doubled, only shows when the paired compile fails, and the caller then builds separately.
 #include <string>
 
-#include "variant/loop_guard.hpp"
+#include "variant/hang_guard.hpp"
 
 namespace gi {
 
@@ -24,8 +24,8 @@ std::string paired_build_refusal(const std::string& source, const std::string& f
 // list are guard_loops' for the variant (`name` in its messages). Compiler messages keep the kernel's line
 // numbers in both copies (`#line 1` before each), so the plain copy's errors read as the plain
 // build's would.
-// `barriers`: as guard_hangs's, which guards the copy.
+// `guards`: as guard_hangs's, which guards the copy.
 LoopGuardResult paired_source(const std::string& plain_source, const std::string& name = "variant.cu",
-                              bool barriers = true);
+                              HangGuards guards = {});
 
 }  // namespace gi

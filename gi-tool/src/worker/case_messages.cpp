@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi::worker {
 namespace {
@@ -96,14 +97,29 @@ CheckVariants check_variants_from(const Message& m) {
 }
 
 Message to_message(const Checked& c) {
-    Message m{"checked", {{"ran", std::to_string(c.ran)}}, {}};
+    Message m{"checked",
+              {{"ran", std::to_string(c.ran)},
+               {"case-ms", exact(c.case_ms)},
+               {"load-ms", exact(c.load_ms)},
+               {"launch-ms", exact(c.launch_ms)},
+               {"unload-ms", exact(c.unload_ms)},
+               {"sync-ms", exact(c.sync_ms)}},
+              {}};
     if (!c.error.empty()) m.fields["error"] = c.error;
     return m;
 }
 
 Checked checked_from(const Message& m) {
     expect_type(m, "checked");
-    return {static_cast<std::uint64_t>(std::max(0LL, m.integer("ran"))), m.get("error")};
+    Checked c;
+    c.ran = static_cast<std::uint64_t>(std::max(0LL, m.integer("ran")));
+    c.error = m.get("error");
+    c.case_ms = m.number("case-ms");
+    c.load_ms = m.number("load-ms");
+    c.launch_ms = m.number("launch-ms");
+    c.unload_ms = m.number("unload-ms");
+    c.sync_ms = m.number("sync-ms");
+    return c;
 }
 
 }  // namespace gi::worker

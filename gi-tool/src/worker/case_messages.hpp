@@ -62,6 +62,10 @@ CheckVariants check_variants_from(const Message& message);
 struct Checked {
     std::uint64_t ran = 0;  // variants run
     std::string error;      // why it stopped early ("" when all ran)
+    // Where the request's time went in the worker, in ms: loading the case (only when it changed),
+    // loading the variants' modules (instrumented by the sanitizer as they load), their launches
+    // (restores included) and unloads, and the final synchronisation.
+    double case_ms = 0, load_ms = 0, launch_ms = 0, unload_ms = 0, sync_ms = 0;
     bool operator==(const Checked&) const = default;
 };
 Message to_message(const Checked& checked);
