@@ -100,6 +100,11 @@ public:
             checked_case_path_ = case_path;
             checked.case_ms = ms_since(start);
         }
+        if (request.variants_file.empty()) {
+            // Only the case: a session started ahead opens it while the search goes on.
+            reply(to_message(checked));
+            return true;
+        }
         const std::vector<OnceVariant> variants = read_variant_list(request.variants_file);
         ListedRunTimes times;
         for (std::size_t k = 0; k < variants.size(); ++k) {
@@ -311,6 +316,16 @@ private:
                     if (spec.guard_budget_us <= 0) throw Error("the run request gives no guard-budget-us");
                     loop_guard.budget_ns = static_cast<std::uint64_t>(spec.guard_budget_us) * 1000u;
                     request.guard = &loop_guard;
+                    // The guards' checks take registers: a block that the plain kernel fits may be
+                    // too large for the guarded one, whose launch would then fail as if the variant had.
+                    const long threads = static_cast<long>(request.shape.block.x) * request.shape.block.y * request.shape.block.z;
+                    int fits = 0;
+                    if (cuFuncGetAttribute(&fits, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, loop_guard.kernel) == CUDA_SUCCESS &&
+                        fits > 0 && threads > fits) {
+                        request.guard = nullptr;
+                        guard_state = "unusable: its guarded build fits at most " + std::to_string(fits) +
+                                      " threads a block (registers), the launch has " + std::to_string(threads);
+                    }
                 } catch (const std::exception& e) {
                     guard_state = std::string("unusable: ") + e.what();
                 }

@@ -282,6 +282,41 @@ TEST_F(BinaryDuplicates, TheGateRunsOnItsOwnCasesAndTheFinalCheckOnATrainingCase
     }
 }
 
+// Sessions started ahead open the first gate case too (it took seconds under the sanitizer), so
+// the first check finds it open; without gate cases they open nothing ahead.
+TEST_F(BinaryDuplicates, SessionsStartedAheadOpenTheGateCase) {
+    write_test_case(gpu_test::scale_case(256), folder_.path() / "gate-cases");
+    const std::filesystem::path script = folder_.path() / "session-sanitizer";
+    std::ofstream(script) << "#!/bin/sh\nwhile [ \"$1\" != --log-file ]; do shift; done\n"
+                          << "for a; do worker=$a; done; exec \"$worker\"\n";
+    ::chmod(script.c_str(), 0755);
+    CudaEvaluatorOptions o = options(0);
+    o.sanitizer = script.string();
+    o.sanitize_jobs = 1;
+    o.sanitize_sessions = 1;
+    o.sanitize_cases = folder_.path() / "gate-cases";
+    CudaEvaluator e(grammar_, o);
+    e.expect_checks();
+    const int gate = e.gate_case(0);
+    EXPECT_EQ(e.sanitize_many({with_block("256")}, gate).front().status, EvalStatus::Ok);
+    std::vector<std::string> checks;
+    for (const gpu_test::FakeWorkerEvent& event : events())
+        if (event.what == "check-variants") checks.push_back(event.slot + ":" + event.detail);
+    EXPECT_EQ(checks, (std::vector<std::string>{"gate-cases:0", "gate-cases:1"}));
+    EXPECT_EQ(e.stats().gate.sessions_started, 1);
+
+    o.sanitize_cases.clear();
+    const std::size_t before = events().size();
+    CudaEvaluator training(grammar_, o);
+    training.expect_checks();
+    EXPECT_EQ(training.sanitize_many({with_block("256")}, 0).front().status, EvalStatus::Ok);
+    checks.clear();
+    const std::vector<gpu_test::FakeWorkerEvent> later = events();
+    for (std::size_t k = before; k < later.size(); ++k)
+        if (later[k].what == "check-variants") checks.push_back(later[k].slot + ":" + later[k].detail);
+    EXPECT_EQ(checks, (std::vector<std::string>{"cases:1"}));
+}
+
 // A kernel with barriers meets racecheck and synccheck in its first generation (a variant that
 // removes one): their sessions start ahead too, one each where --sanitize-sessions is 2.
 class BarrierKernelSessions : public gpu_test::FakeWorkerEvaluatorTest {

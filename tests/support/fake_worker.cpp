@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -90,7 +91,8 @@ int run_fake_replay() {
         } else if (m->type == "check-variants") {
             // A long-lived sanitizer session's request (evaluate/sanitizer_sessions.hpp): a list that
             // holds the 1024-thread launch gets a report in the fake sanitizer's log.
-            std::ifstream list(gi::worker::check_variants_from(*m).variants_file);
+            const gi::worker::CheckVariants request = gi::worker::check_variants_from(*m);
+            std::ifstream list(request.variants_file);
             int count = 0;
             bool report = false;
             for (std::string line; std::getline(list, line);) {
@@ -99,7 +101,8 @@ int run_fake_replay() {
             }
             const char* sanitizer_log = std::getenv("GI_FAKE_SANITIZER_LOG");
             if (report && sanitizer_log) std::ofstream(sanitizer_log, std::ios::app) << "========= Invalid __global__ read of size 4 bytes\n";
-            log("check-variants", slot, std::to_string(count));
+            // Logged with the folder of its case (gate-cases or cases) and the variants it ran.
+            log("check-variants", std::filesystem::path(request.case_path).parent_path().filename().string(), std::to_string(count));
             gi::worker::Checked checked;
             checked.ran = static_cast<std::uint64_t>(count);
             checked.load_ms = 2.0 * static_cast<double>(count);  // what the gate's note adds up

@@ -29,9 +29,9 @@ TEST(SharedGuard, ChecksEveryFullSubscriptOfASharedTile) {
     EXPECT_EQ(r.accesses, 2);
     EXPECT_EQ(r.arrays, std::vector<std::string>{"tile"});
     EXPECT_NE(r.source.find("__shared__ float tile[4][144];"), std::string::npos) << "the declaration is left alone";
-    EXPECT_NE(r.source.find("(*gi_shared_at(&tile[threadIdx.y][threadIdx.x], tile)) = src[threadIdx.x];"), std::string::npos)
+    EXPECT_NE(r.source.find("gi_shared_ix(tile, (threadIdx.y), (threadIdx.x)) = src[threadIdx.x];"), std::string::npos)
         << r.source;
-    EXPECT_NE(r.source.find("+= (*gi_shared_at(&tile[threadIdx.y][threadIdx.x + 8 + k], tile));"), std::string::npos) << r.source;
+    EXPECT_NE(r.source.find("+= gi_shared_ix(tile, (threadIdx.y), (threadIdx.x + 8 + k));"), std::string::npos) << r.source;
     EXPECT_EQ(lines(r.source), lines(source));
 }
 
@@ -39,7 +39,7 @@ TEST(SharedGuard, ExternArraysAreCheckedAgainstTheLaunchsDynamicSharedMemory) {
     const SharedGuardResult r = guard_shared_arrays(
         "extern __shared__ float scratch[];\n__global__ void k(int n) { scratch[threadIdx.x] = n; }\n");
     EXPECT_EQ(r.accesses, 1);
-    EXPECT_NE(r.source.find("(*gi_shared_dyn(&scratch[threadIdx.x], scratch)) = n;"), std::string::npos) << r.source;
+    EXPECT_NE(r.source.find("gi_shared_ix(scratch, (threadIdx.x)) = n;"), std::string::npos) << r.source;
 }
 
 TEST(SharedGuard, LeavesAddressesRowsMembersAndOtherNamesAlone) {
@@ -57,7 +57,7 @@ TEST(SharedGuard, LeavesAddressesRowsMembersAndOtherNamesAlone) {
     EXPECT_NE(r.source.find("float* row = tile[1];"), std::string::npos);
     EXPECT_NE(r.source.find("float* end = &tile[3][8];"), std::string::npos);
     EXPECT_NE(r.source.find("s.tile[0][0]"), std::string::npos);
-    EXPECT_NE(r.source.find("(m & (*gi_shared_at(&tile[0][1], tile)))"), std::string::npos) << r.source;
+    EXPECT_NE(r.source.find("(m & gi_shared_ix(tile, (0), (1)))"), std::string::npos) << r.source;
 }
 
 TEST(SharedGuard, NestedAccessesAndSeveralDeclaratorsInOneStatement) {
@@ -69,8 +69,8 @@ TEST(SharedGuard, NestedAccessesAndSeveralDeclaratorsInOneStatement) {
         "}\n");
     EXPECT_EQ(r.arrays, (std::vector<std::string>{"index", "other", "values"}));
     EXPECT_EQ(r.accesses, 4);
-    EXPECT_NE(r.source.find("out[0] = (*gi_shared_at(&values[(*gi_shared_at(&index[threadIdx.x], index))], values)) + "
-                            "(*gi_shared_at(&other[1][(*gi_shared_at(&index[0], index))], other));"),
+    EXPECT_NE(r.source.find("out[0] = gi_shared_ix(values, (gi_shared_ix(index, (threadIdx.x)))) + "
+                            "gi_shared_ix(other, (1), (gi_shared_ix(index, (0))));"),
               std::string::npos)
         << r.source;
 }
@@ -101,7 +101,7 @@ TEST(SharedGuard, IsPartOfTheGuardedBuildUnlessTurnedOff) {
     EXPECT_FALSE(off.any());
 }
 
-// What gi_shared_at and gi_shared_dyn must compile for: templates, volatile tiles, structs, dynamic
+// What gi_shared_ix must compile for: templates, volatile tiles, structs, dynamic
 // shared memory, and the name shadowed by a pointer and by a local array in another function.
 TEST(SharedGuard, GuardedAccessesCompileWithNvrtcInTheFormsKernelsUse) {
     if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";

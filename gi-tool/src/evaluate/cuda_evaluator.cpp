@@ -1009,9 +1009,15 @@ void CudaEvaluator::expect_checks() {
     // Every variant gets memcheck; racecheck and synccheck only those that removed a barrier, which
     // a kernel with barriers meets in its first generation: on the H200 stereo's first gate took
     // 13-15 s of a 45 s search while their sessions started, the later ones 0.1-2 s.
-    sessions->prewarm("memcheck", limit);
+    // With small cases recorded for the gate its first checks run on the first of them, which the
+    // sessions open now too; a training case (hundreds of MB in each) is left for the check.
+    const int first_gate = gate_case(0);
+    const std::string gate_path = first_gate >= 0 && first_gate < static_cast<int>(s.slots.size()) && s.slots[first_gate].gate
+                                      ? s.slots[first_gate].path.string()
+                                      : "";
+    sessions->prewarm("memcheck", limit, gate_path);
     if (count_barriers(s.original) > 0)
-        for (const char* tool : {"racecheck", "synccheck"}) sessions->prewarm(tool, sessions->capacity(tool));
+        for (const char* tool : {"racecheck", "synccheck"}) sessions->prewarm(tool, sessions->capacity(tool), gate_path);
 }
 
 std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>& variants, int case_index) {

@@ -38,7 +38,9 @@ std::vector<std::string> sanitizer_tool_arguments(const std::string& tool);
 class SanitizerSession {
 public:
     // Starts compute-sanitizer running `worker`; throws gi::Error when it cannot be started.
-    SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool);
+    // With `case_path`, the worker opens that case right after its start-up, ahead of the first check.
+    SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool,
+                     const std::string& case_path = "");
 
     // Runs the variants of `list` (gi-worker --variants lines, `count` of them) on the case, in
     // turn: true only when every one ran and the sanitizer reported nothing meanwhile. After false
@@ -63,6 +65,7 @@ private:
     std::unique_ptr<worker::WorkerProcess> process_;
     std::uintmax_t log_read_ = 0;  // bytes of the log already read
     bool hello_pending_ = false;   // the start-up's hello is sent, its reply not yet read
+    bool open_pending_ = false;    // likewise the case opened ahead
     std::string failure_;
     worker::Checked checked_;
     double startup_wait_ms_ = 0;
@@ -96,7 +99,8 @@ public:
     // Starts `count` sessions of `tool` now (within its pool), so their start-up (compute-sanitizer
     // and a CUDA context under it: seconds) overlaps whatever comes before the first check. Sessions
     // that cannot be started are skipped: acquire() tries again when needed.
-    void prewarm(const std::string& tool, int count);
+    // `case_path` (may be empty): the case their first checks will most likely run on.
+    void prewarm(const std::string& tool, int count, const std::string& case_path = "");
 
     // How many sessions of `tool` may exist at once.
     int capacity(const std::string& tool) const;

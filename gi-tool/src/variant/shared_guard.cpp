@@ -17,14 +17,17 @@ namespace {
 using grammar_detail::Scan;
 using grammar_detail::Token;
 
+constexpr int kMaxRank = 3;
+
 struct SharedArray {
     int rank = 0;         // subscripts of a full access: `tile[4][144]` has 2
     bool dynamic = false;  // extern __shared__ T name[]: its size is the launch's
     bool consistent = true;  // every declaration of the name agrees on rank and kind
 };
 
-struct Insertion {
+struct Edit {
     std::size_t at;
+    std::size_t erase = 0;  // bytes replaced at `at`
     std::string text;
 };
 
@@ -37,25 +40,31 @@ public:
         result.source = source;
         for (std::size_t i = 0; i < tokens_.size(); ++i)
             if (tokens_[i].is("__shared__")) declare(i, result);
-        std::vector<Insertion> insertions;
+        std::vector<Edit> edits;
         for (std::size_t i = 0; i < tokens_.size(); ++i) {
             if (!tokens_[i].identifier() || declarations_.count(i)) continue;
             const auto found = arrays_.find(std::string(tokens_[i].text));
             if (found == arrays_.end() || !found->second.consistent) continue;
             const SharedArray& array = found->second;
             if (!is_full_access(i, array.rank) || is_member(i) || is_address_taken(i) || is_declared(i)) continue;
-            std::size_t last = i + 1;
-            for (int d = 0; d < array.rank; ++d) last = static_cast<std::size_t>(scan_.match[last]) + 1;
-            const std::string name(tokens_[i].text);
-            insertions.push_back({tokens_[i].begin, array.dynamic ? "(*gi_shared_dyn(&" : "(*gi_shared_at(&"});
-            insertions.push_back({tokens_[last - 1].end, ", " + name + "))"});
+            // tile[a][b] -> gi_shared_ix(tile, (a), (b)): each index evaluated once, as before.
+            edits.push_back({tokens_[i].begin, 0, "gi_shared_ix("});
+            std::size_t open = i + 1;
+            for (int d = 0; d < array.rank; ++d) {
+                const std::size_t close = static_cast<std::size_t>(scan_.match[open]);
+                edits.push_back({tokens_[open].begin, 1, ", ("});
+                edits.push_back({tokens_[close].begin, 1, ")"});
+                if (d + 1 == array.rank) edits.push_back({tokens_[close].end, 0, ")"});
+                open = close + 1;
+            }
             ++result.accesses;
         }
         if (result.accesses == 0) return {source, 0, {}};
-        // Insertions never share a position (a nested access starts after its parent's name and
-        // ends before its parent's last ']'), so from the back each lands where it was computed.
-        std::stable_sort(insertions.begin(), insertions.end(), [](const Insertion& a, const Insertion& b) { return a.at > b.at; });
-        for (const Insertion& ins : insertions) result.source.insert(ins.at, ins.text);
+        // From the back. At one position a ']' replaced and an inner access's closing ')' inserted
+        // can meet (`a[b[i]]`): the replacement goes first, so the insertion lands before it.
+        std::stable_sort(edits.begin(), edits.end(),
+                         [](const Edit& a, const Edit& b) { return a.at != b.at ? a.at > b.at : a.erase > b.erase; });
+        for (const Edit& e : edits) result.source.replace(e.at, e.erase, e.text);
         return result;
     }
 
@@ -97,6 +106,8 @@ private:
             ++array.rank;
             k = static_cast<std::size_t>(scan_.match[k]) + 1;
         }
+        // The preamble's checks know arrays of up to three dimensions; deeper ones are left alone.
+        if (array.rank > kMaxRank) array.consistent = false;
         declarations_.insert(name_token);
         const std::string name(tokens_[name_token].text);
         const auto [it, inserted] = arrays_.insert({name, array});

@@ -8,13 +8,13 @@
 // (bench/results/2026-11-26-h200-guard.md).
 //
 // In the guarded build every full subscript of a `__shared__` array declared in the file,
-// `tile[y][i + k]`, becomes `(*gi_shared_at(&tile[y][i + k], tile))`: the element's address is
-// checked against the array it is in (sizeof the array; for `extern __shared__ T s[]` the launch's
-// dynamic shared memory), and an access outside it sets gi_loop_overrun to kSharedOutOfBounds and
-// goes to a spare word instead, so the kernel ends by itself and the variant fails as a crash.
-// The array argument is the same name the subscript uses, resolved by the compiler in the same
-// scope, so an element of the array is never refused: a local array or pointer that shadows the
-// name is checked against itself, or not at all (gi_shared_at passes pointers through).
+// `tile[y][i + k]`, becomes `gi_shared_ix(tile, (y), (i + k))`: the element's offset in the whole
+// array is checked against the array's size (for `extern __shared__ T s[]`, the launch's dynamic
+// shared memory), and an access outside it sets gi_loop_overrun to kSharedOutOfBounds and goes to
+// the array's first element instead, so the kernel ends by itself and the variant fails as a
+// crash. Each index is still evaluated once. The array argument is the name the subscript uses,
+// resolved by the compiler in the same scope, so an element of the array is never refused: a
+// local array that shadows the name is checked against itself, a pointer not at all.
 //
 // Left as they are: subscripts inside #define bodies, partial subscripts (`tile[y]` used as a row
 // pointer), `&tile[i]` (an address, maybe one past the end, not an access), arrays reached through

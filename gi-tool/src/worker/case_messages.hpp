@@ -52,6 +52,8 @@ CaseLoaded case_loaded_from(const Message& message);
 
 // "check-variants": a sanitizer session's request to run a list of compiled variants
 // (gi-worker --once --variants's format) on a case, and its reply "checked".
+// Runs the variants of `variants_file` on the case in turn; with no file, only opens the case (a
+// sanitizer session started ahead of its first check).
 struct CheckVariants {
     std::string case_path, kernel, variants_file;
     bool operator==(const CheckVariants&) const = default;
