@@ -43,6 +43,7 @@ struct SessionCounts {
         std::lock_guard lock(mutex);
         SessionTimes& t = times[tool];
         t.startup += session.startup_wait_ms() / 1000;
+        t.opened_ahead += session.opened_ahead_ms() / 1000;
         t.cases += c.case_ms / 1000;
         t.loads += c.load_ms / 1000;
         t.launches += c.launch_ms / 1000;
@@ -107,6 +108,12 @@ SessionOutcome check_in_sessions(const SanitizeContext& c, const std::vector<con
         const double took = seconds_since(start);
         counts.add(tool, took, group.size());
         counts.add_session(tool, took, *session);
+        if (!session->missed_case().empty()) {
+            static std::atomic<bool> said{false};
+            if (!said.exchange(true))
+                std::cerr << "gi-tool: note: a " << tool << " session opened " << session->missed_case()
+                          << " ahead, but its first check was on " << c.case_path << "\n";
+        }
         if (!passed) {
             std::lock_guard lock(counts.mutex);
             if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
@@ -217,6 +224,7 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
     for (const auto& [tool, t] : session_counts.times) {
         SessionTimes& sum = stats.session_times[tool];
         sum.startup += t.startup;
+        sum.opened_ahead += t.opened_ahead;
         sum.cases += t.cases;
         sum.loads += t.loads;
         sum.launches += t.launches;
@@ -251,7 +259,8 @@ std::string SanitizerGateStats::note(int batch_size) const {
     // And where the sessions' part of it went, so a slow checker says what is slow about it.
     std::string parts;
     for (const auto& [tool, t] : session_times) {
-        parts += (parts.empty() ? "" : "; ") + tool + ": start-up waited " + fixed(t.startup, 1) + ", cases " + fixed(t.cases, 1) +
+        parts += (parts.empty() ? "" : "; ") + tool + ": start-up waited " + fixed(t.startup, 1) + ", cases opened ahead " +
+                 fixed(t.opened_ahead, 1) + " (the session's own time), cases " + fixed(t.cases, 1) +
                  ", module loads " + fixed(t.loads, 1) + ", launches " + fixed(t.launches, 1) + ", unloads " +
                  fixed(t.unloads, 1) + ", syncs " + fixed(t.syncs, 1) + ", the rest " + fixed(t.other, 1);
     }

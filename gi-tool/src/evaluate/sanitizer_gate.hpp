@@ -41,6 +41,7 @@ struct SanitizeContext {
 // the log read, the parent).
 struct SessionTimes {
     double startup = 0, cases = 0, loads = 0, launches = 0, unloads = 0, syncs = 0, other = 0;
+    double opened_ahead = 0;  // opening the case ahead, in the start-up (not part of the checks' time)
 };
 
 struct SanitizerGateStats {

@@ -57,6 +57,7 @@ SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::stri
         if (!case_path.empty()) {
             process_->send(to_message(worker::CheckVariants{case_path, "", ""}), std::chrono::seconds(10));
             open_pending_ = true;
+            opened_ahead_ = case_path;
         }
     } catch (const worker::WorkerFailure&) {
         // Gone already: the first check says so, with the worker's log.
@@ -74,6 +75,9 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     failure_.clear();
     checked_ = {};
     startup_wait_ms_ = 0;
+    opened_ahead_ms_ = 0;
+    missed_case_ = !opened_ahead_.empty() && opened_ahead_ != case_path ? opened_ahead_ : "";
+    opened_ahead_.clear();
     try {
         const auto start = std::chrono::steady_clock::now();
         if (hello_pending_) {
@@ -89,6 +93,7 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
             if (opened.type != "checked") throw worker::WorkerFailure(worker::WorkerFailure::Kind::Protocol,
                                                                       "the worker answered '" + opened.type + "' to opening " +
                                                                           "the case ahead: " + opened.get("message"));
+            opened_ahead_ms_ = worker::checked_from(opened).case_ms;
         }
         startup_wait_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         const worker::Message reply =

@@ -57,6 +57,11 @@ public:
     // start-up to finish first (ms; 0 once started).
     const worker::Checked& last_checked() const { return checked_; }
     double startup_wait_ms() const { return startup_wait_ms_; }
+    // What opening the case ahead took in the worker (ms), reported with the first check.
+    double opened_ahead_ms() const { return opened_ahead_ms_; }
+    // The case the session opened ahead when its first check named another ("" otherwise): the
+    // guess was wrong, and the check paid for opening its own case.
+    const std::string& missed_case() const { return missed_case_; }
 
 private:
     std::string tool_;
@@ -66,9 +71,12 @@ private:
     std::uintmax_t log_read_ = 0;  // bytes of the log already read
     bool hello_pending_ = false;   // the start-up's hello is sent, its reply not yet read
     bool open_pending_ = false;    // likewise the case opened ahead
+    std::string opened_ahead_;     // that case's path, until the first check
     std::string failure_;
     worker::Checked checked_;
     double startup_wait_ms_ = 0;
+    std::string missed_case_;
+    double opened_ahead_ms_ = 0;
 };
 
 // How the sessions' places are shared between checkers.
