@@ -251,10 +251,17 @@ const std::string& loop_guard_preamble() {
         // a warp split between two sites when the compiler merges the two calls into one. The
         // pollers nap between reads, so they do not crowd out the atomics of threads arriving.
         "__device__ __forceinline__ void gi_thread_exit() {\n"
+        "    asm volatile(\"\" ::: \"memory\");\n"
         "    __threadfence_block();\n"
         "    gi_barrier_open_if_complete(atomicAdd(&gi_barrier_count, 0x10000u) + 0x10000u);\n"
         "}\n"
+        // The empty asm with a memory clobber makes the guarded barrier a barrier for the compiler
+        // too, as __syncthreads() is, whatever it can prove about the function's own accesses.
+        // (At 1f21854 a correct row_filter variant, its barrier moved below `if (y >= height)
+        // return;`, read its tile before other threads' last writes in the guarded build only,
+        // H200; this is the first suspect, bench/results/2026-11-26-h200-shared-guard.md.)
         "__device__ __noinline__ void gi_guarded_syncthreads(unsigned int site) {\n"
+        "    asm volatile(\"\" ::: \"memory\");\n"
         "    __threadfence_block();\n"
         "    volatile unsigned int* phase_now = &gi_barrier_phase;\n"
         "    const unsigned int phase = *phase_now;\n"
@@ -277,6 +284,7 @@ const std::string& loop_guard_preamble() {
         "        }\n"
         "    }\n"
         "    __threadfence_block();\n"
+        "    asm volatile(\"\" ::: \"memory\");\n"
         "}\n"
         // The shared-memory guard's checks (variant/shared_guard.hpp): gi_shared_ix(a, i, j) is
         // a[i][j] when its offset in the whole array is inside it, else a flag and the array's
