@@ -293,7 +293,10 @@ const std::string& loop_guard_preamble() {
         // The empty asm makes the first index opaque where the access is: without it the compiler
         // hoists each unrolled access's check out of the enclosing loops (matrix_mul's 32 x 32
         // tile went from 31 to 195 registers, too many for its 1024-thread block).
-        "__device__ __forceinline__ void gi_shared_flag() { gi_guard_stopped(4u); }\n"
+        // Cause 4 is the largest, so a plain store does what gi_guard_stopped's atomicMax would;
+        // with a select for the index it leaves the access without a branch of its own (with one,
+        // a correct row_filter variant read its tile wrongly in the guarded build, H200, 1f21854).
+        "__device__ __forceinline__ void gi_shared_flag() { *(volatile unsigned int*)&gi_loop_overrun = 4u; }\n"
         "__shared__ unsigned long long gi_shared_spare[4];\n"
         "template <class A> struct gi_shared_array {\n"
         "    template <class I> __host__ __device__ static auto at(A& a, I i) -> decltype((a[i])) { return a[i]; }\n"
@@ -305,9 +308,9 @@ const std::string& loop_guard_preamble() {
         "};\n"
         "template <class E> __host__ __device__ __forceinline__ E& gi_shared_checked(E* first, long long at, unsigned long long n) {\n"
         "#ifdef __CUDA_ARCH__\n"
-        "    if ((unsigned long long)at < n) return first[at];\n"
-        "    gi_shared_flag();\n"
-        "    return first[0];\n"
+        "    const bool inside = (unsigned long long)at < n;\n"
+        "    if (!inside) gi_shared_flag();\n"
+        "    return first[inside ? at : 0];\n"
         "#else\n"
         "    return first[at];\n"
         "#endif\n"
