@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "variant/barrier_guard.hpp"
+#include "variant/shared_guard.hpp"
 
 namespace gi {
 namespace {
@@ -184,12 +185,15 @@ TEST(LoopGuard, PreambleDeclaresTheGuardAndKeepsLineNumbers) {
 
 TEST(LoopGuard, TheOverrunFlagKeepsTheLargestCause) {
     // A barrier that gives up makes the loops around it run out of time as well; with plain stores
-    // the last writer (a loop) hid the cause. Only the clock kernel's re-arming may store.
+    // the last writer (a loop) hid the cause. Only the clock kernel's re-arming may store, and the
+    // shared guard, whose cause is the largest (a plain store of it is what atomicMax would do).
     const std::string& p = loop_guard_preamble();
     std::size_t stores = 0;
     for (std::size_t at = p.find("gi_loop_overrun ="); at != std::string::npos; at = p.find("gi_loop_overrun =", at + 1)) ++stores;
-    EXPECT_EQ(stores, 1u);
+    EXPECT_EQ(stores, 2u);
     EXPECT_NE(p.find("gi_loop_overrun = 0u;"), std::string::npos);
+    EXPECT_NE(p.find("gi_loop_overrun = " + std::to_string(kSharedOutOfBounds) + "u;"), std::string::npos);
+    EXPECT_LT(kBarrierSplitWarp, kSharedOutOfBounds);
     EXPECT_NE(p.find("atomicMax(&gi_loop_overrun, why)"), std::string::npos);
     EXPECT_NE(p.find("gi_guard_stopped(1u)"), std::string::npos);
     // A barrier reached only after the deadline reports a loop overrun, not a deadlock (a block
