@@ -124,6 +124,37 @@ TEST(Gate, TheLockedEvaluatorHandsWavesToTheInnerCheckerWhole) {
     EXPECT_EQ(checker.waves, (std::vector<std::size_t>{4}));
 }
 
+// The gate's own cases and its sessions started ahead reach the inner checker through the locked
+// evaluator too: with the defaults, evolve's gate ran on the training case (row_filter's 385 MB
+// one, where 8 memcheck sessions spent 24.9 s opening it, H200) and nothing started ahead.
+class GateCaseChecker : public WaveChecker {
+public:
+    std::vector<int> checked_on;
+    int expected = 0;
+    int gate_case(int) const override { return 7; }
+    void expect_checks() override { ++expected; }
+    std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override {
+        checked_on.push_back(case_index);
+        return WaveChecker::sanitize_many(variants, case_index);
+    }
+};
+
+TEST(Gate, TheLockedEvaluatorForwardsTheGateCaseAndTheStartAhead) {
+    const Grammar grammar = testing::small_grammar();
+    GateCaseChecker checker;
+    const std::unique_ptr<LockedEvaluator> locked = make_locked(checker);
+    auto* locked_checker = dynamic_cast<VariantChecker*>(locked.get());
+    ASSERT_NE(locked_checker, nullptr);
+    locked_checker->expect_checks();
+    EXPECT_EQ(checker.expected, 1);
+    EXPECT_EQ(locked_checker->gate_case(0), 7);
+    ScoredBatch batch;
+    batch.case_index = 0;
+    batch.scored = {scored("<_k.cu_10>", 0.5), scored("<_k.cu_11>", 0.6)};
+    EXPECT_EQ(gate_batch(batch, *locked_checker, grammar, 2), 0);
+    EXPECT_EQ(checker.checked_on, (std::vector<int>{7}));
+}
+
 TEST(Gate, TheFastestAcceptedIsCheckedEvenWhenErrorRanksItLow) {
     const Grammar grammar = testing::small_grammar();
     CheckedEvaluator checker;
