@@ -18,7 +18,7 @@ TEST(CaseMessages, EachRoundTripsEveryField) {
     EXPECT_EQ(case_loaded_from(to_message(loaded)), loaded);
     const CheckVariants check{"/cases/small-0001", "gi_guarded::k", "/tmp/list.tsv"};
     EXPECT_EQ(check_variants_from(to_message(check)), check);
-    const Checked checked{2, "variant 3: the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS"};
+    const Checked checked{2, "variant 3: the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS", 1.5, 2.25, 0.1, 3.125, 7.75};
     EXPECT_EQ(checked_from(to_message(checked)), checked);
 }
 

@@ -1,6 +1,7 @@
 #include "worker/case_messages.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "util/error.hpp"
 #include "util/format.hpp"
@@ -96,15 +97,14 @@ CheckVariants check_variants_from(const Message& m) {
     return {m.get("case"), m.get("kernel"), m.get("variants")};
 }
 
+// The worker's times in a reply, declared once for the writer and the reader.
+constexpr std::pair<const char*, double Checked::*> kCheckedTimes[] = {
+    {"case-ms", &Checked::case_ms},     {"load-ms", &Checked::load_ms}, {"launch-ms", &Checked::launch_ms},
+    {"unload-ms", &Checked::unload_ms}, {"sync-ms", &Checked::sync_ms}};
+
 Message to_message(const Checked& c) {
-    Message m{"checked",
-              {{"ran", std::to_string(c.ran)},
-               {"case-ms", exact(c.case_ms)},
-               {"load-ms", exact(c.load_ms)},
-               {"launch-ms", exact(c.launch_ms)},
-               {"unload-ms", exact(c.unload_ms)},
-               {"sync-ms", exact(c.sync_ms)}},
-              {}};
+    Message m{"checked", {{"ran", std::to_string(c.ran)}}, {}};
+    for (const auto& [name, field] : kCheckedTimes) m.fields[name] = exact(c.*field);
     if (!c.error.empty()) m.fields["error"] = c.error;
     return m;
 }
@@ -114,11 +114,7 @@ Checked checked_from(const Message& m) {
     Checked c;
     c.ran = static_cast<std::uint64_t>(std::max(0LL, m.integer("ran")));
     c.error = m.get("error");
-    c.case_ms = m.number("case-ms");
-    c.load_ms = m.number("load-ms");
-    c.launch_ms = m.number("launch-ms");
-    c.unload_ms = m.number("unload-ms");
-    c.sync_ms = m.number("sync-ms");
+    for (const auto& [name, field] : kCheckedTimes) c.*field = m.number(name);
     return c;
 }
 
