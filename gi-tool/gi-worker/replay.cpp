@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <thread>
 #include <utility>
 
 #include "cuda_driver.hpp"
@@ -620,13 +621,20 @@ ErrorSummary Replay::compare_with_reference(int copy, RunReport& report) {
         } else {
             unsigned char* outputs = downloaded_[b].get(tc_.buffers[b].size);
             download(copy, b, outputs);
-            comparisons.push_back(compare_buffer(tc_.buffers[b].element, reference_[b].data(), outputs, tc_.buffers[b].size,
-                                                 tolerances_[b], poisonable_[b]));
+            comparisons.push_back(compare_buffer_parallel(tc_.buffers[b].element, reference_[b].data(), outputs,
+                                                          tc_.buffers[b].size, tolerances_[b], poisonable_[b], compare_threads()));
             ++report.compared_on_host;
         }
         labels.push_back(buffer_label(tc_, b));
     }
     return summarise_comparisons(comparisons, labels);
+}
+
+// Threads for the host comparison of a large output that differs: the worker has the machine's
+// cores mostly to itself between requests (compiles run beside it at a lower priority).
+unsigned Replay::compare_threads() {
+    static const unsigned threads = std::max(1u, std::min(8u, std::thread::hardware_concurrency() / 2));
+    return threads;
 }
 
 void Replay::arm(const LoopGuard& guard) {

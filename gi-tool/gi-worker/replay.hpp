@@ -199,6 +199,7 @@ private:
     void keep_golden_copies();
     // Reads the GPU clock and sets the guard's deadline to now + budget, before the check launch.
     void arm(const LoopGuard& guard);
+    static unsigned compare_threads();
     unsigned int overrun_flag(const LoopGuard& guard);  // 0, 1 (a loop stopped), kBarrierOverrun, kBarrierSplitWarp or kSharedOutOfBounds
 
     TestCase tc_;

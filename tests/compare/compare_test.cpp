@@ -210,3 +210,62 @@ TEST(Tolerance, MalformedIsAUsageErrorNamingTheOption) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+// The worker compares a large differing output in parts on several threads: the same counts, worst
+// error and first mismatch as one walk, the penalty equal up to the grouping of its sum.
+void expect_parts_equal_one_walk(const Bytes& expected, const Bytes& actual, ElementType type, bool poisoned) {
+    const Tolerance tolerance = parse_tolerance("abs=1e-3", "t");
+    const BufferComparison one = compare_buffer(type, expected.data(), actual.data(), expected.size(), tolerance, poisoned);
+    for (unsigned threads : {2u, 3u, 8u}) {
+        SCOPED_TRACE(std::to_string(threads) + " threads");
+        const BufferComparison parts =
+            compare_buffer_parallel(type, expected.data(), actual.data(), expected.size(), tolerance, poisoned, threads);
+        EXPECT_EQ(parts.elements, one.elements);
+        EXPECT_EQ(parts.mismatches, one.mismatches);
+        EXPECT_EQ(parts.unwritten, one.unwritten);
+        EXPECT_EQ(parts.non_finite, one.non_finite);
+        EXPECT_EQ(parts.first_mismatch, one.first_mismatch);
+        EXPECT_EQ(parts.worst_error, one.worst_error);
+        EXPECT_NEAR(parts.penalty, one.penalty, 1e-12 * std::max(1.0, one.penalty));
+    }
+}
+
+TEST(CompareBuffer, PartsOnThreadsAgreeWithOneWalk) {
+    std::mt19937 rng(5);
+    const std::size_t n = 3 * kParallelCompareElements + 7;
+    std::vector<float> e(n), a(n);
+    for (std::size_t i = 0; i < n; ++i) e[i] = a[i] = std::uniform_real_distribution<float>(-5, 5)(rng);
+    Bytes eb = bytes_of(e);
+    expect_parts_equal_one_walk(eb, bytes_of(a), ElementType::F32, true);  // identical, one memcmp a part
+    // Mismatches only in the last part: the first one's index is counted from the buffer's start.
+    a[n - 3] += 1.0f;
+    expect_parts_equal_one_walk(eb, bytes_of(a), ElementType::F32, true);
+    const BufferComparison late = compare_buffer_parallel(ElementType::F32, eb.data(), bytes_of(a).data(), eb.size(), {}, true, 4);
+    EXPECT_EQ(late.first_mismatch, static_cast<std::int64_t>(n - 3));
+    // Differences, NaN, poison and values within tolerance all over, and a partial last element.
+    const Bytes poison = poison_element(ElementType::F32);
+    for (std::size_t i = 0; i < n; i += 1 + rng() % 97) {
+        switch (rng() % 4) {
+            case 0: a[i] = e[i] + 1e-4f; break;
+            case 1: a[i] = e[i] + 7.0f; break;
+            case 2: a[i] = std::numeric_limits<float>::quiet_NaN(); break;
+            default: std::memcpy(&a[i], poison.data(), sizeof(float)); break;
+        }
+    }
+    Bytes ab = bytes_of(a);
+    eb.push_back(3);
+    ab.push_back(4);
+    expect_parts_equal_one_walk(eb, ab, ElementType::F32, true);
+    expect_parts_equal_one_walk(eb, ab, ElementType::U8, false);
+    // Small buffers and one thread: one walk, bit for bit.
+    const BufferComparison small = compare_buffer_parallel(ElementType::F32, eb.data(), ab.data(), 4096, {}, true, 8);
+    const BufferComparison small_one = compare_buffer(ElementType::F32, eb.data(), ab.data(), 4096, {}, true);
+    EXPECT_EQ(std::memcmp(&small.penalty, &small_one.penalty, sizeof(double)), 0);
+    EXPECT_EQ(small.mismatches, small_one.mismatches);
+}
+
+}  // namespace
+}  // namespace gi

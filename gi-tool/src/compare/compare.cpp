@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <thread>
+#include <vector>
 
 #include "util/format.hpp"
 
@@ -228,6 +230,40 @@ BufferComparison compare_buffer(ElementType type, const unsigned char* expected,
     for (std::size_t i = whole * size; i < bytes; ++i) {
         ++c.elements;
         if (expected[i] != actual[i]) record_mismatch(c, whole + (i - whole * size), 1);
+    }
+    return c;
+}
+
+BufferComparison compare_buffer_parallel(ElementType type, const unsigned char* expected, const unsigned char* actual,
+                                         std::size_t bytes, const Tolerance& tolerance, bool poisoned, unsigned threads) {
+    const std::size_t size = element_size(type);
+    const std::size_t whole = bytes / size;
+    const std::size_t parts = std::min<std::size_t>(threads, whole / kParallelCompareElements);
+    if (parts <= 1) return compare_buffer(type, expected, actual, bytes, tolerance, poisoned);
+    // Parts of whole elements; the last one takes the rest, a partial last element included.
+    const std::size_t per_part = whole / parts;
+    std::vector<BufferComparison> results(parts);
+    std::vector<std::thread> walkers;
+    walkers.reserve(parts);
+    for (std::size_t p = 0; p < parts; ++p) {
+        const std::size_t first = p * per_part * size;
+        const std::size_t length = p + 1 == parts ? bytes - first : per_part * size;
+        walkers.emplace_back([&, p, first, length] {
+            results[p] = compare_buffer(type, expected + first, actual + first, length, tolerance, poisoned);
+        });
+    }
+    for (std::thread& walker : walkers) walker.join();
+    BufferComparison c;
+    for (std::size_t p = 0; p < parts; ++p) {
+        const BufferComparison& r = results[p];
+        c.elements += r.elements;
+        c.mismatches += r.mismatches;
+        c.unwritten += r.unwritten;
+        c.non_finite += r.non_finite;
+        c.worst_error = std::max(c.worst_error, r.worst_error);
+        c.penalty += r.penalty;
+        if (c.first_mismatch < 0 && r.first_mismatch >= 0)
+            c.first_mismatch = static_cast<std::int64_t>(p * per_part) + r.first_mismatch;
     }
     return c;
 }
