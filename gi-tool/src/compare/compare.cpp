@@ -93,6 +93,17 @@ bool within(const Tolerance& t, ElementType type, double e, double a, const unsi
     return false;
 }
 
+// Adds `c`'s counts and worst error to `into`, a BufferComparison (parts of one buffer) or an
+// ErrorSummary (a run's buffers).
+template <typename Into>
+void add_counts(Into& into, const BufferComparison& c) {
+    into.elements += c.elements;
+    into.mismatches += c.mismatches;
+    into.unwritten += c.unwritten;
+    into.non_finite += c.non_finite;
+    into.worst_error = std::max(into.worst_error, c.worst_error);
+}
+
 void record_mismatch(BufferComparison& c, std::size_t index, double penalty) {
     ++c.mismatches;
     c.penalty += penalty;
@@ -256,11 +267,7 @@ BufferComparison compare_buffer_parallel(ElementType type, const unsigned char* 
     BufferComparison c;
     for (std::size_t p = 0; p < parts; ++p) {
         const BufferComparison& r = results[p];
-        c.elements += r.elements;
-        c.mismatches += r.mismatches;
-        c.unwritten += r.unwritten;
-        c.non_finite += r.non_finite;
-        c.worst_error = std::max(c.worst_error, r.worst_error);
+        add_counts(c, r);
         c.penalty += r.penalty;
         if (c.first_mismatch < 0 && r.first_mismatch >= 0)
             c.first_mismatch = static_cast<std::int64_t>(p * per_part) + r.first_mismatch;
@@ -273,11 +280,7 @@ ErrorSummary summarise_comparisons(const std::vector<BufferComparison>& buffers,
     double penalty = 0;
     for (std::size_t i = 0; i < buffers.size(); ++i) {
         const BufferComparison& c = buffers[i];
-        s.elements += c.elements;
-        s.mismatches += c.mismatches;
-        s.unwritten += c.unwritten;
-        s.non_finite += c.non_finite;
-        s.worst_error = std::max(s.worst_error, c.worst_error);
+        add_counts(s, c);
         penalty += c.penalty;
         if (c.mismatches == 0) continue;
         const std::string label = i < labels.size() ? labels[i] : "buffer " + std::to_string(i);
