@@ -39,17 +39,17 @@ struct SessionCounts {
 
     void add_session(const std::string& tool, double s, const SanitizerSession& session) {
         const worker::Checked& c = session.last_checked();
-        const double parts_ms = session.startup_wait_ms() + c.case_ms + c.load_ms + c.launch_ms + c.unload_ms + c.sync_ms;
+        SessionTimes t;
+        t.startup = session.startup_wait_ms() / 1000;
+        t.opened_ahead = session.opened_ahead_ms() / 1000;
+        t.cases = c.case_ms / 1000;
+        t.loads = c.load_ms / 1000;
+        t.launches = c.launch_ms / 1000;
+        t.unloads = c.unload_ms / 1000;
+        t.syncs = c.sync_ms / 1000;
+        t.other = std::max(0.0, s - (t.startup + t.cases + t.loads + t.launches + t.unloads + t.syncs));
         std::lock_guard lock(mutex);
-        SessionTimes& t = times[tool];
-        t.startup += session.startup_wait_ms() / 1000;
-        t.opened_ahead += session.opened_ahead_ms() / 1000;
-        t.cases += c.case_ms / 1000;
-        t.loads += c.load_ms / 1000;
-        t.launches += c.launch_ms / 1000;
-        t.unloads += c.unload_ms / 1000;
-        t.syncs += c.sync_ms / 1000;
-        t.other += std::max(0.0, s - parts_ms / 1000);
+        times[tool] += t;
     }
 };
 
@@ -221,17 +221,7 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
     if (stats.session_failure.empty()) stats.session_failure = session_counts.first_failure;
     for (const auto& [tool, s] : session_counts.seconds) stats.tool_seconds[tool] += s;
     for (const auto& [tool, n] : session_counts.variants) stats.tool_variants[tool] += n;
-    for (const auto& [tool, t] : session_counts.times) {
-        SessionTimes& sum = stats.session_times[tool];
-        sum.startup += t.startup;
-        sum.opened_ahead += t.opened_ahead;
-        sum.cases += t.cases;
-        sum.loads += t.loads;
-        sum.launches += t.launches;
-        sum.unloads += t.unloads;
-        sum.syncs += t.syncs;
-        sum.other += t.other;
-    }
+    for (const auto& [tool, t] : session_counts.times) stats.session_times[tool] += t;
     return results;
 }
 

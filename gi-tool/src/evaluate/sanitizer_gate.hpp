@@ -42,6 +42,18 @@ struct SanitizeContext {
 struct SessionTimes {
     double startup = 0, cases = 0, loads = 0, launches = 0, unloads = 0, syncs = 0, other = 0;
     double opened_ahead = 0;  // opening the case ahead, in the start-up (not part of the checks' time)
+
+    SessionTimes& operator+=(const SessionTimes& t) {
+        startup += t.startup;
+        cases += t.cases;
+        loads += t.loads;
+        launches += t.launches;
+        unloads += t.unloads;
+        syncs += t.syncs;
+        other += t.other;
+        opened_ahead += t.opened_ahead;
+        return *this;
+    }
 };
 
 struct SanitizerGateStats {
