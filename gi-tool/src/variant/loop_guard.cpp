@@ -257,9 +257,9 @@ const std::string& loop_guard_preamble() {
         "}\n"
         // The empty asm with a memory clobber makes the guarded barrier a barrier for the compiler
         // too, as __syncthreads() is, whatever it can prove about the function's own accesses.
-        // (At 1f21854 a correct row_filter variant, its barrier moved below `if (y >= height)
-        // return;`, read its tile before other threads' last writes in the guarded build only,
-        // H200; this is the first suspect, bench/results/2026-11-26-h200-shared-guard.md.)
+        // (Added as the first suspect when a correct row_filter variant read its tile wrongly in
+        // the guarded build; it was not the cause, the shared guard's branch was, and it stays
+        // because a barrier must be one for the compiler: bench/results/2026-11-26-h200-shared-guard.md.)
         "__device__ __noinline__ void gi_guarded_syncthreads(unsigned int site) {\n"
         "    asm volatile(\"\" ::: \"memory\");\n"
         "    __threadfence_block();\n"
