@@ -86,7 +86,6 @@ std::vector<OnceVariant> read_variant_list(const std::string& path) {
 CUresult run_listed_variant(Replay& replay, const OnceVariant& variant, const std::string& kernel_name, const std::string& label,
                             ListedRunTimes* times) {
     using Clock = std::chrono::steady_clock;
-    auto ms_since = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
     ListedRunTimes ignored;
     ListedRunTimes& t = times ? *times : ignored;
     std::ifstream in(variant.cubin_path, std::ios::binary);

@@ -80,21 +80,22 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     missed_case_ = !opened_ahead_.empty() && opened_ahead_ != case_path ? opened_ahead_ : "";
     opened_ahead_.clear();
     try {
+        // The replies to what the start-up sent ahead, in order.
+        auto pending_reply = [&](const std::string& request, const std::string& wanted, const std::string& what) {
+            const worker::Message reply = process_->receive(request, timeout);
+            if (reply.type != wanted)
+                throw worker::WorkerFailure(worker::WorkerFailure::Kind::Protocol,
+                                            "the worker answered '" + reply.type + "' to " + what + ": " + reply.get("message"));
+            return reply;
+        };
         const auto start = std::chrono::steady_clock::now();
         if (hello_pending_) {
             hello_pending_ = false;
-            const worker::Message ready = process_->receive("hello", timeout);
-            if (ready.type != "ready") throw worker::WorkerFailure(worker::WorkerFailure::Kind::Protocol,
-                                                                   "the worker answered '" + ready.type + "' to hello: " +
-                                                                       ready.get("message"));
+            pending_reply("hello", "ready", "hello");
         }
         if (open_pending_) {
             open_pending_ = false;
-            const worker::Message opened = process_->receive("check-variants", timeout);
-            if (opened.type != "checked") throw worker::WorkerFailure(worker::WorkerFailure::Kind::Protocol,
-                                                                      "the worker answered '" + opened.type + "' to opening " +
-                                                                          "the case ahead: " + opened.get("message"));
-            opened_ahead_ms_ = worker::checked_from(opened).case_ms;
+            opened_ahead_ms_ = worker::checked_from(pending_reply("check-variants", "checked", "opening the case ahead")).case_ms;
         }
         startup_wait_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         const worker::Message reply =
