@@ -112,6 +112,10 @@ public:
             if (r != CUDA_SUCCESS) {
                 checked.ran = k;
                 checked.error = "variant " + std::to_string(k + 1) + ": the kernel failed: " + cuda_error_name(r);
+                // Its times too: the gate's note would count a failed check's load and launch as "the rest".
+                checked.load_ms = times.load_ms;
+                checked.launch_ms = times.launch_ms;
+                checked.unload_ms = times.unload_ms;
                 reply(to_message(checked));
                 return false;
             }

@@ -48,6 +48,26 @@ protected:
         return script.string();
     }
     std::filesystem::path sanitizer_log() const { return folder_.path() / "sanitizer.log"; }
+
+    // Session mode (--log-file given): runs the fake worker, which logs a report for the 1024-thread
+    // launch. Otherwise a process of its own: logs the list's size, fails that launch, passes others.
+    std::string session_sanitizer() const {
+        const std::filesystem::path script = folder_.path() / "session-sanitizer";
+        std::ofstream(script) << "#!/bin/sh\n"
+                              << "case \"$*\" in *--log-file*)\n"
+                              << "  while [ \"$1\" != --log-file ]; do shift; done; GI_FAKE_SANITIZER_LOG=$2; export GI_FAKE_SANITIZER_LOG\n"
+                              << "  for a; do worker=$a; done; exec \"$worker\" ;;\nesac\n"
+                              << "for a; do list=$a; done\necho \"$(grep -c . \"$list\")\" >> '" << sanitizer_log().string() << "'\n"
+                              << "if grep -q 1024 \"$list\"; then echo '========= Invalid __global__ read'; exit 86; fi\n"
+                              << "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
+        ::chmod(script.c_str(), 0755);
+        return script.string();
+    }
+    static Variant program(const char* expression) {
+        std::string text = gpu_test::kScaleKernel;
+        text.replace(text.find("2.0f * in[i]"), 12, expression);
+        return Variant{Genome{}, text, {}, sha256_hex(text)};
+    }
     long sanitizer_runs() const {
         std::ifstream in(sanitizer_log());
         long lines = 0;
@@ -170,22 +190,11 @@ TEST_F(BinaryDuplicates, ABatchThatFailsIsCheckedAgainOneVariantAtATime) {
     EXPECT_EQ(e.stats().gate.checked, 2);
 }
 
-// Issue 19: long-lived sanitizer processes check batch after batch; a batch they report on is
-// checked again in processes of its own, one variant each, which give the verdicts.
-TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOwn) {
+// Issue 19: long-lived sanitizer processes check variant after variant, one a request; a report
+// judges the variant of its request, the session ends and a replacement starts at once.
+TEST_F(BinaryDuplicates, SessionsJudgeEachVariantOnItsOwnRequest) {
     CudaEvaluatorOptions o = options(0);
-    // Session mode (--log-file given): runs the fake worker, which logs a report for the 1024-thread
-    // launch. Otherwise a process of its own: logs the list's size, fails that launch, passes others.
-    const std::filesystem::path script = folder_.path() / "session-sanitizer";
-    std::ofstream(script) << "#!/bin/sh\n"
-                          << "case \"$*\" in *--log-file*)\n"
-                          << "  while [ \"$1\" != --log-file ]; do shift; done; GI_FAKE_SANITIZER_LOG=$2; export GI_FAKE_SANITIZER_LOG\n"
-                          << "  for a; do worker=$a; done; exec \"$worker\" ;;\nesac\n"
-                          << "for a; do list=$a; done\necho \"$(grep -c . \"$list\")\" >> '" << sanitizer_log().string() << "'\n"
-                          << "if grep -q 1024 \"$list\"; then echo '========= Invalid __global__ read'; exit 86; fi\n"
-                          << "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
-    ::chmod(script.c_str(), 0755);
-    o.sanitizer = script.string();
+    o.sanitizer = session_sanitizer();
     o.sanitize_jobs = 1;
     o.sanitize_sessions = 1;
     CudaEvaluator e(grammar_, o);
@@ -195,32 +204,34 @@ TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOw
     EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
     EXPECT_EQ(sanitizer_runs(), 0);
     EXPECT_EQ(e.stats().gate.session_passes, 1);
-    // With block 1024 the session reports, ends, and each variant is checked in a process of its own.
-    auto program = [](const char* expression) {
-        std::string text = gpu_test::kScaleKernel;
-        text.replace(text.find("2.0f * in[i]"), 12, expression);
-        return Variant{Genome{}, text, {}, sha256_hex(text)};
-    };
+    // With block 1024 the session reports on that variant's request: its verdict, no process.
     results = e.sanitize_many({program("2.0f * in[i] + 0.0f"), with_block("1024")}, 0);
     ASSERT_EQ(results.size(), 2u);
     EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
     EXPECT_EQ(results[1].status, EvalStatus::SanitizerError) << results[1].detail;
-    EXPECT_EQ(sanitizer_runs(), 2);
-    EXPECT_EQ(e.stats().gate.session_passes, 1);
-    EXPECT_EQ(e.stats().gate.sessions_started, 1);
-    // The next batch starts a new session, which passes it.
+    EXPECT_NE(results[1].detail.find("Invalid __global__ read"), std::string::npos) << results[1].detail;
+    EXPECT_EQ(sanitizer_runs(), 0);
+    EXPECT_EQ(e.stats().gate.session_passes, 2);
+    EXPECT_EQ(e.stats().gate.session_judged, 1);
+    // The ended session was replaced on the spot; the next batch finds the replacement.
+    EXPECT_EQ(e.stats().gate.sessions_started, 2);
+    EXPECT_EQ(e.stats().gate.sessions_replaced, 1);
     results = e.sanitize_many({program("3.0f * in[i]")}, 0);
     EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
     EXPECT_EQ(e.stats().gate.sessions_started, 2);
-    EXPECT_EQ(e.stats().gate.session_passes, 2);
-    EXPECT_EQ(sanitizer_runs(), 2);
-    // The gate's time per checker: 3 batches in sessions, 2 variants in processes of their own.
-    EXPECT_EQ(e.stats().gate.tool_variants.at("memcheck"), 1 + 2 + 1 + 2);
-    bool noted = false;
-    for (const std::string& note : e.run_notes()) noted = noted || note.find("checks' wall time: memcheck ") != std::string::npos;
+    EXPECT_EQ(e.stats().gate.session_passes, 3);
+    EXPECT_EQ(sanitizer_runs(), 0);
+    // The gate's time per checker: 4 variants in sessions.
+    EXPECT_EQ(e.stats().gate.tool_variants.at("memcheck"), 4);
+    bool noted = false, judged = false;
+    for (const std::string& note : e.run_notes()) {
+        noted = noted || note.find("checks' wall time: memcheck ") != std::string::npos;
+        judged = judged || note.find("3 variants passed and 1 were judged by a report") != std::string::npos;
+    }
     EXPECT_TRUE(noted);
+    EXPECT_TRUE(judged);
     // And the sessions' part by what the worker said it did: the fake one says 2 ms of module
-    // loading a variant, for the 4 variants its sessions ran (the batch it reported on included).
+    // loading a variant, for the 4 variants its sessions ran (the one it reported on included).
     EXPECT_NEAR(e.stats().gate.session_times.at("memcheck").loads, 0.008, 1e-9);
     bool parts = false;
     for (const std::string& note : e.run_notes()) parts = parts || note.find("in sessions, seconds: memcheck: start-up waited ") != std::string::npos;
@@ -235,11 +246,35 @@ TEST_F(BinaryDuplicates, SessionsPassBatchesAndSendTheOthersToProcessesOfTheirOw
     results = ahead.sanitize_many({program("4.0f * in[i]"), program("5.0f * in[i]")}, 0);
     EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
     EXPECT_EQ(ahead.stats().gate.sessions_started, 2);
-    EXPECT_EQ(ahead.stats().gate.session_passes, 1);
+    EXPECT_EQ(ahead.stats().gate.session_passes, 2);
     o.sanitize_sessions = 0;
     CudaEvaluator none(grammar_, o);
     none.expect_checks();
     EXPECT_EQ(none.stats().gate.sessions_started, 0);
+}
+
+// A session that fails a variant without a report (a launch failed, it died or timed out) judges
+// nothing: that variant alone gets a process of its own, and the variants after it go on in a
+// new session.
+TEST_F(BinaryDuplicates, ASessionFailureWithoutAReportSendsThatVariantToAProcess) {
+    CudaEvaluatorOptions o = options(0);
+    o.sanitizer = session_sanitizer();
+    o.sanitize_jobs = 1;
+    o.sanitize_sessions = 1;
+    ::setenv("GI_FAKE_CHECK_FAILS_SILENTLY", "1", 1);
+    CudaEvaluator e(grammar_, o);
+    const std::vector<EvalResult> results =
+        e.sanitize_many({program("2.0f * in[i] + 0.0f"), with_block("1024"), program("3.0f * in[i]")}, 0);
+    ::unsetenv("GI_FAKE_CHECK_FAILS_SILENTLY");
+    ASSERT_EQ(results.size(), 3u);
+    EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
+    EXPECT_EQ(results[1].status, EvalStatus::SanitizerError) << results[1].detail;  // from its own process
+    EXPECT_EQ(results[2].status, EvalStatus::Ok) << results[2].detail;
+    EXPECT_EQ(sanitizer_runs(), 1);  // one process, of one variant
+    EXPECT_EQ(e.stats().gate.session_passes, 2);
+    EXPECT_EQ(e.stats().gate.session_judged, 0);
+    EXPECT_EQ(e.stats().gate.sessions_replaced, 0);  // not replaced ahead: started when needed
+    EXPECT_EQ(e.stats().gate.sessions_started, 2);
 }
 
 // Issue 19: with small cases recorded for the gate (--sanitize-cases), the search's gate runs

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 
@@ -285,6 +286,41 @@ TEST_F(GpuEvaluator, SanitizerCatchesARemovedBarrier) {
     const EvalResult r = e.sanitize(v, 0);
     EXPECT_EQ(r.status, EvalStatus::SanitizerError) << r.detail;
     EXPECT_NE(r.detail.find("racecheck"), std::string::npos) << r.detail;
+}
+
+// Issue 19: the sessions judge a variant from the report of its own request; the verdicts are the
+// ones processes of their own give (sessions off), for a batch with a bad variant between good ones.
+TEST_F(GpuEvaluator, SessionsJudgeABatchAsProcessesOfTheirOwnDo) {
+    GI_REQUIRE_GPU();
+    const std::string barrier = rule_id(true);
+    ASSERT_FALSE(barrier.empty());
+    Genome racy, smaller;
+    racy.edits.push_back({Edit::Op::Delete, barrier, ""});
+    set_gene(smaller, "BLOCK", "128");
+    Genome racy_smaller = racy;
+    set_gene(racy_smaller, "BLOCK", "128");
+    const std::vector<Variant> batch{make_variant(Genome{}, grammar_), make_variant(racy, grammar_),
+                                     make_variant(smaller, grammar_), make_variant(racy_smaller, grammar_)};
+    std::vector<std::vector<EvalStatus>> verdicts;
+    for (int sessions : {2, 0}) {
+        CudaEvaluatorOptions o = options();
+        o.sanitize_sessions = sessions;
+        o.sanitize_jobs = 1;  // one batch: the bad variants sit between good ones in one session
+        CudaEvaluator e(grammar_, o);
+        std::vector<EvalStatus> statuses;
+        for (const EvalResult& r : e.sanitize_many(batch, 0)) statuses.push_back(r.status);
+        verdicts.push_back(statuses);
+        if (sessions > 0) {
+            const auto bad = std::count(statuses.begin(), statuses.end(), EvalStatus::SanitizerError);
+            EXPECT_EQ(e.stats().gate.session_judged, bad);
+            EXPECT_EQ(e.stats().gate.session_passes, 4 - bad);
+            EXPECT_EQ(e.stats().gate.batch_reruns, 0);
+        }
+    }
+    EXPECT_EQ(verdicts[0][0], EvalStatus::Ok);
+    EXPECT_EQ(verdicts[0][1], EvalStatus::SanitizerError);
+    EXPECT_EQ(verdicts[0][2], EvalStatus::Ok);
+    EXPECT_EQ(verdicts[0], verdicts[1]);
 }
 
 TEST_F(GpuEvaluator, ValidationCoversUnusedAndHeldOutCases) {

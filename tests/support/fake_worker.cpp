@@ -99,12 +99,20 @@ int run_fake_replay() {
                 count += !line.empty();
                 report |= line.find("1024") != std::string::npos;
             }
+            // GI_FAKE_CHECK_FAILS_SILENTLY: that launch fails with nothing in the log instead, as a
+            // kernel that traps does.
+            const bool silent = std::getenv("GI_FAKE_CHECK_FAILS_SILENTLY") != nullptr;
             const char* sanitizer_log = std::getenv("GI_FAKE_SANITIZER_LOG");
-            if (report && sanitizer_log) std::ofstream(sanitizer_log, std::ios::app) << "========= Invalid __global__ read of size 4 bytes\n";
+            if (report && sanitizer_log && !silent)
+                std::ofstream(sanitizer_log, std::ios::app) << "========= Invalid __global__ read of size 4 bytes\n";
             // Logged with the folder of its case (gate-cases or cases) and the variants it ran.
             log("check-variants", std::filesystem::path(request.case_path).parent_path().filename().string(), std::to_string(count));
             gi::worker::Checked checked;
             checked.ran = static_cast<std::uint64_t>(count);
+            if (report && silent) {
+                checked.ran = 0;
+                checked.error = "variant 1: the kernel failed: CUDA_ERROR_LAUNCH_FAILED";
+            }
             checked.load_ms = 2.0 * static_cast<double>(count);  // what the gate's note adds up
             write_message(1, to_message(checked));
         } else if (m->type == "unload-case") {

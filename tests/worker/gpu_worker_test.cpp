@@ -636,6 +636,9 @@ TEST_F(GpuSanitizerSession, TellsTheFaultyRequestApartAndPassesCleanOnes) {
         EXPECT_TRUE(check(session, {kOriginal}, "clean-b")) << round;
         EXPECT_FALSE(check(session, {kOriginal, out_of_bounds}, "faulty")) << round;
         EXPECT_FALSE(session.alive());
+        // The gate judges a variant by this (one variant a request): the report of its own request.
+        EXPECT_NE(session.reported().find("Invalid __global__ read"), std::string::npos) << session.reported();
+        EXPECT_EQ(classify_sanitizer_exit(86, false, 86, session.reported(), "memcheck").status, EvalStatus::SanitizerError);
     }
 }
 
@@ -647,7 +650,9 @@ TEST_F(GpuSanitizerSession, RacecheckReportsARemovedBarrierInItsRequest) {
     for (int round = 0; round < 3; ++round) {
         SanitizerSession session(sanitizer, gpu_test::worker_path(), "racecheck");
         EXPECT_TRUE(check(session, {kOriginal}, "clean")) << round;
+        EXPECT_TRUE(session.reported().empty()) << session.reported();
         EXPECT_FALSE(check(session, {racy}, "racy")) << round;
+        EXPECT_FALSE(session.reported().empty()) << session.failure();
     }
 }
 

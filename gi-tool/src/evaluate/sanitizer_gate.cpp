@@ -24,7 +24,7 @@ namespace {
 
 // Counts of the long-lived sessions' work, shared by the threads of one sanitize_many call.
 struct SessionCounts {
-    std::atomic<int> checks{0}, passed{0};
+    std::atomic<int> checks{0}, passed{0}, judged{0};
     std::mutex mutex;
     std::string first_failure;  // why the first session check that did not pass did not
     std::map<std::string, double> seconds;  // wall seconds per checker, sessions and processes together
@@ -76,21 +76,32 @@ std::pair<fs::path, std::chrono::milliseconds> write_variant_list(const fs::path
     return {list_path, std::chrono::milliseconds(static_cast<long long>(allowance_ms))};
 }
 
-enum class SessionVerdict { Passed, NotPassed, NoSession };
+constexpr int kErrorExit = 86;
 
+// What the sessions made of one variant of a batch.
 struct SessionOutcome {
-    SessionVerdict verdict = SessionVerdict::NoSession;
-    std::size_t tools_passed = 0;  // the group's first checkers that passed it in sessions
+    enum class Kind { Passed, Judged, Process } kind = Kind::Process;
+    EvalResult judged;          // Judged: the verdict from its session's report
+    std::size_t tools_passed = 0;  // its first checkers that passed it in sessions
+    bool alone = false;         // Process: a session failed on it without a report; it runs alone
 };
 
-// Runs `group` in long-lived sessions, one per checker in turn. NotPassed when a session reported
-// anything, died or timed out; NoSession when no session could be had for a checker, after the
-// ones before it passed. Either way the caller checks the group in processes of its own.
-SessionOutcome check_in_sessions(const SanitizeContext& c, const std::vector<const SanitizeJob*>& group, SessionCounts& counts) {
-    SessionOutcome outcome;
-    if (!c.sessions) return outcome;
+// Checks `group` in long-lived sessions, one checker after another, one variant a request, so a
+// report is the variant's own (every request before it in that session passed clean): that
+// variant is judged and the session ends; the variants after it go on in another. A variant a
+// session failed on without a report (it died, timed out, a launch failed silently), and the
+// variants no session could be had for, are left for processes of their own.
+std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const std::vector<const SanitizeJob*>& group,
+                                              SessionCounts& counts) {
+    std::vector<SessionOutcome> outcomes(group.size());
+    if (!c.sessions) return outcomes;
     TemporaryDirectory dir("gi-sanitize");
-    const auto [list_path, allowance] = write_variant_list(dir.path(), group, c.shared_bytes);
+    std::vector<std::pair<fs::path, std::chrono::milliseconds>> lists;
+    for (std::size_t k = 0; k < group.size(); ++k) {
+        const fs::path own = dir.path() / std::to_string(k);
+        fs::create_directories(own);
+        lists.push_back(write_variant_list(own, {group[k]}, c.shared_bytes));
+    }
     // A session goes back to its pool whatever happens here: one kept away would make later
     // checks of its checker wait for it forever.
     struct Lease {
@@ -98,50 +109,72 @@ SessionOutcome check_in_sessions(const SanitizeContext& c, const std::vector<con
         std::unique_ptr<SanitizerSession> session;
         ~Lease() { pools.release(std::move(session)); }
     };
-    for (const std::string& tool : group.front()->tools) {
-        Lease lease{*c.sessions, c.sessions->acquire(tool)};
-        if (!lease.session) return outcome;
-        SanitizerSession* const session = lease.session.get();
-        ++counts.checks;
-        const auto start = std::chrono::steady_clock::now();
-        const bool passed = session->check(c.case_path, c.kernel, list_path, group.size(), allowance);
-        const double took = seconds_since(start);
-        counts.add(tool, took, group.size());
-        counts.add_session(tool, took, *session);
-        if (!session->missed_case().empty()) {
-            static std::atomic<bool> said{false};
-            if (!said.exchange(true))
-                std::cerr << "gi-tool: note: a " << tool << " session opened " << session->missed_case()
-                          << " ahead, but its first check was on " << c.case_path << "\n";
+    const std::vector<std::string>& tools = group.front()->tools;
+    for (std::size_t t = 0; t < tools.size(); ++t) {
+        const std::string& tool = tools[t];
+        std::vector<std::size_t> pending;
+        for (std::size_t k = 0; k < group.size(); ++k)
+            if (outcomes[k].kind == SessionOutcome::Kind::Process && !outcomes[k].alone && outcomes[k].tools_passed == t)
+                pending.push_back(k);
+        for (std::size_t next = 0; next < pending.size();) {
+            Lease lease{*c.sessions, c.sessions->acquire(tool)};
+            if (!lease.session) break;  // the rest go to a process from this checker on
+            SanitizerSession* const session = lease.session.get();
+            while (next < pending.size()) {
+                const std::size_t k = pending[next++];
+                ++counts.checks;
+                const auto start = std::chrono::steady_clock::now();
+                const bool passed = session->check(c.case_path, c.kernel, lists[k].first, 1, lists[k].second);
+                const double took = seconds_since(start);
+                counts.add(tool, took, 1);
+                counts.add_session(tool, took, *session);
+                if (!session->missed_case().empty()) {
+                    static std::atomic<bool> said{false};
+                    if (!said.exchange(true))
+                        std::cerr << "gi-tool: note: a " << tool << " session opened " << session->missed_case()
+                                  << " ahead, but its first check was on " << c.case_path << "\n";
+                }
+                if (passed) {
+                    ++outcomes[k].tools_passed;
+                    continue;
+                }
+                {
+                    std::lock_guard lock(counts.mutex);
+                    if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
+                }
+                if (!session->reported().empty()) {
+                    ++counts.judged;
+                    outcomes[k].kind = SessionOutcome::Kind::Judged;
+                    outcomes[k].judged = classify_sanitizer_exit(kErrorExit, false, kErrorExit, session->reported(), tool);
+                } else {
+                    outcomes[k].alone = true;
+                    // Said at once: a gate that stalls (sessions timing out) would otherwise be
+                    // silent until its generation's line.
+                    std::cerr << "gi-tool: note: a " << tool
+                              << " session failed on a variant without a report (checked again in a process of its own): "
+                              << session->failure().substr(0, 300) << "\n";
+                }
+                break;  // that session has ended
+            }
         }
-        if (!passed) {
-            std::lock_guard lock(counts.mutex);
-            if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
-            // Said at once when the session failed rather than reported: a gate that stalls (sessions
-            // timing out) would otherwise be silent until its generation's line.
-            if (session->failure().rfind("it reported", 0) != 0)
-                std::cerr << "gi-tool: note: a " << tool << " session did not pass a batch of " << group.size()
-                          << " (checked again in processes of their own): " << session->failure().substr(0, 300) << "\n";
-            outcome.verdict = SessionVerdict::NotPassed;
-            return outcome;
-        }
-        ++outcome.tools_passed;
     }
-    ++counts.passed;
-    outcome.verdict = SessionVerdict::Passed;
-    return outcome;
+    for (SessionOutcome& o : outcomes)
+        if (o.kind == SessionOutcome::Kind::Process && !o.alone && o.tools_passed == tools.size()) {
+            o.kind = SessionOutcome::Kind::Passed;
+            ++counts.passed;
+        }
+    return outcomes;
 }
 
-// Runs `members` (same checkers) in the long-lived sessions when it passes there; else under
-// compute-sanitizer in one process per checker (only the checkers no session passed it under),
-// and when that does not pass as a whole (any error, crash, timeout, or fewer variants run than
-// given), each member is checked again alone under every checker, so every verdict that is not Ok
-// is a single variant's own and no variant passes unless it ran. One result per member, in order.
+// Runs `members` (same checkers) in the long-lived sessions, which pass or judge each variant
+// (above); the rest under compute-sanitizer in processes, from the first checker no session
+// passed them under: those left together run in one process, and when that does not pass as a
+// whole (any error, crash, timeout, or fewer variants run than given), each is checked again
+// alone, so every verdict that is not Ok is a single variant's own and no variant passes unless it
+// ran. One result per member, in order.
 std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vector<const SanitizeJob*>& members,
                                        std::atomic<int>& reruns, SessionCounts& counts) {
-    const SessionOutcome in_sessions = check_in_sessions(c, members, counts);
-    if (in_sessions.verdict == SessionVerdict::Passed) return std::vector<EvalResult>(members.size(), EvalResult{});
-    constexpr int kErrorExit = 86;
+    const std::vector<SessionOutcome> in_sessions = check_in_sessions(c, members, counts);
     const std::vector<std::string>& all_tools = members.front()->tools;
     auto run = [&](const std::vector<const SanitizeJob*>& group, std::size_t first_tool) {
         TemporaryDirectory dir("gi-sanitize");
@@ -175,17 +208,28 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
         }
         return result;
     };
-    // A batch a session reported on goes straight to one process per variant.
-    if (in_sessions.verdict == SessionVerdict::NoSession || members.size() == 1) {
-        const std::size_t first_tool = in_sessions.verdict == SessionVerdict::NoSession ? in_sessions.tools_passed : 0;
-        const EvalResult together = run(members, first_tool);
-        if (together.status == EvalStatus::Ok || members.size() == 1)
-            return std::vector<EvalResult>(members.size(), together);
+    std::vector<EvalResult> results(members.size());
+    // Left for processes: by the checker they start from, those that may share one (in order).
+    std::map<std::size_t, std::vector<std::size_t>> together;
+    for (std::size_t k = 0; k < members.size(); ++k) {
+        const SessionOutcome& o = in_sessions[k];
+        if (o.kind == SessionOutcome::Kind::Judged) results[k] = o.judged;
+        if (o.kind != SessionOutcome::Kind::Process) continue;
+        if (o.alone) results[k] = run({members[k]}, o.tools_passed);
+        else together[o.tools_passed].push_back(k);
     }
-    ++reruns;
-    std::vector<EvalResult> alone;
-    for (const SanitizeJob* member : members) alone.push_back(run({member}, 0));
-    return alone;
+    for (const auto& [first_tool, ks] : together) {
+        std::vector<const SanitizeJob*> group;
+        for (std::size_t k : ks) group.push_back(members[k]);
+        const EvalResult shared = run(group, first_tool);
+        if (shared.status == EvalStatus::Ok || ks.size() == 1) {
+            for (std::size_t k : ks) results[k] = shared;
+            continue;
+        }
+        ++reruns;
+        for (std::size_t k : ks) results[k] = run({members[k]}, first_tool);
+    }
+    return results;
 }
 
 }  // namespace
@@ -218,6 +262,7 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
     stats.batch_reruns += batch_reruns;
     stats.session_checks += session_counts.checks;
     stats.session_passes += session_counts.passed;
+    stats.session_judged += session_counts.judged;
     if (stats.session_failure.empty()) stats.session_failure = session_counts.first_failure;
     for (const auto& [tool, s] : session_counts.seconds) stats.tool_seconds[tool] += s;
     for (const auto& [tool, n] : session_counts.variants) stats.tool_variants[tool] += n;
@@ -230,12 +275,13 @@ std::string SanitizerGateStats::note(int batch_size) const {
     std::string line = "sanitizer gate: " + std::to_string(checked) + " variants run under compute-sanitizer in " +
                        std::to_string(batches) + " batches (--sanitize-batch " + std::to_string(batch_size) + "), " +
                        std::to_string(batch_reruns) +
-                       " of them checked again one variant at a time because the batch did not pass";
+                       " of them checked again one variant at a time because the batch did not pass in one process";
     if (sessions_started > 0) {
-        line += "; " + std::to_string(session_passes) + " batches passed in " + std::to_string(sessions_started) +
-                " long-lived compute-sanitizer processes (--sanitize-sessions; " + std::to_string(session_waits) +
-                " checks waited for a busy one, " + std::to_string(sessions_evicted) +
-                " ended for another checker's), the others ran in processes of their own";
+        line += "; in " + std::to_string(sessions_started) + " long-lived compute-sanitizer processes (--sanitize-sessions; " +
+                std::to_string(sessions_replaced) + " started in place of one a report ended, " + std::to_string(session_waits) +
+                " checks waited for a busy one, " + std::to_string(sessions_evicted) + " ended for another checker's) " +
+                std::to_string(session_passes) + " variants passed and " + std::to_string(session_judged) +
+                " were judged by a report, one variant a request; the others ran in processes of their own";
         if (!session_failure.empty()) line += " (the first that did not pass there: " + session_failure + ")";
     }
     // Where the gate's time went, per checker: wall seconds of its checks (several run at once,

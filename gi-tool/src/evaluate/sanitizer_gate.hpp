@@ -1,10 +1,12 @@
 #pragma once
 // The sanitizer gate's fan-out (issue 3, issue 19): variants already compiled for the gate's case,
 // grouped into batches of the same checkers (evaluate/sanitizer_batches.hpp), several batches at
-// once. A batch goes to the long-lived sessions first (evaluate/sanitizer_sessions.hpp), which
-// may only pass it; one they do not pass runs under compute-sanitizer in processes of its own,
-// and one that does not pass there as a whole is checked again one variant per process, so every
-// verdict that is not Ok is a single variant's own, from a sanitizer run that started clean.
+// once. A batch goes to the long-lived sessions first (evaluate/sanitizer_sessions.hpp), one
+// variant a request: a request passes its variant, or its report judges it and the session ends
+// (the variants after it go on in another). What no session passed or judged runs under
+// compute-sanitizer in processes of its own, and a process that does not pass as a whole is
+// checked again one variant per process, so every verdict that is not Ok is a single variant's
+// own, from a sanitizer run that was clean before it.
 // What the gate checks and why (memcheck always, racecheck and synccheck after a removed barrier)
 // is the cuda evaluator's choice; this is how the checks run.
 #include <cstddef>
@@ -59,10 +61,12 @@ struct SessionTimes {
 struct SanitizerGateStats {
     long long checked = 0;          // variants run under compute-sanitizer
     long long batches = 0;          // batches they were run in
-    long long batch_reruns = 0;     // batches that did not pass and were checked one by one
-    long long session_checks = 0;   // batch x checker runs in long-lived sessions
-    long long session_passes = 0;   // batches that passed there (the others ran in processes of their own)
+    long long batch_reruns = 0;     // batches that did not pass in a process and were checked one by one
+    long long session_checks = 0;   // variant x checker runs in long-lived sessions
+    long long session_passes = 0;   // variants that passed there under all their checkers
+    long long session_judged = 0;   // variants a session's report judged (no process of their own)
     long long sessions_started = 0; // long-lived sessions started
+    long long sessions_replaced = 0; // of them, started in place of one a report ended
     long long sessions_evicted = 0; // idle ones ended to make room for another checker's (shared pool)
     long long session_waits = 0;    // checks that waited for a busy session of their checker
     long binary_reuses = 0;         // verdicts taken from a program checked before (any text, same

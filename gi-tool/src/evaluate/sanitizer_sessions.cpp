@@ -77,6 +77,7 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     checked_ = {};
     startup_wait_ms_ = 0;
     opened_ahead_ms_ = 0;
+    last_case_ = case_path;
     missed_case_ = !opened_ahead_.empty() && opened_ahead_ != case_path ? opened_ahead_ : "";
     opened_ahead_.clear();
     try {
@@ -119,7 +120,11 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     std::ostringstream text;
     text << in.rdbuf();
     log_read_ += text.str().size();
-    if (const std::string report = sanitizer_log_report(text.str()); !report.empty()) failure_ = "it reported: " + report;
+    reported_.clear();
+    if (const std::string report = sanitizer_log_report(text.str()); !report.empty()) {
+        failure_ = "it reported: " + report;
+        reported_ = text.str();
+    }
     if (!failure_.empty()) process_->kill();
     return failure_.empty();
 }
@@ -160,6 +165,8 @@ std::unique_ptr<SanitizerSession> SanitizerSessions::acquire(const std::string& 
     bool waited = false;
     for (;;) {
         Pool& pool = pools_[tool];
+        // One that died while idle (a replacement whose start-up failed) is dropped, not handed out.
+        std::erase_if(pool.idle, [](const std::unique_ptr<SanitizerSession>& idle) { return !idle->alive(); });
         if (!pool.idle.empty()) {
             std::unique_ptr<SanitizerSession> session = std::move(pool.idle.back());
             pool.idle.pop_back();
@@ -188,7 +195,20 @@ void SanitizerSessions::release(std::unique_ptr<SanitizerSession> session) {
     std::lock_guard lock(mutex_);
     Pool& pool = pools_[session->tool()];
     --pool.busy;
-    if (session->alive()) pool.idle.push_back(std::move(session));
+    if (session->alive()) {
+        pool.idle.push_back(std::move(session));
+    } else if (!session->reported().empty()) {
+        // Ended because a variant's report made it unusable: a replacement starts now, opening the
+        // same case, so its start-up (seconds under the sanitizer) overlaps the gate's other checks
+        // instead of waiting in front of the next one. A session that died otherwise is not
+        // replaced ahead: its sanitizer may not start at all.
+        try {
+            pool.idle.push_back(std::make_unique<SanitizerSession>(sanitizer_, worker_, session->tool(), session->last_case()));
+            ++started_;
+            ++replaced_;
+        } catch (const Error&) {
+        }
+    }
     returned_.notify_all();
 }
 
@@ -208,6 +228,11 @@ void SanitizerSessions::prewarm(const std::string& tool, int count, const std::s
 long SanitizerSessions::started() const {
     std::lock_guard lock(mutex_);
     return started_;
+}
+
+long SanitizerSessions::replaced() const {
+    std::lock_guard lock(mutex_);
+    return replaced_;
 }
 
 long SanitizerSessions::evicted() const {

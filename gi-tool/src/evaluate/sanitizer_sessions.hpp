@@ -5,9 +5,10 @@
 // case's upload cost seconds (about 8 s a process for stereo on the H100) where checking a small
 // kernel takes milliseconds, and the gate used to start a process per batch in every wave.
 //
-// A session is used only to pass variants: when it reports anything, dies or times out, the batch
-// is checked again in processes of its own (evaluate/cuda_evaluator.cpp), so every verdict that is
-// not Ok is still a single variant's own, from a sanitizer run that started clean.
+// The gate sends a session one variant a request (evaluate/sanitizer_gate.cpp), so what it logs
+// during a request is that variant's own, and every request before it passed clean: a report
+// judges that variant. A session that dies, times out or fails a launch without a report judges
+// nothing; the variant is checked again in a process of its own. Either way the session ends.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
@@ -53,6 +54,9 @@ public:
     // Why the last check did not pass ("" when it did): a report line, the worker's failure with
     // the end of its log, or the reply's error.
     const std::string& failure() const { return failure_; }
+    // The sanitizer's log of the last check when it reported an error there ("" otherwise): the
+    // report, for the verdict of the variant that check ran.
+    const std::string& reported() const { return reported_; }
     // The last check's reply (its times in the worker), and how long it waited for the session's
     // start-up to finish first (ms; 0 once started).
     const worker::Checked& last_checked() const { return checked_; }
@@ -62,6 +66,7 @@ public:
     // The case the session opened ahead when its first check named another ("" otherwise): the
     // guess was wrong, and the check paid for opening its own case.
     const std::string& missed_case() const { return missed_case_; }
+    const std::string& last_case() const { return last_case_; }  // the case of the last check
 
 private:
     std::string tool_;
@@ -73,9 +78,11 @@ private:
     bool open_pending_ = false;    // likewise the case opened ahead
     std::string opened_ahead_;     // that case's path, until the first check
     std::string failure_;
+    std::string reported_;
     worker::Checked checked_;
     double startup_wait_ms_ = 0;
     std::string missed_case_;
+    std::string last_case_;
     double opened_ahead_ms_ = 0;
 };
 
@@ -102,7 +109,8 @@ public:
     // started (and, with shared pooling, when all are busy). Release it before acquiring another:
     // a thread that waits holds none, so waiting cannot deadlock.
     std::unique_ptr<SanitizerSession> acquire(const std::string& tool);
-    void release(std::unique_ptr<SanitizerSession> session);  // kept when still alive
+    // Kept when still alive; one a report ended is replaced at once by a new session (see replaced()).
+    void release(std::unique_ptr<SanitizerSession> session);
 
     // Starts `count` sessions of `tool` now (within its pool), so their start-up (compute-sanitizer
     // and a CUDA context under it: seconds) overlaps whatever comes before the first check. Sessions
@@ -115,6 +123,7 @@ public:
 
     long started() const;  // sessions started so far
     long evicted() const;  // idle sessions ended to make room for another checker's (shared pooling)
+    long replaced() const; // sessions started on release in place of one a report ended
     long waited() const;   // acquire() calls that waited for a busy session of their checker
 
 private:
@@ -131,7 +140,7 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable returned_;
     std::map<std::string, Pool> pools_;
-    long started_ = 0, evicted_ = 0, waited_ = 0;
+    long started_ = 0, evicted_ = 0, waited_ = 0, replaced_ = 0;
 };
 
 }  // namespace gi
