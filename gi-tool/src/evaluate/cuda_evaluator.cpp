@@ -881,8 +881,9 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                         " ms each, " + std::to_string(t.cache_hits) + " cache hits), variant runs " + seconds(t.run_ms) +
                         " (of which variants that timed out " + seconds(t.timeout_ms) + "; output buffers found equal to "
                         "the original's on the GPU " + std::to_string(t.compared_on_gpu) + ", compared on the host " +
-                        std::to_string(t.compared_on_host) + "), original runs " +
-                        seconds(t.original_ms) + ", worker restarts " + seconds(t.restart_ms) + " (" +
+                        std::to_string(t.compared_on_host) + "), original runs " + seconds(t.original_ms) +
+                        " (of which the case's load into a worker " + seconds(t.original_load_ms) +
+                        ", waiting for killed workers to exit " + seconds(t.reap_wait_ms) + "), worker restarts " + seconds(t.restart_ms) + " (" +
                         std::to_string(t.worker_restarts) + "), for " + std::to_string(t.variants) + " variants");
     }
     if (const std::string gate = t.gate.note(s.options.sanitize_batch); !gate.empty()) notes.push_back(gate);
@@ -953,6 +954,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
     {
         const auto start = Clock::now();
         s.ensure_loaded(case_index);  // replaces a worker the last batch's final variant killed
+        s.stats.original_load_ms += ms_since(start);
         // A killed worker's context, and a hung kernel in it, may hold the GPU until the worker is
         // reaped: the original is timed only after that, so it is never slowed and flattering.
         const auto reap_start = Clock::now();
