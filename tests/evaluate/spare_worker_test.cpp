@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 #include "compile/nvrtc_compiler.hpp"
@@ -69,6 +70,24 @@ protected:
         EXPECT_EQ(r.results[4].status, EvalStatus::Ok) << r.results[4].detail;
     }
 
+    void expect_a_bad_hand_over_refused(const std::function<void(const fs::path&)>& spoil) {
+        CudaEvaluator e(grammar_, options());
+        expect_statuses(e.evaluate(batch("x"), 0));
+        const fs::path file = reference_file(0);
+        ASSERT_FALSE(file.empty());
+        spoil(file);
+        const int computed_before = count("original-computed", "0");
+        expect_statuses(e.evaluate(batch("y"), 1));
+        expect_statuses(e.evaluate(batch("z"), 0));
+        EXPECT_GE(e.stats().references_rejected, 1);
+        EXPECT_GE(e.stats().references_recomputed, 1);
+        EXPECT_GT(count("original-computed", "0"), computed_before);
+        const long rejected = e.stats().references_rejected;
+        expect_statuses(e.evaluate(batch("w"), 0));
+        expect_statuses(e.evaluate(batch("v"), 1));
+        expect_statuses(e.evaluate(batch("u"), 0));
+        EXPECT_EQ(e.stats().references_rejected, rejected);
+    }
 };
 
 TEST_F(SpareWorkers, ReplacementsTakeTheOriginalsOutputsInsteadOfRunningIt) {
@@ -89,53 +108,32 @@ TEST_F(SpareWorkers, ReplacementsTakeTheOriginalsOutputsInsteadOfRunningIt) {
     EXPECT_EQ(count("reference-written", "0"), 1);
 
     // Another case, then back: the first is still handed over, its original never run again.
+    EXPECT_EQ(e.stats().case_loads, 2);  // the first worker's, checking the original on both cases
     expect_statuses(e.evaluate(batch("y"), 1));
+    EXPECT_EQ(e.stats().case_loads, 3);  // case 1 on the worker in use, adopted before spares had it
     expect_statuses(e.evaluate(batch("z"), 0));
     EXPECT_EQ(count("original-computed", "0"), 1);
     EXPECT_EQ(count("original-computed", "1"), 1);
     EXPECT_EQ(e.stats().references_recomputed, 0);
     EXPECT_EQ(e.stats().worker_restarts, 6);
+    // The worker adopted while on case 1 kept case 0 as a spare: back on it, nothing to load.
+    EXPECT_EQ(e.stats().case_loads, 3);
 }
 
-// Case 0, then case 1, then case 0's hand-over file is spoilt and case 0 comes back: the worker in
-// use and the spares are offered the spoilt file, refuse it, and run the original themselves;
-// variants are still judged right.
+// Case 0's hand-over file is spoilt (or removed) after case 0, then case 1 and case 0 again: the
+// spares started since load case 0 too (they keep every case given), are offered the file, refuse
+// it and run the original themselves when adopted; variants are still judged right, and a file
+// once refused is never offered again.
 TEST_F(SpareWorkers, DamagedHandOverIsRefusedAndTheOriginalRecomputed) {
-    CudaEvaluator e(grammar_, options());
-    expect_statuses(e.evaluate(batch("x"), 0));
-    expect_statuses(e.evaluate(batch("y"), 1));  // the worker in use and the spares now hold case 1
-    const fs::path file = reference_file(0);
-    ASSERT_FALSE(file.empty());
-    {
+    expect_a_bad_hand_over_refused([](const fs::path& file) {
         std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
         f.seekp(-3, std::ios::end);
         f.put('\x01');  // one byte of the outputs
-    }
-    const int computed_before = count("original-computed", "0");
-    expect_statuses(e.evaluate(batch("z"), 0));
-    EXPECT_GE(count("reference-rejected", "0"), 1);
-    EXPECT_GE(e.stats().references_rejected, 1);
-    EXPECT_EQ(e.stats().references_recomputed, 2);
-    // The worker in use (it no longer held case 0) and both replacements.
-    EXPECT_EQ(count("original-computed", "0"), computed_before + 3);
-    // Once refused, never offered again.
-    expect_statuses(e.evaluate(batch("w"), 0));
-    EXPECT_EQ(e.stats().references_recomputed, 4);
-    EXPECT_EQ(count("original-computed", "0"), computed_before + 5);  // the two replacements
+    });
 }
 
 TEST_F(SpareWorkers, MissingHandOverIsRefusedAndTheOriginalRecomputed) {
-    CudaEvaluator e(grammar_, options());
-    expect_statuses(e.evaluate(batch("x"), 0));
-    expect_statuses(e.evaluate(batch("y"), 1));
-    const fs::path file = reference_file(0);
-    ASSERT_FALSE(file.empty());
-    fs::remove(file);
-    const int computed_before = count("original-computed", "0");
-    expect_statuses(e.evaluate(batch("z"), 0));
-    EXPECT_GE(e.stats().references_rejected, 1);
-    EXPECT_EQ(e.stats().references_recomputed, 2);
-    EXPECT_EQ(count("original-computed", "0"), computed_before + 3);
+    expect_a_bad_hand_over_refused([](const fs::path& file) { fs::remove(file); });
 }
 
 TEST_F(SpareWorkers, WithoutSparesEveryReplacementStartsCold) {

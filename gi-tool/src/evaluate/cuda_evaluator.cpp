@@ -237,10 +237,10 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         if (replacing) {
             if (std::optional<SpareWorkers::Adopted> adopted = spares->adopt(want_case)) {
                 worker = std::move(adopted->process);
-                if (adopted->case_index >= 0) {
-                    loaded.insert(adopted->case_index);
-                    verified.insert(adopted->case_index);
-                    if (adopted->reference) referenced.insert(adopted->case_index);
+                for (const auto& [index, reference] : adopted->cases) {
+                    loaded.insert(index);
+                    verified.insert(index);
+                    if (reference) referenced.insert(index);
                 }
                 spares->top_up();
                 return;
@@ -276,6 +276,7 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
     void ensure_loaded(int index) {
         start_worker(index);
         if (loaded.count(index)) return;
+        ++stats.case_loads;
         Message reply;
         try {
             reply = worker->request(load_message(index), std::chrono::seconds(300));

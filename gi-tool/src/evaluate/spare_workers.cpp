@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace gi {
 
@@ -38,8 +39,13 @@ int SpareWorkers::wanted() {
     }
     want = std::min(want, cap);
     if (d.gpu_memory > 0 && case_ >= 0) {
-        // A worker: its context, plus the case (pristine, poison and up to 8 working copies).
-        const double per_worker = 512.0 * (1 << 20) + 10.0 * static_cast<double>(owner_.case_bytes(case_));
+        // A worker: its context, plus each case it holds (pristine, poison and up to 8 working copies).
+        double held = static_cast<double>(owner_.case_bytes(case_));
+        if (keep_all_cases()) {
+            held = 0;
+            for (int c : given_) held += static_cast<double>(owner_.case_bytes(c));
+        }
+        const double per_worker = 512.0 * (1 << 20) + 10.0 * held;
         const int fit = static_cast<int>(0.5 * static_cast<double>(d.gpu_memory) / per_worker) - 1;
         want = std::min(want, std::max(fit, 0));
     }
@@ -48,13 +54,22 @@ int SpareWorkers::wanted() {
     return want;
 }
 
+bool SpareWorkers::keep_all_cases() const {
+    const Demand d = owner_.demand();
+    if (d.gpu_memory == 0) return false;  // unknown: only the current case, as the main worker's start-up
+    double bytes = 0;
+    for (int c : given_) bytes += static_cast<double>(owner_.case_bytes(c));
+    const double per_worker = 512.0 * (1 << 20) + 10.0 * bytes;
+    return static_cast<double>(std::max(target_, 1) + 1) * per_worker <= 0.5 * static_cast<double>(d.gpu_memory);
+}
+
 // Reads whatever replies a spare has ready (or waits for all of them when `wait`). A spare
 // that fails is marked broken.
 void SpareWorkers::advance(Spare& spare, bool wait) {
     if (spare.broken) return;
     try {
         while (!spare.expect.empty()) {
-            const std::string type = spare.expect.front();
+            const auto [type, case_index] = spare.expect.front();
             std::optional<worker::Message> reply;
             if (wait) reply = spare.process->receive(type, std::chrono::seconds(type == "hello" ? 120 : 300));
             else reply = spare.process->try_receive(type);
@@ -69,9 +84,12 @@ void SpareWorkers::advance(Spare& spare, bool wait) {
                 ++startups_;
                 stats_.startup_ms = startup_ms_;
             } else if (type == "load-case") {
-                spare.case_loaded = reply->type == "case-loaded";
-                spare.reference = spare.case_loaded && owner_.took_reference(spare.case_index, *reply);
+                if (reply->type == "case-loaded") spare.loaded[case_index] = owner_.took_reference(case_index, *reply);
+                else spare.sent.erase(case_index);  // not held: offered again with the next prepare()
             } else if (type == "unload-case") {
+                // Replies come in order, so after the last one `loaded` is what the spare holds
+                // (a case loaded, unloaded and loaded again ends loaded).
+                spare.loaded.erase(case_index);
                 if (reply->type != "case-unloaded") spare.broken = true;
             }
             if (spare.broken) {
@@ -91,20 +109,36 @@ void SpareWorkers::poll() {
     std::erase_if(spares_, [](const Spare& s) { return s.broken; });
 }
 
-// Sends a spare its case: the current one, with the original's outputs when they are known.
+// Sends a spare the current case, with the original's outputs when they are known; the cases it
+// holds already stay unless keeping them all would crowd the GPU's memory.
 void SpareWorkers::send_case(Spare& spare) {
-    if (case_ < 0 || spare.case_index == case_) return;
+    if (case_ < 0) return;
     try {
-        if (spare.case_index >= 0) {
-            // Only the current case is kept on a spare, so spares never crowd the GPU's memory.
-            spare.process->send({"unload-case", {{"slot", std::to_string(spare.case_index)}}, {}}, std::chrono::seconds(5));
-            spare.expect.push_back("unload-case");
+        if (!keep_all_cases()) {
+            for (auto it = spare.sent.begin(); it != spare.sent.end();) {
+                if (*it == case_) {
+                    ++it;
+                    continue;
+                }
+                spare.process->send({"unload-case", {{"slot", std::to_string(*it)}}, {}}, std::chrono::seconds(5));
+                spare.expect.emplace_back("unload-case", *it);
+                it = spare.sent.erase(it);
+                spare.ready = false;
+            }
         }
-        spare.process->send(owner_.load_message(case_), std::chrono::seconds(5));
-        spare.expect.push_back("load-case");
-        spare.case_index = case_;
-        spare.case_loaded = spare.reference = false;
-        spare.ready = false;
+        // The current case first; with room for all, the earlier ones after it (a spare started
+        // late gets them too).
+        std::vector<int> wanted_cases{case_};
+        if (keep_all_cases())
+            for (int c : given_)
+                if (c != case_) wanted_cases.push_back(c);
+        for (int c : wanted_cases) {
+            if (spare.sent.count(c)) continue;
+            spare.process->send(owner_.load_message(c), std::chrono::seconds(5));
+            spare.expect.emplace_back("load-case", c);
+            spare.sent.insert(c);
+            spare.ready = false;
+        }
     } catch (const worker::WorkerFailure&) {
         spare.broken = true;
     }
@@ -123,7 +157,7 @@ void SpareWorkers::top_up() {
             spare.process = std::make_unique<worker::WorkerProcess>(owner_.worker_options());
             spare.spawned = Clock::now();
             spare.process->send({"hello", {}, {}}, std::chrono::seconds(5));
-            spare.expect.push_back("hello");
+            spare.expect.emplace_back("hello", -1);
         } catch (const std::exception&) {
             return;  // the main worker's path will report what is wrong
         }
@@ -136,6 +170,7 @@ void SpareWorkers::top_up() {
 // Points the spares at `index` (after the original's outputs for it are on file).
 void SpareWorkers::prepare(int index) {
     case_ = index;
+    given_.insert(index);
     for (Spare& s : spares_) send_case(s);
     std::erase_if(spares_, [](const Spare& s) { return s.broken; });
     top_up();
@@ -153,7 +188,7 @@ std::optional<SpareWorkers::Adopted> SpareWorkers::adopt(int want_case) {
     while (!spares_.empty()) {
         auto best = spares_.begin();
         auto rank = [&](const Spare& s) {
-            return (s.case_index == want_case ? 2 : 0) + (s.ready ? 1 : 0);
+            return (s.sent.count(want_case) ? 2 : 0) + (s.ready ? 1 : 0);
         };
         for (auto it = spares_.begin(); it != spares_.end(); ++it)
             if (rank(*it) > rank(*best)) best = it;
@@ -170,10 +205,7 @@ std::optional<SpareWorkers::Adopted> SpareWorkers::adopt(int want_case) {
         }
         Adopted adopted;
         adopted.process = std::move(spare.process);
-        if (spare.case_loaded) {
-            adopted.case_index = spare.case_index;
-            adopted.reference = spare.reference;
-        }
+        adopted.cases = spare.loaded;
         return adopted;
     }
     return std::nullopt;
