@@ -11,6 +11,7 @@
 #   THROUGHPUT_OPTIONS="--sanitize-batch 1" THROUGHPUT_LABEL="one per process" bash bench/throughput.sh
 #                                           # extra evolve options, e.g. a change's off switch, for A/B
 #   THROUGHPUT_SANITIZE_CASES=1 records a small case per kernel and passes it as --sanitize-cases
+#   (THROUGHPUT_GATE_ARGS="..." records it with these program arguments instead of the kernel's own)
 #                                           (the search's sanitizer gate runs on it)
 #   THROUGHPUT_CUDA_BENCH=N also runs `gi-tool cuda-bench` with N random variants on each kernel's
 #                                           cases and prints where a variant's run time goes, by stage
@@ -38,6 +39,7 @@ detect_gpu
 extra_options=(${THROUGHPUT_OPTIONS:-})
 label="${THROUGHPUT_LABEL:-${THROUGHPUT_OPTIONS:-defaults}}"
 [[ "${THROUGHPUT_SANITIZE_CASES:-0}" == 1 ]] && label="$label, small cases for the gate"
+[[ -n "${THROUGHPUT_GATE_ARGS:-}" ]] && label="$label (recorded with: $THROUGHPUT_GATE_ARGS)"
 build="${GI_BUILD:-/tmp/gi-throughput-build}"
 if [[ -z "${GI_BUILD:-}" ]]; then
     start=$(date +%s)
@@ -93,6 +95,7 @@ for kernel in $kernels; do
             >>"$dir/record.log" 2>&1
     done
     gate_option=()
+    [[ -n "${THROUGHPUT_GATE_ARGS:-}" ]] && gate=("$THROUGHPUT_GATE_ARGS")
     if [[ "${THROUGHPUT_SANITIZE_CASES:-0}" == 1 ]]; then
         for args in "${gate[@]}"; do
             # shellcheck disable=SC2086
