@@ -94,7 +94,9 @@ TEST(RunProcess, ParallelCallsDoNotWaitForEachOther) {
     const auto quick_wall = std::chrono::steady_clock::now() - start;
     EXPECT_TRUE(r.succeeded());
     EXPECT_EQ(r.out, "hi\n");
-    EXPECT_LT(quick_wall, 1200ms) << "the quick child's call waited for the slow one";
+    // Waiting for the slow child would take 3.15 s or more; the slack is for a loaded 2-core machine
+    // (1.2 s was exceeded once while the CMake scenarios ran beside it).
+    EXPECT_LT(quick_wall, 2500ms) << "the quick child's call waited for the slow one";
     EXPECT_TRUE(slow.get().succeeded());
 }
 
