@@ -127,7 +127,7 @@ TEST_F(BinaryDuplicates, TheRunNotesSayWhereTheEvaluatorsTimeWent) {
     const std::vector<std::string> notes = e.run_notes();
     ASSERT_FALSE(notes.empty());
     EXPECT_EQ(notes.front().rfind("cuda evaluator time: waiting for compiles ", 0), 0u) << notes.front();
-    for (const char* part : {" compiles with ", " ms each, ", "variant runs ", "original runs ", "the case's load into a worker ",
+    for (const char* part : {" compiles with ", " ms each, ", "variant runs ", "original runs ", "readying a worker with the batch's case",
                              "waiting for killed workers to exit ", "worker restarts ", "for 4 variants"})
         EXPECT_NE(notes.front().find(part), std::string::npos) << part << " missing from: " << notes.front();
 }

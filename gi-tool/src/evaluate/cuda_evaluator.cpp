@@ -883,7 +883,8 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                         " (of which variants that timed out " + seconds(t.timeout_ms) + "; output buffers found equal to "
                         "the original's on the GPU " + std::to_string(t.compared_on_gpu) + ", compared on the host " +
                         std::to_string(t.compared_on_host) + "), original runs " + seconds(t.original_ms) +
-                        " (of which the case's load into a worker " + seconds(t.original_load_ms) +
+                        " (of which readying a worker with the batch's case: replacing one the last batch killed, "
+                        "loading the case " + seconds(t.original_load_ms) +
                         ", waiting for killed workers to exit " + seconds(t.reap_wait_ms) + "), worker restarts " + seconds(t.restart_ms) + " (" +
                         std::to_string(t.worker_restarts) + "), for " + std::to_string(t.variants) + " variants");
     }

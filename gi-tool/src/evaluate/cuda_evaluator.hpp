@@ -112,7 +112,7 @@ struct CudaEvaluatorStats {
     double timeout_ms = 0;        // of which requests of variants that timed out (their allowance)
     double original_ms = 0;       // wall time of the original's runs at each batch's start (and on new cases)
     double reap_wait_ms = 0;      // of which waiting for killed workers to exit before timing it
-    double original_load_ms = 0;  // of which loading the batch's case into a worker that lacked it
+    double original_load_ms = 0;  // of which readying a worker with the batch's case (a replacement, a case load)
     long case_loads = 0;          // cases loaded into the worker in use when it needed them (not ahead, by a spare)
     double restart_ms = 0;        // wall time replacing workers a variant killed, until the next can run
     long worker_restarts = 0;

@@ -40,11 +40,7 @@ int SpareWorkers::wanted() {
     want = std::min(want, cap);
     if (d.gpu_memory > 0 && case_ >= 0) {
         // A worker: its context, plus each case it holds (pristine, poison and up to 8 working copies).
-        double held = static_cast<double>(owner_.case_bytes(case_));
-        if (keep_all_cases()) {
-            held = 0;
-            for (int c : given_) held += static_cast<double>(owner_.case_bytes(c));
-        }
+        const double held = keep_all_cases() ? given_bytes() : static_cast<double>(owner_.case_bytes(case_));
         const double per_worker = 512.0 * (1 << 20) + 10.0 * held;
         const int fit = static_cast<int>(0.5 * static_cast<double>(d.gpu_memory) / per_worker) - 1;
         want = std::min(want, std::max(fit, 0));
@@ -54,12 +50,16 @@ int SpareWorkers::wanted() {
     return want;
 }
 
-bool SpareWorkers::keep_all_cases() const {
-    const Demand d = owner_.demand();
-    if (d.gpu_memory == 0) return false;  // unknown: only the current case, as the main worker's start-up
+double SpareWorkers::given_bytes() const {
     double bytes = 0;
     for (int c : given_) bytes += static_cast<double>(owner_.case_bytes(c));
-    const double per_worker = 512.0 * (1 << 20) + 10.0 * bytes;
+    return bytes;
+}
+
+bool SpareWorkers::keep_all_cases() const {
+    const Demand d = owner_.demand();
+    if (d.gpu_memory == 0) return false;  // the GPU's memory unknown: only the current case, as before
+    const double per_worker = 512.0 * (1 << 20) + 10.0 * given_bytes();
     return static_cast<double>(std::max(target_, 1) + 1) * per_worker <= 0.5 * static_cast<double>(d.gpu_memory);
 }
 
@@ -113,8 +113,9 @@ void SpareWorkers::poll() {
 // holds already stay unless keeping them all would crowd the GPU's memory.
 void SpareWorkers::send_case(Spare& spare) {
     if (case_ < 0) return;
+    const bool keep_all = keep_all_cases();
     try {
-        if (!keep_all_cases()) {
+        if (!keep_all) {
             for (auto it = spare.sent.begin(); it != spare.sent.end();) {
                 if (*it == case_) {
                     ++it;
@@ -129,7 +130,7 @@ void SpareWorkers::send_case(Spare& spare) {
         // The current case first; with room for all, the earlier ones after it (a spare started
         // late gets them too).
         std::vector<int> wanted_cases{case_};
-        if (keep_all_cases())
+        if (keep_all)
             for (int c : given_)
                 if (c != case_) wanted_cases.push_back(c);
         for (int c : wanted_cases) {

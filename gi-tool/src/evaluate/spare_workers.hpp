@@ -95,6 +95,7 @@ private:
     // Whether a worker may keep every case given so far: their copies (10 x a case's bytes each,
     // as wanted() counts them) for it and each spare within half the GPU's memory.
     bool keep_all_cases() const;
+    double given_bytes() const;  // the bytes of every case given so far, one copy each
 
     int minimum_;
     int target_;
