@@ -885,8 +885,9 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                         std::to_string(t.compared_on_host) + "), original runs " + seconds(t.original_ms) +
                         " (of which readying a worker with the batch's case: replacing one the last batch killed, "
                         "loading the case " + seconds(t.original_load_ms) +
-                        ", waiting for killed workers to exit " + seconds(t.reap_wait_ms) + "), worker restarts " + seconds(t.restart_ms) + " (" +
-                        std::to_string(t.worker_restarts) + "), for " + std::to_string(t.variants) + " variants");
+                        ", waiting for killed workers to exit " + seconds(t.reap_wait_ms) + "), worker restarts " +
+                        seconds(t.restart_ms) + " (" + std::to_string(t.worker_restarts) + "), for " +
+                        std::to_string(t.variants) + " variants");
     }
     if (const std::string gate = t.gate.note(s.options.sanitize_batch); !gate.empty()) notes.push_back(gate);
     std::string batched;
