@@ -38,8 +38,8 @@ std::string buffer_label(const TestCase& tc, std::size_t b) {
 }  // namespace
 
 Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream,
-               DeviceCompare* device_compare)
-    : tc_(std::move(tc)), tolerances_(std::move(tolerances)), stream_(stream), device_compare_(device_compare) {
+               DeviceCompare* device_compare, std::size_t guard_bytes)
+    : tc_(std::move(tc)), tolerances_(std::move(tolerances)), stream_(stream), guard_(guard_bytes), device_compare_(device_compare) {
     tolerances_.resize(tc_.buffers.size());
     std::size_t case_bytes = 0;
     for (const auto& b : tc_.buffers) case_bytes += b.size;
@@ -68,15 +68,15 @@ Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_by
             std::vector<CUdeviceptr> copy;
             bool ok = true;
             for (const auto& buffer : tc_.buffers) {
-                CUdeviceptr p = 0;
-                if (cuMemAlloc(&p, std::max<std::size_t>(buffer.size, 1)) != CUDA_SUCCESS) {
+                const CUdeviceptr p = allocate_working(buffer.size);
+                if (!p) {
                     ok = false;
                     break;
                 }
                 copy.push_back(p);
             }
             if (!ok) {
-                for (CUdeviceptr p : copy) cuMemFree(p);
+                for (CUdeviceptr p : copy) free_working(p);
                 if (c == 0) throw Error("not enough GPU memory for one working copy of case " + tc_.path);
                 break;  // fewer copies: less rotation, still correct
             }
@@ -87,7 +87,7 @@ Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_by
     } catch (...) {
         for (CUdeviceptr p : pristine_) cuMemFree(p);
         for (CUdeviceptr p : poison_) if (p) cuMemFree(p);
-        for (auto& copy : copies_) for (CUdeviceptr p : copy) cuMemFree(p);
+        for (auto& copy : copies_) for (CUdeviceptr p : copy) free_working(p);
         throw;
     }
     poisonable_.assign(tc_.buffers.size(), false);
@@ -180,7 +180,50 @@ Replay::~Replay() {
     if (clock_) cuMemFree(clock_);
     for (CUdeviceptr p : pristine_) cuMemFree(p);
     for (CUdeviceptr p : poison_) if (p) cuMemFree(p);
-    for (auto& copy : copies_) for (CUdeviceptr p : copy) cuMemFree(p);
+    for (auto& copy : copies_) for (CUdeviceptr p : copy) free_working(p);
+}
+
+CUdeviceptr Replay::allocate_working(std::size_t bytes) {
+    bytes = std::max<std::size_t>(bytes, 1);
+    CUdeviceptr base = 0;
+    if (cuMemAlloc(&base, bytes + 2 * guard_) != CUDA_SUCCESS) return 0;
+    if (guard_ > 0 && (cuMemsetD8(base, kGuardByte, guard_) != CUDA_SUCCESS ||
+                       cuMemsetD8(base + guard_ + bytes, kGuardByte, guard_) != CUDA_SUCCESS)) {
+        cuMemFree(base);
+        return 0;
+    }
+    return base + guard_;
+}
+
+void Replay::free_working(CUdeviceptr p) const { cuMemFree(p - guard_); }
+
+std::string Replay::guard_damage() {
+    if (guard_ == 0 || copies_.empty()) return "";
+    check_cuda(cuStreamSynchronize(stream_), "waiting for the launch before reading the guard zones");
+    Bytes zone(guard_);
+    std::string found;
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+        const std::size_t size = std::max<std::size_t>(tc_.buffers[b].size, 1);
+        for (const bool after : {false, true}) {
+            const CUdeviceptr at = after ? copies_[0][b] + size : copies_[0][b] - guard_;
+            check_cuda(cuMemcpyDtoH(zone.data(), at, guard_), "reading a guard zone back");
+            std::size_t changed = 0, nearest = guard_ + 1, farthest = 0;
+            for (std::size_t i = 0; i < guard_; ++i) {
+                if (zone[i] == kGuardByte) continue;
+                ++changed;
+                // Bytes from the buffer: 1 is the byte right after its end, or right before its start.
+                const std::size_t distance = after ? i + 1 : guard_ - i;
+                nearest = std::min(nearest, distance);
+                farthest = std::max(farthest, distance);
+            }
+            if (changed == 0) continue;
+            found += (found.empty() ? "" : "; ") + buffer_label(tc_, b) + ": " + std::to_string(changed) + " of the " +
+                     std::to_string(guard_) + " bytes " + (after ? "after its end" : "before its start") +
+                     " changed (from " + std::to_string(nearest) + " to " + std::to_string(farthest) + " bytes " +
+                     (after ? "past the end" : "before the start") + ")";
+        }
+    }
+    return found;
 }
 
 std::size_t Replay::device_bytes() const {

@@ -126,8 +126,10 @@ public:
     // `tolerances` has one entry per buffer. With `device_compare`, outputs are first compared
     // with a copy of the reference on the GPU (device_compare.hpp); without, on the host.
     // Throws CudaError / gi::Error.
+    // With `guard_bytes`, every buffer of the working copies gets guard zones of that many bytes
+    // before and after it, filled with kGuardByte (guard_damage() reads them back).
     Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream,
-           DeviceCompare* device_compare = nullptr);
+           DeviceCompare* device_compare = nullptr, std::size_t guard_bytes = 0);
     ~Replay();
     Replay(const Replay&) = delete;
     Replay& operator=(const Replay&) = delete;
@@ -170,7 +172,20 @@ public:
     // One plain launch on working copy 0 (compute-sanitizer's run). Returns the launch result.
     CUresult launch_once(CUfunction kernel, const LaunchShape& shape, const VariablePlaces& variables = {});
 
+    // Where the last launch wrote into working copy 0's guard zones: "" when they all still hold
+    // kGuardByte (or the replay has none), else each changed zone's buffer, side and bytes. A write
+    // there is outside the recorded allocation, which in the program is memory the kernel does not
+    // own (compute-sanitizer's memcheck reports it when it lands outside every allocation). Throws
+    // CudaError when a zone cannot be read back.
+    std::string guard_damage();
+    std::size_t guard_bytes() const { return guard_; }
+    static constexpr unsigned char kGuardByte = 0xA5;
+
 private:
+    // A working copy's buffer (`bytes` of it between guard zones, when there are any), or 0 when
+    // memory does not allow; free_working() takes what it returned.
+    CUdeviceptr allocate_working(std::size_t bytes);
+    void free_working(CUdeviceptr p) const;
     void restore(int copy, bool poison_outputs);
     bool can_poison(std::size_t buffer) const;
     // Where a writable buffer of `copy` is restored from: its pristine bytes, or (when it holds
@@ -208,6 +223,7 @@ private:
     std::vector<CUdeviceptr> pristine_;            // per buffer
     std::vector<CUdeviceptr> poison_;              // per buffer (0 for read-only ones)
     std::vector<std::vector<CUdeviceptr>> copies_;  // [copy][buffer]
+    std::size_t guard_ = 0;                        // guard zone bytes on each side of a working buffer
     // What the pristine buffers and poison images must hold, for damage(): the uploaded bytes,
     // kept on the host (a memcmp is cheaper than hashing what is read back).
     std::vector<Bytes> pristine_host_;             // per buffer

@@ -89,14 +89,18 @@ public:
     // sanitizer's start-up and the CUDA context are paid once per search instead of once per batch.
     // The reply comes after the context is synchronised, when the sanitizer has reported on every
     // launch. A launch that fails ends the worker: under memcheck its context is not usable.
+    // With guard bytes the worker runs without a sanitizer (the gate's first check): the case's
+    // working buffers sit between guard zones, and a variant that writes into them is reported in
+    // the reply's `outside` and ends the worker.
     bool check_variants(const Message& m) {
         const CheckVariants request = check_variants_from(m);
         const std::string& case_path = request.case_path;
         Checked checked;
         auto start = std::chrono::steady_clock::now();
-        if (!checked_case_ || checked_case_path_ != case_path) {
+        if (!checked_case_ || checked_case_path_ != case_path || checked_case_->guard_bytes() != request.guard_bytes) {
             checked_case_.reset();
-            checked_case_ = std::make_unique<Replay>(read_test_case(case_path, CaseLoad::Data), std::vector<Tolerance>{}, 0, gpu_.stream);
+            checked_case_ = std::make_unique<Replay>(read_test_case(case_path, CaseLoad::Data), std::vector<Tolerance>{}, 0, gpu_.stream,
+                                                     nullptr, static_cast<std::size_t>(request.guard_bytes));
             checked_case_path_ = case_path;
             checked.case_ms = ms_since(start);
         }
@@ -107,27 +111,36 @@ public:
         }
         const std::vector<OnceVariant> variants = read_variant_list(request.variants_file);
         ListedRunTimes times;
+        // The reply, with the worker's times (a failed check's load and launch too: the gate's note
+        // would count them as "the rest" otherwise).
+        auto answer = [&](std::size_t ran, std::string error = "", std::string outside = "") {
+            checked.ran = ran;
+            checked.error = std::move(error);
+            checked.outside = std::move(outside);
+            checked.load_ms = times.load_ms;
+            checked.launch_ms = times.launch_ms;
+            checked.unload_ms = times.unload_ms;
+            reply(to_message(checked));
+        };
         for (std::size_t k = 0; k < variants.size(); ++k) {
             const CUresult r = run_listed_variant(*checked_case_, variants[k], request.kernel, "", &times);
+            const std::string which = "variant " + std::to_string(k + 1);
             if (r != CUDA_SUCCESS) {
-                checked.ran = k;
-                checked.error = "variant " + std::to_string(k + 1) + ": the kernel failed: " + cuda_error_name(r);
-                // Its times too: the gate's note would count a failed check's load and launch as "the rest".
-                checked.load_ms = times.load_ms;
-                checked.launch_ms = times.launch_ms;
-                checked.unload_ms = times.unload_ms;
-                reply(to_message(checked));
+                answer(k, which + ": the kernel failed: " + cuda_error_name(r));
+                return false;
+            }
+            // The gate's first check (no sanitizer): a write into the guard zones judges the
+            // variant. The worker ends with it: a stray write past the zones may have hit its own
+            // copies of the case.
+            if (std::string outside = checked_case_->guard_damage(); !outside.empty()) {
+                answer(k, which + " wrote outside its buffers", std::move(outside));
                 return false;
             }
         }
         start = std::chrono::steady_clock::now();
         check_cuda(cuCtxSynchronize(), "synchronising after the checks");
         checked.sync_ms = ms_since(start);
-        checked.ran = variants.size();
-        checked.load_ms = times.load_ms;
-        checked.launch_ms = times.launch_ms;
-        checked.unload_ms = times.unload_ms;
-        reply(to_message(checked));
+        answer(variants.size());
         return true;
     }
 

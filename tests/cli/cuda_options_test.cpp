@@ -180,6 +180,10 @@ TEST(CudaOptions, SanitizerSessionOptions) {
     expect_documented("--sanitize-shared-sessions");
     EXPECT_EQ(parsed({"--cases", "c", "--sanitize-cases", "small"}).sanitize_cases, "small");
     expect_documented("--sanitize-cases DIR");
+    EXPECT_EQ(parsed({"--cases", "c"}).gate_guard_kib, 256);
+    EXPECT_EQ(parsed({"--cases", "c", "--gate-guard-kib", "0"}).gate_guard_kib, 0);
+    expect_refused({"--cases", "c", "--gate-guard-kib", "-1"}, "--gate-guard-kib");
+    expect_documented("--gate-guard-kib");
 }
 
 }  // namespace

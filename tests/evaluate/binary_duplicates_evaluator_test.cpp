@@ -194,6 +194,7 @@ TEST_F(BinaryDuplicates, ABatchThatFailsIsCheckedAgainOneVariantAtATime) {
 // judges the variant of its request, the session ends and a replacement starts at once.
 TEST_F(BinaryDuplicates, SessionsJudgeEachVariantOnItsOwnRequest) {
     CudaEvaluatorOptions o = options(0);
+    o.gate_guard_kib = 0;  // memcheck's sessions alone (the guard zones' test is below)
     o.sanitizer = session_sanitizer();
     o.sanitize_jobs = 1;
     o.sanitize_sessions = 1;
@@ -258,6 +259,7 @@ TEST_F(BinaryDuplicates, SessionsJudgeEachVariantOnItsOwnRequest) {
 // new session.
 TEST_F(BinaryDuplicates, ASessionFailureWithoutAReportSendsThatVariantToAProcess) {
     CudaEvaluatorOptions o = options(0);
+    o.gate_guard_kib = 0;  // memcheck's sessions alone (the guard zones' test is below)
     o.sanitizer = session_sanitizer();
     o.sanitize_jobs = 1;
     o.sanitize_sessions = 1;
@@ -275,6 +277,57 @@ TEST_F(BinaryDuplicates, ASessionFailureWithoutAReportSendsThatVariantToAProcess
     EXPECT_EQ(e.stats().gate.session_judged, 0);
     EXPECT_EQ(e.stats().gate.sessions_replaced, 0);  // not replaced ahead: started when needed
     EXPECT_EQ(e.stats().gate.sessions_started, 2);
+}
+
+// Issue 19: with sessions the gate first runs each variant in gi-worker alone, its buffers between
+// guard zones. A variant that writes into them is judged there, without compute-sanitizer; the
+// others, and one whose guarded run failed otherwise, go on to memcheck, which decides as before.
+TEST_F(BinaryDuplicates, GuardZonesJudgeAWriteOutsideItsBuffersBeforeTheSanitizer) {
+    CudaEvaluatorOptions o = options(0);
+    o.sanitizer = session_sanitizer();
+    o.sanitize_jobs = 1;
+    o.sanitize_sessions = 2;
+    o.gate_guard_kib = 4;
+    CudaEvaluator e(grammar_, o);
+    // The fake worker writes outside for the 512-thread launch, when its buffers have guard zones.
+    const std::vector<EvalResult> results =
+        e.sanitize_many({program("2.0f * in[i] + 0.0f"), with_block("512"), with_block("1024")}, 0);
+    ASSERT_EQ(results.size(), 3u);
+    EXPECT_EQ(results[0].status, EvalStatus::Ok) << results[0].detail;
+    EXPECT_EQ(results[1].status, EvalStatus::SanitizerError) << results[1].detail;
+    EXPECT_NE(results[1].detail.find("guard zones found it writing outside its buffers"), std::string::npos) << results[1].detail;
+    EXPECT_NE(results[1].detail.find("4096 bytes after its end changed"), std::string::npos) << results[1].detail;
+    // Block 1024 passes the guard zones (a read outside is not theirs to see); memcheck judges it.
+    EXPECT_EQ(results[2].status, EvalStatus::SanitizerError) << results[2].detail;
+    EXPECT_NE(results[2].detail.find("Invalid __global__ read"), std::string::npos) << results[2].detail;
+    const SanitizerGateStats& gate = e.stats().gate;
+    EXPECT_EQ(gate.guard_judged, 1);
+    EXPECT_EQ(gate.session_judged, 1);  // memcheck's
+    EXPECT_EQ(gate.tool_variants.at(kGuardZonesTool), 3);
+    EXPECT_EQ(gate.tool_variants.at("memcheck"), 2);  // not the one the guard zones judged
+    EXPECT_EQ(sanitizer_runs(), 0);                   // no process of its own for any
+    bool noted = false;
+    for (const std::string& note : e.run_notes())
+        noted = noted || note.find("1 of them judged first by guard zones around their buffers") != std::string::npos;
+    EXPECT_TRUE(noted);
+
+    // A guarded run that fails without writing outside (here: its launch fails) judges nothing:
+    // memcheck checks that variant in a session as any other (and, failing silently there too,
+    // in a process of its own).
+    ::setenv("GI_FAKE_CHECK_FAILS_SILENTLY", "1", 1);
+    CudaEvaluator failing(grammar_, o);
+    const std::vector<EvalResult> failed = failing.sanitize_many({with_block("1024")}, 0);
+    ::unsetenv("GI_FAKE_CHECK_FAILS_SILENTLY");
+    EXPECT_EQ(failed[0].status, EvalStatus::SanitizerError) << failed[0].detail;  // from its own process
+    EXPECT_EQ(failing.stats().gate.guard_judged, 0);
+    EXPECT_EQ(failing.stats().gate.tool_variants.at("memcheck"), 2);  // its session's check, then its process
+    EXPECT_EQ(sanitizer_runs(), 1);
+
+    // --gate-guard-kib 0: memcheck alone, as before; the 512-thread launch passes it.
+    o.gate_guard_kib = 0;
+    CudaEvaluator off(grammar_, o);
+    EXPECT_EQ(off.sanitize_many({with_block("512")}, 0).front().status, EvalStatus::Ok);
+    EXPECT_EQ(off.stats().gate.tool_variants.count(kGuardZonesTool), 0u);
 }
 
 // Issue 19: with small cases recorded for the gate (--sanitize-cases), the search's gate runs
@@ -337,8 +390,9 @@ TEST_F(BinaryDuplicates, SessionsStartedAheadOpenTheGateCase) {
     std::vector<std::string> checks;
     for (const gpu_test::FakeWorkerEvent& event : events())
         if (event.what == "check-variants") checks.push_back(event.slot + ":" + event.detail);
-    EXPECT_EQ(checks, (std::vector<std::string>{"gate-cases:0", "gate-cases:1"}));
-    EXPECT_EQ(e.stats().gate.sessions_started, 1);
+    // Twice each: a guard-zones session (the gate's first check) and a memcheck one.
+    EXPECT_EQ(checks, (std::vector<std::string>{"gate-cases:0", "gate-cases:0", "gate-cases:1", "gate-cases:1"}));
+    EXPECT_EQ(e.stats().gate.sessions_started, 2);
 
     o.sanitize_cases.clear();
     const std::size_t before = events().size();
@@ -349,7 +403,7 @@ TEST_F(BinaryDuplicates, SessionsStartedAheadOpenTheGateCase) {
     const std::vector<gpu_test::FakeWorkerEvent> later = events();
     for (std::size_t k = before; k < later.size(); ++k)
         if (later[k].what == "check-variants") checks.push_back(later[k].slot + ":" + later[k].detail);
-    EXPECT_EQ(checks, (std::vector<std::string>{"cases:1"}));
+    EXPECT_EQ(checks, (std::vector<std::string>{"cases:1", "cases:1"}));
 }
 
 // A kernel with barriers meets racecheck and synccheck in its first generation (a variant that
@@ -376,7 +430,7 @@ TEST_F(BarrierKernelSessions, RacecheckAndSynccheckSessionsStartAheadToo) {
     o.sanitize_sessions = 2;
     CudaEvaluator e(grammar_, o);
     e.expect_checks();
-    EXPECT_EQ(e.stats().gate.sessions_started, 4);  // memcheck 2, racecheck 1, synccheck 1
+    EXPECT_EQ(e.stats().gate.sessions_started, 5);  // guard zones 1, memcheck 2, racecheck 1, synccheck 1
 }
 
 TEST(SanitizerLog, ReportsAreLinesOfItsOwnButTheBanner) {

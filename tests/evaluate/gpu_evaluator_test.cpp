@@ -323,6 +323,40 @@ TEST_F(GpuEvaluator, SessionsJudgeABatchAsProcessesOfTheirOwnDo) {
     EXPECT_EQ(verdicts[0], verdicts[1]);
 }
 
+// Issue 19: the gate's guard zones (gi-worker alone, before compute-sanitizer) judge a variant that
+// writes just past its output, or just before it; a clean variant passes them and memcheck.
+TEST_F(GpuEvaluator, GuardZonesJudgeWritesJustOutsideABuffer) {
+    GI_REQUIRE_GPU();
+    auto writing = [&](const std::string& stray) {
+        std::string text = kKernel;
+        text.replace(text.find("    if (i < n) out[i]"), 0, "    " + stray + "\n");
+        return raw_variant(text);
+    };
+    const std::vector<Variant> batch{make_variant(Genome{}, grammar_), writing("if (i == n - 1) out[n + 3] = 1.0f;"),
+                                     writing("if (i == 0) out[-2] = 1.0f;")};
+    CudaEvaluatorOptions o = options();
+    o.sanitize_sessions = 2;
+    o.sanitize_jobs = 1;
+    CudaEvaluator e(grammar_, o);
+    const std::vector<EvalResult> r = e.sanitize_many(batch, 0);
+    ASSERT_EQ(r.size(), 3u);
+    EXPECT_EQ(r[0].status, EvalStatus::Ok) << r[0].detail;
+    EXPECT_EQ(r[1].status, EvalStatus::SanitizerError) << r[1].detail;
+    EXPECT_NE(r[1].detail.find("buffer 0 (output, kernel argument 0): 4 of the 262144 bytes after its end changed (from 13 to 16 bytes"),
+              std::string::npos) << r[1].detail;
+    EXPECT_EQ(r[2].status, EvalStatus::SanitizerError) << r[2].detail;
+    EXPECT_NE(r[2].detail.find("before its start changed (from 5 to 8 bytes before the start)"), std::string::npos) << r[2].detail;
+    EXPECT_EQ(e.stats().gate.guard_judged, 2);
+    EXPECT_EQ(e.stats().gate.tool_variants.at("memcheck"), 1);
+    // memcheck alone on the same variants, for the record: a write a few bytes past a buffer may
+    // land in a neighbouring allocation, which memcheck cannot tell from a legal one.
+    o.gate_guard_kib = 0;
+    CudaEvaluator alone(grammar_, o);
+    const std::vector<EvalResult> m = alone.sanitize_many(batch, 0);
+    EXPECT_EQ(m[0].status, EvalStatus::Ok) << m[0].detail;
+    for (int k : {1, 2}) std::cout << "memcheck alone on stray write " << k << ": " << to_string(m[k].status) << "\n";
+}
+
 TEST_F(GpuEvaluator, ValidationCoversUnusedAndHeldOutCases) {
     GI_REQUIRE_GPU();
     CudaEvaluator e(grammar_, options());

@@ -91,14 +91,18 @@ int run_fake_replay() {
         } else if (m->type == "check-variants") {
             // A long-lived sanitizer session's request (evaluate/sanitizer_sessions.hpp): a list that
             // holds the 1024-thread launch gets a report in the fake sanitizer's log.
+            // With guard zones (the gate's first check, no sanitizer), the 512-thread launch writes
+            // into them.
             const gi::worker::CheckVariants request = gi::worker::check_variants_from(*m);
             std::ifstream list(request.variants_file);
             int count = 0;
-            bool report = false;
+            bool report = false, outside = false;
             for (std::string line; std::getline(list, line);) {
                 count += !line.empty();
                 report |= line.find("1024") != std::string::npos;
+                outside |= request.guard_bytes > 0 && line.find("\t512,") != std::string::npos;
             }
+
             // GI_FAKE_CHECK_FAILS_SILENTLY: that launch fails with nothing in the log instead, as a
             // kernel that traps does.
             const bool silent = std::getenv("GI_FAKE_CHECK_FAILS_SILENTLY") != nullptr;
@@ -112,6 +116,11 @@ int run_fake_replay() {
             if (report && silent) {
                 checked.ran = 0;
                 checked.error = "variant 1: the kernel failed: CUDA_ERROR_LAUNCH_FAILED";
+            } else if (outside) {
+                checked.ran = 0;
+                checked.error = "variant 1 wrote outside its buffers";
+                checked.outside = "buffer 1 (output, kernel argument 0): 64 of the " + std::to_string(request.guard_bytes) +
+                                  " bytes after its end changed (from 1 to 64 bytes past the end)";
             }
             checked.load_ms = 2.0 * static_cast<double>(count);  // what the gate's note adds up
             write_message(1, to_message(checked));

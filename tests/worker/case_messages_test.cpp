@@ -18,8 +18,13 @@ TEST(CaseMessages, EachRoundTripsEveryField) {
     EXPECT_EQ(case_loaded_from(to_message(loaded)), loaded);
     const CheckVariants check{"/cases/small-0001", "gi_guarded::k", "/tmp/list.tsv"};
     EXPECT_EQ(check_variants_from(to_message(check)), check);
+    const CheckVariants guarded{"/cases/small-0001", "k", "/tmp/list.tsv", 262144};
+    EXPECT_EQ(check_variants_from(to_message(guarded)), guarded);
     const Checked checked{2, "variant 3: the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS", 1.5, 2.25, 0.1, 3.125, 7.75};
     EXPECT_EQ(checked_from(to_message(checked)), checked);
+    const Checked outside{0, "variant 1 wrote outside its buffers", 0, 1, 2, 3, 0,
+                          "buffer 1 (output, kernel argument 0): 4072 of the 262144 bytes after its end changed"};
+    EXPECT_EQ(checked_from(to_message(outside)), outside);
 }
 
 TEST(CaseMessages, ALoadWithoutAReferenceOffersNone) {
@@ -36,6 +41,7 @@ TEST(CaseMessages, TheWrongMessageOrAMalformedNumberIsRefused) {
     EXPECT_THROW(ready_from(Message{"error", {{"message", "no GPU"}}, {}}), Error);
     EXPECT_THROW(ready_from(Message{"ready", {{"compute-capability", "ninety"}}, {}}), Error);
     EXPECT_THROW(checked_from(Message{"checked", {{"ran", "two"}}, {}}), Error);
+    EXPECT_THROW(check_variants_from(Message{"check-variants", {{"guard-bytes", "-1"}}, {}}), Error);
     EXPECT_THROW(case_loaded_from(Message{"result", {}, {}}), Error);
 }
 

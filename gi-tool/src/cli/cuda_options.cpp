@@ -91,6 +91,10 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
             "compute-sanitizer processes kept running across the gate's waves, each checking batches in turn (0: a "
             "process per batch). A batch they do not pass is checked in processes of its own",
             "--sanitize-jobs");
+    integer("--gate-guard-kib", o.gate_guard_kib, 0, 65536,
+            "before compute-sanitizer, the gate runs each variant in gi-worker with guard zones of N KiB before and after "
+            "every buffer; a variant that writes into them is rejected at once (memcheck's report of such a write takes "
+            "seconds), the others go on to compute-sanitizer as before. Needs --sanitize-sessions above 0; 0: off");
     flag("--no-sanitize-prewarm", cuda.no_sanitize_prewarm,
          "start those processes at the first gate, not when search begins (their start-up, seconds each, then delays "
          "the first generations)");

@@ -586,7 +586,8 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         if (!sanitizer_sessions && session_limit() > 0)
             sanitizer_sessions = std::make_unique<SanitizerSessions>(
                 sanitizer, worker_program, session_limit(),
-                options.sanitize_shared_sessions ? SessionPooling::Shared : SessionPooling::PerChecker);
+                options.sanitize_shared_sessions ? SessionPooling::Shared : SessionPooling::PerChecker,
+                static_cast<std::uint64_t>(std::max(0, options.gate_guard_kib)) * 1024);
         return sanitizer_sessions.get();
     }
 
@@ -1021,6 +1022,7 @@ void CudaEvaluator::expect_checks() {
     const std::string gate_path = first_gate >= 0 && first_gate < static_cast<int>(s.slots.size()) && s.slots[first_gate].gate
                                       ? s.slots[first_gate].path.string()
                                       : "";
+    if (s.options.gate_guard_kib > 0) sessions->prewarm(kGuardZonesTool, sessions->capacity(kGuardZonesTool), gate_path);
     sessions->prewarm("memcheck", limit, gate_path);
     if (count_barriers(s.original) > 0)
         for (const char* tool : {"racecheck", "synccheck"}) sessions->prewarm(tool, sessions->capacity(tool), gate_path);
@@ -1070,6 +1072,9 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
             const ResolvedGeometry g =
                 resolve_geometry(s.geometry, s.slots[case_index].manifest, s.params_of(variant.genome), s.arg_names);
             std::vector<std::string> tools{"memcheck"};
+            // Guard zones first (sessions only): they catch the commonest fault, a write just past a
+            // buffer, in milliseconds where memcheck's report of it takes seconds.
+            if (s.options.gate_guard_kib > 0 && s.session_limit() > 0) tools.insert(tools.begin(), kGuardZonesTool);
             // Removing a barrier is the edit that makes races; only then pay for the slower checkers.
             if (count_barriers(variant.source) < s.original_barriers) {
                 tools.push_back("racecheck");

@@ -78,6 +78,9 @@ struct CudaEvaluatorOptions {
                                             // a batch that does not pass is checked again one variant per process
     int sanitize_sessions = -1;             // long-lived compute-sanitizer processes kept across the gate's
                                             // waves, over all checkers (-1: as many as sanitize_jobs; 0: none)
+    int gate_guard_kib = 256;               // with sessions: the gate first runs each variant in gi-worker with
+                                            // guard zones of this many KiB around its buffers, and one that
+                                            // writes into them is judged without compute-sanitizer; 0 = off
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes, and the user's -I
     std::vector<std::string> compile_options;  // every compile gets these first: -D macros, --compile-option words

@@ -24,7 +24,7 @@ namespace {
 
 // Counts of the long-lived sessions' work, shared by the threads of one sanitize_many call.
 struct SessionCounts {
-    std::atomic<int> checks{0}, passed{0}, judged{0};
+    std::atomic<int> checks{0}, passed{0}, judged{0}, guard_judged{0};
     std::mutex mutex;
     std::string first_failure;  // why the first session check that did not pass did not
     std::map<std::string, double> seconds;  // wall seconds per checker, sessions and processes together
@@ -77,6 +77,15 @@ std::pair<fs::path, std::chrono::milliseconds> write_variant_list(const fs::path
 }
 
 constexpr int kErrorExit = 86;
+
+// A variant the guard zones caught writing outside its buffers: rejected as memcheck would have
+// (the same status), without running it under compute-sanitizer.
+EvalResult guard_zone_verdict(const std::string& where) {
+    EvalResult r;
+    r.status = EvalStatus::SanitizerError;
+    r.detail = "the gate's guard zones found it writing outside its buffers (before compute-sanitizer ran): " + where;
+    return r;
+}
 
 // What the sessions made of one variant of a batch.
 struct SessionOutcome {
@@ -142,7 +151,15 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
                     std::lock_guard lock(counts.mutex);
                     if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
                 }
-                if (!session->reported().empty()) {
+                if (tool == kGuardZonesTool && session->reported().empty()) {
+                    // The guard zones only reject: a run that failed otherwise (a fault on this
+                    // case, a timeout) is memcheck's to judge, in a session as any other.
+                    ++outcomes[k].tools_passed;
+                } else if (tool == kGuardZonesTool) {
+                    ++counts.guard_judged;
+                    outcomes[k].kind = SessionOutcome::Kind::Judged;
+                    outcomes[k].judged = guard_zone_verdict(session->reported());
+                } else if (!session->reported().empty()) {
                     ++counts.judged;
                     outcomes[k].kind = SessionOutcome::Kind::Judged;
                     outcomes[k].judged = classify_sanitizer_exit(kErrorExit, false, kErrorExit, session->reported(), tool);
@@ -185,6 +202,7 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
         const std::string ran_line = "gi-worker: ran " + std::to_string(group.size()) + " variant(s)";
         for (std::size_t t = first_tool; t < all_tools.size(); ++t) {
             const std::string& tool = all_tools[t];
+            if (tool == kGuardZonesTool) continue;  // sessions only; it can only reject, memcheck decides
             std::vector<std::string> argv = sanitizer_tool_arguments(tool);
             argv.insert(argv.begin(), c.sanitizer);
             argv.insert(argv.end(), {"--error-exitcode", std::to_string(kErrorExit), "--print-limit", "20", c.worker, "--once",
@@ -263,6 +281,7 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
     stats.session_checks += session_counts.checks;
     stats.session_passes += session_counts.passed;
     stats.session_judged += session_counts.judged;
+    stats.guard_judged += session_counts.guard_judged;
     if (stats.session_failure.empty()) stats.session_failure = session_counts.first_failure;
     for (const auto& [tool, s] : session_counts.seconds) stats.tool_seconds[tool] += s;
     for (const auto& [tool, n] : session_counts.variants) stats.tool_variants[tool] += n;
@@ -284,6 +303,9 @@ std::string SanitizerGateStats::note(int batch_size) const {
                 " were judged by a report, one variant a request; the others ran in processes of their own";
         if (!session_failure.empty()) line += " (the first that did not pass there: " + session_failure + ")";
     }
+    if (tool_variants.count(kGuardZonesTool))
+        line += "; " + std::to_string(guard_judged) + " of them judged first by guard zones around their buffers (gi-worker "
+                "without a sanitizer: writes outside them), the others then checked by compute-sanitizer";
     // Where the gate's time went, per checker: wall seconds of its checks (several run at once,
     // so they add up to more than the gate's own time) and the variants they ran.
     std::string per_tool;

@@ -65,6 +65,7 @@ struct SanitizerGateStats {
     long long session_checks = 0;   // variant x checker runs in long-lived sessions
     long long session_passes = 0;   // variants that passed there under all their checkers
     long long session_judged = 0;   // variants a session's report judged (no process of their own)
+    long long guard_judged = 0;     // variants the guard zones judged (kGuardZonesTool), before any sanitizer
     long long sessions_started = 0; // long-lived sessions started
     long long sessions_replaced = 0; // of them, started in place of one a report ended
     long long sessions_evicted = 0; // idle ones ended to make room for another checker's (shared pool)

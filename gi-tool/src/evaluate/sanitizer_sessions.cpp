@@ -34,13 +34,19 @@ std::vector<std::string> sanitizer_tool_arguments(const std::string& tool) {
 }
 
 SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool,
-                                   const std::string& case_path)
-    : tool_(tool), dir_("gi-sanitizer-session"), log_(dir_.path() / "sanitizer.log") {
+                                   const std::string& case_path, std::uint64_t guard_bytes)
+    : tool_(tool), guard_bytes_(tool == kGuardZonesTool ? guard_bytes : 0), dir_("gi-sanitizer-session"),
+      log_(dir_.path() / "sanitizer.log") {
+    if (tool == kGuardZonesTool && guard_bytes == 0) throw Error("a guard-zones session needs guard zones of at least a byte");
     worker::WorkerOptions options;
-    options.executable = sanitizer;
-    // No --error-exitcode: the process outlives many requests; its log says what it found.
-    options.args = sanitizer_tool_arguments(tool);
-    options.args.insert(options.args.end(), {"--print-limit", "20", "--log-file", log_.string(), worker});
+    if (tool == kGuardZonesTool) {
+        options.executable = worker;  // no sanitizer, so no log of its own: the replies say it all
+    } else {
+        options.executable = sanitizer;
+        // No --error-exitcode: the process outlives many requests; its log says what it found.
+        options.args = sanitizer_tool_arguments(tool);
+        options.args.insert(options.args.end(), {"--print-limit", "20", "--log-file", log_.string(), worker});
+    }
     options.log_file = dir_.path() / "worker.log";
     // Killing compute-sanitizer alone would leave gi-worker, and a hung kernel, on the GPU.
     options.own_process_group = true;
@@ -56,7 +62,7 @@ SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::stri
         // 24.9 s over 8 memcheck sessions' first checks; its 509 x 250 gate case 0.3 s in all, H200),
         // so that goes ahead as well.
         if (!case_path.empty()) {
-            process_->send(to_message(worker::CheckVariants{case_path, "", ""}), std::chrono::seconds(10));
+            process_->send(to_message(worker::CheckVariants{case_path, "", "", guard_bytes_}), std::chrono::seconds(10));
             open_pending_ = true;
             opened_ahead_ = case_path;
         }
@@ -100,7 +106,7 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
         }
         startup_wait_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         const worker::Message reply =
-            process_->request(to_message(worker::CheckVariants{case_path, kernel, list.string()}), timeout);
+            process_->request(to_message(worker::CheckVariants{case_path, kernel, list.string(), guard_bytes_}), timeout);
         if (reply.type != "checked") {
             failure_ = "the worker answered '" + reply.type + "': " + reply.get("message");
         } else {
@@ -124,16 +130,26 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     if (const std::string report = sanitizer_log_report(text.str()); !report.empty()) {
         failure_ = "it reported: " + report;
         reported_ = text.str();
+    } else if (!checked_.outside.empty()) {
+        failure_ = "it wrote outside its buffers: " + checked_.outside;
+        reported_ = checked_.outside;
     }
     if (!failure_.empty()) process_->kill();
     return failure_.empty();
 }
 
-SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, int limit, SessionPooling pooling)
-    : sanitizer_(std::move(sanitizer)), worker_(std::move(worker)), limit_(limit), pooling_(pooling) {}
+SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, int limit, SessionPooling pooling,
+                                     std::uint64_t guard_bytes)
+    : sanitizer_(std::move(sanitizer)), worker_(std::move(worker)), limit_(limit), guard_bytes_(guard_bytes), pooling_(pooling) {}
+
+std::unique_ptr<SanitizerSession> SanitizerSessions::make(const std::string& tool, const std::string& case_path) const {
+    return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool, case_path, guard_bytes_);
+}
 
 int SanitizerSessions::capacity(const std::string& tool) const {
     if (pooling_ == SessionPooling::Shared || tool == "memcheck") return limit_;
+    // Every variant meets the guard zones first, but for milliseconds: half as many as memcheck's.
+    if (tool == kGuardZonesTool) return limit_ > 0 ? std::max(1, limit_ / 2) : 0;
     return limit_ > 0 ? std::max(1, limit_ / 4) : 0;
 }
 
@@ -149,7 +165,7 @@ std::unique_ptr<SanitizerSession> SanitizerSessions::start(const std::string& to
     ++started_;
     lock.unlock();
     try {
-        return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool);
+        return make(tool, "");
     } catch (const Error&) {
         lock.lock();
         --pools_[tool].busy;
@@ -203,7 +219,7 @@ void SanitizerSessions::release(std::unique_ptr<SanitizerSession> session) {
         // instead of waiting in front of the next one. A session that died otherwise is not
         // replaced ahead: its sanitizer may not start at all.
         try {
-            pool.idle.push_back(std::make_unique<SanitizerSession>(sanitizer_, worker_, session->tool(), session->last_case()));
+            pool.idle.push_back(make(session->tool(), session->last_case()));
             ++started_;
             ++replaced_;
         } catch (const Error&) {
@@ -217,7 +233,7 @@ void SanitizerSessions::prewarm(const std::string& tool, int count, const std::s
     for (int k = 0; k < count && live(tool) < capacity(tool); ++k) {
         try {
             // The process starts at once and initialises on its own; nothing here waits for it.
-            pools_[tool].idle.push_back(std::make_unique<SanitizerSession>(sanitizer_, worker_, tool, case_path));
+            pools_[tool].idle.push_back(make(tool, case_path));
             ++started_;
         } catch (const Error&) {
             return;

@@ -36,12 +36,20 @@ inline bool sanitizer_log_reports(const std::string& text) { return !sanitizer_l
 // (H200, bench/results/2026-11-26-h200-sanitizer-gate.md, section 5); error hazards are the same.
 std::vector<std::string> sanitizer_tool_arguments(const std::string& tool);
 
+// The gate's first checker, ahead of compute-sanitizer's: gi-worker alone, its case's buffers between
+// guard zones (CheckVariants::guard_bytes). A variant that writes into them is judged at once; one
+// that does not, or whose run fails otherwise, goes on to memcheck, which decides as before. Issue
+// 19: such a variant cost memcheck 2-4 s (reporting thousands of faulting threads, then a new
+// session), the guard zones a read-back of a few hundred KB.
+inline constexpr const char* kGuardZonesTool = "guard-zones";
+
 class SanitizerSession {
 public:
-    // Starts compute-sanitizer running `worker`; throws gi::Error when it cannot be started.
+    // Starts compute-sanitizer running `worker` (for kGuardZonesTool, `worker` alone with guard
+    // zones of `guard_bytes`); throws gi::Error when it cannot be started.
     // With `case_path`, the worker opens that case right after its start-up, ahead of the first check.
     SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool,
-                     const std::string& case_path = "");
+                     const std::string& case_path = "", std::uint64_t guard_bytes = 0);
 
     // Runs the variants of `list` (gi-worker --variants lines, `count` of them) on the case, in
     // turn: true only when every one ran and the sanitizer reported nothing meanwhile. After false
@@ -55,7 +63,8 @@ public:
     // the end of its log, or the reply's error.
     const std::string& failure() const { return failure_; }
     // The sanitizer's log of the last check when it reported an error there ("" otherwise): the
-    // report, for the verdict of the variant that check ran.
+    // report, for the verdict of the variant that check ran. For kGuardZonesTool: where that
+    // variant wrote outside its buffers.
     const std::string& reported() const { return reported_; }
     // The last check's reply (its times in the worker), and how long it waited for the session's
     // start-up to finish first (ms; 0 once started).
@@ -70,6 +79,7 @@ public:
 
 private:
     std::string tool_;
+    std::uint64_t guard_bytes_ = 0;
     TemporaryDirectory dir_;
     std::filesystem::path log_;
     std::unique_ptr<worker::WorkerProcess> process_;
@@ -88,8 +98,9 @@ private:
 
 // How the sessions' places are shared between checkers.
 enum class SessionPooling {
-    // Each checker its own sessions: memcheck (every variant's) up to the limit, racecheck and
-    // synccheck (only variants that removed a barrier) up to a quarter of it, at least one. A
+    // Each checker its own sessions: memcheck (every variant's) up to the limit, the guard zones
+    // half of it, racecheck and synccheck (only variants that removed a barrier) up to a quarter of
+    // it, at least one each. A
     // checker whose sessions are all busy waits for one to come back (each check ends within its
     // timeout) rather than paying compute-sanitizer's start-up again. Issue 19: with one shared
     // pool, racecheck and synccheck sessions evicted idle memcheck ones (17 started for 35 batches).
@@ -102,8 +113,9 @@ enum class SessionPooling {
 // The sessions kept across the gate's waves. Thread-safe.
 class SanitizerSessions {
 public:
+    // `guard_bytes`: the guard zones of kGuardZonesTool's sessions.
     SanitizerSessions(std::string sanitizer, std::string worker, int limit,
-                      SessionPooling pooling = SessionPooling::PerChecker);
+                      SessionPooling pooling = SessionPooling::PerChecker, std::uint64_t guard_bytes = 0);
 
     // An idle session for `tool`, or a new one while its pool has room; nullptr when one cannot be
     // started (and, with shared pooling, when all are busy). Release it before acquiring another:
@@ -133,9 +145,11 @@ private:
     };
     int live(const std::string& tool) const;  // with mutex_ held: sessions counted against `tool`'s pool
     std::unique_ptr<SanitizerSession> start(const std::string& tool, std::unique_lock<std::mutex>& lock);
+    std::unique_ptr<SanitizerSession> make(const std::string& tool, const std::string& case_path) const;
 
     std::string sanitizer_, worker_;
     int limit_;
+    std::uint64_t guard_bytes_ = 0;
     SessionPooling pooling_;
     mutable std::mutex mutex_;
     std::condition_variable returned_;

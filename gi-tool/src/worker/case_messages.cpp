@@ -89,12 +89,16 @@ CaseLoaded case_loaded_from(const Message& m) {
 }
 
 Message to_message(const CheckVariants& c) {
-    return {"check-variants", {{"case", c.case_path}, {"kernel", c.kernel}, {"variants", c.variants_file}}, {}};
+    Message m{"check-variants", {{"case", c.case_path}, {"kernel", c.kernel}, {"variants", c.variants_file}}, {}};
+    if (c.guard_bytes > 0) m.fields["guard-bytes"] = std::to_string(c.guard_bytes);
+    return m;
 }
 
 CheckVariants check_variants_from(const Message& m) {
     expect_type(m, "check-variants");
-    return {m.get("case"), m.get("kernel"), m.get("variants")};
+    const long long guard = m.integer("guard-bytes", 0);
+    if (guard < 0) throw Error("check-variants: guard-bytes must not be negative (got " + m.get("guard-bytes") + ")");
+    return {m.get("case"), m.get("kernel"), m.get("variants"), static_cast<std::uint64_t>(guard)};
 }
 
 // The worker's times in a reply, declared once for the writer and the reader.
@@ -106,6 +110,7 @@ Message to_message(const Checked& c) {
     Message m{"checked", {{"ran", std::to_string(c.ran)}}, {}};
     for (const auto& [name, field] : kCheckedTimes) m.fields[name] = exact(c.*field);
     if (!c.error.empty()) m.fields["error"] = c.error;
+    if (!c.outside.empty()) m.fields["outside"] = c.outside;
     return m;
 }
 
@@ -114,6 +119,7 @@ Checked checked_from(const Message& m) {
     Checked c;
     c.ran = static_cast<std::uint64_t>(std::max(0LL, m.integer("ran")));
     c.error = m.get("error");
+    c.outside = m.get("outside");
     for (const auto& [name, field] : kCheckedTimes) c.*field = m.number(name);
     return c;
 }

@@ -56,6 +56,10 @@ CaseLoaded case_loaded_from(const Message& message);
 // sanitizer session started ahead of its first check).
 struct CheckVariants {
     std::string case_path, kernel, variants_file;
+    // Guard zones of this many bytes before and after each of the case's buffers (0: none): a
+    // variant that writes into them is reported in Checked::outside (the gate's first check, run
+    // without compute-sanitizer).
+    std::uint64_t guard_bytes = 0;
     bool operator==(const CheckVariants&) const = default;
 };
 Message to_message(const CheckVariants& check);
@@ -68,6 +72,7 @@ struct Checked {
     // loading the variants' modules (instrumented by the sanitizer as they load), their launches
     // (restores included) and unloads, and the final synchronisation.
     double case_ms = 0, load_ms = 0, launch_ms = 0, unload_ms = 0, sync_ms = 0;
+    std::string outside;    // with guard zones: where the variant it stopped at wrote outside its buffers
     bool operator==(const Checked&) const = default;
 };
 Message to_message(const Checked& checked);
