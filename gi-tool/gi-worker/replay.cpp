@@ -217,6 +217,8 @@ std::string Replay::guard_damage() {
                 farthest = std::max(farthest, distance);
             }
             if (changed == 0) continue;
+            // Refilled, so the zone judges the next variant on its own writes.
+            check_cuda(cuMemsetD8(at, kGuardByte, guard_), "refilling a guard zone");
             found += (found.empty() ? "" : "; ") + buffer_label(tc_, b) + ": " + std::to_string(changed) + " of the " +
                      std::to_string(guard_) + " bytes " + (after ? "after its end" : "before its start") +
                      " changed (from " + std::to_string(nearest) + " to " + std::to_string(farthest) + " bytes " +

@@ -175,8 +175,8 @@ public:
     // Where the last launch wrote into working copy 0's guard zones: "" when they all still hold
     // kGuardByte (or the replay has none), else each changed zone's buffer, side and bytes. A write
     // there is outside the recorded allocation, which in the program is memory the kernel does not
-    // own (compute-sanitizer's memcheck reports it when it lands outside every allocation). Throws
-    // CudaError when a zone cannot be read back.
+    // own (compute-sanitizer's memcheck reports it when it lands outside every allocation). Changed
+    // zones are refilled. Throws CudaError when a zone cannot be read back or refilled.
     std::string guard_damage();
     std::size_t guard_bytes() const { return guard_; }
     static constexpr unsigned char kGuardByte = 0xA5;

@@ -306,10 +306,25 @@ TEST_F(BinaryDuplicates, GuardZonesJudgeAWriteOutsideItsBuffersBeforeTheSanitize
     EXPECT_EQ(gate.tool_variants.at(kGuardZonesTool), 3);
     EXPECT_EQ(gate.tool_variants.at("memcheck"), 2);  // not the one the guard zones judged
     EXPECT_EQ(sanitizer_runs(), 0);                   // no process of its own for any
+    // The guard zones' worker found its own copies intact after the write and served on: one
+    // guard-zones session, one memcheck session and memcheck's replacement after its report.
+    EXPECT_EQ(gate.sessions_started, 3);
+    EXPECT_EQ(gate.sessions_replaced, 1);
     bool noted = false;
     for (const std::string& note : e.run_notes())
         noted = noted || note.find("1 of them judged first by guard zones around their buffers") != std::string::npos;
     EXPECT_TRUE(noted);
+
+    // A write that also changed the worker's own copies ends the guard zones' session; the next
+    // variant gets a new one.
+    ::setenv("GI_FAKE_GUARD_HARMS", "1", 1);
+    CudaEvaluator harmed(grammar_, o);
+    const std::vector<EvalResult> after_harm = harmed.sanitize_many({with_block("512"), program("3.0f * in[i]")}, 0);
+    ::unsetenv("GI_FAKE_GUARD_HARMS");
+    EXPECT_EQ(after_harm[0].status, EvalStatus::SanitizerError) << after_harm[0].detail;
+    EXPECT_EQ(after_harm[1].status, EvalStatus::Ok) << after_harm[1].detail;
+    EXPECT_EQ(harmed.stats().gate.sessions_started, 3);  // guard zones twice, memcheck once
+    EXPECT_EQ(harmed.stats().gate.sessions_replaced, 1);  // the guard zones' second, started on release
 
     // A guarded run that fails without writing outside (here: its launch fails) judges nothing:
     // memcheck checks that variant in a session as any other (and, failing silently there too,

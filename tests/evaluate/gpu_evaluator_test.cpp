@@ -347,6 +347,7 @@ TEST_F(GpuEvaluator, GuardZonesJudgeWritesJustOutsideABuffer) {
     EXPECT_EQ(r[2].status, EvalStatus::SanitizerError) << r[2].detail;
     EXPECT_NE(r[2].detail.find("before its start changed (from 5 to 8 bytes before the start)"), std::string::npos) << r[2].detail;
     EXPECT_EQ(e.stats().gate.guard_judged, 2);
+    EXPECT_EQ(e.stats().gate.sessions_replaced, 0);  // the guard zones' worker found its copies intact, served on
     EXPECT_EQ(e.stats().gate.tool_variants.at("memcheck"), 1);
     // memcheck alone on the same variants, for the record: a write a few bytes past a buffer may
     // land in a neighbouring allocation, which memcheck cannot tell from a legal one.

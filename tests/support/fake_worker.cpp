@@ -117,6 +117,8 @@ int run_fake_replay() {
                 checked.ran = 0;
                 checked.error = "variant 1: the kernel failed: CUDA_ERROR_LAUNCH_FAILED";
             } else if (outside) {
+                // GI_FAKE_GUARD_HARMS: the write also changed the worker's own copies; it exits.
+                checked.kept = std::getenv("GI_FAKE_GUARD_HARMS") == nullptr;
                 checked.ran = 0;
                 checked.error = "variant 1 wrote outside its buffers";
                 checked.outside = "buffer 1 (output, kernel argument 0): 64 of the " + std::to_string(request.guard_bytes) +
@@ -124,6 +126,7 @@ int run_fake_replay() {
             }
             checked.load_ms = 2.0 * static_cast<double>(count);  // what the gate's note adds up
             write_message(1, to_message(checked));
+            if (outside && !checked.kept) return 0;
         } else if (m->type == "unload-case") {
             cases.erase(slot);
             write_message(1, {"case-unloaded", {{"slot", slot}}, {}});

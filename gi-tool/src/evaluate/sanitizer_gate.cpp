@@ -171,7 +171,7 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
                               << " session failed on a variant without a report (checked again in a process of its own): "
                               << session->failure().substr(0, 300) << "\n";
                 }
-                break;  // that session has ended
+                break;  // that session has ended (or, guard zones kept, goes back to its pool)
             }
         }
     }

@@ -53,7 +53,8 @@ public:
 
     // Runs the variants of `list` (gi-worker --variants lines, `count` of them) on the case, in
     // turn: true only when every one ran and the sanitizer reported nothing meanwhile. After false
-    // the session is ended (alive() is false).
+    // the session is ended (alive() is false), except a guard-zones session whose worker found its
+    // own copies of the case intact after the variant's write (Checked::kept): it serves on.
     bool check(const std::string& case_path, const std::string& kernel, const std::filesystem::path& list,
                std::size_t count, std::chrono::milliseconds timeout);
 

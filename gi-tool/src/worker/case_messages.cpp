@@ -111,6 +111,7 @@ Message to_message(const Checked& c) {
     for (const auto& [name, field] : kCheckedTimes) m.fields[name] = exact(c.*field);
     if (!c.error.empty()) m.fields["error"] = c.error;
     if (!c.outside.empty()) m.fields["outside"] = c.outside;
+    if (c.kept) m.fields["kept"] = "1";
     return m;
 }
 
@@ -120,6 +121,7 @@ Checked checked_from(const Message& m) {
     c.ran = static_cast<std::uint64_t>(std::max(0LL, m.integer("ran")));
     c.error = m.get("error");
     c.outside = m.get("outside");
+    c.kept = m.get("kept") == "1";
     for (const auto& [name, field] : kCheckedTimes) c.*field = m.number(name);
     return c;
 }
