@@ -31,7 +31,8 @@ source "$root/bench/summary.sh"
 unpack_carried_packages >"$OUT/deps.log" 2>&1
 row "GPU" "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)"
 row "date (UTC)" "$(date -u +%Y-%m-%dT%H:%MZ)"
-row "commit" "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+# The device's copy of the tree may carry stale git metadata: GI_COMMIT names the tree that ran.
+row "commit" "${GI_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 row "budget" "$budget min (STEREO_BUDGET)"
 
 configure() {  # build-dir log
