@@ -338,6 +338,19 @@ TEST_F(BinaryDuplicates, GuardZonesJudgeAWriteOutsideItsBuffersBeforeTheSanitize
     EXPECT_EQ(failing.stats().gate.tool_variants.at("memcheck"), 2);  // its session's check, then its process
     EXPECT_EQ(sanitizer_runs(), 1);
 
+    // Guard-zone workers that cannot open their case judge nothing; after three such checks in a
+    // row the zones are off for the run and memcheck's sessions check alone (no processes).
+    ::setenv("GI_FAKE_GUARD_CASE_FAILS", "1", 1);
+    CudaEvaluator no_room(grammar_, o);
+    const std::vector<EvalResult> unguarded = no_room.sanitize_many(
+        {program("4.0f * in[i]"), program("5.0f * in[i]"), program("6.0f * in[i]"), program("7.0f * in[i]"), with_block("512")}, 0);
+    ::unsetenv("GI_FAKE_GUARD_CASE_FAILS");
+    for (const EvalResult& r : unguarded) EXPECT_EQ(r.status, EvalStatus::Ok) << r.detail;  // 512 passes memcheck
+    EXPECT_EQ(no_room.stats().gate.tool_variants.at(kGuardZonesTool), SanitizerSessions::kGuardZonesOff);
+    EXPECT_EQ(no_room.stats().gate.tool_variants.at("memcheck"), 5);
+    EXPECT_EQ(no_room.stats().gate.session_passes, 5);
+    EXPECT_EQ(sanitizer_runs(), 1);  // only the earlier one
+
     // --gate-guard-kib 0: memcheck alone, as before; the 512-thread launch passes it.
     o.gate_guard_kib = 0;
     CudaEvaluator off(grammar_, o);

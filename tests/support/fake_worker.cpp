@@ -94,6 +94,12 @@ int run_fake_replay() {
             // With guard zones (the gate's first check, no sanitizer), the 512-thread launch writes
             // into them.
             const gi::worker::CheckVariants request = gi::worker::check_variants_from(*m);
+            // GI_FAKE_GUARD_CASE_FAILS: a guard-zones worker cannot open its case (as when the GPU
+            // has no memory left for it).
+            if (request.guard_bytes > 0 && std::getenv("GI_FAKE_GUARD_CASE_FAILS")) {
+                write_message(1, {"error", {{"message", "not enough GPU memory for one working copy of case " + request.case_path}}, {}});
+                continue;
+            }
             std::ifstream list(request.variants_file);
             int count = 0;
             bool report = false, outside = false;

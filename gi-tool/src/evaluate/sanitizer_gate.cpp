@@ -127,6 +127,11 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
                 pending.push_back(k);
         for (std::size_t next = 0; next < pending.size();) {
             Lease lease{*c.sessions, c.sessions->acquire(tool)};
+            if (!lease.session && tool == kGuardZonesTool) {
+                // No guard zones to be had (turned off after failing, below): memcheck decides alone.
+                for (; next < pending.size(); ++next) ++outcomes[pending[next]].tools_passed;
+                break;
+            }
             if (!lease.session) break;  // the rest go to a process from this checker on
             SanitizerSession* const session = lease.session.get();
             while (next < pending.size()) {
@@ -145,6 +150,7 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
                 }
                 if (passed) {
                     ++outcomes[k].tools_passed;
+                    if (tool == kGuardZonesTool) c.sessions->guard_worked();
                     continue;
                 }
                 {
@@ -155,6 +161,7 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
                     // The guard zones only reject: a run that failed otherwise (a fault on this
                     // case, a timeout) is memcheck's to judge, in a session as any other.
                     ++outcomes[k].tools_passed;
+                    c.sessions->guard_failed(*session);
                 } else if (tool == kGuardZonesTool) {
                     ++counts.guard_judged;
                     outcomes[k].kind = SessionOutcome::Kind::Judged;

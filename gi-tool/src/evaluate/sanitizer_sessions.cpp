@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <sstream>
 
@@ -148,6 +149,7 @@ std::unique_ptr<SanitizerSession> SanitizerSessions::make(const std::string& too
 }
 
 int SanitizerSessions::capacity(const std::string& tool) const {
+    if (tool == kGuardZonesTool && guard_off()) return 0;
     if (pooling_ == SessionPooling::Shared || tool == "memcheck") return limit_;
     // Every variant meets the guard zones first, but for milliseconds: half as many as memcheck's.
     if (tool == kGuardZonesTool) return limit_ > 0 ? std::max(1, limit_ / 2) : 0;
@@ -240,6 +242,29 @@ void SanitizerSessions::prewarm(const std::string& tool, int count, const std::s
             return;
         }
     }
+}
+
+void SanitizerSessions::guard_worked() {
+    std::lock_guard lock(guard_mutex_);
+    guard_failures_ = 0;
+}
+
+void SanitizerSessions::guard_failed(const SanitizerSession& session) {
+    // The variant's own launch failing ("variant 1: the kernel failed: ...") says the worker and
+    // its case were fine.
+    if (session.last_checked().error.rfind("variant ", 0) == 0) return guard_worked();
+    std::lock_guard lock(guard_mutex_);
+    if (guard_off_ || ++guard_failures_ < kGuardZonesOff) return;
+    guard_off_ = true;
+    std::cerr << "gi-tool: note: the sanitizer gate's guard zones failed " << kGuardZonesOff
+              << " checks in a row without running their variant; memcheck checks alone from now on (as with "
+                 "--gate-guard-kib 0). The last: "
+              << session.failure().substr(0, 300) << "\n";
+}
+
+bool SanitizerSessions::guard_off() const {
+    std::lock_guard lock(guard_mutex_);
+    return guard_off_;
 }
 
 long SanitizerSessions::started() const {

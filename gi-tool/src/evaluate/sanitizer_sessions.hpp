@@ -131,8 +131,17 @@ public:
     // `case_path` (may be empty): the case their first checks will most likely run on.
     void prewarm(const std::string& tool, int count, const std::string& case_path = "");
 
-    // How many sessions of `tool` may exist at once.
+    // How many sessions of `tool` may exist at once (for kGuardZonesTool, none once turned off).
     int capacity(const std::string& tool) const;
+
+    // The guard zones' health: a check that ran its variant (passed, or judged it, or the variant's
+    // own launch failed) counts as working; kGuardZonesOff checks in a row that failed otherwise (its
+    // worker could not start or open the case: too little GPU memory, say) turn them off for the
+    // rest of the run, said once on stderr, and memcheck checks alone, as with --gate-guard-kib 0.
+    void guard_worked();
+    void guard_failed(const SanitizerSession& session);
+    bool guard_off() const;
+    static constexpr int kGuardZonesOff = 3;
 
     long started() const;  // sessions started so far
     long evicted() const;  // idle sessions ended to make room for another checker's (shared pooling)
@@ -156,6 +165,9 @@ private:
     std::condition_variable returned_;
     std::map<std::string, Pool> pools_;
     long started_ = 0, evicted_ = 0, waited_ = 0, replaced_ = 0;
+    mutable std::mutex guard_mutex_;  // apart from mutex_: capacity() runs with mutex_ held
+    int guard_failures_ = 0;  // guard-zone checks in a row that failed without running their variant
+    bool guard_off_ = false;
 };
 
 }  // namespace gi
