@@ -186,5 +186,13 @@ TEST(CudaOptions, SanitizerSessionOptions) {
     expect_documented("--gate-guard-kib");
 }
 
+// NVRTC's compiles run in gi-tool processes of their own, unless --nvrtc-in-process; only gi-tool
+// serves them, so a parse in this test program leaves them in process either way.
+TEST(CudaOptions, NvrtcInProcess) {
+    EXPECT_EQ(parsed({"--cases", "c"}).nvrtc_server, "");
+    EXPECT_EQ(parsed({"--cases", "c", "--nvrtc-in-process"}).nvrtc_server, "");
+    expect_documented("--nvrtc-in-process");
+}
+
 }  // namespace
 }  // namespace gi::cli

@@ -35,6 +35,24 @@ protected:
     CudaEvaluatorOptions options_;
 };
 
+// With gi-tool's --nvrtc-server processes (gi-tool's default) a variant's builds are the same bytes
+// as in process, and the compiles ran there.
+TEST_F(VariantBuilderTest, NvrtcProcessesBuildTheSameModules) {
+    VariantBuilder here = builder(kDeviceOnly);
+    options_.nvrtc_server = GI_TOOL_PATH;
+    VariantBuilder there = builder(kDeviceOnly);
+    EXPECT_EQ(there.prepare().cubin, here.prepare().cubin);
+    Variant v;
+    v.source = std::string(kDeviceOnly) + "// a variant\n";
+    const VariantBuild a = here.collect(here.submit(v, "")), b = there.collect(there.submit(v, ""));
+    ASSERT_TRUE(b.code.ok) << b.code.log;
+    EXPECT_TRUE(b.paired);
+    EXPECT_EQ(b.code.cubin, a.code.cubin);
+    EXPECT_GE(there.stats().nvrtc_processes.started, 1);
+    EXPECT_EQ(here.stats().nvrtc_processes.started, 0);
+    EXPECT_EQ(there.stats().nvrtc_processes.lost, 0);
+}
+
 TEST_F(VariantBuilderTest, ADeviceOnlyFileIsCompiledByNvrtcAndItsVariantsPaired) {
     VariantBuilder b = builder(kDeviceOnly);
     const DeviceCompileResult original = b.prepare();

@@ -1,5 +1,6 @@
 #include "cli/cuda_options.hpp"
 
+#include "evaluate/nvrtc_processes.hpp"
 #include "util/error.hpp"
 
 namespace gi::cli {
@@ -77,6 +78,9 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
     flag("--separate-guard-build", cuda.separate_guard_build,
          "compile each variant's guarded build apart from its plain build (two compiles and two module loads instead "
          "of one; slower)");
+    flag("--nvrtc-in-process", cuda.nvrtc_in_process,
+         "run NVRTC in gi-tool's own process, as before: one compile at a time whatever --jobs (by default each "
+         "compile thread has a gi-tool process of its own for NVRTC, which compiles one program at a time per process)");
     flag("--run-binary-duplicates", cuda.run_binary_duplicates,
          "run and sanitize every variant, also one whose build is the same program as one run before (by default it "
          "gets that one's result: within a batch for runs, across the whole search for sanitizer verdicts)");
@@ -126,6 +130,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
     o.paired_guard_build = o.loop_guard && !cuda.separate_guard_build;
     o.reuse_binary_duplicates = !cuda.run_binary_duplicates;
     o.sanitize_prewarm = !cuda.no_sanitize_prewarm;
+    o.nvrtc_server = cuda.nvrtc_in_process ? "" : nvrtc_server_program();
     return o;
 }
 

@@ -25,6 +25,7 @@ struct CudaCommandLine {
     bool no_shared_guard = false;
     bool separate_guard_build = false;
     bool run_binary_duplicates = false;
+    bool nvrtc_in_process = false;
     bool no_sanitize_prewarm = false;
 };
 void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string& group);

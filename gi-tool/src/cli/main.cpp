@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "cli/command.hpp"
+#include "compile/nvrtc_server.hpp"
 #include "util/error.hpp"
 
 namespace gi::cli {
@@ -38,6 +39,8 @@ int main(int argc, char** argv) {
         print_usage(std::cout);
         return args.empty() ? kExitUsage : kExitOk;
     }
+    // Internal: the cuda evaluator's NVRTC compiles run in such processes (evaluate/nvrtc_processes.hpp).
+    if (args[0] == "--nvrtc-server") return gi::serve_nvrtc_compiles();
     if (args[0] == "--version") {
         std::cout << "gi-tool " << GI_OPTIMIZE_VERSION << "\n";
         return kExitOk;

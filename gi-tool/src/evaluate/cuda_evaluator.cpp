@@ -856,6 +856,8 @@ const CudaEvaluatorStats& CudaEvaluator::stats() const {
         t.paired_fallbacks = b.paired_fallbacks;
         t.compile_cpu_ms = b.compile_cpu_ms;
         t.compiler = b.compiler;
+        t.nvrtc_processes = b.nvrtc_processes.started;
+        t.nvrtc_processes_lost = b.nvrtc_processes.lost;
         t.unguarded = b.unguarded + impl_->unguarded_runs;
     }
     if (const SanitizerSessions* sessions = impl_->sanitizer_sessions.get()) {
@@ -878,7 +880,13 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
     if (t.variants > 0) {
         auto seconds = [](double ms) { return fixed(ms / 1000.0, 1) + " s"; };
         notes.push_back("cuda evaluator time: waiting for compiles " + seconds(t.compile_wait_ms) + " (" +
-                        std::to_string(t.compiled) + " compiles with " + (t.compiler.empty() ? "nvrtc" : t.compiler) + ", " +
+                        std::to_string(t.compiled) + " compiles with " + (t.compiler.empty() ? "nvrtc" : t.compiler) +
+                        (t.nvrtc_processes > 0 ? " in " + std::to_string(t.nvrtc_processes) + " processes of its own" +
+                                                     (t.nvrtc_processes_lost > 0 ? " (" + std::to_string(t.nvrtc_processes_lost) +
+                                                                                       " lost on a variant)"
+                                                                                 : "")
+                                               : "") +
+                        ", " +
                         (t.compiled > 0 ? fixed(t.compile_cpu_ms / static_cast<double>(t.compiled), 0) : std::string("0")) +
                         " ms each, " + std::to_string(t.cache_hits) + " cache hits), variant runs " + seconds(t.run_ms) +
                         " (of which variants that timed out " + seconds(t.timeout_ms) + "; output buffers found equal to "

@@ -71,6 +71,8 @@ struct CudaEvaluatorOptions {
     bool reuse_binary_duplicates = true;    // a variant built to the same program as an earlier one in its batch
                                             // gets that one's result (evaluate/binary_identity.hpp)
     bool nvcc_only = false;                 // every compile with nvcc (--nvcc-only), for A/B against NVRTC
+    std::string nvrtc_server;               // gi-tool, whose --nvrtc-server processes run the NVRTC compiles
+                                            // (evaluate/nvrtc_processes.hpp); "" = in this process
     bool sanitize_prewarm = true;           // start the memcheck sessions when search begins (--no-sanitize-prewarm: at the first gate)
     bool sanitize_shared_sessions = false;  // one session pool for all checkers (--sanitize-shared-sessions), for A/B
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
@@ -152,6 +154,8 @@ struct CudaEvaluatorStats {
     long references_rejected = 0; // hand-over files a worker found damaged or foreign (then recomputed)
     long references_recomputed = 0;  // replacements that had to run the original themselves
     std::string compiler;         // "nvrtc" or "nvcc"
+    long nvrtc_processes = 0;     // NVRTC's processes started (0: it compiled in gi-tool's own)
+    long nvrtc_processes_lost = 0;  // of them, killed or crashed on a variant
 };
 
 class CudaEvaluator : public Evaluator, public VariantChecker {

@@ -20,6 +20,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The most one NVRTC compile in its own process may take before it is killed and the variant
+// judged a compile error. In process there was no limit; stereo's slowest variants compile in
+// seconds, so this only stops a compiler that hangs.
+constexpr long kNvrtcTimeoutMs = 300000;
+
 const std::vector<std::string> kStrictFlags = {"--diag-error=940"};  // missing return statement
 
 // `source` with `instance` (a template kernel's instantiation, "" for none) instantiated: nvcc
@@ -45,7 +50,16 @@ VariantBuilder::VariantBuilder(const CudaEvaluatorOptions& options, std::string 
       kernel_dir_(std::move(kernel_dir)),
       cache_(options.compile_cache),
       use_nvrtc_(nvrtc_available() && !options.nvcc_only),
+      nvrtc_processes_(options.nvrtc_server.empty()
+                           ? nullptr
+                           : std::make_unique<NvrtcProcesses>(options.nvrtc_server, std::chrono::milliseconds(kNvrtcTimeoutMs))),
       pool_(std::make_unique<CompilePool>(options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))) {}
+
+BuildStats VariantBuilder::stats() const {
+    BuildStats s = stats_;
+    if (nvrtc_processes_) s.nvrtc_processes = nvrtc_processes_->stats();
+    return s;
+}
 
 // `headers`: device sides of project headers that stand in for the files (device_side_differs).
 DeviceCompileResult VariantBuilder::compile_nvcc(const std::string& source, const std::vector<std::string>& flags,
@@ -116,7 +130,7 @@ DeviceCompileResult VariantBuilder::compile(const std::string& source, const std
         request.include_dirs = options_.include_dirs;
         request.name_expressions = names;
         try {
-            DeviceCompileResult r = compile_with_nvrtc(request);
+            DeviceCompileResult r = nvrtc_processes_ ? nvrtc_processes_->compile(request) : compile_with_nvrtc(request);
             cache_.put(key, r);
             return r;
         } catch (const Error&) {

@@ -17,6 +17,7 @@
 #include "compile/project_headers.hpp"
 #include "evaluate/compile_pool.hpp"
 #include "evaluate/cuda_evaluator.hpp"
+#include "evaluate/nvrtc_processes.hpp"
 #include "variant/apply.hpp"
 #include "variant/hang_guard.hpp"
 
@@ -41,6 +42,7 @@ struct BuildStats {
     long unguarded = 0;         // variants whose guarded build failed to compile (checked unguarded)
     double compile_cpu_ms = 0;  // sum of compile times (over all threads)
     std::string compiler;       // the run's: "nvrtc", "nvrtc (device side)", "nvcc"
+    NvrtcProcessStats nvrtc_processes;  // NVRTC's processes (none when it compiles in process)
 };
 
 class VariantBuilder {
@@ -86,7 +88,7 @@ public:
 
     bool device_side() const { return device_side_; }
     const std::string& nvrtc_refusal() const { return nvrtc_refusal_; }  // why NVRTC could not ("" when it could)
-    const BuildStats& stats() const { return stats_; }
+    BuildStats stats() const;
 
 private:
     DeviceCompileResult compile_nvcc(const std::string& source, const std::vector<std::string>& flags,
@@ -113,6 +115,8 @@ private:
     HangGuards guards_;                      // which guards the guarded builds get (decide_pairing)
     std::string nvrtc_refusal_;
     BuildStats stats_;
+    // NVRTC in processes of its own (options.nvrtc_server), or null: in this one.
+    std::unique_ptr<NvrtcProcesses> nvrtc_processes_;
     // Last, so it is destroyed first: its threads finish their compiles while everything they read
     // (the cache, the device-side headers, the flags) still exists.
     std::unique_ptr<CompilePool> pool_;
