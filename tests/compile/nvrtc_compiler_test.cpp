@@ -31,6 +31,12 @@ TEST(NvrtcOptions, TranslatesNvccSpellings) {
     o = nvrtc_options_for({"--diag-error=940", "-diag-error=177"});
     ASSERT_TRUE(o);
     EXPECT_EQ(*o, (std::vector<std::string>{"--diag-error=940", "--diag-error=177"}));
+    // The consumer example's -diag-suppress=177 sent every compile to nvcc (issue 19).
+    o = nvrtc_options_for({"-diag-suppress=177", "--diag_suppress=550", "-diag-warn", "20012", "--diag-suppress", "177,550"});
+    ASSERT_TRUE(o);
+    EXPECT_EQ(*o, (std::vector<std::string>{"--diag-suppress=177", "--diag-suppress=550", "--diag-warn=20012",
+                                            "--diag-suppress=177,550"}));
+    EXPECT_FALSE(nvrtc_options_for({"-diag-suppress"}));  // its value is missing
     // What a target's build passes: host compiler options have no effect on device code.
     o = nvrtc_options_for({"-Xcompiler -O3", "-Xcompiler", "-fPIC", "-Xcompiler=-Wall", "-O3", "-g", "--expt-relaxed-constexpr",
                            "--extended-lambda", "--std=c++17", "-G", "--generate-line-info"});
@@ -52,6 +58,21 @@ TEST(NvrtcCompiler, CompilesToACubin) {
     ASSERT_GT(out.cubin.size(), 4u);
     EXPECT_EQ(out.cubin.substr(0, 4), "\x7f" "ELF");
     EXPECT_EQ(out.compiler, "nvrtc");
+}
+
+TEST(NvrtcCompiler, TakesNvccsDiagnosticOptions) {
+    if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";
+    DeviceCompileRequest r;
+    r.source = "__global__ void k() { int unused; }\n";
+    const DeviceCompileResult warned = compile_with_nvrtc(r);
+    ASSERT_TRUE(warned.ok) << warned.log;
+    EXPECT_NE(warned.log.find("#177"), std::string::npos) << warned.log;
+    r.options = {"-diag-suppress=177"};
+    const DeviceCompileResult quiet = compile_with_nvrtc(r);
+    ASSERT_TRUE(quiet.ok) << quiet.log;
+    EXPECT_EQ(quiet.log.find("#177"), std::string::npos) << quiet.log;
+    r.options = {"-diag-error=177"};
+    EXPECT_FALSE(compile_with_nvrtc(r).ok);
 }
 
 TEST(NvrtcCompiler, CompileErrorIsAResultWithTheLine) {

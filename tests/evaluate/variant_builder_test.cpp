@@ -35,6 +35,20 @@ protected:
     CudaEvaluatorOptions options_;
 };
 
+// An option NVRTC has no equivalent of sends every compile to nvcc, and says so, naming it.
+TEST_F(VariantBuilderTest, AnOptionNvrtcLacksIsNamedWhenNvccTakesOver) {
+    options_.compile_options = {"-DX=1", "-res-usage"};
+    VariantBuilder b = builder(kDeviceOnly);
+    testing::internal::CaptureStderr();
+    const DeviceCompileResult original = b.prepare();
+    const std::string said = testing::internal::GetCapturedStderr();
+    ASSERT_TRUE(original.ok) << original.log;
+    EXPECT_EQ(b.stats().compiler, "nvcc");
+    EXPECT_EQ(b.nvrtc_refusal(), "NVRTC has no equivalent of the compile option '-res-usage'");
+    EXPECT_NE(said.find("NVRTC has no equivalent of the compile option '-res-usage'; compiling variants with nvcc"),
+              std::string::npos) << said;
+}
+
 // With gi-tool's --nvrtc-server processes (gi-tool's default) a variant's builds are the same bytes
 // as in process, and the compiles ran there.
 TEST_F(VariantBuilderTest, NvrtcProcessesBuildTheSameModules) {

@@ -1,5 +1,6 @@
 #include "compile/nvrtc_compiler.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -46,6 +47,18 @@ bool nvrtc_available() {
 #endif
 }
 
+namespace {
+// "error", "suppress" or "warn" for an nvcc diagnostic option (any spelling, with "=VALUE" or
+// without), else "".
+std::string diagnostic_kind(const std::string& option) {
+    std::string name = option.substr(0, option.find('='));
+    std::replace(name.begin(), name.end(), '_', '-');
+    for (const char* kind : {"error", "suppress", "warn"})
+        if (name == std::string("-diag-") + kind || name == std::string("--diag-") + kind) return kind;
+    return "";
+}
+}  // namespace
+
 std::optional<std::vector<std::string>> nvrtc_options_for(const std::vector<std::string>& options) {
     std::vector<std::string> out;
     auto starts = [](const std::string& s, const char* prefix) { return s.rfind(prefix, 0) == 0; };
@@ -65,8 +78,13 @@ std::optional<std::vector<std::string>> nvrtc_options_for(const std::vector<std:
         } else if (starts(o, "-ftz=") || starts(o, "-prec-div=") || starts(o, "-prec-sqrt=") || starts(o, "-fmad=") ||
                    starts(o, "--ftz=") || starts(o, "--prec-div=") || starts(o, "--prec-sqrt=") || starts(o, "--fmad=")) {
             out.push_back(starts(o, "--") ? o : "-" + o);
-        } else if (starts(o, "--diag-error=") || starts(o, "-diag-error=")) {
-            out.push_back("--diag-error=" + o.substr(o.find('=') + 1));
+        } else if (const std::string kind = diagnostic_kind(o); !kind.empty()) {
+            // nvcc's -diag-suppress=177, --diag_suppress 177 (the older spelling), -diag-error=940, ...
+            std::string value;
+            if (o.find('=') != std::string::npos) value = o.substr(o.find('=') + 1);
+            else if (i + 1 < options.size()) value = options[++i];
+            else return std::nullopt;
+            out.push_back("--diag-" + kind + "=" + value);
         } else if (o == "--expt-relaxed-constexpr" || o == "-expt-relaxed-constexpr" || o == "--extended-lambda" ||
                    o == "-extended-lambda" || o == "--expt-extended-lambda" || o == "-expt-extended-lambda") {
             // NVRTC has neither: they only let more code compile (host constexpr functions and

@@ -915,8 +915,14 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                         "nvcc from the whole file, as the build compiles it");
     if (!s.builder || s.builder->nvrtc_refusal().empty() || t.compiled == 0) return notes;
     const double ms = t.compile_cpu_ms / static_cast<double>(t.compiled);
+    const std::string& refusal = s.builder->nvrtc_refusal();
+    if (refusal.rfind("NVRTC has no equivalent", 0) == 0) {
+        notes.push_back("every variant was compiled with nvcc, " + number_text(ms) + " ms a compile here, because " + refusal +
+                        " (docs/evaluation.md, \"Compilers\", lists the options NVRTC takes)");
+        return notes;
+    }
     notes.push_back("every variant was compiled with nvcc, " + number_text(ms) + " ms a compile here, because NVRTC cannot "
-            "take the kernel file: " + s.builder->nvrtc_refusal() + ". NVRTC takes a file's device side when its kernels use "
+            "take the kernel file: " + refusal + ". NVRTC takes a file's device side when its kernels use "
             "nothing of its host code and include only headers NVRTC has or gi-tool stands in for (docs/evaluation.md)");
     return notes;
 }

@@ -162,6 +162,18 @@ std::string VariantBuilder::device_side_differs(const DeviceSide& cut) {
 }
 
 DeviceCompileResult VariantBuilder::prepare() {
+    if (use_nvrtc_ && !nvrtc_options_for(options_.compile_options)) {
+        // Said, since it costs: nvcc compiles a variant 2-8x slower (issue 19: the consumer
+        // example's -diag-suppress=177 sent stereo's every compile to nvcc, unnoticed).
+        std::string first;
+        for (const std::string& o : options_.compile_options)
+            if (!nvrtc_options_for({o})) {
+                first = o;
+                break;
+            }
+        nvrtc_refusal_ = "NVRTC has no equivalent of the compile option '" + first + "'";
+        std::cerr << "gi-tool: note: " << nvrtc_refusal_ << "; compiling variants with nvcc (slower)\n";
+    }
     DeviceCompileResult r = compile(original_, options_.compile_options);
     if (!r.ok && use_nvrtc_) {
         // Host code or host headers: NVRTC takes the file's device side, when cutting the host
