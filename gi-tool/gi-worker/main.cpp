@@ -39,10 +39,11 @@ bool input_idle(int fd) {
 
 int serve() {
     // Keep the protocol on a private descriptor; fd 1 (where device printf goes) becomes /dev/null.
-    const int out_fd = ::dup(1);
-    const int null_fd = ::open("/dev/null", O_WRONLY);
-    if (out_fd < 0 || null_fd < 0 || ::dup2(null_fd, 1) < 0) {
-        std::perror("gi-worker: setting up descriptors");
+    int out_fd = -1;
+    try {
+        out_fd = protocol_stdout();
+    } catch (const std::exception& e) {
+        std::cerr << "gi-worker: " << e.what() << "\n";
         return 1;
     }
     std::unique_ptr<Server> server;

@@ -1,9 +1,5 @@
 #include "compile/nvrtc_server.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cstdio>
 #include <exception>
 #include <iostream>
 
@@ -13,15 +9,9 @@
 namespace gi {
 
 int serve_nvrtc_compiles() {
-    // The protocol on a private descriptor; anything else that writes to fd 1 goes to /dev/null.
-    const int out_fd = ::dup(1);
-    const int null_fd = ::open("/dev/null", O_WRONLY);
-    if (out_fd < 0 || null_fd < 0 || ::dup2(null_fd, 1) < 0) {
-        std::perror("gi-tool --nvrtc-server: setting up descriptors");
-        return 1;
-    }
     worker::MessageReader reader;
     try {
+        const int out_fd = worker::protocol_stdout();
         while (std::optional<worker::Message> request = worker::read_message(0, reader)) {
             if (request->type == "quit") return 0;
             if (request->type != "compile") {

@@ -1,5 +1,6 @@
 #include "worker/protocol.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -163,6 +164,15 @@ void write_message(int fd, const Message& message) {
         if (n < 0) throw Error(std::string("worker protocol: write failed: ") + std::strerror(errno));
         done += static_cast<std::size_t>(n);
     }
+}
+
+int protocol_stdout() {
+    const int out_fd = ::dup(1);
+    const int null_fd = ::open("/dev/null", O_WRONLY);
+    if (out_fd < 0 || null_fd < 0 || ::dup2(null_fd, 1) < 0)
+        throw Error(std::string("setting up the protocol's descriptors: ") + std::strerror(errno));
+    ::close(null_fd);
+    return out_fd;
 }
 
 }  // namespace gi::worker

@@ -58,4 +58,9 @@ private:
 std::optional<Message> read_message(int fd, MessageReader& reader);
 void write_message(int fd, const Message& message);
 
+// For a serving process: the descriptor its replies go to (a copy of stdout), with fd 1 itself
+// sent to /dev/null so nothing else written there (a kernel's printf, a library's message) can
+// corrupt the protocol. Throws gi::Error when the descriptors cannot be set up.
+int protocol_stdout();
+
 }  // namespace gi::worker
