@@ -77,6 +77,7 @@ TEST(NvrtcProcesses, WithoutAProcessTheCompileRunsHere) {
     const DeviceCompileResult r = processes.compile(request(kKernel));
     EXPECT_TRUE(r.ok) << r.log;
     EXPECT_EQ(r.cubin, compile_with_nvrtc(request(kKernel)).cubin);
+    EXPECT_EQ(processes.stats().started, 0);
 }
 
 TEST(NvrtcProcesses, OnlyGiToolServesThem) {

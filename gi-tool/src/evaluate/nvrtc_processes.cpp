@@ -29,12 +29,14 @@ std::unique_ptr<worker::WorkerProcess> NvrtcProcesses::acquire() {
             idle_.pop_back();
             if (p->running()) return p;
         }
-        ++stats_.started;
     }
     worker::WorkerOptions options;
     options.executable = executable_;
     options.args = {"--nvrtc-server"};
-    return std::make_unique<worker::WorkerProcess>(std::move(options));  // gi::Error when it cannot start
+    auto started = std::make_unique<worker::WorkerProcess>(std::move(options));  // gi::Error when it cannot start
+    std::lock_guard lock(mutex_);
+    ++stats_.started;
+    return started;
 }
 
 void NvrtcProcesses::release(std::unique_ptr<worker::WorkerProcess> process) {
