@@ -310,10 +310,15 @@ TEST_F(BinaryDuplicates, GuardZonesJudgeAWriteOutsideItsBuffersBeforeTheSanitize
     // guard-zones session, one memcheck session and memcheck's replacement after its report.
     EXPECT_EQ(gate.sessions_started, 3);
     EXPECT_EQ(gate.sessions_replaced, 1);
-    bool noted = false;
-    for (const std::string& note : e.run_notes())
-        noted = noted || note.find("1 of them judged first by guard zones around their buffers") != std::string::npos;
+    bool noted = false, first = false;
+    for (const std::string& note : e.run_notes()) {
+        noted = noted || note.find("sanitizer gate: 3 variants checked, 1 of them judged by guard zones around their buffers") !=
+                             std::string::npos;
+        // What did not pass a compute-sanitizer session, not the guard zones' catch before it.
+        first = first || note.find("(the first that did not pass there: memcheck: it reported") != std::string::npos;
+    }
     EXPECT_TRUE(noted);
+    EXPECT_TRUE(first);
 
     // A write that also changed the worker's own copies ends the guard zones' session; the next
     // variant gets a new one.

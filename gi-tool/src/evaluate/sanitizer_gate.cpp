@@ -153,7 +153,7 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
                     if (tool == kGuardZonesTool) c.sessions->guard_worked();
                     continue;
                 }
-                {
+                if (tool != kGuardZonesTool) {  // the note's "first that did not pass" is compute-sanitizer's
                     std::lock_guard lock(counts.mutex);
                     if (counts.first_failure.empty()) counts.first_failure = tool + ": " + session->failure();
                 }
@@ -298,8 +298,14 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
 
 std::string SanitizerGateStats::note(int batch_size) const {
     if (checked == 0) return "";
-    std::string line = "sanitizer gate: " + std::to_string(checked) + " variants run under compute-sanitizer in " +
-                       std::to_string(batches) + " batches (--sanitize-batch " + std::to_string(batch_size) + "), " +
+    // Variants the guard zones judged never ran under compute-sanitizer: said first, apart.
+    const bool guarded = tool_variants.count(kGuardZonesTool) > 0;
+    std::string line = "sanitizer gate: " + std::to_string(checked) + " variants checked" +
+                       (guarded ? ", " + std::to_string(guard_judged) +
+                                      " of them judged by guard zones around their buffers (gi-worker without a "
+                                      "sanitizer: writes outside them) and the others then by compute-sanitizer"
+                                : std::string(" under compute-sanitizer")) +
+                       ", in " + std::to_string(batches) + " batches (--sanitize-batch " + std::to_string(batch_size) + "), " +
                        std::to_string(batch_reruns) +
                        " of them checked again one variant at a time because the batch did not pass in one process";
     if (sessions_started > 0) {
@@ -310,9 +316,6 @@ std::string SanitizerGateStats::note(int batch_size) const {
                 " were judged by a report, one variant a request; the others ran in processes of their own";
         if (!session_failure.empty()) line += " (the first that did not pass there: " + session_failure + ")";
     }
-    if (tool_variants.count(kGuardZonesTool))
-        line += "; " + std::to_string(guard_judged) + " of them judged first by guard zones around their buffers (gi-worker "
-                "without a sanitizer: writes outside them), the others then checked by compute-sanitizer";
     // Where the gate's time went, per checker: wall seconds of its checks (several run at once,
     // so they add up to more than the gate's own time) and the variants they ran.
     std::string per_tool;

@@ -59,7 +59,7 @@ struct SessionTimes {
 };
 
 struct SanitizerGateStats {
-    long long checked = 0;          // variants run under compute-sanitizer
+    long long checked = 0;          // variants the gate checked (guard zones, then compute-sanitizer)
     long long batches = 0;          // batches they were run in
     long long batch_reruns = 0;     // batches that did not pass in a process and were checked one by one
     long long session_checks = 0;   // variant x checker runs in long-lived sessions
