@@ -161,6 +161,20 @@ TEST_F(BinaryDuplicates, RunBinaryDuplicatesSanitizesEveryProgramText) {
     EXPECT_EQ(e.stats().gate.binary_reuses, 0);
 }
 
+// A compile option NVRTC has no equivalent of sends every compile to nvcc; the run notes name it.
+TEST_F(BinaryDuplicates, TheRunNotesNameTheOptionThatSentCompilesToNvcc) {
+    CudaEvaluatorOptions o = options(0);
+    o.compile_options = {"-res-usage"};
+    CudaEvaluator e(grammar_, o);
+    e.evaluate({with_block("256")}, 0);
+    EXPECT_EQ(e.stats().compiler, "nvcc");
+    bool named = false;
+    for (const std::string& note : e.run_notes())
+        named = named || note.find("because NVRTC has no equivalent of the compile option '-res-usage' (docs/evaluation.md") !=
+                             std::string::npos;
+    EXPECT_TRUE(named);
+}
+
 // Issue 19: the gate's variants share compute-sanitizer processes; a batch that does not pass is
 // checked again one variant per process, so only the variant with the error gets it.
 TEST_F(BinaryDuplicates, ABatchThatFailsIsCheckedAgainOneVariantAtATime) {

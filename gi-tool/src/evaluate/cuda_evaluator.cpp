@@ -916,7 +916,7 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
     if (!s.builder || s.builder->nvrtc_refusal().empty() || t.compiled == 0) return notes;
     const double ms = t.compile_cpu_ms / static_cast<double>(t.compiled);
     const std::string& refusal = s.builder->nvrtc_refusal();
-    if (refusal.rfind("NVRTC has no equivalent", 0) == 0) {
+    if (!nvrtc_options_for(s.options.compile_options)) {
         notes.push_back("every variant was compiled with nvcc, " + number_text(ms) + " ms a compile here, because " + refusal +
                         " (docs/evaluation.md, \"Compilers\", lists the options NVRTC takes)");
         return notes;

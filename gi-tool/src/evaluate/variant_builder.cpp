@@ -173,6 +173,7 @@ DeviceCompileResult VariantBuilder::prepare() {
             }
         nvrtc_refusal_ = "NVRTC has no equivalent of the compile option '" + first + "'";
         std::cerr << "gi-tool: note: " << nvrtc_refusal_ << "; compiling variants with nvcc (slower)\n";
+        use_nvrtc_ = false;  // every variant's flags start with these options: decided once, here
     }
     DeviceCompileResult r = compile(original_, options_.compile_options);
     if (!r.ok && use_nvrtc_) {
