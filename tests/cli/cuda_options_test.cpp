@@ -142,6 +142,14 @@ TEST(CudaOptions, PairedGuardBuildIsTheDefault) {
     EXPECT_FALSE(parsed({"--cases", "c", "--no-loop-guard"}).paired_guard_build);
     expect_documented("--separate-guard-build");
     expect_refused({"--cases", "c", "--no-loop-guard", "--separate-guard-build"}, "--separate-guard-build");
+    EXPECT_EQ(parsed({"--cases", "c"}).guard_fast_compile, "mid");
+    EXPECT_EQ(parsed({"--cases", "c", "--guard-fast-compile", "0"}).guard_fast_compile, "0");
+    EXPECT_EQ(parsed({"--cases", "c", "--guard-fast-compile", "max"}).guard_fast_compile, "max");
+    EXPECT_TRUE(parsed({"--cases", "c", "--guard-fast-compile", "0", "--separate-guard-build"}).guard_fast_compile == "0");
+    expect_documented("--guard-fast-compile");
+    expect_refused({"--cases", "c", "--guard-fast-compile", "fast"}, "needs min, mid, max or 0, got 'fast'");
+    expect_refused({"--cases", "c", "--no-loop-guard", "--guard-fast-compile", "mid"}, "--guard-fast-compile");
+    expect_refused({"--cases", "c", "--separate-guard-build", "--guard-fast-compile", "mid"}, "--separate-guard-build");
 }
 
 TEST(CudaOptions, BinaryDuplicatesGetTheFirstResultUnlessAskedToRun) {

@@ -37,6 +37,10 @@ TEST(NvrtcOptions, TranslatesNvccSpellings) {
     EXPECT_EQ(*o, (std::vector<std::string>{"--diag-suppress=177", "--diag-suppress=550", "--diag-warn=20012",
                                             "--diag-suppress=177,550"}));
     EXPECT_FALSE(nvrtc_options_for({"-diag-suppress"}));  // its value is missing
+    // The guarded builds' fast compile (evaluate/variant_builder.hpp), in nvcc's spellings.
+    o = nvrtc_options_for({"-Ofc=mid", "--Ofast-compile=max", "-Ofast-compile=0"});
+    ASSERT_TRUE(o);
+    EXPECT_EQ(*o, (std::vector<std::string>{"--Ofast-compile=mid", "--Ofast-compile=max", "--Ofast-compile=0"}));
     // What a target's build passes: host compiler options have no effect on device code.
     o = nvrtc_options_for({"-Xcompiler -O3", "-Xcompiler", "-fPIC", "-Xcompiler=-Wall", "-O3", "-g", "--expt-relaxed-constexpr",
                            "--extended-lambda", "--std=c++17", "-G", "--generate-line-info"});

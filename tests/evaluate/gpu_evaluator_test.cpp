@@ -180,10 +180,15 @@ TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
     EXPECT_GE(e.stats().cache_hits, 2);
 }
 
-// `separate`: --separate-guard-build, else the default paired build (each variant's builds in one module).
-void loop_guard_stops_runaway_loops(GpuEvaluator& t, bool separate) {
+// How the guarded build is made: the default (-Ofc=mid, apart from the plain build), or optimised as
+// the plain build (--guard-fast-compile 0) and then paired in one module or apart (--separate-guard-build).
+enum class GuardBuilds { Fast, Paired, Separate };
+
+void loop_guard_stops_runaway_loops(GpuEvaluator& t, GuardBuilds builds) {
     CudaEvaluatorOptions o = t.options();
-    o.paired_guard_build = !separate;
+    const bool separate = builds != GuardBuilds::Paired;
+    o.paired_guard_build = builds == GuardBuilds::Paired;
+    if (builds != GuardBuilds::Fast) o.guard_fast_compile = "0";
     CudaEvaluator e(t.grammar_, o);
     auto with = [](const std::string& statement) {
         std::string source = kKernel;
@@ -225,18 +230,26 @@ void loop_guard_stops_runaway_loops(GpuEvaluator& t, bool separate) {
     EXPECT_EQ(separate ? s.guard_compiled : s.paired_builds, 5);  // variant 4 too: no loop, but a barrier to guard
     EXPECT_EQ(separate ? s.paired_builds : s.guard_compiled, 0);
     EXPECT_GE(s.staged_runs, 4);
-    std::cout << (separate ? "separate" : "paired") << " builds, stages per run (ms): load " << s.stage_load_ms / s.staged_runs << ", check " << s.stage_check_ms / s.staged_runs
+    // The float kernel's guarded build at -Ofc=mid reproduced the original's outputs exactly (the
+    // evaluator checks that first, else it falls back to optimised guarded builds).
+    EXPECT_EQ(s.guard_options, builds == GuardBuilds::Fast ? "-Ofc=mid" : "");
+    std::cout << (builds == GuardBuilds::Fast ? "fast-compiled separate" : separate ? "separate" : "paired") << " builds, stages per run (ms): load " << s.stage_load_ms / s.staged_runs << ", check " << s.stage_check_ms / s.staged_runs
               << ", compare " << s.stage_compare_ms / s.staged_runs << ", timed " << s.stage_timed_ms / s.staged_runs << "\n";
 }
 
 TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestarts) {
     GI_REQUIRE_GPU();
-    loop_guard_stops_runaway_loops(*this, false);
+    loop_guard_stops_runaway_loops(*this, GuardBuilds::Fast);
+}
+
+TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestartsWithPairedBuilds) {
+    GI_REQUIRE_GPU();
+    loop_guard_stops_runaway_loops(*this, GuardBuilds::Paired);
 }
 
 TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestartsWithSeparateBuilds) {
     GI_REQUIRE_GPU();
-    loop_guard_stops_runaway_loops(*this, true);
+    loop_guard_stops_runaway_loops(*this, GuardBuilds::Separate);
 }
 
 // Once the deadline has passed, every thread of the grid that still checks a loop condition

@@ -1,8 +1,9 @@
 // The cuda evaluator's loop guard without a GPU: gi_tests stands in for gi-worker
 // (tests/support/fake_worker.cpp, mode "replay"; block size 64 = a loop that runs away). The
 // evaluator must compile a guarded build for variants with loops: by default in the
-// plain build's module (one cubin, guard-paired=1); with --separate-guard-build, or when the paired
-// compile fails, apart and in front of the plain one; either with the guard's budget. A loop the guard stops is a
+// plain build's module (one cubin, guard-paired=1) when it is optimised as the plain build
+// (--guard-fast-compile 0); by default, with --separate-guard-build, or when the paired compile
+// fails, apart and in front of the plain one; either with the guard's budget. A loop the guard stops is a
 // Timeout without a restart; with --no-loop-guard the same variant costs its worker; a guarded
 // build that fails to compile leaves the variant checked unguarded, and counted.
 #include <gtest/gtest.h>
@@ -40,6 +41,7 @@ public:
     CudaEvaluatorOptions options() const {
         CudaEvaluatorOptions o = FakeWorkerEvaluatorTest::options(1);
         o.paired_guard_build = true;
+        o.guard_fast_compile = "0";  // guarded builds optimised as the plain ones, paired; -Ofc has tests of its own
         return o;
     }
 
@@ -177,14 +179,59 @@ TEST_F(LoopGuardEvaluator, BrokenVariantGetsThePlainCompilersVerdict) {
     EXPECT_TRUE(logged("variant").empty());
 }
 
-TEST_F(LoopGuardEvaluator, ByDefaultTheGuardedBuildIsPaired) {
+TEST_F(LoopGuardEvaluator, OptimisedGuardedBuildsArePaired) {
     CudaEvaluatorOptions o = FakeWorkerEvaluatorTest::options(1);
+    o.guard_fast_compile = "0";
     CudaEvaluator e(grammar_, o);
     e.evaluate({with_block("256")}, 0);
     EXPECT_EQ(e.stats().paired_builds, 1);
     EXPECT_EQ(e.stats().paired_fallbacks, 0);
+    EXPECT_EQ(e.stats().guard_options, "");
     EXPECT_EQ(logged("paired").size(), 1u);
     EXPECT_TRUE(logged("guarded").empty());
+}
+
+// By default the guarded build compiles at -Ofc=mid, apart from the plain one, and still stops a
+// loop that runs away; the original's own guarded build is checked first, before any variant's.
+TEST_F(LoopGuardEvaluator, ByDefaultTheGuardedBuildCompilesFastAndApart) {
+    CudaEvaluator e(grammar_, FakeWorkerEvaluatorTest::options(1));
+    const BatchResult r = e.evaluate({with_block("256"), with_block("64")}, 0);
+    ASSERT_EQ(r.results.size(), 2u);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(r.results[1].status, EvalStatus::Timeout) << r.results[1].detail;
+    EXPECT_NE(r.results[1].detail.find("loop guard stopped it"), std::string::npos) << r.results[1].detail;
+    const CudaEvaluatorStats& s = e.stats();
+    EXPECT_EQ(s.guard_options, "-Ofc=mid");
+    EXPECT_EQ(s.paired_builds, 0);
+    EXPECT_EQ(s.guard_compiled, 2);
+    EXPECT_EQ(s.worker_restarts, 0);
+    EXPECT_EQ(logged("guarded").size(), 3u);  // the original's check, then the two variants'
+    EXPECT_TRUE(logged("paired").empty());
+    EXPECT_TRUE(logged("guard-malformed").empty());
+}
+
+// The check judges the guarded build's outputs, so the original's fast-compiled guarded build must
+// reproduce them exactly; where it does not (floats rounded otherwise), the run's guarded builds are
+// optimised as the plain ones, paired, and the run says why.
+TEST_F(LoopGuardEvaluator, WhenTheOriginalsFastGuardedBuildDiffersGuardedBuildsAreOptimised) {
+    struct Env {
+        Env() { ::setenv("GI_FAKE_SEPARATE_GUARD_DIFFERS", "1", 1); }
+        ~Env() { ::unsetenv("GI_FAKE_SEPARATE_GUARD_DIFFERS"); }
+    } env;
+    CudaEvaluator e(grammar_, FakeWorkerEvaluatorTest::options(1));
+    ::testing::internal::CaptureStderr();
+    const BatchResult r = e.evaluate({with_block("256")}, 0);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    ASSERT_EQ(r.results.size(), 1u);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_NE(err.find("the original's guarded build compiled with -Ofc=mid gave other outputs than its plain build: "
+                       "buffer 0 (output, kernel argument 0): 2 of 100 elements differ"),
+              std::string::npos) << err;
+    EXPECT_NE(err.find("variants' guarded builds are optimised as their plain builds in this run"), std::string::npos) << err;
+    EXPECT_EQ(e.stats().guard_options, "");
+    EXPECT_EQ(e.stats().paired_builds, 1);
+    EXPECT_EQ(logged("guarded").size(), 1u);  // the original's, once
+    EXPECT_EQ(logged("paired").size(), 1u);
 }
 
 // An original that cannot be paired: every variant is built apart for the whole run, and the run says why.
@@ -199,6 +246,7 @@ protected:
     void expect_separate_builds(const std::string& why) {
         CudaEvaluatorOptions o = options(1);
         o.paired_guard_build = true;
+        o.guard_fast_compile = "0";  // pairing is only tried for guarded builds optimised as the plain ones
         CudaEvaluator e(grammar_, o);
         ::testing::internal::CaptureStderr();
         const BatchResult r = e.evaluate({with_block("256"), with_block("64")}, 0);

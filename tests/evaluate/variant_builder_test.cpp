@@ -30,6 +30,7 @@ protected:
     void SetUp() override {
         if (!nvrtc_available()) GTEST_SKIP() << "no NVRTC in this build";
         options_.function = "scale";
+        options_.guard_fast_compile = "0";  // most tests here are about paired builds; the fast path has its own
     }
     VariantBuilder builder(const std::string& original) { return VariantBuilder(options_, "sm_90", original, "scale", {}, "."); }
     CudaEvaluatorOptions options_;
@@ -120,6 +121,46 @@ TEST_F(VariantBuilderTest, AnOriginalThatDoesNotCompileIsAnErrorNamingTheArchite
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("does not compile for sm_90"), std::string::npos) << e.what();
     }
+}
+
+// By default a variant's guarded build compiles with -Ofc=mid, apart from its plain build (which
+// is timed and shipped, so it keeps every optimisation): fewer bytes of code for NVRTC to unroll and
+// schedule. Turning it off goes back to optimised guarded builds, paired with the plain ones.
+TEST_F(VariantBuilderTest, GuardedBuildsCompileFastAndApartByDefault) {
+    options_.guard_fast_compile = "mid";
+    VariantBuilder b = builder(kDeviceOnly);
+    ASSERT_TRUE(b.prepare().ok);
+    EXPECT_TRUE(b.fast_guard_builds());
+    EXPECT_EQ(b.stats().guard_options, "-Ofc=mid");
+    Variant v;
+    v.source = std::string(kDeviceOnly) + "// a variant\n";
+    EXPECT_TRUE(b.paired_source_of(v.source).empty());
+    const VariantBuild built = b.collect(b.submit(v, ""));
+    ASSERT_TRUE(built.code.ok) << built.code.log;
+    ASSERT_TRUE(built.guarded && built.guarded->ok);
+    EXPECT_FALSE(built.paired);
+    EXPECT_NE(built.guarded->cubin.find("gi_loop_clock"), std::string::npos);
+    EXPECT_EQ(built.code.cubin.find("gi_loop_clock"), std::string::npos);
+    EXPECT_EQ(b.stats().guard_compiled, 1);
+    // The same guarded source optimised is another module: the option reached the compiler.
+    options_.guard_fast_compile = "0";
+    options_.paired_guard_build = false;
+    VariantBuilder optimised = builder(kDeviceOnly);
+    ASSERT_TRUE(optimised.prepare().ok);
+    EXPECT_FALSE(optimised.fast_guard_builds());
+    const VariantBuild slow = optimised.collect(optimised.submit(v, ""));
+    ASSERT_TRUE(slow.guarded && slow.guarded->ok);
+    EXPECT_NE(slow.guarded->cubin, built.guarded->cubin);
+    EXPECT_EQ(slow.code.cubin, built.code.cubin);
+
+    options_.paired_guard_build = true;
+    testing::internal::CaptureStderr();
+    b.use_optimised_guard_builds("a test's reason");
+    const std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_NE(said.find("a test's reason; variants' guarded builds are optimised"), std::string::npos) << said;
+    EXPECT_FALSE(b.fast_guard_builds());
+    EXPECT_EQ(b.stats().guard_options, "");
+    EXPECT_FALSE(b.paired_source_of(v.source).empty());
 }
 
 }  // namespace

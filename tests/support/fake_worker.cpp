@@ -251,6 +251,16 @@ int run_fake_replay() {
                 for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
             }
             if (block.rfind("128,", 0) == 0) std::abort();
+            // GI_FAKE_SEPARATE_GUARD_DIFFERS: a separate guarded build's check gives other outputs (as a
+            // fast-compiled one might, rounding floats otherwise).
+            if (guard_bytes > 0 && std::getenv("GI_FAKE_SEPARATE_GUARD_DIFFERS")) {
+                result.mismatches = 2;
+                result.worst = 0.25;
+                result.error = 0.01;
+                result.hard_failure = true;
+                result.times_ms.clear();
+                result.detail = "buffer 0 (output, kernel argument 0): 2 of 100 elements differ, first at 5";
+            }
             write_message(1, {"checked", {}, {}});
             write_message(1, to_message(result));
         } else {

@@ -166,11 +166,11 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::printf("answered without a run: %ld repeated in their batch, %ld compiled to the module of an earlier variant in "
                 "their batch (binary duplicates); %ld variant runs\n",
                 s.duplicates, s.binary_duplicates, runs);
-    std::printf("compile ms per variant: %.1f (one compile's time with %s; %ld compiled, of which %ld separate loop-guarded builds, "
+    std::printf("compile ms per variant: %.1f (one compile's time with %s; %ld compiled, of which %ld separate loop-guarded builds%s, "
                 "%ld paired builds (plain and guarded in one module), %ld paired compiles that failed and fell back to "
                 "separate builds; %ld cache hits, compiled in parallel)\n",
                 s.compiled ? s.compile_cpu_ms / static_cast<double>(s.compiled) : 0.0, s.compiler.c_str(), s.compiled,
-                s.guard_compiled, s.paired_builds, s.paired_fallbacks, s.cache_hits);
+                s.guard_compiled, s.guard_options.empty() ? "" : (" at " + s.guard_options).c_str(), s.paired_builds, s.paired_fallbacks, s.cache_hits);
     std::printf("run ms per variant: %.1f (worker request: module load, input copies, a poisoned check run, timed launches, comparison)\n",
                 runs > 0 ? s.run_ms / static_cast<double>(runs) : 0.0);
     if (s.staged_runs > 0) {

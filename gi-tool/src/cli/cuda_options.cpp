@@ -78,6 +78,15 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
     flag("--separate-guard-build", cuda.separate_guard_build,
          "compile each variant's guarded build apart from its plain build (two compiles and two module loads instead "
          "of one; slower)");
+    text("--guard-fast-compile", o.guard_fast_compile, "LEVEL",
+         "compile each variant's guarded build (it runs the check; the plain build is timed and shipped) with "
+         "-Ofc=LEVEL (min, mid, max), apart from its plain build; 0: optimised as the plain build and in its module, "
+         "as before (slow for heavily unrolled loops). The original's guarded build must reproduce its outputs, or "
+         "the run falls back to 0; CUDA 12.8 or later, else 0")
+        .check([](const std::string& level) -> std::string {
+            return level == "0" || level == "min" || level == "mid" || level == "max" ? ""
+                                                                                       : "needs min, mid, max or 0, got '" + level + "'";
+        });
     flag("--nvrtc-in-process", cuda.nvrtc_in_process,
          "run NVRTC in gi-tool's own process, as before: one compile at a time whatever --jobs (by default each "
          "compile thread has a gi-tool process of its own for NVRTC, which compiles one program at a time per process)");
@@ -123,6 +132,11 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
         throw UsageError("--no-barrier-guard has no effect with --no-loop-guard (which guards neither); drop one of them");
     if (!o.loop_guard && cuda.separate_guard_build)
         throw UsageError("--separate-guard-build has no effect with --no-loop-guard (there is no guarded build); drop one of them");
+    if (!o.loop_guard && app.given("--guard-fast-compile"))
+        throw UsageError("--guard-fast-compile has no effect with --no-loop-guard (there is no guarded build); drop one of them");
+    if (cuda.separate_guard_build && app.given("--guard-fast-compile") && o.guard_fast_compile != "0")
+        throw UsageError("--separate-guard-build has no effect with --guard-fast-compile " + o.guard_fast_compile +
+                         " (fast-compiled guarded builds are always separate); drop one of them");
     if (!o.loop_guard && cuda.no_shared_guard)
         throw UsageError("--no-shared-guard has no effect with --no-loop-guard (there is no guarded build); drop one of them");
     o.barrier_guard = o.loop_guard && !cuda.no_barrier_guard;

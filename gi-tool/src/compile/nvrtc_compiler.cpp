@@ -98,6 +98,8 @@ std::optional<std::vector<std::string>> nvrtc_options_for(const std::vector<std:
         } else if (starts(o, "-Xcompiler=") || starts(o, "--compiler-options=") || starts(o, "-Xcompiler ") || o == "-Wno-deprecated-gpu-targets" ||
                    o == "-O0" || o == "-O1" || o == "-O2" || o == "-O3" || o == "-g") {
             // nvcc gives these to the host compiler (-O, -g) or reads them itself: device code is the same.
+        } else if (starts(o, "-Ofc=") || starts(o, "--Ofast-compile=") || starts(o, "-Ofast-compile=")) {
+            out.push_back("--Ofast-compile=" + o.substr(o.find('=') + 1));  // CUDA 12.8 and later
         } else if (o == "--generate-line-info") {
             out.push_back("-lineinfo");
         } else if (o == "-G" || o == "-w") {

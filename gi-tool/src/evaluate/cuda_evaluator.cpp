@@ -479,6 +479,32 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
         return v;
     }
 
+    // A fast-compiled guarded build (-Ofc, evaluate/variant_builder.hpp) is judged by its outputs in
+    // the check: the original's own must match its plain build's exactly (a different instruction
+    // selection may round floats otherwise, and every variant would then fail), or guarded builds
+    // are optimised as the plain ones for the run.
+    void check_fast_guard_build(int index) {
+        if (!builder->fast_guard_builds()) return;
+        const Build build = builder->build_original();
+        const std::string with = "the original's guarded build compiled with " + builder->stats().guard_options + " ";
+        if (!build.code.ok || !build.guarded || !build.guarded->ok) {
+            builder->use_optimised_guard_builds(with + "did not compile: " +
+                                                first_error_lines(build.guarded ? build.guarded->log : build.code.log, 1));
+            return;
+        }
+        Variant original_variant;
+        original_variant.source = original;
+        const RunVerdict v = run_variant(index, original_variant, build, false);
+        const bool moved = v.mismatches > 0 || (!options.nondeterministic && (v.worst_error > 0 || v.result.error > 0));
+        const bool other_outputs = v.result.status == EvalStatus::WrongAnswer || (v.result.status == EvalStatus::Ok && moved);
+        if (v.result.status != EvalStatus::Ok || moved)
+            builder->use_optimised_guard_builds(
+                with + (other_outputs ? "gave other outputs than its plain build: "
+                                      : "ended as " + std::string(to_string(v.result.status)) + ": ") +
+                (v.result.detail.empty() ? "largest difference " + number_text(v.worst_error) : v.result.detail) +
+                " (case " + slots[index].path.filename().string() + ")");
+    }
+
     void check_oracle() {
         if (oracle_checked) return;
         oracle_checked = true;
@@ -515,6 +541,7 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
                                 "tolerance between runs on the same inputs: " + v.result.detail + ". Widen TOLERANCE "
                                 "(--tolerance) to cover its spread, or variants would be judged against noise");
             }
+            check_fast_guard_build(index);
             const bool changed = std::any_of(slot.manifest.buffers.begin(), slot.manifest.buffers.end(),
                                              [](const CaseBuffer& b) { return b.changed; });
             if (!changed) unchanged.push_back(slot.path.filename().string());
@@ -856,6 +883,7 @@ const CudaEvaluatorStats& CudaEvaluator::stats() const {
         t.paired_fallbacks = b.paired_fallbacks;
         t.compile_cpu_ms = b.compile_cpu_ms;
         t.compiler = b.compiler;
+        t.guard_options = b.guard_options;
         t.nvrtc_processes = b.nvrtc_processes.started;
         t.nvrtc_processes_lost = b.nvrtc_processes.lost;
         t.unguarded = b.unguarded + impl_->unguarded_runs;
@@ -888,7 +916,9 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                                                : "") +
                         ", " +
                         (t.compiled > 0 ? fixed(t.compile_cpu_ms / static_cast<double>(t.compiled), 0) : std::string("0")) +
-                        " ms each, " + std::to_string(t.cache_hits) + " cache hits), variant runs " + seconds(t.run_ms) +
+                        " ms each, " + std::to_string(t.cache_hits) + " cache hits" +
+                        (t.guard_options.empty() ? "" : "; " + std::to_string(t.guard_compiled) + " of them guarded builds at " + t.guard_options) +
+                        "), variant runs " + seconds(t.run_ms) +
                         " (of which variants that timed out " + seconds(t.timeout_ms) + "; output buffers found equal to "
                         "the original's on the GPU " + std::to_string(t.compared_on_gpu) + ", compared on the host " +
                         std::to_string(t.compared_on_host) + "), original runs " + seconds(t.original_ms) +

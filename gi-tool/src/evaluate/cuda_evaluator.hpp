@@ -8,8 +8,9 @@
 // overwrites entirely, so those are poisoned for variants), and checks and times every variant.
 // The first worker on a case writes the reference outputs to a checksummed file (/dev/shm when
 // there is one) that spare and replacement workers load instead of running the original again.
-// Each variant is also compiled with its loops and barriers guarded (in the same module as the plain
-// build where the file allows it, variant/paired_build.hpp; apart with --separate-guard-build); that
+// Each variant is also compiled with its loops and barriers guarded (by default at -Ofc=mid, apart
+// from the plain build; optimised as the plain build with --guard-fast-compile 0, then in its module
+// where the file allows it, variant/paired_build.hpp, or apart with --separate-guard-build); that
 // build runs the check, so a loop that runs away or a barrier that deadlocks ends by itself at
 // original time x factor + guard margin and costs no restart; the plain build is timed and its
 // outputs compared too. A variant that hangs anyway (a goto loop, a barrier in a #define) is killed
@@ -68,6 +69,11 @@ struct CudaEvaluatorOptions {
                                             // arrays (variant/shared_guard.hpp), so such a fault costs no worker
     bool paired_guard_build = true;         // the guarded build in the plain one's module (one compile, one
                                             // load; variant/paired_build.hpp), where the file allows it
+    // The guarded build (it only runs the check; the plain build is timed and shipped) compiled with
+    // `-Ofc=LEVEL` (nvcc/NVRTC --Ofast-compile: "min", "mid", "max"), apart from the plain build;
+    // "0" = optimised as the plain one, and paired where paired_guard_build allows. Stereo's guarded
+    // copies of a 13-times unrolled loop took NVRTC 5-7 s against 0.1 s at -Ofc=mid (issue 19).
+    std::string guard_fast_compile = "mid";
     bool reuse_binary_duplicates = true;    // a variant built to the same program as an earlier one in its batch
                                             // gets that one's result (evaluate/binary_identity.hpp)
     bool nvcc_only = false;                 // every compile with nvcc (--nvcc-only), for A/B against NVRTC
@@ -154,6 +160,7 @@ struct CudaEvaluatorStats {
     long references_rejected = 0; // hand-over files a worker found damaged or foreign (then recomputed)
     long references_recomputed = 0;  // replacements that had to run the original themselves
     std::string compiler;         // "nvrtc" or "nvcc"
+    std::string guard_options;    // the guarded builds' own options ("-Ofc=mid"), "" when optimised as the plain builds
     long nvrtc_processes = 0;     // NVRTC's processes started (0: it compiled in gi-tool's own)
     long nvrtc_processes_lost = 0;  // of them, killed or crashed on a variant
 };

@@ -227,7 +227,7 @@ DeviceCompileResult VariantBuilder::prepare() {
     else
         std::cerr << "gi-tool: note: the original kernel has a non-void function without a return at its end "
                      "(nvcc warning 940); variants with the same flaw are not rejected\n";
-    decide_pairing();
+    decide_guard_builds();
     return r;
 }
 
@@ -238,16 +238,73 @@ std::vector<std::string> VariantBuilder::flags_of(const Variant& v) const {
     return flags;
 }
 
+std::vector<std::string> VariantBuilder::original_flags() const {
+    std::vector<std::string> flags = options_.compile_options;
+    flags.insert(flags.end(), strict_flags_.begin(), strict_flags_.end());
+    return flags;
+}
+
+// Which guards the guarded builds get, whether they compile fast and apart from the plain builds,
+// or optimised as those and in their module.
+void VariantBuilder::decide_guard_builds() {
+    pairing_ = false;
+    guard_extra_flags_.clear();
+    stats_.guard_options.clear();
+    guards_ = HangGuards{options_.barrier_guard, options_.shared_guard};
+    if (!options_.loop_guard) return;
+    const std::vector<std::string> flags = original_flags();
+    decide_shared_guard(flags);
+    if (!decide_fast_guard_builds(flags)) decide_pairing(flags);
+}
+
+// The guarded build only runs the check (hangs, barriers, __shared__ bounds, outputs); the plain
+// build is timed, shipped and compared too. Compiled at full optimisation, the guards' clock reads
+// and bounds checks in every unrolled copy of a loop made NVRTC take 5-7 s for stereo variants
+// with `#pragma unroll 13` on the disparity loop (0.5 s unguarded), and the whole generation
+// waited for them; at -Ofc=mid it took 0.1 s. Needs CUDA 12.8 or later; an older compiler's
+// refusal leaves guarded builds optimised, as before.
+bool VariantBuilder::decide_fast_guard_builds(const std::vector<std::string>& flags) {
+    const std::string& level = options_.guard_fast_compile;
+    if (level.empty() || level == "0") return false;
+    const std::string guarded = guarded_source(original_);
+    if (guarded.empty()) return false;  // nothing to guard: no guarded builds at all
+    std::vector<std::string> fast = flags;
+    fast.push_back("-Ofc=" + level);
+    const DeviceCompileResult r = compile(guarded, fast);
+    if (!r.ok) {
+        std::cerr << "gi-tool: note: guarded builds are optimised as the plain ones (slower compiles): the compiler "
+                     "does not take -Ofc=" << level << " (CUDA 12.8 and later do): " << first_error_lines(r.log, 1) << "\n";
+        return false;
+    }
+    guard_extra_flags_ = {"-Ofc=" + level};
+    stats_.guard_options = guard_extra_flags_.front();
+    return true;
+}
+
+std::vector<std::string> VariantBuilder::guarded_flags(const std::vector<std::string>& flags) const {
+    std::vector<std::string> out = flags;
+    out.insert(out.end(), guard_extra_flags_.begin(), guard_extra_flags_.end());
+    return out;
+}
+
+VariantBuild VariantBuilder::build_original() {
+    return build(original_, paired_source_of(original_), original_flags());
+}
+
+void VariantBuilder::use_optimised_guard_builds(const std::string& why) {
+    if (!fast_guard_builds()) return;
+    std::cerr << "gi-tool: note: " << why << "; variants' guarded builds are optimised as their plain builds in this "
+                 "run (slower compiles)\n";
+    guard_extra_flags_.clear();
+    stats_.guard_options.clear();
+    decide_pairing(original_flags());
+}
+
 // Whether variants get their guarded copy in the plain build's module: only when the original's
 // paired build compiles, so a file that cannot be compiled twice in one unit costs one failed
 // compile per run, not one per variant.
-void VariantBuilder::decide_pairing() {
+void VariantBuilder::decide_pairing(const std::vector<std::string>& flags) {
     pairing_ = false;
-    guards_ = HangGuards{options_.barrier_guard, options_.shared_guard};
-    if (!options_.loop_guard) return;
-    std::vector<std::string> flags = options_.compile_options;
-    flags.insert(flags.end(), strict_flags_.begin(), strict_flags_.end());
-    decide_shared_guard(flags);
     if (!options_.paired_guard_build) return;
     std::string why = paired_build_refusal(original_, function_);
     if (why.empty()) {
@@ -300,7 +357,7 @@ VariantBuild VariantBuilder::build(const std::string& source, const std::string&
     }
     b.code = compile(source, flags, whole_file, instance);
     if (const std::string guarded = guarded_source(source); b.code.ok && !guarded.empty())
-        b.guarded = compile(guarded, flags, whole_file, instance);
+        b.guarded = compile(guarded, guarded_flags(flags), whole_file, instance);
     return b;
 }
 
@@ -317,7 +374,9 @@ VariantBuilder::Pending VariantBuilder::submit(const Variant& v, const std::stri
     std::string guarded = guarded_source(v.source);
     if (!guarded.empty())
         b.guarded = pool_->submit<DeviceCompileResult>(
-            [this, source = std::move(guarded), flags = flags_of(v), instance] { return compile(source, flags, false, instance); });
+            [this, source = std::move(guarded), flags = guarded_flags(flags_of(v)), instance] {
+                return compile(source, flags, false, instance);
+            });
     return b;
 }
 

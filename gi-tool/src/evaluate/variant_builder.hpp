@@ -42,6 +42,7 @@ struct BuildStats {
     long unguarded = 0;         // variants whose guarded build failed to compile (checked unguarded)
     double compile_cpu_ms = 0;  // sum of compile times (over all threads)
     std::string compiler;       // the run's: "nvrtc", "nvrtc (device side)", "nvcc"
+    std::string guard_options;  // the guarded builds' extra options (e.g. "-Ofc=mid"), "" for none
     NvrtcProcessStats nvrtc_processes;  // NVRTC's processes (none when it compiles in process)
 };
 
@@ -86,6 +87,15 @@ public:
     // loop in a constexpr function, say) leaves the variant unguarded, not broken.
     void settle(VariantBuild& build);
 
+    // The original built as a variant is (its plain and guarded builds), for the oracle check of
+    // fast-compiled guarded builds.
+    VariantBuild build_original();
+    // Whether guarded builds are compiled with -Ofc (options.guard_fast_compile), apart from the plain ones.
+    bool fast_guard_builds() const { return !guard_extra_flags_.empty(); }
+    // Guarded builds optimised as the plain ones from now on (paired again where the file allows),
+    // after the original's fast-compiled guarded build did not reproduce its outputs; `why` is said on stderr.
+    void use_optimised_guard_builds(const std::string& why);
+
     bool device_side() const { return device_side_; }
     const std::string& nvrtc_refusal() const { return nvrtc_refusal_; }  // why NVRTC could not ("" when it could)
     BuildStats stats() const;
@@ -94,9 +104,13 @@ private:
     DeviceCompileResult compile_nvcc(const std::string& source, const std::vector<std::string>& flags,
                                      const std::vector<ProjectHeader>& headers = {});
     std::string device_side_differs(const DeviceSide& cut);
-    void decide_pairing();
+    std::vector<std::string> original_flags() const;
+    void decide_guard_builds();
+    void decide_pairing(const std::vector<std::string>& flags);
     void decide_shared_guard(const std::vector<std::string>& flags);
     std::string guarded_source(const std::string& source) const;
+    std::vector<std::string> guarded_flags(const std::vector<std::string>& flags) const;
+    bool decide_fast_guard_builds(const std::vector<std::string>& flags);
     void count_compile(const DeviceCompileResult& code, bool guarded);
     void count(const VariantBuild& build);
 
@@ -112,7 +126,8 @@ private:
     std::vector<std::pair<std::string, std::string>> device_side_headers_;  // NVRTC's in-memory headers then
     std::vector<std::string> strict_flags_;  // kStrictFlags when the original compiles with them
     bool pairing_ = false;                   // variants' guarded copies share the plain build's module
-    HangGuards guards_;                      // which guards the guarded builds get (decide_pairing)
+    HangGuards guards_;                      // which guards the guarded builds get (decide_guard_builds)
+    std::vector<std::string> guard_extra_flags_;  // {"-Ofc=LEVEL"} while guarded builds compile fast, else empty
     std::string nvrtc_refusal_;
     BuildStats stats_;
     // NVRTC in processes of its own (options.nvrtc_server), or null: in this one.
