@@ -9,6 +9,8 @@
 #   git archive OLD | gzip >.carry/rejudge-old.tgz     # the older tree (here, before a device call)
 #   REJUDGE_OLD=.carry/rejudge-old.tgz OUT=$OUT bash bench/rejudge-ab.sh
 #   REJUDGE_KERNELS="row_filter stereo" REJUDGE_VARIANTS=200 (the defaults)
+#   REJUDGE_OLD_OPTIONS="--guard-fast-compile 0": instead of an older tree, this build with these
+#       evolve/cuda-bench options is "old" (a change behind an option, judged against its off switch)
 #   REJUDGE_GENOMES_DIR=DIR: a recorded search's individuals instead of random variants, from
 #       DIR/KERNEL.genomes (python3 bench/run-xml-genomes.py run.xml > DIR/stereo.genomes); the older
 #       tree's cuda-bench must take --genomes too (the commit that added it, or later)
@@ -21,7 +23,9 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$root/out/rejudge}"
 mkdir -p "$OUT"
-old="${REJUDGE_OLD:?set REJUDGE_OLD to the older tree (tarball or folder)}"
+old_options="${REJUDGE_OLD_OPTIONS:-}"
+old="${REJUDGE_OLD:-}"
+[[ -n "$old" || -n "$old_options" ]] || { echo "set REJUDGE_OLD to the older tree (tarball or folder), or REJUDGE_OLD_OPTIONS"; exit 2; }
 kernels="${REJUDGE_KERNELS:-row_filter stereo}"
 variants="${REJUDGE_VARIANTS:-200}"
 jobs="${GI_JOBS:-$(nproc)}"
@@ -31,6 +35,8 @@ source "$root/bench/common.sh"
 unpack_carried_packages >"$OUT/deps.log" 2>&1
 detect_gpu
 
+old_build=/tmp/gi-rejudge-old-build
+if [[ -n "$old" ]]; then
 old_tree="$old"
 if [[ -f "$old" ]]; then
     old_tree=/tmp/gi-rejudge-old-tree
@@ -38,20 +44,25 @@ if [[ -f "$old" ]]; then
 fi
 [[ -f "$old_tree/bench/throughput.sh" ]] || { echo "$old_tree: not a gi-optimize tree with bench/throughput.sh"; exit 2; }
 # The older tree's benchmark script may predate the verdict log: this tree's runs both builds.
-old_build=/tmp/gi-rejudge-old-build
 if ! { cmake -S "$old_tree" -B "$old_build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON \
            -DCMAKE_CUDA_ARCHITECTURES="$arch" "${prefix_args[@]}" >"$OUT/old-build.log" 2>&1 &&
        cmake --build "$old_build" -j "$jobs" --target gi-tool gi-worker stereo_driver corpus_row_filter \
            corpus_struct_pointers >>"$OUT/old-build.log" 2>&1; }; then
     tail -30 "$OUT/old-build.log"; exit 1
 fi
+fi
 # "again": this build a second time, so variants whose verdict changes between two runs of one build
 # (racy ones: their outputs differ from run to run) can be told from what the change did.
+# With REJUDGE_OLD_OPTIONS the first run ("old": these options) builds this tree, the others reuse it.
+this_build="${GI_BUILD:-/tmp/gi-throughput-build}"
 for which in old new again; do
-    build_option=()
-    [[ "$which" == old ]] && build_option=(GI_BUILD="$old_build")
-    [[ "$which" == again ]] && build_option=(GI_BUILD=/tmp/gi-throughput-build)
-    env "${build_option[@]}" OUT="$OUT/$which" THROUGHPUT_SECONDS=0 THROUGHPUT_CUDA_BENCH="$variants" \
+    build_option=() options=()
+    if [[ "$which" == old ]]; then
+        if [[ -n "$old" ]]; then build_option=(GI_BUILD="$old_build"); else options=(THROUGHPUT_OPTIONS="$old_options"); fi
+    elif [[ "$which" == again || -z "$old" ]]; then
+        build_option=(GI_BUILD="$this_build")
+    fi
+    env "${build_option[@]}" "${options[@]}" OUT="$OUT/$which" THROUGHPUT_SECONDS=0 THROUGHPUT_CUDA_BENCH="$variants" \
         THROUGHPUT_GENOMES_DIR="${REJUDGE_GENOMES_DIR:-}" \
         THROUGHPUT_KERNELS="$kernels" bash "$root/bench/throughput.sh" >"$OUT/$which.log" 2>&1
     grep -E '^====|per minute|run stages|^comparison:' "$OUT/$which.log"
@@ -60,10 +71,10 @@ done
 {
     what="$variants random variants per kernel"
     [[ -n "${REJUDGE_GENOMES_DIR:-}" ]] && what="the genomes of $REJUDGE_GENOMES_DIR/KERNEL.genomes"
-    echo "# Re-judging: $what, an older build against this one"
+    echo "# Re-judging: $what, ${old:+an older build}${old_options:+this build with $old_options} against this one"
     echo
     echo "GPU: ${gpu:-none}; $(date -u +%Y-%m-%dT%H:%MZ); this tree: commit ${GI_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)};" \
-         "older tree: ${REJUDGE_OLD_COMMIT:-$old}"
+         "${old:+older tree: ${REJUDGE_OLD_COMMIT:-$old}}${old_options:+\"old\": this build with $old_options}"
     echo
     echo "| kernel | runs compared | variants in both | same status and error | status changed | error changed (same status) |"
     echo "|---|---|---|---|---|---|"
