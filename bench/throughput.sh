@@ -111,7 +111,9 @@ for kernel in $kernels; do
         which_variants=(--variants "$THROUGHPUT_CUDA_BENCH")
         genomes="${THROUGHPUT_GENOMES_DIR:-}/$kernel.genomes"
         [[ -n "${THROUGHPUT_GENOMES_DIR:-}" && -f "$genomes" ]] && which_variants=(--genomes "$genomes")
-        timeout 600 "$tool" cuda-bench "$file" "${options[@]}" "${includes[@]}" --cases "$dir/cases" \
+        # --held-out as evolve gets it: all the training cases are searched on, so a recorded
+        # search's genomes (which name their case) find theirs.
+        timeout 600 "$tool" cuda-bench "$file" "${options[@]}" "${includes[@]}" --cases "$dir/cases" --held-out "$dir/held-out" \
             "${which_variants[@]}" --seed 1 --log "$OUT/$kernel-variants.tsv" "${extra_options[@]}" \
             >"$dir/cuda-bench.log" 2>&1
         { echo "==== $kernel: cuda-bench exit $? ($THROUGHPUT_CUDA_BENCH variants, $case_mb MB of cases)"
