@@ -163,5 +163,31 @@ TEST_F(VariantBuilderTest, GuardedBuildsCompileFastAndApartByDefault) {
     EXPECT_FALSE(b.paired_source_of(v.source).empty());
 }
 
+// Builds started ahead (evolve's guess at its next generation, while the gate runs) are the ones
+// submit() hands out for the same variant: no second compile. A guess never asked for is counted.
+TEST_F(VariantBuilderTest, BuildsStartedAheadAreHandedOutOnce) {
+    VariantBuilder b = builder(kDeviceOnly);
+    ASSERT_TRUE(b.prepare().ok);
+    Variant v, other;
+    v.source = std::string(kDeviceOnly) + "// guessed\n";
+    v.key = "guessed";
+    other.source = std::string(kDeviceOnly) + "// guessed, never asked for\n";
+    other.key = "unused";
+    b.submit_ahead(v, "");
+    b.submit_ahead(other, "");
+    b.submit_ahead(v, "");  // once per key
+    const long compiled_before = b.stats().compiled;
+    const VariantBuild built = b.collect(b.submit(v, ""));
+    ASSERT_TRUE(built.code.ok) << built.code.log;
+    EXPECT_EQ(b.stats().built_ahead, 1);
+    EXPECT_EQ(b.stats().compiled, compiled_before + 1);  // the paired build, compiled once, ahead
+    EXPECT_EQ(b.stats().cache_hits, 0);
+    b.forget_ahead();
+    EXPECT_EQ(b.stats().ahead_unused, 1);
+    // Asked for again, a variant is compiled afresh (or found in the cache), not handed out twice.
+    b.collect(b.submit(v, ""));
+    EXPECT_EQ(b.stats().built_ahead, 1);
+}
+
 }  // namespace
 }  // namespace gi

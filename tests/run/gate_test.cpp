@@ -193,6 +193,68 @@ TEST(Gate, EvolveNeverKeepsAVariantThatFailsTheSanitizerAndValidatesTheFinalOne)
     std::filesystem::remove_all(dir);
 }
 
+// While the gate runs, evolve hands the evaluator its guess at the next generation (prepare_ahead,
+// which a compiling evaluator builds meanwhile). With no parent failing the gate the guess is the
+// next generation exactly; a parent that fails makes it wrong, and changes nothing else; and there is
+// no guess after the last generation.
+class GuessRecordingEvaluator : public CheckedEvaluator {
+public:
+    std::vector<std::set<std::string>> guesses;
+    std::vector<std::set<std::string>> evaluated;
+    void prepare_ahead(const std::vector<Variant>& variants) override { guesses.push_back(texts(variants)); }
+    BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
+        evaluated.push_back(texts(variants));
+        return CheckedEvaluator::evaluate(variants, case_index);
+    }
+    static std::set<std::string> texts(const std::vector<Variant>& variants) {
+        std::set<std::string> out;
+        for (const Variant& v : variants) out.insert(genome_to_text(v.genome));
+        return out;
+    }
+};
+
+RunRecord evolve_guessing(GuessRecordingEvaluator& evaluator, const std::string& name) {
+    const Grammar grammar = testing::small_grammar();
+    evaluator.fallback = testing::ok_in(1.1);
+    evaluator.results["ROWS=2"] = testing::ok_in(0.6);
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = 4;
+    options.pre_tune = false;
+    options.post_tune = false;
+    options.minimise = false;
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const RunRecord record = evolve(grammar, evaluator, options, dir, OutMode::Fresh);
+    std::filesystem::remove_all(dir);
+    return record;
+}
+
+TEST(Gate, EvolveCompilesItsGuessAtTheNextGenerationWhileTheGateRuns) {
+    GuessRecordingEvaluator evaluator;
+    const RunRecord record = evolve_guessing(evaluator, "guess");
+    ASSERT_EQ(record.generations.size(), 4u);
+    ASSERT_EQ(evaluator.guesses.size(), 3u);  // none after the last generation
+    ASSERT_GE(evaluator.evaluated.size(), 4u);
+    for (std::size_t g = 0; g < 3; ++g) EXPECT_EQ(evaluator.guesses[g], evaluator.evaluated[g + 1]) << "generation " << g + 1;
+
+    // The fastest variant of the first generation fails the gate: the guess made before the gate
+    // counted it as a parent, the next generation does not; the run is otherwise the same one.
+    GuessRecordingEvaluator failing;
+    failing.racy = {*evaluator.evaluated[0].begin()};
+    failing.results[*evaluator.evaluated[0].begin()] = testing::ok_in(0.1);
+    const RunRecord failed = evolve_guessing(failing, "guess-fail");
+    ASSERT_GE(failing.evaluated.size(), 2u);
+    ASSERT_FALSE(failing.guesses.empty());
+    EXPECT_NE(failing.guesses[0], failing.evaluated[1]);
+    GuessRecordingEvaluator again;
+    again.racy = failing.racy;
+    again.results = failing.results;
+    const RunRecord repeated = evolve_guessing(again, "guess-again");
+    EXPECT_EQ(again.evaluated, failing.evaluated);
+    EXPECT_EQ(repeated.best.genome, failed.best.genome);
+}
+
 // Where a generation's time goes, on a fake clock: every evaluate() "takes" 3 s and every sanitizer
 // check 1 s. The record sums both over the search (not the final check's), and the summary says so.
 class SlowCheckedEvaluator : public CheckedEvaluator {

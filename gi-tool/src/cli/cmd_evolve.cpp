@@ -75,7 +75,7 @@ struct EvolveCommandLine {
     EvaluatorCommandLine evaluator;
     std::string out, tune_shard;
     bool resume = false, restart = false, pre_tune = false, no_pre_tune = false, post_tune = false, no_post_tune = false;
-    bool no_minimise = false, quiet = false;
+    bool no_minimise = false, quiet = false, no_compile_ahead = false;
     int workers = 0;  // 0: default_workers(evaluator)
     int anneal_batch = 1;
 };
@@ -111,6 +111,10 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
     app.add_integer("--minimise-repeats", o.minimise_options.repeats, 1, 1000, "evaluations per minimisation comparison")
         .group(group);
     app.add_switch("--no-minimise", c.no_minimise, "keep the best genome as evolved").group(group);
+    app.add_switch("--no-compile-ahead", c.no_compile_ahead,
+                   "do not compile the next generation (as bred if every parent passes) while the sanitizer gate runs; "
+                   "results are the same either way, only slower")
+        .group(group);
     app.add_text("--start", o.start_genome, "GENOME",
              "start from this genome instead of the original kernel (e.g. the winner of an exhaustive parameter sweep, "
              "or a cache entry's genome); pre-tuning then sweeps around it")
@@ -155,6 +159,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     options.pre_tune = on_off(app, c.pre_tune, c.no_pre_tune, "--pre-tune", "--no-pre-tune", true);
     options.post_tune = on_off(app, c.post_tune, c.no_post_tune, "--post-tune", "--no-post-tune", true);
     options.minimise = !c.no_minimise;
+    options.compile_ahead = !c.no_compile_ahead;
     app.at_most_one_of("--resume", "--restart");
     const OutMode mode = c.resume ? OutMode::Resume : c.restart ? OutMode::Restart : OutMode::Fresh;
     const std::string out = c.out;

@@ -884,6 +884,7 @@ const CudaEvaluatorStats& CudaEvaluator::stats() const {
         t.compile_cpu_ms = b.compile_cpu_ms;
         t.compiler = b.compiler;
         t.guard_options = b.guard_options;
+        t.built_ahead = b.built_ahead;
         t.nvrtc_processes = b.nvrtc_processes.started;
         t.nvrtc_processes_lost = b.nvrtc_processes.lost;
         t.unguarded = b.unguarded + impl_->unguarded_runs;
@@ -918,6 +919,7 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                         (t.compiled > 0 ? fixed(t.compile_cpu_ms / static_cast<double>(t.compiled), 0) : std::string("0")) +
                         " ms each, " + std::to_string(t.cache_hits) + " cache hits" +
                         (t.guard_options.empty() ? "" : "; " + std::to_string(t.guard_compiled) + " of them guarded builds at " + t.guard_options) +
+                        (t.built_ahead > 0 ? "; " + std::to_string(t.built_ahead) + " variants' builds started while the sanitizer gate ran" : "") +
                         "), variant runs " + seconds(t.run_ms) +
                         " (of which variants that timed out " + seconds(t.timeout_ms) + "; output buffers found equal to "
                         "the original's on the GPU " + std::to_string(t.compared_on_gpu) + ", compared on the host " +
@@ -1040,6 +1042,13 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
     s.stats.killed_reaped = exits.reaped;
     s.stats.killed_exit_ms = exits.mean_ms;
     return batch;
+}
+
+void CudaEvaluator::prepare_ahead(const std::vector<Variant>& variants) {
+    Impl& s = *impl_;
+    s.prepare_original();
+    s.builder->forget_ahead();
+    for (const Variant& v : variants) s.builder->submit_ahead(v, s.instance_of(v.genome));
 }
 
 EvalResult CudaEvaluator::sanitize(const Variant& variant, int case_index) {

@@ -133,6 +133,7 @@ struct CudaEvaluatorStats {
     long corrupting = 0;          // variants that changed the worker's copies of a case (Crash, restart)
     long unguarded = 0;           // variants with loops checked without the guard (guarded build failed)
     long guard_compiled = 0;      // of `compiled`, the separate loop-guarded builds
+    long built_ahead = 0;         // variants whose builds started while the sanitizer gate ran (evolve's guess)
     long paired_builds = 0;       // variants built with their guarded copy in the same module
     long paired_fallbacks = 0;    // variants whose paired compile failed, then compiled separately (counted in `compiled`)
     long staged_runs = 0;         // variant requests whose reply gave per-stage wall times:
@@ -182,6 +183,7 @@ public:
     std::vector<TimeSpent> time_spent() const override;
     bool judges_the_program() const override { return true; }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
+    void prepare_ahead(const std::vector<Variant>& variants) override;
 
     EvalResult sanitize(const Variant& variant, int case_index) override;
     // Runs up to `sanitize_jobs` (options) compute-sanitizer processes at once: the gate between

@@ -63,6 +63,10 @@ public:
     // fake landscape keyed by genome text; false unless an evaluator says otherwise.
     virtual bool judges_the_program() const { return false; }
     virtual BatchResult evaluate(const std::vector<Variant>& variants, int case_index) = 0;
+    // Variants evaluate() will probably be asked for next (the search's guess at its next generation
+    // while the sanitizer gate runs): an evaluator that compiles may start on them now, so their
+    // builds are ready or under way when they come. Changes no result; by default nothing.
+    virtual void prepare_ahead(const std::vector<Variant>& variants) { (void)variants; }
     // What a person should know about how this run was evaluated, for the end of its summary
     // (a slower compiler it had to fall back to, say); empty by default.
     virtual std::vector<std::string> run_notes() const { return {}; }

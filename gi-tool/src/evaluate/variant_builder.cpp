@@ -361,7 +361,17 @@ VariantBuild VariantBuilder::build(const std::string& source, const std::string&
     return b;
 }
 
+void VariantBuilder::submit_ahead(const Variant& v, const std::string& instance) {
+    if (!ahead_.count(v.key)) ahead_.emplace(v.key, submit(v, instance));
+}
+
 VariantBuilder::Pending VariantBuilder::submit(const Variant& v, const std::string& instance) {
+    if (auto it = ahead_.find(v.key); it != ahead_.end()) {
+        Pending started = std::move(it->second);
+        ahead_.erase(it);
+        ++stats_.built_ahead;
+        return started;
+    }
     Pending b;
     if (std::string paired = paired_source_of(v.source); !paired.empty()) {
         b.paired = pool_->submit<VariantBuild>([this, source = v.source, paired = std::move(paired), flags = flags_of(v), instance] {

@@ -5,6 +5,7 @@
 // once, from the original; every build after follows that decision.
 #include <filesystem>
 #include <future>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,6 +41,8 @@ struct BuildStats {
     long paired_builds = 0;     // variants built with their guarded copy in the same module
     long paired_fallbacks = 0;  // paired compiles that failed, then compiled separately
     long unguarded = 0;         // variants whose guarded build failed to compile (checked unguarded)
+    long built_ahead = 0;       // variants whose builds submit_ahead() had started (the gate's guess)
+    long ahead_unused = 0;      // variants built ahead that were never asked for (a wrong guess)
     double compile_cpu_ms = 0;  // sum of compile times (over all threads)
     std::string compiler;       // the run's: "nvrtc", "nvrtc (device side)", "nvcc"
     std::string guard_options;  // the guarded builds' extra options (e.g. "-Ofc=mid"), "" for none
@@ -81,6 +84,15 @@ public:
         std::shared_future<DeviceCompileResult> plain, guarded;
     };
     Pending submit(const Variant& v, const std::string& instance);
+    // Starts a variant's builds before it is asked for (evolve's guess at its next generation,
+    // compiled while the sanitizer gate runs); submit() then hands out the builds under way.
+    void submit_ahead(const Variant& v, const std::string& instance);
+    // Forgets the builds started ahead that were never asked for (their compiles still run and fill
+    // the compiled-code cache).
+    void forget_ahead() {
+        stats_.ahead_unused += static_cast<long>(ahead_.size());
+        ahead_.clear();
+    }
     // Waits for them, counts the compiles and settles the build.
     VariantBuild collect(const Pending& pending);
     // Keeps a guarded build only beside a plain one that compiled; a guarded compile that fails (a
@@ -130,6 +142,7 @@ private:
     std::vector<std::string> guard_extra_flags_;  // {"-Ofc=LEVEL"} while guarded builds compile fast, else empty
     std::string nvrtc_refusal_;
     BuildStats stats_;
+    std::map<std::string, Pending> ahead_;  // by variant key: builds started by submit_ahead()
     // NVRTC in processes of its own (options.nvrtc_server), or null: in this one.
     std::unique_ptr<NvrtcProcesses> nvrtc_processes_;
     // Last, so it is destroyed first: its threads finish their compiles while everything they read

@@ -23,6 +23,7 @@ public:
     bool judges_the_program() const override { return inner_.judges_the_program(); }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
     std::vector<TimeSpent> time_spent() const override { return inner_.time_spent(); }
+    void prepare_ahead(const std::vector<Variant>& variants) override { inner_.prepare_ahead(variants); }
 
     long long hits() const { return hits_; }
     long long misses() const { return misses_; }

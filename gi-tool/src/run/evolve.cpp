@@ -318,11 +318,32 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         }
         const int generation = state.next_generation;
         const int case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
+        // While the sanitizer gate runs (seconds of compute-sanitizer a generation), the evaluator
+        // compiles the next generation as the strategy would breed it if every parent passes,
+        // which nearly all do; a guess the gate spoils only costs compiles. The draws come from a
+        // copy of the generator, so the run is the same with or without it.
+        auto compile_ahead = [&](const ScoredBatch& evaluated) {
+            if (!options.compile_ahead || generation + 1 >= options.generations ||
+                (options.time_limit_s > 0 && elapsed() >= options.time_limit_s))
+                return;
+            const std::optional<std::vector<Genome>> guess = strategy->guess_next_population(evaluated, rng);
+            if (!guess) return;
+            std::vector<Variant> variants;
+            for (const Genome& g : *guess) {
+                try {
+                    variants.push_back(make_variant(g, grammar));
+                } catch (const Error&) {
+                    // Not a program: evaluate() will say so when it comes.
+                }
+            }
+            evaluator.prepare_ahead(variants);
+        };
         const double evaluate_start = clock();
         ScoredBatch batch =
             hooks.evaluate_generation
-                ? hooks.evaluate_generation(generation, state.population, case_index, *strategy)
+                ? hooks.evaluate_generation(generation, state.population, case_index, *strategy, compile_ahead)
                 : evaluate_genomes(evaluator, grammar, state.population, case_index, options.acceptance);
+        if (!hooks.evaluate_generation && checker != nullptr) compile_ahead(batch);
         const double gate_start = clock();
         if (checker != nullptr) gate_batch(batch, *checker, grammar, options.population / 2);
         // evaluate_generation may have gated the batch itself (the history database does, to record

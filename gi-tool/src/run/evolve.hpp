@@ -37,6 +37,9 @@ struct EvolveOptions {
     std::string start_genome;
     bool post_tune = true;
     bool minimise = true;
+    // While the sanitizer gate runs, hand the evaluator the strategy's guess at the next generation
+    // to compile (Evaluator::prepare_ahead). Changes no result; off only to measure what it buys.
+    bool compile_ahead = true;
     int tune_max = 256;
     // Pre-tuning sweeps only part `tune_shard` (1-based) of `tune_shards`: every tune_shards-th point.
     // For an exhaustive parameter baseline too big for one sitting (--generations 0 only: a search
@@ -59,8 +62,10 @@ struct EvolveHooks {
     EditDrawer draw;                                     // default: grammar_edit_drawer(grammar)
     // Evaluates a generation of the search in place of evaluate_genomes(evaluator, ...): the history
     // database's fitness cache, or an asynchronous strategy's own workers (run/search_history.hpp).
-    // Tuning and minimisation never use it.
-    std::function<ScoredBatch(int generation, const std::vector<Genome>& genomes, int case_index, Strategy& strategy)>
+    // Tuning and minimisation never use it. A hook that runs the sanitizer gate calls `before_gate`
+    // with the evaluated batch first (evolve starts compiling its guess at the next generation).
+    std::function<ScoredBatch(int generation, const std::vector<Genome>& genomes, int case_index, Strategy& strategy,
+                              const std::function<void(const ScoredBatch&)>& before_gate)>
         evaluate_generation;
 };
 

@@ -182,8 +182,8 @@ SearchHistory::~SearchHistory() = default;
 
 EvolveHooks SearchHistory::hooks(EvolveHooks base) {
     base.evaluate_generation = [this](int generation, const std::vector<Genome>& genomes, int case_index,
-                                      Strategy& strategy) {
-        return evaluate_generation(generation, genomes, case_index, strategy);
+                                      Strategy& strategy, const std::function<void(const ScoredBatch&)>& before_gate) {
+        return evaluate_generation(generation, genomes, case_index, strategy, before_gate);
     };
     return base;
 }
@@ -195,12 +195,13 @@ double SearchHistory::utilisation() const {
 }
 
 ScoredBatch SearchHistory::evaluate_generation(int generation, const std::vector<Genome>& genomes, int case_index,
-                                               Strategy& strategy) {
+                                               Strategy& strategy, const std::function<void(const ScoredBatch&)>& before_gate) {
     if (auto* anneal = dynamic_cast<AnnealStrategy*>(&strategy)) return anneal_generation(*anneal);
     ScoredBatch batch = evaluate_genomes(*cached_, grammar_, genomes, case_index, options_.acceptance);
     // The gate first, so the database records who may really be a parent (evolve asks it again:
     // the checker caches its verdicts).
     if (auto* checker = dynamic_cast<VariantChecker*>(locked_.get())) {
+        if (before_gate) before_gate(batch);
         const auto gate_start = std::chrono::steady_clock::now();
         gate_batch(batch, *checker, grammar_, options_.population / 2);
         batch.gate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - gate_start).count();

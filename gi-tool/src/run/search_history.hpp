@@ -75,7 +75,7 @@ public:
 
 private:
     ScoredBatch evaluate_generation(int generation, const std::vector<Genome>& genomes, int case_index,
-                                    Strategy& strategy);
+                                    Strategy& strategy, const std::function<void(const ScoredBatch&)>& before_gate);
     ScoredBatch anneal_generation(AnnealStrategy& strategy);
 
     const Grammar& grammar_;

@@ -36,6 +36,10 @@ public:
         std::lock_guard lock(mutex_);
         return inner_.time_spent();
     }
+    void prepare_ahead(const std::vector<Variant>& variants) override {
+        std::lock_guard lock(mutex_);
+        inner_.prepare_ahead(variants);
+    }
 
 protected:
     Evaluator& inner_;

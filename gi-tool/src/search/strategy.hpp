@@ -4,6 +4,7 @@
 // is the default; other strategies register a factory here by name.
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,15 @@ public:
     virtual std::vector<Genome> initial_population(Rng& rng) = 0;
     // The next genomes to evaluate, given the last evaluated batch.
     virtual std::vector<Genome> next_population(const ScoredBatch& evaluated, Rng& rng) = 0;
+    // What next_population(evaluated, rng) would return, without changing this strategy or the
+    // caller's generator (a copy comes in), for strategies whose breeding is a pure function of the
+    // batch and the draws; nullopt otherwise. Evolve compiles the guess while the sanitizer gate
+    // runs: when the gate fails no parent, it is the next generation exactly.
+    virtual std::optional<std::vector<Genome>> guess_next_population(const ScoredBatch& evaluated, Rng rng) const {
+        (void)evaluated;
+        (void)rng;
+        return std::nullopt;
+    }
     // State beyond the population that a checkpoint must keep (the births of the next population).
     virtual std::string save_state() const { return {}; }
     virtual void restore_state(const std::string& state) { (void)state; }
