@@ -105,6 +105,34 @@ TEST_F(TemplateCases, ATemplateArgumentThatIsAParameterFollowsEachVariant) {
     EXPECT_EQ(report.built_by, "nvcc, the whole file");
 }
 
+// A template kernel keeps -Ofc guarded builds: the original's fast-compiled guarded build holds the
+// instantiation its cases ran (scale<2>, FACTOR's default) and is checked on it before any variant.
+TEST_F(TemplateCases, TheFastGuardedBuildOfATemplateKernelIsCheckedOnItsInstantiation) {
+    if (IsSkipped()) return;
+    std::ofstream(kernel_) << "#define FACTOR 2\n#define BLOCK 256\ntemplate <int SCALE>\n"
+                              "__global__ void scale(float* out, const float* in, int n) {\n"
+                              "    int i = blockIdx.x * BLOCK + threadIdx.x;\n"
+                              "    for (int k = 0; k < 1; k++)\n        if (i < n) out[i] = SCALE * in[i];\n}\n";
+    GrammarOptions go;
+    go.functions = {"scale<FACTOR>"};
+    go.params = {parse_param_declaration("BLOCK=64,256", "--param"), parse_param_declaration("FACTOR=2,3,5", "--param")};
+    const Grammar grammar = build_grammar(read_source_file(kernel_.string()), go);
+    CudaEvaluatorOptions o = options(0);
+    o.function = "scale<FACTOR>";
+    o.block = "BLOCK";
+    CudaEvaluator e(grammar, o);
+    ::testing::internal::CaptureStderr();
+    const BatchResult r = e.evaluate({make_variant(Genome{}, grammar)}, 0);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(e.stats().guard_options, "-Ofc=mid") << err;
+    std::vector<std::string> kernels;
+    for (const gpu_test::FakeWorkerEvent& event : events())
+        if (event.what == "kernel") kernels.push_back(event.detail);
+    ASSERT_FALSE(kernels.empty());
+    EXPECT_EQ(kernels.front(), "scale<2>:in-module");  // the original's guarded check
+}
+
 TEST(TemplateArguments, AreSplitAndReplacedByParameterValues) {
     EXPECT_EQ(template_arguments("K<32, float>"), (std::vector<std::string>{"32", "float"}));
     EXPECT_EQ(template_arguments("K< TILE >"), (std::vector<std::string>{"TILE"}));

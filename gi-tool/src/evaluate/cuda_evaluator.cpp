@@ -485,7 +485,7 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
     // are optimised as the plain ones for the run.
     void check_fast_guard_build(int index) {
         if (!builder->fast_guard_builds()) return;
-        const Build build = builder->build_original();
+        const Build build = builder->build_original(instance_of(Genome{}));
         const std::string with = "the original's guarded build compiled with " + builder->stats().guard_options + " ";
         if (!build.code.ok || !build.guarded || !build.guarded->ok) {
             builder->use_optimised_guard_builds(with + "did not compile: " +

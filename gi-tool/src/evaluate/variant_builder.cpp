@@ -287,8 +287,8 @@ std::vector<std::string> VariantBuilder::guarded_flags(const std::vector<std::st
     return out;
 }
 
-VariantBuild VariantBuilder::build_original() {
-    return build(original_, paired_source_of(original_), original_flags());
+VariantBuild VariantBuilder::build_original(const std::string& instance) {
+    return build(original_, paired_source_of(original_), original_flags(), false, instance);
 }
 
 void VariantBuilder::use_optimised_guard_builds(const std::string& why) {

@@ -101,7 +101,8 @@ public:
 
     // The original built as a variant is (its plain and guarded builds), for the oracle check of
     // fast-compiled guarded builds.
-    VariantBuild build_original();
+    // `instance`: the original's instantiation, when the template argument is a parameter.
+    VariantBuild build_original(const std::string& instance = "");
     // Whether guarded builds are compiled with -Ofc (options.guard_fast_compile), apart from the plain ones.
     bool fast_guard_builds() const { return !guard_extra_flags_.empty(); }
     // Guarded builds optimised as the plain ones from now on (paired again where the file allows),
