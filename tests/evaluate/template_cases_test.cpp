@@ -26,6 +26,20 @@ __global__ void scale(float* out, const float* in, int n) {
 
 class TemplateCases : public gpu_test::FakeWorkerEvaluatorTest {
 protected:
+    // `text` as the kernel file, registered as FUNCTION "scale<FACTOR>" with PARAMS BLOCK and FACTOR.
+    Grammar factor_grammar(const std::string& text) {
+        std::ofstream(kernel_) << text;
+        GrammarOptions go;
+        go.functions = {"scale<FACTOR>"};
+        go.params = {parse_param_declaration("BLOCK=64,256", "--param"), parse_param_declaration("FACTOR=2,3,5", "--param")};
+        return build_grammar(read_source_file(kernel_.string()), go);
+    }
+    CudaEvaluatorOptions factor_options() const {
+        CudaEvaluatorOptions o = options(0);
+        o.function = "scale<FACTOR>";
+        o.block = "BLOCK";
+        return o;
+    }
     void SetUp() override {
         set_up(kTemplate, "64,256", 0);
         if (IsSkipped()) return;
@@ -69,14 +83,8 @@ TEST_F(TemplateCases, TheFunctionOptionReachesTheEvaluator) {
 // those of the instantiation the default names, and each variant compiles and runs its own.
 TEST_F(TemplateCases, ATemplateArgumentThatIsAParameterFollowsEachVariant) {
     if (IsSkipped()) return;
-    std::ofstream(kernel_) << "#define FACTOR 2\n" << kTemplate;
-    GrammarOptions go;
-    go.functions = {"scale<FACTOR>"};
-    go.params = {parse_param_declaration("BLOCK=64,256", "--param"), parse_param_declaration("FACTOR=2,3,5", "--param")};
-    const Grammar grammar = build_grammar(read_source_file(kernel_.string()), go);
-    CudaEvaluatorOptions o = options(0);
-    o.function = "scale<FACTOR>";
-    o.block = "BLOCK";
+    const Grammar grammar = factor_grammar(std::string("#define FACTOR 2\n") + kTemplate);
+    CudaEvaluatorOptions o = factor_options();
     CudaEvaluator e(grammar, o);
     EXPECT_EQ(e.case_count(), 1);  // the scale<2> case: FACTOR's default
     Genome genome;
@@ -109,18 +117,11 @@ TEST_F(TemplateCases, ATemplateArgumentThatIsAParameterFollowsEachVariant) {
 // instantiation its cases ran (scale<2>, FACTOR's default) and is checked on it before any variant.
 TEST_F(TemplateCases, TheFastGuardedBuildOfATemplateKernelIsCheckedOnItsInstantiation) {
     if (IsSkipped()) return;
-    std::ofstream(kernel_) << "#define FACTOR 2\n#define BLOCK 256\ntemplate <int SCALE>\n"
-                              "__global__ void scale(float* out, const float* in, int n) {\n"
-                              "    int i = blockIdx.x * BLOCK + threadIdx.x;\n"
-                              "    for (int k = 0; k < 1; k++)\n        if (i < n) out[i] = SCALE * in[i];\n}\n";
-    GrammarOptions go;
-    go.functions = {"scale<FACTOR>"};
-    go.params = {parse_param_declaration("BLOCK=64,256", "--param"), parse_param_declaration("FACTOR=2,3,5", "--param")};
-    const Grammar grammar = build_grammar(read_source_file(kernel_.string()), go);
-    CudaEvaluatorOptions o = options(0);
-    o.function = "scale<FACTOR>";
-    o.block = "BLOCK";
-    CudaEvaluator e(grammar, o);
+    const Grammar grammar = factor_grammar("#define FACTOR 2\n#define BLOCK 256\ntemplate <int SCALE>\n"
+                                           "__global__ void scale(float* out, const float* in, int n) {\n"
+                                           "    int i = blockIdx.x * BLOCK + threadIdx.x;\n"
+                                           "    for (int k = 0; k < 1; k++)\n        if (i < n) out[i] = SCALE * in[i];\n}\n");
+    CudaEvaluator e(grammar, factor_options());
     ::testing::internal::CaptureStderr();
     const BatchResult r = e.evaluate({make_variant(Genome{}, grammar)}, 0);
     const std::string err = ::testing::internal::GetCapturedStderr();

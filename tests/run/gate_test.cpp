@@ -56,6 +56,16 @@ Scored scored(const std::string& genome, double ms) {
     return s;
 }
 
+// A short search without tuning: what these tests need of evolve.
+EvolveOptions short_search(int generations) {
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = generations;
+    options.pre_tune = false;
+    options.post_tune = false;
+    return options;
+}
+
 TEST(Gate, FailingIndividualsLoseAcceptanceAndTheNextInLineIsChecked) {
     const Grammar grammar = testing::small_grammar();
     CheckedEvaluator checker;
@@ -166,11 +176,7 @@ TEST(Gate, EvolveNeverKeepsAVariantThatFailsTheSanitizerAndValidatesTheFinalOne)
     checker.results["BLOCK=32"] = testing::ok_in(0.3);  // fastest by far, but racy
     checker.results["ROWS=2"] = testing::ok_in(0.6);
     checker.racy = {"BLOCK=32"};
-    EvolveOptions options;
-    options.population = 8;
-    options.generations = 3;
-    options.pre_tune = false;
-    options.post_tune = false;
+    EvolveOptions options = short_search(3);
     const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
     const RunRecord record = evolve(grammar, checker, options, dir, OutMode::Fresh);
@@ -217,11 +223,7 @@ RunRecord evolve_guessing(GuessRecordingEvaluator& evaluator, const std::string&
     const Grammar grammar = testing::small_grammar();
     evaluator.fallback = testing::ok_in(1.1);
     evaluator.results["ROWS=2"] = testing::ok_in(0.6);
-    EvolveOptions options;
-    options.population = 8;
-    options.generations = 4;
-    options.pre_tune = false;
-    options.post_tune = false;
+    EvolveOptions options = short_search(4);
     options.minimise = false;
     const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
@@ -279,11 +281,7 @@ TEST(Gate, EvolveRecordsTheSearchTimeSpentEvaluatingAndGating) {
     SlowCheckedEvaluator checker;
     checker.fallback = testing::ok_in(1.1);
     checker.results["ROWS=2"] = testing::ok_in(0.6);
-    EvolveOptions options;
-    options.population = 8;
-    options.generations = 3;
-    options.pre_tune = false;
-    options.post_tune = false;
+    EvolveOptions options = short_search(3);
     EvolveHooks hooks;
     hooks.clock = [&checker] { return checker.now; };
     hooks.after_checkpoint = [&checker, &options](int done) {
@@ -318,11 +316,7 @@ TEST(Gate, AFinalVariantWrongOnHeldOutCasesFallsBackToOneThatPasses) {
     checker.fallback = testing::ok_in(1.1);
     checker.results["BLOCK=32"] = testing::ok_in(0.3);
     checker.wrong_held_out = {"BLOCK=32"};
-    EvolveOptions options;
-    options.population = 8;
-    options.generations = 3;
-    options.pre_tune = false;
-    options.post_tune = false;
+    EvolveOptions options = short_search(3);
     options.minimise = false;
     const auto dir = std::filesystem::temp_directory_path() / ("gi-gate-heldout-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
