@@ -14,6 +14,7 @@
 #include "compile/device_side.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_compiler.hpp"
+#include "variant/hang_guard.hpp"
 #include "util/error.hpp"
 #include "process/process.hpp"
 
@@ -202,6 +203,39 @@ TEST(DeviceSide, EveryCorpusFileCompilesWithNvrtc) {
         const DeviceCompileResult r = compile_with_nvrtc(request);
         EXPECT_TRUE(r.ok) << r.log;
     }
+}
+
+// And so does each one's loop-guarded build at -Ofc=mid, as the cuda evaluator compiles it for the
+// check run (evaluate/variant_builder.hpp); without the shared-array guard where its checked accesses
+// do not compile, as the evaluator then runs. A file where it failed would fall back, slower, to
+// optimised guarded builds.
+TEST(DeviceSide, EveryCorpusFilesFastGuardedBuildCompilesWithNvrtc) {
+    if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC";
+    int guarded = 0;
+    for (const CorpusFile& f : corpus_files()) {
+        SCOPED_TRACE(f.file);
+        const fs::path path = fs::path(GI_SOURCE_DIR) / "tests/corpus" / f.file;
+        const std::optional<DeviceSide> side = device_side_of(read(path), f.file);
+        ASSERT_TRUE(side);
+        DeviceCompileRequest request;
+        request.headers = host_header_stand_ins();
+        request.include_dirs = f.include_dirs;
+        request.include_dirs.push_back(path.parent_path().string());
+        request.name_expressions = f.instantiations;
+        request.options = {"-std=c++17", "-Ofc=mid"};
+        DeviceCompileResult r;
+        for (const bool shared_arrays : {true, false}) {
+            const LoopGuardResult g = guard_hangs(side->source, f.file, HangGuards{true, shared_arrays});
+            if (!g.any()) break;
+            request.source = g.source;
+            r = compile_with_nvrtc(request);
+            if (r.ok) break;
+        }
+        if (request.source.empty()) continue;  // nothing to guard in this file
+        ++guarded;
+        EXPECT_TRUE(r.ok) << r.log;
+    }
+    EXPECT_GE(guarded, 8);
 }
 
 std::string nvcc_cubin(const std::string& source, const std::vector<std::string>& include_dirs) {
