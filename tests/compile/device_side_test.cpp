@@ -184,23 +184,31 @@ std::vector<CorpusFile> corpus_files() {
             {"matrix_mul.cu", {recorder}, {"MatrixMulCUDA<32>"}}};
 }
 
+// NVRTC's request for a corpus file's device side, as the cuda evaluator makes it (host headers
+// stood in for, the file's own folder and its include folders); nullopt when it cannot be cut.
+std::optional<DeviceCompileRequest> device_side_request(const CorpusFile& f) {
+    const fs::path path = fs::path(GI_SOURCE_DIR) / "tests/corpus" / f.file;
+    const std::optional<DeviceSide> side = device_side_of(read(path), f.file);
+    if (!side) return std::nullopt;
+    DeviceCompileRequest request;
+    request.source = side->source;
+    request.headers = host_header_stand_ins();
+    request.include_dirs = f.include_dirs;
+    request.include_dirs.push_back(path.parent_path().string());
+    request.name_expressions = f.instantiations;
+    request.options = {"-std=c++17"};
+    return request;
+}
+
 // Every corpus file, written with host code, main() and C/C++ headers, compiles with NVRTC once its
 // host side is set aside: none of them needs nvcc for its variants any more.
 TEST(DeviceSide, EveryCorpusFileCompilesWithNvrtc) {
     if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC";
     for (const CorpusFile& f : corpus_files()) {
         SCOPED_TRACE(f.file);
-        const fs::path path = fs::path(GI_SOURCE_DIR) / "tests/corpus" / f.file;
-        const std::optional<DeviceSide> side = device_side_of(read(path), f.file);
-        ASSERT_TRUE(side);
-        DeviceCompileRequest request;
-        request.source = side->source;
-        request.headers = host_header_stand_ins();
-        request.include_dirs = f.include_dirs;
-        request.include_dirs.push_back(path.parent_path().string());
-        request.name_expressions = f.instantiations;
-        request.options = {"-std=c++17"};
-        const DeviceCompileResult r = compile_with_nvrtc(request);
+        const std::optional<DeviceCompileRequest> request = device_side_request(f);
+        ASSERT_TRUE(request);
+        const DeviceCompileResult r = compile_with_nvrtc(*request);
         EXPECT_TRUE(r.ok) << r.log;
     }
 }
@@ -214,24 +222,20 @@ TEST(DeviceSide, EveryCorpusFilesFastGuardedBuildCompilesWithNvrtc) {
     int guarded = 0;
     for (const CorpusFile& f : corpus_files()) {
         SCOPED_TRACE(f.file);
-        const fs::path path = fs::path(GI_SOURCE_DIR) / "tests/corpus" / f.file;
-        const std::optional<DeviceSide> side = device_side_of(read(path), f.file);
-        ASSERT_TRUE(side);
-        DeviceCompileRequest request;
-        request.headers = host_header_stand_ins();
-        request.include_dirs = f.include_dirs;
-        request.include_dirs.push_back(path.parent_path().string());
-        request.name_expressions = f.instantiations;
-        request.options = {"-std=c++17", "-Ofc=mid"};
+        std::optional<DeviceCompileRequest> request = device_side_request(f);
+        ASSERT_TRUE(request);
+        const std::string side = request->source;
+        request->source.clear();
+        request->options.push_back("-Ofc=mid");
         DeviceCompileResult r;
         for (const bool shared_arrays : {true, false}) {
-            const LoopGuardResult g = guard_hangs(side->source, f.file, HangGuards{true, shared_arrays});
+            const LoopGuardResult g = guard_hangs(side, f.file, HangGuards{true, shared_arrays});
             if (!g.any()) break;
-            request.source = g.source;
-            r = compile_with_nvrtc(request);
+            request->source = g.source;
+            r = compile_with_nvrtc(*request);
             if (r.ok) break;
         }
-        if (request.source.empty()) continue;  // nothing to guard in this file
+        if (request->source.empty()) continue;  // nothing to guard in this file
         ++guarded;
         EXPECT_TRUE(r.ok) << r.log;
     }
