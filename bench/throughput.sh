@@ -14,7 +14,8 @@
 #   (THROUGHPUT_GATE_ARGS="..." records it with these program arguments instead of the kernel's own)
 #                                           (the search's sanitizer gate runs on it)
 #   THROUGHPUT_CUDA_BENCH=N also runs `gi-tool cuda-bench` with N random variants on each kernel's
-#                                           cases and prints where a variant's run time goes, by stage
+#                                           cases (and the gate's, with THROUGHPUT_SANITIZE_CASES=1)
+#                                           and prints where a variant's run time goes, by stage
 #                                           ($OUT/KERNEL-variants.tsv: each variant's verdict, for
 #                                           bench/rejudge-ab.sh)
 #   THROUGHPUT_GENOMES_DIR=DIR: with THROUGHPUT_CUDA_BENCH, the genomes of DIR/KERNEL.genomes (a recorded
@@ -114,10 +115,11 @@ for kernel in $kernels; do
         # --held-out as evolve gets it: all the training cases are searched on, so a recorded
         # search's genomes (which name their case) find theirs.
         timeout 600 "$tool" cuda-bench "$file" "${options[@]}" "${includes[@]}" --cases "$dir/cases" --held-out "$dir/held-out" \
-            "${which_variants[@]}" --seed 1 --log "$OUT/$kernel-variants.tsv" "${extra_options[@]}" \
+            "${which_variants[@]}" --seed 1 --log "$OUT/$kernel-variants.tsv" "${gate_option[@]}" "${extra_options[@]}" \
             >"$dir/cuda-bench.log" 2>&1
         { echo "==== $kernel: cuda-bench exit $? ($THROUGHPUT_CUDA_BENCH variants, $case_mb MB of cases)"
-          cat "$dir/cuda-bench.log"; } | tee -a "$OUT/cuda-bench.log" | grep -E '^====|per minute|run stages|module load|^comparison:'
+          cat "$dir/cuda-bench.log"; } | tee -a "$OUT/cuda-bench.log" |
+            grep -E '^====|per minute|run stages|module load|^comparison:|^sanitizer gate:'
     fi
     [[ "$seconds" == 0 ]] && continue
     start=$(date +%s)

@@ -3,7 +3,10 @@
 // gi_tests stands in for gi-worker (tests/support/fake_worker.cpp); compiles are real (NVRTC).
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "../support/fake_worker_fixture.hpp"
@@ -18,14 +21,29 @@ class CudaBenchGenomes : public gpu_test::FakeWorkerEvaluatorTest {
 protected:
     void SetUp() override { set_up(gpu_test::kScaleKernel, "256,1024", 2); }
 
-    ProcessResult bench(const std::string& genomes_text, const std::filesystem::path& log) {
+    ProcessResult bench(const std::string& genomes_text, const std::filesystem::path& log,
+                        const std::vector<std::string>& more = {}) {
         const std::filesystem::path list = folder_.path() / "genomes.txt";
         std::ofstream(list) << genomes_text;
-        return test::gi_tool({"cuda-bench", kernel_.string(), "--function", "scale", "--param", "BLOCK=256,1024", "--block",
-                              "BLOCK", "--grid", "ceil(n/BLOCK)", "--cases", (folder_.path() / "cases").string(), "--set-aside",
-                              "0", "--worker", std::filesystem::read_symlink("/proc/self/exe").string(), "--arch", "sm_90",
-                              "--timeout-margin-ms", "300", "--spare-workers", "0", "--genomes", list.string(), "--log",
-                              log.string()});
+        std::vector<std::string> args{"cuda-bench", kernel_.string(), "--function", "scale", "--param", "BLOCK=256,1024", "--block",
+                                      "BLOCK", "--grid", "ceil(n/BLOCK)", "--cases", (folder_.path() / "cases").string(), "--set-aside",
+                                      "0", "--worker", std::filesystem::read_symlink("/proc/self/exe").string(), "--arch", "sm_90",
+                                      "--timeout-margin-ms", "300", "--spare-workers", "0", "--genomes", list.string(), "--log",
+                                      log.string()};
+        args.insert(args.end(), more.begin(), more.end());
+        return test::gi_tool(args);
+    }
+
+    // A compute-sanitizer that passes every variant a process is given (a process per batch), saying
+    // what gi-worker says after running them; it logs one line per variant.
+    std::string fake_sanitizer() const {
+        const std::filesystem::path script = folder_.path() / "fake-sanitizer";
+        std::ofstream(script) << "#!/bin/sh\nfor a; do list=$a; done\n"
+                              << "while read -r line; do echo \"$2\" >> '" << (folder_.path() / "sanitized.log").string()
+                              << "'; done < \"$list\"\n"
+                              << "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
+        ::chmod(script.c_str(), 0755);
+        return script.string();
     }
 };
 
@@ -68,6 +86,31 @@ TEST_F(CudaBenchGenomes, ABadListIsAUsageErrorNamingTheLine) {
     r = bench("# nothing\n", log);
     EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
     EXPECT_NE(r.err.find("holds no genome"), std::string::npos) << r.err;
+}
+
+// --sanitize N: the first N correct variants go through the search's gate as one wave, and the
+// line says how many there were, how many removed a barrier, and the wall time.
+TEST_F(CudaBenchGenomes, SanitizePutsTheCorrectVariantsThroughTheGateAsOneWave) {
+    const std::filesystem::path log = folder_.path() / "verdicts.tsv";
+    const ProcessResult r = bench("0\tBLOCK=256\n0\tBLOCK=1024\n", log,
+                                  {"--sanitize", "5", "--sanitizer", fake_sanitizer(), "--sanitize-sessions", "0"});
+    ASSERT_TRUE(r.succeeded()) << r.err << r.out;
+    EXPECT_NE(r.out.find("sanitizer gate: 2 correct variants (0 of them removed a barrier) checked as one wave on case 0 in "),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find(", 0 failed\n"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("note: sanitizer gate: 2 variants checked under compute-sanitizer"), std::string::npos) << r.out;
+    std::ifstream sanitized(folder_.path() / "sanitized.log");
+    const std::string checkers((std::istreambuf_iterator<char>(sanitized)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(checkers, "memcheck\nmemcheck\n");
+}
+
+TEST_F(CudaBenchGenomes, OnlyRemovedBarriersNeedsSanitize) {
+    const ProcessResult r = bench("0\tBLOCK=256\n", folder_.path() / "verdicts.tsv", {"--sanitize-removed-barriers"});
+    EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
+    EXPECT_NE(r.err.find("--sanitize-removed-barriers chooses which variants --sanitize N checks; give --sanitize N too"),
+              std::string::npos)
+        << r.err;
 }
 
 TEST(GenomeList, ReadsCasesGenomesAndSkipsCommentsAndBlankLines) {

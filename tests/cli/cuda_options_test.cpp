@@ -152,6 +152,15 @@ TEST(CudaOptions, PairedGuardBuildIsTheDefault) {
     expect_refused({"--cases", "c", "--separate-guard-build", "--guard-fast-compile", "mid"}, "--separate-guard-build");
 }
 
+TEST(CudaOptions, RacecheckSessionsAreAQuarterUnlessGiven) {
+    EXPECT_EQ(parsed({"--cases", "c"}).racecheck_sessions, 0);
+    EXPECT_EQ(parsed({"--cases", "c", "--racecheck-sessions", "6"}).racecheck_sessions, 6);
+    expect_documented("--racecheck-sessions");
+    expect_refused({"--cases", "c", "--racecheck-sessions", "0"}, "--racecheck-sessions");
+    expect_refused({"--cases", "c", "--racecheck-sessions", "4", "--sanitize-shared-sessions"}, "--sanitize-shared-sessions");
+    expect_refused({"--cases", "c", "--racecheck-sessions", "4", "--sanitize-sessions", "0"}, "--sanitize-sessions 0");
+}
+
 TEST(CudaOptions, BinaryDuplicatesGetTheFirstResultUnlessAskedToRun) {
     EXPECT_TRUE(parsed({"--cases", "c"}).reuse_binary_duplicates);
     EXPECT_FALSE(parsed({"--cases", "c", "--run-binary-duplicates"}).reuse_binary_duplicates);

@@ -47,5 +47,17 @@ TEST(SanitizerBatches, FewVariantsGetAProcessEach) {
     EXPECT_TRUE(sanitizer_batches({}, 8, 8).empty());
 }
 
+// With sessions, racecheck's variants go one a batch and first: a session checks a batch's
+// variants one after another, and racecheck is the slow checker.
+TEST(SanitizerBatches, SlowCheckersGoAloneAndFirst) {
+    const std::vector<std::vector<std::string>> tools{kMem, kAll, kMem, kAll, kMem, kAll};
+    EXPECT_EQ(sanitizer_batches(tools, 1, 8, "racecheck"), (Batches{{1}, {3}, {5}, {0, 2, 4}}));
+    // The others are spread over the processes as before, by their own number.
+    const std::vector<std::vector<std::string>> mixed{kAll, kMem, kMem, kMem, kMem};
+    EXPECT_EQ(sanitizer_batches(mixed, 2, 8, "racecheck"), (Batches{{0}, {1, 2}, {3, 4}}));
+    // Without it (processes of their own, each paying the sanitizer's start-up), batched together.
+    EXPECT_EQ(sanitizer_batches(tools, 1, 8), (Batches{{0, 2, 4}, {1, 3, 5}}));
+}
+
 }  // namespace
 }  // namespace gi

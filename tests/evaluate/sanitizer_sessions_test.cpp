@@ -32,6 +32,12 @@ TEST_F(SanitizerSessionPools, EachCheckerHasPlacesOfItsOwn) {
     EXPECT_EQ(pools.capacity("racecheck"), 2);
     EXPECT_EQ(pools.capacity("synccheck"), 2);
     EXPECT_EQ(SanitizerSessions(sanitizer_.string(), "/bin/true", 2).capacity("racecheck"), 1);
+    // --racecheck-sessions gives racecheck its own number; the others keep theirs.
+    const SanitizerSessions more_race(sanitizer_.string(), "/bin/true", 8, SessionPooling::PerChecker, 0, 6);
+    EXPECT_EQ(more_race.capacity("racecheck"), 6);
+    EXPECT_EQ(more_race.capacity("synccheck"), 2);
+    EXPECT_EQ(more_race.capacity("memcheck"), 8);
+    EXPECT_EQ(SanitizerSessions(sanitizer_.string(), "/bin/true", 0, SessionPooling::PerChecker, 0, 6).capacity("racecheck"), 0);
 
     pools.prewarm("memcheck", 8);
     EXPECT_EQ(pools.started(), 8);

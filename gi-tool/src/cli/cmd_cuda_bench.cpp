@@ -13,6 +13,7 @@
 #include "cli/cuda_options.hpp"
 #include "cli/evaluator_options.hpp"
 #include "genome/genome_list.hpp"
+#include "evaluate/cuda_classify.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 #include "evaluate/evaluator_factory.hpp"
 #include "genome/random_edit.hpp"
@@ -39,6 +40,7 @@ struct BenchCommandLine {
     CompilerChoice compiler;
     CudaCommandLine cuda;
     long long variants = 1000, batch = 100, max_edits = 3, sanitize = 0;
+    bool sanitize_removed_barriers = false;
     std::uint64_t seed = 1;
     std::string genomes, log;
 };
@@ -50,7 +52,14 @@ void declare(CommandLine& app, BenchCommandLine& c) {
     app.add_integer("--batch", c.batch, 1, 100000, "variants per evaluate() call, as a population").group(group);
     app.add_integer("--max-edits", c.max_edits, 1, 100, "edits per variant, drawn from 1..N").group(group);
     app.add_integer("--seed", c.seed, 0, std::numeric_limits<long long>::max(), "random seed").group(group);
-    app.add_integer("--sanitize", c.sanitize, 0, 100000, "also run compute-sanitizer on the first N correct variants")
+    app.add_integer("--sanitize", c.sanitize, 0, 100000,
+                    "then put the first N correct variants through the search's sanitizer gate, all at once as one wave "
+                    "of would-be parents, on the case the gate runs on (the first --sanitize-cases case, else case 0), "
+                    "and print its wall time and where it went")
+        .group(group);
+    app.add_switch("--sanitize-removed-barriers", c.sanitize_removed_barriers,
+                 "with --sanitize: only variants with fewer __syncthreads() than the original (those the gate also "
+                 "checks with racecheck and synccheck)")
         .group(group);
     app.add_text("--genomes", c.genomes, "FILE",
              "evaluate these genomes instead of random ones: one per line, as gi-tool writes them, optionally after a "
@@ -76,6 +85,8 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     const long long batch_size = c.batch;
     const long long max_edits = c.max_edits;
     const long long to_sanitize = c.sanitize;
+    if (c.sanitize_removed_barriers && to_sanitize == 0)
+        throw UsageError("--sanitize-removed-barriers chooses which variants --sanitize N checks; give --sanitize N too");
     std::ofstream log;
     if (!c.log.empty()) {
         log.open(c.log);
@@ -120,6 +131,8 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::cout << "cuda-bench: " << grammar.source_path << " on " << evaluator.device_name() << " (" << evaluator.arch()
               << "), " << variants.size() << (!c.genomes.empty() ? " variants from --genomes" : " distinct variants")
               << ", batches of " << batch_size << "\n" << std::flush;
+    // As search does: the gate's sessions start now, while the variants are evaluated.
+    if (to_sanitize > 0) evaluator.expect_checks();
     std::map<EvalStatus, long> statuses;
     int original_launches = 1;  // launches per timed repetition on the last batch's case
     Timing original;
@@ -233,20 +246,33 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         bound = "worker restarts (variants that hang or crash cost their worker; spares were not ready in time)";
     std::printf("bound by: %s\n", bound);
     if (to_sanitize > 0) {
-        const auto sanitize_start = std::chrono::steady_clock::now();
-        long checked = 0, failed = 0;
+        const int original_barriers = count_barriers(make_variant(Genome{}, grammar).source);
+        std::vector<Variant> wave;
+        long removed = 0;
         for (const Variant* v : correct) {
-            if (checked >= to_sanitize) break;
-            const EvalResult r = evaluator.sanitize(*v, 0);
-            ++checked;
-            if (r.status != EvalStatus::Ok) {
-                ++failed;
-                std::printf("sanitizer: %s: %s\n", genome_to_text(v->genome).c_str(), r.detail.c_str());
-            }
+            if (static_cast<long long>(wave.size()) >= to_sanitize) break;
+            const bool removes = count_barriers(v->source) < original_barriers;
+            if (c.sanitize_removed_barriers && !removes) continue;
+            removed += removes ? 1 : 0;
+            wave.push_back(*v);
         }
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - sanitize_start).count();
-        std::printf("sanitizer: %ld correct variants checked, %ld failed, %.0f ms per variant\n", checked, failed,
-                    checked ? ms / static_cast<double>(checked) : 0.0);
+        const int gate_case = evaluator.gate_case(0);
+        const auto sanitize_start = std::chrono::steady_clock::now();
+        const std::vector<EvalResult> verdicts = evaluator.sanitize_many(wave, gate_case);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sanitize_start).count();
+        long failed = 0;
+        for (std::size_t i = 0; i < verdicts.size(); ++i) {
+            if (verdicts[i].status == EvalStatus::Ok) continue;
+            ++failed;
+            std::printf("sanitizer: %s: %s: %s\n", genome_to_text(wave[i].genome).c_str(), to_string(verdicts[i].status).c_str(),
+                        verdicts[i].detail.substr(0, verdicts[i].detail.find('\n')).c_str());
+        }
+        std::printf("sanitizer gate: %zu correct variants (%ld of them removed a barrier) checked as one wave on case %d "
+                    "in %.2f s of wall time (%.0f ms a variant), %ld failed\n",
+                    wave.size(), removed, gate_case, seconds, wave.empty() ? 0.0 : 1000 * seconds / static_cast<double>(wave.size()),
+                    failed);
+        for (const std::string& note : evaluator.run_notes())
+            if (note.rfind("sanitizer gate:", 0) == 0) std::printf("note: %s\n", note.c_str());
     }
     return kExitOk;
 }

@@ -104,6 +104,9 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
             "compute-sanitizer processes kept running across the gate's waves, each checking batches in turn (0: a "
             "process per batch). A batch they do not pass is checked in processes of its own",
             "--sanitize-jobs");
+    integer("--racecheck-sessions", o.racecheck_sessions, 1, 64,
+            "of those processes, how many may run racecheck (the slow checker: variants that removed a barrier) at once",
+            "a quarter of --sanitize-sessions, at least one");
     integer("--gate-guard-kib", o.gate_guard_kib, 0, 65536,
             "before compute-sanitizer, the gate runs each variant in gi-worker with guard zones of N KiB before and after "
             "every buffer; a variant that writes into them is rejected at once (memcheck's report of such a write takes "
@@ -139,6 +142,11 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
                          " (fast-compiled guarded builds are always separate); drop one of them");
     if (!o.loop_guard && cuda.no_shared_guard)
         throw UsageError("--no-shared-guard has no effect with --no-loop-guard (there is no guarded build); drop one of them");
+    if (app.given("--racecheck-sessions") && o.sanitize_shared_sessions)
+        throw UsageError("--racecheck-sessions has no effect with --sanitize-shared-sessions (one pool for all checkers); "
+                         "drop one of them");
+    if (app.given("--racecheck-sessions") && app.given("--sanitize-sessions") && o.sanitize_sessions == 0)
+        throw UsageError("--racecheck-sessions has no effect with --sanitize-sessions 0 (no long-lived processes); drop one of them");
     o.barrier_guard = o.loop_guard && !cuda.no_barrier_guard;
     o.shared_guard = o.loop_guard && !cuda.no_shared_guard;
     o.paired_guard_build = o.loop_guard && !cuda.separate_guard_build;

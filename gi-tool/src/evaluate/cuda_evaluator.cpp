@@ -614,7 +614,7 @@ struct CudaEvaluator::Impl : SpareWorkers::Owner {
             sanitizer_sessions = std::make_unique<SanitizerSessions>(
                 sanitizer, worker_program, session_limit(),
                 options.sanitize_shared_sessions ? SessionPooling::Shared : SessionPooling::PerChecker,
-                static_cast<std::uint64_t>(std::max(0, options.gate_guard_kib)) * 1024);
+                static_cast<std::uint64_t>(std::max(0, options.gate_guard_kib)) * 1024, options.racecheck_sessions);
         return sanitizer_sessions.get();
     }
 

@@ -86,6 +86,8 @@ struct CudaEvaluatorOptions {
                                             // a batch that does not pass is checked again one variant per process
     int sanitize_sessions = -1;             // long-lived compute-sanitizer processes kept across the gate's
                                             // waves, over all checkers (-1: as many as sanitize_jobs; 0: none)
+    int racecheck_sessions = 0;             // of them, racecheck's (0: a quarter, at least one); racecheck is the
+                                            // slow checker, on variants that removed a barrier
     int gate_guard_kib = 256;               // with sessions: the gate first runs each variant in gi-worker with
                                             // guard zones of this many KiB around its buffers, and one that
                                             // writes into them is judged without compute-sanitizer; 0 = off

@@ -267,7 +267,8 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
     // three checkers one after another and would otherwise hold back memcheck-only ones.
     std::vector<std::vector<std::string>> tools_of;
     for (const SanitizeJob& job : jobs) tools_of.push_back(job.tools);
-    const std::vector<std::vector<std::size_t>> batches = sanitizer_batches(tools_of, parallel, std::max<std::size_t>(1, max_batch));
+    const std::vector<std::vector<std::size_t>> batches =
+        sanitizer_batches(tools_of, parallel, std::max<std::size_t>(1, max_batch), context.sessions ? "racecheck" : "");
     std::vector<std::function<std::vector<EvalResult>()>> runs;
     std::atomic<int> batch_reruns{0};
     SessionCounts session_counts;

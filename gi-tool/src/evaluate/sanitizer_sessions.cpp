@@ -141,8 +141,9 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
 }
 
 SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, int limit, SessionPooling pooling,
-                                     std::uint64_t guard_bytes)
-    : sanitizer_(std::move(sanitizer)), worker_(std::move(worker)), limit_(limit), guard_bytes_(guard_bytes), pooling_(pooling) {}
+                                     std::uint64_t guard_bytes, int racecheck_limit)
+    : sanitizer_(std::move(sanitizer)), worker_(std::move(worker)), limit_(limit), racecheck_limit_(racecheck_limit),
+      guard_bytes_(guard_bytes), pooling_(pooling) {}
 
 std::unique_ptr<SanitizerSession> SanitizerSessions::make(const std::string& tool, const std::string& case_path) const {
     return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool, case_path, guard_bytes_);
@@ -153,6 +154,7 @@ int SanitizerSessions::capacity(const std::string& tool) const {
     if (pooling_ == SessionPooling::Shared || tool == "memcheck") return limit_;
     // Every variant meets the guard zones first, but for milliseconds: half as many as memcheck's.
     if (tool == kGuardZonesTool) return limit_ > 0 ? std::max(1, limit_ / 2) : 0;
+    if (tool == "racecheck" && racecheck_limit_ > 0) return limit_ > 0 ? racecheck_limit_ : 0;
     return limit_ > 0 ? std::max(1, limit_ / 4) : 0;
 }
 

@@ -114,9 +114,11 @@ enum class SessionPooling {
 // The sessions kept across the gate's waves. Thread-safe.
 class SanitizerSessions {
 public:
-    // `guard_bytes`: the guard zones of kGuardZonesTool's sessions.
+    // `guard_bytes`: the guard zones of kGuardZonesTool's sessions. `racecheck_limit`: racecheck's
+    // sessions with per-checker pools (0: a quarter of `limit`, at least one).
     SanitizerSessions(std::string sanitizer, std::string worker, int limit,
-                      SessionPooling pooling = SessionPooling::PerChecker, std::uint64_t guard_bytes = 0);
+                      SessionPooling pooling = SessionPooling::PerChecker, std::uint64_t guard_bytes = 0,
+                      int racecheck_limit = 0);
 
     // An idle session for `tool`, or a new one while its pool has room; nullptr when one cannot be
     // started (and, with shared pooling, when all are busy). Release it before acquiring another:
@@ -159,6 +161,7 @@ private:
 
     std::string sanitizer_, worker_;
     int limit_;
+    int racecheck_limit_ = 0;
     std::uint64_t guard_bytes_ = 0;
     SessionPooling pooling_;
     mutable std::mutex mutex_;
