@@ -12,6 +12,7 @@
 #   OUT=out/gate-sessions bash bench/gate-sessions.sh      # on the device: needs a GPU, nvcc, GTest
 #   GATE_CONFIGS="defaults;--racecheck-sessions 4;--racecheck-sessions 8"  (';'-separated; "defaults": none)
 #   GATE_KERNEL=stereo GATE_VARIANTS=1500 GATE_WAVE=16 GATE_ROUNDS=2; GI_BUILD reuses a build
+#   GATE_GENOMES=FILE: these genomes (bench/throughput.sh's --genomes format) instead of random variants
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$root/out/gate-sessions}"
@@ -31,11 +32,21 @@ throughput() {  # OUT-folder, then VAR=value settings for bench/throughput.sh
         bash "$root/bench/throughput.sh" >"$out.console" 2>&1
 }
 
-throughput "$OUT/find" THROUGHPUT_CUDA_BENCH="$variants"
+if [[ -n "${GATE_GENOMES:-}" ]]; then
+    # A recorded search's individuals (the search's own would-be parents pass racecheck far more
+    # often than random mutants that removed a barrier, which are mostly racy).
+    mkdir -p "$OUT/given"
+    cp "$GATE_GENOMES" "$OUT/given/$kernel.genomes"
+    throughput "$OUT/find" THROUGHPUT_CUDA_BENCH=1 THROUGHPUT_GENOMES_DIR="$OUT/given"
+    variants="$(grep -c . "$GATE_GENOMES") given"
+else
+    throughput "$OUT/find" THROUGHPUT_CUDA_BENCH="$variants"
+    variants="$variants random"
+fi
 # --log columns: number, case, status, error, genome, detail.
 awk -F'\t' '$3 == "ok" && $4 == "0" { print $2 "\t" $5 }' "$OUT/find/$kernel-variants.tsv" >"$OUT/genomes/$kernel.genomes"
 correct=$(grep -c . "$OUT/genomes/$kernel.genomes")
-[[ "$correct" -gt 0 ]] || { echo "no correct variant among $variants (see $OUT/find.console)"; tail -20 "$OUT/find.console"; exit 1; }
+[[ "$correct" -gt 0 ]] || { echo "no correct variant among the $variants (see $OUT/find.console)"; tail -20 "$OUT/find.console"; exit 1; }
 
 rows=()
 for ((round = 1; round <= rounds; ++round)); do
@@ -59,7 +70,7 @@ done
 
 {
     echo "sanitizer gate on one wave of $kernel's correct variants that removed a barrier (cuda-bench --sanitize $wave"
-    echo "--sanitize-removed-barriers), $correct correct variants of $variants random ones evaluated first in each run"
+    echo "--sanitize-removed-barriers), $correct correct variants of $variants evaluated first in each run"
     grep -m1 '^GPU:' "$OUT/find/summary.txt" 2>/dev/null || echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
     echo "commit ${GI_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}; $(date -u +%Y-%m-%dT%H:%MZ)"
     printf '%-5s %-40s %8s %10s %7s %20s %9s\n' round options variants "gate s" failed "racecheck checks" sessions
