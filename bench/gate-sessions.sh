@@ -12,6 +12,7 @@
 #   OUT=out/gate-sessions bash bench/gate-sessions.sh      # on the device: needs a GPU, nvcc, GTest
 #   GATE_CONFIGS="defaults;--racecheck-sessions 4;--racecheck-sessions 8"  (';'-separated; "defaults": none)
 #   GATE_KERNEL=stereo GATE_VARIANTS=1500 GATE_WAVE=16 GATE_ROUNDS=2; GI_BUILD reuses a build
+#   GATE_REMOVED=0: the wave is the first GATE_WAVE correct variants, whether they removed a barrier or not
 #   GATE_GENOMES=FILE: these genomes (bench/throughput.sh's --genomes format) instead of random variants
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,6 +22,7 @@ kernel="${GATE_KERNEL:-stereo}"
 variants="${GATE_VARIANTS:-1500}"
 wave="${GATE_WAVE:-16}"
 rounds="${GATE_ROUNDS:-2}"
+removed="${GATE_REMOVED:-1}"
 IFS=';' read -r -a configs <<<"${GATE_CONFIGS:-defaults;--racecheck-sessions 4;--racecheck-sessions 8}"
 build="${GI_BUILD:-/tmp/gi-throughput-build}"
 
@@ -52,7 +54,8 @@ rows=()
 for ((round = 1; round <= rounds; ++round)); do
     for k in "${!configs[@]}"; do
         config="${configs[$k]}"
-        options="--sanitize $wave --sanitize-removed-barriers"
+        options="--sanitize $wave"
+        [[ "$removed" == 1 ]] && options="$options --sanitize-removed-barriers"
         [[ "$config" != defaults ]] && options="$options $config"
         out="$OUT/round$round-config$k"
         throughput "$out" THROUGHPUT_CUDA_BENCH=1 THROUGHPUT_GENOMES_DIR="$OUT/genomes" THROUGHPUT_OPTIONS="$options"
@@ -63,17 +66,22 @@ for ((round = 1; round <= rounds; ++round)); do
         failed="$(sed -n 's/.*, \([0-9]*\) failed$/\1/p' <<<"$line")"
         race="$(sed -n 's/.*racecheck \([0-9.]*\) s for \([0-9]*\) variant runs.*/\1 s, \2 runs/p' <<<"$note")"
         started="$(sed -n 's/.*in \([0-9]*\) long-lived compute-sanitizer processes.*/\1/p' <<<"$note")"
-        rows+=("$(printf '%-5s %-40s %8s %10s %7s %20s %9s' "$round" "$config" "${checked%% *}" "${wall:--}" "${failed:--}" \
+        rows+=("$(printf '%-5s %-40s %8s %10s %7s %20s %9s' "$round" "$config" "${checked%% *} (${checked##* })" "${wall:--}" "${failed:--}" \
             "${race:--}" "${started:--}")")
     done
 done
 
 {
-    echo "sanitizer gate on one wave of $kernel's correct variants that removed a barrier (cuda-bench --sanitize $wave"
-    echo "--sanitize-removed-barriers), $correct correct variants of $variants evaluated first in each run"
+    if [[ "$removed" == 1 ]]; then
+        echo "sanitizer gate on one wave of $kernel's correct variants that removed a barrier (cuda-bench --sanitize $wave"
+        echo "--sanitize-removed-barriers), $correct correct variants of $variants evaluated first in each run"
+    else
+        echo "sanitizer gate on one wave of $kernel's first $wave correct variants (cuda-bench --sanitize $wave), $correct"
+        echo "correct variants of $variants evaluated first in each run"
+    fi
     grep -m1 '^GPU:' "$OUT/find/summary.txt" 2>/dev/null || echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
     echo "commit ${GI_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}; $(date -u +%Y-%m-%dT%H:%MZ)"
-    printf '%-5s %-40s %8s %10s %7s %20s %9s\n' round options variants "gate s" failed "racecheck checks" sessions
+    printf '%-5s %-40s %8s %10s %7s %20s %9s\n' round options "variants (removers)" "gate s" failed "racecheck checks" sessions
     printf '%s\n' "${rows[@]}"
     echo "gate s: the wave's wall time; racecheck checks: their summed wall time (several run at once) and count;"
     echo "sessions: long-lived compute-sanitizer processes started in the run (all checkers)."

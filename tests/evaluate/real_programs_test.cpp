@@ -17,6 +17,7 @@
 #include "grammar/build_grammar.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
+#include "util/hash.hpp"
 #include "variant/apply.hpp"
 
 namespace gi {
@@ -146,6 +147,44 @@ TEST_F(GpuRealPrograms, PointersInsideAStructArgumentAreRelocated) {
     EXPECT_EQ(batch.results[0].status, EvalStatus::Ok) << batch.results[0].detail;
     EXPECT_EQ(batch.results[0].error, 0);
     EXPECT_EQ(batch.results[1].status, EvalStatus::WrongAnswer) << batch.results[1].detail;
+}
+
+// The gate's guard zones (issue 19) around buffers the kernel reaches only through a struct of
+// pointers: the worker relocates those pointers into its own guarded copies, so a write just past
+// `out` or just before it, through the struct, is judged there before compute-sanitizer runs; the
+// original passes both checkers.
+TEST_F(GpuRealPrograms, GuardZonesJudgeStrayWritesThroughAStructOfPointers) {
+    const fs::path cases = folder_.path() / "cases";
+    const test::ToolRun r = record("struct_pointers", "axpyStruct", cases, "--n 100000 --launches 1");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const Grammar g = grammar("struct_pointers", "axpyStruct");
+    auto writing = [&](const std::string& stray) {
+        std::string text = read_source_file(source("struct_pointers")).text;
+        const std::string anchor = "    if (i < p.n) p.out[i]";
+        text.replace(text.find(anchor), 0, "    " + stray + "\n");
+        return Variant{Genome{}, text, {}, sha256_hex(text)};
+    };
+    const std::vector<Variant> batch{make_variant(Genome{}, g), writing("if (i == p.n - 1) p.out[p.n + 3] = 1.0f;"),
+                                     writing("if (i == 0) p.out[-2] = 1.0f;")};
+    CudaEvaluatorOptions o = options(cases, "axpyStruct", "", "");
+    o.sanitize_sessions = 2;
+    o.sanitize_jobs = 1;
+    CudaEvaluator e(g, o);
+    e.check_oracle();
+    const std::vector<EvalResult> verdicts = e.sanitize_many(batch, 0);
+    ASSERT_EQ(verdicts.size(), 3u);
+    EXPECT_EQ(verdicts[0].status, EvalStatus::Ok) << verdicts[0].detail;
+    for (int k : {1, 2}) {
+        EXPECT_EQ(verdicts[k].status, EvalStatus::SanitizerError) << verdicts[k].detail;
+        EXPECT_NE(verdicts[k].detail.find("the gate's guard zones found it writing outside its buffers"), std::string::npos)
+            << verdicts[k].detail;
+    }
+    EXPECT_NE(verdicts[1].detail.find("4 of the 400000 bytes after its end changed (from 13 to 16 bytes"), std::string::npos)
+        << verdicts[1].detail;
+    EXPECT_NE(verdicts[2].detail.find("before its start changed (from 5 to 8 bytes before the start)"), std::string::npos)
+        << verdicts[2].detail;
+    EXPECT_EQ(e.stats().gate.guard_judged, 2);
+    EXPECT_EQ(e.stats().gate.tool_variants.at("memcheck"), 1);  // the original's, after its guard zones
 }
 
 TEST_F(GpuRealPrograms, AnArrayOfPointersIsRelocatedAndAHostPointerInItRefused) {

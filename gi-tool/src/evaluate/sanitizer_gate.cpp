@@ -279,7 +279,14 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
             return sanitize_batch(context, members, batch_reruns, session_counts);
         });
     }
-    const std::vector<std::vector<EvalResult>> ran = run_in_parallel(runs, parallel);
+    // A racecheck batch waits for one of racecheck's few sessions (a quarter of them; more do not
+    // help, the GPU runs racecheck's launches one after another: bench/results/2026-11-27-*) and
+    // must not hold a place the memcheck-only batches need meanwhile: each gets a thread of its own.
+    std::size_t slow = 0;
+    if (context.sessions)
+        for (const std::vector<std::size_t>& batch : batches)
+            slow += std::count(jobs[batch.front()].tools.begin(), jobs[batch.front()].tools.end(), "racecheck") > 0 ? 1 : 0;
+    const std::vector<std::vector<EvalResult>> ran = run_in_parallel(runs, parallel + slow);
     std::vector<EvalResult> results(jobs.size());
     for (std::size_t b = 0; b < batches.size(); ++b)
         for (std::size_t k = 0; k < batches[b].size(); ++k) results[batches[b][k]] = ran[b][k];
