@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libtinyxml2-dev libboost-dev libboost-filesystem-dev
-          libgtest-dev libsqlite3-dev libcli11-dev)
+          libgtest-dev libsqlite3-dev libcli11-dev ccache)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -15,6 +15,18 @@ if(NOT GI_TEST_NVCC OR NOT EXISTS "${GI_TEST_NVCC}")
     set(GI_TEST_SKIP ON)
 endif()
 
+# Many scenarios build the same gi-optimize sources with the same flags (subdir, plainsubdir and
+# fetch modes, one after another), and the same app sources with nvcc: with ccache installed (scripts/install-deps.sh installs it),
+# every configure here compiles through it, into a cache of the scenarios' own, so each source is
+# compiled once per run (issue 20: scripts/test.sh must not grow). ccache answers only for the same
+# preprocessed source and flags, and ninja sees the same outputs either way.
+find_program(_gi_ccache NAMES ccache)
+if(_gi_ccache AND NOT DEFINED ENV{CMAKE_CXX_COMPILER_LAUNCHER})
+    set(ENV{CMAKE_CXX_COMPILER_LAUNCHER} "${_gi_ccache}")
+    set(ENV{CMAKE_CUDA_COMPILER_LAUNCHER} "${_gi_ccache}")
+    set(ENV{CCACHE_DIR} "${GI_TEST_WORK}/ccache")
+endif()
+
 # The registration of the default call below, as gi-tool options (for `gi-tool cache write`).
 set(GI_TEST_REGISTRATION --function scaleKernel --param SCALE=2,3,4 --param BLOCK=64,128,256
     --block-size BLOCK --grid "(n + BLOCK - 1) / BLOCK" --tolerance exact)
