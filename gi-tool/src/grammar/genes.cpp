@@ -1,26 +1,14 @@
 #include "grammar/genes.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <set>
 
+#include "grammar/grammar_options.hpp"
 #include "util/error.hpp"
 
 namespace gi::grammar_detail {
 namespace {
-
-bool is_integer(const std::string& text) {
-    if (text.empty()) return false;
-    long long value = 0;
-    const char* begin = text.data() + (text[0] == '+' ? 1 : 0);
-    const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value);
-    return ec == std::errc() && end == text.data() + text.size();
-}
-
-bool all_integers(const std::vector<std::string>& values) {
-    return !values.empty() && std::all_of(values.begin(), values.end(), is_integer);
-}
 
 std::size_t skip_blanks(const std::string& text, std::size_t offset) {
     while (offset < text.size() && (text[offset] == ' ' || text[offset] == '\t')) ++offset;

@@ -75,10 +75,6 @@ std::vector<std::string> parse_value_list(const std::string& list, const std::st
     return values;
 }
 
-bool all_integers(const std::vector<std::string>& values) {
-    return !values.empty() &&
-           std::all_of(values.begin(), values.end(), [](const std::string& v) { return parse_integer(v).has_value(); });
-}
 
 // Flag gene names appear in genome text as NAME=value: keep them to word characters.
 std::string gene_name_from_word(std::string word) {
@@ -90,6 +86,11 @@ std::string gene_name_from_word(std::string word) {
 }
 
 }  // namespace
+
+bool all_integers(const std::vector<std::string>& values) {
+    return !values.empty() &&
+           std::all_of(values.begin(), values.end(), [](const std::string& v) { return parse_integer(v).has_value(); });
+}
 
 ParamDeclaration parse_param_declaration(const std::string& text, const std::string& argument) {
     const std::size_t equals = text.find('=');

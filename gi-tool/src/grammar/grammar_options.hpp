@@ -36,4 +36,8 @@ ParamDeclaration parse_param_declaration(const std::string& text, const std::str
 // or '=...'. Throws gi::UsageError naming `argument` when malformed.
 FlagDeclaration parse_flag_declaration(const std::string& text, const std::string& argument);
 
+// Whether every value is a whole number ("+7" too) and there is at least one: such a gene is
+// numeric (its values sort and step as numbers).
+bool all_integers(const std::vector<std::string>& values);
+
 }  // namespace gi

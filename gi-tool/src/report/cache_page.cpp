@@ -14,7 +14,6 @@
 namespace gi {
 namespace {
 
-void row(std::ostringstream& out, const std::string& name, const std::string& value_html) { out << table_row(name, value_html); }
 
 std::string ms_text(double ms) { return ms < 0 ? "not measured" : significant(ms, 4) + " ms"; }
 
@@ -58,29 +57,29 @@ std::string cache_page(const std::vector<CachePageEntry>& entries, const std::st
         const CacheEntry& e = *item.entry;
         const Provenance& p = e.provenance;
         out << "<table>\n";
-        row(out, "kernel", "<code>" + html_escape(e.kernel_file) + "</code> " + html_escape(join(e.registration.functions, " ")) +
+        append_table_row(out, "kernel", "<code>" + html_escape(e.kernel_file) + "</code> " + html_escape(join(e.registration.functions, " ")) +
                                ", " + html_escape(architecture_name(e.architecture)));
-        row(out, "genome", e.genome.empty() ? "(empty: the original kernel)" : "<code>" + html_escape(e.genome) + "</code>");
+        append_table_row(out, "genome", e.genome.empty() ? "(empty: the original kernel)" : "<code>" + html_escape(e.genome) + "</code>");
         std::vector<std::string> values;
         for (const ParameterValue& v : e.parameters) values.push_back(v.name + "=" + v.value);
-        row(out, "parameters", values.empty() ? "(none declared)" : "<code>" + html_escape(join(values, " ")) + "</code>");
+        append_table_row(out, "parameters", values.empty() ? "(none declared)" : "<code>" + html_escape(join(values, " ")) + "</code>");
         std::string origin = p.origin.empty() ? "unknown origin" : p.origin;
         if (!p.gpu.empty()) origin += " on " + p.gpu;
         if (!p.driver.empty()) origin += ", driver " + p.driver;
         if (!p.nvcc.empty()) origin += ", nvcc " + p.nvcc;
         if (!p.date.empty()) origin += ", " + p.date;
-        row(out, "made by", html_escape(origin));
-        row(out, "time", "original " + ms_text(p.original_ms) + ", variant " + ms_text(p.variant_ms) +
+        append_table_row(out, "made by", html_escape(origin));
+        append_table_row(out, "time", "original " + ms_text(p.original_ms) + ", variant " + ms_text(p.variant_ms) +
                              (p.speedup() > 0 ? " (<b>" + significant(p.speedup(), 4) + "x</b>)" : std::string()));
-        row(out, "validated", p.cases_validated < 0 ? std::string("not recorded")
+        append_table_row(out, "validated", p.cases_validated < 0 ? std::string("not recorded")
                                                     : std::to_string(p.cases_validated) + " cases, " +
                                                           std::to_string(p.elements_validated) + " elements, worst error " +
                                                           significant(p.worst_error, 4));
-        if (!p.waiver.empty()) row(out, "UNCHECKED", "<span class=\"bad\">" + html_escape(p.waiver) + "</span>");
+        if (!p.waiver.empty()) append_table_row(out, "UNCHECKED", "<span class=\"bad\">" + html_escape(p.waiver) + "</span>");
         else if (!e.genome.empty() && !p.validated())
-            row(out, "UNCHECKED", "<span class=\"bad\">not validated and no waiver: the build refuses this entry</span>");
-        if (!p.note.empty()) row(out, "note", html_escape(p.note));
-        row(out, "checksum", item.checksum_ok ? "<span class=\"good\">ok</span>"
+            append_table_row(out, "UNCHECKED", "<span class=\"bad\">not validated and no waiver: the build refuses this entry</span>");
+        if (!p.note.empty()) append_table_row(out, "note", html_escape(p.note));
+        append_table_row(out, "checksum", item.checksum_ok ? "<span class=\"good\">ok</span>"
                                               : "<span class=\"bad\">MISMATCH: edited by hand or damaged; the build refuses it</span>");
         out << "</table>\n";
         if (!e.genome.empty())

@@ -21,7 +21,6 @@ std::string timing_text(const Timing& t) {
     return significant(t.median_ms, 4) + " ms &plusmn; " + significant(t.spread_ms, 4) + " (" + std::to_string(t.repetitions) + " runs)";
 }
 
-void row(std::ostringstream& out, const std::string& name, const std::string& value_html) { out << table_row(name, value_html); }
 
 // A knock-out cost as a small bar from 1x (no cost) to the ratio without/with the item, with a
 // whisker of the ratio's noise (the two timings' spreads combined); the grey band is 1x +- that
@@ -207,6 +206,10 @@ std::string table_row(const std::string& name, const std::string& value_html) {
     return "<tr><th>" + html_escape(name) + "</th><td>" + value_html + "</td></tr>\n";
 }
 
+void append_table_row(std::ostringstream& out, const std::string& name, const std::string& value_html) {
+    out << table_row(name, value_html);
+}
+
 std::string report_style() {
     return "body{font-family:sans-serif;margin:24px;max-width:1100px;color:#222}"
            "table{border-collapse:collapse;margin:8px 0 20px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;"
@@ -289,23 +292,23 @@ std::string html_report(const RunRecord& r, const std::string& source, const Sou
         << "</code>, evaluator <code>" << html_escape(r.evaluator) << "</code>.</p>\n";
 
     out << "<h2>Result</h2>\n<table>\n";
-    row(out, "final genome", r.final_genome.empty() ? "(none: the original kernel)" : "<code>" + html_escape(r.final_genome) + "</code>");
-    row(out, "best speedup in search",
+    append_table_row(out, "final genome", r.final_genome.empty() ? "(none: the original kernel)" : "<code>" + html_escape(r.final_genome) + "</code>");
+    append_table_row(out, "best speedup in search",
         r.best.found ? fixed(r.best.speedup, 3) + "x in generation " + std::to_string(r.best.generation + 1) + " (" +
                            timing_text(r.best.time) + " against " + timing_text(r.best.original) + ")"
                      : std::string("none"));
     const std::string validation_class = !r.final_check.ran ? "" : r.final_check.passed ? "passed" : "failed";
-    row(out, "validation",
+    append_table_row(out, "validation",
         "<span class=\"" + validation_class + "\">" +
             html_escape(r.final_check.ran ? r.final_check.summary : "not run") + "</span>" +
             (r.final_check.note.empty() ? "" : "<br>" + html_escape(r.final_check.note)));
-    row(out, "finished", r.finished ? "yes" : "no: the run stopped before its final checks");
-    row(out, "stopped by", html_escape(r.stop_reason.empty() ? "(still running)" : r.stop_reason));
-    row(out, "generations", std::to_string(r.generations.size()));
-    row(out, "individuals", std::to_string(r.individuals()) + " (" + std::to_string(r.distinct_evaluated()) + " distinct programs, " +
+    append_table_row(out, "finished", r.finished ? "yes" : "no: the run stopped before its final checks");
+    append_table_row(out, "stopped by", html_escape(r.stop_reason.empty() ? "(still running)" : r.stop_reason));
+    append_table_row(out, "generations", std::to_string(r.generations.size()));
+    append_table_row(out, "individuals", std::to_string(r.individuals()) + " (" + std::to_string(r.distinct_evaluated()) + " distinct programs, " +
                                 std::to_string(r.compiled()) + " compiled)");
     const double search_s = r.search_evaluate_seconds + r.search_gate_seconds;
-    row(out, "where the time went",
+    append_table_row(out, "where the time went",
         fixed(r.wall_seconds, 1) + " s in all; search: evaluating " + fixed(r.search_evaluate_seconds, 1) + " s, sanitizer gate " +
             fixed(r.search_gate_seconds, 1) + " s" +
             (search_s > 0 ? " (" + fixed(100 * r.search_gate_seconds / search_s, 0) + "% gate)" : std::string()) +
@@ -361,7 +364,7 @@ std::string html_report(const RunRecord& r, const std::string& source, const Sou
     sanitizer_section(out, r);
 
     out << "<h2>Settings</h2>\n<table>\n";
-    for (const auto& [name, value] : r.settings) row(out, name, "<code>" + html_escape(value) + "</code>");
+    for (const auto& [name, value] : r.settings) append_table_row(out, name, "<code>" + html_escape(value) + "</code>");
     out << "</table>\n</body></html>\n";
     return out.str();
 }

@@ -2,6 +2,7 @@
 // Stage "report": one self-contained HTML page of a run record (run.xml), with inline SVG charts:
 // how fitness rose, what the search tried, how far the timings can be trusted, what each kept edit
 // is worth and how the result was validated (issue 21). Pure: record in, text out.
+#include <sstream>
 #include <string>
 
 #include "report/edit_diff.hpp"
@@ -21,6 +22,8 @@ std::string source_view_html(const SourceView& view, const std::string& hint);
 
 // A <tr> of a two-column table: the name (escaped) and the value (HTML as given).
 std::string table_row(const std::string& name, const std::string& value_html);
+// Appends table_row(name, value_html) to `out`.
+void append_table_row(std::ostringstream& out, const std::string& name, const std::string& value_html);
 
 // The pages' one stylesheet (the <style> element's content).
 std::string report_style();

@@ -8,6 +8,7 @@
 #include "grammar/scan.hpp"
 #include "source/source_file.hpp"
 #include "util/error.hpp"
+#include "variant/source_edit.hpp"
 
 namespace gi {
 namespace {
@@ -15,12 +16,6 @@ namespace {
 using grammar_detail::FunctionDefinition;
 using grammar_detail::Scan;
 using grammar_detail::Token;
-
-struct Edit {
-    std::size_t at;
-    std::size_t erase = 0;  // bytes replaced at `at`
-    std::string text;
-};
 
 bool is_plain_barrier(const Scan& scan, std::size_t i) {
     return i + 2 < scan.tokens.size() && scan.tokens[i].is("__syncthreads") && scan.tokens[i + 1].is("(") &&
@@ -31,7 +26,7 @@ bool is_plain_barrier(const Scan& scan, std::size_t i) {
 BarrierGuardResult guard_scanned(const Scan& scan, const std::string& source) {
     BarrierGuardResult result;
     result.source = source;
-    std::vector<Edit> edits;
+    std::vector<SourceEdit> edits;
     for (std::size_t i = 0; i < scan.tokens.size(); ++i) {
         if (!is_plain_barrier(scan, i)) continue;
         // Each call site its own number: a warp whose threads reach different sites in one phase
@@ -59,8 +54,8 @@ BarrierGuardResult guard_scanned(const Scan& scan, const std::string& source) {
     // The barrier's counters are set up where a kernel starts; with the kernel in another file (the
     // barriers in a header's device functions) they never would be, so leave the barriers alone.
     if (kernels == 0) return {source, 0};
-    std::stable_sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.at > b.at; });
-    for (const Edit& e : edits) result.source.replace(e.at, e.erase, e.text);
+    std::stable_sort(edits.begin(), edits.end(), [](const SourceEdit& a, const SourceEdit& b) { return a.at > b.at; });
+    for (const SourceEdit& e : edits) result.source.replace(e.at, e.erase, e.text);
     return result;
 }
 

@@ -10,6 +10,7 @@
 #include "grammar/scan.hpp"
 #include "source/source_file.hpp"
 #include "util/error.hpp"
+#include "variant/source_edit.hpp"
 
 namespace gi {
 namespace {
@@ -25,12 +26,6 @@ struct SharedArray {
     bool consistent = true;  // every declaration of the name agrees on rank and kind
 };
 
-struct Edit {
-    std::size_t at;
-    std::size_t erase = 0;  // bytes replaced at `at`
-    std::string text;
-};
-
 class SharedGuarder {
 public:
     explicit SharedGuarder(const Scan& scan) : scan_(scan), tokens_(scan.tokens) {}
@@ -40,7 +35,7 @@ public:
         result.source = source;
         for (std::size_t i = 0; i < tokens_.size(); ++i)
             if (tokens_[i].is("__shared__")) declare(i, result);
-        std::vector<Edit> edits;
+        std::vector<SourceEdit> edits;
         for (std::size_t i = 0; i < tokens_.size(); ++i) {
             if (!tokens_[i].identifier() || declarations_.count(i)) continue;
             const auto found = arrays_.find(std::string(tokens_[i].text));
@@ -63,8 +58,8 @@ public:
         // From the back. At one position a ']' replaced and an inner access's closing ')' inserted
         // can meet (`a[b[i]]`): the replacement goes first, so the insertion lands before it.
         std::stable_sort(edits.begin(), edits.end(),
-                         [](const Edit& a, const Edit& b) { return a.at != b.at ? a.at > b.at : a.erase > b.erase; });
-        for (const Edit& e : edits) result.source.replace(e.at, e.erase, e.text);
+                         [](const SourceEdit& a, const SourceEdit& b) { return a.at != b.at ? a.at > b.at : a.erase > b.erase; });
+        for (const SourceEdit& e : edits) result.source.replace(e.at, e.erase, e.text);
         return result;
     }
 
