@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* const kKernel =
+const char* const kCheckKernel =
     "#define SCALE 2\n"
     "#define BLOCK 128\n"
     "\n"
@@ -31,7 +31,7 @@ const char* const kKernel =
     "    }\n"
     "}\n";
 
-RegisteredKernel kernel(const std::string& text = kKernel, std::vector<std::string> params = {"SCALE=2,3,4", "BLOCK=64,128,256"}) {
+RegisteredKernel kernel(const std::string& text = kCheckKernel, std::vector<std::string> params = {"SCALE=2,3,4", "BLOCK=64,128,256"}) {
     Registration r;
     r.functions = {"scaleKernel"};
     r.params = params;
@@ -45,7 +45,6 @@ RegisteredKernel kernel(const std::string& text = kKernel, std::vector<std::stri
     return make_registered_kernel(make_source_file("scale.cu", text), r, options);
 }
 
-std::string read(const fs::path& path) { return test::file_text(path); }
 
 // What an evolved entry that passed held-out validation says.
 Provenance validated() {
@@ -103,7 +102,7 @@ TEST_F(CacheCheck, MissingEntry) {
 
 TEST_F(CacheCheck, EditedKernelSourceIsStale) {
     const fs::path path = write(make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), validated()));
-    const EntryCheck check = check_cache_entry(path, kernel(std::string(kKernel) + "// later edit\n"), 90);
+    const EntryCheck check = check_cache_entry(path, kernel(std::string(kCheckKernel) + "// later edit\n"), 90);
     EXPECT_EQ(check.status, EntryStatus::Stale);
     EXPECT_NE(reasons(check).find("the kernel source scale.cu changed since the entry was made"), std::string::npos)
         << reasons(check);
@@ -112,7 +111,7 @@ TEST_F(CacheCheck, EditedKernelSourceIsStale) {
 
 TEST_F(CacheCheck, ChangedRegistrationIsStaleAndSaysWhat) {
     const fs::path path = write(make_cache_entry(kernel(), 90, parse_genome("SCALE=3"), validated()));
-    const EntryCheck check = check_cache_entry(path, kernel(kKernel, {"SCALE=2,3,4,5", "BLOCK=64,128,256"}), 90);
+    const EntryCheck check = check_cache_entry(path, kernel(kCheckKernel, {"SCALE=2,3,4,5", "BLOCK=64,128,256"}), 90);
     EXPECT_EQ(check.status, EntryStatus::Stale);
     EXPECT_NE(reasons(check).find("registration changed: param 1: 'SCALE=2,3,4' in the entry, 'SCALE=2,3,4,5' now"),
               std::string::npos)
@@ -293,7 +292,7 @@ TEST_F(CacheCheckValidation, TheWaiverIsCoveredByTheChecksum) {
     Provenance unchecked;
     unchecked.waiver = "--allow-unvalidated: a hand-picked genome, not validated by gi-tool";
     const fs::path path = write(make_cache_entry(k, 90, parse_genome("SCALE=3"), unchecked));
-    std::string xml = read(path);
+    std::string xml = test::file_text(path);
     const std::string element = "<waiver>" + unchecked.waiver + "</waiver>";
     ASSERT_NE(xml.find(element), std::string::npos) << xml;
     xml.replace(xml.find(element), element.size(), "<waiver>x</waiver>");

@@ -13,7 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kKernel = std::string(GI_TEST_DATA_DIR) + "/cache/scale.cu";
+const std::string kCacheKernelPath = std::string(GI_TEST_DATA_DIR) + "/cache/scale.cu";
 const std::vector<std::string> kRegistration = {"--function", "scaleKernel", "--param", "SCALE=2,3,4", "--param",
                                                 "BLOCK=64,128,256", "--flag", "-use_fast_math", "--block-size",
                                                 "BLOCK", "--grid", "(n+BLOCK-1)/BLOCK", "--tolerance", "exact"};
@@ -23,7 +23,6 @@ ProcessResult tool(std::vector<std::string> args, const std::vector<std::string>
     return test::gi_tool(std::move(args));
 }
 
-std::string read(const fs::path& path) { return test::file_text(path); }
 
 class CmdCache : public ::testing::Test {
 protected:
@@ -32,14 +31,14 @@ protected:
     // A hand-picked genome, written with the opt-in these tests of the cache's mechanics need.
     ProcessResult write(const std::string& genome, const std::string& arch,
                         const std::vector<std::string>& more = {"--allow-unvalidated"}) {
-        std::vector<std::string> args = {"cache", "write", kKernel};
+        std::vector<std::string> args = {"cache", "write", kCacheKernelPath};
         args.insert(args.end(), kRegistration.begin(), kRegistration.end());
         std::vector<std::string> rest = {"--arch", arch, "--cache-dir", cache(), "--genome", genome};
         rest.insert(rest.end(), more.begin(), more.end());
         return tool(args, rest);
     }
     ProcessResult apply(const std::vector<std::string>& more) {
-        std::vector<std::string> args = {"cache", "apply", kKernel};
+        std::vector<std::string> args = {"cache", "apply", kCacheKernelPath};
         args.insert(args.end(), kRegistration.begin(), kRegistration.end());
         args.insert(args.end(), {"--cache-dir", cache(), "--wrapper", out("k.gi.cu"), "--header", out("k.gi.h"),
                                  "--options-file", out("k.options")});
@@ -53,10 +52,10 @@ protected:
 TEST_F(CmdCache, ShowWritesAPageForReview) {
     ASSERT_TRUE(write("SCALE=3 use_fast_math=1 <_scale.cu_10>+<_scale.cu_9>", "90").succeeded());
     const std::string page = (dir.path() / "review.html").string();
-    ProcessResult r = tool({"cache", "show", cache(), "--html", page, "--kernel", kKernel});
+    ProcessResult r = tool({"cache", "show", cache(), "--html", page, "--kernel", kCacheKernelPath});
     ASSERT_TRUE(r.succeeded()) << r.out << r.err;
     EXPECT_NE(r.out.find("wrote " + page), std::string::npos);
-    std::string html = read(page);
+    std::string html = test::file_text(page);
     EXPECT_NE(html.find("<code>SCALE=3 use_fast_math=1 &lt;_scale.cu_10&gt;+&lt;_scale.cu_9&gt;</code>"), std::string::npos);
     EXPECT_NE(html.find("<span class=\"del\">- 2  #define SCALE 2</span><span class=\"add\">+ #define SCALE 3</span>"),
               std::string::npos)
@@ -70,13 +69,13 @@ TEST_F(CmdCache, ShowWritesAPageForReview) {
     // Another version of the kernel: the entry is stale for it, and the page says so.
     const fs::path edited = dir.path() / "src" / "scale.cu";
     fs::create_directories(edited.parent_path());
-    std::ofstream(edited) << read(kKernel) << "// edited\n";
+    std::ofstream(edited) << test::file_text(kCacheKernelPath) << "// edited\n";
     r = tool({"cache", "show", cache(), "--html", page, "--kernel", edited.string()});
     ASSERT_TRUE(r.succeeded()) << r.out << r.err;
-    html = read(page);
+    html = test::file_text(page);
     EXPECT_NE(html.find("is not the kernel source this entry was made from"), std::string::npos) << html;
     EXPECT_EQ(html.find("class=\"add\""), std::string::npos);
-    r = tool({"cache", "show", cache(), "--kernel", kKernel});
+    r = tool({"cache", "show", cache(), "--kernel", kCacheKernelPath});
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_NE(r.err.find("--kernel only serves the page: give --html FILE too"), std::string::npos) << r.err;
 }
@@ -93,7 +92,7 @@ TEST_F(CmdCache, WriteShowVerifyApply) {
     EXPECT_NE(r.out.find("provenance   hand-picked"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("checksum     ok"), std::string::npos) << r.out;
 
-    std::vector<std::string> verify = {"cache", "verify", cache(), kKernel};
+    std::vector<std::string> verify = {"cache", "verify", cache(), kCacheKernelPath};
     verify.insert(verify.end(), kRegistration.begin(), kRegistration.end());
     r = tool(verify);
     ASSERT_TRUE(r.succeeded()) << r.out << r.err;
@@ -106,11 +105,11 @@ TEST_F(CmdCache, WriteShowVerifyApply) {
     ASSERT_TRUE(r.succeeded()) << r.out << r.err;
     EXPECT_NE(r.out.find("scaleKernel sm_80: original kernel: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("scaleKernel sm_90: variant from "), std::string::npos) << r.out;
-    EXPECT_NE(read(out("k.gi.cu")).find("#elif __CUDA_ARCH__ == 900\n#include \"scaleKernel.sm_90.cu\""), std::string::npos);
-    EXPECT_EQ(read(out("scaleKernel.sm_90.cu")).rfind("// gi-optimize variant: SCALE=3 use_fast_math=1", 0), 0u);
-    EXPECT_NE(read(out("scaleKernel.sm_80.cu")).find("compiles the original kernel"), std::string::npos);
-    EXPECT_EQ(read(out("k.options")), "-use_fast_math\n");
-    EXPECT_NE(read(out("k.gi.h")).find("{90, \"SCALE=3 use_fast_math=1"), std::string::npos);
+    EXPECT_NE(test::file_text(out("k.gi.cu")).find("#elif __CUDA_ARCH__ == 900\n#include \"scaleKernel.sm_90.cu\""), std::string::npos);
+    EXPECT_EQ(test::file_text(out("scaleKernel.sm_90.cu")).rfind("// gi-optimize variant: SCALE=3 use_fast_math=1", 0), 0u);
+    EXPECT_NE(test::file_text(out("scaleKernel.sm_80.cu")).find("compiles the original kernel"), std::string::npos);
+    EXPECT_EQ(test::file_text(out("k.options")), "-use_fast_math\n");
+    EXPECT_NE(test::file_text(out("k.gi.h")).find("{90, \"SCALE=3 use_fast_math=1"), std::string::npos);
 
     // Nothing changed: nothing is rewritten, so the build recompiles nothing.
     const auto before = fs::last_write_time(out("k.gi.cu"));
@@ -134,7 +133,7 @@ TEST_F(CmdCache, MissingEntriesOfSeveralArchitecturesAreSaidInOneLine) {
         << r.out;
     EXPECT_NE(r.out.find("scaleKernel sm_90: variant from "), std::string::npos) << r.out;
     for (const char* arch : {"75", "80", "86"})
-        EXPECT_NE(read(out(std::string("scaleKernel.sm_") + arch + ".cu")).find("compiles the original kernel"), std::string::npos);
+        EXPECT_NE(test::file_text(out(std::string("scaleKernel.sm_") + arch + ".cu")).find("compiles the original kernel"), std::string::npos);
 }
 
 TEST_F(CmdCache, RequireFailsForAMissingEntry) {
@@ -153,13 +152,13 @@ TEST_F(CmdCache, VariantsWithOtherCompileOptionsAreNotMixed) {
     ASSERT_TRUE(r.succeeded()) << r.err;
     EXPECT_NE(r.out.find("scaleKernel sm_90: original kernel: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("differ from the first variant's"), std::string::npos) << r.out;
-    EXPECT_EQ(read(out("k.options")), "");
+    EXPECT_EQ(test::file_text(out("k.options")), "");
 }
 
 TEST_F(CmdCache, CorruptAndEditedEntriesFailVerifyAndShow) {
     ASSERT_TRUE(write("SCALE=3", "90").succeeded());
     const fs::path entry = fs::path(cache()) / "scaleKernel.sm_90.xml";
-    std::string xml = read(entry);
+    std::string xml = test::file_text(entry);
     xml.replace(xml.find("SCALE=3]]"), 7, "SCALE=4");
     std::ofstream(entry) << xml;
     ProcessResult r = tool({"cache", "verify", cache()});
@@ -184,7 +183,7 @@ TEST_F(CmdCache, WriteRefusesBadGenomesAndMissingRuns) {
     EXPECT_NE(r.err.find("SCALE=9"), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(fs::path(cache()) / "scaleKernel.sm_90.xml"));
 
-    std::vector<std::string> args = {"cache", "write", kKernel};
+    std::vector<std::string> args = {"cache", "write", kCacheKernelPath};
     args.insert(args.end(), kRegistration.begin(), kRegistration.end());
     r = tool(args, {"--arch", "90", "--cache-dir", cache(), "--from-run", (dir.path() / "no-run").string()});
     EXPECT_EQ(r.exit_code, 1);
@@ -224,16 +223,16 @@ TEST(CmdCacheUsage, MalformedCommandLinesAreUsageErrors) {
         {{"cache", "show"}, "missing DIR"},
         {{"cache", "verify"}, "missing DIR"},
         {{"cache", "verify", dir, "--arch", "90"}, "need the kernel file"},
-        {{"cache", "verify", dir, kKernel, "--function", "scaleKernel", "--arch", "9x"}, "--arch '9x' is not a CUDA architecture"},
-        {{"cache", "verify", dir, kKernel, kKernel, "--function", "scaleKernel"}, "expected DIR and one KERNEL.cu"},
-        {{"cache", "write", kKernel, "--function", "scaleKernel", "--cache-dir", dir, "--genome", ""}, "--arch N is required once"},
-        {{"cache", "write", kKernel, "--function", "scaleKernel", "--arch", "90", "--arch", "90", "--cache-dir", dir,
+        {{"cache", "verify", dir, kCacheKernelPath, "--function", "scaleKernel", "--arch", "9x"}, "--arch '9x' is not a CUDA architecture"},
+        {{"cache", "verify", dir, kCacheKernelPath, kCacheKernelPath, "--function", "scaleKernel"}, "expected DIR and one KERNEL.cu"},
+        {{"cache", "write", kCacheKernelPath, "--function", "scaleKernel", "--cache-dir", dir, "--genome", ""}, "--arch N is required once"},
+        {{"cache", "write", kCacheKernelPath, "--function", "scaleKernel", "--arch", "90", "--arch", "90", "--cache-dir", dir,
           "--genome", ""}, "--arch 90 is given twice"},
-        {{"cache", "write", kKernel, "--function", "scaleKernel", "--arch", "90", "--cache-dir", dir}, "exactly one of --genome"},
-        {{"cache", "write", kKernel, "--arch", "90", "--cache-dir", dir, "--genome", ""}, "--function is required"},
-        {{"cache", "apply", kKernel, "--function", "scaleKernel", "--cache-dir", dir, "--wrapper", "w.cu", "--header",
+        {{"cache", "write", kCacheKernelPath, "--function", "scaleKernel", "--arch", "90", "--cache-dir", dir}, "exactly one of --genome"},
+        {{"cache", "write", kCacheKernelPath, "--arch", "90", "--cache-dir", dir, "--genome", ""}, "--function is required"},
+        {{"cache", "apply", kCacheKernelPath, "--function", "scaleKernel", "--cache-dir", dir, "--wrapper", "w.cu", "--header",
           "h.h", "--options-file", "o"}, "--arch N is required"},
-        {{"cache", "apply", kKernel, "--function", "scaleKernel", "--arch", "90", "--cache-dir", dir}, "missing required option --wrapper"},
+        {{"cache", "apply", kCacheKernelPath, "--function", "scaleKernel", "--arch", "90", "--cache-dir", dir}, "missing required option --wrapper"},
         {{"cache", "show", "--colour"}, "unknown option '--colour'"},
     };
     for (const auto& [args, expected] : cases) {

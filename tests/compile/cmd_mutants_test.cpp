@@ -8,13 +8,13 @@
 namespace gi {
 namespace {
 
-const std::string kKernel = std::string(GI_TEST_DATA_DIR) + "/variant/scale.cu";
+const std::string kMutantsKernelPath = std::string(GI_TEST_DATA_DIR) + "/variant/scale.cu";
 
 ProcessResult tool(std::vector<std::string> args) { return test::gi_tool(std::move(args)); }
 
 // A stand-in compiler that rejects variants holding a pragma, so the report has both outcomes
 // without the cost of nvcc.
-std::string fake_nvcc(const std::filesystem::path& dir) {
+std::string pragma_refusing_nvcc(const std::filesystem::path& dir) {
     const std::filesystem::path script = dir / "fake-nvcc";
     std::ofstream(script) << "#!/bin/sh\nfor last; do :; done\n"
                              "if grep -q '#pragma unroll' \"$last\"; then echo \"$last(13): error: no pragmas today\" >&2; exit 2; fi\n";
@@ -24,7 +24,7 @@ std::string fake_nvcc(const std::filesystem::path& dir) {
 
 TEST(CmdMutants, ReportsTheShareThatCompilesPerKindOfEdit) {
     TemporaryDirectory dir("gi-test");
-    const ProcessResult r = tool({"mutants", kKernel, "--count", "1000", "--nvcc", fake_nvcc(dir.path()), "--jobs", "3",
+    const ProcessResult r = tool({"mutants", kMutantsKernelPath, "--count", "1000", "--nvcc", pragma_refusing_nvcc(dir.path()), "--jobs", "3",
                                   "--show-failures", "2"});
     ASSERT_TRUE(r.succeeded()) << r.err << r.out;
     // scale.cu has 17 pragma settings among its legal edits; --count above their number takes them all.
@@ -36,7 +36,7 @@ TEST(CmdMutants, ReportsTheShareThatCompilesPerKindOfEdit) {
 
 TEST(CmdMutants, SameSeedSameReportAndMinRateFails) {
     TemporaryDirectory dir("gi-test");
-    const std::vector<std::string> args = {"mutants", kKernel, "--count", "12", "--seed", "9", "--nvcc", fake_nvcc(dir.path())};
+    const std::vector<std::string> args = {"mutants", kMutantsKernelPath, "--count", "12", "--seed", "9", "--nvcc", pragma_refusing_nvcc(dir.path())};
     const ProcessResult a = tool(args), b = tool(args);
     ASSERT_TRUE(a.succeeded()) << a.err;
     EXPECT_EQ(a.out, b.out);
@@ -52,17 +52,17 @@ TEST(CmdMutants, OriginalThatDoesNotCompileIsReported) {
     const std::filesystem::path script = dir.path() / "broken-nvcc";
     std::ofstream(script) << "#!/bin/sh\necho 'fatal error: cuda_runtime.h: No such file' >&2\nexit 1\n";
     std::filesystem::permissions(script, std::filesystem::perms::owner_all, std::filesystem::perm_options::add);
-    const ProcessResult r = tool({"mutants", kKernel, "--count", "3", "--nvcc", script.string()});
+    const ProcessResult r = tool({"mutants", kMutantsKernelPath, "--count", "3", "--nvcc", script.string()});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("the unedited kernel does not compile"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("cuda_runtime.h"), std::string::npos) << r.err;
 }
 
 TEST(CmdMutants, UsageErrors) {
-    EXPECT_EQ(tool({"mutants", kKernel, "--count", "0"}).exit_code, 2);
-    EXPECT_EQ(tool({"mutants", kKernel, "--arch", "compute_90"}).exit_code, 2);
-    EXPECT_EQ(tool({"mutants", kKernel, "--weighting", "fair"}).exit_code, 2);
-    EXPECT_EQ(tool({"mutants", kKernel, "--jobs", "x"}).exit_code, 2);
+    EXPECT_EQ(tool({"mutants", kMutantsKernelPath, "--count", "0"}).exit_code, 2);
+    EXPECT_EQ(tool({"mutants", kMutantsKernelPath, "--arch", "compute_90"}).exit_code, 2);
+    EXPECT_EQ(tool({"mutants", kMutantsKernelPath, "--weighting", "fair"}).exit_code, 2);
+    EXPECT_EQ(tool({"mutants", kMutantsKernelPath, "--jobs", "x"}).exit_code, 2);
     EXPECT_EQ(tool({"mutants"}).exit_code, 2);
     const ProcessResult help = tool({"mutants", "--help"});
     EXPECT_TRUE(help.succeeded());

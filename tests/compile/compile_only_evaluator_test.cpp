@@ -16,7 +16,7 @@ Variant variant_of(const std::string& source, std::vector<std::string> options =
 }
 
 // A stand-in for nvcc that counts its calls, fails on sources containing "BAD", and hangs on "HANG".
-std::string fake_nvcc(const std::filesystem::path& dir) {
+std::string counting_nvcc(const std::filesystem::path& dir) {
     const std::filesystem::path script = dir / "fake-nvcc";
     std::ofstream(script) << "#!/bin/sh\n"
                              "for last; do :; done\n"
@@ -38,7 +38,7 @@ int calls(const std::filesystem::path& dir) {
 TEST(CompileOnlyEvaluator, DescribesItself) {
     TemporaryDirectory dir("gi-test");
     CompileOnlyOptions options;
-    options.nvcc.nvcc = fake_nvcc(dir.path());
+    options.nvcc.nvcc = counting_nvcc(dir.path());
     CompileOnlyEvaluator evaluator(options);
     EXPECT_EQ(evaluator.name(), "compile-only");
     EXPECT_EQ(evaluator.case_count(), 1);
@@ -52,7 +52,7 @@ TEST(CompileOnlyEvaluator, DescribesItself) {
 TEST(CompileOnlyEvaluator, ClassifiesEachVariantAndCompilesEqualKeysOnce) {
     TemporaryDirectory dir("gi-test");
     CompileOnlyOptions options;
-    options.nvcc.nvcc = fake_nvcc(dir.path());
+    options.nvcc.nvcc = counting_nvcc(dir.path());
     options.nvcc.timeout = std::chrono::milliseconds(500);
     options.jobs = 3;
     CompileOnlyEvaluator evaluator(options);
@@ -92,7 +92,7 @@ TEST(CompileOnlyEvaluator, PassesTheVariantsOptionsToTheCompiler) {
 TEST(CompileOnlyEvaluator, OriginalThatDoesNotCompileIsASetUpError) {
     TemporaryDirectory dir("gi-test");
     CompileOnlyOptions options;
-    options.nvcc.nvcc = fake_nvcc(dir.path());
+    options.nvcc.nvcc = counting_nvcc(dir.path());
     CompileOnlyEvaluator evaluator(options);
     EXPECT_NO_THROW(require_original_compiles(evaluator, variant_of("fine"), "kernels/k.cu"));
     try {

@@ -32,7 +32,6 @@ std::string cut(const std::string& source) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-std::string read(const fs::path& path) { return test::file_text(path); }
 
 TEST(DeviceSide, SetsAsideHostFunctionsAndKeepsDeviceCode) {
     const std::string source =
@@ -188,7 +187,7 @@ std::vector<CorpusFile> corpus_files() {
 // stood in for, the file's own folder and its include folders); nullopt when it cannot be cut.
 std::optional<DeviceCompileRequest> device_side_request(const CorpusFile& f) {
     const fs::path path = fs::path(GI_SOURCE_DIR) / "tests/corpus" / f.file;
-    const std::optional<DeviceSide> side = device_side_of(read(path), f.file);
+    const std::optional<DeviceSide> side = device_side_of(test::file_text(path), f.file);
     if (!side) return std::nullopt;
     DeviceCompileRequest request;
     request.source = side->source;
@@ -249,7 +248,7 @@ std::string nvcc_cubin(const std::string& source, const std::vector<std::string>
     options.include_dirs = include_dirs;
     const CompileOutcome outcome = NvccCompiler(options).compile(dir.path() / "v.cu", dir.path() / "v.cubin", {}, "v.cu");
     if (outcome.status != CompileOutcome::Status::Ok) throw Error("nvcc failed: " + outcome.first_errors);
-    return read(dir.path() / "v.cubin");
+    return test::file_text(dir.path() / "v.cubin");
 }
 
 // The cut is checked at run time the same way: nvcc's device code from the whole file and from its
@@ -258,7 +257,7 @@ TEST(DeviceSide, NvccBuildsTheSameDeviceCodeFromTheCutFile) {
     if (!test::have_nvcc()) GTEST_SKIP() << "nvcc not found";
     const fs::path path = fs::path(GI_SOURCE_DIR) / "tests/corpus/row_filter.cu";
     const std::vector<std::string> dirs = {(fs::path(GI_SOURCE_DIR) / "gi-tool/recorder/include").string()};
-    const std::string whole_text = read(path);
+    const std::string whole_text = test::file_text(path);
     const std::string whole = nvcc_cubin(whole_text, dirs);
     const std::string side = nvcc_cubin(device_side_of(whole_text, "row_filter.cu")->source, dirs);
     EXPECT_TRUE(same_device_code(side, whole));
@@ -277,7 +276,7 @@ TEST(DeviceSide, NvccBuildsTheSameTemplateInstantiationFromTheCutFile) {
     if (!test::have_nvcc()) GTEST_SKIP() << "nvcc not found";
     const fs::path path = fs::path(GI_SOURCE_DIR) / "tests/corpus/matrix_mul.cu";
     const std::vector<std::string> dirs = {(fs::path(GI_SOURCE_DIR) / "gi-tool/recorder/include").string()};
-    const std::string whole_text = read(path);
+    const std::string whole_text = test::file_text(path);
     const std::string side_text = device_side_of(whole_text, "matrix_mul.cu")->source +
                                   "\nstatic void* const gi_device_side_instantiations[] = {(void*)&MatrixMulCUDA<32>, };\n";
     const std::string whole = nvcc_cubin(whole_text, dirs);

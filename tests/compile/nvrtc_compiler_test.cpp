@@ -12,7 +12,7 @@
 namespace gi {
 namespace {
 
-const char* kKernel = R"(
+const char* kNvrtcCompilerKernel = R"(
 #define BLOCK 64
 __global__ void scale(float* out, const float* in, int n, float k) {
     int i = blockIdx.x * BLOCK + threadIdx.x;
@@ -54,7 +54,7 @@ TEST(NvrtcOptions, TranslatesNvccSpellings) {
 TEST(NvrtcCompiler, CompilesToACubin) {
     if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";
     DeviceCompileRequest r;
-    r.source = kKernel;
+    r.source = kNvrtcCompilerKernel;
     r.arch = "sm_90";
     r.options = {"-use_fast_math"};
     const DeviceCompileResult out = compile_with_nvrtc(r);
@@ -92,7 +92,7 @@ TEST(NvrtcCompiler, CompileErrorIsAResultWithTheLine) {
 TEST(NvrtcCompiler, UnsupportedOptionsAreAnError) {
     if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";
     DeviceCompileRequest r;
-    r.source = kKernel;
+    r.source = kNvrtcCompilerKernel;
     r.options = {"-rdc=true"};  // separate compilation: nvcc only
     EXPECT_THROW(compile_with_nvrtc(r), Error);
 }

@@ -22,7 +22,7 @@ using gpu_test::TempFolder;
 
 constexpr int kN = 1 << 18;
 
-const char* kKernel = R"(#define BLOCK 256
+const char* kGpuKernel = R"(#define BLOCK 256
 __global__ void scale(float* out, const float* in, int n) {
     __shared__ float tile[1024];
     int i = blockIdx.x * BLOCK + threadIdx.x;
@@ -37,7 +37,7 @@ class GpuEvaluator : public ::testing::Test {
 public:  // for the helpers that run a test both ways
     void SetUp() override {
         kernel_ = folder_.path() / "scale.cu";
-        std::ofstream(kernel_) << kKernel;
+        std::ofstream(kernel_) << kGpuKernel;
         GrammarOptions options;
         options.functions = {"scale"};
         options.params = {parse_param_declaration("BLOCK=128,256,512", "--param")};
@@ -111,7 +111,7 @@ TEST_F(GpuEvaluator, MissingWorkerIsAClearError) {
     CudaEvaluator e(grammar_, o);
     EXPECT_EQ(e.case_count(), 2);
     try {
-        e.evaluate({raw_variant(kKernel)}, 0);
+        e.evaluate({raw_variant(kGpuKernel)}, 0);
         FAIL();
     } catch (const Error& err) {
         EXPECT_NE(std::string(err.what()).find("/nonexistent/gi-worker"), std::string::npos) << err.what();
@@ -132,21 +132,21 @@ TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
     Genome smaller;
     set_gene(smaller, "BLOCK", "128");
     batch.push_back(make_variant(smaller, grammar_));                                     // 1 other block size
-    std::string unwritten = kKernel;
+    std::string unwritten = kGpuKernel;
     unwritten.replace(unwritten.find("if (i < n) out"), 14, "if (i < n / 2) out");
     batch.push_back(raw_variant(unwritten));                                              // 2 half the outputs
-    std::string hang = kKernel;
+    std::string hang = kGpuKernel;
     hang.replace(hang.find("__syncthreads();"), 16, "__syncthreads(); volatile float* o = out; if (i < n) for (;;) { o[i] = tile[threadIdx.x]; if (o[i] < -1.0f) break; }");
     batch.push_back(raw_variant(hang));                                                   // 3 never ends
-    std::string oob = kKernel;
+    std::string oob = kGpuKernel;
     oob.replace(oob.find("out[i] ="), 8, "out[i + (1 << 28)] =");
     batch.push_back(raw_variant(oob));                                                    // 4 illegal address
-    batch.push_back(raw_variant(std::string(kKernel) + "\nthis does not compile;\n"));    // 5 compile error
+    batch.push_back(raw_variant(std::string(kGpuKernel) + "\nthis does not compile;\n"));    // 5 compile error
     batch.push_back(make_variant(smaller, grammar_));                                     // 6 duplicate of 1
-    std::string reread = kKernel;
+    std::string reread = kGpuKernel;
     reread.replace(reread.find("2.0f * tile[threadIdx.x]"), 24, "2.0f * in[i]");
     batch.push_back(raw_variant(reread));                                                 // 7 fine again
-    batch.push_back(raw_variant(std::string(kKernel) + "\n// differs only in a comment\n"));  // 8 0's program
+    batch.push_back(raw_variant(std::string(kGpuKernel) + "\n// differs only in a comment\n"));  // 8 0's program
 
     const BatchResult r = e.evaluate(batch, 0);
     ASSERT_TRUE(r.original.valid());
@@ -191,7 +191,7 @@ void loop_guard_stops_runaway_loops(GpuEvaluator& t, GuardBuilds builds) {
     if (builds != GuardBuilds::Fast) o.guard_fast_compile = "0";
     CudaEvaluator e(t.grammar_, o);
     auto with = [](const std::string& statement) {
-        std::string source = kKernel;
+        std::string source = kGpuKernel;
         const std::string after = "float v = tile[(threadIdx.x + 1) % BLOCK];";
         source.insert(source.find(after) + after.size(), " " + statement);
         return source;
@@ -208,7 +208,7 @@ void loop_guard_stops_runaway_loops(GpuEvaluator& t, GuardBuilds builds) {
     //    variant a guarded build): the hard timeout still kills it.
     batch.push_back(t.raw_variant(with("for (int k = 0; k < 2; k++) v += 0.0f; volatile float* o = out; "
                                      "again: if (i < n) o[i] = tile[threadIdx.x]; if (i < n && o[i] == o[i]) goto again;")));
-    batch.push_back(t.raw_variant(std::string(kKernel) + "\n// fine again\n"));  // 4
+    batch.push_back(t.raw_variant(std::string(kGpuKernel) + "\n// fine again\n"));  // 4
     const BatchResult r = e.evaluate(batch, 0);
     ASSERT_EQ(r.results.size(), batch.size());
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
@@ -266,7 +266,7 @@ TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsOfALargeGridWithinTheAllowance) {
     // Two loops that never end, as two programs (a second copy of the first would be a binary
     // duplicate and get its result without a run).
     auto with = [](const std::string& statement) {
-        std::string source = kKernel;
+        std::string source = kGpuKernel;
         const std::string after = "float v = tile[(threadIdx.x + 1) % BLOCK];";
         return source.insert(source.find(after) + after.size(), " " + statement);
     };
@@ -341,7 +341,7 @@ TEST_F(GpuEvaluator, SessionsJudgeABatchAsProcessesOfTheirOwnDo) {
 TEST_F(GpuEvaluator, GuardZonesJudgeWritesJustOutsideABuffer) {
     GI_REQUIRE_GPU();
     auto writing = [&](const std::string& stray) {
-        std::string text = kKernel;
+        std::string text = kGpuKernel;
         text.replace(text.find("    if (i < n) out[i]"), 0, "    " + stray + "\n");
         return raw_variant(text);
     };
@@ -382,7 +382,7 @@ TEST_F(GpuEvaluator, ValidationCoversUnusedAndHeldOutCases) {
     EXPECT_TRUE(report.passed()) << report.summary();
     EXPECT_EQ(report.elements, static_cast<std::uint64_t>(kN + kN / 2));
     EXPECT_NE(report.summary().find("(1 held out)"), std::string::npos) << report.summary();
-    std::string wrong = kKernel;
+    std::string wrong = kGpuKernel;
     wrong.replace(wrong.find("2.0f * tile"), 4, "2.5f");
     const ValidationReport bad = e.validate(raw_variant(wrong));
     EXPECT_FALSE(bad.passed());

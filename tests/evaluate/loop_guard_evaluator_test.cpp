@@ -24,7 +24,7 @@ namespace gi {
 namespace {
 namespace fs = std::filesystem;
 
-const char* kKernel = R"(#define BLOCK 256
+const char* kLoopGuardKernel = R"(#define BLOCK 256
 __global__ void scale(float* out, const float* in, int n) {
     int i = blockIdx.x * BLOCK + threadIdx.x;
     for (int k = 0; k < 1; k++)
@@ -34,7 +34,7 @@ __global__ void scale(float* out, const float* in, int n) {
 
 class LoopGuardEvaluator : public gpu_test::FakeWorkerEvaluatorTest {
 public:
-    void SetUp() override { set_up(kKernel, "64,128,256,512"); }
+    void SetUp() override { set_up(kLoopGuardKernel, "64,128,256,512"); }
     const Grammar& grammar() const { return grammar_; }
     using FakeWorkerEvaluatorTest::with_block;
     // Paired builds unless a test says otherwise: most of these tests are about the paired path.
@@ -132,7 +132,7 @@ TEST_F(LoopGuardEvaluator, WithoutTheGuardARunawayLoopCostsItsWorker) {
 TEST_F(LoopGuardEvaluator, GuardedBuildThatFailsLeavesTheVariantUnguarded) {
     // A loop in a function evaluated at compile time: the guard's call is not constexpr, so only
     // the guarded build fails to compile.
-    const std::string source = std::string(kKernel) +
+    const std::string source = std::string(kLoopGuardKernel) +
                                "__device__ constexpr int triangle(int n) { int s = 0; for (int k = 1; k <= n; k++) s += k; return s; }\n"
                                "static_assert(triangle(3) == 6, \"constexpr loop\");\n";
     const Variant v{Genome{}, source, {}, sha256_hex(source)};
@@ -151,7 +151,7 @@ const std::string kBigTable = "__constant__ float table[12000];\n"
                               "__global__ void lookup(float* out) { for (int k = 0; k < 1; k++) out[k] = table[threadIdx.x]; }\n";
 
 TEST_F(LoopGuardEvaluator, PairedCompileThatFailsFallsBackToSeparateBuilds) {
-    const std::string source = std::string(kKernel) + kBigTable;
+    const std::string source = std::string(kLoopGuardKernel) + kBigTable;
     CudaEvaluator e(grammar_, options());
     const BatchResult r = e.evaluate({Variant{Genome{}, source, {}, sha256_hex(source)}, with_block("64")}, 0);
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
@@ -166,7 +166,7 @@ TEST_F(LoopGuardEvaluator, PairedCompileThatFailsFallsBackToSeparateBuilds) {
 }
 
 TEST_F(LoopGuardEvaluator, BrokenVariantGetsThePlainCompilersVerdict) {
-    const std::string source = std::string(kKernel) + "__device__ int broken() { return undeclared_name; }\n";
+    const std::string source = std::string(kLoopGuardKernel) + "__device__ int broken() { return undeclared_name; }\n";
     CudaEvaluator e(grammar_, options());
     const BatchResult r = e.evaluate({Variant{Genome{}, source, {}, sha256_hex(source)}}, 0);
     EXPECT_EQ(r.results[0].status, EvalStatus::CompileError);
@@ -276,7 +276,7 @@ extern "C" __global__ void scale(float* out, const float* in, int n) {
 }
 
 TEST_F(UnpairableOriginal, TooMuchConstantMemoryWhenDoubled) {
-    const std::string text = std::string(kKernel) + kBigTable;
+    const std::string text = std::string(kLoopGuardKernel) + kBigTable;
     set_up(text.c_str(), "64,256");
     if (IsSkipped()) return;
     add_variable_to_cases("table", 48000, true);

@@ -19,7 +19,7 @@ namespace {
 namespace fs = std::filesystem;
 
 // Line 3 is the helper's return: deleting it (genome "<_scale.cu_3>") leaves warning 940.
-const char* kKernel = R"(#define BLOCK 256
+const char* kStrictKernel = R"(#define BLOCK 256
 __device__ float twice(float x) {
     return 2.0f * x;
 }
@@ -64,7 +64,7 @@ protected:
 };
 
 TEST_F(StrictDiagnostics, AVariantThatDeletesAReturnDoesNotCompile) {
-    const Grammar grammar = grammar_of(kKernel);
+    const Grammar grammar = grammar_of(kStrictKernel);
     CudaEvaluator e(grammar, options());
     const BatchResult r = e.evaluate({make_variant(parse_genome("<_scale.cu_3>"), grammar), make_variant(Genome{}, grammar)}, 0);
     ASSERT_EQ(r.results.size(), 2u);

@@ -44,10 +44,10 @@ GrammarOptions with_param(const std::string& declaration) {
     return options;
 }
 
-const std::string kKernel = "__global__ void k(float* a) { a[0] = BLOCK_W; }\n";
+const std::string kGenesKernel = "__global__ void k(float* a) { a[0] = BLOCK_W; }\n";
 
 TEST(Genes, ParamCoversItsDefineLineAndAddsTheDefaultFirst) {
-    const std::string text = "#define BLOCK_W 64   // threads\n" + kKernel;
+    const std::string text = "#define BLOCK_W 64   // threads\n" + kGenesKernel;
     const Grammar grammar = grammar_of(text, with_param("BLOCK_W=32,128"));
     test::expect_reproduces(grammar, text);
     const Gene& g = gene(grammar, "BLOCK_W");
@@ -63,7 +63,7 @@ TEST(Genes, ParamCoversItsDefineLineAndAddsTheDefaultFirst) {
 }
 
 TEST(Genes, ParamInsideItsOwnIfndefKeepsDeclaredOrder) {
-    const std::string text = "#ifndef BLOCK_W\n  #define BLOCK_W 64\n#endif\n" + kKernel;
+    const std::string text = "#ifndef BLOCK_W\n  #define BLOCK_W 64\n#endif\n" + kGenesKernel;
     const Grammar grammar = grammar_of(text, with_param("BLOCK_W=32,64,128"));
     test::expect_reproduces(grammar, text);
     EXPECT_EQ(gene(grammar, "BLOCK_W").values, (Values{"32", "64", "128"}));
@@ -81,7 +81,7 @@ TEST(Genes, ParamInTheElseOfAnIfdefPassThroughChainTakesTheElseValueAsItsDefault
                              "        #define BLOCK_W RD_WG_SIZE\n"
                              "#else\n"
                              "        #define BLOCK_W 16\n"
-                             "#endif\n" + kKernel;
+                             "#endif\n" + kGenesKernel;
     const Grammar grammar = grammar_of(text, with_param("BLOCK_W=16,32,64"));
     test::expect_reproduces(grammar, text);
     EXPECT_EQ(gene(grammar, "BLOCK_W").default_value, "16");
@@ -96,7 +96,7 @@ TEST(Genes, AnElseDefinitionOutsideThatIdiomIsStillRefused) {
                                      "#if SIZE > 2\n#define BLOCK_W SIZE\n#else\n#define BLOCK_W 16\n#endif\n",
                                      "#ifdef A\n#ifdef B\n#define BLOCK_W A\n#endif\n#else\n#define BLOCK_W 16\n#endif\n"}) {
         try {
-            grammar_of(chain + kKernel, with_param("BLOCK_W=16,32"));
+            grammar_of(chain + kGenesKernel, with_param("BLOCK_W=16,32"));
             ADD_FAILURE() << "expected an error for:\n" << chain;
         } catch (const Error& e) {
             EXPECT_NE(std::string(e.what()).find("is #defined only inside an #if"), std::string::npos) << e.what();
@@ -113,8 +113,8 @@ TEST(Genes, NonNumericParam) {
 
 TEST(Genes, ParamWithoutADefineIsAnErrorWithAHint) {
     for (const std::string& text :
-         {kKernel, "#if A\n#define BLOCK_W 64\n#endif\n" + kKernel, "#define BLOCK_W(x) x\n" + kKernel,
-          "#define BLOCK_W\n" + kKernel}) {
+         {kGenesKernel, "#if A\n#define BLOCK_W 64\n#endif\n" + kGenesKernel, "#define BLOCK_W(x) x\n" + kGenesKernel,
+          "#define BLOCK_W\n" + kGenesKernel}) {
         try {
             grammar_of(text, with_param("BLOCK_W=32"));
             ADD_FAILURE() << "expected an error for:\n" << text;
@@ -188,7 +188,7 @@ TEST(Genes, FlagsHaveNoSlots) {
     GrammarOptions options;
     options.flags.push_back(parse_flag_declaration("-use_fast_math", "--flag"));
     options.flags.push_back(parse_flag_declaration("-maxrregcount={32..34}", "--flag"));
-    const Grammar grammar = grammar_of(kKernel, options);
+    const Grammar grammar = grammar_of(kGenesKernel, options);
     const Gene& fast = gene(grammar, "use_fast_math");
     EXPECT_EQ(fast.kind, GeneKind::Flag);
     EXPECT_EQ(fast.values, (Values{"0", "1"}));
@@ -206,7 +206,7 @@ TEST(Genes, DuplicateGeneNamesAreAUsageError) {
     GrammarOptions options;
     options.flags.push_back(parse_flag_declaration("-use_fast_math", "--flag"));
     options.flags.push_back(parse_flag_declaration("-use_fast_math", "--flag"));
-    EXPECT_THROW(grammar_of(kKernel, options), UsageError);
+    EXPECT_THROW(grammar_of(kGenesKernel, options), UsageError);
 }
 
 TEST(Genes, RestrictSlotsAfterEveryPointerStar) {
@@ -375,7 +375,7 @@ TEST(Genes, ExistingLaunchBounds) {
 }
 
 TEST(Genes, LaunchBoundsNeedsABlockSizeOrAnExistingOne) {
-    const Grammar grammar = grammar_of(kKernel);
+    const Grammar grammar = grammar_of(kGenesKernel);
     EXPECT_EQ(grammar.find_gene("launch_bounds"), nullptr);
     EXPECT_TRUE(has_note(grammar, "--block-size"));
 }

@@ -8,7 +8,7 @@
 namespace gi {
 namespace {
 
-std::string error_of(const std::string& text, GrammarOptions options = {}) {
+std::string grammar_error_of(const std::string& text, GrammarOptions options = {}) {
     try {
         test::grammar_of(text, options);
     } catch (const UsageError& e) {
@@ -20,7 +20,7 @@ std::string error_of(const std::string& text, GrammarOptions options = {}) {
 }
 
 void expect_error(const std::string& text, const std::vector<std::string>& fragments, GrammarOptions options = {}) {
-    const std::string message = error_of(text, options);
+    const std::string message = grammar_error_of(text, options);
     for (const std::string& fragment : fragments)
         EXPECT_NE(message.find(fragment), std::string::npos) << "'" << fragment << "' not in: " << message;
 }

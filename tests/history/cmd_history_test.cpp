@@ -10,7 +10,7 @@ namespace {
 
 using test::ToolRun;
 
-ToolRun gi_tool(const std::string& arguments) { return test::run_gi_tool("history " + arguments); }
+ToolRun history_tool(const std::string& arguments) { return test::run_gi_tool("history " + arguments); }
 
 std::filesystem::path sample_run() {
     const auto dir = test::scratch_dir("cmd");
@@ -43,60 +43,60 @@ std::filesystem::path sample_run() {
 
 TEST(CmdHistory, ListsFiltersAndTracesARun) {
     const auto dir = sample_run();
-    ToolRun summary = gi_tool("--out " + dir.string());
+    ToolRun summary = history_tool("--out " + dir.string());
     EXPECT_EQ(summary.status, 0) << summary.output;
     EXPECT_NE(summary.output.find("3 individuals"), std::string::npos) << summary.output;
 
-    ToolRun best = gi_tool("--out " + dir.string() + " --best 1");
+    ToolRun best = history_tool("--out " + dir.string() + " --best 1");
     EXPECT_EQ(best.status, 0);
     EXPECT_NE(best.output.find("2.000x"), std::string::npos) << best.output;
     EXPECT_NE(best.output.find("<_k.cu_3>"), std::string::npos) << best.output;
 
-    ToolRun lineage = gi_tool("--out " + dir.string() + " --lineage 2");
+    ToolRun lineage = history_tool("--out " + dir.string() + " --lineage 2");
     EXPECT_EQ(lineage.status, 0);
     EXPECT_NE(lineage.output.find("#2 anneal gen 1 mutation of #1"), std::string::npos) << lineage.output;
 
-    ToolRun failures = gi_tool("--out " + (dir / kHistoryFileName).string() + " --failures");
+    ToolRun failures = history_tool("--out " + (dir / kHistoryFileName).string() + " --failures");
     EXPECT_EQ(failures.status, 0);
     EXPECT_NE(failures.output.find("1 x compile-error: error: expected ';'"), std::string::npos) << failures.output;
 
-    ToolRun anneal_only = gi_tool("--out " + dir.string() + " --failures --strategy anneal");
+    ToolRun anneal_only = history_tool("--out " + dir.string() + " --failures --strategy anneal");
     EXPECT_NE(anneal_only.output.find("0 of 2 individuals failed"), std::string::npos) << anneal_only.output;
 
-    ToolRun curve = gi_tool("--out " + dir.string() + " --curve");
+    ToolRun curve = history_tool("--out " + dir.string() + " --curve");
     EXPECT_EQ(curve.status, 0);
     EXPECT_NE(curve.output.find("2 "), std::string::npos) << curve.output;
     EXPECT_NE(curve.output.find(" 2.0000\n"), std::string::npos) << curve.output;
 
-    EXPECT_EQ(gi_tool("--help").status, 0);
+    EXPECT_EQ(history_tool("--help").status, 0);
 }
 
 TEST(CmdHistory, BadUseIsAUsageErrorAndBadFilesAFailure) {
     const auto dir = sample_run();
-    EXPECT_EQ(gi_tool("").status, 2) << "--out is required";
-    EXPECT_EQ(gi_tool("--out " + dir.string() + " --best 0").status, 2);
-    EXPECT_EQ(gi_tool("--out " + dir.string() + " --best many").status, 2);
-    EXPECT_EQ(gi_tool("--out " + dir.string() + " --best 2 --failures").status, 2);
-    EXPECT_EQ(gi_tool("--out " + dir.string() + " --curve --failures").status, 2);
-    EXPECT_EQ(gi_tool("--out " + dir.string() + " --colour").status, 2);
-    EXPECT_EQ(gi_tool("--out " + dir.string() + " --lineage x").status, 2);
-    ToolRun strategy = gi_tool("--out " + dir.string() + " --strategy annealing");
+    EXPECT_EQ(history_tool("").status, 2) << "--out is required";
+    EXPECT_EQ(history_tool("--out " + dir.string() + " --best 0").status, 2);
+    EXPECT_EQ(history_tool("--out " + dir.string() + " --best many").status, 2);
+    EXPECT_EQ(history_tool("--out " + dir.string() + " --best 2 --failures").status, 2);
+    EXPECT_EQ(history_tool("--out " + dir.string() + " --curve --failures").status, 2);
+    EXPECT_EQ(history_tool("--out " + dir.string() + " --colour").status, 2);
+    EXPECT_EQ(history_tool("--out " + dir.string() + " --lineage x").status, 2);
+    ToolRun strategy = history_tool("--out " + dir.string() + " --strategy annealing");
     EXPECT_EQ(strategy.status, 2);
     EXPECT_NE(strategy.output.find("unknown strategy 'annealing' (known: anneal, gp, nsga2, pre-tune"), std::string::npos)
         << strategy.output;
 
-    ToolRun missing_id = gi_tool("--out " + dir.string() + " --lineage 42");
+    ToolRun missing_id = history_tool("--out " + dir.string() + " --lineage 42");
     EXPECT_EQ(missing_id.status, 1);
     EXPECT_NE(missing_id.output.find("no individual #42"), std::string::npos) << missing_id.output;
 
-    ToolRun nothing = gi_tool("--out " + (dir / "nowhere").string());
+    ToolRun nothing = history_tool("--out " + (dir / "nowhere").string());
     EXPECT_EQ(nothing.status, 1);
     EXPECT_NE(nothing.output.find("no history database"), std::string::npos) << nothing.output;
 
     const auto foreign = dir / "notes.txt";
     std::ofstream(foreign) << "shopping list: milk, eggs, a faster kernel\n";
     const std::string before = test::file_bytes(foreign);
-    ToolRun bad = gi_tool("--out " + foreign.string());
+    ToolRun bad = history_tool("--out " + foreign.string());
     EXPECT_EQ(bad.status, 1);
     EXPECT_NE(bad.output.find("not a gi-optimize history database"), std::string::npos) << bad.output;
     EXPECT_EQ(test::file_bytes(foreign), before);

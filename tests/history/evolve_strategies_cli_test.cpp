@@ -16,22 +16,15 @@ namespace fs = std::filesystem;
 
 using test::ToolRun;
 
-ToolRun gi_tool(const std::string& arguments) { return test::run_gi_tool(arguments); }
 
 std::string kernel_options() {
     return std::string(GI_TEST_DATA_DIR) + "/search/small.cu --function scale --param BLOCK=32,64,128 --param ROWS=1..8";
 }
 
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("gi-strategies-cli-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(dir);
-    return dir;
-}
-
 TEST(EvolveStrategies, AnnealAndNsga2RunFromTheCommandLineAndFillTheHistory) {
     for (const std::string strategy : {"anneal", "nsga2"}) {
-        const fs::path dir = fresh_dir(strategy);
-        const ToolRun run = gi_tool("evolve " + kernel_options() + " --evaluator fake --fake seed=3 --strategy " +
+        const fs::path dir = test::fresh_temp_dir("gi-strategies-cli-" + strategy);
+        const ToolRun run = test::run_gi_tool("evolve " + kernel_options() + " --evaluator fake --fake seed=3 --strategy " +
                                     strategy + " --workers 3 --generations 3 --population 8 --max-error 0.01 --quiet --out " +
                                     dir.string());
         ASSERT_EQ(run.status, 0) << strategy << "\n" << run.output;
@@ -43,17 +36,17 @@ TEST(EvolveStrategies, AnnealAndNsga2RunFromTheCommandLineAndFillTheHistory) {
         filter.strategy = strategy;
         const auto rows = history->individuals(filter);
         EXPECT_GE(rows.size(), 24u) << strategy;
-        const ToolRun lineage = gi_tool("history --out " + dir.string() + " --lineage " + std::to_string(rows.back().id));
+        const ToolRun lineage = test::run_gi_tool("history --out " + dir.string() + " --lineage " + std::to_string(rows.back().id));
         EXPECT_EQ(lineage.status, 0) << lineage.output;
         EXPECT_NE(lineage.output.find(" " + strategy + " gen "), std::string::npos) << lineage.output;
-        const ToolRun best = gi_tool("history --out " + dir.string() + " --best 3 --strategy " + strategy);
+        const ToolRun best = test::run_gi_tool("history --out " + dir.string() + " --best 3 --strategy " + strategy);
         EXPECT_EQ(best.status, 0) << best.output;
         fs::remove_all(dir);
     }
 }
 
 TEST(EvolveStrategies, BadStrategyOptionsAreUsageErrors) {
-    const fs::path dir = fresh_dir("bad");
+    const fs::path dir = test::fresh_temp_dir("gi-strategies-cli-bad");
     const std::string base = "evolve " + kernel_options() + " --evaluator fake --out " + dir.string();
     const std::vector<std::pair<std::string, std::string>> cases{
         {base + " --strategy simulated-annealing", "unknown strategy 'simulated-annealing' (known: anneal, gp, nsga2)"},
@@ -63,27 +56,27 @@ TEST(EvolveStrategies, BadStrategyOptionsAreUsageErrors) {
         {base + " --strategy nsga2 --max-error -0.1", "--max-error"},
     };
     for (const auto& [arguments, expected] : cases) {
-        const ToolRun run = gi_tool(arguments);
+        const ToolRun run = test::run_gi_tool(arguments);
         EXPECT_EQ(run.status, 2) << arguments << "\n" << run.output;
         EXPECT_NE(run.output.find(expected), std::string::npos) << arguments << "\n" << run.output;
     }
     EXPECT_FALSE(fs::exists(dir / kHistoryFileName)) << "nothing is written for a usage error";
-    const ToolRun help = gi_tool("evolve --help");
+    const ToolRun help = test::run_gi_tool("evolve --help");
     EXPECT_NE(help.output.find("--strategy gp|nsga2|anneal"), std::string::npos) << help.output;
     EXPECT_NE(help.output.find("--workers N"), std::string::npos);
     fs::remove_all(dir);
 }
 
 TEST(EvolveStrategies, AForeignFileWhereTheDatabaseGoesIsNeverTouched) {
-    const fs::path dir = fresh_dir("foreign");
+    const fs::path dir = test::fresh_temp_dir("gi-strategies-cli-foreign");
     const std::string options = "evolve " + kernel_options() + " --evaluator fake --generations 1 --population 4 --quiet --out " +
                                 dir.string();
-    ASSERT_EQ(gi_tool(options).status, 0);
+    ASSERT_EQ(test::run_gi_tool(options).status, 0);
     write_file_atomically(dir / kHistoryFileName, "my notes, not a database\n");
-    ToolRun resumed = gi_tool(options + " --resume");
+    ToolRun resumed = test::run_gi_tool(options + " --resume");
     EXPECT_EQ(resumed.status, 1) << resumed.output;
     EXPECT_NE(resumed.output.find("not a gi-optimize history database"), std::string::npos) << resumed.output;
-    ToolRun restarted = gi_tool(options + " --restart");
+    ToolRun restarted = test::run_gi_tool(options + " --restart");
     EXPECT_EQ(restarted.status, 1) << restarted.output;
     EXPECT_EQ(read_text_file(dir / kHistoryFileName), "my notes, not a database\n");
     fs::remove_all(dir);

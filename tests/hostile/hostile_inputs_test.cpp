@@ -24,7 +24,6 @@ namespace fs = std::filesystem;
 
 using test::ToolRun;
 
-ToolRun gi_tool(const std::string& arguments) { return test::run_gi_tool(arguments); }
 
 std::string quoted(const fs::path& path) { return "'" + path.string() + "'"; }
 
@@ -58,13 +57,13 @@ protected:
 
 TEST_F(Hostile, Row3_ASecondSearchOnARunningSearchsFolderIsRefusedNamingTheHolder) {
     const fs::path out = dir_ / "run";
-    ASSERT_EQ(gi_tool(evolve(kernel_, out)).status, 0);
+    ASSERT_EQ(test::run_gi_tool(evolve(kernel_, out)).status, 0);
     const std::string record = slurp(out / "run.xml");
     {
         // The test holds the folder as a running evolve would.
         FolderLock held(out, "the test's own search");
         for (const char* mode : {"--resume", "--restart"}) {
-            const ToolRun run = gi_tool(evolve(kernel_, out, mode));
+            const ToolRun run = test::run_gi_tool(evolve(kernel_, out, mode));
             EXPECT_EQ(run.status, 1) << mode << "\n" << run.output;
             EXPECT_NE(run.output.find("is in use by a running search (pid " + std::to_string(::getpid()) +
                                       ": the test's own search)"),
@@ -74,7 +73,7 @@ TEST_F(Hostile, Row3_ASecondSearchOnARunningSearchsFolderIsRefusedNamingTheHolde
         EXPECT_EQ(slurp(out / "run.xml"), record) << "a refused search touched the folder";
     }
     // Released with its holder: the run resumes.
-    const ToolRun resumed = gi_tool(evolve(kernel_, out, "--resume"));
+    const ToolRun resumed = test::run_gi_tool(evolve(kernel_, out, "--resume"));
     EXPECT_EQ(resumed.status, 0) << resumed.output;
 }
 
@@ -90,18 +89,18 @@ TEST_F(Hostile, Row4_AKernelFileNameWithASpaceEvolvesResumesAndApplies) {
     const fs::path spaced = dir_ / "my kernel.cu";
     fs::copy_file(kernel_, spaced);
     const fs::path out = dir_ / "run spaced";
-    ToolRun run = gi_tool(evolve(spaced, out, "--generations 4"));
+    ToolRun run = test::run_gi_tool(evolve(spaced, out, "--generations 4"));
     ASSERT_EQ(run.status, 0) << run.output;
-    run = gi_tool(evolve(spaced, out, "--generations 6 --resume"));
+    run = test::run_gi_tool(evolve(spaced, out, "--generations 6 --resume"));
     ASSERT_EQ(run.status, 0) << run.output;
-    run = gi_tool("grammar " + quoted(spaced));
+    run = test::run_gi_tool("grammar " + quoted(spaced));
     ASSERT_EQ(run.status, 0) << run.output;
     EXPECT_NE(run.output.find("<_my_kernel.cu_"), std::string::npos) << run.output;
     EXPECT_EQ(run.output.find("<_my kernel"), std::string::npos) << run.output;
     // Every genome the run's history prints is one apply reads back.
-    run = gi_tool("history --out " + quoted(out) + " --best 5");
+    run = test::run_gi_tool("history --out " + quoted(out) + " --best 5");
     ASSERT_EQ(run.status, 0) << run.output;
-    run = gi_tool("apply " + quoted(spaced) + " --genome '<_my_kernel.cu_10>' -o " + quoted(dir_ / "v.cu"));
+    run = test::run_gi_tool("apply " + quoted(spaced) + " --genome '<_my_kernel.cu_10>' -o " + quoted(dir_ / "v.cu"));
     EXPECT_EQ(run.status, 0) << run.output;
 }
 
@@ -110,7 +109,7 @@ TEST_F(Hostile, Row5_ApplyNeverWritesOverTheKernelOrTheGenomeFile) {
     const fs::path genome = dir_ / "g.txt";
     std::ofstream(genome) << "BLOCK=32";
     for (const fs::path& target : {kernel_, dir_ / "link.cu", genome}) {
-        const ToolRun run = gi_tool("apply " + quoted(kernel_) + " --function scale --param BLOCK=32,64 "
+        const ToolRun run = test::run_gi_tool("apply " + quoted(kernel_) + " --function scale --param BLOCK=32,64 "
                                     "--genome-file " + quoted(genome) + " -o " + quoted(target));
         EXPECT_EQ(run.status, 2) << run.output;
         EXPECT_NE(run.output.find("itself; write the variant to another file"), std::string::npos) << run.output;
@@ -120,14 +119,14 @@ TEST_F(Hostile, Row5_ApplyNeverWritesOverTheKernelOrTheGenomeFile) {
 }
 
 TEST_F(Hostile, Row6_AGenomeFileThatIsAFolderOrADeviceIsRefused) {
-    ToolRun run = gi_tool("apply " + quoted(kernel_) + " --genome-file " + quoted(dir_) + " -o " + quoted(dir_ / "v.cu"));
+    ToolRun run = test::run_gi_tool("apply " + quoted(kernel_) + " --genome-file " + quoted(dir_) + " -o " + quoted(dir_ / "v.cu"));
     EXPECT_EQ(run.status, 1) << run.output;
     EXPECT_NE(run.output.find("is a folder, not a genome file"), std::string::npos) << run.output;
     EXPECT_FALSE(fs::exists(dir_ / "v.cu"));
-    run = gi_tool("apply " + quoted(kernel_) + " --genome-file /dev/zero -o " + quoted(dir_ / "v.cu"));
+    run = test::run_gi_tool("apply " + quoted(kernel_) + " --genome-file /dev/zero -o " + quoted(dir_ / "v.cu"));
     EXPECT_EQ(run.status, 1) << run.output;
     EXPECT_NE(run.output.find("not a regular file"), std::string::npos) << run.output;
-    run = gi_tool("apply " + quoted(kernel_) + " --genome '' -o " + quoted(dir_));
+    run = test::run_gi_tool("apply " + quoted(kernel_) + " --genome '' -o " + quoted(dir_));
     EXPECT_EQ(run.status, 2) << run.output;
     EXPECT_NE(run.output.find("is a folder; give the file"), std::string::npos) << run.output;
 }
@@ -155,9 +154,9 @@ TEST_F(Hostile, Row7_ACaseFolderThatLostItsManifestIsAnErrorNotASkip) {
     write_test_case(tc, cases);
     const fs::path second = write_test_case(tc, cases);
     fs::create_directories(cases / "notes");  // not named like a case: not the recorder's
-    ASSERT_EQ(gi_tool("cases " + quoted(cases)).status, 0);
+    ASSERT_EQ(test::run_gi_tool("cases " + quoted(cases)).status, 0);
     fs::remove(second / "manifest.xml");
-    const ToolRun run = gi_tool("cases " + quoted(cases));
+    const ToolRun run = test::run_gi_tool("cases " + quoted(cases));
     EXPECT_EQ(run.status, 1) << run.output;
     EXPECT_NE(run.output.find(second.filename().string() + ": a recorded test case without its manifest.xml"),
               std::string::npos)
@@ -166,7 +165,7 @@ TEST_F(Hostile, Row7_ACaseFolderThatLostItsManifestIsAnErrorNotASkip) {
 
 TEST_F(Hostile, Row11_ACheckpointWithAnImpossibleGenerationIsDamage) {
     const fs::path out = dir_ / "run";
-    ASSERT_EQ(gi_tool(evolve(kernel_, out)).status, 0);
+    ASSERT_EQ(test::run_gi_tool(evolve(kernel_, out)).status, 0);
     std::string checkpoint = slurp(out / "checkpoint.xml");
     const auto at = checkpoint.find("next-generation=\"3\"");
     ASSERT_NE(at, std::string::npos) << checkpoint;
@@ -174,7 +173,7 @@ TEST_F(Hostile, Row11_ACheckpointWithAnImpossibleGenerationIsDamage) {
         std::string damaged = checkpoint;
         damaged.replace(at, 19, std::string("next-generation=\"") + value + "\"");
         write_file_atomically(out / "checkpoint.xml", damaged);
-        const ToolRun run = gi_tool(evolve(kernel_, out, "--generations 60 --resume"));
+        const ToolRun run = test::run_gi_tool(evolve(kernel_, out, "--generations 60 --resume"));
         EXPECT_EQ(run.status, 1) << value << "\n" << run.output;
         EXPECT_NE(run.output.find("checkpoint.xml"), std::string::npos) << run.output;
         EXPECT_NE(run.output.find("--restart"), std::string::npos) << run.output;
@@ -183,9 +182,9 @@ TEST_F(Hostile, Row11_ACheckpointWithAnImpossibleGenerationIsDamage) {
 
 TEST_F(Hostile, Row12_ResumingARunWhoseDatabaseWasDeletedIsRefused) {
     const fs::path out = dir_ / "run";
-    ASSERT_EQ(gi_tool(evolve(kernel_, out)).status, 0);
+    ASSERT_EQ(test::run_gi_tool(evolve(kernel_, out)).status, 0);
     fs::remove(out / "history.sqlite");
-    const ToolRun run = gi_tool(evolve(kernel_, out, "--generations 5 --resume"));
+    const ToolRun run = test::run_gi_tool(evolve(kernel_, out, "--generations 5 --resume"));
     EXPECT_EQ(run.status, 2) << run.output;
     EXPECT_NE(run.output.find("history.sqlite is missing"), std::string::npos) << run.output;
     EXPECT_FALSE(fs::exists(out / "history.sqlite")) << "a partial database was made";
@@ -193,7 +192,7 @@ TEST_F(Hostile, Row12_ResumingARunWhoseDatabaseWasDeletedIsRefused) {
 
 TEST_F(Hostile, Row14_AKernelThatIsADeviceIsRefusedAtOnce) {
     const auto start = std::chrono::steady_clock::now();
-    const ToolRun run = gi_tool("grammar /dev/urandom");
+    const ToolRun run = test::run_gi_tool("grammar /dev/urandom");
     EXPECT_EQ(run.status, 1) << run.output;
     EXPECT_NE(run.output.find("/dev/urandom: is not a regular file"), std::string::npos) << run.output;
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
@@ -202,28 +201,28 @@ TEST_F(Hostile, Row14_AKernelThatIsADeviceIsRefusedAtOnce) {
 TEST_F(Hostile, Row16_MessagesSurviveNulBytesHugeNamesAndWrongSyntax) {
     const fs::path nul = dir_ / "nul.genome";
     std::ofstream(nul, std::ios::binary) << std::string("BLOCK=32\0<x>", 12);
-    ToolRun run = gi_tool("apply " + quoted(kernel_) + " --genome-file " + quoted(nul) + " -o " + quoted(dir_ / "v.cu"));
+    ToolRun run = test::run_gi_tool("apply " + quoted(kernel_) + " --genome-file " + quoted(nul) + " -o " + quoted(dir_ / "v.cu"));
     EXPECT_EQ(run.status, 1) << run.output;
     EXPECT_NE(run.output.find("control character \\x00"), std::string::npos) << run.output;
 
     const fs::path huge = dir_ / "huge.genome";
     std::ofstream(huge) << "<_" << std::string(5'000'000, 'a') << ">";
-    run = gi_tool("apply " + quoted(kernel_) + " --genome-file " + quoted(huge) + " -o " + quoted(dir_ / "v.cu"));
+    run = test::run_gi_tool("apply " + quoted(kernel_) + " --genome-file " + quoted(huge) + " -o " + quoted(dir_ / "v.cu"));
     EXPECT_EQ(run.status, 1);
     EXPECT_LT(run.output.size(), 2000u) << "a 5 MB rule name was echoed";
     EXPECT_NE(run.output.find("bytes in all"), std::string::npos) << run.output.substr(0, 2000);
 
-    run = gi_tool("cases verify " + quoted(dir_));
+    run = test::run_gi_tool("cases verify " + quoted(dir_));
     EXPECT_EQ(run.status, 2) << run.output;
     EXPECT_NE(run.output.find("write 'gi-tool cases DIR'"), std::string::npos) << run.output;
 }
 
 TEST_F(Hostile, Row16_AKilledWritersTemporaryFileIsCleanedUpByTheNextRun) {
     const fs::path out = dir_ / "run";
-    ASSERT_EQ(gi_tool(evolve(kernel_, out)).status, 0);
+    ASSERT_EQ(test::run_gi_tool(evolve(kernel_, out)).status, 0);
     std::ofstream(out / "run.xml.tmp4711") << "half a record";
     std::ofstream(out / "notes.tmp") << "the user's";  // not one of ours: kept
-    const ToolRun run = gi_tool(evolve(kernel_, out, "--generations 4 --resume"));
+    const ToolRun run = test::run_gi_tool(evolve(kernel_, out, "--generations 4 --resume"));
     ASSERT_EQ(run.status, 0) << run.output;
     EXPECT_FALSE(fs::exists(out / "run.xml.tmp4711"));
     EXPECT_TRUE(fs::exists(out / "notes.tmp"));
@@ -241,7 +240,7 @@ TEST_F(Hostile, Row15_EvolveMemoryStaysLinearInTheKernelsSize) {
         for (int k = 0; k < 3000; ++k) out << "    acc += x * " << k % 97 << ".5f; x = x * a + acc;\n";
         out << "    out[i] = acc;\n}\n";
     }
-    const ToolRun run = gi_tool("evolve " + quoted(big) + " --function big --evaluator fake --generations 2 "
+    const ToolRun run = test::run_gi_tool("evolve " + quoted(big) + " --function big --evaluator fake --generations 2 "
                                 "--population 20 --no-pre-tune --no-post-tune --no-minimise --quiet --out " +
                                 quoted(dir_ / "run"));
     ASSERT_EQ(run.status, 0) << run.output;

@@ -19,7 +19,7 @@
 namespace gi {
 namespace {
 
-const char* const kKernel =
+const char* const kDiffKernel =
     "#define BLOCK 64\n"                                              // 1
     "__global__ void k(float* out, const float* in, int n) {\n"       // 2
     "    int i = blockIdx.x * BLOCK + threadIdx.x;\n"                 // 3
@@ -33,12 +33,12 @@ Grammar grammar() {
     options.functions = {"k"};
     options.params = {parse_param_declaration("BLOCK=64,128", "--param")};
     options.flags = {parse_flag_declaration("-use_fast_math", "--flag")};
-    return build_grammar(make_source_file("k.cu", kKernel), options);
+    return build_grammar(make_source_file("k.cu", kDiffKernel), options);
 }
 
 TEST(ItemDiffs, EachItemAloneAsTheLinesItChanges) {
     const std::vector<ItemDiff> diffs =
-        item_diffs(parse_genome("BLOCK=128 restrict=1 use_fast_math=1 <_k.cu_5> <_k.cu_6>+<_k.cu_5>"), grammar(), kKernel);
+        item_diffs(parse_genome("BLOCK=128 restrict=1 use_fast_math=1 <_k.cu_5> <_k.cu_6>+<_k.cu_5>"), grammar(), kDiffKernel);
     ASSERT_EQ(diffs.size(), 5u);
     EXPECT_EQ(diffs[0].item, "BLOCK=128");
     ASSERT_EQ(diffs[0].hunks.size(), 1u);
@@ -65,7 +65,7 @@ TEST(ItemDiffs, ThePageShowsThemOrSaysHowToGetThem) {
     RunRecord record;
     record.final_genome = "BLOCK=128 <_k.cu_5>";
     SourceView view;
-    view.items = item_diffs(parse_genome(record.final_genome), grammar(), kKernel);
+    view.items = item_diffs(parse_genome(record.final_genome), grammar(), kDiffKernel);
     const std::string html = html_report(record, "run", view);
     EXPECT_NE(html.find("<span class=\"del\">- 1  #define BLOCK 64</span><span class=\"add\">+ #define BLOCK 128</span>"),
               std::string::npos);
@@ -83,7 +83,7 @@ TEST(ItemDiffs, TheCommandTakesTheKernelTheRunEvolved) {
     const fs::path dir = fs::temp_directory_path() / ("gi-report-source-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir / "run");
-    std::ofstream(dir / "k.cu") << kKernel;
+    std::ofstream(dir / "k.cu") << kDiffKernel;
     RunRecord record;
     record.final_genome = "BLOCK=128";
     record.settings.emplace_back("kernel-sha256", grammar().source_hash);

@@ -32,12 +32,6 @@ std::string kernel() { return std::string(GI_TEST_DATA_DIR) + "/search/small.cu"
 
 std::string kernel_options() { return kernel() + " --function scale --param BLOCK=32,64,128 --param ROWS=1..8"; }
 
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("gi-evolve-cli-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(dir);
-    return dir;
-}
-
 std::string record_without_wall(const fs::path& dir) {
     return std::regex_replace(read_text_file(dir / "run.xml"), std::regex("<wall [^>]*/>"), "");
 }
@@ -60,7 +54,7 @@ TEST(EvolveCommand, HelpShowsOptionsAndAnExample) {
 }
 
 TEST(EvolveCommand, BadInputsAreUsageErrorsThatSayWhatIsWrong) {
-    const fs::path dir = fresh_dir("bad");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-cli-bad");
     const std::string base = kernel_options() + " --out " + dir.string();
     const std::vector<std::pair<std::string, std::string>> cases{
         {base + " --evaluator fake --strategy annealing", "unknown strategy 'annealing'"},
@@ -101,7 +95,7 @@ TEST(EvolveCommand, BadInputsAreUsageErrorsThatSayWhatIsWrong) {
 // A build's .registration file carries --grid and --tolerance; every evaluator takes them, so the
 // file works as it is with the fake and compile-only evaluators too (issue 17).
 TEST(EvolveCommand, RegistrationOptionsAreAcceptedByEveryEvaluator) {
-    const fs::path dir = fresh_dir("registration");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-cli-registration");
     const ToolRun run = run_tool("evolve " + kernel_options() + " --block-size BLOCK --grid '(n + BLOCK - 1) / BLOCK' "
                                  "--tolerance exact --tolerance out:abs=1e-3 --evaluator fake --generations 1 "
                                  "--population 4 --out " + dir.string());
@@ -111,7 +105,7 @@ TEST(EvolveCommand, RegistrationOptionsAreAcceptedByEveryEvaluator) {
 }
 
 TEST(EvolveCommand, ASweepInPartsSaysWhichPart) {
-    const fs::path dir = fresh_dir("shard");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-cli-shard");
     const ToolRun run = run_tool("evolve " + kernel_options() + " --evaluator fake --generations 0 --tune-max 1000 "
                                  "--tune-shard 2/3 --no-post-tune --out " + dir.string());
     ASSERT_EQ(run.status, 0) << run.output;
@@ -122,7 +116,7 @@ TEST(EvolveCommand, ASweepInPartsSaysWhichPart) {
 }
 
 TEST(EvolveCommand, RefusesAnotherRunsCheckpointAndAnOccupiedDirectory) {
-    const fs::path dir = fresh_dir("foreign");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-cli-foreign");
     const std::string run_options = kernel_options() + " --evaluator fake --generations 1 --population 4 --out " + dir.string();
     ASSERT_EQ(run_tool("evolve " + run_options + " --seed 1 --quiet").status, 0);
     ToolRun run = run_tool("evolve " + run_options + " --seed 2 --resume");
@@ -140,7 +134,7 @@ TEST(EvolveCommand, RefusesAnotherRunsCheckpointAndAnOccupiedDirectory) {
 }
 
 TEST(EvolveCommand, ARunKilledWithSigkillResumesToTheSameResult) {
-    const fs::path whole = fresh_dir("whole"), killed = fresh_dir("killed");
+    const fs::path whole = test::fresh_temp_dir("gi-evolve-cli-whole"), killed = test::fresh_temp_dir("gi-evolve-cli-killed");
     const std::string common = kernel_options() + " --evaluator fake --fake seed=5 --generations 8 --population 8 "
                                                   "--seed 11 --quiet";
     const ToolRun reference = run_tool("evolve " + common + " --out " + whole.string());
@@ -183,7 +177,7 @@ TEST(EvolveCommand, ARunKilledWithSigkillResumesToTheSameResult) {
 }
 
 TEST(EvolveCommand, PrintsASummaryAndWritesTheOutputs) {
-    const fs::path dir = fresh_dir("summary");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-cli-summary");
     const ToolRun run = run_tool("evolve " + kernel_options() + " --evaluator fake --generations 3 --population 6 "
                                  "--seed 4 --out " + dir.string());
     ASSERT_EQ(run.status, 0) << run.output;
@@ -199,7 +193,7 @@ TEST(EvolveCommand, PrintsASummaryAndWritesTheOutputs) {
 // Issue 21: at a terminal (a build in Ninja's console pool) the generation lines update one line;
 // in a log each is a line of its own, with the elapsed time against the budget.
 TEST(EvolveCommand, GenerationLinesUpdateInPlaceOnlyAtATerminal) {
-    const fs::path dir = fresh_dir("terminal");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-cli-terminal");
     const std::string arguments = "evolve " + kernel_options() + " --evaluator fake --generations 3 --population 6 "
                                   "--time-limit 600 --seed 4 --out " + dir.string();
     const ToolRun plain = run_tool(arguments);
@@ -220,7 +214,7 @@ TEST(EvolveCommand, GenerationLinesUpdateInPlaceOnlyAtATerminal) {
 TEST(EvolveCommand, CompileOnlyReportsTheShareThatCompiles) {
     if (::access("/usr/local/cuda/bin/nvcc", X_OK) != 0 && std::system("command -v nvcc > /dev/null 2>&1") != 0)
         GTEST_SKIP() << "no nvcc: the compile-only evaluator needs the CUDA toolkit";
-    const fs::path dir = fresh_dir("compile-only");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-cli-compile-only");
     const ToolRun run = run_tool("evolve " + kernel_options() + " --evaluator compile-only --arch sm_90 --generations 1 "
                                  "--population 3 --seed 4 --no-pre-tune --no-post-tune --out " + dir.string());
     ASSERT_EQ(run.status, 0) << run.output;

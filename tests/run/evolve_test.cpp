@@ -8,6 +8,7 @@
 #include <fstream>
 #include <regex>
 
+#include "../support/gi_tool_run.hpp"
 #include "evaluate/fake_evaluator.hpp"
 #include "util/atomic_file.hpp"
 #include "run/checkpoint.hpp"
@@ -21,12 +22,6 @@ namespace {
 namespace fs = std::filesystem;
 
 // A fresh directory per test under the system's temp folder.
-fs::path fresh_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("gi-evolve-test-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(dir);
-    return dir;
-}
-
 // A landscape with a known optimum: BLOCK=128 (x0.6), deleting _k.cu_12 (x0.7) and the if
 // condition of line 20 replaced by line 21's (x0.9); everything else neutral, some edits harmful.
 FakeLandscapeOptions known_landscape() {
@@ -73,7 +68,7 @@ void expect_same_run(const RunRecord& a, const RunRecord& b) {
 TEST(Evolve, FindsTheKnownOptimumOfASmallLandscapeAndMinimisesIt) {
     const Grammar grammar = testing::small_grammar();
     FakeEvaluator fake(grammar, known_landscape());
-    const fs::path dir = fresh_dir("optimum");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-optimum");
     const RunRecord record = evolve(grammar, fake, small_options(), dir, OutMode::Fresh);
     const double optimum = 1 / (0.6 * 0.7 * 0.9);
     ASSERT_TRUE(record.best.found);
@@ -116,7 +111,7 @@ TEST(Evolve, FindsTheKnownOptimumOfASmallLandscapeAndMinimisesIt) {
 TEST(Evolve, PreTuningStartsTheSearchFromTheBestParameters) {
     const Grammar grammar = testing::small_grammar();
     FakeEvaluator fake(grammar, known_landscape());
-    const fs::path dir = fresh_dir("pretune");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-pretune");
     EvolveOptions options = small_options();
     options.pre_tune = true;
     options.generations = 2;
@@ -140,7 +135,7 @@ TEST(Evolve, PreTuningStartsTheSearchFromTheBestParameters) {
 TEST(Evolve, StartsFromAGivenGenome) {
     const Grammar grammar = testing::small_grammar();
     FakeEvaluator fake(grammar, known_landscape());
-    const fs::path dir = fresh_dir("start");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-start");
     EvolveOptions options = small_options();
     options.generations = 2;
     options.start_genome = "<_k.cu_12> BLOCK=128";
@@ -176,7 +171,7 @@ TEST(Evolve, TheSummarySaysWhatNothingBeat) {
     EvolveOptions options = small_options();
     options.generations = 1;
     options.post_tune = false;
-    const fs::path dir = fresh_dir("nothing-beat");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-nothing-beat");
     RunRecord record = evolve(grammar, slower, options, dir, OutMode::Fresh);
     EXPECT_NE(run_summary(record).find("none (no variant beat the original kernel)"), std::string::npos) << run_summary(record);
     options.start_genome = "BLOCK=128";
@@ -205,7 +200,7 @@ TEST(Evolve, EachGenerationSaysWhereItsTimeWent) {
     std::vector<std::string> lines;
     EvolveHooks hooks;
     hooks.progress = [&](const std::string& line) { lines.push_back(line); };
-    const fs::path dir = fresh_dir("time-split");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-time-split");
     evolve(grammar, evaluator, options, dir, OutMode::Fresh, hooks);
     int generations = 0;
     for (const std::string& line : lines) {
@@ -221,7 +216,7 @@ TEST(Evolve, EachGenerationSaysWhereItsTimeWent) {
 TEST(Evolve, AStartGenomeTheGrammarDoesNotHaveIsAnErrorNamingIt) {
     const Grammar grammar = testing::small_grammar();
     FakeEvaluator fake(grammar, known_landscape());
-    const fs::path dir = fresh_dir("bad-start");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-bad-start");
     EvolveOptions options = small_options();
     options.start_genome = "BLOCK=7";
     try {
@@ -241,7 +236,7 @@ TEST(Evolve, SameSeedSameRunDifferentSeedDifferentRun) {
     EvolveOptions options = small_options();
     options.generations = 4;
     FakeEvaluator f1(grammar, landscape), f2(grammar, landscape), f3(grammar, landscape);
-    const fs::path d1 = fresh_dir("det1"), d2 = fresh_dir("det2"), d3 = fresh_dir("det3");
+    const fs::path d1 = test::fresh_temp_dir("gi-evolve-test-det1"), d2 = test::fresh_temp_dir("gi-evolve-test-det2"), d3 = test::fresh_temp_dir("gi-evolve-test-det3");
     const RunRecord a = evolve(grammar, f1, options, d1, OutMode::Fresh);
     const RunRecord b = evolve(grammar, f2, options, d2, OutMode::Fresh);
     options.seed = 43;
@@ -260,7 +255,7 @@ TEST(Evolve, ARunStoppedAfterAGenerationAndResumedEqualsAnUninterruptedOne) {
     EvolveOptions options = small_options();
     options.generations = 6;
     options.pre_tune = true;
-    const fs::path whole = fresh_dir("whole"), parts = fresh_dir("parts");
+    const fs::path whole = test::fresh_temp_dir("gi-evolve-test-whole"), parts = test::fresh_temp_dir("gi-evolve-test-parts");
     FakeEvaluator f1(grammar, landscape);
     const RunRecord expected = evolve(grammar, f1, options, whole, OutMode::Fresh);
 
@@ -290,7 +285,7 @@ TEST(Evolve, AnEvaluatorDyingMidGenerationLosesOnlyThatGeneration) {
     EvolveOptions options = small_options();
     options.generations = 5;
     options.post_tune = false;
-    const fs::path whole = fresh_dir("die-whole"), parts = fresh_dir("die-parts");
+    const fs::path whole = test::fresh_temp_dir("gi-evolve-test-die-whole"), parts = test::fresh_temp_dir("gi-evolve-test-die-parts");
     // Calls per generation vary (a new best is confirmed on the other cases), so count them.
     int calls_after_three = -1;
     EvolveHooks count;
@@ -342,7 +337,7 @@ TEST(Evolve, AWinnerWrongOnAnotherTrainingCaseIsNotTheBest) {
     options.generations = 6;
     options.minimise = false;
     options.post_tune = false;
-    const fs::path dir = fresh_dir("wrong-elsewhere");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-wrong-elsewhere");
     const RunRecord record = evolve(grammar, evaluator, options, dir, OutMode::Fresh);
     // BLOCK=32 wins every generation evaluated on case 0 (3.3x) and is the search's best; it is
     // refused after the search, and the correct BLOCK=128 (1.7x) is the best.
@@ -367,7 +362,7 @@ TEST(Evolve, ResumingAFinishedRunChangesNothing) {
     FakeEvaluator fake(grammar, known_landscape());
     EvolveOptions options = small_options();
     options.generations = 2;
-    const fs::path dir = fresh_dir("finished");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-finished");
     const RunRecord first = evolve(grammar, fake, options, dir, OutMode::Fresh);
     const long long calls = fake.calls();
     const RunRecord again = evolve(grammar, fake, options, dir, OutMode::Resume);
@@ -381,7 +376,7 @@ TEST(Evolve, ResumeRefusesAnotherRunsCheckpoint) {
     FakeEvaluator fake(grammar, known_landscape());
     EvolveOptions options = small_options();
     options.generations = 1;
-    const fs::path dir = fresh_dir("foreign");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-foreign");
     evolve(grammar, fake, options, dir, OutMode::Fresh);
 
     auto resume_error = [&](const Grammar& g, Evaluator& e, const EvolveOptions& o) -> std::string {
@@ -423,7 +418,7 @@ TEST(Evolve, OutputDirectoryRules) {
     FakeEvaluator fake(grammar, known_landscape());
     EvolveOptions options = small_options();
     options.generations = 1;
-    const fs::path dir = fresh_dir("outdir");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-outdir");
     EXPECT_THROW(evolve(grammar, fake, options, dir, OutMode::Resume), UsageError);  // nothing to resume
     evolve(grammar, fake, options, dir, OutMode::Fresh);
     EXPECT_THROW(evolve(grammar, fake, options, dir, OutMode::Fresh), UsageError);  // would overwrite
@@ -449,7 +444,7 @@ TEST(Evolve, AWallTimeBudgetStopsAfterTheGenerationInProgress) {
     EvolveHooks hooks;
     hooks.clock = [&now] { return now; };
     hooks.after_checkpoint = [&now](int) { now += 10; };  // each generation "takes" 10 s
-    const fs::path dir = fresh_dir("timelimit");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-timelimit");
     const RunRecord record = evolve(grammar, fake, options, dir, OutMode::Fresh, hooks);
     EXPECT_EQ(record.generations.size(), 3u);  // starts at 0, 10 and 20 s; not at 30
     EXPECT_EQ(record.stop_reason, "time limit");
@@ -470,7 +465,7 @@ TEST(Evolve, WithoutTimingsNothingIsAcceptedAndTheRecordSaysWhatCompiled) {
     EvolveOptions options = small_options();
     options.generations = 2;
     options.pre_tune = true;
-    const fs::path dir = fresh_dir("untimed");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-untimed");
     const RunRecord record = evolve(grammar, compile_only, options, dir, OutMode::Fresh);
     EXPECT_FALSE(record.best.found);
     EXPECT_FALSE(record.pre_tune.ran);
@@ -506,7 +501,7 @@ TEST(Evolve, TheSummaryRateCountsTuningAndMinimisationToo) {
 TEST(Evolve, BadOptionsAreUsageErrors) {
     const Grammar grammar = testing::small_grammar();
     FakeEvaluator fake(grammar, known_landscape());
-    const fs::path dir = fresh_dir("bad");
+    const fs::path dir = test::fresh_temp_dir("gi-evolve-test-bad");
     auto expect_usage = [&](EvolveOptions options, const std::string& mention) {
         try {
             evolve(grammar, fake, options, dir, OutMode::Fresh);

@@ -62,7 +62,7 @@ TEST(CacheRunResult, TakesTheGenomeTimingsAndValidation) {
     EXPECT_TRUE(r.provenance.validated());
 }
 
-std::string error_of(const std::filesystem::path& dir, const RunWaivers& waivers = {}) {
+std::string run_error_of(const std::filesystem::path& dir, const RunWaivers& waivers = {}) {
     try {
         read_run_result(dir, waivers);
     } catch (const Error& e) {
@@ -77,7 +77,7 @@ TEST(CacheRunResult, ARunWithoutValidationIsRefusedUnlessWaived) {
     run.final_check = {};
     run.final_check.note = "every training case was used in search and no held-out cases were given";
     write_run(dir.path(), run, "BLOCK_W=32");
-    const std::string error = error_of(dir.path());
+    const std::string error = run_error_of(dir.path());
     EXPECT_NE(error.find("run.xml: the run's final genome was not validated on inputs its search never saw (every "
                          "training case was used in search and no held-out cases were given)"),
               std::string::npos)
@@ -99,13 +99,13 @@ TEST(CacheRunResult, AnUnfinishedRunIsRefusedUnlessWaived) {
     run.stop_reason.clear();
     run.finished = false;
     write_run(dir.path(), run, "BLOCK_W=32");
-    const std::string error = error_of(dir.path());
+    const std::string error = run_error_of(dir.path());
     EXPECT_NE(error.find("the run did not finish"), std::string::npos) << error;
     EXPECT_NE(error.find("gi-tool evolve --resume --out"), std::string::npos) << error;
     EXPECT_NE(error.find("--allow-unfinished"), std::string::npos) << error;
     // Waiving one is not waiving the other: unfinished also means unvalidated.
-    EXPECT_NE(error_of(dir.path(), {.unfinished = true}).find("not validated"), std::string::npos);
-    EXPECT_NE(error_of(dir.path(), {.unvalidated = true}).find("did not finish"), std::string::npos);
+    EXPECT_NE(run_error_of(dir.path(), {.unfinished = true}).find("not validated"), std::string::npos);
+    EXPECT_NE(run_error_of(dir.path(), {.unvalidated = true}).find("did not finish"), std::string::npos);
     const RunResult r = read_run_result(dir.path(), {.unvalidated = true, .unfinished = true});
     EXPECT_NE(r.provenance.waiver.find("--allow-unfinished: the run stopped before its final checks"), std::string::npos)
         << r.provenance.waiver;
@@ -117,7 +117,7 @@ TEST(CacheRunResult, AnEmptyGenomeNeedsNoValidation) {
     RunRecord run = finished_run();
     run.final_check = {};
     write_run(dir.path(), run, "");
-    EXPECT_EQ(error_of(dir.path()), "");
+    EXPECT_EQ(run_error_of(dir.path()), "");
 }
 
 TEST(CacheRunResult, AFailedFinalCheckCannotBeCached) {
@@ -143,7 +143,7 @@ TEST(CacheRunResult, MissingGenomeOrBrokenRecordIsAnError) {
     EXPECT_THROW(read_run_result(dir.path()), Error);
     std::filesystem::remove(dir.path() / "run.xml");
     // The genome alone is not enough: nothing would say it was ever checked.
-    EXPECT_NE(error_of(dir.path(), {.unvalidated = true, .unfinished = true}).find("the run folder has no run record"),
+    EXPECT_NE(run_error_of(dir.path(), {.unvalidated = true, .unfinished = true}).find("the run folder has no run record"),
               std::string::npos);
 }
 

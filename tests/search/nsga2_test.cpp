@@ -101,7 +101,7 @@ TEST(Nsga2Sort, BinaryTournamentPrefersTheBetter) {
     EXPECT_THROW(binary_tournament({}, rng), Error);
 }
 
-Edit del(const std::string& target) { return {Edit::Op::Delete, target, ""}; }
+using testing::del;
 
 TEST(Nsga2Sort, MessyCrossoverShufflesBothEditListsIntoTwoChildren) {
     const std::vector<Edit> a{del("_k.cu_1"), del("_k.cu_2"), del("_k.cu_3")};

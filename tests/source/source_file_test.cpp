@@ -12,7 +12,7 @@ namespace {
 
 std::string masked(const std::string& text) { return mask_comments_and_strings(make_source_file("m.cu", text)); }
 
-std::string error_of(const std::string& text) {
+std::string source_error_of(const std::string& text) {
     try {
         masked(text);
     } catch (const Error& e) {
@@ -90,19 +90,19 @@ TEST(Mask, ErrorDirectiveTextMayHoldApostrophes) {
 }
 
 TEST(Mask, UnterminatedBlockCommentNamesItsLine) {
-    const std::string message = error_of("a;\nb; /* never closed\nc;\n");
+    const std::string message = source_error_of("a;\nb; /* never closed\nc;\n");
     EXPECT_NE(message.find("m.cu:2:"), std::string::npos) << message;
     EXPECT_NE(message.find("block comment"), std::string::npos) << message;
 }
 
 TEST(Mask, UnterminatedStringAndCharacterLiterals) {
-    std::string message = error_of("a;\ns = \"abc;\nt;\n");
+    std::string message = source_error_of("a;\ns = \"abc;\nt;\n");
     EXPECT_NE(message.find("m.cu:2:"), std::string::npos) << message;
     EXPECT_NE(message.find("string literal"), std::string::npos) << message;
-    message = error_of("c = 'x;\n");
+    message = source_error_of("c = 'x;\n");
     EXPECT_NE(message.find("m.cu:1:"), std::string::npos) << message;
     EXPECT_NE(message.find("character literal"), std::string::npos) << message;
-    message = error_of("r = R\"(abc\n");
+    message = source_error_of("r = R\"(abc\n");
     EXPECT_NE(message.find("raw string"), std::string::npos) << message;
 }
 

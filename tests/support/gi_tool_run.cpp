@@ -1,8 +1,10 @@
 #include "gi_tool_run.hpp"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -31,6 +33,12 @@ std::string file_text(const std::filesystem::path& path) {
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+std::filesystem::path fresh_temp_dir(const std::string& name) {
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    return dir;
 }
 
 }  // namespace gi::test

@@ -23,4 +23,8 @@ ProcessResult gi_tool(std::vector<std::string> arguments);
 // A file's whole content ("" when it cannot be read).
 std::string file_text(const std::filesystem::path& path);
 
+// An empty folder's path under the temporary directory, `name` and this process's id in its name
+// (removed first if a run before left it).
+std::filesystem::path fresh_temp_dir(const std::string& name);
+
 }  // namespace gi::test

@@ -64,7 +64,7 @@ std::string slurp(const fs::path& path) {
     return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-std::string error_of(const fs::path& folder, CaseLoad load = CaseLoad::Data) {
+std::string case_error_of(const fs::path& folder, CaseLoad load = CaseLoad::Data) {
     try {
         read_test_case(folder, load);
     } catch (const Error& e) {
@@ -138,7 +138,7 @@ TEST(TestCaseIo, ListingIgnoresRecordingsInProgress) {
 
 TEST(TestCaseIo, MissingFolderIsAClearError) {
     EXPECT_THROW(list_test_cases("/nonexistent/gi-cases"), Error);
-    const std::string message = error_of("/nonexistent/gi-cases/k-0000");
+    const std::string message = case_error_of("/nonexistent/gi-cases/k-0000");
     EXPECT_NE(message.find("manifest.xml"), std::string::npos) << message;
 }
 
@@ -157,7 +157,7 @@ TEST(TestCaseIo, TruncatedBlobNamesTheFile) {
     TempDir dir;
     const fs::path folder = write_test_case(sample_case(), dir.path());
     overwrite(folder / "buffer1.after.bin", "abc");
-    const std::string message = error_of(folder);
+    const std::string message = case_error_of(folder);
     EXPECT_NE(message.find("buffer1.after.bin"), std::string::npos) << message;
     EXPECT_NE(message.find("truncated"), std::string::npos) << message;
 }
@@ -166,7 +166,7 @@ TEST(TestCaseIo, CorruptBlobNamesTheFile) {
     TempDir dir;
     const fs::path folder = write_test_case(sample_case(), dir.path());
     overwrite(folder / "buffer0.before.bin", std::string(16, 'x'));
-    const std::string message = error_of(folder);
+    const std::string message = case_error_of(folder);
     EXPECT_NE(message.find("buffer0.before.bin"), std::string::npos) << message;
     EXPECT_NE(message.find("corrupt"), std::string::npos) << message;
 }
@@ -175,7 +175,7 @@ TEST(TestCaseIo, MissingBlobNamesTheFile) {
     TempDir dir;
     const fs::path folder = write_test_case(sample_case(), dir.path());
     fs::remove(folder / "buffer0.before.bin");
-    const std::string message = error_of(folder);
+    const std::string message = case_error_of(folder);
     EXPECT_NE(message.find("buffer0.before.bin"), std::string::npos) << message;
     EXPECT_NE(message.find("missing"), std::string::npos) << message;
 }
@@ -195,7 +195,7 @@ TEST_P(MalformedManifest, IsAClearError) {
     ASSERT_NE(at, std::string::npos) << GetParam().from << " not in\n" << text;
     text.replace(at, GetParam().from.size(), GetParam().to);
     overwrite(folder / "manifest.xml", text);
-    const std::string message = error_of(folder, CaseLoad::Data);
+    const std::string message = case_error_of(folder, CaseLoad::Data);
     EXPECT_NE(message.find("manifest.xml"), std::string::npos) << message;
     EXPECT_NE(message.find(GetParam().expected), std::string::npos) << message;
 }
@@ -321,7 +321,7 @@ TEST(TestCaseIo, EmbeddedPointersThatDoNotHoldAreRefusedWhenWrittenAndRead) {
         ASSERT_NE(at, std::string::npos) << edits[i].first << " not in\n" << text;
         text.replace(at, edits[i].first.size(), edits[i].second);
         overwrite(folder / "manifest.xml", text);
-        const std::string message = error_of(folder);
+        const std::string message = case_error_of(folder);
         EXPECT_NE(message.find("manifest.xml:"), std::string::npos) << message;
         EXPECT_NE(message.find(expected[i]), std::string::npos) << message;
     }

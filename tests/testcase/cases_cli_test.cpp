@@ -14,7 +14,6 @@ namespace fs = std::filesystem;
 
 using test::ToolRun;
 
-ToolRun gi_tool(const std::string& arguments) { return test::run_gi_tool(arguments); }
 
 class CasesCli : public ::testing::Test {
 protected:
@@ -54,17 +53,17 @@ protected:
 };
 
 TEST_F(CasesCli, VerifiesAndChecksGeometry) {
-    ToolRun r = gi_tool("cases " + dir_.string());
+    ToolRun r = test::run_gi_tool("cases " + dir_.string());
     EXPECT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("1 case(s) verified"), std::string::npos) << r.output;
-    r = gi_tool("cases " + dir_.string() + " --kernel " + (dir_ / "k.cu").string() +
+    r = test::run_gi_tool("cases " + dir_.string() + " --kernel " + (dir_ / "k.cu").string() +
                 " --function k --param BLOCK_W=32,64 --block BLOCK_W --grid 'ceil(n/BLOCK_W)'");
     EXPECT_EQ(r.status, 0) << r.output;
     EXPECT_NE(r.output.find("reproduces every recorded launch"), std::string::npos) << r.output;
 }
 
 TEST_F(CasesCli, GeometryMismatchShowsBoth) {
-    const ToolRun r = gi_tool("cases " + dir_.string() + " --kernel " + (dir_ / "k.cu").string() +
+    const ToolRun r = test::run_gi_tool("cases " + dir_.string() + " --kernel " + (dir_ / "k.cu").string() +
                           " --function k --param BLOCK_W=32,64 --block BLOCK_W --grid 'ceil(n/32)'");
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_NE(r.output.find("declared: grid ceil(n/32) = 10,1,1"), std::string::npos) << r.output;
@@ -73,17 +72,17 @@ TEST_F(CasesCli, GeometryMismatchShowsBoth) {
 
 TEST_F(CasesCli, CorruptCaseNamesTheFile) {
     std::ofstream(folder_ / "buffer0.after.bin", std::ios::binary) << "12345678";
-    const ToolRun r = gi_tool("cases " + dir_.string());
+    const ToolRun r = test::run_gi_tool("cases " + dir_.string());
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_NE(r.output.find("buffer0.after.bin"), std::string::npos) << r.output;
 }
 
 TEST_F(CasesCli, UsageErrors) {
-    EXPECT_EQ(gi_tool("cases").status, 2);
-    EXPECT_EQ(gi_tool("cases " + dir_.string() + " --grid 1").status, 2);
-    EXPECT_EQ(gi_tool("cases " + dir_.string() + " --kernel x.cu --grid 'ceil('").status, 2);
-    EXPECT_EQ(gi_tool("cases /nonexistent/dir").status, 1);
-    EXPECT_EQ(gi_tool("cases --help").status, 0);
+    EXPECT_EQ(test::run_gi_tool("cases").status, 2);
+    EXPECT_EQ(test::run_gi_tool("cases " + dir_.string() + " --grid 1").status, 2);
+    EXPECT_EQ(test::run_gi_tool("cases " + dir_.string() + " --kernel x.cu --grid 'ceil('").status, 2);
+    EXPECT_EQ(test::run_gi_tool("cases /nonexistent/dir").status, 1);
+    EXPECT_EQ(test::run_gi_tool("cases --help").status, 0);
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 namespace gi {
 namespace {
 
-std::string error_of(const std::filesystem::path& path, std::uintmax_t limit) {
+std::string read_error_of(const std::filesystem::path& path, std::uintmax_t limit) {
     try {
         read_input_file(path, limit, "kernel source");
     } catch (const Error& e) {
@@ -44,19 +44,19 @@ TEST_F(FileRead, ReadsAPlainFileExactly) {
 TEST_F(FileRead, RefusesAFileOverTheLimitNamingSizeAndLimit) {
     const auto path = dir / "big.cu";
     std::ofstream(path, std::ios::binary) << std::string(101, 'x');
-    const std::string message = error_of(path, 100);
+    const std::string message = read_error_of(path, 100);
     EXPECT_NE(message.find("big.cu"), std::string::npos) << message;
     EXPECT_NE(message.find("101 bytes"), std::string::npos) << message;
     EXPECT_NE(message.find("100"), std::string::npos) << message;
 }
 
 TEST_F(FileRead, RefusesFoldersMissingFilesAndDevices) {
-    EXPECT_NE(error_of(dir, 100).find("is a folder"), std::string::npos) << error_of(dir, 100);
-    EXPECT_NE(error_of(dir / "missing.cu", 100).find("missing.cu: cannot read"), std::string::npos);
+    EXPECT_NE(read_error_of(dir, 100).find("is a folder"), std::string::npos) << read_error_of(dir, 100);
+    EXPECT_NE(read_error_of(dir / "missing.cu", 100).find("missing.cu: cannot read"), std::string::npos);
     if (std::filesystem::exists("/dev/urandom")) {
         // A device never ends: refused at once instead of read until memory runs out.
         const auto start = std::chrono::steady_clock::now();
-        const std::string message = error_of("/dev/urandom", 100);
+        const std::string message = read_error_of("/dev/urandom", 100);
         EXPECT_NE(message.find("not a regular file"), std::string::npos) << message;
         EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
     }

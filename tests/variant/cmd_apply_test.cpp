@@ -9,20 +9,19 @@
 namespace gi {
 namespace {
 
-const std::string kKernel = std::string(GI_TEST_DATA_DIR) + "/variant/scale.cu";
+const std::string kApplyKernelPath = std::string(GI_TEST_DATA_DIR) + "/variant/scale.cu";
 
 ProcessResult tool(std::vector<std::string> args) { return test::gi_tool(std::move(args)); }
 
-std::string read(const std::filesystem::path& path) { return test::file_text(path); }
 
 TEST(CmdApply, WritesTheVariantAndPrintsItsCompileOptions) {
     TemporaryDirectory dir("gi-test");
     const std::string out = (dir.path() / "v.cu").string();
-    const ProcessResult r = tool({"apply", kKernel, "--param", "BLOCK=64,128,256", "--flag", "-use_fast_math",
+    const ProcessResult r = tool({"apply", kApplyKernelPath, "--param", "BLOCK=64,128,256", "--flag", "-use_fast_math",
                                   "--genome", "BLOCK=256 use_fast_math=1 <_scale.cu_11>", "-o", out});
     ASSERT_TRUE(r.succeeded()) << r.err;
     EXPECT_NE(r.out.find("compile options: -use_fast_math"), std::string::npos) << r.out;
-    const std::string variant = read(out);
+    const std::string variant = test::file_text(out);
     EXPECT_EQ(variant.rfind("// gi-optimize variant: BLOCK=256 use_fast_math=1 <_scale.cu_11>\n", 0), 0u);
     EXPECT_NE(variant.find("#define BLOCK 256\n"), std::string::npos);
     EXPECT_EQ(variant.find("__syncthreads();"), std::string::npos);
@@ -32,20 +31,20 @@ TEST(CmdApply, WritesTheVariantAndPrintsItsCompileOptions) {
 TEST(CmdApply, EmptyGenomeFromAFileReproducesTheKernel) {
     TemporaryDirectory dir("gi-test");
     std::ofstream(dir.path() / "g.txt") << "\n";
-    const ProcessResult r = tool({"apply", kKernel, "--genome-file", (dir.path() / "g.txt").string(), "--out", "-"});
+    const ProcessResult r = tool({"apply", kApplyKernelPath, "--genome-file", (dir.path() / "g.txt").string(), "--out", "-"});
     ASSERT_TRUE(r.succeeded()) << r.err;
-    EXPECT_EQ(r.out, "// gi-optimize variant: \n" + read(kKernel));
+    EXPECT_EQ(r.out, "// gi-optimize variant: \n" + test::file_text(kApplyKernelPath));
     EXPECT_NE(r.err.find("compile options: (none)"), std::string::npos) << r.err;
 }
 
 TEST(CmdApply, ReportsSkippedEditsOnStderr) {
-    const ProcessResult r = tool({"apply", kKernel, "--genome", "<_scale.cu_11> <_scale.cu_11><_scale.cu_13>", "-o", "-"});
+    const ProcessResult r = tool({"apply", kApplyKernelPath, "--genome", "<_scale.cu_11> <_scale.cu_11><_scale.cu_13>", "-o", "-"});
     ASSERT_TRUE(r.succeeded()) << r.err;
     EXPECT_NE(r.err.find("skipped edit <_scale.cu_11><_scale.cu_13>"), std::string::npos) << r.err;
 }
 
 TEST(CmdApply, InvalidGenomeListsEveryProblemAndFails) {
-    const ProcessResult r = tool({"apply", kKernel, "--genome", "ROWS=3 <_scale.cu_99> <_scale.cu_10><_scale.cu_14>", "-o", "-"});
+    const ProcessResult r = tool({"apply", kApplyKernelPath, "--genome", "ROWS=3 <_scale.cu_99> <_scale.cu_10><_scale.cu_14>", "-o", "-"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("3 problems"), std::string::npos) << r.err;
     EXPECT_NE(r.err.find("ROWS=3"), std::string::npos) << r.err;
@@ -55,19 +54,19 @@ TEST(CmdApply, InvalidGenomeListsEveryProblemAndFails) {
 }
 
 TEST(CmdApply, MalformedGenomeTextFails) {
-    const ProcessResult r = tool({"apply", kKernel, "--genome", "<_scale.cu_11", "-o", "-"});
+    const ProcessResult r = tool({"apply", kApplyKernelPath, "--genome", "<_scale.cu_11", "-o", "-"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("unterminated"), std::string::npos) << r.err;
 }
 
 TEST(CmdApply, UsageErrors) {
-    EXPECT_EQ(tool({"apply", kKernel, "-o", "-"}).exit_code, 2) << "no genome";
-    EXPECT_EQ(tool({"apply", kKernel, "--genome", "", "--genome-file", "g", "-o", "-"}).exit_code, 2) << "both";
-    EXPECT_EQ(tool({"apply", kKernel, "--genome", ""}).exit_code, 2) << "no output";
+    EXPECT_EQ(tool({"apply", kApplyKernelPath, "-o", "-"}).exit_code, 2) << "no genome";
+    EXPECT_EQ(tool({"apply", kApplyKernelPath, "--genome", "", "--genome-file", "g", "-o", "-"}).exit_code, 2) << "both";
+    EXPECT_EQ(tool({"apply", kApplyKernelPath, "--genome", ""}).exit_code, 2) << "no output";
     EXPECT_EQ(tool({"apply", "--genome", "", "-o", "-"}).exit_code, 2) << "no kernel";
-    EXPECT_EQ(tool({"apply", kKernel, "--genome", "", "-o", "-", "--bogus"}).exit_code, 2);
-    EXPECT_EQ(tool({"apply", kKernel, "--genome-file", "/nonexistent/g.txt", "-o", "-"}).exit_code, 1);
-    EXPECT_EQ(tool({"apply", kKernel, "--genome", "", "-o", "/nonexistent/dir/v.cu"}).exit_code, 1);
+    EXPECT_EQ(tool({"apply", kApplyKernelPath, "--genome", "", "-o", "-", "--bogus"}).exit_code, 2);
+    EXPECT_EQ(tool({"apply", kApplyKernelPath, "--genome-file", "/nonexistent/g.txt", "-o", "-"}).exit_code, 1);
+    EXPECT_EQ(tool({"apply", kApplyKernelPath, "--genome", "", "-o", "/nonexistent/dir/v.cu"}).exit_code, 1);
 }
 
 TEST(CmdApply, HelpHasAnExample) {
