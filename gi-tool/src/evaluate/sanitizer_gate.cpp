@@ -280,8 +280,9 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
         });
     }
     // A racecheck batch waits for one of racecheck's few sessions (a quarter of them; more do not
-    // help, the GPU runs racecheck's launches one after another: bench/results/2026-11-26-h200-gate-sessions.md) and
-    // must not hold a place the memcheck-only batches need meanwhile: each gets a thread of its own.
+    // help, the GPU runs racecheck's launches one after another:
+    // bench/results/2026-11-26-h200-gate-sessions.md) and must not hold a place the memcheck-only
+    // batches need meanwhile: each gets a thread of its own.
     std::size_t slow = 0;
     if (context.sessions)
         for (const std::vector<std::size_t>& batch : batches)
