@@ -4,19 +4,30 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libtinyxml2-dev libboost-dev libboost-filesystem-dev
-          libgtest-dev libsqlite3-dev libcli11-dev ccache)
+          libgtest-dev libsqlite3-dev libcli11-dev)
+# Wanted, not needed: ccache makes the CMake scenarios compile each source once a run. A machine
+# that cannot install it runs them without.
+optional=(ccache)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
 
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
 if ((${#missing[@]})); then
     echo "gi-optimize: installing missing packages: ${missing[*]}"
-    sudo_cmd=()
-    if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
     "${sudo_cmd[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+for package in "${optional[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" && continue
+    echo "gi-optimize: installing $package (optional)"
+    if ! { "${sudo_cmd[@]}" apt-get update -qq &&
+           DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "$package" >/dev/null; }; then
+        echo "gi-optimize: note: could not install $package; going on without it"
+    fi
+done
 
 if ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
     echo "gi-optimize: nvcc found in /usr/local/cuda/bin (add it to PATH to use it outside these scripts)"
