@@ -3,8 +3,6 @@
 // gi_tests stands in for gi-worker (tests/support/fake_worker.cpp); compiles are real (NVRTC).
 #include <gtest/gtest.h>
 
-#include <sys/stat.h>
-
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -32,18 +30,6 @@ protected:
                                       log.string()};
         args.insert(args.end(), more.begin(), more.end());
         return test::gi_tool(args);
-    }
-
-    // A compute-sanitizer that passes every variant a process is given (a process per batch), saying
-    // what gi-worker says after running them; it logs one line per variant.
-    std::string fake_sanitizer() const {
-        const std::filesystem::path script = folder_.path() / "fake-sanitizer";
-        std::ofstream(script) << "#!/bin/sh\nfor a; do list=$a; done\n"
-                              << "while read -r line; do echo \"$2\" >> '" << (folder_.path() / "sanitized.log").string()
-                              << "'; done < \"$list\"\n"
-                              << "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
-        ::chmod(script.c_str(), 0755);
-        return script.string();
     }
 };
 
@@ -93,7 +79,7 @@ TEST_F(CudaBenchGenomes, ABadListIsAUsageErrorNamingTheLine) {
 TEST_F(CudaBenchGenomes, SanitizePutsTheCorrectVariantsThroughTheGateAsOneWave) {
     const std::filesystem::path log = folder_.path() / "verdicts.tsv";
     const ProcessResult r = bench("0\tBLOCK=256\n0\tBLOCK=1024\n", log,
-                                  {"--sanitize", "5", "--sanitizer", fake_sanitizer(), "--sanitize-sessions", "0"});
+                                  {"--sanitize", "5", "--sanitizer", passing_sanitizer(folder_.path() / "sanitized.log"), "--sanitize-sessions", "0"});
     ASSERT_TRUE(r.succeeded()) << r.err << r.out;
     EXPECT_NE(r.out.find("sanitizer gate: 2 correct variants (0 of them removed a barrier) checked as one wave on case 0 in "),
               std::string::npos)

@@ -36,17 +36,6 @@ protected:
                 with_block("1024")};
     }
 
-    // A compute-sanitizer that passes every program and logs one line per variant checked (the
-    // last argument is gi-worker's --variants list, one variant a line); it says what gi-worker
-    // says after running them, which the evaluator requires. Returns its path.
-    std::string fake_sanitizer() const {
-        const std::filesystem::path script = folder_.path() / "fake-sanitizer";
-        std::ofstream(script) << "#!/bin/sh\nfor a; do list=$a; done\n"
-                              << "while read -r line; do echo \"$2\" >> '" << sanitizer_log().string() << "'; done < \"$list\"\n"
-                              << "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
-        ::chmod(script.c_str(), 0755);
-        return script.string();
-    }
     std::filesystem::path sanitizer_log() const { return folder_.path() / "sanitizer.log"; }
 
     // Session mode (--log-file given): runs the fake worker, which logs a report for the 1024-thread
@@ -134,7 +123,7 @@ TEST_F(BinaryDuplicates, TheRunNotesSayWhereTheEvaluatorsTimeWent) {
 
 TEST_F(BinaryDuplicates, SanitizerVerdictsAreReusedForTheSameProgram) {
     CudaEvaluatorOptions o = options(0);
-    o.sanitizer = fake_sanitizer();
+    o.sanitizer = passing_sanitizer(sanitizer_log());
     o.sanitize_sessions = 0;  // a process per batch (the sessions' test is below)
     CudaEvaluator e(grammar_, o);
     const std::vector<Variant> variants = batch();
@@ -152,7 +141,7 @@ TEST_F(BinaryDuplicates, SanitizerVerdictsAreReusedForTheSameProgram) {
 
 TEST_F(BinaryDuplicates, RunBinaryDuplicatesSanitizesEveryProgramText) {
     CudaEvaluatorOptions o = options(0);
-    o.sanitizer = fake_sanitizer();
+    o.sanitizer = passing_sanitizer(sanitizer_log());
     o.reuse_binary_duplicates = false;
     o.sanitize_sessions = 0;  // a process per batch (the sessions' test is below)
     CudaEvaluator e(grammar_, o);

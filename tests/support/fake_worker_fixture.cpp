@@ -68,4 +68,13 @@ std::vector<FakeWorkerEvent> FakeWorkerEvaluatorTest::events() const {
     return out;
 }
 
+std::string FakeWorkerEvaluatorTest::passing_sanitizer(const std::filesystem::path& log) const {
+    const std::filesystem::path script = folder_.path() / "passing-sanitizer";
+    std::ofstream(script) << "#!/bin/sh\nfor a; do list=$a; done\n"
+                          << "while read -r line; do echo \"$2\" >> '" << log.string() << "'; done < \"$list\"\n"
+                          << "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
+    std::filesystem::permissions(script, std::filesystem::perms::owner_all, std::filesystem::perm_options::add);
+    return script.string();
+}
+
 }  // namespace gi::gpu_test

@@ -41,6 +41,10 @@ protected:
     CudaEvaluatorOptions options(int spare_workers) const;
     Variant with_block(const std::string& block) const;
     std::vector<FakeWorkerEvent> events() const;  // the log so far, in order
+    // A compute-sanitizer that passes every variant a process is given (a process per batch: the
+    // evaluator with sanitize_sessions 0), saying what gi-worker says after running them, which the
+    // evaluator requires. It writes its checker's name to `log`, one line per variant. Returns its path.
+    std::string passing_sanitizer(const std::filesystem::path& log) const;
 
     TempFolder folder_;
     std::filesystem::path kernel_, log_;  // log_: one line per fake-worker event, "<pid> <event> ..."

@@ -57,6 +57,7 @@ VariantBuilder::VariantBuilder(const CudaEvaluatorOptions& options, std::string 
 
 BuildStats VariantBuilder::stats() const {
     BuildStats s = stats_;
+    s.guard_options = fast_guard_builds() ? guard_extra_flags_.front() : "";
     if (nvrtc_processes_) s.nvrtc_processes = nvrtc_processes_->stats();
     return s;
 }
@@ -238,18 +239,13 @@ std::vector<std::string> VariantBuilder::flags_of(const Variant& v) const {
     return flags;
 }
 
-std::vector<std::string> VariantBuilder::original_flags() const {
-    std::vector<std::string> flags = options_.compile_options;
-    flags.insert(flags.end(), strict_flags_.begin(), strict_flags_.end());
-    return flags;
-}
+std::vector<std::string> VariantBuilder::original_flags() const { return flags_of(Variant{}); }
 
 // Which guards the guarded builds get, whether they compile fast and apart from the plain builds,
 // or optimised as those and in their module.
 void VariantBuilder::decide_guard_builds() {
     pairing_ = false;
     guard_extra_flags_.clear();
-    stats_.guard_options.clear();
     guards_ = HangGuards{options_.barrier_guard, options_.shared_guard};
     if (!options_.loop_guard) return;
     const std::vector<std::string> flags = original_flags();
@@ -277,7 +273,6 @@ bool VariantBuilder::decide_fast_guard_builds(const std::vector<std::string>& fl
         return false;
     }
     guard_extra_flags_ = {"-Ofc=" + level};
-    stats_.guard_options = guard_extra_flags_.front();
     return true;
 }
 
@@ -296,7 +291,6 @@ void VariantBuilder::use_optimised_guard_builds(const std::string& why) {
     std::cerr << "gi-tool: note: " << why << "; variants' guarded builds are optimised as their plain builds in this "
                  "run (slower compiles)\n";
     guard_extra_flags_.clear();
-    stats_.guard_options.clear();
     decide_pairing(original_flags());
 }
 
