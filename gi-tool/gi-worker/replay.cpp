@@ -406,9 +406,13 @@ std::string Replay::damage(bool everything) {
 }
 
 CUresult Replay::launch_once(CUfunction kernel, const LaunchShape& shape, const VariablePlaces& variables) {
-    restore(0, false);
-    if (CUresult r = launch_with(kernel, shape, 0, variables); r != CUDA_SUCCESS) return r;
+    if (CUresult r = start_once(kernel, shape, variables); r != CUDA_SUCCESS) return r;
     return cuStreamSynchronize(stream_);
+}
+
+CUresult Replay::start_once(CUfunction kernel, const LaunchShape& shape, const VariablePlaces& variables) {
+    restore(0, false);
+    return launch_with(kernel, shape, 0, variables);
 }
 
 std::vector<Bytes> Replay::download_writable(int copy) {

@@ -171,6 +171,9 @@ public:
 
     // One plain launch on working copy 0 (compute-sanitizer's run). Returns the launch result.
     CUresult launch_once(CUfunction kernel, const LaunchShape& shape, const VariablePlaces& variables = {});
+    // The same, queued on the replay's stream without waiting for it (side_by_side.hpp waits for
+    // several at once). Returns the launch's result.
+    CUresult start_once(CUfunction kernel, const LaunchShape& shape, const VariablePlaces& variables = {});
 
     // Where the last launch wrote into working copy 0's guard zones: "" when they all still hold
     // kGuardByte (or the replay has none), else each changed zone's buffer, side and bytes. A write

@@ -12,6 +12,7 @@
 #include "device_compare.hpp"
 #include "listed_variants.hpp"
 #include "replay.hpp"
+#include "side_by_side.hpp"
 #include "testcase/case_io.hpp"
 #include "util/hash.hpp"
 #include "variant/loop_guard.hpp"
@@ -99,6 +100,7 @@ public:
         auto start = std::chrono::steady_clock::now();
         if (!checked_case_ || checked_case_path_ != case_path || checked_case_->guard_bytes() != request.guard_bytes) {
             checked_case_.reset();
+            side_by_side_.reset();
             checked_case_ = std::make_unique<Replay>(read_test_case(case_path, CaseLoad::Data), std::vector<Tolerance>{}, 0, gpu_.stream,
                                                      nullptr, static_cast<std::size_t>(request.guard_bytes));
             checked_case_path_ = case_path;
@@ -122,6 +124,22 @@ public:
             checked.unload_ms = times.unload_ms;
             reply(to_message(checked));
         };
+        if (request.side_by_side > 1) {
+            if (!side_by_side_ || side_by_side_->case_path() != checked_case_->test_case().path)
+                side_by_side_ = std::make_unique<SideBySideLanes>(checked_case_->test_case());
+            const std::size_t lanes = side_by_side_->lanes_for(std::min<std::size_t>(request.side_by_side, variants.size()));
+            for (std::size_t from = 0; from < variants.size(); from += lanes) {
+                const std::size_t to = std::min(variants.size(), from + lanes);
+                const CUresult r = side_by_side_->run(variants, from, to, request.kernel, times);
+                if (r != CUDA_SUCCESS) {
+                    answer(from, "variants " + std::to_string(from + 1) + "-" + std::to_string(to) +
+                                     " (run side by side): a kernel failed: " + cuda_error_name(r));
+                    return false;
+                }
+            }
+            answer(variants.size());
+            return true;
+        }
         for (std::size_t k = 0; k < variants.size(); ++k) {
             const CUresult r = run_listed_variant(*checked_case_, variants[k], request.kernel, "", &times);
             const std::string which = "variant " + std::to_string(k + 1);
@@ -457,6 +475,7 @@ private:
     std::unique_ptr<DeviceCompare> device_compare_;  // null when its kernel could not be loaded
     std::string device_compare_error_;               // why, then
     std::unique_ptr<Replay> checked_case_;  // check-variants' case, kept while requests name it
+    std::unique_ptr<SideBySideLanes> side_by_side_;  // its lanes, for requests that run variants at once
     std::string checked_case_path_;
     int out_;
     std::map<int, std::unique_ptr<Replay>> slots_;

@@ -161,6 +161,14 @@ TEST(CudaOptions, RacecheckSessionsAreAQuarterUnlessGiven) {
     expect_refused({"--cases", "c", "--racecheck-sessions", "4", "--sanitize-sessions", "0"}, "--sanitize-sessions 0");
 }
 
+TEST(CudaOptions, SlowCheckersRunEightVariantsAtOnceUnlessGiven) {
+    EXPECT_EQ(parsed({"--cases", "c"}).sanitize_side_by_side, 8);
+    EXPECT_EQ(parsed({"--cases", "c", "--sanitize-side-by-side", "1"}).sanitize_side_by_side, 1);
+    expect_documented("--sanitize-side-by-side");
+    expect_refused({"--cases", "c", "--sanitize-side-by-side", "0"}, "--sanitize-side-by-side");
+    expect_refused({"--cases", "c", "--sanitize-side-by-side", "4", "--sanitize-sessions", "0"}, "--sanitize-sessions 0");
+}
+
 TEST(CudaOptions, BinaryDuplicatesGetTheFirstResultUnlessAskedToRun) {
     EXPECT_TRUE(parsed({"--cases", "c"}).reuse_binary_duplicates);
     EXPECT_FALSE(parsed({"--cases", "c", "--run-binary-duplicates"}).reuse_binary_duplicates);

@@ -336,6 +336,47 @@ TEST_F(GpuEvaluator, SessionsJudgeABatchAsProcessesOfTheirOwnDo) {
     EXPECT_EQ(verdicts[0], verdicts[1]);
 }
 
+// Issue 19: racecheck and synccheck sessions run the variants that removed a barrier side by side,
+// each on a stream and a copy of the case of its own; the verdicts are those of one variant a
+// request, for a racy variant among race-free ones (whose request then did not pass).
+TEST_F(GpuEvaluator, SideBySideChecksJudgeAsOneAtATimeDo) {
+    GI_REQUIRE_GPU();
+    const std::string barrier = rule_id(true);
+    ASSERT_FALSE(barrier.empty());
+    // Each thread reads its own element back: no barrier needed, no race.
+    auto race_free = [&](const char* factor) {
+        std::string text = kGpuKernel;
+        text.replace(text.find("    __syncthreads();\n"), 21, "");
+        text.replace(text.find("tile[(threadIdx.x + 1) % BLOCK]"), 31, "tile[threadIdx.x]");
+        text.replace(text.find("2.0f * tile"), 4, factor);
+        return raw_variant(text);
+    };
+    Genome racy;
+    racy.edits.push_back({Edit::Op::Delete, barrier, ""});
+    const std::vector<Variant> batch{race_free("2.0f"), race_free("3.0f"), make_variant(racy, grammar_), race_free("4.0f")};
+    std::vector<std::vector<EvalStatus>> verdicts;
+    for (int side_by_side : {8, 1}) {
+        CudaEvaluatorOptions o = options();
+        o.sanitize_sessions = 4;
+        o.sanitize_jobs = 1;
+        o.sanitize_side_by_side = side_by_side;
+        CudaEvaluator e(grammar_, o);
+        std::vector<EvalStatus> statuses;
+        for (const EvalResult& r : e.sanitize_many(batch, 0)) {
+            statuses.push_back(r.status);
+            if (r.status != EvalStatus::Ok) EXPECT_NE(r.detail.find("racecheck"), std::string::npos) << r.detail;
+        }
+        verdicts.push_back(statuses);
+        const SanitizerGateStats& gate = e.stats().gate;
+        // Racecheck's request of all four did not pass (the racy one); synccheck's of the other three did.
+        EXPECT_EQ(gate.side_by_side_requests, side_by_side > 1 ? 2 : 0);
+        EXPECT_EQ(gate.side_by_side_failed, side_by_side > 1 ? 1 : 0);
+        for (const std::string& note : e.run_notes()) std::cout << "side by side " << side_by_side << ": " << note << "\n";
+    }
+    EXPECT_EQ(verdicts[0], (std::vector<EvalStatus>{EvalStatus::Ok, EvalStatus::Ok, EvalStatus::SanitizerError, EvalStatus::Ok}));
+    EXPECT_EQ(verdicts[0], verdicts[1]);
+}
+
 // Issue 19: the gate's guard zones (gi-worker alone, before compute-sanitizer) judge a variant that
 // writes just past its output, or just before it; a clean variant passes them and memcheck.
 TEST_F(GpuEvaluator, GuardZonesJudgeWritesJustOutsideABuffer) {

@@ -59,5 +59,18 @@ TEST(SanitizerBatches, SlowCheckersGoAloneAndFirst) {
     EXPECT_EQ(sanitizer_batches(tools, 1, 8), (Batches{{0, 2, 4}, {1, 3, 5}}));
 }
 
+// Sessions that run a batch's racecheck variants side by side get them together, still first, at
+// most that many to a batch and split evenly.
+TEST(SanitizerBatches, SlowCheckersGoTogetherWhenASessionRunsThemAtOnce) {
+    const std::vector<std::vector<std::string>> tools{kMem, kAll, kMem, kAll, kMem, kAll};
+    EXPECT_EQ(sanitizer_batches(tools, 1, 8, "racecheck", 8), (Batches{{1, 3, 5}, {0, 2, 4}}));
+    EXPECT_EQ(sanitizer_batches(tools, 1, 8, "racecheck", 2), (Batches{{1}, {3, 5}, {0, 2, 4}}));
+    const std::vector<std::vector<std::string>> seven(7, kAll);
+    EXPECT_EQ(sanitizer_batches(seven, 8, 8, "racecheck", 3), (Batches{{0, 1}, {2, 3}, {4, 5, 6}}));
+    // Different checkers never share a batch.
+    const std::vector<std::string> race_only{"memcheck", "racecheck"};
+    EXPECT_EQ(sanitizer_batches({kAll, race_only, kAll}, 1, 8, "racecheck", 8), (Batches{{0, 2}, {1}}));
+}
+
 }  // namespace
 }  // namespace gi

@@ -113,6 +113,13 @@ int run_fake_replay() {
             // kernel that traps does.
             const bool silent = std::getenv("GI_FAKE_CHECK_FAILS_SILENTLY") != nullptr;
             const char* sanitizer_log = std::getenv("GI_FAKE_SANITIZER_LOG");
+            // GI_FAKE_REPORT_TOOL: only a session of that checker (GI_FAKE_SANITIZER_TOOL, set by
+            // the test's fake compute-sanitizer) reports on the 1024-thread launch.
+            const char* report_tool = std::getenv("GI_FAKE_REPORT_TOOL");
+            const char* session_tool = std::getenv("GI_FAKE_SANITIZER_TOOL");
+            if (report_tool && (!session_tool || std::string(report_tool) != session_tool)) report = false;
+            if (request.side_by_side > 1)
+                log("side-by-side", session_tool ? session_tool : "-", std::to_string(count) + ":" + std::to_string(request.side_by_side));
             if (report && sanitizer_log && !silent)
                 std::ofstream(sanitizer_log, std::ios::app) << "========= Invalid __global__ read of size 4 bytes\n";
             // Logged with the folder of its case (gate-cases or cases) and the variants it ran.

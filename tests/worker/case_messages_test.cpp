@@ -20,6 +20,15 @@ TEST(CaseMessages, EachRoundTripsEveryField) {
     EXPECT_EQ(check_variants_from(to_message(check)), check);
     const CheckVariants guarded{"/cases/small-0001", "k", "/tmp/list.tsv", 262144};
     EXPECT_EQ(check_variants_from(to_message(guarded)), guarded);
+    const CheckVariants together{"/cases/small-0001", "k", "/tmp/list.tsv", 0, 8};
+    EXPECT_EQ(check_variants_from(to_message(together)), together);
+    // Side by side with guard zones, or fewer than one at once, is no request the worker can serve.
+    Message both = to_message(together);
+    both.fields["guard-bytes"] = "4096";
+    EXPECT_THROW(check_variants_from(both), Error);
+    Message none = to_message(together);
+    none.fields["side-by-side"] = "0";
+    EXPECT_THROW(check_variants_from(none), Error);
     const Checked checked{2, "variant 3: the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS", 1.5, 2.25, 0.1, 3.125, 7.75};
     EXPECT_EQ(checked_from(to_message(checked)), checked);
     const Checked outside{0, "variant 1 wrote outside its buffers", 0, 1, 2, 3, 0,

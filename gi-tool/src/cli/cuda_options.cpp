@@ -107,6 +107,11 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
     integer("--racecheck-sessions", o.racecheck_sessions, 1, 64,
             "of those processes, how many may run racecheck (the slow checker: variants that removed a barrier) at once",
             "a quarter of --sanitize-sessions, at least one");
+    integer("--sanitize-side-by-side", o.sanitize_side_by_side, 1, 64,
+            "variants a racecheck or synccheck session runs at once, each on a stream and a copy of the gate's case of "
+            "its own: their instrumented launches share the GPU instead of queueing (1: one at a time). A request that "
+            "does not pass is checked again one variant at a time, so every verdict is a single variant's own",
+            "8");
     integer("--gate-guard-kib", o.gate_guard_kib, 0, 65536,
             "before compute-sanitizer, the gate runs each variant in gi-worker with guard zones of N KiB before and after "
             "every buffer; a variant that writes into them is rejected at once (memcheck's report of such a write takes "
@@ -145,6 +150,8 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
     if (app.given("--racecheck-sessions") && o.sanitize_shared_sessions)
         throw UsageError("--racecheck-sessions has no effect with --sanitize-shared-sessions (one pool for all checkers); "
                          "drop one of them");
+    if (app.given("--sanitize-side-by-side") && app.given("--sanitize-sessions") && o.sanitize_sessions == 0)
+        throw UsageError("--sanitize-side-by-side has no effect with --sanitize-sessions 0 (no long-lived processes); drop one of them");
     if (app.given("--racecheck-sessions") && app.given("--sanitize-sessions") && o.sanitize_sessions == 0)
         throw UsageError("--racecheck-sessions has no effect with --sanitize-sessions 0 (no long-lived processes); drop one of them");
     o.barrier_guard = o.loop_guard && !cuda.no_barrier_guard;

@@ -1153,9 +1153,13 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
             jobs.push_back({i, tools, dims_text(g.grid), dims_text(g.block), instance, code.cubin, base});
         }
         const std::size_t parallel = static_cast<std::size_t>(s.sanitize_parallel());
-        const SanitizeContext context{sanitizer, s.worker_program, s.slots[case_index].path.string(),
+        const SanitizeContext context{sanitizer,
+                                      s.worker_program,
+                                      s.slots[case_index].path.string(),
                                       s.slots[case_index].kernel,
-                                      std::to_string(s.slots[case_index].manifest.shared_bytes), s.sessions_for(sanitizer)};
+                                      std::to_string(s.slots[case_index].manifest.shared_bytes),
+                                      s.sessions_for(sanitizer),
+                                      static_cast<std::size_t>(std::max(1, s.options.sanitize_side_by_side))};
         const std::vector<EvalResult> checked = check_under_sanitizer(
             context, jobs, parallel, static_cast<std::size_t>(std::max(1, s.options.sanitize_batch)), s.stats.gate);
         for (std::size_t k = 0; k < jobs.size(); ++k) results[jobs[k].variant] = checked[k];

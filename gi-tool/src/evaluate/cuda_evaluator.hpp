@@ -88,6 +88,8 @@ struct CudaEvaluatorOptions {
                                             // waves, over all checkers (-1: as many as sanitize_jobs; 0: none)
     int racecheck_sessions = 0;             // of them, racecheck's (0: a quarter, at least one); racecheck is the
                                             // slow checker, on variants that removed a barrier
+    int sanitize_side_by_side = 8;          // with sessions: variants a racecheck or synccheck session runs at once,
+                                            // each on a stream and a copy of the case of its own (1: one at a time)
     int gate_guard_kib = 256;               // with sessions: the gate first runs each variant in gi-worker with
                                             // guard zones of this many KiB around its buffers, and one that
                                             // writes into them is judged without compute-sanitizer; 0 = off

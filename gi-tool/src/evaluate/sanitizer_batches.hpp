@@ -16,12 +16,14 @@ namespace gi {
 // variants of a group are spread evenly over ceil(group size / per-batch) batches. Order within a
 // batch follows the input; max_batch 1 gives one batch per variant.
 //
-// `slow_alone` (the gate has long-lived sessions): variants whose checkers include `slow_alone` each
-// get a batch of their own, placed first. A session checks a batch's variants one after another,
-// so batching them only queues them behind each other (racecheck: 0.4-1.5 s a stereo variant, issue
-// 19), and the longest checks should start first; the others are batched as above.
+// `slow` (the gate has long-lived sessions): variants whose checkers include `slow` are batched
+// apart and placed first, at most `slow_per_batch` to a batch (split evenly), so the longest checks
+// start first (racecheck: 0.4-1.5 s a stereo variant, issue 19). A session runs such a batch's
+// variants at once (CheckVariants::side_by_side) or, with `slow_per_batch` 1, alone: a session
+// checks a batch's variants one after another, and batched they would only queue. The others are
+// batched as above.
 std::vector<std::vector<std::size_t>> sanitizer_batches(const std::vector<std::vector<std::string>>& tools_of,
                                                         std::size_t processes, std::size_t max_batch,
-                                                        const std::string& slow_alone = "");
+                                                        const std::string& slow = "", std::size_t slow_per_batch = 1);
 
 }  // namespace gi

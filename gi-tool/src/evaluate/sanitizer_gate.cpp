@@ -25,6 +25,7 @@ namespace {
 // Counts of the long-lived sessions' work, shared by the threads of one sanitize_many call.
 struct SessionCounts {
     std::atomic<int> checks{0}, passed{0}, judged{0}, guard_judged{0};
+    std::atomic<int> side_by_side_requests{0}, side_by_side_variants{0}, side_by_side_failed{0};
     std::mutex mutex;
     std::string first_failure;  // why the first session check that did not pass did not
     std::map<std::string, double> seconds;  // wall seconds per checker, sessions and processes together
@@ -95,6 +96,33 @@ struct SessionOutcome {
     bool alone = false;         // Process: a session failed on it without a report; it runs alone
 };
 
+// Runs the `pending` members of `group` at once in one session of `tool` (SanitizeContext::
+// side_by_side): true when that request passed, so each of them passed `tool`. False when no
+// session could be had or the request did not pass; a report then names no variant, so the caller
+// checks each again one a request and judges nothing by this one.
+bool check_side_by_side(const SanitizeContext& c, const std::vector<const SanitizeJob*>& group,
+                        const std::vector<std::size_t>& pending, const std::string& tool, const fs::path& dir,
+                        SessionCounts& counts) {
+    std::unique_ptr<SanitizerSession> session = c.sessions->acquire(tool);
+    if (!session) return false;
+    std::vector<const SanitizeJob*> members;
+    for (std::size_t k : pending) members.push_back(group[k]);
+    const fs::path own = dir / ("side-by-side-" + tool);
+    fs::create_directories(own);
+    const auto [list, allowance] = write_variant_list(own, members, c.shared_bytes);
+    ++counts.checks;
+    ++counts.side_by_side_requests;
+    counts.side_by_side_variants += static_cast<int>(members.size());
+    const auto start = std::chrono::steady_clock::now();
+    const bool passed = session->check(c.case_path, c.kernel, list, members.size(), allowance, c.side_by_side);
+    const double took = seconds_since(start);
+    counts.add(tool, took, members.size());
+    counts.add_session(tool, took, *session);
+    if (!passed) ++counts.side_by_side_failed;
+    c.sessions->release(std::move(session));
+    return passed;
+}
+
 // Checks `group` in long-lived sessions, one checker after another, one variant a request, so a
 // report is the variant's own (every request before it in that session passed clean): that
 // variant is judged and the session ends; the variants after it go on in another. A variant a
@@ -125,6 +153,11 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
         for (std::size_t k = 0; k < group.size(); ++k)
             if (outcomes[k].kind == SessionOutcome::Kind::Process && !outcomes[k].alone && outcomes[k].tools_passed == t)
                 pending.push_back(k);
+        if (c.side_by_side > 1 && pending.size() > 1 && runs_side_by_side(tool) &&
+            check_side_by_side(c, group, pending, tool, dir.path(), counts)) {
+            for (std::size_t k : pending) ++outcomes[k].tools_passed;
+            continue;
+        }
         for (std::size_t next = 0; next < pending.size();) {
             Lease lease{*c.sessions, c.sessions->acquire(tool)};
             if (!lease.session && tool == kGuardZonesTool) {
@@ -259,6 +292,8 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
 
 }  // namespace
 
+bool runs_side_by_side(const std::string& tool) { return tool == "racecheck" || tool == "synccheck"; }
+
 std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, const std::vector<SanitizeJob>& jobs,
                                               std::size_t parallel, std::size_t max_batch, SanitizerGateStats& stats) {
     // Several at once: each is a separate process with its own CUDA context, mostly waiting on
@@ -268,7 +303,8 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
     std::vector<std::vector<std::string>> tools_of;
     for (const SanitizeJob& job : jobs) tools_of.push_back(job.tools);
     const std::vector<std::vector<std::size_t>> batches =
-        sanitizer_batches(tools_of, parallel, std::max<std::size_t>(1, max_batch), context.sessions ? "racecheck" : "");
+        sanitizer_batches(tools_of, parallel, std::max<std::size_t>(1, max_batch), context.sessions ? "racecheck" : "",
+                          context.side_by_side);
     std::vector<std::function<std::vector<EvalResult>()>> runs;
     std::atomic<int> batch_reruns{0};
     SessionCounts session_counts;
@@ -298,6 +334,9 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
     stats.session_passes += session_counts.passed;
     stats.session_judged += session_counts.judged;
     stats.guard_judged += session_counts.guard_judged;
+    stats.side_by_side_requests += session_counts.side_by_side_requests;
+    stats.side_by_side_variants += session_counts.side_by_side_variants;
+    stats.side_by_side_failed += session_counts.side_by_side_failed;
     if (stats.session_failure.empty()) stats.session_failure = session_counts.first_failure;
     for (const auto& [tool, s] : session_counts.seconds) stats.tool_seconds[tool] += s;
     for (const auto& [tool, n] : session_counts.variants) stats.tool_variants[tool] += n;
@@ -324,6 +363,10 @@ std::string SanitizerGateStats::note(int batch_size) const {
                 std::to_string(session_passes) + " variants passed and " + std::to_string(session_judged) +
                 " were judged by a report, one variant a request; the others ran in processes of their own";
         if (!session_failure.empty()) line += " (the first that did not pass there: " + session_failure + ")";
+        if (side_by_side_requests > 0)
+            line += "; " + std::to_string(side_by_side_requests) + " racecheck/synccheck requests ran " +
+                    std::to_string(side_by_side_variants) + " variants side by side (--sanitize-side-by-side), " +
+                    std::to_string(side_by_side_failed) + " of them did not pass and their variants were checked again one a request";
     }
     // Where the gate's time went, per checker: wall seconds of its checks (several run at once,
     // so they add up to more than the gate's own time) and the variants they ran.

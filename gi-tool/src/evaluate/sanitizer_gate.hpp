@@ -34,7 +34,14 @@ struct SanitizeJob {
 struct SanitizeContext {
     std::string sanitizer, worker, case_path, kernel, shared_bytes;
     SanitizerSessions* sessions = nullptr;  // long-lived processes, or none
+    // With sessions: how many variants a racecheck or synccheck session runs at once
+    // (--sanitize-side-by-side; 1: one a request, as memcheck's always are).
+    std::size_t side_by_side = 1;
 };
+
+// The checkers whose session requests may run several variants at once (SanitizeContext::side_by_side):
+// the slow ones, whose instrumented launches of a few blocks leave the GPU nearly idle.
+bool runs_side_by_side(const std::string& tool);
 
 // The gate's counters over a run.
 // Where a checker's session checks spent their time (seconds): waiting for a session's start-up,
@@ -70,6 +77,10 @@ struct SanitizerGateStats {
     long long sessions_replaced = 0; // of them, started in place of one a report ended
     long long sessions_evicted = 0; // idle ones ended to make room for another checker's (shared pool)
     long long session_waits = 0;    // checks that waited for a busy session of their checker
+    long long side_by_side_requests = 0;  // session requests that ran several variants at once
+    long long side_by_side_variants = 0;  // the variants they ran
+    long long side_by_side_failed = 0;    // of those requests, ones that did not pass: their variants were
+                                          // checked again one a request (a report names no variant)
     long binary_reuses = 0;         // verdicts taken from a program checked before (any text, same
                                     // module, launch and checkers), no sanitizer run
     std::string session_failure;    // why the first batch that did not pass in a session did not

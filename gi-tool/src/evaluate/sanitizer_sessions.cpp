@@ -75,7 +75,7 @@ SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::stri
 bool SanitizerSession::alive() const { return process_ && process_->running(); }
 
 bool SanitizerSession::check(const std::string& case_path, const std::string& kernel, const fs::path& list,
-                             std::size_t count, std::chrono::milliseconds timeout) {
+                             std::size_t count, std::chrono::milliseconds timeout, std::size_t side_by_side) {
     if (!alive()) {
         failure_ = "the session's compute-sanitizer is not running; its log ends: " + process_->log_tail(400);
         return false;
@@ -107,7 +107,9 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
         }
         startup_wait_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         const worker::Message reply =
-            process_->request(to_message(worker::CheckVariants{case_path, kernel, list.string(), guard_bytes_}), timeout);
+            process_->request(to_message(worker::CheckVariants{case_path, kernel, list.string(), guard_bytes_,
+                                                               guard_bytes_ > 0 ? 1 : std::max<std::size_t>(1, side_by_side)}),
+                              timeout);
         if (reply.type != "checked") {
             failure_ = "the worker answered '" + reply.type + "': " + reply.get("message");
         } else {

@@ -52,11 +52,12 @@ public:
                      const std::string& case_path = "", std::uint64_t guard_bytes = 0);
 
     // Runs the variants of `list` (gi-worker --variants lines, `count` of them) on the case, in
-    // turn: true only when every one ran and the sanitizer reported nothing meanwhile. After false
-    // the session is ended (alive() is false), except a guard-zones session whose worker found its
-    // own copies of the case intact after the variant's write (Checked::kept): it serves on.
+    // turn, or up to `side_by_side` of them at once (worker::CheckVariants): true only when every
+    // one ran and the sanitizer reported nothing meanwhile. After false the session is ended
+    // (alive() is false), except a guard-zones session whose worker found its own copies of the
+    // case intact after the variant's write (Checked::kept): it serves on.
     bool check(const std::string& case_path, const std::string& kernel, const std::filesystem::path& list,
-               std::size_t count, std::chrono::milliseconds timeout);
+               std::size_t count, std::chrono::milliseconds timeout, std::size_t side_by_side = 1);
 
     bool alive() const;
     const std::string& tool() const { return tool_; }

@@ -91,6 +91,7 @@ CaseLoaded case_loaded_from(const Message& m) {
 Message to_message(const CheckVariants& c) {
     Message m{"check-variants", {{"case", c.case_path}, {"kernel", c.kernel}, {"variants", c.variants_file}}, {}};
     if (c.guard_bytes > 0) m.fields["guard-bytes"] = std::to_string(c.guard_bytes);
+    if (c.side_by_side > 1) m.fields["side-by-side"] = std::to_string(c.side_by_side);
     return m;
 }
 
@@ -98,7 +99,13 @@ CheckVariants check_variants_from(const Message& m) {
     expect_type(m, "check-variants");
     const long long guard = m.integer("guard-bytes", 0);
     if (guard < 0) throw Error("check-variants: guard-bytes must not be negative (got " + m.get("guard-bytes") + ")");
-    return {m.get("case"), m.get("kernel"), m.get("variants"), static_cast<std::uint64_t>(guard)};
+    const long long side_by_side = m.integer("side-by-side", 1);
+    if (side_by_side < 1)
+        throw Error("check-variants: side-by-side must be at least 1 (got " + m.get("side-by-side") + ")");
+    if (side_by_side > 1 && guard > 0)
+        throw Error("check-variants: side-by-side runs are not checked by guard zones (got both)");
+    return {m.get("case"), m.get("kernel"), m.get("variants"), static_cast<std::uint64_t>(guard),
+            static_cast<std::uint64_t>(side_by_side)};
 }
 
 // The worker's times in a reply, declared once for the writer and the reader.

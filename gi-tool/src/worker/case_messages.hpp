@@ -60,6 +60,12 @@ struct CheckVariants {
     // variant that writes into them is reported in Checked::outside (the gate's first check, run
     // without compute-sanitizer).
     std::uint64_t guard_bytes = 0;
+    // Up to this many of the variants run at once, each on a stream and a copy of the case of its
+    // own (1: one after another). For racecheck and synccheck, whose instrumented launches of a
+    // few blocks leave the GPU nearly idle (issue 19: 8 launches 7.9 s one after another, 1.0 s
+    // at once, under racecheck on an H200). A report then names no variant: the caller checks
+    // them again one at a time. Not with guard zones, which are read after each variant.
+    std::uint64_t side_by_side = 1;
     bool operator==(const CheckVariants&) const = default;
 };
 Message to_message(const CheckVariants& check);

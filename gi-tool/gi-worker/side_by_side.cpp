@@ -1,0 +1,81 @@
+#include "side_by_side.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iterator>
+
+#include "cuda_driver.hpp"
+
+namespace gi::worker {
+
+SideBySideLanes::~SideBySideLanes() {
+    for (Lane& l : lanes_) {
+        l.replay.reset();  // its buffers, before the stream they were used on
+        if (l.stream) cuStreamDestroy(l.stream);
+    }
+}
+
+SideBySideLanes::Lane& SideBySideLanes::lane(std::size_t i) {
+    while (lanes_.size() <= i) {
+        Lane l;
+        check_cuda(cuStreamCreate(&l.stream, CU_STREAM_NON_BLOCKING), "creating a stream for a variant run side by side");
+        try {
+            l.replay = std::make_unique<Replay>(tc_, std::vector<Tolerance>{}, 0, l.stream);
+        } catch (...) {
+            cuStreamDestroy(l.stream);
+            throw;
+        }
+        lanes_.push_back(std::move(l));
+    }
+    return lanes_[i];
+}
+
+std::size_t SideBySideLanes::lanes_for(std::size_t wanted) {
+    if (wanted <= 1) return 1;
+    const std::size_t per_lane = std::max<std::size_t>(1, lane(0).replay->device_bytes());
+    return std::min<std::size_t>(wanted, 1 + kLaneBudget / per_lane);
+}
+
+CUresult SideBySideLanes::run(const std::vector<OnceVariant>& variants, std::size_t from, std::size_t to,
+                              const std::string& kernel_name, ListedRunTimes& times) {
+    using Clock = std::chrono::steady_clock;
+    struct Loaded {
+        CUmodule module = nullptr;
+        CUfunction kernel = nullptr;
+        VariablePlaces places;
+        LaunchShape shape;
+    };
+    std::vector<Loaded> loaded;
+    // Modules of a run that did not finish stay loaded: the worker ends after it, as after a
+    // failed launch one at a time.
+    auto start = Clock::now();
+    for (std::size_t k = from; k < to; ++k) {
+        const OnceVariant& v = variants[k];
+        std::ifstream in(v.cubin_path, std::ios::binary);
+        const std::string cubin((std::istreambuf_iterator<char>(in)), {});
+        if (cubin.empty()) throw Error(v.cubin_path + ": cannot read the compiled module");
+        Loaded l;
+        l.shape = shape_from(v.shape, tc_);
+        check_cuda(cuModuleLoadData(&l.module, cubin.data()), "loading the compiled module");
+        loaded.push_back(l);
+        loaded.back().kernel = find_kernel(l.module, v.kernel.empty() ? kernel_name : v.kernel);
+        loaded.back().places = variable_places(l.module, tc_);
+    }
+    times.load_ms += ms_since(start);
+    start = Clock::now();
+    CUresult result = CUDA_SUCCESS;
+    for (std::size_t i = 0; i < loaded.size() && result == CUDA_SUCCESS; ++i)
+        result = lane(i).replay->start_once(loaded[i].kernel, loaded[i].shape, loaded[i].places);
+    // Every lane's work, also after a launch that did not start: the others may be running.
+    const CUresult waited = cuCtxSynchronize();
+    if (result == CUDA_SUCCESS) result = waited;
+    times.launch_ms += ms_since(start);
+    start = Clock::now();
+    if (result == CUDA_SUCCESS)
+        for (const Loaded& l : loaded) check_cuda(cuModuleUnload(l.module), "unloading the compiled module");
+    times.unload_ms += ms_since(start);
+    return result;
+}
+
+}  // namespace gi::worker

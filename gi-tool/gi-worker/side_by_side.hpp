@@ -1,0 +1,54 @@
+#pragma once
+// Listed variants run at once, for check-variants' side_by_side (case_messages.hpp). Under
+// racecheck a launch of a few blocks takes most of a second and leaves the GPU nearly idle, and
+// the launches of one process on different streams run together where those of several processes
+// take turns (issue 19, bench/results/2026-11-27-h200-racecheck-side-by-side.md). Each variant
+// gets a lane: a stream and a replay of the case of its own, so no variant reads what another
+// wrote.
+#include <cuda.h>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "listed_variants.hpp"
+#include "replay.hpp"
+
+namespace gi::worker {
+
+class SideBySideLanes {
+public:
+    // Lanes for `tc` (copied into each), made as a request needs them.
+    explicit SideBySideLanes(TestCase tc) : tc_(std::move(tc)) {}
+    ~SideBySideLanes();
+    SideBySideLanes(const SideBySideLanes&) = delete;
+    SideBySideLanes& operator=(const SideBySideLanes&) = delete;
+
+    const std::string& case_path() const { return tc_.path; }
+
+    // How many of `wanted` variants may run at once: every lane holds the case several times over
+    // (pristine, poison images, working copies), so the lanes beyond the first share kLaneBudget.
+    std::size_t lanes_for(std::size_t wanted);
+
+    // Runs variants [from, to) at once (to - from <= lanes_for()), each once on its freshly
+    // restored case, and waits for all of them. Their modules are unloaded when every launch
+    // succeeded. Returns the first failure (a launch that did not start, or the wait's error)
+    // or CUDA_SUCCESS. Throws gi::Error for a module that cannot be read or has no such kernel.
+    CUresult run(const std::vector<OnceVariant>& variants, std::size_t from, std::size_t to, const std::string& kernel_name,
+                 ListedRunTimes& times);
+
+    static constexpr std::uint64_t kLaneBudget = 1ull << 30;
+
+private:
+    struct Lane {
+        CUstream stream = nullptr;
+        std::unique_ptr<Replay> replay;
+    };
+    Lane& lane(std::size_t i);
+
+    TestCase tc_;
+    std::vector<Lane> lanes_;
+};
+
+}  // namespace gi::worker
