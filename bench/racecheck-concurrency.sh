@@ -59,7 +59,8 @@ case_dir="$(ls -d "$work/case"/*/ | head -1)"
 nvcc -cubin -arch="sm_$arch" "$root/kernels/stereo/stereo.cu" -o "$work/stereo.cubin" || exit 1
 nvcc -O2 -arch="sm_$arch" "$root/bench/racecheck_streams.cu" -o "$work/racecheck_streams" || exit 1
 for n in 1 5 9; do for ((i = 0; i < n; ++i)); do printf '%s\t\t\t\n' "$work/stereo.cubin"; done >"$work/list-$n.txt"; done
-stereo() { "$worker" --once --case "$case_dir" --kernel stereo_kernel --variants "$@"; }
+# gi-worker on the stereo case, the list last (a command compute-sanitizer can start: no shell function).
+stereo=("$worker" --once --case "$case_dir" --kernel stereo_kernel --variants)
 
 "$sanitizer" --version >"$OUT/sanitizer-version.txt" 2>&1
 "$sanitizer" --help >"$OUT/sanitizer-help.txt" 2>&1
@@ -81,8 +82,7 @@ stereo_parallel() {  # label, then a prefix
     local label="$1"; shift
     for p in 1 4; do
         printf '%-34s %8s\n' "$label: stereo x5, $p process(es)" \
-            "$(seconds_parallel "$p" "$@" "$sanitizer" --tool racecheck --racecheck-detect-level error \
-                 "$worker" --once --case "$case_dir" --kernel stereo_kernel --variants "$work/list-5.txt")"
+            "$(seconds_parallel "$p" "$@" "$sanitizer" --tool racecheck --racecheck-detect-level error "${stereo[@]}" "$work/list-5.txt")"
     done
 }
 
@@ -99,18 +99,19 @@ for option in "${racecheck_options[@]}"; do
         --racecheck-report) variants+=("--racecheck-detect-level error --racecheck-report hazard") ;;
         --racecheck-num-hazards) variants+=("--racecheck-detect-level error --racecheck-num-hazards 256") ;;
         --racecheck-memcpy-async) variants+=("--racecheck-detect-level error --racecheck-memcpy-async no") ;;
-        --racecheck-indirect-barrier-dependency) variants+=("--racecheck-detect-level error --racecheck-indirect-barrier-dependency no") ;;
+        --racecheck-num-workers) variants+=("--racecheck-detect-level error --racecheck-num-workers 1"
+                                            "--racecheck-detect-level error --racecheck-num-workers 4") ;;
     esac
 done
 variants+=("--racecheck-detect-level error --kernel-name kns=stereo_kernel")
 for v in "${variants[@]}"; do
     # shellcheck disable=SC2086
-    one="$(seconds "$sanitizer" --tool racecheck $v stereo "$work/list-1.txt")"
+    one="$(seconds "$sanitizer" --tool racecheck $v "${stereo[@]}" "$work/list-1.txt")"
     # shellcheck disable=SC2086
-    nine="$(seconds "$sanitizer" --tool racecheck $v stereo "$work/list-9.txt")"
+    nine="$(seconds "$sanitizer" --tool racecheck $v "${stereo[@]}" "$work/list-9.txt")"
     printf '%-48s %8s %8s %12s\n' "$v" "$one" "$nine" "$(awk -v a="${one%%(*}" -v b="${nine%%(*}" 'BEGIN { printf "%.3f", (b - a) / 8 }')"
 done
-printf '%-48s %8s %8s\n' "(no sanitizer)" "$(seconds stereo "$work/list-1.txt")" "$(seconds stereo "$work/list-9.txt")"
+printf '%-48s %8s %8s\n' "(no sanitizer)" "$(seconds "${stereo[@]}" "$work/list-1.txt")" "$(seconds "${stereo[@]}" "$work/list-9.txt")"
 echo
 echo "== 2. racecheck_streams: 8 launches of $blocks blocks x $iterations iterations, wall seconds"
 synthetic "no MPS"
