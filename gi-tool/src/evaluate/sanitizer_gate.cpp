@@ -28,6 +28,7 @@ struct SessionCounts {
     std::atomic<int> side_by_side_requests{0}, side_by_side_variants{0}, side_by_side_failed{0};
     std::mutex mutex;
     std::string first_failure;  // why the first session check that did not pass did not
+    std::string first_side_by_side_failure;  // the same for the side-by-side requests
     std::map<std::string, double> seconds;  // wall seconds per checker, sessions and processes together
     std::map<std::string, long> variants;   // variants each checker ran
     std::map<std::string, SessionTimes> times;
@@ -118,7 +119,11 @@ bool check_side_by_side(const SanitizeContext& c, const std::vector<const Saniti
     const double took = seconds_since(start);
     counts.add(tool, took, members.size());
     counts.add_session(tool, took, *session);
-    if (!passed) ++counts.side_by_side_failed;
+    if (!passed) {
+        ++counts.side_by_side_failed;
+        std::lock_guard lock(counts.mutex);
+        if (counts.first_side_by_side_failure.empty()) counts.first_side_by_side_failure = tool + ": " + session->failure();
+    }
     c.sessions->release(std::move(session));
     return passed;
 }
@@ -338,6 +343,7 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
     stats.side_by_side_variants += session_counts.side_by_side_variants;
     stats.side_by_side_failed += session_counts.side_by_side_failed;
     if (stats.session_failure.empty()) stats.session_failure = session_counts.first_failure;
+    if (stats.side_by_side_failure.empty()) stats.side_by_side_failure = session_counts.first_side_by_side_failure;
     for (const auto& [tool, s] : session_counts.seconds) stats.tool_seconds[tool] += s;
     for (const auto& [tool, n] : session_counts.variants) stats.tool_variants[tool] += n;
     for (const auto& [tool, t] : session_counts.times) stats.session_times[tool] += t;
@@ -366,7 +372,8 @@ std::string SanitizerGateStats::note(int batch_size) const {
         if (side_by_side_requests > 0)
             line += "; " + std::to_string(side_by_side_requests) + " racecheck/synccheck requests ran " +
                     std::to_string(side_by_side_variants) + " variants side by side (--sanitize-side-by-side), " +
-                    std::to_string(side_by_side_failed) + " of them did not pass and their variants were checked again one a request";
+                    std::to_string(side_by_side_failed) + " of them did not pass and their variants were checked again one a request" +
+                    (side_by_side_failure.empty() ? std::string() : " (the first: " + side_by_side_failure + ")");
     }
     // Where the gate's time went, per checker: wall seconds of its checks (several run at once,
     // so they add up to more than the gate's own time) and the variants they ran.

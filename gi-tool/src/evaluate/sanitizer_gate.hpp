@@ -84,6 +84,7 @@ struct SanitizerGateStats {
     long binary_reuses = 0;         // verdicts taken from a program checked before (any text, same
                                     // module, launch and checkers), no sanitizer run
     std::string session_failure;    // why the first batch that did not pass in a session did not
+    std::string side_by_side_failure;  // why the first side-by-side request that did not pass did not
     std::map<std::string, double> tool_seconds;  // wall seconds of each checker's checks (they overlap)
     std::map<std::string, long> tool_variants;   // variant runs under each checker (reruns included)
     std::map<std::string, SessionTimes> session_times;  // each checker's session checks, by part
