@@ -8,6 +8,7 @@
 #   GI_CHECK_VARIANTS=300 bash bench/gpu-check.sh
 #   GI_CHECK_ONLY_BENCH=1 GI_CHECK_BENCH_OPTIONS="--timeout-margin-ms 50" bash bench/gpu-check.sh
 #   GI_CHECK_ONLY_TESTS=1 bash bench/gpu-check.sh   # the build and the GPU tests, then the summary
+#   GI_CHECK_GPU_FILTER="GpuEvaluator.*"           # (gtest filter of the GPU tests; default Gpu*)
 #                                           # (a short check of worker changes)
 #   GI_CHECK_BENCH_EXTRA="--no-loop-guard;--timeout-margin-ms 30" bash bench/gpu-check.sh
 #                                           # the benchmark again under each ';'-separated option set
@@ -63,7 +64,7 @@ if [[ "$only_bench" == 1 ]]; then
     row "tests" "skipped (GI_CHECK_ONLY_BENCH=1)"
 elif [[ -x "$build/tests/gi_tests" ]]; then
     # The GPU suites first (the point of this check), then everything else.
-    gpu_filter='Gpu*'
+    gpu_filter="${GI_CHECK_GPU_FILTER:-Gpu*}"
     (cd "$build/tests" && timeout 400 ./gi_tests --gtest_color=no --gtest_filter="$gpu_filter") >"$OUT/gpu-tests.log" 2>&1
     status=$?
     gpu_ok=$(grep -c '^\[       OK \]' "$OUT/gpu-tests.log")
