@@ -125,15 +125,16 @@ public:
             reply(to_message(checked));
         };
         if (request.side_by_side > 1) {
-            if (!side_by_side_ || side_by_side_->case_path() != checked_case_->test_case().path)
-                side_by_side_ = std::make_unique<SideBySideLanes>(checked_case_->test_case());
+            if (!side_by_side_ || side_by_side_->case_path() != case_path)
+                side_by_side_ = std::make_unique<SideBySideLanes>(case_path);
             const std::size_t lanes = side_by_side_->lanes_for(std::min<std::size_t>(request.side_by_side, variants.size()));
             for (std::size_t from = 0; from < variants.size(); from += lanes) {
                 const std::size_t to = std::min(variants.size(), from + lanes);
                 const CUresult r = side_by_side_->run(variants, from, to, request.kernel, times);
                 if (r != CUDA_SUCCESS) {
-                    answer(from, "variants " + std::to_string(from + 1) + "-" + std::to_string(to) +
-                                     " (run side by side): a kernel failed: " + cuda_error_name(r));
+                    std::string which = "variants " + std::to_string(from + 1);
+                    which += "-" + std::to_string(to);
+                    answer(from, which + " (run side by side): a kernel failed: " + cuda_error_name(r));
                     return false;
                 }
             }

@@ -6,8 +6,12 @@
 #include <iterator>
 
 #include "cuda_driver.hpp"
+#include "testcase/case_io.hpp"
 
 namespace gi::worker {
+
+SideBySideLanes::SideBySideLanes(const std::string& case_path)
+    : case_path_(case_path), tc_(read_test_case(case_path, CaseLoad::Data)) {}
 
 SideBySideLanes::~SideBySideLanes() {
     for (Lane& l : lanes_) {

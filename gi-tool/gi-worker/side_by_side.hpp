@@ -19,13 +19,14 @@ namespace gi::worker {
 
 class SideBySideLanes {
 public:
-    // Lanes for `tc` (copied into each), made as a request needs them.
-    explicit SideBySideLanes(TestCase tc) : tc_(std::move(tc)) {}
+    // Lanes for the case at `case_path`, read here (a Replay keeps no host copy of the case's
+    // inputs: it moves them into its own) and copied into each lane as a request needs it.
+    explicit SideBySideLanes(const std::string& case_path);
     ~SideBySideLanes();
     SideBySideLanes(const SideBySideLanes&) = delete;
     SideBySideLanes& operator=(const SideBySideLanes&) = delete;
 
-    const std::string& case_path() const { return tc_.path; }
+    const std::string& case_path() const { return case_path_; }
 
     // How many of `wanted` variants may run at once: every lane holds the case several times over
     // (pristine, poison images, working copies), so the lanes beyond the first share kLaneBudget.
@@ -47,6 +48,7 @@ private:
     };
     Lane& lane(std::size_t i);
 
+    std::string case_path_;
     TestCase tc_;
     std::vector<Lane> lanes_;
 };

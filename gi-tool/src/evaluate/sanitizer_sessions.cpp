@@ -131,7 +131,9 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     log_read_ += text.str().size();
     reported_.clear();
     if (const std::string report = sanitizer_log_report(text.str()); !report.empty()) {
-        failure_ = "it reported: " + report;
+        // The worker's own words too, where it failed first ("Target application returned an
+        // error" alone says nothing of why).
+        failure_ = "it reported: " + report + (failure_.empty() ? std::string() : " (the worker: " + failure_.substr(0, 300) + ")");
         reported_ = text.str();
     } else if (!checked_.outside.empty()) {
         failure_ = "it wrote outside its buffers: " + checked_.outside;
