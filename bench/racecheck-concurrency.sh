@@ -12,8 +12,13 @@
 #      and log folders under /tmp; stopped at the end), which lets kernels of several processes
 #      share the GPU's SMs instead of taking turns.
 #
+#   5. the stereo checks (9 modules) in one process, one after another or side by side (gi-worker
+#      --once --side-by-side 9, as a session's side-by-side request runs them), each with the
+#      driver's lazy and eager module loading (CUDA_MODULE_LOADING): where a check's time goes.
+#
 #   OUT=out/racecheck-concurrency bash bench/racecheck-concurrency.sh   # on the device: GPU, nvcc
 #   GI_BUILD reuses a build (bench/throughput.sh's: /tmp/gi-throughput-build).
+#   RACECHECK_SECTIONS="1 5" runs only those sections (default: all).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$root/out/racecheck-concurrency}"
@@ -35,6 +40,8 @@ sanitizer="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sa
 work=/tmp/gi-racecheck-concurrency
 rm -rf "$work" && mkdir -p "$work"
 log="$work/runs.log"
+sections=" ${RACECHECK_SECTIONS:-1 2 3 4 5} "
+section() { [[ "$sections" == *" $1 "* ]]; }
 
 # Wall seconds of a command (its output to runs.log); "(rc N)" after a failure.
 seconds() {
@@ -90,6 +97,7 @@ stereo_parallel() {  # label, then a prefix
 echo "racecheck side by side, $(date -u +%Y-%m-%dT%H:%MZ), commit ${GI_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}"
 echo "GPU: ${gpu:-none}; $(grep -m1 -i version "$OUT/sanitizer-version.txt")"
 echo "racecheck's options in --help: ${racecheck_options[*]}"
+if section 1; then
 echo
 echo "== 1. one stereo check under racecheck (gi-worker --once; 160 x 120 gate case), seconds"
 printf '%-48s %8s %8s %12s\n' options "1 copy" "9 copies" "per more"
@@ -112,12 +120,18 @@ for v in "${variants[@]}"; do
     printf '%-48s %8s %8s %12s\n' "$v" "$one" "$nine" "$(awk -v a="${one%%(*}" -v b="${nine%%(*}" 'BEGIN { printf "%.3f", (b - a) / 8 }')"
 done
 printf '%-48s %8s %8s\n' "(no sanitizer)" "$(seconds "${stereo[@]}" "$work/list-1.txt")" "$(seconds "${stereo[@]}" "$work/list-9.txt")"
+fi
+if section 2; then
 echo
 echo "== 2. racecheck_streams: 8 launches of $blocks blocks x $iterations iterations, wall seconds"
 synthetic "no MPS"
+fi
+if section 3; then
 echo
 echo "== 3. stereo checks in processes at once (each: start-up + 5 checks), wall seconds"
 stereo_parallel "no MPS"
+fi
+if section 4; then
 echo
 echo "== 4. the same as clients of a private MPS server"
 export CUDA_MPS_PIPE_DIRECTORY="$work/mps-pipe" CUDA_MPS_LOG_DIRECTORY="$work/mps-log"
@@ -133,6 +147,23 @@ else
     echo "nvidia-cuda-mps-control -d failed (see runs.log)"
 fi
 unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+fi
+if section 5; then
+echo
+echo "== 5. 9 stereo modules in one racecheck process: wall seconds (gi-worker's own split, ms)"
+for loading in LAZY EAGER; do
+    for mode in "one at a time" "side by side"; do
+        extra=(--print-times 1)
+        [[ "$mode" == "side by side" ]] && extra+=(--side-by-side 9)
+        for n in 1 9; do
+            wall="$(seconds env CUDA_MODULE_LOADING=$loading "$sanitizer" --tool racecheck --racecheck-detect-level error \
+                      "${stereo[@]}" "$work/list-$n.txt" "${extra[@]}")"
+            printf '%-6s %-14s %d modules %8s   %s\n' "$loading" "$mode" "$n" "$wall" \
+                "$(grep -o 'module loads.*' "$log" | tail -1)"
+        done
+    done
+done
+fi
 } 2>&1 | tee "$OUT/racecheck-concurrency.txt"
 grep -E 'ERROR|error|rc [0-9]' "$log" | head -20 >"$OUT/errors.txt"
 cp "$log" "$OUT/runs.log"

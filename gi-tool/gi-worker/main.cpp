@@ -7,8 +7,10 @@
 //   gi-worker --once --case DIR --cubin FILE --kernel NAME [--grid X,Y,Z --block X,Y,Z --shared N]
 //                                  run the kernel once on the case (under compute-sanitizer);
 //                                  exit 0 when it ran, 1 when it failed
-//   gi-worker --once --case DIR --variants LIST --kernel NAME
-//                                  the same for several variants in turn, in one process
+//   gi-worker --once --case DIR --variants LIST --kernel NAME [--side-by-side N] [--print-times 1]
+//                                  the same for several variants in turn, in one process, or N at
+//                                  once (side_by_side.hpp); --print-times: the load, launch and
+//                                  unload times on stderr
 #include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
@@ -25,6 +27,7 @@
 #include "listed_variants.hpp"
 #include "replay.hpp"
 #include "server.hpp"
+#include "side_by_side.hpp"
 #include "testcase/case_io.hpp"
 #include "worker/protocol.hpp"
 
@@ -98,10 +101,35 @@ int once(int argc, char** argv) {
             variants.push_back(std::move(v));
         }
         Gpu gpu = open_gpu();
+        if (opts.count("--side-by-side")) {
+            // Up to N at once, as a sanitizer session's side-by-side request runs them.
+            const long n = std::strtol(opts["--side-by-side"].c_str(), nullptr, 10);
+            if (n < 1) {
+                std::cerr << "gi-worker --once: --side-by-side needs a count of at least 1, got '" << opts["--side-by-side"] << "'\n";
+                return 2;
+            }
+            SideBySideLanes lanes(opts["--case"]);
+            const std::size_t at_once = lanes.lanes_for(std::min<std::size_t>(static_cast<std::size_t>(n), variants.size()));
+            ListedRunTimes times;
+            for (std::size_t from = 0; from < variants.size(); from += at_once) {
+                const std::size_t to = std::min(variants.size(), from + at_once);
+                if (const CUresult r = lanes.run(variants, from, to, opts["--kernel"], times); r != CUDA_SUCCESS) {
+                    std::cerr << "gi-worker: variants " << from + 1 << "-" << to << " (side by side): a kernel failed: "
+                              << cuda_error_name(r) << " (" << cuda_error_text(r) << ")\n";
+                    return 1;
+                }
+            }
+            std::cout << "gi-worker: ran " << variants.size() << " variant(s)" << std::endl;
+            if (opts.count("--print-times"))
+                std::cerr << "gi-worker: side by side, " << at_once << " at once: module loads " << times.load_ms << " ms, launches "
+                      << times.launch_ms << " ms, unloads " << times.unload_ms << " ms\n";
+            return 0;
+        }
         Replay replay(read_test_case(opts["--case"], CaseLoad::Data), {}, 0, gpu.stream);
+        ListedRunTimes times;
         for (std::size_t k = 0; k < variants.size(); ++k) {
             const std::string label = variants.size() > 1 ? "variant " + std::to_string(k + 1) + ": " : "";
-            const CUresult r = run_listed_variant(replay, variants[k], opts["--kernel"], label);
+            const CUresult r = run_listed_variant(replay, variants[k], opts["--kernel"], label, &times);
             if (r != CUDA_SUCCESS) {
                 std::cerr << "gi-worker: " << label << "the kernel failed: " << cuda_error_name(r) << " ("
                           << cuda_error_text(r) << ")\n";
@@ -110,6 +138,9 @@ int once(int argc, char** argv) {
         }
         // The caller counts this line: a batch that stopped early must not pass for a checked one.
         std::cout << "gi-worker: ran " << variants.size() << " variant(s)" << std::endl;
+        if (opts.count("--print-times"))
+            std::cerr << "gi-worker: one at a time: module loads " << times.load_ms << " ms, launches " << times.launch_ms
+                  << " ms, unloads " << times.unload_ms << " ms\n";
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "gi-worker: " << e.what() << "\n";
@@ -125,8 +156,9 @@ int main(int argc, char** argv) {
     if (argc > 1) {
         std::cerr << "usage: gi-worker            (serve gi-tool's requests on stdin/stdout)\n"
                      "       gi-worker --once --case DIR --cubin FILE --kernel NAME [--grid X,Y,Z] [--block X,Y,Z] [--shared N]\n"
-                     "       gi-worker --once --case DIR --variants LIST --kernel NAME   (LIST: CUBIN, GRID, BLOCK, SHARED\n"
-                     "                                  per line, tab-separated; each run in turn)\n";
+                     "       gi-worker --once --case DIR --variants LIST --kernel NAME [--side-by-side N] [--print-times 1]\n"
+                     "                                  (LIST: CUBIN, GRID, BLOCK, SHARED per line, tab-separated; each\n"
+                     "                                  run in turn, or N at once on streams of their own)\n";
         return std::strcmp(argv[1], "--help") == 0 ? 0 : 2;
     }
     return gi::worker::serve();
