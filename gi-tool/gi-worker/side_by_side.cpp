@@ -65,6 +65,13 @@ CUresult SideBySideLanes::run(const std::vector<OnceVariant>& variants, std::siz
         loaded.push_back(l);
         loaded.back().kernel = find_kernel(l.module, v.kernel.empty() ? kernel_name : v.kernel);
         loaded.back().places = variable_places(l.module, tc_);
+        // Loaded now, not at its first launch: under lazy loading (the driver's default) that
+        // launch waits for the kernels already running, which put the variants back one after
+        // another (racecheck, 9 stereo modules: 19.3 s of launches lazily, 2.4 s loaded first;
+        // bench/racecheck-concurrency.sh section 5, H200).
+#if CUDA_VERSION >= 12040  // cuFuncLoad's first toolkit; before it, lazily (correct, not side by side)
+        check_cuda(cuFuncLoad(loaded.back().kernel), "loading the kernel's code");
+#endif
     }
     times.load_ms += ms_since(start);
     start = Clock::now();
