@@ -15,6 +15,9 @@
 #   5. the stereo checks (9 modules) in one process, one after another or side by side (gi-worker
 #      --once --side-by-side 9, as a session's side-by-side request runs them), each with the
 #      driver's lazy and eager module loading (CUDA_MODULE_LOADING): where a check's time goes.
+#   6. as 5 (lazy loading) for 9 different modules (stereo.cu built with other STORE_*/USE_MUL24
+#      settings, the same 9-block launch), and for 9 copies of a 300-block launch (BLOCK_W 32,
+#      ROWS_PER_THREAD 2): do different programs, or a launch that fills the GPU, still overlap?
 #
 #   OUT=out/racecheck-concurrency bash bench/racecheck-concurrency.sh   # on the device: GPU, nvcc
 #   GI_BUILD reuses a build (bench/throughput.sh's: /tmp/gi-throughput-build).
@@ -40,7 +43,7 @@ sanitizer="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sa
 work=/tmp/gi-racecheck-concurrency
 rm -rf "$work" && mkdir -p "$work"
 log="$work/runs.log"
-sections=" ${RACECHECK_SECTIONS:-1 2 3 4 5} "
+sections=" ${RACECHECK_SECTIONS:-1 2 3 4 5 6} "
 section() { [[ "$sections" == *" $1 "* ]]; }
 
 # Wall seconds of a command (its output to runs.log); "(rc N)" after a failure.
@@ -161,6 +164,28 @@ for loading in LAZY EAGER; do
             printf '%-6s %-14s %d modules %8s   %s\n' "$loading" "$mode" "$n" "$wall" \
                 "$(grep -o 'module loads.*' "$log" | tail -1)"
         done
+    done
+done
+fi
+if section 6; then
+echo
+echo "== 6. 9 modules in one racecheck process, lazy loading: different programs; a 300-block launch"
+: >"$work/list-distinct.txt"
+for mul in 1 0; do for pixel in 0 1 2; do for ssd in 0 1; do
+    [[ $(grep -c . "$work/list-distinct.txt") -ge 9 ]] && break
+    cubin="$work/stereo-$mul$pixel$ssd.cubin"
+    nvcc -cubin -arch="sm_$arch" -DUSE_MUL24=$mul -DSTORE_DISPARITY_PIXEL=$pixel -DSTORE_MIN_SSD=$ssd \
+        "$root/kernels/stereo/stereo.cu" -o "$cubin" && printf '%s\t\t\t\n' "$cubin" >>"$work/list-distinct.txt"
+done; done; done
+nvcc -cubin -arch="sm_$arch" -DBLOCK_W=32 -DROWS_PER_THREAD=2 "$root/kernels/stereo/stereo.cu" -o "$work/stereo-wide.cubin"
+for ((i = 0; i < 9; ++i)); do printf '%s\t5,60,1\t32,1,1\t\n' "$work/stereo-wide.cubin"; done >"$work/list-wide.txt"
+echo "distinct modules: $(grep -c . "$work/list-distinct.txt") ($(md5sum "$work"/stereo-[01]*.cubin | cut -c1-32 | sort -u | wc -l) distinct files)"
+for list in distinct wide; do
+    for mode in "one at a time" "side by side"; do
+        extra=(--print-times 1)
+        [[ "$mode" == "side by side" ]] && extra+=(--side-by-side 9)
+        wall="$(seconds "$sanitizer" --tool racecheck --racecheck-detect-level error "${stereo[@]}" "$work/list-$list.txt" "${extra[@]}")"
+        printf '%-9s %-14s %8s   %s\n' "$list" "$mode" "$wall" "$(grep -o 'module loads.*' "$log" | tail -1)"
     done
 done
 fi
