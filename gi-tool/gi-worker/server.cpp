@@ -124,10 +124,13 @@ public:
             checked.unload_ms = times.unload_ms;
             reply(to_message(checked));
         };
-        if (request.side_by_side > 1) {
+        // Side by side where a second copy of the case fits the lanes' budget (a lane is sized
+        // as the checked case's replay); else one after another on that replay, as without.
+        const std::size_t lanes = SideBySideLanes::lanes_within_budget(
+            std::min<std::size_t>(request.side_by_side, variants.size()), checked_case_->device_bytes());
+        if (lanes > 1) {
             if (!side_by_side_ || side_by_side_->case_path() != case_path)
                 side_by_side_ = std::make_unique<SideBySideLanes>(case_path);
-            const std::size_t lanes = side_by_side_->lanes_for(std::min<std::size_t>(request.side_by_side, variants.size()));
             for (std::size_t from = 0; from < variants.size(); from += lanes) {
                 const std::size_t to = std::min(variants.size(), from + lanes);
                 const CUresult r = side_by_side_->run(variants, from, to, request.kernel, times);

@@ -35,10 +35,13 @@ SideBySideLanes::Lane& SideBySideLanes::lane(std::size_t i) {
     return lanes_[i];
 }
 
-std::size_t SideBySideLanes::lanes_for(std::size_t wanted) {
+std::size_t SideBySideLanes::lanes_within_budget(std::size_t wanted, std::size_t lane_bytes) {
     if (wanted <= 1) return 1;
-    const std::size_t per_lane = std::max<std::size_t>(1, lane(0).replay->device_bytes());
-    return std::min<std::size_t>(wanted, 1 + kLaneBudget / per_lane);
+    return std::min<std::size_t>(wanted, 1 + kLaneBudget / std::max<std::size_t>(1, lane_bytes));
+}
+
+std::size_t SideBySideLanes::lanes_for(std::size_t wanted) {
+    return wanted <= 1 ? 1 : lanes_within_budget(wanted, lane(0).replay->device_bytes());
 }
 
 CUresult SideBySideLanes::run(const std::vector<OnceVariant>& variants, std::size_t from, std::size_t to,

@@ -28,8 +28,11 @@ public:
 
     const std::string& case_path() const { return case_path_; }
 
-    // How many of `wanted` variants may run at once: every lane holds the case several times over
-    // (pristine, poison images, working copies), so the lanes beyond the first share kLaneBudget.
+    // How many of `wanted` variants may run at once when a lane takes `lane_bytes` of GPU memory:
+    // every lane holds the case several times over (pristine, poison images, working copies), so
+    // the lanes beyond the first share kLaneBudget. A case too large for a second lane gets 1.
+    static std::size_t lanes_within_budget(std::size_t wanted, std::size_t lane_bytes);
+    // The same with this case's lanes (the first is made to measure one).
     std::size_t lanes_for(std::size_t wanted);
 
     // Runs variants [from, to) at once (to - from <= lanes_for()), each once on its freshly
