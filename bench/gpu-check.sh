@@ -8,8 +8,8 @@
 #   GI_CHECK_VARIANTS=300 bash bench/gpu-check.sh
 #   GI_CHECK_ONLY_BENCH=1 GI_CHECK_BENCH_OPTIONS="--timeout-margin-ms 50" bash bench/gpu-check.sh
 #   GI_CHECK_ONLY_TESTS=1 bash bench/gpu-check.sh   # the build and the GPU tests, then the summary
-#   GI_CHECK_GPU_FILTER="GpuEvaluator.*"           # (gtest filter of the GPU tests; default Gpu*)
 #                                           # (a short check of worker changes)
+#   GI_CHECK_GPU_FILTER="GpuEvaluator.*" ...         # only these GPU tests (gtest filter; default Gpu*)
 #   GI_CHECK_BENCH_EXTRA="--no-loop-guard;--timeout-margin-ms 30" bash bench/gpu-check.sh
 #                                           # the benchmark again under each ';'-separated option set
 #                                           # build (no tests), record, cuda-bench with these options
