@@ -4,35 +4,23 @@
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <mutex>
 #include <random>
 #include <string>
-#include <system_error>
 #include <vector>
 
+#include "../support/gi_tool_run.hpp"
 #include "evaluate/evaluator.hpp"
 #include "history/history.hpp"
 
 namespace gi::test {
 
-// A fresh folder under the temporary directory, removed when the test program exits (a test reads
-// its folder until its end; they used to be left behind, a dozen a run).
+// A fresh folder under the temporary directory, removed when the test program exits.
 inline std::filesystem::path scratch_dir(const std::string& name) {
-    struct Made {
-        std::mutex mutex;
-        std::vector<std::filesystem::path> dirs;
-        ~Made() {
-            std::error_code ignored;
-            for (const std::filesystem::path& dir : dirs) std::filesystem::remove_all(dir, ignored);
-        }
-    };
-    static Made made;
     std::random_device device;
     const auto dir = std::filesystem::temp_directory_path() /
                      ("gi-history-" + name + "-" + std::to_string(device()) + std::to_string(device()));
     std::filesystem::create_directories(dir);
-    const std::lock_guard lock(made.mutex);
-    made.dirs.push_back(dir);
+    remove_at_exit(dir);
     return dir;
 }
 

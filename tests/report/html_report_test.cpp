@@ -31,11 +31,7 @@ int points_of(const std::string& html, const std::string& series) {
     return std::regex_search(html, m, re) ? std::stoi(m[1]) : -1;
 }
 
-fs::path run_dir(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("gi-report-test-" + std::to_string(::getpid()) + "-" + name);
-    fs::remove_all(dir);
-    return dir;
-}
+fs::path run_dir(const std::string& name) { return test::fresh_temp_dir("gi-report-test-" + name); }
 
 TEST(HtmlReport, ChartsHoldTheRunsGenerationsAndTheFinalGenomeIsExplained) {
     FakeLandscapeOptions landscape;

@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#include <system_error>
+#include <vector>
 
 namespace gi::test {
 
@@ -35,9 +38,24 @@ std::string file_text(const std::filesystem::path& path) {
     return text.str();
 }
 
+void remove_at_exit(const std::filesystem::path& path) {
+    struct Made {
+        std::mutex mutex;
+        std::vector<std::filesystem::path> paths;
+        ~Made() {
+            std::error_code ignored;
+            for (const std::filesystem::path& p : paths) std::filesystem::remove_all(p, ignored);
+        }
+    };
+    static Made made;
+    const std::lock_guard lock(made.mutex);
+    made.paths.push_back(path);
+}
+
 std::filesystem::path fresh_temp_dir(const std::string& name) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
+    remove_at_exit(dir);
     return dir;
 }
 

@@ -24,7 +24,11 @@ ProcessResult gi_tool(std::vector<std::string> arguments);
 std::string file_text(const std::filesystem::path& path);
 
 // An empty folder's path under the temporary directory, `name` and this process's id in its name
-// (removed first if a run before left it).
+// (removed first if a run before left it, and when the test program exits).
 std::filesystem::path fresh_temp_dir(const std::string& name);
+
+// Removes `path` (a file or a folder and all in it) when the test program exits: scratch space a
+// test reads until its end, which used to be left in /tmp, a dozen folders a run.
+void remove_at_exit(const std::filesystem::path& path);
 
 }  // namespace gi::test

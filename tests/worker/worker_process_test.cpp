@@ -2,10 +2,15 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <thread>
+
+#include "../support/gi_tool_run.hpp"
 
 namespace gi::worker {
 namespace {
@@ -17,6 +22,27 @@ WorkerOptions fake(const std::string& mode) {
     o.executable = std::filesystem::read_symlink("/proc/self/exe").string();
     o.env["GI_FAKE_WORKER"] = mode;
     return o;
+}
+
+// Logs of workers whose owner was killed (a test program stopped by its timeout) are swept; a live
+// owner's, and files of other shapes, stay.
+TEST(WorkerProcess, OrphanedLogsAreRemovedLiveOnesKept) {
+    const std::filesystem::path dir = test::fresh_temp_dir("gi-worker-logs");
+    std::filesystem::create_directories(dir);
+    const pid_t gone = ::fork();
+    if (gone == 0) ::_exit(0);
+    ASSERT_GT(gone, 0);
+    ::waitpid(gone, nullptr, 0);
+    const std::string dead = "gi-worker-" + std::to_string(gone) + "-42.log";
+    const std::string live = "gi-worker-" + std::to_string(::getpid()) + "-43.log";
+    const std::string parent = "gi-worker-" + std::to_string(::getppid()) + "-44.log";
+    for (const std::string& name : {dead, live, parent, std::string("gi-worker-1234567.log"), std::string("gi-worker-notes.txt")})
+        std::ofstream(dir / name) << "log\n";
+    remove_orphaned_worker_logs(dir);
+    EXPECT_FALSE(std::filesystem::exists(dir / dead));
+    for (const char* kept : {"gi-worker-1234567.log", "gi-worker-notes.txt"}) EXPECT_TRUE(std::filesystem::exists(dir / kept)) << kept;
+    EXPECT_TRUE(std::filesystem::exists(dir / live));
+    EXPECT_TRUE(std::filesystem::exists(dir / parent));
 }
 
 TEST(WorkerProcess, AnswersRequestsWithPayloads) {

@@ -9,6 +9,7 @@
 #include <boost/process.hpp>
 #include <boost/process/extend.hpp>
 #include <cerrno>
+#include <cstdio>
 #include <condition_variable>
 #include <mutex>
 #include <cstring>
@@ -57,9 +58,30 @@ Reaping& reaping() {
     return *r;
 }
 
+}  // namespace
+
+void remove_orphaned_worker_logs(const fs::path& dir) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        unsigned long owner = 0;
+        char tail[8] = {};
+        if (std::sscanf(name.c_str(), "gi-worker-%lu-%*u%7s", &owner, tail) != 2 || std::strcmp(tail, ".log") != 0) continue;
+        if (owner == 0 || owner == static_cast<unsigned long>(::getpid())) continue;
+        if (::kill(static_cast<pid_t>(owner), 0) == -1 && errno == ESRCH) {
+            std::error_code ignored;
+            fs::remove(it->path(), ignored);
+        }
+    }
+}
+
+namespace {
 std::string temp_log_name() {
+    const fs::path dir = fs::temp_directory_path();
+    static std::once_flag swept;
+    std::call_once(swept, [&] { remove_orphaned_worker_logs(dir); });
     std::random_device device;
-    return (fs::temp_directory_path() / ("gi-worker-" + std::to_string(device()) + ".log")).string();
+    return (dir / ("gi-worker-" + std::to_string(::getpid()) + "-" + std::to_string(device()) + ".log")).string();
 }
 }  // namespace
 

@@ -86,4 +86,10 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
+// Removes the logs in `dir` that workers of processes no longer running left behind
+// (gi-worker-<owner pid>-<n>.log: an owner killed before it could remove its workers' logs). A
+// WorkerProcess without a log file of its own names its log so, and sweeps the temporary
+// directory once per process.
+void remove_orphaned_worker_logs(const std::filesystem::path& dir);
+
 }  // namespace gi::worker
