@@ -46,6 +46,22 @@ registration_options() {  # kernel
     done <"$root/kernels/$1/registration.txt"
 }
 
+# Builds gi-tool, gi-worker and the given targets (Release, tests configured so the corpus
+# programs exist) into ${GI_BUILD:-/tmp/gi-throughput-build}, bench/throughput.sh's build, unless
+# gi-tool is there already; the log goes to $OUT/build.log. Sets `build`, `tool`, `worker` and
+# `sanitizer`; exits when the build fails. Needs `prefix_args` and `arch` (above).
+build_tools_unless_built() {  # targets...
+    build="${GI_BUILD:-/tmp/gi-throughput-build}"
+    if [[ ! -x "$build/gi-tool/gi-tool" ]]; then
+        cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+            "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
+            cmake --build "$build" -j "$(nproc)" --target gi-tool gi-worker "$@" >>"$OUT/build.log" 2>&1 ||
+            { tail -30 "$OUT/build.log"; exit 1; }
+    fi
+    tool="$build/gi-tool/gi-tool" worker="$build/gi-tool/gi-worker"
+    sanitizer="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
+}
+
 # Builds gi-optimize (Release, no tests, sm_90) into $work/build unless GI_BUILD names a build to
 # reuse; the log goes to $OUT/build.log. Sets `build` and `tool`; exits when the build fails.
 build_unless_given() {

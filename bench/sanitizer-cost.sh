@@ -16,15 +16,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 source "$root/bench/common.sh"
 unpack_carried_packages >"$OUT/deps.log" 2>&1
 detect_gpu
-build="${GI_BUILD:-/tmp/gi-throughput-build}"
-if [[ ! -x "$build/gi-tool/gi-tool" ]]; then
-    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-        "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
-    cmake --build "$build" -j "$(nproc)" --target gi-tool gi-worker stereo_driver corpus_row_filter >>"$OUT/build.log" 2>&1 ||
-        { tail -30 "$OUT/build.log"; exit 1; }
-fi
-tool="$build/gi-tool/gi-tool" worker="$build/gi-tool/gi-worker"
-sanitizer="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
+build_tools_unless_built stereo_driver corpus_row_filter
 work=/tmp/gi-sanitizer-cost
 rm -rf "$work" && mkdir -p "$work"
 recorder_include="$root/gi-tool/recorder/include"

@@ -41,16 +41,10 @@ protected:
     // Session mode (--log-file given): runs the fake worker, which logs a report for the 1024-thread
     // launch. Otherwise a process of its own: logs the list's size, fails that launch, passes others.
     std::string session_sanitizer() const {
-        const std::filesystem::path script = folder_.path() / "session-sanitizer";
-        std::ofstream(script) << "#!/bin/sh\n"
-                              << "case \"$*\" in *--log-file*)\n"
-                              << "  while [ \"$1\" != --log-file ]; do shift; done; GI_FAKE_SANITIZER_LOG=$2; export GI_FAKE_SANITIZER_LOG\n"
-                              << "  for a; do worker=$a; done; exec \"$worker\" ;;\nesac\n"
-                              << "for a; do list=$a; done\necho \"$(grep -c . \"$list\")\" >> '" << sanitizer_log().string() << "'\n"
-                              << "if grep -q 1024 \"$list\"; then echo '========= Invalid __global__ read'; exit 86; fi\n"
-                              << "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
-        ::chmod(script.c_str(), 0755);
-        return script.string();
+        return FakeWorkerEvaluatorTest::session_sanitizer(
+            "echo \"$(grep -c . \"$list\")\" >> '" + sanitizer_log().string() + "'\n" +
+            "if grep -q 1024 \"$list\"; then echo '========= Invalid __global__ read'; exit 86; fi\n" +
+            "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n");
     }
     static Variant program(const char* expression) {
         std::string text = gpu_test::kScaleKernel;
@@ -446,18 +440,7 @@ TEST_F(BinaryDuplicates, SessionsStartedAheadOpenTheGateCase) {
 // removes one): their sessions start ahead too, one each where --sanitize-sessions is 2.
 class BarrierKernelSessions : public gpu_test::FakeWorkerEvaluatorTest {
 protected:
-    void SetUp() override {
-        set_up(R"(#define BLOCK 256
-__global__ void scale(float* out, const float* in, int n) {
-    __shared__ float tile[BLOCK];
-    int i = blockIdx.x * BLOCK + threadIdx.x;
-    tile[threadIdx.x] = i < n ? in[i] : 0.0f;
-    __syncthreads();
-    if (i < n) out[i] = 2.0f * tile[threadIdx.x];
-}
-)",
-               "256");
-    }
+    void SetUp() override { set_up(gpu_test::kBarrierScaleKernel, "256"); }
 };
 
 TEST_F(BarrierKernelSessions, RacecheckAndSynccheckSessionsStartAheadToo) {

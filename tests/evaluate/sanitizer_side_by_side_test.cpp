@@ -3,10 +3,8 @@
 // checked again one a request, so a verdict is still a single variant's own. Through the fake
 // worker (tests/support/fake_worker.cpp), which logs each side-by-side request.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
@@ -17,43 +15,19 @@
 namespace gi {
 namespace {
 
-constexpr const char* kBarrierKernel = R"(#define BLOCK 256
-__global__ void scale(float* out, const float* in, int n) {
-    __shared__ float tile[BLOCK];
-    int i = blockIdx.x * BLOCK + threadIdx.x;
-    tile[threadIdx.x] = i < n ? in[i] : 0.0f;
-    __syncthreads();
-    if (i < n) out[i] = 2.0f * tile[threadIdx.x];
-}
-)";
-
 class SanitizerSideBySide : public gpu_test::FakeWorkerEvaluatorTest {
 protected:
-    void SetUp() override { set_up(kBarrierKernel, "256,1024"); }
+    void SetUp() override { set_up(gpu_test::kBarrierScaleKernel, "256,1024"); }
     void TearDown() override {
         ::unsetenv("GI_FAKE_REPORT_TOOL");
         FakeWorkerEvaluatorTest::TearDown();
     }
 
-    // A session (--log-file given) runs the fake worker with its checker's name in
-    // GI_FAKE_SANITIZER_TOOL; a process of its own passes its variants.
-    std::string sanitizer() const {
-        const std::filesystem::path script = folder_.path() / "sanitizer";
-        std::ofstream(script) << "#!/bin/sh\n"
-                              << "GI_FAKE_SANITIZER_TOOL=$2; export GI_FAKE_SANITIZER_TOOL\n"
-                              << "case \"$*\" in *--log-file*)\n"
-                              << "  while [ \"$1\" != --log-file ]; do shift; done; GI_FAKE_SANITIZER_LOG=$2; export GI_FAKE_SANITIZER_LOG\n"
-                              << "  for a; do worker=$a; done; exec \"$worker\" ;;\nesac\n"
-                              << "for a; do list=$a; done\n"
-                              << "echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n";
-        ::chmod(script.c_str(), 0755);
-        return script.string();
-    }
-
     CudaEvaluatorOptions gate_options() const {
         CudaEvaluatorOptions o = options(0);
         o.gate_guard_kib = 0;  // compute-sanitizer's sessions alone
-        o.sanitizer = sanitizer();
+        // A process of its own (none is expected) would pass its variants.
+        o.sanitizer = session_sanitizer("echo \"gi-worker: ran $(grep -c . \"$list\") variant(s)\"\nexit 0\n");
         o.sanitize_jobs = 1;
         o.sanitize_sessions = 4;  // memcheck 4, racecheck and synccheck 1 each
         return o;

@@ -77,4 +77,17 @@ std::string FakeWorkerEvaluatorTest::passing_sanitizer(const std::filesystem::pa
     return script.string();
 }
 
+std::string FakeWorkerEvaluatorTest::session_sanitizer(const std::string& process_body) const {
+    const std::filesystem::path script = folder_.path() / "session-sanitizer";
+    std::ofstream(script) << "#!/bin/sh\n"
+                          << "GI_FAKE_SANITIZER_TOOL=$2; export GI_FAKE_SANITIZER_TOOL\n"
+                          << "case \"$*\" in *--log-file*)\n"
+                          << "  while [ \"$1\" != --log-file ]; do shift; done; GI_FAKE_SANITIZER_LOG=$2; export GI_FAKE_SANITIZER_LOG\n"
+                          << "  for a; do worker=$a; done; exec \"$worker\" ;;\nesac\n"
+                          << "for a; do list=$a; done\n"
+                          << process_body;
+    std::filesystem::permissions(script, std::filesystem::perms::owner_all, std::filesystem::perm_options::add);
+    return script.string();
+}
+
 }  // namespace gi::gpu_test

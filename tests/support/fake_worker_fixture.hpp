@@ -22,6 +22,18 @@ __global__ void scale(float* out, const float* in, int n) {
 }
 )";
 
+// `scale` through a shared-memory tile and a barrier, for tests of the checkers a variant that
+// removes the barrier meets (racecheck, synccheck).
+inline constexpr const char* kBarrierScaleKernel = R"(#define BLOCK 256
+__global__ void scale(float* out, const float* in, int n) {
+    __shared__ float tile[BLOCK];
+    int i = blockIdx.x * BLOCK + threadIdx.x;
+    tile[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    if (i < n) out[i] = 2.0f * tile[threadIdx.x];
+}
+)";
+
 // One line of the fake workers' log: "<pid> <event> <slot> <detail>" (detail: its first word).
 struct FakeWorkerEvent {
     std::string pid, what, slot, detail;
@@ -45,6 +57,11 @@ protected:
     // evaluator with sanitize_sessions 0), saying what gi-worker says after running them, which the
     // evaluator requires. It writes its checker's name to `log`, one line per variant. Returns its path.
     std::string passing_sanitizer(const std::filesystem::path& log) const;
+    // A compute-sanitizer for sessions: given --log-file (a long-lived session) it runs the fake
+    // worker with that log in GI_FAKE_SANITIZER_LOG and its checker's name in GI_FAKE_SANITIZER_TOOL;
+    // otherwise (a process of its own) it runs `process_body`, shell lines with the variant list's
+    // path in $list. Returns its path.
+    std::string session_sanitizer(const std::string& process_body) const;
 
     TempFolder folder_;
     std::filesystem::path kernel_, log_;  // log_: one line per fake-worker event, "<pid> <event> ..."
