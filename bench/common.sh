@@ -2,7 +2,7 @@
 # bench/time-genomes.sh, bench/params-baseline.sh);
 # source it after setting `root` to the repository root.
 
-# The device image lacks tinyxml2, sqlite and CLI11: unpack the carried .deb files (.carry/debs, or ../debs
+# The device image lacks tinyxml2, sqlite, CLI11 and fmt: unpack the carried .deb files (.carry/debs, or ../debs
 # next to a worktree copy) into /tmp/deps, nothing installed system-wide. Sets `prefix_args` (the
 # CMake option pointing at them, empty when nothing was carried) and LD_LIBRARY_PATH.
 unpack_carried_packages() {

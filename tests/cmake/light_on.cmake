@@ -1,6 +1,6 @@
 # GI_OPTIMIZE on without a GPU (the CI case) in a project that includes gi-optimize: only what turns
 # cached genomes into source is built (gi-apply and the recorder the program links), not gi-tool;
-# it configures and builds with SQLite3, Boost and CLI11 unavailable; the project's empty build type stays
+# it configures and builds with SQLite3, Boost, CLI11 and fmt unavailable; the project's empty build type stays
 # empty; `all` and `install` hold the project's own targets only, even with a plain
 # add_subdirectory; and a build that would have to evolve says which packages are missing.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
@@ -11,13 +11,14 @@ endif()
 gi_test_project(light_on)
 file(APPEND "${src}/CMakeLists.txt" "install(TARGETS app DESTINATION bin)\n")
 gi_test_write_entry("SCALE=3" 90)
-set(no_packages -DCMAKE_DISABLE_FIND_PACKAGE_SQLite3=ON -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON)
+set(no_packages -DCMAKE_DISABLE_FIND_PACKAGE_SQLite3=ON -DCMAKE_DISABLE_FIND_PACKAGE_Boost=ON -DCMAKE_DISABLE_FIND_PACKAGE_CLI11=ON
+    -DCMAKE_DISABLE_FIND_PACKAGE_fmt=ON)
 foreach(mode plainsubdir fetch)
     file(REMOVE_RECURSE "${build}")
     gi_test_run(out PASS "${CMAKE_COMMAND}" -S "${src}" -B "${build}" -G Ninja "-DCMAKE_MAKE_PROGRAM=${GI_TEST_NINJA}"
         "-DCMAKE_CUDA_COMPILER=${GI_TEST_NVCC}" "-DGI_TEST_MODE=${mode}" "-DGI_TEST_SOURCE=${GI_TEST_SOURCE}"
         -DGI_OPTIMIZE=ON -DGI_GPU_ARCHITECTURE=none -DGI_REQUIRE_CACHE=ON ${no_packages})
-    gi_test_expect("${out}" "gi-optimize: gi-tool not built: SQLite3 and Boost 1.74\\+ and CLI11 2.1\\+ not found \\(Debian/Ubuntu: apt-get install libsqlite3-dev libboost-dev libcli11-dev\\)\\. Cached variants still build"
+    gi_test_expect("${out}" "gi-optimize: gi-tool not built: SQLite3 and Boost 1.74\\+ and CLI11 2.1\\+ and fmt 9\\+ not found \\(Debian/Ubuntu: apt-get install libsqlite3-dev libboost-dev libcli11-dev libfmt-dev\\)\\. Cached variants still build"
                    "${mode}: one line says gi-tool is left out and why")
     gi_test_expect("${out}" "scaleKernel sm_90: cached variant" "${mode}: the entry is found at configure time")
     gi_test_expect_empty_build_type("${mode}")

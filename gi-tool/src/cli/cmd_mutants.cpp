@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
 #include "util/format.hpp"
@@ -129,8 +131,8 @@ int run_mutants(const std::vector<std::string>& raw) {
     for (const char* category : {"delete", "replace", "insert", "if", "for1", "for2", "for3", "pragma"}) {
         const auto it = by_category.find(category);
         if (it == by_category.end()) continue;
-        std::cout << "  " << category << std::string(9 - std::string(category).size(), ' ') << it->second.first << "/"
-                  << it->second.second << " (" << percent(it->second.first, it->second.second) << ")\n";
+        std::cout << fmt::format("  {:<9}{}/{} ({})\n", category, it->second.first, it->second.second,
+                                 percent(it->second.first, it->second.second));
     }
     long long listed = 0;
     for (std::size_t i = 0; i < edits.size(); ++i) {

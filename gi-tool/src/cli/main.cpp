@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "cli/command.hpp"
 #include "compile/nvrtc_server.hpp"
 #include "util/error.hpp"
@@ -20,8 +22,7 @@ void print_usage(std::ostream& out) {
     out << "gi-tool " << GI_OPTIMIZE_VERSION << ": genetic improvement of CUDA kernels\n\n"
         << "usage: gi-tool <command> [options]    (gi-tool <command> --help for each)\n\ncommands:\n";
     for (const Command& command : registered_commands())
-        out << "  " << command.name << std::string(command.name.size() < 10 ? 10 - command.name.size() : 1, ' ')
-            << command.summary << "\n";
+        out << fmt::format("  {:<9} {}\n", command.name, command.summary);
     out << "\nexit status: 0 ok, 1 failure, 2 usage error\n";
 }
 }  // namespace

@@ -12,7 +12,6 @@
 #include <fstream>
 #include <functional>
 #include <future>
-#include <iomanip>
 #include <iostream>
 #include <map>
 #include <mutex>
@@ -20,6 +19,8 @@
 #include <set>
 #include <sstream>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "compare/recorded_outputs.hpp"
 #include "compare/tolerance.hpp"
@@ -77,11 +78,7 @@ std::string original_source(const Grammar& grammar) {
 
 std::string dims_text(const Dim3& d) { return to_string(d); }
 
-std::string number_text(double value) {
-    std::ostringstream out;
-    out << std::setprecision(6) << value;
-    return out.str();
-}
+std::string number_text(double value) { return fmt::format("{:.6g}", value); }
 
 }  // namespace
 

@@ -11,10 +11,11 @@
 #include <map>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "evaluate/cuda_classify.hpp"
 #include "evaluate/sanitizer_batches.hpp"
 #include "process/process.hpp"
-#include "util/format.hpp"
 #include "util/parallel.hpp"
 
 namespace gi {
@@ -370,26 +371,27 @@ std::string SanitizerGateStats::note(int batch_size) const {
                 " were judged by a report, one variant a request; the others ran in processes of their own";
         if (!session_failure.empty()) line += " (the first that did not pass there: " + session_failure + ")";
         if (side_by_side_requests > 0)
-            line += "; " + std::to_string(side_by_side_requests) + " racecheck/synccheck requests ran " +
-                    std::to_string(side_by_side_variants) + " variants side by side (--sanitize-side-by-side), " +
-                    std::to_string(side_by_side_failed) + " of them did not pass and their variants were checked again one a request" +
-                    (side_by_side_failure.empty() ? std::string() : " (the first: " + side_by_side_failure + ")");
+            line += fmt::format(
+                "; {} racecheck/synccheck requests ran {} variants side by side (--sanitize-side-by-side), {} of them did "
+                "not pass and their variants were checked again one a request{}",
+                side_by_side_requests, side_by_side_variants, side_by_side_failed,
+                side_by_side_failure.empty() ? "" : " (the first: " + side_by_side_failure + ")");
     }
     // Where the gate's time went, per checker: wall seconds of its checks (several run at once,
     // so they add up to more than the gate's own time) and the variants they ran.
     std::string per_tool;
     for (const auto& [tool, s] : tool_seconds) {
         const auto n = tool_variants.count(tool) ? tool_variants.at(tool) : 0;
-        per_tool += (per_tool.empty() ? "" : ", ") + tool + " " + fixed(s, 1) + " s for " + std::to_string(n) + " variant runs";
+        per_tool += fmt::format("{}{} {:.1f} s for {} variant runs", per_tool.empty() ? "" : ", ", tool, s, n);
     }
     if (!per_tool.empty()) line += "; checks' wall time: " + per_tool;
     // And where the sessions' part of it went, so a slow checker says what is slow about it.
     std::string parts;
     for (const auto& [tool, t] : session_times) {
-        parts += (parts.empty() ? "" : "; ") + tool + ": start-up waited " + fixed(t.startup, 1) + ", cases opened ahead " +
-                 fixed(t.opened_ahead, 1) + " (the session's own time), cases " + fixed(t.cases, 1) +
-                 ", module loads " + fixed(t.loads, 1) + ", launches " + fixed(t.launches, 1) + ", unloads " +
-                 fixed(t.unloads, 1) + ", syncs " + fixed(t.syncs, 1) + ", the rest " + fixed(t.other, 1);
+        parts += fmt::format(
+            "{}{}: start-up waited {:.1f}, cases opened ahead {:.1f} (the session's own time), cases {:.1f}, module loads "
+            "{:.1f}, launches {:.1f}, unloads {:.1f}, syncs {:.1f}, the rest {:.1f}",
+            parts.empty() ? "" : "; ", tool, t.startup, t.opened_ahead, t.cases, t.loads, t.launches, t.unloads, t.syncs, t.other);
     }
     if (!parts.empty()) line += "; in sessions, seconds: " + parts;
     return line;

@@ -1,10 +1,11 @@
 #include "history/history_report.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 #include <set>
 #include <sstream>
+
+#include <fmt/format.h>
 
 #include "util/error.hpp"
 #include "util/format.hpp"
@@ -46,13 +47,10 @@ std::string best_table(const std::vector<IndividualRow>& best) {
     std::ostringstream out;
     if (best.empty()) return "no individual ran successfully\n";
     out << "    id  strategy  gen  birth          speedup         time ms    error     genome\n";
-    for (const IndividualRow& r : best) {
-        char line[256];
-        std::snprintf(line, sizeof line, "%6lld  %-8s %4d  %-13s  %-14s  %9s  %-9s ", static_cast<long long>(r.id),
-                      r.strategy.c_str(), r.generation, to_string(r.birth).c_str(), score_text(r).c_str(),
-                      fixed_or_dash(r.time.median_ms, 4).c_str(), fixed_or_dash(r.error, 6).c_str());
-        out << line << short_genome(r.genome) << (r.accepted ? "" : "  (not accepted)") << "\n";
-    }
+    for (const IndividualRow& r : best)
+        out << fmt::format("{:>6}  {:<8} {:>4}  {:<13}  {:<14}  {:>9}  {:<9} ", r.id, r.strategy, r.generation,
+                           to_string(r.birth), score_text(r), fixed_or_dash(r.time.median_ms, 4), fixed_or_dash(r.error, 6))
+            << short_genome(r.genome) << (r.accepted ? "" : "  (not accepted)") << "\n";
     return out.str();
 }
 
