@@ -98,6 +98,14 @@ struct SessionOutcome {
     bool alone = false;         // Process: a session failed on it without a report; it runs alone
 };
 
+// A session taken from its pool, given back whatever happens: one kept away would make later
+// checks of its checker wait for it forever.
+struct Lease {
+    SanitizerSessions& pools;
+    std::unique_ptr<SanitizerSession> session;
+    ~Lease() { pools.release(std::move(session)); }
+};
+
 // Runs the `pending` members of `group` at once in one session of `tool` (SanitizeContext::
 // side_by_side): true when that request passed, so each of them passed `tool`. False when no
 // session could be had or the request did not pass; a report then names no variant, so the caller
@@ -105,7 +113,8 @@ struct SessionOutcome {
 bool check_side_by_side(const SanitizeContext& c, const std::vector<const SanitizeJob*>& group,
                         const std::vector<std::size_t>& pending, const std::string& tool, const fs::path& dir,
                         SessionCounts& counts) {
-    std::unique_ptr<SanitizerSession> session = c.sessions->acquire(tool);
+    Lease lease{*c.sessions, c.sessions->acquire(tool)};
+    SanitizerSession* const session = lease.session.get();
     if (!session) return false;
     std::vector<const SanitizeJob*> members;
     for (std::size_t k : pending) members.push_back(group[k]);
@@ -125,7 +134,6 @@ bool check_side_by_side(const SanitizeContext& c, const std::vector<const Saniti
         std::lock_guard lock(counts.mutex);
         if (counts.first_side_by_side_failure.empty()) counts.first_side_by_side_failure = tool + ": " + session->failure();
     }
-    c.sessions->release(std::move(session));
     return passed;
 }
 
@@ -145,13 +153,6 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
         fs::create_directories(own);
         lists.push_back(write_variant_list(own, {group[k]}, c.shared_bytes));
     }
-    // A session goes back to its pool whatever happens here: one kept away would make later
-    // checks of its checker wait for it forever.
-    struct Lease {
-        SanitizerSessions& pools;
-        std::unique_ptr<SanitizerSession> session;
-        ~Lease() { pools.release(std::move(session)); }
-    };
     const std::vector<std::string>& tools = group.front()->tools;
     for (std::size_t t = 0; t < tools.size(); ++t) {
         const std::string& tool = tools[t];
