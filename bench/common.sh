@@ -2,7 +2,9 @@
 # bench/time-genomes.sh, bench/params-baseline.sh);
 # source it after setting `root` to the repository root.
 
-# The device image lacks tinyxml2, sqlite, CLI11 and fmt: unpack the carried .deb files (.carry/debs, or ../debs
+# The device image lacks tinyxml2, sqlite, CLI11 and fmt: unpack the carried .deb files (.carry/debs, made on
+# the development machine with `apt-get download libtinyxml2-9 libtinyxml2-dev libsqlite3-0 libsqlite3-dev
+# libcli11-dev libfmt-dev libfmt9` there, and passed to the device tool's `carry`; or ../debs
 # next to a worktree copy) into /tmp/deps, nothing installed system-wide. Sets `prefix_args` (the
 # CMake option pointing at them, empty when nothing was carried) and LD_LIBRARY_PATH.
 unpack_carried_packages() {
