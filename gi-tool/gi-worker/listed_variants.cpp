@@ -83,26 +83,32 @@ std::vector<OnceVariant> read_variant_list(const std::string& path) {
 // the kernel launched (launch_once restores the case's inputs first, so each variant starts from
 // the recorded state) and the module unloaded after a launch that succeeded. Throws gi::Error
 // (with `label` in front) for a module that cannot be read; returns the launch's result.
+LoadedVariant load_listed_variant(const OnceVariant& variant, const std::string& kernel_name, const TestCase& tc,
+                                  const std::string& label) {
+    std::ifstream in(variant.cubin_path, std::ios::binary);
+    const std::string cubin((std::istreambuf_iterator<char>(in)), {});
+    if (cubin.empty()) throw Error(label + variant.cubin_path + ": cannot read the compiled module");
+    LoadedVariant v;
+    v.shape = shape_from(variant.shape, tc);
+    check_cuda(cuModuleLoadData(&v.module, cubin.data()), "loading the compiled module");
+    v.kernel = find_kernel(v.module, variant.kernel.empty() ? kernel_name : variant.kernel);
+    v.places = variable_places(v.module, tc);
+    return v;
+}
+
 CUresult run_listed_variant(Replay& replay, const OnceVariant& variant, const std::string& kernel_name, const std::string& label,
                             ListedRunTimes* times) {
     using Clock = std::chrono::steady_clock;
     ListedRunTimes ignored;
     ListedRunTimes& t = times ? *times : ignored;
-    std::ifstream in(variant.cubin_path, std::ios::binary);
-    const std::string cubin((std::istreambuf_iterator<char>(in)), {});
-    if (cubin.empty()) throw Error(label + variant.cubin_path + ": cannot read the compiled module");
-    const LaunchShape shape = shape_from(variant.shape, replay.test_case());
     auto start = Clock::now();
-    CUmodule module = nullptr;
-    check_cuda(cuModuleLoadData(&module, cubin.data()), "loading the compiled module");
-    const CUfunction kernel = find_kernel(module, variant.kernel.empty() ? kernel_name : variant.kernel);
-    const VariablePlaces places = variable_places(module, replay.test_case());
+    const LoadedVariant v = load_listed_variant(variant, kernel_name, replay.test_case(), label);
     t.load_ms += ms_since(start);
     start = Clock::now();
-    const CUresult r = replay.launch_once(kernel, shape, places);
+    const CUresult r = replay.launch_once(v.kernel, v.shape, v.places);
     t.launch_ms += ms_since(start);
     start = Clock::now();
-    if (r == CUDA_SUCCESS) check_cuda(cuModuleUnload(module), "unloading the compiled module");
+    if (r == CUDA_SUCCESS) check_cuda(cuModuleUnload(v.module), "unloading the compiled module");
     t.unload_ms += ms_since(start);
     return r;
 }

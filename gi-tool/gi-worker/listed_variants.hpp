@@ -30,6 +30,18 @@ LaunchShape shape_from(const Message& m, const TestCase& tc);
 // a variable the plain half has and the guarded half lacks.
 VariablePlaces variable_places(CUmodule module, const TestCase& tc, const std::string* guarded_image = nullptr);
 
+// A listed variant ready to launch: its module loaded, its kernel found, its launch shape, and where
+// the module keeps the case's module variables. Throws gi::Error (with `label` in front) for a
+// module that cannot be read, CudaError for one the driver refuses.
+struct LoadedVariant {
+    CUmodule module = nullptr;
+    CUfunction kernel = nullptr;
+    LaunchShape shape;
+    VariablePlaces places;
+};
+LoadedVariant load_listed_variant(const OnceVariant& variant, const std::string& kernel_name, const TestCase& tc,
+                                  const std::string& label = "");
+
 // One listed variant run once on the case: its module loaded, the kernel launched on the restored
 // case and the module unloaded after a launch that succeeded. Throws gi::Error (with `label` in
 // front) for a module that cannot be read; returns the launch's result.

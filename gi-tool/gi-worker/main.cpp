@@ -111,13 +111,11 @@ int once(int argc, char** argv) {
             SideBySideLanes lanes(opts["--case"]);
             const std::size_t at_once = lanes.lanes_for(std::min<std::size_t>(static_cast<std::size_t>(n), variants.size()));
             ListedRunTimes times;
-            for (std::size_t from = 0; from < variants.size(); from += at_once) {
-                const std::size_t to = std::min(variants.size(), from + at_once);
-                if (const CUresult r = lanes.run(variants, from, to, opts["--kernel"], times); r != CUDA_SUCCESS) {
-                    std::cerr << "gi-worker: variants " << from + 1 << "-" << to << " (side by side): a kernel failed: "
-                              << cuda_error_name(r) << " (" << cuda_error_text(r) << ")\n";
-                    return 1;
-                }
+            if (const SideBySideLanes::Outcome o = lanes.run_all(variants, at_once, opts["--kernel"], times);
+                o.result != CUDA_SUCCESS) {
+                std::cerr << "gi-worker: variants " << o.from + 1 << "-" << o.to << " (side by side): a kernel failed: "
+                          << cuda_error_name(o.result) << " (" << cuda_error_text(o.result) << ")\n";
+                return 1;
             }
             std::cout << "gi-worker: ran " << variants.size() << " variant(s)" << std::endl;
             if (opts.count("--print-times"))

@@ -131,15 +131,12 @@ public:
         if (lanes > 1) {
             if (!side_by_side_ || side_by_side_->case_path() != case_path)
                 side_by_side_ = std::make_unique<SideBySideLanes>(case_path);
-            for (std::size_t from = 0; from < variants.size(); from += lanes) {
-                const std::size_t to = std::min(variants.size(), from + lanes);
-                const CUresult r = side_by_side_->run(variants, from, to, request.kernel, times);
-                if (r != CUDA_SUCCESS) {
-                    std::string which = "variants " + std::to_string(from + 1);
-                    which += "-" + std::to_string(to);
-                    answer(from, which + " (run side by side): a kernel failed: " + cuda_error_name(r));
-                    return false;
-                }
+            const SideBySideLanes::Outcome o = side_by_side_->run_all(variants, lanes, request.kernel, times);
+            if (o.result != CUDA_SUCCESS) {
+                std::string which = "variants " + std::to_string(o.from + 1);
+                which += "-" + std::to_string(o.to);
+                answer(o.from, which + " (run side by side): a kernel failed: " + cuda_error_name(o.result));
+                return false;
             }
             answer(variants.size());
             return true;

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <fstream>
-#include <iterator>
 
 #include "cuda_driver.hpp"
 #include "testcase/case_io.hpp"
@@ -47,27 +45,12 @@ std::size_t SideBySideLanes::lanes_for(std::size_t wanted) {
 CUresult SideBySideLanes::run(const std::vector<OnceVariant>& variants, std::size_t from, std::size_t to,
                               const std::string& kernel_name, ListedRunTimes& times) {
     using Clock = std::chrono::steady_clock;
-    struct Loaded {
-        CUmodule module = nullptr;
-        CUfunction kernel = nullptr;
-        VariablePlaces places;
-        LaunchShape shape;
-    };
-    std::vector<Loaded> loaded;
+    std::vector<LoadedVariant> loaded;
     // Modules of a run that did not finish stay loaded: the worker ends after it, as after a
     // failed launch one at a time.
     auto start = Clock::now();
     for (std::size_t k = from; k < to; ++k) {
-        const OnceVariant& v = variants[k];
-        std::ifstream in(v.cubin_path, std::ios::binary);
-        const std::string cubin((std::istreambuf_iterator<char>(in)), {});
-        if (cubin.empty()) throw Error(v.cubin_path + ": cannot read the compiled module");
-        Loaded l;
-        l.shape = shape_from(v.shape, tc_);
-        check_cuda(cuModuleLoadData(&l.module, cubin.data()), "loading the compiled module");
-        loaded.push_back(l);
-        loaded.back().kernel = find_kernel(l.module, v.kernel.empty() ? kernel_name : v.kernel);
-        loaded.back().places = variable_places(l.module, tc_);
+        loaded.push_back(load_listed_variant(variants[k], kernel_name, tc_));
         // Loaded now, not at its first launch: under lazy loading (the driver's default) that
         // launch waits for the kernels already running, which put the variants back one after
         // another (racecheck, 9 stereo modules: 19.3 s of launches lazily, 2.4 s loaded first;
@@ -90,9 +73,19 @@ CUresult SideBySideLanes::run(const std::vector<OnceVariant>& variants, std::siz
     times.launch_ms += ms_since(start);
     start = Clock::now();
     if (result == CUDA_SUCCESS)
-        for (const Loaded& l : loaded) check_cuda(cuModuleUnload(l.module), "unloading the compiled module");
+        for (const LoadedVariant& l : loaded) check_cuda(cuModuleUnload(l.module), "unloading the compiled module");
     times.unload_ms += ms_since(start);
     return result;
+}
+
+SideBySideLanes::Outcome SideBySideLanes::run_all(const std::vector<OnceVariant>& variants, std::size_t at_once,
+                                                  const std::string& kernel_name, ListedRunTimes& times) {
+    at_once = std::max<std::size_t>(1, at_once);
+    for (std::size_t from = 0; from < variants.size(); from += at_once) {
+        const std::size_t to = std::min(variants.size(), from + at_once);
+        if (const CUresult r = run(variants, from, to, kernel_name, times); r != CUDA_SUCCESS) return {r, from, to};
+    }
+    return {};
 }
 
 }  // namespace gi::worker

@@ -42,6 +42,15 @@ public:
     CUresult run(const std::vector<OnceVariant>& variants, std::size_t from, std::size_t to, const std::string& kernel_name,
                  ListedRunTimes& times);
 
+    // All of `variants`, `at_once` at a time (at most lanes_for()), until a run fails: that run's
+    // result and its variants [from, to), or CUDA_SUCCESS.
+    struct Outcome {
+        CUresult result = CUDA_SUCCESS;
+        std::size_t from = 0, to = 0;
+    };
+    Outcome run_all(const std::vector<OnceVariant>& variants, std::size_t at_once, const std::string& kernel_name,
+                    ListedRunTimes& times);
+
     static constexpr std::uint64_t kLaneBudget = 1ull << 30;
 
 private:

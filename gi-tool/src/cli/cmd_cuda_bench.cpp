@@ -251,7 +251,7 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         long removed = 0;
         for (const Variant* v : correct) {
             if (static_cast<long long>(wave.size()) >= to_sanitize) break;
-            const bool removes = count_barriers(v->source) < original_barriers;
+            const bool removes = needs_race_checks(v->source, original_barriers);
             if (c.sanitize_removed_barriers && !removes) continue;
             removed += removes ? 1 : 0;
             wave.push_back(*v);

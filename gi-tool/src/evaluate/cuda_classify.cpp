@@ -150,6 +150,10 @@ std::string find_compute_sanitizer(const std::string& given) {
                 "(install the toolkit's compute-sanitizer package, or pass --sanitizer PATH)");
 }
 
+bool needs_race_checks(const std::string& variant_source, int original_barriers) {
+    return count_barriers(variant_source) < original_barriers;
+}
+
 int count_barriers(const std::string& source) {
     int count = 0;
     for (const char* name : {"__syncthreads", "__syncwarp", ".sync()"}) {

@@ -54,4 +54,9 @@ std::string find_compute_sanitizer(const std::string& given);
 // Number of __syncthreads barrier calls (also __syncwarp, cooperative sync) in source text.
 int count_barriers(const std::string& source);
 
+// Removing a barrier is the edit that makes races: a variant with fewer barriers than the
+// original (`original_barriers`, count_barriers of its source) gets racecheck and synccheck in the
+// sanitizer gate; the others memcheck alone.
+bool needs_race_checks(const std::string& variant_source, int original_barriers);
+
 }  // namespace gi

@@ -1125,8 +1125,7 @@ std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>&
             // Guard zones first (sessions only): they catch the commonest fault, a write just past a
             // buffer, in milliseconds where memcheck's report of it takes seconds.
             if (s.options.gate_guard_kib > 0 && s.session_limit() > 0) tools.insert(tools.begin(), kGuardZonesTool);
-            // Removing a barrier is the edit that makes races; only then pay for the slower checkers.
-            if (count_barriers(variant.source) < s.original_barriers) {
+            if (needs_race_checks(variant.source, s.original_barriers)) {
                 tools.push_back("racecheck");
                 tools.push_back("synccheck");
             }

@@ -323,8 +323,8 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
         });
     }
     // A racecheck batch waits for one of racecheck's few sessions (a quarter of them; more do not
-    // help, the GPU runs racecheck's launches one after another:
-    // bench/results/2026-11-26-h200-gate-sessions.md) and must not hold a place the memcheck-only
+    // help, processes take turns on the GPU: bench/results/2026-11-26-h200-gate-sessions.md; a
+    // session runs its batch side by side instead) and must not hold a place the memcheck-only
     // batches need meanwhile: each gets a thread of its own.
     std::size_t slow = 0;
     if (context.sessions)

@@ -102,8 +102,8 @@ private:
 enum class SessionPooling {
     // Each checker its own sessions: memcheck (every variant's) up to the limit, the guard zones
     // half of it, racecheck and synccheck (only variants that removed a barrier) up to a quarter of
-    // it, at least one each (racecheck: `racecheck_limit` when given; the GPU runs its checks one
-    // after another, so more than two gained nothing on the H200). A
+    // it, at least one each (racecheck: `racecheck_limit` when given; processes take turns on the
+    // GPU, so more than two gained nothing on the H200). A
     // checker whose sessions are all busy waits for one to come back (each check ends within its
     // timeout) rather than paying compute-sanitizer's start-up again. Issue 19: with one shared
     // pool, racecheck and synccheck sessions evicted idle memcheck ones (17 started for 35 batches).
