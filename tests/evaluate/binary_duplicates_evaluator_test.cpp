@@ -150,7 +150,7 @@ TEST_F(BinaryDuplicates, TheRunNotesNameTheOptionThatSentCompilesToNvcc) {
     o.compile_options = {"-res-usage"};
     CudaEvaluator e(grammar_, o);
     e.evaluate({with_block("256")}, 0);
-    EXPECT_EQ(e.stats().compiler, "nvcc");
+    EXPECT_EQ(e.stats().build.compiler, "nvcc");
     bool named = false;
     for (const std::string& note : e.run_notes())
         named = named || note.find("because NVRTC has no equivalent of the compile option '-res-usage' (docs/evaluation.md") !=

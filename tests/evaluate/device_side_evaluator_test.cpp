@@ -124,7 +124,7 @@ TEST_F(DeviceSideEvaluator, HostCodeInTheFileKeepsNvrtcAndValidatesNvccsBuild) {
     const BatchResult r = e.evaluate({make_variant(Genome{}, grammar)}, 0);
     ASSERT_EQ(r.results.size(), 1u);
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
-    EXPECT_EQ(e.stats().compiler, "nvrtc (device side)");
+    EXPECT_EQ(e.stats().build.compiler, "nvrtc (device side)");
 }
 
 TEST_F(DeviceSideEvaluator, HostCodeInProjectHeadersIsSetAsideToo) {
@@ -140,7 +140,7 @@ TEST_F(DeviceSideEvaluator, HostCodeInProjectHeadersIsSetAsideToo) {
     const BatchResult r = e.evaluate({make_variant(Genome{}, grammar)}, 0);
     ASSERT_EQ(r.results.size(), 1u);
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
-    EXPECT_EQ(e.stats().compiler, "nvrtc (device side)");
+    EXPECT_EQ(e.stats().build.compiler, "nvrtc (device side)");
     for (const std::string& note : e.run_notes()) EXPECT_EQ(note.find("NVRTC cannot"), std::string::npos) << note;
     EXPECT_EQ(e.validate(make_variant(Genome{}, grammar)).built_by, "nvcc, the whole file");
 }
@@ -151,7 +151,7 @@ TEST_F(DeviceSideEvaluator, AKernelThatNeedsItsHostCodeCompilesWithNvcc) {
     const BatchResult r = e.evaluate({make_variant(Genome{}, grammar)}, 0);
     ASSERT_EQ(r.results.size(), 1u);
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
-    EXPECT_EQ(e.stats().compiler, "nvcc");
+    EXPECT_EQ(e.stats().build.compiler, "nvcc");
     bool noted = false;
     for (const std::string& note : e.run_notes()) noted |= note.find("its device side alone") != std::string::npos;
     EXPECT_TRUE(noted) << "the run notes say why NVRTC was not used";

@@ -171,13 +171,13 @@ TEST_F(GpuEvaluator, BatchWithEveryKindOfVariant) {
     EXPECT_EQ(s.variants, 9);
     EXPECT_EQ(s.duplicates, 1);
     EXPECT_EQ(s.binary_duplicates, 1);
-    EXPECT_GE(s.worker_restarts, 2);
-    EXPECT_EQ(s.timeouts, 1);
+    EXPECT_GE(s.workers.worker_restarts, 2);
+    EXPECT_EQ(s.runs.timeouts, 1);
 
     // A second batch on the other case reuses compiled code.
     const BatchResult again = e.evaluate({batch[0], batch[1]}, 1);
     EXPECT_EQ(again.results[1].status, EvalStatus::Ok);
-    EXPECT_GE(e.stats().cache_hits, 2);
+    EXPECT_GE(e.stats().build.cache_hits, 2);
 }
 
 // How the guarded build is made: the default (-Ofc=mid, apart from the plain build), or optimised as
@@ -222,19 +222,19 @@ void loop_guard_stops_runaway_loops(GpuEvaluator& t, GuardBuilds builds) {
     EXPECT_EQ(r.results[3].detail.find("loop guard"), std::string::npos) << r.results[3].detail;
     EXPECT_EQ(r.results[4].status, EvalStatus::Ok) << r.results[4].detail;
     const CudaEvaluatorStats& s = e.stats();
-    EXPECT_EQ(s.loop_overruns, 2);
-    EXPECT_EQ(s.timeouts, 1);          // the goto loop
-    EXPECT_EQ(s.worker_restarts, 1);   // its replacement, and no other
-    EXPECT_EQ(s.unguarded, 0);
-    EXPECT_EQ(s.paired_fallbacks, 0);
-    EXPECT_EQ(separate ? s.guard_compiled : s.paired_builds, 5);  // variant 4 too: no loop, but a barrier to guard
-    EXPECT_EQ(separate ? s.paired_builds : s.guard_compiled, 0);
-    EXPECT_GE(s.staged_runs, 4);
+    EXPECT_EQ(s.runs.loop_overruns, 2);
+    EXPECT_EQ(s.runs.timeouts, 1);          // the goto loop
+    EXPECT_EQ(s.workers.worker_restarts, 1);   // its replacement, and no other
+    EXPECT_EQ(s.unguarded(), 0);
+    EXPECT_EQ(s.build.paired_fallbacks, 0);
+    EXPECT_EQ(separate ? s.build.guard_compiled : s.build.paired_builds, 5);  // variant 4 too: no loop, but a barrier to guard
+    EXPECT_EQ(separate ? s.build.paired_builds : s.build.guard_compiled, 0);
+    EXPECT_GE(s.runs.staged_runs, 4);
     // The float kernel's guarded build at -Ofc=mid reproduced the original's outputs exactly (the
     // evaluator checks that first, else it falls back to optimised guarded builds).
-    EXPECT_EQ(s.guard_options, builds == GuardBuilds::Fast ? "-Ofc=mid" : "");
-    std::cout << (builds == GuardBuilds::Fast ? "fast-compiled separate" : separate ? "separate" : "paired") << " builds, stages per run (ms): load " << s.stage_load_ms / s.staged_runs << ", check " << s.stage_check_ms / s.staged_runs
-              << ", compare " << s.stage_compare_ms / s.staged_runs << ", timed " << s.stage_timed_ms / s.staged_runs << "\n";
+    EXPECT_EQ(s.build.guard_options, builds == GuardBuilds::Fast ? "-Ofc=mid" : "");
+    std::cout << (builds == GuardBuilds::Fast ? "fast-compiled separate" : separate ? "separate" : "paired") << " builds, stages per run (ms): load " << s.runs.stage_load_ms / s.runs.staged_runs << ", check " << s.runs.stage_check_ms / s.runs.staged_runs
+              << ", compare " << s.runs.stage_compare_ms / s.runs.staged_runs << ", timed " << s.runs.stage_timed_ms / s.runs.staged_runs << "\n";
 }
 
 TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsWithoutRestarts) {
@@ -281,9 +281,9 @@ TEST_F(GpuEvaluator, LoopGuardStopsRunawayLoopsOfALargeGridWithinTheAllowance) {
         EXPECT_EQ(result.status, EvalStatus::Timeout) << result.detail;
         EXPECT_NE(result.detail.find("the loop guard stopped it"), std::string::npos) << result.detail;
     }
-    EXPECT_EQ(e.stats().loop_overruns, 2);
-    EXPECT_EQ(e.stats().timeouts, 0);
-    EXPECT_EQ(e.stats().worker_restarts, 0);
+    EXPECT_EQ(e.stats().runs.loop_overruns, 2);
+    EXPECT_EQ(e.stats().runs.timeouts, 0);
+    EXPECT_EQ(e.stats().workers.worker_restarts, 0);
 }
 
 TEST_F(GpuEvaluator, SanitizerCatchesARemovedBarrier) {

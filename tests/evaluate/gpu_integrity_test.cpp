@@ -20,7 +20,7 @@ namespace {
 using namespace std::chrono_literals;
 using worker::Message;
 
-constexpr int kN = 4096;  // 16 KiB per buffer
+constexpr int kIntegrityCaseN = 4096;  // 16 KiB per buffer
 
 const char* kOriginal = R"(
 __global__ void scale(float* out, const float* in, int n) {
@@ -60,7 +60,7 @@ protected:
     void SetUp() override {
         GI_REQUIRE_GPU();
         if (!nvrtc_available()) GTEST_SKIP() << "no NVRTC in this build";
-        case_dir_ = write_test_case(gpu_test::scale_case(kN), folder_.path());
+        case_dir_ = write_test_case(gpu_test::scale_case(kIntegrityCaseN), folder_.path());
         start();
     }
 

@@ -44,12 +44,12 @@ TEST_F(IntegrityEvaluator, CorruptingVariantIsACrashAndTheNextRunsInAFreshWorker
     EXPECT_FALSE(r.results[1].time.valid());
     EXPECT_EQ(r.results[2].status, EvalStatus::Ok) << r.results[2].detail;
     const CudaEvaluatorStats& s = e.stats();
-    EXPECT_EQ(s.corrupting, 1);
-    EXPECT_EQ(s.worker_restarts, 1);
-    EXPECT_EQ(s.timeouts, 0);
-    EXPECT_EQ(s.loop_overruns, 0);
-    EXPECT_EQ(s.staged_runs, 3);
-    EXPECT_DOUBLE_EQ(s.stage_integrity_ms, 0.75);  // 0.25 per run, the corrupting one's included
+    EXPECT_EQ(s.runs.corrupting, 1);
+    EXPECT_EQ(s.workers.worker_restarts, 1);
+    EXPECT_EQ(s.runs.timeouts, 0);
+    EXPECT_EQ(s.runs.loop_overruns, 0);
+    EXPECT_EQ(s.runs.staged_runs, 3);
+    EXPECT_DOUBLE_EQ(s.runs.stage_integrity_ms, 0.75);  // 0.25 per run, the corrupting one's included
     // The variant after the corrupting one ran in another worker than the two before it.
     const auto runs = variant_runs();
     ASSERT_EQ(runs.size(), 3u);
@@ -63,14 +63,14 @@ TEST_F(IntegrityEvaluator, CorruptingVariantIsNotCountedOtherwise) {
     CudaEvaluator e(grammar_, options());
     const BatchResult r = e.evaluate({with_block("32")}, 0);
     EXPECT_EQ(r.results[0].status, EvalStatus::Crash) << r.results[0].detail;
-    EXPECT_EQ(e.stats().corrupting, 1);
-    EXPECT_EQ(e.stats().timeouts, 0);
+    EXPECT_EQ(e.stats().runs.corrupting, 1);
+    EXPECT_EQ(e.stats().runs.timeouts, 0);
     // A plain crash (block 128 aborts the fake worker) is no corrupting variant.
     EXPECT_EQ(e.evaluate({with_block("128")}, 0).results[0].status, EvalStatus::Crash);
-    EXPECT_EQ(e.stats().corrupting, 1);
+    EXPECT_EQ(e.stats().runs.corrupting, 1);
     const BatchResult next = e.evaluate({with_block("256")}, 0);
     EXPECT_EQ(next.results[0].status, EvalStatus::Ok) << next.results[0].detail;
-    EXPECT_EQ(e.stats().worker_restarts, 2);  // one per failed worker
+    EXPECT_EQ(e.stats().workers.worker_restarts, 2);  // one per failed worker
 }
 
 }  // namespace

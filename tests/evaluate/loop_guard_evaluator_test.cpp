@@ -68,22 +68,22 @@ void runaway_loop_is_stopped(LoopGuardEvaluator& t, bool separate) {
     EXPECT_NE(r.results[1].detail.find("loop guard stopped it"), std::string::npos) << r.results[1].detail;
     EXPECT_EQ(r.results[2].status, EvalStatus::Crash) << r.results[2].detail;  // block 128 crashes: one restart
     const CudaEvaluatorStats& s = e.stats();
-    EXPECT_EQ(s.loop_overruns, 1);
-    EXPECT_EQ(s.worker_restarts, 0);  // the crash's replacement starts with the next request
-    EXPECT_EQ(s.timeouts, 0);
-    EXPECT_EQ(s.unguarded, 0);
-    EXPECT_EQ(s.paired_fallbacks, 0);
+    EXPECT_EQ(s.runs.loop_overruns, 1);
+    EXPECT_EQ(s.workers.worker_restarts, 0);  // the crash's replacement starts with the next request
+    EXPECT_EQ(s.runs.timeouts, 0);
+    EXPECT_EQ(s.unguarded(), 0);
+    EXPECT_EQ(s.build.paired_fallbacks, 0);
     if (separate) {
-        EXPECT_EQ(s.guard_compiled, 3);
-        EXPECT_EQ(s.compiled, 6);  // three variants and their three guarded builds (the original is not counted)
-        EXPECT_EQ(s.paired_builds, 0);
+        EXPECT_EQ(s.build.guard_compiled, 3);
+        EXPECT_EQ(s.build.compiled, 6);  // three variants and their three guarded builds (the original is not counted)
+        EXPECT_EQ(s.build.paired_builds, 0);
     } else {
-        EXPECT_EQ(s.guard_compiled, 0);
-        EXPECT_EQ(s.compiled, 3);  // one compile per variant
-        EXPECT_EQ(s.paired_builds, 3);
+        EXPECT_EQ(s.build.guard_compiled, 0);
+        EXPECT_EQ(s.build.compiled, 3);  // one compile per variant
+        EXPECT_EQ(s.build.paired_builds, 3);
     }
-    EXPECT_EQ(s.staged_runs, 2);
-    EXPECT_DOUBLE_EQ(s.stage_compare_ms, 4);
+    EXPECT_EQ(s.runs.staged_runs, 2);
+    EXPECT_DOUBLE_EQ(s.runs.stage_compare_ms, 4);
     // The fake original's median is 1 ms: the guard's budget is 10 x 1 ms + 2 ms.
     const std::vector<std::string> guarded = t.logged(separate ? "guarded" : "paired");
     ASSERT_EQ(guarded.size(), 3u);
@@ -94,7 +94,7 @@ void runaway_loop_is_stopped(LoopGuardEvaluator& t, bool separate) {
     // The worker that ran the loop away is still the one working.
     const BatchResult next = e.evaluate({t.with_block("256")}, 0);
     EXPECT_EQ(next.results[0].status, EvalStatus::Ok) << next.results[0].detail;
-    EXPECT_EQ(e.stats().worker_restarts, 1);  // only the crash's
+    EXPECT_EQ(e.stats().workers.worker_restarts, 1);  // only the crash's
 }
 
 TEST_F(LoopGuardEvaluator, RunawayLoopIsStoppedWithoutARestart) { runaway_loop_is_stopped(*this, false); }
@@ -120,11 +120,11 @@ TEST_F(LoopGuardEvaluator, WithoutTheGuardARunawayLoopCostsItsWorker) {
     EXPECT_EQ(r.results[0].status, EvalStatus::Timeout) << r.results[0].detail;
     EXPECT_EQ(r.results[0].detail.find("loop guard"), std::string::npos) << r.results[0].detail;
     EXPECT_EQ(r.results[1].status, EvalStatus::Ok) << r.results[1].detail;
-    EXPECT_EQ(e.stats().loop_overruns, 0);
-    EXPECT_EQ(e.stats().timeouts, 1);
-    EXPECT_EQ(e.stats().worker_restarts, 1);
-    EXPECT_EQ(e.stats().guard_compiled, 0);
-    EXPECT_EQ(e.stats().paired_builds, 0);
+    EXPECT_EQ(e.stats().runs.loop_overruns, 0);
+    EXPECT_EQ(e.stats().runs.timeouts, 1);
+    EXPECT_EQ(e.stats().workers.worker_restarts, 1);
+    EXPECT_EQ(e.stats().build.guard_compiled, 0);
+    EXPECT_EQ(e.stats().build.paired_builds, 0);
     EXPECT_TRUE(logged("guarded").empty());
     EXPECT_TRUE(logged("paired").empty());
 }
@@ -139,8 +139,8 @@ TEST_F(LoopGuardEvaluator, GuardedBuildThatFailsLeavesTheVariantUnguarded) {
     CudaEvaluator e(grammar_, options());
     const BatchResult r = e.evaluate({v}, 0);
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
-    EXPECT_EQ(e.stats().unguarded, 1);
-    EXPECT_EQ(e.stats().paired_fallbacks, 1);  // the paired compile failed first, for the same reason
+    EXPECT_EQ(e.stats().unguarded(), 1);
+    EXPECT_EQ(e.stats().build.paired_fallbacks, 1);  // the paired compile failed first, for the same reason
     EXPECT_TRUE(logged("guarded").empty());
     EXPECT_TRUE(logged("paired").empty());
 }
@@ -156,11 +156,11 @@ TEST_F(LoopGuardEvaluator, PairedCompileThatFailsFallsBackToSeparateBuilds) {
     const BatchResult r = e.evaluate({Variant{Genome{}, source, {}, sha256_hex(source)}, with_block("64")}, 0);
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
     EXPECT_EQ(r.results[1].status, EvalStatus::Timeout) << r.results[1].detail;  // the other is still paired
-    EXPECT_EQ(e.stats().paired_fallbacks, 1);
-    EXPECT_EQ(e.stats().paired_builds, 1);
-    EXPECT_EQ(e.stats().guard_compiled, 1);
-    EXPECT_EQ(e.stats().unguarded, 0);
-    EXPECT_EQ(e.stats().compiled, 4);  // the failed paired compile, the plain, the guarded; the other's paired
+    EXPECT_EQ(e.stats().build.paired_fallbacks, 1);
+    EXPECT_EQ(e.stats().build.paired_builds, 1);
+    EXPECT_EQ(e.stats().build.guard_compiled, 1);
+    EXPECT_EQ(e.stats().unguarded(), 0);
+    EXPECT_EQ(e.stats().build.compiled, 4);  // the failed paired compile, the plain, the guarded; the other's paired
     EXPECT_EQ(logged("guarded"), std::vector<std::string>{"guarded 0 12000"});
     EXPECT_EQ(logged("paired"), std::vector<std::string>{"paired 0 12000"});
 }
@@ -174,8 +174,8 @@ TEST_F(LoopGuardEvaluator, BrokenVariantGetsThePlainCompilersVerdict) {
     // The plain compile's message alone (the paired unit has the error twice, at the same line).
     EXPECT_NE(r.results[0].detail.find("variant.cu(7)"), std::string::npos) << r.results[0].detail;
     EXPECT_NE(r.results[0].detail.find("1 error"), std::string::npos) << r.results[0].detail;
-    EXPECT_EQ(e.stats().paired_fallbacks, 1);
-    EXPECT_EQ(e.stats().guard_compiled, 0);  // no guarded build for a variant that does not compile
+    EXPECT_EQ(e.stats().build.paired_fallbacks, 1);
+    EXPECT_EQ(e.stats().build.guard_compiled, 0);  // no guarded build for a variant that does not compile
     EXPECT_TRUE(logged("variant").empty());
 }
 
@@ -184,9 +184,9 @@ TEST_F(LoopGuardEvaluator, OptimisedGuardedBuildsArePaired) {
     o.guard_fast_compile = "0";
     CudaEvaluator e(grammar_, o);
     e.evaluate({with_block("256")}, 0);
-    EXPECT_EQ(e.stats().paired_builds, 1);
-    EXPECT_EQ(e.stats().paired_fallbacks, 0);
-    EXPECT_EQ(e.stats().guard_options, "");
+    EXPECT_EQ(e.stats().build.paired_builds, 1);
+    EXPECT_EQ(e.stats().build.paired_fallbacks, 0);
+    EXPECT_EQ(e.stats().build.guard_options, "");
     EXPECT_EQ(logged("paired").size(), 1u);
     EXPECT_TRUE(logged("guarded").empty());
 }
@@ -201,10 +201,10 @@ TEST_F(LoopGuardEvaluator, ByDefaultTheGuardedBuildCompilesFastAndApart) {
     EXPECT_EQ(r.results[1].status, EvalStatus::Timeout) << r.results[1].detail;
     EXPECT_NE(r.results[1].detail.find("loop guard stopped it"), std::string::npos) << r.results[1].detail;
     const CudaEvaluatorStats& s = e.stats();
-    EXPECT_EQ(s.guard_options, "-Ofc=mid");
-    EXPECT_EQ(s.paired_builds, 0);
-    EXPECT_EQ(s.guard_compiled, 2);
-    EXPECT_EQ(s.worker_restarts, 0);
+    EXPECT_EQ(s.build.guard_options, "-Ofc=mid");
+    EXPECT_EQ(s.build.paired_builds, 0);
+    EXPECT_EQ(s.build.guard_compiled, 2);
+    EXPECT_EQ(s.workers.worker_restarts, 0);
     EXPECT_EQ(logged("guarded").size(), 3u);  // the original's check, then the two variants'
     EXPECT_TRUE(logged("paired").empty());
     EXPECT_TRUE(logged("guard-malformed").empty());
@@ -228,8 +228,8 @@ TEST_F(LoopGuardEvaluator, WhenTheOriginalsFastGuardedBuildDiffersGuardedBuildsA
                        "buffer 0 (output, kernel argument 0): 2 of 100 elements differ"),
               std::string::npos) << err;
     EXPECT_NE(err.find("variants' guarded builds are optimised as their plain builds in this run"), std::string::npos) << err;
-    EXPECT_EQ(e.stats().guard_options, "");
-    EXPECT_EQ(e.stats().paired_builds, 1);
+    EXPECT_EQ(e.stats().build.guard_options, "");
+    EXPECT_EQ(e.stats().build.paired_builds, 1);
     EXPECT_EQ(logged("guarded").size(), 1u);  // the original's, once
     EXPECT_EQ(logged("paired").size(), 1u);
 }
@@ -255,9 +255,9 @@ protected:
         EXPECT_NE(err.find(why), std::string::npos) << err;
         EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
         EXPECT_EQ(r.results[1].status, EvalStatus::Timeout) << r.results[1].detail;
-        EXPECT_EQ(e.stats().paired_builds, 0);
-        EXPECT_EQ(e.stats().paired_fallbacks, 0);  // not tried per variant
-        EXPECT_EQ(e.stats().guard_compiled, 2);
+        EXPECT_EQ(e.stats().build.paired_builds, 0);
+        EXPECT_EQ(e.stats().build.paired_fallbacks, 0);  // not tried per variant
+        EXPECT_EQ(e.stats().build.guard_compiled, 2);
         EXPECT_EQ(logged("guarded").size(), 2u);
         EXPECT_TRUE(logged("paired").empty());
     }
@@ -289,8 +289,8 @@ TEST_F(LoopGuardEvaluator, VariantWithoutLoopsSendsNoGuardedBuild) {
     CudaEvaluator e(grammar_, options());
     const BatchResult r = e.evaluate({Variant{Genome{}, source, {}, sha256_hex(source)}}, 0);
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
-    EXPECT_EQ(e.stats().guard_compiled, 0);
-    EXPECT_EQ(e.stats().unguarded, 0);
+    EXPECT_EQ(e.stats().build.guard_compiled, 0);
+    EXPECT_EQ(e.stats().unguarded(), 0);
     EXPECT_TRUE(logged("guarded").empty());
 }
 
@@ -305,14 +305,14 @@ TEST_F(LoopGuardEvaluator, VariantWithABarrierAndNoLoopsIsGuardedUnlessTheBarrie
         CudaEvaluator e(grammar_, o);
         const BatchResult r = e.evaluate({v}, 0);
         EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
-        EXPECT_EQ(e.stats().guard_compiled, 1);
+        EXPECT_EQ(e.stats().build.guard_compiled, 1);
         EXPECT_EQ(logged("guarded").size(), 1u);
     }
     o.barrier_guard = false;
     CudaEvaluator e(grammar_, o);
     const BatchResult r = e.evaluate({v}, 0);
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
-    EXPECT_EQ(e.stats().guard_compiled, 0);
+    EXPECT_EQ(e.stats().build.guard_compiled, 0);
     EXPECT_EQ(logged("guarded").size(), 1u) << "no second guarded build";
 }
 

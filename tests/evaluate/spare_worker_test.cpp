@@ -79,14 +79,14 @@ protected:
         const int computed_before = count("original-computed", "0");
         expect_statuses(e.evaluate(batch("y"), 1));
         expect_statuses(e.evaluate(batch("z"), 0));
-        EXPECT_GE(e.stats().references_rejected, 1);
-        EXPECT_GE(e.stats().references_recomputed, 1);
+        EXPECT_GE(e.stats().workers.references_rejected, 1);
+        EXPECT_GE(e.stats().workers.references_recomputed, 1);
         EXPECT_GT(count("original-computed", "0"), computed_before);
-        const long rejected = e.stats().references_rejected;
+        const long rejected = e.stats().workers.references_rejected;
         expect_statuses(e.evaluate(batch("w"), 0));
         expect_statuses(e.evaluate(batch("v"), 1));
         expect_statuses(e.evaluate(batch("u"), 0));
-        EXPECT_EQ(e.stats().references_rejected, rejected);
+        EXPECT_EQ(e.stats().workers.references_rejected, rejected);
     }
 };
 
@@ -96,28 +96,28 @@ TEST_F(SpareWorkers, ReplacementsTakeTheOriginalsOutputsInsteadOfRunningIt) {
     expect_statuses(r);
     EXPECT_TRUE(r.original.valid());
     const CudaEvaluatorStats& s = e.stats();
-    EXPECT_EQ(s.worker_restarts, 2);
-    EXPECT_EQ(s.timeouts, 1);
+    EXPECT_EQ(s.workers.worker_restarts, 2);
+    EXPECT_EQ(s.runs.timeouts, 1);
     EXPECT_EQ(s.spares.ready + s.spares.waited, 2);
-    EXPECT_EQ(s.cold_starts, 0);
-    EXPECT_EQ(s.references_recomputed, 0);
-    EXPECT_EQ(s.references_rejected, 0);
-    EXPECT_GE(s.references_loaded, 2);
-    EXPECT_GT(s.restart_ms, 0);
+    EXPECT_EQ(s.workers.cold_starts, 0);
+    EXPECT_EQ(s.workers.references_recomputed, 0);
+    EXPECT_EQ(s.workers.references_rejected, 0);
+    EXPECT_GE(s.workers.references_loaded, 2);
+    EXPECT_GT(s.workers.restart_ms, 0);
     EXPECT_EQ(count("original-computed", "0"), 1);  // once in the whole run, by the first worker
     EXPECT_EQ(count("reference-written", "0"), 1);
 
     // Another case, then back: the first is still handed over, its original never run again.
-    EXPECT_EQ(e.stats().case_loads, 2);  // the first worker's, checking the original on both cases
+    EXPECT_EQ(e.stats().workers.case_loads, 2);  // the first worker's, checking the original on both cases
     expect_statuses(e.evaluate(batch("y"), 1));
-    EXPECT_EQ(e.stats().case_loads, 3);  // case 1 on the worker in use, adopted before spares had it
+    EXPECT_EQ(e.stats().workers.case_loads, 3);  // case 1 on the worker in use, adopted before spares had it
     expect_statuses(e.evaluate(batch("z"), 0));
     EXPECT_EQ(count("original-computed", "0"), 1);
     EXPECT_EQ(count("original-computed", "1"), 1);
-    EXPECT_EQ(e.stats().references_recomputed, 0);
-    EXPECT_EQ(e.stats().worker_restarts, 6);
+    EXPECT_EQ(e.stats().workers.references_recomputed, 0);
+    EXPECT_EQ(e.stats().workers.worker_restarts, 6);
     // The worker adopted while on case 1 kept case 0 as a spare: back on it, nothing to load.
-    EXPECT_EQ(e.stats().case_loads, 3);
+    EXPECT_EQ(e.stats().workers.case_loads, 3);
 }
 
 // Case 0's hand-over file is spoilt (or removed) after case 0, then case 1 and case 0 again: the
@@ -141,9 +141,9 @@ TEST_F(SpareWorkers, WithoutSparesEveryReplacementStartsCold) {
     o.spare_workers = 0;
     CudaEvaluator e(grammar_, o);
     expect_statuses(e.evaluate(batch("x"), 0));
-    EXPECT_EQ(e.stats().cold_starts, 2);
+    EXPECT_EQ(e.stats().workers.cold_starts, 2);
     // Cold starts still load the handed-over outputs rather than run the original.
-    EXPECT_EQ(e.stats().references_recomputed, 0);
+    EXPECT_EQ(e.stats().workers.references_recomputed, 0);
     EXPECT_EQ(count("original-computed", "0"), 1);
 }
 

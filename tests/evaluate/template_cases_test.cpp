@@ -126,7 +126,7 @@ TEST_F(TemplateCases, TheFastGuardedBuildOfATemplateKernelIsCheckedOnItsInstanti
     const BatchResult r = e.evaluate({make_variant(Genome{}, grammar)}, 0);
     const std::string err = ::testing::internal::GetCapturedStderr();
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
-    EXPECT_EQ(e.stats().guard_options, "-Ofc=mid") << err;
+    EXPECT_EQ(e.stats().build.guard_options, "-Ofc=mid") << err;
     std::vector<std::string> kernels;
     for (const gpu_test::FakeWorkerEvent& event : events())
         if (event.what == "kernel") kernels.push_back(event.detail);

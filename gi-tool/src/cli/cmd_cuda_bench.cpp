@@ -164,8 +164,8 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         std::printf("  %zu variants in %.1f s:", last, so_far);
         for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
         std::printf(" (restarts %ld, timeouts %ld, loop overruns %ld, shared out of bounds %ld, corrupting %ld)\n",
-                    evaluator.stats().worker_restarts, evaluator.stats().timeouts, evaluator.stats().loop_overruns,
-                    evaluator.stats().out_of_bounds, evaluator.stats().corrupting);
+                    evaluator.stats().workers.worker_restarts, evaluator.stats().runs.timeouts, evaluator.stats().runs.loop_overruns,
+                    evaluator.stats().runs.out_of_bounds, evaluator.stats().runs.corrupting);
         std::fflush(stdout);
     }
     const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -182,67 +182,67 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::printf("compile ms per variant: %.1f (one compile's time with %s; %ld compiled, of which %ld separate loop-guarded builds%s, "
                 "%ld paired builds (plain and guarded in one module), %ld paired compiles that failed and fell back to "
                 "separate builds; %ld cache hits, compiled in parallel)\n",
-                s.compiled ? s.compile_cpu_ms / static_cast<double>(s.compiled) : 0.0, s.compiler.c_str(), s.compiled,
-                s.guard_compiled, s.guard_options.empty() ? "" : (" at " + s.guard_options).c_str(), s.paired_builds, s.paired_fallbacks, s.cache_hits);
+                s.build.compiled ? s.build.compile_cpu_ms / static_cast<double>(s.build.compiled) : 0.0, s.build.compiler.c_str(), s.build.compiled,
+                s.build.guard_compiled, s.build.guard_options.empty() ? "" : (" at " + s.build.guard_options).c_str(), s.build.paired_builds, s.build.paired_fallbacks, s.build.cache_hits);
     std::printf("run ms per variant: %.1f (worker request: module load, input copies, a poisoned check run, timed launches, comparison)\n",
-                runs > 0 ? s.run_ms / static_cast<double>(runs) : 0.0);
-    if (s.staged_runs > 0) {
-        const double n = static_cast<double>(s.staged_runs);
+                runs > 0 ? s.runs.run_ms / static_cast<double>(runs) : 0.0);
+    if (s.runs.staged_runs > 0) {
+        const double n = static_cast<double>(s.runs.staged_runs);
         // Over the runs that reported their stages (those that finished: no timeouts, no crashes).
-        const double staged = s.stage_load_ms + s.stage_check_ms + s.stage_compare_ms + s.stage_timed_ms + s.stage_integrity_ms;
+        const double staged = s.runs.stage_load_ms + s.runs.stage_check_ms + s.runs.stage_compare_ms + s.runs.stage_timed_ms + s.runs.stage_integrity_ms;
         std::printf("run stages, ms per finished run: request %.2f = module load %.2f + check run (restore included) %.2f "
                     "+ comparison %.2f + timed repetitions %.2f + integrity check of the worker's copies %.2f "
                     "+ rest %.2f (in the worker outside these stages %.2f; pipes, payload and the parent %.2f); "
                     "between requests the worker unloaded earlier modules for %.2f (%ld runs)\n",
-                    s.stage_request_ms / n, s.stage_load_ms / n, s.stage_check_ms / n, s.stage_compare_ms / n,
-                    s.stage_timed_ms / n, s.stage_integrity_ms / n, std::max(0.0, (s.stage_request_ms - staged) / n),
-                    std::max(0.0, (s.stage_worker_ms - staged) / n), std::max(0.0, (s.stage_request_ms - s.stage_worker_ms) / n),
-                    s.stage_unload_ms / n, s.staged_runs);
+                    s.runs.stage_request_ms / n, s.runs.stage_load_ms / n, s.runs.stage_check_ms / n, s.runs.stage_compare_ms / n,
+                    s.runs.stage_timed_ms / n, s.runs.stage_integrity_ms / n, std::max(0.0, (s.runs.stage_request_ms - staged) / n),
+                    std::max(0.0, (s.runs.stage_worker_ms - staged) / n), std::max(0.0, (s.runs.stage_request_ms - s.runs.stage_worker_ms) / n),
+                    s.runs.stage_unload_ms / n, s.runs.staged_runs);
         std::printf("comparison: %ld output buffers found equal to the original's on the GPU, %ld copied to the host "
                     "and compared there (they differed, or had no copy of the reference on the GPU); integrity checks of the worker's "
                     "own buffers: %ld on the GPU, %ld read back to the host\n",
-                    s.compared_on_gpu, s.compared_on_host, s.integrity_on_gpu, s.integrity_on_host);
+                    s.runs.compared_on_gpu, s.runs.compared_on_host, s.runs.integrity_on_gpu, s.runs.integrity_on_host);
         std::printf("module load, ms per finished run: %.2f = plain module %.2f + finding its kernel %.2f + the guarded "
                     "module and its symbols %.2f\n",
-                    s.stage_load_ms / n, s.stage_load_plain_ms / n, s.stage_load_find_ms / n, s.stage_load_guard_ms / n);
+                    s.runs.stage_load_ms / n, s.runs.stage_load_plain_ms / n, s.runs.stage_load_find_ms / n, s.runs.stage_load_guard_ms / n);
         // Whether a killed worker's context still being torn down slows the next worker's driver calls.
-        const long beside = s.staged_beside_exiting, alone = s.staged_runs - beside;
+        const long beside = s.runs.staged_beside_exiting, alone = s.runs.staged_runs - beside;
         auto mean = [](double sum, long count) { return count > 0 ? sum / static_cast<double>(count) : 0.0; };
         std::printf("beside killed workers, ms per finished run: %ld runs sent while a killed worker was still exiting: "
                     "module load %.2f, unloading before %.2f, timed repetitions %.2f; %ld runs with none exiting: "
                     "module load %.2f, unloading before %.2f, timed repetitions %.2f; %ld killed workers took %.0f ms "
                     "each to exit\n",
-                    beside, mean(s.beside_exiting_load_ms, beside), mean(s.beside_exiting_unload_ms, beside),
-                    mean(s.beside_exiting_timed_ms, beside), alone, mean(s.stage_load_ms - s.beside_exiting_load_ms, alone),
-                    mean(s.stage_unload_ms - s.beside_exiting_unload_ms, alone),
-                    mean(s.stage_timed_ms - s.beside_exiting_timed_ms, alone), s.killed_reaped, s.killed_exit_ms);
+                    beside, mean(s.runs.beside_exiting_load_ms, beside), mean(s.runs.beside_exiting_unload_ms, beside),
+                    mean(s.runs.beside_exiting_timed_ms, beside), alone, mean(s.runs.stage_load_ms - s.runs.beside_exiting_load_ms, alone),
+                    mean(s.runs.stage_unload_ms - s.runs.beside_exiting_unload_ms, alone),
+                    mean(s.runs.stage_timed_ms - s.runs.beside_exiting_timed_ms, alone), s.workers.killed_reaped, s.workers.killed_exit_ms);
     }
     std::printf("share of wall time: waiting for compiles %.0f%%, variant runs %.0f%%, original runs %.0f%%, worker restarts %.0f%%, other %.0f%%\n",
-                share(s.compile_wait_ms), share(s.run_ms), share(s.original_ms), share(s.restart_ms),
-                std::max(0.0, 100 - share(s.compile_wait_ms) - share(s.run_ms) - share(s.original_ms) - share(s.restart_ms)));
+                share(s.compile_wait_ms), share(s.runs.run_ms), share(s.workers.original_ms), share(s.workers.restart_ms),
+                std::max(0.0, 100 - share(s.compile_wait_ms) - share(s.runs.run_ms) - share(s.workers.original_ms) - share(s.workers.restart_ms)));
     std::printf("of which waiting for a spare worker after a failed variant: %.0f%%; for killed workers to exit before timing the original: %.0f%%; "
                 "variants that timed out (their allowance): %.0f%%\n",
-                share(s.spares.wait_ms), share(s.reap_wait_ms), share(s.timeout_ms));
+                share(s.spares.wait_ms), share(s.workers.reap_wait_ms), share(s.runs.timeout_ms));
     std::printf("restart ms per restart: %.1f (%ld restarts: %ld spares ready, %ld waited for, %ld cold starts; spares kept at the end %d, "
                 "CUDA start-up %.0f ms; original's outputs handed over %ld times, recomputed %ld, hand-overs rejected %ld)\n",
-                s.worker_restarts ? s.restart_ms / static_cast<double>(s.worker_restarts) : 0.0, s.worker_restarts, s.spares.ready,
-                s.spares.waited, s.cold_starts, s.spares.target, s.spares.startup_ms, s.references_loaded, s.references_recomputed,
-                s.references_rejected);
+                s.workers.worker_restarts ? s.workers.restart_ms / static_cast<double>(s.workers.worker_restarts) : 0.0, s.workers.worker_restarts, s.spares.ready,
+                s.spares.waited, s.workers.cold_starts, s.spares.target, s.spares.startup_ms, s.workers.references_loaded, s.workers.references_recomputed,
+                s.workers.references_rejected);
     std::printf("statuses:");
     for (const auto& [status, count] : statuses) std::printf(" %s %ld", to_string(status).c_str(), count);
     std::printf("\nworker restarts: %ld, timeouts: %ld, corrupting (wrote outside their buffers into the worker's "
                 "copies of a case; Crash, worker replaced): %ld\n",
-                s.worker_restarts, s.timeouts, s.corrupting);
+                s.workers.worker_restarts, s.runs.timeouts, s.runs.corrupting);
     std::printf("loop guard: %s; %ld runaway loops or barrier deadlocks and %ld accesses outside a __shared__ array stopped "
                 "without a restart, %ld variants with loops ran unguarded (their guarded build failed)\n",
-                evaluator.loop_guard() ? "on" : "off (--no-loop-guard)", s.loop_overruns, s.out_of_bounds, s.unguarded);
+                evaluator.loop_guard() ? "on" : "off (--no-loop-guard)", s.runs.loop_overruns, s.runs.out_of_bounds, s.unguarded());
     std::printf("original kernel: median %.4f ms, spread %.5f ms (%.2f%% of the median, %d repetitions%s)\n", original.median_ms,
                 original.spread_ms, 100 * original.spread_ms / original.median_ms, original.repetitions,
                 original_launches > 1 ? (", each the mean of " + std::to_string(original_launches) + " launches").c_str() : "");
     const char* bound = "the GPU worker (runs are sequential on one GPU; compiles finish in their shadow)";
-    if (s.compile_wait_ms > s.run_ms && s.compile_wait_ms > s.restart_ms)
+    if (s.compile_wait_ms > s.runs.run_ms && s.compile_wait_ms > s.workers.restart_ms)
         bound = "compilation (the GPU worker waits for compiles; more cores or fewer options NVRTC lacks would help)";
-    else if (s.restart_ms > s.run_ms)
+    else if (s.workers.restart_ms > s.runs.run_ms)
         bound = "worker restarts (variants that hang or crash cost their worker; spares were not ready in time)";
     std::printf("bound by: %s\n", bound);
     if (to_sanitize > 0) {

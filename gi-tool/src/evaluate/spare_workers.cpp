@@ -4,15 +4,13 @@
 #include <cmath>
 #include <vector>
 
+#include "util/elapsed.hpp"
+
 namespace gi {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
 
 // Not more: on the H100, 16 live contexts made every context slower (CUDA start-up 1.6 -> 3.0 s,
 // a module load 17 -> 27 ms; bench/results/2026-11-23-h100-gpu-check-5.md), which cost more than

@@ -17,7 +17,7 @@
 #include "compile/nvrtc_compiler.hpp"
 #include "compile/project_headers.hpp"
 #include "evaluate/compile_pool.hpp"
-#include "evaluate/cuda_evaluator.hpp"
+#include "evaluate/cuda_evaluator_options.hpp"
 #include "evaluate/nvrtc_processes.hpp"
 #include "variant/apply.hpp"
 #include "variant/hang_guard.hpp"

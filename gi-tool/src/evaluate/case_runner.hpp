@@ -1,0 +1,104 @@
+#pragma once
+// Runs the original and the variants on a case through the cuda evaluator's worker
+// (evaluate/case_worker.hpp): builds each run request (guard budget, batch of launches, poisoned
+// outputs), waits for its replies stage by stage so a hung kernel is killed at its own deadline,
+// classifies the reply and counts where the time went.
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compile/nvrtc_compiler.hpp"
+#include "evaluate/case_set.hpp"
+#include "evaluate/case_worker.hpp"
+#include "evaluate/cuda_classify.hpp"
+#include "evaluate/evaluator.hpp"
+#include "evaluate/reference_folder.hpp"
+#include "evaluate/variant_builder.hpp"
+#include "genome/genome.hpp"
+#include "worker/run_request.hpp"
+
+namespace gi {
+
+// Launches per timed repetition for a kernel whose median is `median_ms`: enough for about a
+// millisecond a repetition below `below_ms`, at most 64; 1 from `below_ms` up (or when it is 0).
+int launches_per_time_for(double median_ms, double below_ms);
+
+struct VariantRunStats {
+    double run_ms = 0;            // wall time of worker requests for variants (GPU work + transfers)
+    double timeout_ms = 0;        // of which requests of variants that timed out (their allowance)
+    long timeouts = 0;            // variants killed at their allowance (the hard timeout)
+    long loop_overruns = 0;       // variants the loop guard stopped (Timeout too, but no restart)
+    long out_of_bounds = 0;       // variants the shared-memory guard stopped (Crash, no restart)
+    long corrupting = 0;          // variants that changed the worker's copies of a case (Crash, restart)
+    long unguarded = 0;           // variants whose guarded build the worker could not use
+    long staged_runs = 0;         // variant requests whose reply gave per-stage wall times:
+    double stage_load_ms = 0;     //   module load(s)
+    double stage_check_ms = 0;    //   check run, restoring the case included
+    double stage_compare_ms = 0;  //   output download and comparison
+    long compared_on_gpu = 0;     //   output buffers found equal to the original's on the GPU (not downloaded)
+    long compared_on_host = 0;    //   output buffers downloaded and compared on the host
+    long integrity_on_gpu = 0;    //   the worker's own buffers found intact on the GPU after a run,
+    long integrity_on_host = 0;   //   and those read back to the host to check them
+    double stage_timed_ms = 0;    //   warm-ups and timed repetitions
+    double stage_integrity_ms = 0; //  checking the worker's copies of the case(s) afterwards
+    double stage_worker_ms = 0;   //   the worker's whole time on them
+    double stage_load_plain_ms = 0, stage_load_find_ms = 0, stage_load_guard_ms = 0;  // the load stage's parts
+    double stage_unload_ms = 0;   //   the worker's unloading of earlier modules between them (when idle)
+    double stage_request_ms = 0;  //   the parent's wall time of those same requests (pipes, payload)
+    long staged_beside_exiting = 0;     // of staged_runs, those sent while a killed worker was still exiting,
+    double beside_exiting_load_ms = 0;  //   their module loads,
+    double beside_exiting_unload_ms = 0; //  their worker's unloading before them,
+    double beside_exiting_timed_ms = 0; //   and their timed repetitions
+
+    // Counts a variant's classified reply: its guard stops and, when it reported them, its stages
+    // (`request_ms`: the parent's wall time of the request; `beside_exiting`: sent while a killed
+    // worker was still exiting).
+    void add(const RunVerdict& v, double request_ms, bool beside_exiting);
+};
+
+class CaseRunner {
+public:
+    // All outlive the runner. `original` is the original's plain build, set by set_original()
+    // before the first run.
+    CaseRunner(const CudaEvaluatorOptions& options, const CaseKernel& kernel, std::vector<CaseSlot>& slots, CaseWorker& worker)
+        : options_(options), kernel_(kernel), slots_(slots), worker_(worker) {}
+
+    // The original's build and the folder its reference outputs are handed over through.
+    void set_original(std::shared_ptr<const DeviceCompileResult> original, const ReferenceFolder* references) {
+        original_ = std::move(original);
+        references_ = references;
+    }
+
+    // Makes the worker ready to judge variants on `index`: alive, case loaded, reference outputs
+    // present (handed over, or the original run here when they could not be).
+    void ready_for(int index);
+    // Establishes the original's reference on a case (once per worker, unless handed over) and
+    // returns its timing (`time`; empty otherwise). The caller accounts for the time.
+    Timing run_original(int index, bool time);
+    // The original once more on a loaded, referenced case, as a variant is run (the oracle gate).
+    RunVerdict rerun_original(int index);
+    // One variant on one case (readied first). A variant whose guard stopped it while a killed
+    // worker was still exiting runs once more after that worker is gone: the killed worker's hung
+    // kernel can hold the GPU until its context is torn down, and a correct variant's guarded
+    // barrier then gave up at its deadline (seen on the H100).
+    RunVerdict run_variant(int index, const Genome& genome, const VariantBuild& build, bool time);
+
+    const VariantRunStats& stats() const { return stats_; }
+
+private:
+    worker::RunSpec run_spec(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
+                             bool time, const VariantBuild* build = nullptr, const std::string& kernel = "") const;
+    worker::Message run_variant_request(int index, const worker::Message& m);
+    RunVerdict run_variant_once(int index, const Genome& genome, const VariantBuild& build, bool time);
+
+    const CudaEvaluatorOptions& options_;
+    const CaseKernel& kernel_;
+    std::vector<CaseSlot>& slots_;
+    CaseWorker& worker_;
+    std::shared_ptr<const DeviceCompileResult> original_;
+    const ReferenceFolder* references_ = nullptr;
+    VariantRunStats stats_;
+};
+
+}  // namespace gi
