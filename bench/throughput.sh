@@ -8,6 +8,7 @@
 #
 #   OUT=out/throughput bash bench/throughput.sh          # on the device: needs a GPU, nvcc, GTest
 #   THROUGHPUT_KERNELS="stereo row_filter" THROUGHPUT_SECONDS=45 bash bench/throughput.sh
+#   (kernels: stereo, row_filter, struct_pointers, matrix_mul; the first three by default)
 #   THROUGHPUT_OPTIONS="--sanitize-batch 1" THROUGHPUT_LABEL="one per process" bash bench/throughput.sh
 #                                           # extra evolve options, e.g. a change's off switch, for A/B
 #   THROUGHPUT_SANITIZE_CASES=1 records a small case per kernel and passes it as --sanitize-cases
@@ -47,7 +48,7 @@ if [[ -z "${GI_BUILD:-}" ]]; then
     if ! { cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON \
                -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
            cmake --build "$build" -j "$jobs" --target gi-tool gi-worker stereo_driver corpus_row_filter \
-               corpus_struct_pointers >>"$OUT/build.log" 2>&1; }; then
+               corpus_struct_pointers corpus_matrix_mul >>"$OUT/build.log" 2>&1; }; then
         tail -30 "$OUT/build.log"; exit 1
     fi
     echo "built in $(( $(date +%s) - start )) s"
@@ -75,7 +76,13 @@ setup() {
             options=(--function axpyStruct)
             train=("--n 10000000 --launches 2") held=("--n 3000000 --launches 1 --seed 5")
             gate=("--n 100000 --launches 1 --seed 6") ;;
-        *) echo "unknown kernel $1 (stereo, row_filter, struct_pointers)"; exit 2 ;;
+        matrix_mul)   # the CUDA samples' tiled template kernel, two barriers: racecheck's third-party case
+            file="$root/tests/corpus/matrix_mul.cu" program="$build/tests/corpus/corpus_matrix_mul"
+            includes=(-I "$recorder_include")
+            options=(--function "MatrixMulCUDA<32>")   # the program launches <16> and <32>: both are recorded
+            train=("--n 1024") held=("--n 512 --seed 3")
+            gate=("--n 64 --seed 4") ;;   # 2 x 2 blocks of 32 x 32
+        *) echo "unknown kernel $1 (stereo, row_filter, struct_pointers, matrix_mul)"; exit 2 ;;
     esac
 }
 
@@ -85,6 +92,7 @@ for kernel in $kernels; do
     dir="$work/$kernel"
     mkdir -p "$dir"
     function_name="$(printf '%s\n' "${options[@]}" | awk 'prev == "--function" { print; exit } { prev = $0 }')"
+    function_name="${function_name%%<*}"   # a template's instantiation: the recorder takes the function's name
     for args in "${train[@]}"; do
         # shellcheck disable=SC2086
         "$tool" record "$file" --function "$function_name" "${includes[@]}" --out "$dir/cases" -- "$program" $args \
