@@ -63,7 +63,7 @@ setup() {
             file="$root/kernels/stereo/stereo.cu" program="$build/kernels/stereo_driver" includes=()
             registration_options stereo
             record_args stereo
-            gate=("--pairs 1 --width 160 --height 120 --seed 2000") ;;
+            gate=("--pairs 1 --width 64 --height 48 --seed 2000") ;;   # as the consumer example's SANITIZE_ARGS
         row_filter)   # 4096 x 4096 floats: 64 MB in, 64 MB out, per launch
             file="$root/tests/corpus/row_filter.cu" program="$build/tests/corpus/corpus_row_filter"
             includes=(-I "$recorder_include")
