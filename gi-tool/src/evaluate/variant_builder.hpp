@@ -18,6 +18,7 @@
 #include "compile/project_headers.hpp"
 #include "evaluate/compile_pool.hpp"
 #include "evaluate/cuda_evaluator_options.hpp"
+#include "evaluate/evaluator.hpp"
 #include "evaluate/nvrtc_processes.hpp"
 #include "variant/apply.hpp"
 #include "variant/hang_guard.hpp"
