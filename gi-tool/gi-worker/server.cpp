@@ -24,11 +24,7 @@
 
 namespace gi::worker {
 
-Message error_reply(const std::string& text, bool fatal) {
-    Message m{"error", {{"message", text}}, {}};
-    if (fatal) m.fields["fatal"] = "1";
-    return m;
-}
+Message error_reply(const std::string& text, bool fatal) { return to_message(ErrorReply{text, fatal}); }
 
 namespace {
 
@@ -70,8 +66,9 @@ public:
         if (m.type == "quit") return false;
         if (m.type == "load-case") return load_case(m);
         if (m.type == "unload-case") {
-            slots_.erase(static_cast<int>(m.integer("slot", -1)));
-            reply({"case-unloaded", {{"slot", m.get("slot")}}, {}});
+            const int slot = unload_case_from(m).slot;
+            slots_.erase(slot);
+            reply(case_unloaded_message(slot));
             return true;
         }
         if (m.type == "run") return run(m);

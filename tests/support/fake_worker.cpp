@@ -97,7 +97,7 @@ int run_fake_replay() {
             // GI_FAKE_GUARD_CASE_FAILS: a guard-zones worker cannot open its case (as when the GPU
             // has no memory left for it).
             if (request.guard_bytes > 0 && std::getenv("GI_FAKE_GUARD_CASE_FAILS")) {
-                write_message(1, {"error", {{"message", "not enough GPU memory for one working copy of case " + request.case_path}}, {}});
+                write_message(1, to_message(ErrorReply{"not enough GPU memory for one working copy of case " + request.case_path}));
                 continue;
             }
             std::ifstream list(request.variants_file);
@@ -142,11 +142,11 @@ int run_fake_replay() {
             if (outside && !checked.kept) return 0;
         } else if (m->type == "unload-case") {
             cases.erase(slot);
-            write_message(1, {"case-unloaded", {{"slot", slot}}, {}});
+            write_message(1, case_unloaded_message(std::stoi(slot)));
         } else if (m->type == "run") {
             auto it = cases.find(slot);
             if (it == cases.end()) {
-                write_message(1, {"error", {{"message", "no case loaded in slot " + slot}}, {}});
+                write_message(1, to_message(ErrorReply{"no case loaded in slot " + slot}));
                 continue;
             }
             Case& c = it->second;
@@ -183,7 +183,7 @@ int run_fake_replay() {
                 continue;
             }
             if (!c.referenced) {
-                write_message(1, {"error", {{"message", "a variant was sent before the original ran"}}, {}});
+                write_message(1, to_message(ErrorReply{"a variant was sent before the original ran"}));
                 continue;
             }
             const long long guard_bytes = static_cast<long long>(spec.guard_bytes);
@@ -271,7 +271,7 @@ int run_fake_replay() {
             write_message(1, {"checked", {}, {}});
             write_message(1, to_message(result));
         } else {
-            write_message(1, {"error", {{"message", "unknown request '" + m->type + "'"}}, {}});
+            write_message(1, to_message(ErrorReply{"unknown request '" + m->type + "'"}));
         }
     }
     return 0;

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <random>
 
+#include "worker/case_messages.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi::gpu_test {
@@ -19,8 +20,8 @@ const std::string& gpu_unavailable_reason() {
         if (worker.empty()) return "no CUDA toolkit at build time: gi-worker was not built";
         try {
             worker::WorkerProcess w({worker, {}, {}, {}});
-            const worker::Message reply = w.request({"hello", {}, {}}, std::chrono::seconds(60));
-            if (reply.type == "error") return "no usable GPU: " + reply.get("message");
+            const worker::Message reply = w.request(worker::hello_message(), std::chrono::seconds(60));
+            if (reply.type == "error") return "no usable GPU: " + worker::error_reply_from(reply).message;
             return "";
         } catch (const std::exception& e) {
             return std::string("no CUDA driver or device: gi-worker cannot start (") + e.what() + ")";

@@ -36,6 +36,21 @@ TEST(CaseMessages, EachRoundTripsEveryField) {
     EXPECT_EQ(checked_from(to_message(outside)), outside);
 }
 
+TEST(CaseMessages, ControlMessagesAndErrorsAreTheSameOnBothEnds) {
+    EXPECT_EQ(hello_message().type, "hello");
+    EXPECT_TRUE(hello_message().fields.empty());
+    EXPECT_EQ(quit_message().type, "quit");
+    EXPECT_EQ(unload_case_from(to_message(UnloadCase{4})), UnloadCase{4});
+    EXPECT_EQ(case_unloaded_message(4), (Message{"case-unloaded", {{"slot", "4"}}, {}}));
+    EXPECT_THROW(unload_case_from(Message{"unload-case", {{"slot", "four"}}, {}}), Error);
+    EXPECT_THROW(unload_case_from(to_message(ErrorReply{"x"})), Error);
+    const ErrorReply fatal{"cuCtxSynchronize: CUDA_ERROR_ILLEGAL_ADDRESS", true};
+    EXPECT_EQ(error_reply_from(to_message(fatal)), fatal);
+    EXPECT_EQ(to_message(ErrorReply{"no case loaded in slot 2"}).fields.count("fatal"), 0u);
+    // Any reply reads as one: a reply without the fields says nothing and is not fatal.
+    EXPECT_EQ(error_reply_from(Message{"result", {}, {}}), ErrorReply{});
+}
+
 TEST(CaseMessages, ALoadWithoutAReferenceOffersNone) {
     LoadCase load;
     load.slot = 0;

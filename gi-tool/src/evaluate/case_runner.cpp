@@ -7,6 +7,7 @@
 #include "compile/nvcc_compiler.hpp"
 #include "util/elapsed.hpp"
 #include "util/error.hpp"
+#include "worker/run_result.hpp"
 
 namespace gi {
 using Clock = std::chrono::steady_clock;
@@ -125,15 +126,17 @@ Timing CaseRunner::run_original(int index, bool time) {
             slot.oracle_detail = v.result.detail;
         }
         worker_.set_referenced(index);
-        if (first && slot.poisonable.empty()) slot.poisonable = reply.get("poisonable");
+        const worker::RunResult result = worker::run_result_from(reply);  // a "result": the run was Ok
+        if (first && slot.poisonable.empty()) slot.poisonable = result.poisonable;
         if (hand_over) {
-            if (!reply.get("reference-sha256").empty()) {
-                slot.reference_file = reply.get("reference-file");
-                slot.reference_sha256 = reply.get("reference-sha256");
+            if (!result.reference_sha256.empty()) {
+                slot.reference_file = result.reference_file;
+                slot.reference_sha256 = result.reference_sha256;
             } else {
                 slot.reference_failed = true;
                 std::cerr << "gi-tool: note: " << slot.path.string() << ": the original's outputs could not be "
-                          << "handed to other workers (" << reply.get("reference-error", "the worker did not write them")
+                          << "handed to other workers ("
+                          << (result.reference_error.empty() ? "the worker did not write them" : result.reference_error)
                           << "); each new worker runs the original for this case instead\n";
             }
         }
@@ -147,7 +150,7 @@ Timing CaseRunner::run_original(int index, bool time) {
             if (slot.launches_per_time > 1) return run_original(index, true);
         } else if (spec.launches_per_time > 1) {
             // The worker times single launches where the case updates data in place: so be it here.
-            slot.launches_per_time = static_cast<int>(reply.integer("launches-per-time", 1));
+            slot.launches_per_time = result.launches_per_time;
         }
         return t;
     }

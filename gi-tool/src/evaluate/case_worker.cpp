@@ -18,7 +18,7 @@ CaseWorker::CaseWorker(std::string program, std::string arch_option, int spare_w
 CaseWorker::~CaseWorker() {
     if (process_ && process_->running()) {
         try {
-            process_->request({"quit", {}, {}}, std::chrono::seconds(5));
+            process_->request(worker::quit_message(), std::chrono::seconds(5));
         } catch (const std::exception&) {
         }
         process_->kill();
@@ -101,11 +101,11 @@ void CaseWorker::start(int want_case) {
     process_ = std::make_unique<worker::WorkerProcess>(worker_options());
     Message reply;
     try {
-        reply = process_->request({"hello", {}, {}}, std::chrono::seconds(120));
+        reply = process_->request(worker::hello_message(), std::chrono::seconds(120));
     } catch (const worker::WorkerFailure& e) {
         throw Error(std::string("the GPU worker failed to start: ") + e.what());
     }
-    if (reply.type == "error") throw Error("cannot use the GPU: " + reply.get("message"));
+    if (reply.type == "error") throw Error("cannot use the GPU: " + worker::error_reply_from(reply).message);
     const worker::Ready ready = worker::ready_from(reply);
     device_ = ready.device;
     gpu_memory_ = ready.memory_bytes;
@@ -135,7 +135,9 @@ void CaseWorker::ensure_loaded(int index) {
         throw Error(slots_[index].path.string() + ": the GPU worker failed while loading this case: " + e.what());
     }
     if (reply.type != "case-loaded")
-        throw Error(reply.get("message", "the GPU worker could not load " + slots_[index].path.string()));
+        throw Error(reply.type == "error" ? worker::error_reply_from(reply).message
+                                          : "the GPU worker could not load " + slots_[index].path.string() +
+                                                " (it answered '" + reply.type + "')");
     loaded_.insert(index);
     verified_.insert(index);
     if (took_reference(index, reply)) referenced_.insert(index);
@@ -143,7 +145,7 @@ void CaseWorker::ensure_loaded(int index) {
 
 void CaseWorker::unload(int index) {
     try {
-        process_->request({"unload-case", {{"slot", std::to_string(index)}}, {}}, std::chrono::seconds(30));
+        process_->request(to_message(worker::UnloadCase{index}), std::chrono::seconds(30));
     } catch (const worker::WorkerFailure&) {
         drop();
     }

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "util/error.hpp"
+#include "worker/case_messages.hpp"
 #include "worker/run_result.hpp"
 
 namespace gi {
@@ -16,8 +17,9 @@ RunVerdict classify_run_reply(const worker::Message& reply) {
         // fault as such, but its run produced nothing, so it counts as a crash and the worker is
         // replaced when it said so.
         v.result.status = EvalStatus::Crash;
-        v.result.detail = "GPU worker error: " + reply.get("message");
-        v.restart_worker = reply.get("fatal") == "1";
+        const worker::ErrorReply error = worker::error_reply_from(reply);
+        v.result.detail = "GPU worker error: " + error.message;
+        v.restart_worker = error.fatal;
         return v;
     }
     if (reply.type != "result") throw Error("GPU worker answered a run request with '" + reply.type + "'");

@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "compile/nvrtc_messages.hpp"
+#include "worker/case_messages.hpp"
 #include "util/error.hpp"
 
 namespace gi {
@@ -15,7 +16,7 @@ NvrtcProcesses::~NvrtcProcesses() {
     std::lock_guard lock(mutex_);
     for (auto& p : idle_) {
         try {
-            p->send({"quit", {}, {}}, std::chrono::seconds(1));
+            p->send(worker::quit_message(), std::chrono::seconds(1));
         } catch (const worker::WorkerFailure&) {
         }
     }

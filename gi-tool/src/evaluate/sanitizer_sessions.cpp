@@ -57,7 +57,7 @@ SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::stri
     // instead of in front of the first check. Issue 19: without it, stereo's first gate took
     // 13-17 s on the H200 with the sessions started 20 s before.
     try {
-        process_->send({"hello", {}, {}}, std::chrono::seconds(10));
+        process_->send(worker::hello_message(), std::chrono::seconds(10));
         hello_pending_ = true;
         // Opening the case under the sanitizer takes time too (row_filter's 385 MB training case:
         // 24.9 s over 8 memcheck sessions' first checks; its 509 x 250 gate case 0.3 s in all, H200),
@@ -93,7 +93,7 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
             const worker::Message reply = process_->receive(request, timeout);
             if (reply.type != wanted)
                 throw worker::WorkerFailure(worker::WorkerFailure::Kind::Protocol,
-                                            "the worker answered '" + reply.type + "' to " + what + ": " + reply.get("message"));
+                                            "the worker answered '" + reply.type + "' to " + what + ": " + worker::error_reply_from(reply).message);
             return reply;
         };
         const auto start = std::chrono::steady_clock::now();
@@ -111,7 +111,7 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
                                                                guard_bytes_ > 0 ? 1 : std::max<std::size_t>(1, side_by_side)}),
                               timeout);
         if (reply.type != "checked") {
-            failure_ = "the worker answered '" + reply.type + "': " + reply.get("message");
+            failure_ = "the worker answered '" + reply.type + "': " + worker::error_reply_from(reply).message;
         } else {
             checked_ = worker::checked_from(reply);
             if (!checked_.error.empty() || checked_.ran != count)

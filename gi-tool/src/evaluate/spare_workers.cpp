@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "util/elapsed.hpp"
+#include "worker/case_messages.hpp"
 
 namespace gi {
 
@@ -119,7 +120,7 @@ void SpareWorkers::send_case(Spare& spare) {
                     ++it;
                     continue;
                 }
-                spare.process->send({"unload-case", {{"slot", std::to_string(*it)}}, {}}, std::chrono::seconds(5));
+                spare.process->send(to_message(worker::UnloadCase{*it}), std::chrono::seconds(5));
                 spare.expect.emplace_back("unload-case", *it);
                 it = spare.sent.erase(it);
                 spare.ready = false;
@@ -155,7 +156,7 @@ void SpareWorkers::top_up() {
         try {
             spare.process = std::make_unique<worker::WorkerProcess>(owner_.worker_options());
             spare.spawned = Clock::now();
-            spare.process->send({"hello", {}, {}}, std::chrono::seconds(5));
+            spare.process->send(worker::hello_message(), std::chrono::seconds(5));
             spare.expect.emplace_back("hello", -1);
         } catch (const std::exception&) {
             return;  // the main worker's path will report what is wrong

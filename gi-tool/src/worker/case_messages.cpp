@@ -133,4 +133,24 @@ Checked checked_from(const Message& m) {
     return c;
 }
 
+Message hello_message() { return {"hello", {}, {}}; }
+Message quit_message() { return {"quit", {}, {}}; }
+
+Message to_message(const ErrorReply& error) {
+    Message m{"error", {{"message", error.message}}, {}};
+    if (error.fatal) m.fields["fatal"] = "1";
+    return m;
+}
+
+ErrorReply error_reply_from(const Message& m) { return {m.get("message"), m.get("fatal") == "1"}; }
+
+Message to_message(const UnloadCase& unload) { return {"unload-case", {{"slot", std::to_string(unload.slot)}}, {}}; }
+
+UnloadCase unload_case_from(const Message& m) {
+    expect_type(m, "unload-case");
+    return {static_cast<int>(m.integer("slot", -1))};
+}
+
+Message case_unloaded_message(int slot) { return {"case-unloaded", {{"slot", std::to_string(slot)}}, {}}; }
+
 }  // namespace gi::worker

@@ -10,6 +10,30 @@
 
 namespace gi::worker {
 
+// "hello" (answered with Ready) and "quit" (not answered: the worker exits), requests without fields.
+Message hello_message();
+Message quit_message();
+
+// "error": the worker could not do what was asked (its own failure around a request, not a
+// variant's verdict); fatal when its CUDA context is unusable and it exits after this reply.
+struct ErrorReply {
+    std::string message;
+    bool fatal = false;
+    bool operator==(const ErrorReply&) const = default;
+};
+Message to_message(const ErrorReply& error);
+// The "message" and "fatal" fields of any reply ("" and false where it has none).
+ErrorReply error_reply_from(const Message& message);
+
+// "unload-case": forget the case in a slot; answered "case-unloaded" with the same slot.
+struct UnloadCase {
+    int slot = -1;
+    bool operator==(const UnloadCase&) const = default;
+};
+Message to_message(const UnloadCase& unload);
+UnloadCase unload_case_from(const Message& message);  // throws gi::Error unless an "unload-case" with a well-formed slot
+Message case_unloaded_message(int slot);
+
 // "ready", the reply to "hello": the GPU the worker opened.
 struct Ready {
     std::string device;
