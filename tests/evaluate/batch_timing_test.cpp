@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "../support/fake_worker_fixture.hpp"
+#include "evaluate/case_runner.hpp"
 #include "evaluate/cuda_evaluator.hpp"
 
 namespace gi {

@@ -13,6 +13,7 @@
 #include "evaluate/case_worker.hpp"
 #include "evaluate/cuda_classify.hpp"
 #include "evaluate/evaluator.hpp"
+#include "evaluate/part_stats.hpp"
 #include "evaluate/reference_folder.hpp"
 #include "evaluate/variant_builder.hpp"
 #include "genome/genome.hpp"
@@ -24,38 +25,6 @@ namespace gi {
 // millisecond a repetition below `below_ms`, at most 64; 1 from `below_ms` up (or when it is 0).
 int launches_per_time_for(double median_ms, double below_ms);
 
-struct VariantRunStats {
-    double run_ms = 0;            // wall time of worker requests for variants (GPU work + transfers)
-    double timeout_ms = 0;        // of which requests of variants that timed out (their allowance)
-    long timeouts = 0;            // variants killed at their allowance (the hard timeout)
-    long loop_overruns = 0;       // variants the loop guard stopped (Timeout too, but no restart)
-    long out_of_bounds = 0;       // variants the shared-memory guard stopped (Crash, no restart)
-    long corrupting = 0;          // variants that changed the worker's copies of a case (Crash, restart)
-    long unguarded = 0;           // variants whose guarded build the worker could not use
-    long staged_runs = 0;         // variant requests whose reply gave per-stage wall times:
-    double stage_load_ms = 0;     //   module load(s)
-    double stage_check_ms = 0;    //   check run, restoring the case included
-    double stage_compare_ms = 0;  //   output download and comparison
-    long compared_on_gpu = 0;     //   output buffers found equal to the original's on the GPU (not downloaded)
-    long compared_on_host = 0;    //   output buffers downloaded and compared on the host
-    long integrity_on_gpu = 0;    //   the worker's own buffers found intact on the GPU after a run,
-    long integrity_on_host = 0;   //   and those read back to the host to check them
-    double stage_timed_ms = 0;    //   warm-ups and timed repetitions
-    double stage_integrity_ms = 0; //  checking the worker's copies of the case(s) afterwards
-    double stage_worker_ms = 0;   //   the worker's whole time on them
-    double stage_load_plain_ms = 0, stage_load_find_ms = 0, stage_load_guard_ms = 0;  // the load stage's parts
-    double stage_unload_ms = 0;   //   the worker's unloading of earlier modules between them (when idle)
-    double stage_request_ms = 0;  //   the parent's wall time of those same requests (pipes, payload)
-    long staged_beside_exiting = 0;     // of staged_runs, those sent while a killed worker was still exiting,
-    double beside_exiting_load_ms = 0;  //   their module loads,
-    double beside_exiting_unload_ms = 0; //  their worker's unloading before them,
-    double beside_exiting_timed_ms = 0; //   and their timed repetitions
-
-    // Counts a variant's classified reply: its guard stops and, when it reported them, its stages
-    // (`request_ms`: the parent's wall time of the request; `beside_exiting`: sent while a killed
-    // worker was still exiting).
-    void add(const RunVerdict& v, double request_ms, bool beside_exiting);
-};
 
 class CaseRunner {
 public:

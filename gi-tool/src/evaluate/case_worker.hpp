@@ -11,26 +11,13 @@
 #include <vector>
 
 #include "evaluate/case_set.hpp"
+#include "evaluate/part_stats.hpp"
 #include "evaluate/spare_workers.hpp"
 #include "worker/protocol.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {
 
-struct CaseWorkerStats {
-    long worker_restarts = 0;
-    long cold_starts = 0;            // replacements with no spare at all
-    long case_loads = 0;             // cases loaded into the worker in use when it needed them (not ahead, by a spare)
-    long references_loaded = 0;      // workers that took the original's outputs from the hand-over file
-    long references_rejected = 0;    // hand-over files a worker found damaged or foreign (then recomputed)
-    long references_recomputed = 0;  // replacements that had to run the original themselves
-    double restart_ms = 0;           // wall time replacing workers a variant killed, until the next can run
-    double original_ms = 0;          // wall time of the original's runs at each batch's start (and on new cases)
-    double reap_wait_ms = 0;         // of which waiting for killed workers to exit before timing it
-    double original_load_ms = 0;     // of which readying a worker with the batch's case (a replacement, a case load)
-    long killed_reaped = 0;          // killed workers reaped so far (this process), and their mean
-    double killed_exit_ms = 0;       //   time from the kill until they exited
-};
 
 class CaseWorker : public SpareWorkers::Owner {
 public:

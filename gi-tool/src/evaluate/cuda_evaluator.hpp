@@ -23,14 +23,12 @@
 #include <string>
 #include <vector>
 
-#include "evaluate/case_runner.hpp"
-#include "evaluate/case_worker.hpp"
 #include "evaluate/cuda_checker.hpp"
 #include "evaluate/cuda_evaluator_options.hpp"
 #include "evaluate/evaluator.hpp"
+#include "evaluate/part_stats.hpp"
 #include "evaluate/sanitizer_gate.hpp"
 #include "evaluate/spare_workers.hpp"
-#include "evaluate/variant_builder.hpp"
 #include "grammar/grammar.hpp"
 
 namespace gi {

@@ -10,14 +10,11 @@
 #include <vector>
 
 #include "compile/nvrtc_compiler.hpp"
+#include "evaluate/part_stats.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {
 
-struct NvrtcProcessStats {
-    long started = 0;   // processes started
-    long lost = 0;      // of them, killed or crashed on a variant
-};
 
 class NvrtcProcesses {
 public:

@@ -20,6 +20,7 @@
 #include "evaluate/cuda_evaluator_options.hpp"
 #include "evaluate/evaluator.hpp"
 #include "evaluate/nvrtc_processes.hpp"
+#include "evaluate/part_stats.hpp"
 #include "variant/apply.hpp"
 #include "variant/hang_guard.hpp"
 
@@ -34,21 +35,6 @@ struct VariantBuild {
     std::optional<DeviceCompileResult> failed_pair;  // a paired compile that failed (then built separately)
 };
 
-// The builder's counters (CudaEvaluatorStats shows them).
-struct BuildStats {
-    long compiled = 0;          // compiles actually run (cache misses)
-    long cache_hits = 0;
-    long guard_compiled = 0;    // of `compiled`, the separate loop-guarded builds
-    long paired_builds = 0;     // variants built with their guarded copy in the same module
-    long paired_fallbacks = 0;  // paired compiles that failed, then compiled separately
-    long unguarded = 0;         // variants whose guarded build failed to compile (checked unguarded)
-    long built_ahead = 0;       // variants whose builds submit_ahead() had started (the gate's guess)
-    long ahead_unused = 0;      // variants built ahead that were never asked for (a wrong guess)
-    double compile_cpu_ms = 0;  // sum of compile times (over all threads)
-    std::string compiler;       // the run's: "nvrtc", "nvrtc (device side)", "nvcc"
-    std::string guard_options;  // the guarded builds' extra options (e.g. "-Ofc=mid"), "" for none
-    NvrtcProcessStats nvrtc_processes;  // NVRTC's processes (none when it compiles in process)
-};
 
 class VariantBuilder {
 public:
