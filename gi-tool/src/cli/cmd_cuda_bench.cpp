@@ -17,6 +17,7 @@
 #include "evaluate/cuda_evaluator.hpp"
 #include "evaluate/evaluator_factory.hpp"
 #include "genome/random_edit.hpp"
+#include "util/elapsed.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
 #include "util/rng.hpp"
@@ -168,7 +169,7 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
                     evaluator.stats().runs.out_of_bounds, evaluator.stats().runs.corrupting);
         std::fflush(stdout);
     }
-    const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    const double wall_ms = ms_since(start);
     const CudaEvaluatorStats& s = evaluator.stats();
     const double per_minute = s.variants / (wall_ms / 60000.0);
     const long runs = s.variants - s.duplicates - s.binary_duplicates - statuses[EvalStatus::CompileError];

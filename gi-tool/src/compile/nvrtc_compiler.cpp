@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "util/elapsed.hpp"
 #include "util/error.hpp"
 
 #ifdef GI_HAVE_NVRTC
@@ -167,7 +168,7 @@ DeviceCompileResult compile_with_nvrtc(const DeviceCompileRequest& request) {
         check(nvrtcGetCUBIN(program, result.cubin.data()), "reading the cubin");
         result.ok = true;
     }
-    result.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    result.ms = ms_since(start);
     return result;
 #endif
 }

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <optional>
 
+#include "util/elapsed.hpp"
 #include "util/error.hpp"
 #include "worker/case_messages.hpp"
 
@@ -74,7 +75,7 @@ std::uint64_t CaseWorker::case_bytes(int index) const { return slots_.at(static_
 SpareWorkers::Demand CaseWorker::demand() const {
     const double since = first_use_ == Clock::time_point{}
                              ? 0.0
-                             : std::chrono::duration<double, std::milli>(Clock::now() - first_use_).count();
+                             : ms_since(first_use_);
     return {stats_.worker_restarts, since, gpu_memory_};
 }
 

@@ -6,6 +6,7 @@
 #include <regex>
 #include <sstream>
 
+#include "util/elapsed.hpp"
 #include "util/error.hpp"
 #include "worker/case_messages.hpp"
 
@@ -105,7 +106,7 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
             open_pending_ = false;
             opened_ahead_ms_ = worker::checked_from(pending_reply("check-variants", "checked", "opening the case ahead")).case_ms;
         }
-        startup_wait_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        startup_wait_ms_ = ms_since(start);
         const worker::Message reply =
             process_->request(to_message(worker::CheckVariants{case_path, kernel, list.string(), guard_bytes_,
                                                                guard_bytes_ > 0 ? 1 : std::max<std::size_t>(1, side_by_side)}),

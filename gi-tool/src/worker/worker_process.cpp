@@ -17,6 +17,8 @@
 #include <random>
 #include <thread>
 
+#include "util/elapsed.hpp"
+
 namespace gi::worker {
 namespace bp = boost::process;
 namespace fs = std::filesystem;
@@ -150,7 +152,7 @@ void WorkerProcess::kill() {
             int status = 0;
             while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
             }
-            const double ms = std::chrono::duration<double, std::milli>(Clock::now() - killed).count();
+            const double ms = ms_since(killed);
             Reaping& r = reaping();
             {
                 std::lock_guard lock(r.mutex);
