@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <future>
 #include <iostream>
 
 #include "../support/gpu_fixture.hpp"
@@ -375,6 +376,57 @@ TEST_F(GpuEvaluator, SideBySideChecksJudgeAsOneAtATimeDo) {
     }
     EXPECT_EQ(verdicts[0], (std::vector<EvalStatus>{EvalStatus::Ok, EvalStatus::Ok, EvalStatus::SanitizerError, EvalStatus::Ok}));
     EXPECT_EQ(verdicts[0], verdicts[1]);
+}
+
+// Issue 19: the gate's checks may run while evaluate() works through the next generation
+// (sanitize_many_async); the two take turns on the GPU. The verdicts are those of the checks alone,
+// and evaluate()'s results those of an evaluator with no checks running.
+TEST_F(GpuEvaluator, ChecksAlongsideEvaluationJudgeAndEvaluateAsAlone) {
+    GI_REQUIRE_GPU();
+    const std::string barrier = rule_id(true);
+    ASSERT_FALSE(barrier.empty());
+    auto race_free = [&](const char* factor) {
+        std::string text = kGpuKernel;
+        text.replace(text.find("    __syncthreads();\n"), 21, "");
+        text.replace(text.find("tile[(threadIdx.x + 1) % BLOCK]"), 31, "tile[threadIdx.x]");
+        text.replace(text.find("2.0f * tile"), 4, factor);
+        return raw_variant(text);
+    };
+    Genome racy;
+    racy.edits.push_back({Edit::Op::Delete, barrier, ""});
+    const std::vector<Variant> checked{race_free("2.0f"), make_variant(racy, grammar_), race_free("4.0f")};
+    Genome smaller;
+    set_gene(smaller, "BLOCK", "128");
+    std::vector<Variant> evaluated;
+    for (const char* block : {"128", "64", "32"}) {
+        Genome g;
+        set_gene(g, "BLOCK", block);
+        evaluated.push_back(make_variant(g, grammar_));
+    }
+    evaluated.push_back(race_free("3.0f"));  // wrong: another factor
+    CudaEvaluatorOptions o = options();
+    o.sanitize_sessions = 4;
+    o.sanitize_jobs = 2;
+    CudaEvaluator alone(grammar_, o);
+    const BatchResult expected = alone.evaluate(evaluated, 1);
+    CudaEvaluator e(grammar_, o);
+    ASSERT_TRUE(e.checks_alongside_evaluation());
+    e.evaluate({make_variant(Genome{}, grammar_)}, 0);  // the original's compile and oracle first
+    std::future<std::vector<EvalResult>> verdicts = e.sanitize_many_async(checked, 0);
+    const BatchResult results = e.evaluate(evaluated, 1);
+    const std::vector<EvalResult> v = verdicts.get();
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_EQ(v[0].status, EvalStatus::Ok) << v[0].detail;
+    EXPECT_EQ(v[1].status, EvalStatus::SanitizerError) << v[1].detail;
+    EXPECT_EQ(v[2].status, EvalStatus::Ok) << v[2].detail;
+    ASSERT_EQ(results.results.size(), expected.results.size());
+    for (std::size_t i = 0; i < results.results.size(); ++i)
+        EXPECT_EQ(results.results[i].status, expected.results[i].status) << i << ": " << results.results[i].detail;
+    EXPECT_GE(e.evaluation_waited_for_checks_s(), 0.0);
+    std::cout << "evaluate() waited " << e.evaluation_waited_for_checks_s() << " s for the checks' GPU turns\n";
+    // A batch thrown away unseen (a spoiled guess) leaves its case to validation.
+    e.discard_evaluation(1);
+    EXPECT_EQ(e.validate(make_variant(smaller, grammar_)).cases.size(), 2u);  // case 1 and the held-out one
 }
 
 // Issue 19: the gate's guard zones (gi-worker alone, before compute-sanitizer) judge a variant that

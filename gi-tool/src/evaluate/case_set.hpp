@@ -24,7 +24,7 @@ struct CaseSlot {
     std::vector<std::string> tolerances;  // per buffer, as text
     bool held_out = false;
     bool gate = false;                  // recorded for the sanitizer gate (--sanitize-cases); also validates
-    bool used = false;                  // drawn by evaluate()
+    int uses = 0;                       // batches evaluate() ran on it (less those thrown away unseen)
     double original_ms = 0;             // the original's median time here (0 = not yet)
     int launches_per_time = 0;          // launches per timed repetition here, the original's and
                                         // every variant's alike (0 = not decided: before its first timing)

@@ -13,6 +13,8 @@
 // synccheck when the variant has fewer __syncthreads() than the original (a barrier was removed).
 // Results are cached per variant key, so asking again is free.
 #include <cstdint>
+#include <exception>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,26 @@ public:
         for (const Variant& variant : variants) results.push_back(sanitize(variant, case_index));
         return results;
     }
+    // The same, started now and finished in the background when the checker can run its checks
+    // while evaluate() works (checks_alongside_evaluation()); the default checks before returning.
+    // Until the future is ready the caller asks the checker nothing else, and the evaluator only
+    // evaluate(). Errors come out of the future's get().
+    virtual std::future<std::vector<EvalResult>> sanitize_many_async(const std::vector<Variant>& variants, int case_index) {
+        std::promise<std::vector<EvalResult>> done;
+        try {
+            done.set_value(sanitize_many(variants, case_index));
+        } catch (...) {
+            done.set_exception(std::current_exception());
+        }
+        return done.get_future();
+    }
+    // Whether sanitize_many_async's checks run alongside evaluate() (issue 19: search then evaluates
+    // its guess at the next generation while the gate runs). Such a checker keeps the two from
+    // running kernels at once, so no variant is timed beside a sanitizer's launches.
+    virtual bool checks_alongside_evaluation() const { return false; }
+    // Seconds evaluate() has waited, over the checker's life, for checks running alongside it to
+    // leave the GPU: the part of the gate that held evaluation back.
+    virtual double evaluation_waited_for_checks_s() const { return 0; }
     // Every training case never used by evaluate() plus every held-out case.
     virtual ValidationReport validate(const Variant& variant) = 0;
     // The case the search's gate checks a would-be parent on, when its generation was judged on

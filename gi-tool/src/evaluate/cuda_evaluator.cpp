@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <future>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -42,6 +45,21 @@ std::string original_source(const Grammar& grammar) {
     }
     return out;
 }
+
+// The gate's jobs for `variants` on a case, built where the caller runs (compiles are the builder's
+// cache hits; the builder is not shared with a background thread): what the sanitizer runs, and
+// what is answered without it (cached verdicts, repeats, binary duplicates).
+struct GateJobs {
+    std::vector<EvalResult> results;
+    std::map<std::string, std::size_t> first_with_key;
+    std::vector<std::size_t> to_check;
+    std::string verdict_suffix;
+    std::vector<SanitizeJob> jobs;
+    std::vector<std::string> identities;                               // of those run: binary_identity + checkers
+    std::vector<std::pair<std::size_t, std::size_t>> same_program_as;  // (variant, the one run for it)
+    std::vector<std::string> keys;
+    std::optional<SanitizeContext> context;  // set when there are jobs to run
+};
 
 }  // namespace
 
@@ -83,8 +101,10 @@ struct CudaEvaluator::Impl {
     std::shared_ptr<const DeviceCompileResult> original_cubin;
     std::map<std::string, EvalResult> sanitized;  // by variant key
     std::map<std::string, EvalResult> sanitized_binaries;  // by binary_identity and the checkers run
+    std::mutex verdicts_mutex;  // the two above: the gate may fill them beside evaluate()
     bool oracle_checked = false;
     CudaEvaluatorStats stats;
+    GpuTurns turns;  // evaluate()'s timing and the gate's checks never run kernels at once
 
     explicit Impl(CudaEvaluatorOptions o) : options(std::move(o)) {}
 
@@ -179,6 +199,10 @@ struct CudaEvaluator::Impl {
         return options.sanitize_jobs > 0 ? options.sanitize_jobs
                                          : static_cast<int>(std::min(8u, std::max(1u, std::thread::hardware_concurrency()) / 2));
     }
+
+    // The gate's jobs (compiles from the cache, verdicts known without a run), then their run.
+    GateJobs gate_jobs(const std::vector<Variant>& variants, int case_index);
+    std::vector<EvalResult> run_gate_jobs(GateJobs g);
 
     // The variant's binary_identity on case `index`, or "" when it did not compile or its launch
     // geometry cannot be resolved (run_variant reports either).
@@ -316,7 +340,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
         throw Error("case index " + std::to_string(case_index) + " is out of range (the evaluator has " +
                     std::to_string(s.cases.training) + " training cases)");
     s.prepare_original();
-    s.slots[case_index].used = true;
+    ++s.slots[case_index].uses;
 
     // Compiles start at once and run on every core while the GPU works through the batch.
     std::vector<VariantBuilder::Pending> compiles;
@@ -333,6 +357,8 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
 
     BatchResult batch;
     {
+        // The original's time is every variant's yardstick: it too is timed with the GPU alone.
+        GpuTurns::Timing turn(&s.turns);
         CaseWorkerStats& w = s.worker->stats();
         const auto start = Clock::now();
         s.worker->ensure_loaded(case_index);  // replaces a worker the last batch's final variant killed
@@ -367,6 +393,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
                 continue;
             }
         }
+        GpuTurns::Timing turn(&s.turns);
         batch.results.push_back(s.runner->run_variant(case_index, variants[i].genome, build, true).result);
         ++s.stats.variants;
     }
@@ -374,6 +401,11 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
     s.worker->stats().killed_reaped = exits.reaped;
     s.worker->stats().killed_exit_ms = exits.mean_ms;
     return batch;
+}
+
+void CudaEvaluator::discard_evaluation(int case_index) {
+    if (case_index >= 0 && case_index < impl_->cases.training && impl_->slots[case_index].uses > 0)
+        --impl_->slots[case_index].uses;
 }
 
 void CudaEvaluator::prepare_ahead(const std::vector<Variant>& variants) {
@@ -413,97 +445,124 @@ void CudaEvaluator::expect_checks() {
         for (const char* tool : {"racecheck", "synccheck"}) sessions->prewarm(tool, sessions->capacity(tool), gate_path);
 }
 
-std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>& variants, int case_index) {
-    Impl& s = *impl_;
-    std::vector<EvalResult> results(variants.size());
-    std::map<std::string, std::size_t> first_with_key;
-    std::vector<std::size_t> to_check;
+GateJobs CudaEvaluator::Impl::gate_jobs(const std::vector<Variant>& variants, int case_index) {
+    GateJobs g;
+    g.results.resize(variants.size());
+    g.identities.resize(variants.size());
+    for (const Variant& v : variants) g.keys.push_back(v.key);
     // A verdict from a gate case (--sanitize-cases) does not stand for the final checks on a
     // training case: the two are cached apart.
-    const bool on_gate_case = case_index >= 0 && case_index < static_cast<int>(s.slots.size()) && s.slots[case_index].gate;
-    const std::string verdict_suffix = on_gate_case ? " @gate" : "";
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-        if (auto it = s.sanitized.find(variants[i].key + verdict_suffix); it != s.sanitized.end()) {
-            results[i] = it->second;
-        } else if (first_with_key.emplace(variants[i].key, i).second) {
-            to_check.push_back(i);
+    const bool on_gate_case = case_index >= 0 && case_index < static_cast<int>(slots.size()) && slots[case_index].gate;
+    g.verdict_suffix = on_gate_case ? " @gate" : "";
+    {
+        std::lock_guard lock(verdicts_mutex);
+        for (std::size_t i = 0; i < variants.size(); ++i) {
+            if (auto it = sanitized.find(variants[i].key + g.verdict_suffix); it != sanitized.end()) {
+                g.results[i] = it->second;
+            } else if (g.first_with_key.emplace(variants[i].key, i).second) {
+                g.to_check.push_back(i);
+            }
         }
     }
-    if (!to_check.empty()) {
-        if (case_index < 0 || case_index >= static_cast<int>(s.slots.size()))
-            throw Error("case index " + std::to_string(case_index) + " is out of range for sanitize()");
-        const std::string sanitizer = find_compute_sanitizer(s.options.sanitizer);
-        s.prepare_original();
-        // Compiling happens here, one at a time (the variants were compiled for evaluate(), so these
-        // are cache hits); only the sanitizer processes, which share nothing, run in parallel.
-        std::vector<SanitizeJob> jobs;
-        std::vector<std::string> identities(variants.size());      // of those run: binary_identity + checkers
-        std::map<std::string, std::size_t> run_identity;           // identity -> the variant that runs it
-        std::vector<std::pair<std::size_t, std::size_t>> same_program_as;  // (variant, the one run for it)
-        for (std::size_t i : to_check) {
-            const Variant& variant = variants[i];
-            // A paired build's module has the plain kernel by its name too (gi-worker --once finds it);
-            // otherwise the plain build alone, with no guarded build the sanitizer would not run.
-            const std::string paired = s.builder->paired_source_of(variant.source);
-            const std::string instance = s.kernel.instance_of(variant.genome);
-            const std::vector<std::string> flags = s.builder->flags_of(variant);
-            const DeviceCompileResult code = paired.empty() ? s.builder->compile(variant.source, flags, false, instance)
-                                                            : s.builder->build(variant.source, paired, flags, false, instance).code;
-            if (!code.ok) {
-                results[i].status = EvalStatus::CompileError;
-                results[i].detail = first_error_lines(code.log, 3);
+    if (g.to_check.empty()) return g;
+    if (case_index < 0 || case_index >= static_cast<int>(slots.size()))
+        throw Error("case index " + std::to_string(case_index) + " is out of range for sanitize()");
+    const std::string sanitizer = find_compute_sanitizer(options.sanitizer);
+    prepare_original();
+    std::map<std::string, std::size_t> run_identity;  // identity -> the variant that runs it
+    for (std::size_t i : g.to_check) {
+        const Variant& variant = variants[i];
+        // A paired build's module has the plain kernel by its name too (gi-worker --once finds it);
+        // otherwise the plain build alone, with no guarded build the sanitizer would not run.
+        const std::string paired = builder->paired_source_of(variant.source);
+        const std::string instance = kernel.instance_of(variant.genome);
+        const std::vector<std::string> flags = builder->flags_of(variant);
+        const DeviceCompileResult code = paired.empty() ? builder->compile(variant.source, flags, false, instance)
+                                                        : builder->build(variant.source, paired, flags, false, instance).code;
+        if (!code.ok) {
+            g.results[i].status = EvalStatus::CompileError;
+            g.results[i].detail = first_error_lines(code.log, 3);
+            continue;
+        }
+        const ResolvedGeometry geometry =
+            resolve_geometry(kernel.geometry, slots[case_index].manifest, kernel.params_of(variant.genome), kernel.arg_names);
+        std::vector<std::string> tools{"memcheck"};
+        // Guard zones first (sessions only): they catch the commonest fault, a write just past a
+        // buffer, in milliseconds where memcheck's report of it takes seconds.
+        if (options.gate_guard_kib > 0 && session_limit() > 0) tools.insert(tools.begin(), kGuardZonesTool);
+        if (needs_race_checks(variant.source, original_barriers)) {
+            tools.push_back("racecheck");
+            tools.push_back("synccheck");
+        }
+        // The same program under the same checkers has the same verdict, whatever its text.
+        if (options.reuse_binary_duplicates) {
+            std::string identity = binary_identity(code.cubin, "", geometry) + g.verdict_suffix;
+            for (const std::string& tool : tools) identity += " " + tool;
+            {
+                std::lock_guard lock(verdicts_mutex);
+                if (auto it = sanitized_binaries.find(identity); it != sanitized_binaries.end()) {
+                    g.results[i] = it->second;
+                    ++stats.gate.binary_reuses;
+                    continue;
+                }
+            }
+            if (auto [it, first_time] = run_identity.emplace(identity, i); !first_time) {
+                g.same_program_as.emplace_back(i, it->second);
+                ++stats.gate.binary_reuses;
                 continue;
             }
-            const ResolvedGeometry g =
-                resolve_geometry(s.kernel.geometry, s.slots[case_index].manifest, s.kernel.params_of(variant.genome), s.kernel.arg_names);
-            std::vector<std::string> tools{"memcheck"};
-            // Guard zones first (sessions only): they catch the commonest fault, a write just past a
-            // buffer, in milliseconds where memcheck's report of it takes seconds.
-            if (s.options.gate_guard_kib > 0 && s.session_limit() > 0) tools.insert(tools.begin(), kGuardZonesTool);
-            if (needs_race_checks(variant.source, s.original_barriers)) {
-                tools.push_back("racecheck");
-                tools.push_back("synccheck");
-            }
-            // The same program under the same checkers has the same verdict, whatever its text.
-            if (s.options.reuse_binary_duplicates) {
-                std::string identity = binary_identity(code.cubin, "", g) + verdict_suffix;
-                for (const std::string& tool : tools) identity += " " + tool;
-                if (auto it = s.sanitized_binaries.find(identity); it != s.sanitized_binaries.end()) {
-                    results[i] = it->second;
-                    ++s.stats.gate.binary_reuses;
-                    continue;
-                }
-                if (auto [it, first_time] = run_identity.emplace(identity, i); !first_time) {
-                    same_program_as.emplace_back(i, it->second);
-                    ++s.stats.gate.binary_reuses;
-                    continue;
-                }
-                identities[i] = std::move(identity);
-            }
-            const double base = s.slots[case_index].original_ms > 0 ? s.slots[case_index].original_ms : 100;
-            jobs.push_back({i, tools, to_string(g.grid), to_string(g.block), instance, code.cubin, base});
+            g.identities[i] = std::move(identity);
         }
-        const std::size_t parallel = static_cast<std::size_t>(s.sanitize_parallel());
-        const SanitizeContext context{sanitizer,
-                                      s.worker_program,
-                                      s.slots[case_index].path.string(),
-                                      s.slots[case_index].kernel,
-                                      std::to_string(s.slots[case_index].manifest.shared_bytes),
-                                      s.sessions_for(sanitizer),
-                                      static_cast<std::size_t>(std::max(1, s.options.sanitize_side_by_side))};
-        const std::vector<EvalResult> checked = check_under_sanitizer(
-            context, jobs, parallel, static_cast<std::size_t>(std::max(1, s.options.sanitize_batch)), s.stats.gate);
-        for (std::size_t k = 0; k < jobs.size(); ++k) results[jobs[k].variant] = checked[k];
-        for (const auto& [i, first] : same_program_as) results[i] = results[first];
-        for (const SanitizeJob& job : jobs)
-            if (!identities[job.variant].empty()) s.sanitized_binaries[identities[job.variant]] = results[job.variant];
-        for (std::size_t i : to_check) s.sanitized[variants[i].key + verdict_suffix] = results[i];
+        const double base = slots[case_index].original_ms > 0 ? slots[case_index].original_ms : 100;
+        g.jobs.push_back({i, tools, to_string(geometry.grid), to_string(geometry.block), instance, code.cubin, base});
     }
-    for (std::size_t i = 0; i < variants.size(); ++i)
-        if (auto it = first_with_key.find(variants[i].key); it != first_with_key.end() && it->second != i)
-            results[i] = results[it->second];
-    return results;
+    g.context = SanitizeContext{sanitizer,
+                                worker_program,
+                                slots[case_index].path.string(),
+                                slots[case_index].kernel,
+                                std::to_string(slots[case_index].manifest.shared_bytes),
+                                sessions_for(sanitizer),
+                                static_cast<std::size_t>(std::max(1, options.sanitize_side_by_side)),
+                                &turns};
+    return g;
 }
+
+// Runs the jobs under compute-sanitizer and keeps the verdicts; touches only the gate's own state
+// (its sessions, counters and verdict caches), so it may run beside evaluate().
+std::vector<EvalResult> CudaEvaluator::Impl::run_gate_jobs(GateJobs g) {
+    if (g.context) {
+        const std::vector<EvalResult> checked =
+            check_under_sanitizer(*g.context, g.jobs, static_cast<std::size_t>(sanitize_parallel()),
+                                  static_cast<std::size_t>(std::max(1, options.sanitize_batch)), stats.gate);
+        for (std::size_t k = 0; k < g.jobs.size(); ++k) g.results[g.jobs[k].variant] = checked[k];
+        for (const auto& [i, first] : g.same_program_as) g.results[i] = g.results[first];
+        std::lock_guard lock(verdicts_mutex);
+        for (const SanitizeJob& job : g.jobs)
+            if (!g.identities[job.variant].empty()) sanitized_binaries[g.identities[job.variant]] = g.results[job.variant];
+        for (std::size_t i : g.to_check) sanitized[g.keys[i] + g.verdict_suffix] = g.results[i];
+    }
+    for (std::size_t i = 0; i < g.results.size(); ++i)
+        if (auto it = g.first_with_key.find(g.keys[i]); it != g.first_with_key.end() && it->second != i)
+            g.results[i] = g.results[it->second];
+    return std::move(g.results);
+}
+
+std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>& variants, int case_index) {
+    return impl_->run_gate_jobs(impl_->gate_jobs(variants, case_index));
+}
+
+std::future<std::vector<EvalResult>> CudaEvaluator::sanitize_many_async(const std::vector<Variant>& variants, int case_index) {
+    Impl& s = *impl_;
+    GateJobs jobs = s.gate_jobs(variants, case_index);
+    if (!jobs.context) {
+        std::promise<std::vector<EvalResult>> done;
+        done.set_value(s.run_gate_jobs(std::move(jobs)));
+        return done.get_future();
+    }
+    return std::async(std::launch::async, [&s, jobs = std::move(jobs)]() mutable { return s.run_gate_jobs(std::move(jobs)); });
+}
+
+double CudaEvaluator::evaluation_waited_for_checks_s() const { return impl_->turns.timing_waited_ms() / 1000; }
 
 ValidationReport CudaEvaluator::validate(const Variant& variant) {
     Impl& s = *impl_;
@@ -518,7 +577,7 @@ ValidationReport CudaEvaluator::validate(const Variant& variant) {
     report.built_by = build.code.compiler == "nvcc" ? "nvcc, the whole file" : build.code.compiler;
     for (int index = 0; index < static_cast<int>(s.slots.size()); ++index) {
         const CaseSlot& slot = s.slots[index];
-        if (!slot.held_out && slot.used) continue;
+        if (!slot.held_out && slot.uses > 0) continue;
         s.runner->ready_for(index);
         const RunVerdict v = s.runner->run_variant(index, variant.genome, build, false);
         CaseValidation c;

@@ -68,11 +68,17 @@ public:
     bool judges_the_program() const override { return true; }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
     void prepare_ahead(const std::vector<Variant>& variants) override;
+    void discard_evaluation(int case_index) override;
 
     EvalResult sanitize(const Variant& variant, int case_index) override;
     // Runs up to `sanitize_jobs` (options) compute-sanitizer processes at once: the gate between
     // generations is otherwise a queue of ~2 s runs.
     std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override;
+    // Builds the jobs now (compiled-code cache hits) and runs compute-sanitizer on a thread of its
+    // own; every request that runs kernels takes turns with evaluate()'s (evaluate/gpu_turns.hpp).
+    std::future<std::vector<EvalResult>> sanitize_many_async(const std::vector<Variant>& variants, int case_index) override;
+    bool checks_alongside_evaluation() const override { return true; }
+    double evaluation_waited_for_checks_s() const override;
     ValidationReport validate(const Variant& variant) override;
     int gate_case(int case_index) const override;
     // Starts the long-lived memcheck sessions (--sanitize-sessions) ahead of the first gate.

@@ -67,6 +67,10 @@ public:
     // while the sanitizer gate runs): an evaluator that compiles may start on them now, so their
     // builds are ready or under way when they come. Changes no result; by default nothing.
     virtual void prepare_ahead(const std::vector<Variant>& variants) { (void)variants; }
+    // A batch evaluate() ran on `case_index` was thrown away unseen (a guess at the next generation
+    // that the gate spoiled): the case counts as used by search only if another batch used it, so
+    // validation still runs on a training case search never looked at. By default nothing.
+    virtual void discard_evaluation(int case_index) { (void)case_index; }
     // What a person should know about how this run was evaluated, for the end of its summary
     // (a slower compiler it had to fall back to, say); empty by default.
     virtual std::vector<std::string> run_notes() const { return {}; }

@@ -7,8 +7,9 @@
 #include <fstream>
 #include <functional>
 #include <iostream>
-#include <mutex>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -124,6 +125,7 @@ bool check_side_by_side(const SanitizeContext& c, const std::vector<const Saniti
     ++counts.checks;
     ++counts.side_by_side_requests;
     counts.side_by_side_variants += static_cast<int>(members.size());
+    GpuTurns::Checking turn(c.turns);
     const auto start = std::chrono::steady_clock::now();
     const bool passed = session->check(c.case_path, c.kernel, list, members.size(), allowance, c.side_by_side);
     const double took = seconds_since(start);
@@ -177,9 +179,11 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
             while (next < pending.size()) {
                 const std::size_t k = pending[next++];
                 ++counts.checks;
+                std::optional<GpuTurns::Checking> turn(std::in_place, c.turns);
                 const auto start = std::chrono::steady_clock::now();
                 const bool passed = session->check(c.case_path, c.kernel, lists[k].first, 1, lists[k].second);
                 const double took = seconds_since(start);
+                turn.reset();
                 counts.add(tool, took, 1);
                 counts.add_session(tool, took, *session);
                 if (!session->missed_case().empty()) {
@@ -255,7 +259,10 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
             argv.insert(argv.end(), {"--error-exitcode", std::to_string(kErrorExit), "--print-limit", "20", c.worker, "--once",
                                      "--case", c.case_path, "--kernel", c.kernel, "--variants", list_path.string()});
             const auto start = std::chrono::steady_clock::now();
-            const ProcessResult pr = run_process(argv, po);
+            const ProcessResult pr = [&] {
+                GpuTurns::Checking turn(c.turns);
+                return run_process(argv, po);
+            }();
             counts.add(tool, seconds_since(start), group.size());
             result = classify_sanitizer_exit(pr.exit_code, pr.timed_out, kErrorExit, pr.out + "\n" + pr.err, tool);
             if (pr.timed_out)

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "evaluate/evaluator.hpp"
+#include "evaluate/gpu_turns.hpp"
 #include "evaluate/sanitizer_sessions.hpp"
 
 namespace gi {
@@ -37,6 +38,9 @@ struct SanitizeContext {
     // With sessions: how many variants a racecheck or synccheck session runs at once
     // (--sanitize-side-by-side; 1: one a request, as memcheck's always are).
     std::size_t side_by_side = 1;
+    // Every request that runs kernels (a session's check, a process of its own) takes a check's
+    // turn on the GPU, so none runs while evaluate() times a variant; nullptr: no turns.
+    GpuTurns* turns = nullptr;
 };
 
 // The checkers whose session requests may run several variants at once (SanitizeContext::side_by_side):

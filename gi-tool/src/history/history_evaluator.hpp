@@ -24,6 +24,7 @@ public:
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
     std::vector<TimeSpent> time_spent() const override { return inner_.time_spent(); }
     void prepare_ahead(const std::vector<Variant>& variants) override { inner_.prepare_ahead(variants); }
+    void discard_evaluation(int case_index) override { inner_.discard_evaluation(case_index); }
 
     long long hits() const { return hits_; }
     long long misses() const { return misses_; }

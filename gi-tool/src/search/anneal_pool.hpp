@@ -40,6 +40,10 @@ public:
         std::lock_guard lock(mutex_);
         inner_.prepare_ahead(variants);
     }
+    void discard_evaluation(int case_index) override {
+        std::lock_guard lock(mutex_);
+        inner_.discard_evaluation(case_index);
+    }
 
 protected:
     Evaluator& inner_;
@@ -61,6 +65,14 @@ public:
         std::lock_guard lock(mutex_);
         return checker_.sanitize_many(variants, case_index);
     }
+    // The checks' start is serialised; they then run on the checker's own thread, alongside
+    // evaluate() when the checker says so (the inner checker keeps their GPU use apart).
+    std::future<std::vector<EvalResult>> sanitize_many_async(const std::vector<Variant>& variants, int case_index) override {
+        std::lock_guard lock(mutex_);
+        return checker_.sanitize_many_async(variants, case_index);
+    }
+    bool checks_alongside_evaluation() const override { return checker_.checks_alongside_evaluation(); }
+    double evaluation_waited_for_checks_s() const override { return checker_.evaluation_waited_for_checks_s(); }
     ValidationReport validate(const Variant& variant) override {
         std::lock_guard lock(mutex_);
         return checker_.validate(variant);
