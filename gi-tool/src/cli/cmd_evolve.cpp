@@ -75,7 +75,7 @@ struct EvolveCommandLine {
     EvaluatorCommandLine evaluator;
     std::string out, tune_shard;
     bool resume = false, restart = false, pre_tune = false, no_pre_tune = false, post_tune = false, no_post_tune = false;
-    bool no_minimise = false, quiet = false, no_compile_ahead = false;
+    bool no_minimise = false, quiet = false, no_compile_ahead = false, no_gate_overlap = false;
     int workers = 0;  // 0: default_workers(evaluator)
     int anneal_batch = 1;
 };
@@ -114,6 +114,10 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
     app.add_switch("--no-compile-ahead", c.no_compile_ahead,
                    "do not compile the next generation (as bred if every parent passes) while the sanitizer gate runs; "
                    "results are the same either way, only slower")
+        .group(group);
+    app.add_switch("--no-gate-overlap", c.no_gate_overlap,
+                   "do not evaluate the next generation (as bred if every parent passes) while the sanitizer gate runs "
+                   "(the two take turns on the GPU); results are the same either way, only slower")
         .group(group);
     app.add_text("--start", o.start_genome, "GENOME",
              "start from this genome instead of the original kernel (e.g. the winner of an exhaustive parameter sweep, "
@@ -160,6 +164,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     options.post_tune = on_off(app, c.post_tune, c.no_post_tune, "--post-tune", "--no-post-tune", true);
     options.minimise = !c.no_minimise;
     options.compile_ahead = !c.no_compile_ahead;
+    options.overlap_gate = !c.no_gate_overlap;
     app.at_most_one_of("--resume", "--restart");
     const OutMode mode = c.resume ? OutMode::Resume : c.restart ? OutMode::Restart : OutMode::Fresh;
     const std::string out = c.out;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <set>
 
 #include "evaluate/cuda_checker.hpp"
@@ -299,13 +300,54 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
 
     // Per generation, where evaluating went (the evaluator's own split) and how many individuals a
     // minute the generation got, gate included: what a budget buys (issue 19).
-    std::vector<Evaluator::TimeSpent> spent_before = evaluator.time_spent();
-    auto spent_since = [&](const std::vector<Evaluator::TimeSpent>& now) {
+    using Spent = std::vector<Evaluator::TimeSpent>;
+    auto spent_between = [](const Spent& before, const Spent& after) {
         std::vector<std::string> parts;
-        for (std::size_t i = 0; i < now.size() && i < spent_before.size(); ++i)
-            parts.push_back(now[i].what + " " + fixed(now[i].seconds - spent_before[i].seconds, 1) + " s");
-        spent_before = now;
+        for (std::size_t i = 0; i < after.size() && i < before.size(); ++i)
+            parts.push_back(after[i].what + " " + fixed(after[i].seconds - before[i].seconds, 1) + " s");
         return parts.empty() ? std::string() : " (" + join(parts, ", ") + ")";
+    };
+    auto evaluate_batch = [&](const std::vector<Genome>& genomes, int case_index) {
+        return hooks.evaluate_batch ? hooks.evaluate_batch(genomes, case_index)
+                                    : evaluate_genomes(evaluator, grammar, genomes, case_index, options.acceptance);
+    };
+    const std::size_t parents = options.population / 2;
+    // Without the overlap below, while the sanitizer gate runs (seconds of compute-sanitizer a
+    // generation) the evaluator compiles the next generation as the strategy would breed it if every
+    // parent passes, which nearly all do; a guess the gate spoils only costs compiles. The draws
+    // come from a copy of the generator, so the run is the same with or without it.
+    auto compile_ahead = [&](const ScoredBatch& evaluated) {
+        if (!options.compile_ahead) return;
+        Rng copy = rng;
+        const std::optional<std::vector<Genome>> next = strategy->guess_next_population(evaluated, copy);
+        if (!next) return;
+        std::vector<Variant> variants;
+        for (const Genome& g : *next) {
+            try {
+                variants.push_back(make_variant(g, grammar));
+            } catch (const Error&) {
+                // Not a program: evaluate() will say so when it comes.
+            }
+        }
+        evaluator.prepare_ahead(variants);
+    };
+    // The strategy's guess at the next generation, evaluated while the gate checked this one's
+    // would-be parents (EvolveOptions::overlap_gate).
+    struct Guess {
+        std::vector<Genome> population;
+        int case_index = 0;
+        ScoredBatch batch;
+        double evaluate_s = 0;  // its evaluation's wall time, less its waits for the gate's GPU turns
+        std::string spent;      // where that evaluation went
+    };
+    std::optional<Guess> guess;
+    auto discard_guess = [&]() {
+        if (!guess) return 0.0;
+        evaluator.discard_evaluation(guess->case_index);
+        ++record.guesses_discarded;
+        const double wasted = guess->evaluate_s;
+        guess.reset();
+        return wasted;
     };
     while (state.phase == "search") {
         if (state.next_generation >= options.generations) {
@@ -314,42 +356,86 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         }
         if (options.time_limit_s > 0 && elapsed() >= options.time_limit_s) {
             record.stop_reason = "time limit";
+            // Evaluated ahead for a generation the budget no longer has: the gate's overlap cost it.
+            record.search_gate_seconds += discard_guess();
             break;
         }
         const int generation = state.next_generation;
         const int case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
-        // While the sanitizer gate runs (seconds of compute-sanitizer a generation), the evaluator
-        // compiles the next generation as the strategy would breed it if every parent passes,
-        // which nearly all do; a guess the gate spoils only costs compiles. The draws come from a
-        // copy of the generator, so the run is the same with or without it.
-        auto compile_ahead = [&](const ScoredBatch& evaluated) {
-            if (!options.compile_ahead || generation + 1 >= options.generations ||
-                (options.time_limit_s > 0 && elapsed() >= options.time_limit_s))
-                return;
-            const std::optional<std::vector<Genome>> guess = strategy->guess_next_population(evaluated, rng);
-            if (!guess) return;
-            std::vector<Variant> variants;
-            for (const Genome& g : *guess) {
-                try {
-                    variants.push_back(make_variant(g, grammar));
-                } catch (const Error&) {
-                    // Not a program: evaluate() will say so when it comes.
-                }
+        const bool time_left = !(options.time_limit_s > 0 && elapsed() >= options.time_limit_s);
+        const bool breeds_again = generation + 1 < options.generations && time_left;
+        double evaluate_s = 0;
+        double gate_s = 0;
+        std::string spent;
+        ScoredBatch batch;
+        const Spent spent_before = evaluator.time_spent();
+        const double whole_start = clock();
+        std::optional<ScoredBatch> whole = hooks.evaluate_generation ? hooks.evaluate_generation(generation, *strategy)
+                                                                     : std::nullopt;
+        if (whole) {
+            // A strategy that evaluates (and gates) itself: anneal's workers.
+            const double evaluate_start = whole_start;
+            batch = std::move(*whole);
+            const double gate_start = clock();
+            if (checker != nullptr) gate_batch(batch, *checker, grammar, parents);
+            gate_s = batch.gate_seconds + (clock() - gate_start);
+            evaluate_s = gate_start - evaluate_start - batch.gate_seconds;
+            spent = spent_between(spent_before, evaluator.time_spent());
+        } else {
+            if (guess && guess->case_index == case_index && guess->population == state.population) {
+                batch = std::move(guess->batch);
+                evaluate_s = guess->evaluate_s;
+                spent = guess->spent;
+                ++record.guesses_kept;
+                guess.reset();
+            } else {
+                gate_s += discard_guess();
+                const Spent before = evaluator.time_spent();
+                const double evaluate_start = clock();
+                batch = evaluate_batch(state.population, case_index);
+                evaluate_s = clock() - evaluate_start;
+                spent = spent_between(before, evaluator.time_spent());
             }
-            evaluator.prepare_ahead(variants);
-        };
-        const double evaluate_start = clock();
-        ScoredBatch batch =
-            hooks.evaluate_generation
-                ? hooks.evaluate_generation(generation, state.population, case_index, *strategy, compile_ahead)
-                : evaluate_genomes(evaluator, grammar, state.population, case_index, options.acceptance);
-        if (!hooks.evaluate_generation && checker != nullptr) compile_ahead(batch);
-        const double gate_start = clock();
-        if (checker != nullptr) gate_batch(batch, *checker, grammar, options.population / 2);
-        // evaluate_generation may have gated the batch itself (the history database does, to record
-        // who may really be a parent); then the checker's cached verdicts make the call above quick.
-        const double gate_s = batch.gate_seconds + (clock() - gate_start);
-        const double evaluate_s = gate_start - evaluate_start - batch.gate_seconds;
+            const bool overlap = options.overlap_gate && checker != nullptr && checker->checks_alongside_evaluation() &&
+                                 breeds_again;
+            if (overlap) {
+                // The gate's checks run in the background while the guess at the next generation is
+                // evaluated: it is the next generation when every would-be parent passes, as nearly
+                // all do. The two take turns on the GPU (no variant is timed beside a sanitizer's
+                // launches); evaluation's waits for those turns are the gate's cost, as is a guess
+                // thrown away.
+                const double gate_start = clock();
+                StartedGate started = start_gate(batch, *checker, grammar, parents);
+                Rng ahead = rng;
+                std::optional<std::vector<Genome>> next = strategy->guess_next_population(batch, ahead);
+                const double started_s = clock() - gate_start;
+                if (next) {
+                    Guess g;
+                    g.population = std::move(*next);
+                    g.case_index = static_cast<int>(ahead.index(static_cast<std::size_t>(evaluator.case_count())));
+                    const double waited_before = checker->evaluation_waited_for_checks_s();
+                    const Spent before = evaluator.time_spent();
+                    const double guess_start = clock();
+                    g.batch = evaluate_batch(g.population, g.case_index);
+                    const double guess_s = clock() - guess_start;
+                    const double waited = std::min(guess_s, checker->evaluation_waited_for_checks_s() - waited_before);
+                    g.spent = spent_between(before, evaluator.time_spent());
+                    g.evaluate_s = guess_s - waited;
+                    gate_s += waited;
+                    record.search_gate_alongside_seconds += g.evaluate_s;
+                    guess = std::move(g);
+                }
+                const double join_start = clock();
+                finish_gate(started, batch, *checker, grammar, parents);
+                gate_s += started_s + (clock() - join_start);
+            } else {
+                if (checker != nullptr && breeds_again) compile_ahead(batch);
+                const double gate_start = clock();
+                if (checker != nullptr) gate_batch(batch, *checker, grammar, parents);
+                gate_s += clock() - gate_start;
+            }
+            if (hooks.after_gate) hooks.after_gate(generation, batch, *strategy);
+        }
         record.search_evaluate_seconds += evaluate_s;
         record.search_gate_seconds += gate_s;
         record.generations.push_back(generation_record(generation, batch));
@@ -364,8 +450,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                  ": case " + std::to_string(case_index) + ", " + std::to_string(g.evaluated) + " individuals (" +
                  std::to_string(g.distinct) + " distinct), " + std::to_string(g.compiled) + " compiled, " +
                  std::to_string(g.accepted) + " accepted, best " + fixed(g.best_speedup, 3) + "x, best so far " +
-                 fixed(record.best.speedup, 3) + "x; evaluated in " + fixed(evaluate_s, 1) + " s" +
-                 spent_since(evaluator.time_spent()) +
+                 fixed(record.best.speedup, 3) + "x; evaluated in " + fixed(evaluate_s, 1) + " s" + spent +
                  (checker != nullptr ? ", sanitizer gate " + fixed(gate_s, 1) + " s" : std::string()) +
                  (evaluate_s + gate_s > 0 ? "; " + fixed(60.0 * g.evaluated / (evaluate_s + gate_s), 0) + " individuals a minute"
                                           : std::string()));

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 
 #include "evaluate/evaluator.hpp"
@@ -40,6 +41,11 @@ struct EvolveOptions {
     // While the sanitizer gate runs, hand the evaluator the strategy's guess at the next generation
     // to compile (Evaluator::prepare_ahead). Changes no result; off only to measure what it buys.
     bool compile_ahead = true;
+    // With a checker that can run its checks alongside evaluation (VariantChecker::
+    // checks_alongside_evaluation), evaluate the strategy's guess at the next generation while the
+    // gate checks this one's would-be parents; the guess is kept when the gate and the draws make
+    // it the next generation exactly, else thrown away. Changes no result; off only to measure it.
+    bool overlap_gate = true;
     int tune_max = 256;
     // Pre-tuning sweeps only part `tune_shard` (1-based) of `tune_shards`: every tune_shards-th point.
     // For an exhaustive parameter baseline too big for one sitting (--generations 0 only: a search
@@ -60,13 +66,16 @@ struct EvolveHooks {
     std::function<void(const std::string&)> progress;    // one line per generation and phase
     std::function<void(int generations_done)> after_checkpoint;  // tests stop a run here
     EditDrawer draw;                                     // default: grammar_edit_drawer(grammar)
-    // Evaluates a generation of the search in place of evaluate_genomes(evaluator, ...): the history
-    // database's fitness cache, or an asynchronous strategy's own workers (run/search_history.hpp).
-    // Tuning and minimisation never use it. A hook that runs the sanitizer gate calls `before_gate`
-    // with the evaluated batch first (evolve starts compiling its guess at the next generation).
-    std::function<ScoredBatch(int generation, const std::vector<Genome>& genomes, int case_index, Strategy& strategy,
-                              const std::function<void(const ScoredBatch&)>& before_gate)>
-        evaluate_generation;
+    // The search's evaluation of a generation's genomes, in place of evaluate_genomes(evaluator, ...):
+    // the history database's fitness cache (run/search_history.hpp). Tuning and minimisation never
+    // use it. With the gate overlapped it also evaluates the guess at the next generation.
+    std::function<ScoredBatch(const std::vector<Genome>& genomes, int case_index)> evaluate_batch;
+    // Each generation's batch once gated, before the next is bred: the history database records
+    // who may really be a parent.
+    std::function<void(int generation, const ScoredBatch& gated, const Strategy& strategy)> after_gate;
+    // A strategy that evaluates a generation itself (anneal's asynchronous workers, which gate as
+    // they go) returns it here; nullopt: evolve evaluates the generation.
+    std::function<std::optional<ScoredBatch>(int generation, Strategy& strategy)> evaluate_generation;
 };
 
 // The inputs that must match for a checkpoint to be resumed (budget options may change).

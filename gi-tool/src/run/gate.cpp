@@ -7,10 +7,12 @@
 
 namespace gi {
 
-int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents) {
-    std::map<std::string, EvalResult> verdicts;  // by variant key
+int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents,
+               const std::map<std::string, EvalResult>& known) {
+    std::map<std::string, EvalResult> verdicts = known;  // by variant key
     std::vector<std::string> keys(batch.scored.size());
     int failed = 0;
+    for (const auto& [key, verdict] : known) failed += verdict.status != EvalStatus::Ok;
     // Gates individual i; false when it failed (then it and its repeats are no longer accepted).
     auto gate = [&](std::size_t i) {
         Scored& s = batch.scored[i];
@@ -66,6 +68,38 @@ int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& gramm
         if (fastest == batch.scored.size() || gate(fastest)) break;
     }
     return failed;
+}
+
+StartedGate start_gate(const ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents) {
+    StartedGate started;
+    std::vector<Variant> variants;
+    std::set<std::string> asked;
+    auto ask = [&](std::size_t i) {
+        Variant v = make_variant(batch.scored[i].genome, grammar);
+        if (!asked.insert(v.key).second) return;
+        started.keys.push_back(v.key);
+        variants.push_back(std::move(v));
+    };
+    std::size_t wanted = 0;
+    for (std::size_t i : truncation_select(batch.scored, batch.scored.size())) {
+        if (wanted == parents) break;
+        ask(i);
+        ++wanted;
+    }
+    std::size_t fastest = batch.scored.size();
+    for (std::size_t i = 0; i < batch.scored.size(); ++i)
+        if (batch.scored[i].accepted && (fastest == batch.scored.size() || batch.scored[i].speedup > batch.scored[fastest].speedup))
+            fastest = i;
+    if (fastest != batch.scored.size()) ask(fastest);
+    started.verdicts = checker.sanitize_many_async(variants, checker.gate_case(batch.case_index));
+    return started;
+}
+
+int finish_gate(StartedGate& started, ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents) {
+    const std::vector<EvalResult> results = started.verdicts.get();
+    std::map<std::string, EvalResult> known;
+    for (std::size_t k = 0; k < started.keys.size() && k < results.size(); ++k) known.emplace(started.keys[k], results[k]);
+    return gate_batch(batch, checker, grammar, parents, known);
 }
 
 }  // namespace gi

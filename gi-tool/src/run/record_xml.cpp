@@ -325,6 +325,10 @@ void fields(Io& io, R& record) {
         // Records written before these were kept lack them.
         wall.since("search-evaluate-seconds", record.search_evaluate_seconds);
         wall.since("search-gate-seconds", record.search_gate_seconds);
+        // With the gate overlapped: what ran alongside it, and what became of the guesses.
+        wall.since("search-gate-alongside-seconds", record.search_gate_alongside_seconds);
+        wall.since("guesses-kept", record.guesses_kept);
+        wall.since("guesses-discarded", record.guesses_discarded);
     });
 }
 

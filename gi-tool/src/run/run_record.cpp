@@ -61,7 +61,13 @@ std::string run_summary(const RunRecord& record) {
         << " evaluations in a wall time of " << fixed(record.wall_seconds, 1) << " s, checks included)\n";
     if (!record.generations.empty() && record.search_evaluate_seconds + record.search_gate_seconds > 0)
         out << "search time:         evaluating " << fixed(record.search_evaluate_seconds, 1) << " s, sanitizer gate "
-            << fixed(record.search_gate_seconds, 1) << " s (over " << record.generations.size() << " generations)\n";
+            << fixed(record.search_gate_seconds, 1) << " s (over " << record.generations.size() << " generations)"
+            << (record.guesses_kept + record.guesses_discarded > 0
+                    ? "; the gate's checks ran alongside " + fixed(record.search_gate_alongside_seconds, 1) +
+                          " s of evaluating the next generation (" + std::to_string(record.guesses_kept) + " of " +
+                          std::to_string(record.guesses_kept + record.guesses_discarded) + " guesses kept)"
+                    : std::string())
+            << "\n";
     if (record.individuals() > 0)
         out << "compiled:            " << fixed(100.0 * static_cast<double>(record.compiled()) /
                                                     static_cast<double>(record.individuals()), 1)

@@ -85,6 +85,13 @@ struct RunRecord {
     // The anneal strategy's workers gate inside their evaluations, so for it the gate is in the first.
     double search_evaluate_seconds = 0;
     double search_gate_seconds = 0;
+    // Evaluation the gate ran alongside (EvolveOptions::overlap_gate): the seconds the search spent
+    // evaluating its guesses at the next generation while the gate's checks ran (the evaluations
+    // kept are in search_evaluate_seconds; the search's waits for the gate, and guesses thrown
+    // away, in search_gate_seconds).
+    double search_gate_alongside_seconds = 0;
+    long long guesses_kept = 0;       // guesses evaluated alongside the gate that became the next generation
+    long long guesses_discarded = 0;  // those thrown away (a would-be parent failed, or the budget ended)
 
     long long individuals() const;
     long long distinct_evaluated() const;

@@ -181,9 +181,15 @@ SearchHistory::SearchHistory(const Grammar& grammar, Evaluator& evaluator, Evalu
 SearchHistory::~SearchHistory() = default;
 
 EvolveHooks SearchHistory::hooks(EvolveHooks base) {
-    base.evaluate_generation = [this](int generation, const std::vector<Genome>& genomes, int case_index,
-                                      Strategy& strategy, const std::function<void(const ScoredBatch&)>& before_gate) {
-        return evaluate_generation(generation, genomes, case_index, strategy, before_gate);
+    base.evaluate_batch = [this](const std::vector<Genome>& genomes, int case_index) {
+        return evaluate_genomes(*cached_, grammar_, genomes, case_index, options_.acceptance);
+    };
+    base.after_gate = [this](int generation, const ScoredBatch& batch, const Strategy& strategy) {
+        record_generation(generation, batch, strategy);
+    };
+    base.evaluate_generation = [this](int, Strategy& strategy) -> std::optional<ScoredBatch> {
+        if (auto* anneal = dynamic_cast<AnnealStrategy*>(&strategy)) return anneal_generation(*anneal);
+        return std::nullopt;
     };
     return base;
 }
@@ -194,18 +200,7 @@ double SearchHistory::utilisation() const {
     return capacity > 0 ? busy_at_last_block_ / capacity : 0;
 }
 
-ScoredBatch SearchHistory::evaluate_generation(int generation, const std::vector<Genome>& genomes, int case_index,
-                                               Strategy& strategy, const std::function<void(const ScoredBatch&)>& before_gate) {
-    if (auto* anneal = dynamic_cast<AnnealStrategy*>(&strategy)) return anneal_generation(*anneal);
-    ScoredBatch batch = evaluate_genomes(*cached_, grammar_, genomes, case_index, options_.acceptance);
-    // The gate first, so the database records who may really be a parent (evolve asks it again:
-    // the checker caches its verdicts).
-    if (auto* checker = dynamic_cast<VariantChecker*>(locked_.get())) {
-        if (before_gate) before_gate(batch);
-        const auto gate_start = std::chrono::steady_clock::now();
-        gate_batch(batch, *checker, grammar_, options_.population / 2);
-        batch.gate_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - gate_start).count();
-    }
+void SearchHistory::record_generation(int generation, const ScoredBatch& batch, const Strategy& strategy) {
     std::vector<BirthInfo> births;
     if (const auto* reporter = dynamic_cast<const BirthReporter*>(&strategy)) births = reporter->births();
     for (std::size_t i = 0; i < batch.scored.size(); ++i) {
@@ -226,7 +221,6 @@ ScoredBatch SearchHistory::evaluate_generation(int generation, const std::vector
         }
         history_->add_individual(row);
     }
-    return batch;
 }
 
 ScoredBatch SearchHistory::anneal_generation(AnnealStrategy& strategy) {

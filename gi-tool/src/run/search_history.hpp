@@ -62,7 +62,7 @@ public:
 
     // The evaluator to hand to evolve(): the run's own, serialised with anneal's first worker.
     Evaluator& evaluator() { return *locked_; }
-    // `base` with the generation hook set.
+    // `base` with the generation hooks set: the fitness cache, the database's rows, anneal's workers.
     EvolveHooks hooks(EvolveHooks base);
     History& history() { return *history_; }
     // Share of the workers' time spent evaluating from the pool's start to the end of the last
@@ -74,8 +74,8 @@ public:
     void finish(const RunRecord& record);
 
 private:
-    ScoredBatch evaluate_generation(int generation, const std::vector<Genome>& genomes, int case_index,
-                                    Strategy& strategy, const std::function<void(const ScoredBatch&)>& before_gate);
+    // Adds a gated generation's individuals to the database (with their births and parents).
+    void record_generation(int generation, const ScoredBatch& batch, const Strategy& strategy);
     ScoredBatch anneal_generation(AnnealStrategy& strategy);
 
     const Grammar& grammar_;

@@ -20,7 +20,7 @@ public:
     std::string name() const override { return "gp"; }
     std::vector<Genome> initial_population(Rng& rng) override;
     std::vector<Genome> next_population(const ScoredBatch& evaluated, Rng& rng) override;
-    std::optional<std::vector<Genome>> guess_next_population(const ScoredBatch& evaluated, Rng rng) const override {
+    std::optional<std::vector<Genome>> guess_next_population(const ScoredBatch& evaluated, Rng& rng) const override {
         return gp_next_population(evaluated.scored, context_, rng);
     }
     std::vector<BirthInfo> births() const override { return births_; }

@@ -31,11 +31,12 @@ public:
     virtual std::vector<Genome> initial_population(Rng& rng) = 0;
     // The next genomes to evaluate, given the last evaluated batch.
     virtual std::vector<Genome> next_population(const ScoredBatch& evaluated, Rng& rng) = 0;
-    // What next_population(evaluated, rng) would return, without changing this strategy or the
-    // caller's generator (a copy comes in), for strategies whose breeding is a pure function of the
-    // batch and the draws; nullopt otherwise. Evolve compiles the guess while the sanitizer gate
-    // runs: when the gate fails no parent, it is the next generation exactly.
-    virtual std::optional<std::vector<Genome>> guess_next_population(const ScoredBatch& evaluated, Rng rng) const {
+    // What next_population(evaluated, rng) would return, without changing this strategy, for
+    // strategies whose breeding is a pure function of the batch and the draws; nullopt otherwise.
+    // `rng` is a copy the caller made of its generator, left as next_population would leave the
+    // real one (so the caller can also guess its next draws). Evolve compiles, or evaluates, the
+    // guess while the sanitizer gate runs: when the gate fails no parent, it is the next generation.
+    virtual std::optional<std::vector<Genome>> guess_next_population(const ScoredBatch& evaluated, Rng& rng) const {
         (void)evaluated;
         (void)rng;
         return std::nullopt;

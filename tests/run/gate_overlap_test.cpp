@@ -1,0 +1,198 @@
+// The gate run alongside evaluation (issue 19): evolve evaluates its guess at the next generation
+// while the checks run on the checker's thread, keeps it when it is the next generation, throws it
+// away otherwise, and the run is the one evolve makes without the overlap.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <future>
+#include <mutex>
+#include <set>
+
+#include <unistd.h>
+
+#include "run/evolve.hpp"
+#include "run/gate.hpp"
+#include "../support/search_test_support.hpp"
+
+namespace gi {
+namespace {
+
+// A checker whose checks run on a thread of their own, as the cuda evaluator's do, failing the
+// sanitizer for chosen genomes. evaluate() "takes" 3 s on the fake clock (on the caller's thread).
+class AlongsideChecker : public testing::ScriptedEvaluator, public VariantChecker {
+public:
+    std::set<std::string> racy;
+    bool alongside = true;
+    double now = 0;
+    int evaluations = 0;
+    std::vector<int> discarded;  // cases of the batches evolve threw away
+    std::mutex mutex;
+    std::vector<std::string> sanitized;  // in the order the checks ran
+
+    BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
+        now += 3;
+        ++evaluations;
+        return ScriptedEvaluator::evaluate(variants, case_index);
+    }
+    void discard_evaluation(int case_index) override { discarded.push_back(case_index); }
+    EvalResult sanitize(const Variant& variant, int) override {
+        const std::string text = genome_to_text(variant.genome);
+        std::lock_guard lock(mutex);
+        sanitized.push_back(text);
+        EvalResult result;
+        if (racy.count(text)) {
+            result.status = EvalStatus::SanitizerError;
+            result.detail = "racecheck: hazard on shared memory";
+        }
+        return result;
+    }
+    std::future<std::vector<EvalResult>> sanitize_many_async(const std::vector<Variant>& variants, int case_index) override {
+        if (!alongside) return VariantChecker::sanitize_many_async(variants, case_index);
+        return std::async(std::launch::async, [this, variants, case_index] { return sanitize_many(variants, case_index); });
+    }
+    bool checks_alongside_evaluation() const override { return alongside; }
+    ValidationReport validate(const Variant&) override {
+        ValidationReport report;
+        report.cases.push_back(CaseValidation{"cases/7", true, EvalStatus::Ok, 1000, 0, 0.0, 0.0, ""});
+        report.elements = 1000;
+        return report;
+    }
+};
+
+RunRecord evolve_with(AlongsideChecker& checker, bool overlap, const std::string& name, int generations = 5) {
+    const Grammar grammar = testing::small_grammar();
+    checker.fallback = testing::ok_in(1.1);
+    checker.results["ROWS=2"] = testing::ok_in(0.6);
+    EvolveOptions options;
+    options.population = 8;
+    options.generations = generations;
+    options.pre_tune = false;
+    options.post_tune = false;
+    options.minimise = false;
+    options.overlap_gate = overlap;
+    EvolveHooks hooks;
+    hooks.clock = [&checker] { return checker.now; };
+    const auto dir = std::filesystem::temp_directory_path() / ("gi-overlap-" + name + "-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(dir);
+    const RunRecord record = evolve(grammar, checker, options, dir, OutMode::Fresh, hooks);
+    std::filesystem::remove_all(dir);
+    return record;
+}
+
+void expect_the_same_search(const RunRecord& a, const RunRecord& b) {
+    EXPECT_EQ(a.generations, b.generations);
+    EXPECT_EQ(a.best.genome, b.best.genome);
+    EXPECT_EQ(a.final_genome, b.final_genome);
+}
+
+TEST(GateOverlap, EvolveEvaluatesItsGuessWhileTheGateRunsAndTheRunIsTheSame) {
+    AlongsideChecker sequential;
+    const RunRecord plain = evolve_with(sequential, false, "off");
+    EXPECT_EQ(plain.guesses_kept + plain.guesses_discarded, 0);
+    AlongsideChecker overlapped;
+    const RunRecord record = evolve_with(overlapped, true, "on");
+    expect_the_same_search(record, plain);
+    // Every generation after the first was the guess evaluated alongside the gate; none after the last.
+    EXPECT_EQ(record.guesses_kept, 4);
+    EXPECT_EQ(record.guesses_discarded, 0);
+    EXPECT_EQ(overlapped.evaluations, sequential.evaluations);
+    EXPECT_TRUE(overlapped.discarded.empty());
+    // On the fake clock each evaluation takes 3 s: the four guesses' ran alongside the gate, and
+    // the gate (no GPU turns to wait for here) held the search back for nothing.
+    EXPECT_DOUBLE_EQ(record.search_evaluate_seconds, 15.0);
+    EXPECT_DOUBLE_EQ(record.search_gate_alongside_seconds, 12.0);
+    EXPECT_DOUBLE_EQ(record.search_gate_seconds, 0.0);
+    const std::string summary = run_summary(record);
+    EXPECT_NE(summary.find("the gate's checks ran alongside 12.0 s of evaluating the next generation (4 of 4 guesses kept)"),
+              std::string::npos) << summary;
+}
+
+TEST(GateOverlap, AGuessAParentSpoiledIsThrownAwayAndTheRunIsTheSame) {
+    // The first generation's fastest fails the gate: the guess bred from it is not the next
+    // generation, so it is thrown away (its case no longer counts as used) and the real one is
+    // evaluated, as without the overlap.
+    AlongsideChecker probe;
+    evolve_with(probe, false, "probe", 1);
+    ASSERT_FALSE(probe.sanitized.empty());
+    const std::string fastest = probe.sanitized.front();
+    auto spoiled = [&](AlongsideChecker& c) {
+        c.racy = {fastest};
+        c.results[fastest] = testing::ok_in(0.1);
+    };
+    AlongsideChecker sequential;
+    spoiled(sequential);
+    const RunRecord plain = evolve_with(sequential, false, "spoiled-off");
+    AlongsideChecker overlapped;
+    spoiled(overlapped);
+    const RunRecord record = evolve_with(overlapped, true, "spoiled-on");
+    expect_the_same_search(record, plain);
+    bool failed = false;
+    for (const IndividualRecord& i : record.generations.front().individuals)
+        failed = failed || (i.genome == fastest && i.status == EvalStatus::SanitizerError && !i.accepted);
+    EXPECT_TRUE(failed);
+    EXPECT_GE(record.guesses_discarded, 1);
+    EXPECT_EQ(record.guesses_kept + record.guesses_discarded, 4);
+    EXPECT_EQ(static_cast<long long>(overlapped.discarded.size()), record.guesses_discarded);
+    // The guesses thrown away were evaluations the sequential run never made: the gate's cost.
+    EXPECT_EQ(overlapped.evaluations, sequential.evaluations + record.guesses_discarded);
+    EXPECT_DOUBLE_EQ(record.search_gate_seconds, 3.0 * static_cast<double>(record.guesses_discarded));
+    EXPECT_DOUBLE_EQ(record.search_evaluate_seconds, 15.0);
+}
+
+TEST(GateOverlap, ACheckerThatCannotRunAlongsideIsGatedAsBefore) {
+    AlongsideChecker checker;
+    checker.alongside = false;
+    const RunRecord record = evolve_with(checker, true, "not-alongside");
+    EXPECT_EQ(record.guesses_kept + record.guesses_discarded, 0);
+    AlongsideChecker sequential;
+    expect_the_same_search(record, evolve_with(sequential, false, "not-alongside-off"));
+}
+
+Scored overlap_scored(const std::string& genome, double ms, double error = 0) {
+    Scored s;
+    s.genome = parse_genome(genome);
+    s.result = testing::ok_in(ms);
+    s.result.error = error;
+    s.accepted = true;
+    s.speedup = 1.0 / ms;
+    return s;
+}
+
+// start_gate asks about the would-be parents and the fastest at once; finish_gate then walks the
+// batch as gate_batch does, asking only about what is still missing.
+TEST(GateOverlap, AStartedGateLeavesTheBatchAsTheWalkDoes) {
+    const Grammar grammar = testing::small_grammar();
+    auto batch_of = [] {
+        ScoredBatch batch;
+        batch.scored = {overlap_scored("<_k.cu_10>", 0.5), overlap_scored("<_k.cu_11>", 0.6), overlap_scored("<_k.cu_12>", 0.7),
+                        overlap_scored("<_k.cu_13>", 0.8), overlap_scored("<_k.cu_14>", 0.9), overlap_scored("<_k.cu_15>", 0.2, 0.5),
+                        overlap_scored("<_k.cu_10>", 0.5)};
+        batch.scored[6].repeat = true;
+        return batch;
+    };
+    for (const std::set<std::string>& racy : std::vector<std::set<std::string>>{
+             {}, {"<_k.cu_11>"}, {"<_k.cu_10>", "<_k.cu_12>"}, {"<_k.cu_15>"}, {"<_k.cu_15>", "<_k.cu_11>"}}) {
+        AlongsideChecker walked;
+        walked.racy = racy;
+        ScoredBatch expected = batch_of();
+        const int expected_failed = gate_batch(expected, walked, grammar, 2);
+        AlongsideChecker started;
+        started.racy = racy;
+        ScoredBatch batch = batch_of();
+        StartedGate gate = start_gate(batch, started, grammar, 2);
+        // The two would-be parents are _10 and its repeat (one program), then the fastest, _15,
+        // ranked last by its error.
+        EXPECT_EQ(gate.keys.size(), 2u);
+        const int failed = finish_gate(gate, batch, started, grammar, 2);
+        EXPECT_EQ(failed, expected_failed);
+        for (std::size_t i = 0; i < batch.scored.size(); ++i) {
+            EXPECT_EQ(batch.scored[i].accepted, expected.scored[i].accepted) << i;
+            EXPECT_EQ(batch.scored[i].result.status, expected.scored[i].result.status) << i;
+        }
+        EXPECT_EQ(std::set<std::string>(started.sanitized.begin(), started.sanitized.end()),
+                  std::set<std::string>(walked.sanitized.begin(), walked.sanitized.end()));
+    }
+}
+
+}  // namespace
+}  // namespace gi
