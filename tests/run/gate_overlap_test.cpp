@@ -136,6 +136,8 @@ TEST(GateOverlap, AGuessAParentSpoiledIsThrownAwayAndTheRunIsTheSame) {
     // The guesses thrown away were evaluations the sequential run never made: the gate's cost.
     EXPECT_EQ(overlapped.evaluations, sequential.evaluations + record.guesses_discarded);
     EXPECT_DOUBLE_EQ(record.search_gate_seconds, 3.0 * static_cast<double>(record.guesses_discarded));
+    EXPECT_DOUBLE_EQ(record.search_gate_discarded_seconds, record.search_gate_seconds);
+    EXPECT_DOUBLE_EQ(record.search_gate_delay_seconds, 0.0);  // no GPU turns in this checker
     EXPECT_DOUBLE_EQ(record.search_evaluate_seconds, 15.0);
 }
 

@@ -73,8 +73,10 @@ public:
     // running kernels at once, so no variant is timed beside a sanitizer's launches.
     virtual bool checks_alongside_evaluation() const { return false; }
     // Seconds evaluate() has waited, over the checker's life, for checks running alongside it to
-    // leave the GPU: the part of the gate that held evaluation back.
+    // leave the GPU; and how much later its batches ended for those waits (compiles go on during a
+    // wait, so the runs after it catch up): the part of the gate that held evaluation back.
     virtual double evaluation_waited_for_checks_s() const { return 0; }
+    virtual double evaluation_delayed_by_checks_s() const { return 0; }
     // Every training case never used by evaluate() plus every held-out case.
     virtual ValidationReport validate(const Variant& variant) = 0;
     // The case the search's gate checks a would-be parent on, when its generation was judged on

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <future>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -356,9 +357,23 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
     }
 
     BatchResult batch;
+    // With the gate's checks running alongside (sanitize_many_async), each run waits for its turn on
+    // the GPU. How much later the batch ends for it: its end against the end its builds and runs
+    // alone allowed (each run starting when its build was ready and the previous run done), at most
+    // the waits themselves. Compiles go on during a wait, so later runs need not wait for them.
+    double waited_ms = 0;
+    auto take_turn = [&] {
+        const double before = s.turns.timing_waited_ms();
+        auto turn = std::make_unique<GpuTurns::Timing>(&s.turns);
+        waited_ms += s.turns.timing_waited_ms() - before;
+        return turn;
+    };
+    const auto batch_start = Clock::now();
+    Clock::time_point alone_end;  // the batch's end so far, had no run waited for a turn
     {
         // The original's time is every variant's yardstick: it too is timed with the GPU alone.
-        GpuTurns::Timing turn(&s.turns);
+        const auto turn = take_turn();
+        const auto run_start = Clock::now();
         CaseWorkerStats& w = s.worker->stats();
         const auto start = Clock::now();
         s.worker->ensure_loaded(case_index);  // replaces a worker the last batch's final variant killed
@@ -370,6 +385,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
         w.reap_wait_ms += ms_since(reap_start);
         batch.original = s.runner->run_original(case_index, true);
         w.original_ms += ms_since(start);
+        alone_end = batch_start + (Clock::now() - run_start);
     }
     // The original's outputs for this case are on file now: the spares load them with the case.
     s.worker->spares().prepare(case_index);
@@ -393,9 +409,15 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
                 continue;
             }
         }
-        GpuTurns::Timing turn(&s.turns);
+        const auto turn = take_turn();
+        const auto run_start = Clock::now();
         batch.results.push_back(s.runner->run_variant(case_index, variants[i].genome, build, true).result);
+        alone_end = std::max(alone_end, build.ready) + (Clock::now() - run_start);
         ++s.stats.variants;
+    }
+    if (waited_ms > 0) {
+        s.stats.checks_wait_ms += waited_ms;
+        s.stats.checks_delay_ms += std::clamp(std::chrono::duration<double, std::milli>(Clock::now() - alone_end).count(), 0.0, waited_ms);
     }
     const worker::KilledWorkerExits exits = worker::killed_worker_exits();
     s.worker->stats().killed_reaped = exits.reaped;
@@ -562,7 +584,9 @@ std::future<std::vector<EvalResult>> CudaEvaluator::sanitize_many_async(const st
     return std::async(std::launch::async, [&s, jobs = std::move(jobs)]() mutable { return s.run_gate_jobs(std::move(jobs)); });
 }
 
-double CudaEvaluator::evaluation_waited_for_checks_s() const { return impl_->turns.timing_waited_ms() / 1000; }
+double CudaEvaluator::evaluation_waited_for_checks_s() const { return impl_->stats.checks_wait_ms / 1000; }
+
+double CudaEvaluator::evaluation_delayed_by_checks_s() const { return impl_->stats.checks_delay_ms / 1000; }
 
 ValidationReport CudaEvaluator::validate(const Variant& variant) {
     Impl& s = *impl_;

@@ -40,6 +40,8 @@ struct CudaEvaluatorStats {
     long binary_duplicates = 0;   // variants whose build equals an earlier one's in the same batch
                                   // (evaluate/binary_identity.hpp): that one's result, no run
     double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)
+    double checks_wait_ms = 0;    // time its runs waited for the GPU while gate checks ran alongside
+    double checks_delay_ms = 0;   // how much later its batches ended for those waits (gpu_turns.hpp)
     BuildStats build;             // the variant builder's (evaluate/variant_builder.hpp)
     VariantRunStats runs;         // the variant runs' (evaluate/case_runner.hpp)
     CaseWorkerStats workers;      // the worker in use (evaluate/case_worker.hpp)
@@ -79,6 +81,7 @@ public:
     std::future<std::vector<EvalResult>> sanitize_many_async(const std::vector<Variant>& variants, int case_index) override;
     bool checks_alongside_evaluation() const override { return true; }
     double evaluation_waited_for_checks_s() const override;
+    double evaluation_delayed_by_checks_s() const override;
     ValidationReport validate(const Variant& variant) override;
     int gate_case(int case_index) const override;
     // Starts the long-lived memcheck sessions (--sanitize-sessions) ahead of the first gate.

@@ -1,5 +1,8 @@
 #include "evaluate/variant_builder.hpp"
 
+#include <atomic>
+#include <chrono>
+
 #include <algorithm>
 #include <fstream>
 #include <iostream>
@@ -359,6 +362,18 @@ void VariantBuilder::submit_ahead(const Variant& v, const std::string& instance)
     if (!ahead_.count(v.key)) ahead_.emplace(v.key, submit(v, instance));
 }
 
+namespace {
+
+// Records that a compile job of `ready` ended now (the latest of its jobs counts).
+void mark_ready(std::atomic<std::int64_t>& ready) {
+    const std::int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
+    std::int64_t seen = ready.load();
+    while (seen < now && !ready.compare_exchange_weak(seen, now)) {
+    }
+}
+
+}  // namespace
+
 VariantBuilder::Pending VariantBuilder::submit(const Variant& v, const std::string& instance) {
     if (auto it = ahead_.find(v.key); it != ahead_.end()) {
         Pending started = std::move(it->second);
@@ -368,18 +383,26 @@ VariantBuilder::Pending VariantBuilder::submit(const Variant& v, const std::stri
     }
     Pending b;
     if (std::string paired = paired_source_of(v.source); !paired.empty()) {
-        b.paired = pool_->submit<VariantBuild>([this, source = v.source, paired = std::move(paired), flags = flags_of(v), instance] {
-            return build(source, paired, flags, false, instance);
-        });
+        b.paired = pool_->submit<VariantBuild>(
+            [this, source = v.source, paired = std::move(paired), flags = flags_of(v), instance, ready = b.ready_ns] {
+                VariantBuild built = build(source, paired, flags, false, instance);
+                mark_ready(*ready);
+                return built;
+            });
         return b;
     }
-    b.plain = pool_->submit<DeviceCompileResult>(
-        [this, source = v.source, flags = flags_of(v), instance] { return compile(source, flags, false, instance); });
+    b.plain = pool_->submit<DeviceCompileResult>([this, source = v.source, flags = flags_of(v), instance, ready = b.ready_ns] {
+        DeviceCompileResult code = compile(source, flags, false, instance);
+        mark_ready(*ready);
+        return code;
+    });
     std::string guarded = guarded_source(v.source);
     if (!guarded.empty())
         b.guarded = pool_->submit<DeviceCompileResult>(
-            [this, source = std::move(guarded), flags = guarded_flags(flags_of(v)), instance] {
-                return compile(source, flags, false, instance);
+            [this, source = std::move(guarded), flags = guarded_flags(flags_of(v)), instance, ready = b.ready_ns] {
+                DeviceCompileResult code = compile(source, flags, false, instance);
+                mark_ready(*ready);
+                return code;
             });
     return b;
 }
@@ -392,6 +415,10 @@ VariantBuild VariantBuilder::collect(const Pending& pending) {
         out.code = pending.plain.get();
         if (out.code.ok && pending.guarded.valid()) out.guarded = pending.guarded.get();
     }
+    // A guarded job still running after a failed plain build is not waited for: it changes nothing.
+    const std::int64_t ready = pending.ready_ns ? pending.ready_ns->load() : 0;
+    out.ready = ready > 0 ? std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(ready))
+                          : std::chrono::steady_clock::now();
     count(out);
     settle(out);
     return out;

@@ -3,6 +3,9 @@
 // file, NVRTC on its device side, or nvcc; docs/evaluation.md, "Compilers"), each variant's plain,
 // loop-guarded or paired build on the compile pool, and the compiled-code cache. prepare() decides
 // once, from the original; every build after follows that decision.
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <future>
 #include <map>
@@ -33,6 +36,9 @@ struct VariantBuild {
     std::optional<DeviceCompileResult> guarded;
     bool paired = false;
     std::optional<DeviceCompileResult> failed_pair;  // a paired compile that failed (then built separately)
+    // When its last compile ended (collect(); builds made otherwise: when made). evaluate() uses it
+    // to tell how much later a batch ended than its builds and runs alone allowed.
+    std::chrono::steady_clock::time_point ready{};
 };
 
 
@@ -69,6 +75,8 @@ public:
     struct Pending {
         std::shared_future<VariantBuild> paired;
         std::shared_future<DeviceCompileResult> plain, guarded;
+        // The latest end of its compile jobs (steady-clock nanoseconds), written by the jobs.
+        std::shared_ptr<std::atomic<std::int64_t>> ready_ns = std::make_shared<std::atomic<std::int64_t>>(0);
     };
     Pending submit(const Variant& v, const std::string& instance);
     // Starts a variant's builds before it is asked for (evolve's guess at its next generation,

@@ -346,6 +346,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         evaluator.discard_evaluation(guess->case_index);
         ++record.guesses_discarded;
         const double wasted = guess->evaluate_s;
+        record.search_gate_discarded_seconds += wasted;
         guess.reset();
         return wasted;
     };
@@ -367,6 +368,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         double evaluate_s = 0;
         double gate_s = 0;
         std::string spent;
+        std::string overlap_note;  // where an overlapped gate's time went
         ScoredBatch batch;
         const Spent spent_before = evaluator.time_spent();
         const double whole_start = clock();
@@ -389,6 +391,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                 ++record.guesses_kept;
                 guess.reset();
             } else {
+                if (guess) overlap_note = "; a guess thrown away (" + fixed(guess->evaluate_s, 1) + " s of evaluation)";
                 gate_s += discard_guess();
                 const Spent before = evaluator.time_spent();
                 const double evaluate_start = clock();
@@ -414,20 +417,31 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                     g.population = std::move(*next);
                     g.case_index = static_cast<int>(ahead.index(static_cast<std::size_t>(evaluator.case_count())));
                     const double waited_before = checker->evaluation_waited_for_checks_s();
+                    const double delayed_before = checker->evaluation_delayed_by_checks_s();
                     const Spent before = evaluator.time_spent();
                     const double guess_start = clock();
                     g.batch = evaluate_batch(g.population, g.case_index);
                     const double guess_s = clock() - guess_start;
-                    const double waited = std::min(guess_s, checker->evaluation_waited_for_checks_s() - waited_before);
+                    // What the gate's GPU turns cost the evaluation is how much later it ended for
+                    // them (the cuda evaluator's estimate), not the waits: compiles went on meanwhile.
+                    const double delayed = std::min(guess_s, checker->evaluation_delayed_by_checks_s() - delayed_before);
+                    const double waited = checker->evaluation_waited_for_checks_s() - waited_before;
                     g.spent = spent_between(before, evaluator.time_spent());
-                    g.evaluate_s = guess_s - waited;
-                    gate_s += waited;
+                    g.evaluate_s = guess_s - delayed;
+                    gate_s += delayed;
+                    overlap_note = "; the next generation's runs waited " + fixed(waited, 1) + " s for its GPU turns, ending " +
+                                   fixed(delayed, 1) + " s later";
+                    record.search_gate_turn_wait_seconds += waited;
+                    record.search_gate_delay_seconds += delayed;
                     record.search_gate_alongside_seconds += g.evaluate_s;
                     guess = std::move(g);
                 }
                 const double join_start = clock();
                 finish_gate(started, batch, *checker, grammar, parents);
-                gate_s += started_s + (clock() - join_start);
+                const double joined = clock() - join_start;
+                gate_s += started_s + joined;
+                overlap_note += (overlap_note.empty() ? "; " : ", then ") + fixed(joined, 1) + " s for its checks to end";
+                record.search_gate_join_seconds += joined;
             } else {
                 if (checker != nullptr && breeds_again) compile_ahead(batch);
                 const double gate_start = clock();
@@ -451,7 +465,9 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                  std::to_string(g.distinct) + " distinct), " + std::to_string(g.compiled) + " compiled, " +
                  std::to_string(g.accepted) + " accepted, best " + fixed(g.best_speedup, 3) + "x, best so far " +
                  fixed(record.best.speedup, 3) + "x; evaluated in " + fixed(evaluate_s, 1) + " s" + spent +
-                 (checker != nullptr ? ", sanitizer gate " + fixed(gate_s, 1) + " s" : std::string()) +
+                 (checker != nullptr ? ", sanitizer gate " + fixed(gate_s, 1) + " s" +
+                                           (overlap_note.empty() ? std::string() : " (alongside" + overlap_note + ")")
+                                     : std::string()) +
                  (evaluate_s + gate_s > 0 ? "; " + fixed(60.0 * g.evaluated / (evaluate_s + gate_s), 0) + " individuals a minute"
                                           : std::string()));
         if (hooks.after_checkpoint) hooks.after_checkpoint(state.next_generation);

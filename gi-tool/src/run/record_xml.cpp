@@ -327,6 +327,10 @@ void fields(Io& io, R& record) {
         wall.since("search-gate-seconds", record.search_gate_seconds);
         // With the gate overlapped: what ran alongside it, and what became of the guesses.
         wall.since("search-gate-alongside-seconds", record.search_gate_alongside_seconds);
+        wall.since("search-gate-turn-wait-seconds", record.search_gate_turn_wait_seconds);
+        wall.since("search-gate-delay-seconds", record.search_gate_delay_seconds);
+        wall.since("search-gate-join-seconds", record.search_gate_join_seconds);
+        wall.since("search-gate-discarded-seconds", record.search_gate_discarded_seconds);
         wall.since("guesses-kept", record.guesses_kept);
         wall.since("guesses-discarded", record.guesses_discarded);
     });

@@ -90,6 +90,13 @@ struct RunRecord {
     // kept are in search_evaluate_seconds; the search's waits for the gate, and guesses thrown
     // away, in search_gate_seconds).
     double search_gate_alongside_seconds = 0;
+    // search_gate_seconds' parts with the overlap: how much later evaluations ended for the gate's
+    // GPU turns (of the turn waits, which compiles went on through), the waits for the checks to
+    // end, and guesses thrown away.
+    double search_gate_turn_wait_seconds = 0;
+    double search_gate_delay_seconds = 0;
+    double search_gate_join_seconds = 0;
+    double search_gate_discarded_seconds = 0;
     long long guesses_kept = 0;       // guesses evaluated alongside the gate that became the next generation
     long long guesses_discarded = 0;  // those thrown away (a would-be parent failed, or the budget ended)
 

@@ -73,6 +73,7 @@ public:
     }
     bool checks_alongside_evaluation() const override { return checker_.checks_alongside_evaluation(); }
     double evaluation_waited_for_checks_s() const override { return checker_.evaluation_waited_for_checks_s(); }
+    double evaluation_delayed_by_checks_s() const override { return checker_.evaluation_delayed_by_checks_s(); }
     ValidationReport validate(const Variant& variant) override {
         std::lock_guard lock(mutex_);
         return checker_.validate(variant);
