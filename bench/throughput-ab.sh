@@ -3,8 +3,8 @@
 # machine, A with the defaults and B with AB_OPTIONS (the change's off switch), the order alternating
 # from pair to pair so that drift favours neither. Prints each run's row and the medians of each side.
 #
-#   AB_OPTIONS=--sanitize-shared-sessions AB_PAIRS=3 THROUGHPUT_KERNELS=stereo THROUGHPUT_SECONDS=45 \
-#       bash bench/throughput-ab.sh
+#   AB_OPTIONS=--no-gate-overlap AB_PAIRS=3 THROUGHPUT_KERNELS=stereo THROUGHPUT_SECONDS=45 \
+#       THROUGHPUT_SANITIZE_CASES=1 bash bench/throughput-ab.sh
 #   AB_FIRST_PAIR=2 numbers the pairs from 2 (a second call on the same change); AB_STOP_AFTER=S starts
 #   no new run after S seconds (the device's 10-minute calls). GI_COMMIT names the commit in the table
 #   where the machine's git metadata is not the change's.
@@ -26,6 +26,11 @@ run_side() {  # $1: pair, $2: A or B
     [[ -x "$build/gi-tool/gi-tool" ]] && reuse=(GI_BUILD="$build")
     env "${reuse[@]}" OUT="$OUT/pair$1-$2" THROUGHPUT_OPTIONS="$options" THROUGHPUT_LABEL="$label" \
         bash "$root/bench/throughput.sh" >"$OUT/pair$1-$2.log" 2>&1
+    # Each kernel's evolve log (throughput.sh's work folder is reused by the next run): the
+    # per-generation lines say where each generation's time went.
+    for log in /tmp/gi-throughput/*/evolve.log; do
+        [[ -f "$log" ]] && cp "$log" "$OUT/pair$1-$2/$(basename "$(dirname "$log")")-evolve.log"
+    done
     # Rows of the summary table: kernel MB cases eval/min evaluations eval-s gate-s gate% gens ...
     awk -v side="$2" -v pair="$1" 'NR > 3 && NF >= 9 && $4 ~ /^[0-9.]+$/ && $8 ~ /%$/ {
         printf "%-6s %-5s %-16s %9s %8s %8s %6s %5s\n", pair, side, $1, $4, $6, $7, $8, $9 }' \
