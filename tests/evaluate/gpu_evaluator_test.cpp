@@ -65,6 +65,16 @@ public:  // for the helpers that run a test both ways
         return Variant{Genome{}, source, {}, sha256_hex(source)};
     }
 
+    // The kernel without its barrier, each thread reading its own element back (no race), its
+    // outputs scaled by `factor` ("2.0f" gives the original's).
+    Variant race_free(const char* factor) const {
+        std::string text = kGpuKernel;
+        text.replace(text.find("    __syncthreads();\n"), 21, "");
+        text.replace(text.find("tile[(threadIdx.x + 1) % BLOCK]"), 31, "tile[threadIdx.x]");
+        text.replace(text.find("2.0f * tile"), 4, factor);
+        return raw_variant(text);
+    }
+
     std::string rule_id(bool barrier) const {
         for (const Rule& r : grammar_.rules)
             if (r.kind == RuleKind::Statement && r.is_barrier == barrier && r.text.find("out[i]") == std::string::npos)
@@ -344,14 +354,6 @@ TEST_F(GpuEvaluator, SideBySideChecksJudgeAsOneAtATimeDo) {
     GI_REQUIRE_GPU();
     const std::string barrier = rule_id(true);
     ASSERT_FALSE(barrier.empty());
-    // Each thread reads its own element back: no barrier needed, no race.
-    auto race_free = [&](const char* factor) {
-        std::string text = kGpuKernel;
-        text.replace(text.find("    __syncthreads();\n"), 21, "");
-        text.replace(text.find("tile[(threadIdx.x + 1) % BLOCK]"), 31, "tile[threadIdx.x]");
-        text.replace(text.find("2.0f * tile"), 4, factor);
-        return raw_variant(text);
-    };
     Genome racy;
     racy.edits.push_back({Edit::Op::Delete, barrier, ""});
     const std::vector<Variant> batch{race_free("2.0f"), race_free("3.0f"), make_variant(racy, grammar_), race_free("4.0f")};
@@ -385,13 +387,6 @@ TEST_F(GpuEvaluator, ChecksAlongsideEvaluationJudgeAndEvaluateAsAlone) {
     GI_REQUIRE_GPU();
     const std::string barrier = rule_id(true);
     ASSERT_FALSE(barrier.empty());
-    auto race_free = [&](const char* factor) {
-        std::string text = kGpuKernel;
-        text.replace(text.find("    __syncthreads();\n"), 21, "");
-        text.replace(text.find("tile[(threadIdx.x + 1) % BLOCK]"), 31, "tile[threadIdx.x]");
-        text.replace(text.find("2.0f * tile"), 4, factor);
-        return raw_variant(text);
-    };
     Genome racy;
     racy.edits.push_back({Edit::Op::Delete, barrier, ""});
     const std::vector<Variant> checked{race_free("2.0f"), make_variant(racy, grammar_), race_free("4.0f")};
