@@ -405,8 +405,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                 // The gate's checks run in the background while the guess at the next generation is
                 // evaluated: it is the next generation when every would-be parent passes, as nearly
                 // all do. The two take turns on the GPU (no variant is timed beside a sanitizer's
-                // launches); evaluation's waits for those turns are the gate's cost, as is a guess
-                // thrown away.
+                // launches); how much later evaluation ended for those turns is the gate's cost, as
+                // is a guess thrown away.
                 const double gate_start = clock();
                 StartedGate started = start_gate(batch, *checker, grammar, parents);
                 Rng ahead = rng;
@@ -429,8 +429,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                     g.spent = spent_between(before, evaluator.time_spent());
                     g.evaluate_s = guess_s - delayed;
                     gate_s += delayed;
-                    overlap_note = "; the next generation's runs waited " + fixed(waited, 1) + " s for its GPU turns, ending " +
-                                   fixed(delayed, 1) + " s later";
+                    overlap_note += "; the next generation's runs waited " + fixed(waited, 1) + " s for its GPU turns, ending " +
+                                    fixed(delayed, 1) + " s later";
                     record.search_gate_turn_wait_seconds += waited;
                     record.search_gate_delay_seconds += delayed;
                     record.search_gate_alongside_seconds += g.evaluate_s;
