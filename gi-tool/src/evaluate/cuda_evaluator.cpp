@@ -23,6 +23,7 @@
 #include "evaluate/reference_folder.hpp"
 #include "evaluate/sanitizer_gate.hpp"
 #include "evaluate/sanitizer_sessions.hpp"
+#include "evaluate/turn_delay.hpp"
 #include "evaluate/variant_builder.hpp"
 #include "launch/geometry.hpp"
 #include "util/elapsed.hpp"
@@ -357,23 +358,19 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
     }
 
     BatchResult batch;
-    // With the gate's checks running alongside (sanitize_many_async), each run waits for its turn on
-    // the GPU. How much later the batch ends for it: its end against the end its builds and runs
-    // alone allowed (each run starting when its build was ready and the previous run done), at most
-    // the waits themselves. Compiles go on during a wait, so later runs need not wait for them.
-    double waited_ms = 0;
+    // With the gate's checks running alongside (sanitize_many_async), each run waits for its turn
+    // on the GPU; what that cost the batch is how much later it ended (evaluate/turn_delay.hpp).
+    const auto batch_start = Clock::now();
+    TurnDelay delay(batch_start);
     auto take_turn = [&] {
         const double before = s.turns.timing_waited_ms();
         auto turn = std::make_unique<GpuTurns::Timing>(&s.turns);
-        waited_ms += s.turns.timing_waited_ms() - before;
+        delay.waited(s.turns.timing_waited_ms() - before);
         return turn;
     };
-    const auto batch_start = Clock::now();
-    Clock::time_point alone_end;  // the batch's end so far, had no run waited for a turn
     {
         // The original's time is every variant's yardstick: it too is timed with the GPU alone.
         const auto turn = take_turn();
-        const auto run_start = Clock::now();
         CaseWorkerStats& w = s.worker->stats();
         const auto start = Clock::now();
         s.worker->ensure_loaded(case_index);  // replaces a worker the last batch's final variant killed
@@ -385,7 +382,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
         w.reap_wait_ms += ms_since(reap_start);
         batch.original = s.runner->run_original(case_index, true);
         w.original_ms += ms_since(start);
-        alone_end = batch_start + (Clock::now() - run_start);
+        delay.ran(batch_start, Clock::now() - start);
     }
     // The original's outputs for this case are on file now: the spares load them with the case.
     s.worker->spares().prepare(case_index);
@@ -412,12 +409,12 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
         const auto turn = take_turn();
         const auto run_start = Clock::now();
         batch.results.push_back(s.runner->run_variant(case_index, variants[i].genome, build, true).result);
-        alone_end = std::max(alone_end, build.ready) + (Clock::now() - run_start);
+        delay.ran(build.ready, Clock::now() - run_start);
         ++s.stats.variants;
     }
-    if (waited_ms > 0) {
-        s.stats.checks_wait_ms += waited_ms;
-        s.stats.checks_delay_ms += std::clamp(std::chrono::duration<double, std::milli>(Clock::now() - alone_end).count(), 0.0, waited_ms);
+    if (delay.waited_ms() > 0) {
+        s.stats.checks_wait_ms += delay.waited_ms();
+        s.stats.checks_delay_ms += delay.delay_ms(Clock::now());
     }
     const worker::KilledWorkerExits exits = worker::killed_worker_exits();
     s.worker->stats().killed_reaped = exits.reaped;
