@@ -24,35 +24,24 @@ public:
     // Milliseconds timing has waited for checks to finish, over the turns' life.
     double timing_waited_ms() const;
 
-    class Timing {
+    // A turn held for a scope: Timing (evaluate()'s) or Checking (the gate's); no turns: nullptr.
+    template <void (GpuTurns::*Begin)(), void (GpuTurns::*End)()>
+    class Turn {
     public:
-        explicit Timing(GpuTurns* turns) : turns_(turns) {
-            if (turns_) turns_->begin_timing();
+        explicit Turn(GpuTurns* turns) : turns_(turns) {
+            if (turns_) (turns_->*Begin)();
         }
-        ~Timing() {
-            if (turns_) turns_->end_timing();
+        ~Turn() {
+            if (turns_) (turns_->*End)();
         }
-        Timing(const Timing&) = delete;
-        Timing& operator=(const Timing&) = delete;
+        Turn(const Turn&) = delete;
+        Turn& operator=(const Turn&) = delete;
 
     private:
         GpuTurns* turns_;
     };
-
-    class Checking {
-    public:
-        explicit Checking(GpuTurns* turns) : turns_(turns) {
-            if (turns_) turns_->begin_check();
-        }
-        ~Checking() {
-            if (turns_) turns_->end_check();
-        }
-        Checking(const Checking&) = delete;
-        Checking& operator=(const Checking&) = delete;
-
-    private:
-        GpuTurns* turns_;
-    };
+    using Timing = Turn<&GpuTurns::begin_timing, &GpuTurns::end_timing>;
+    using Checking = Turn<&GpuTurns::begin_check, &GpuTurns::end_check>;
 
 private:
     mutable std::mutex mutex_;
