@@ -12,6 +12,7 @@
 
 #include "run/evolve.hpp"
 #include "run/gate.hpp"
+#include "search/anneal_pool.hpp"
 #include "../support/search_test_support.hpp"
 
 namespace gi {
@@ -148,6 +149,27 @@ TEST(GateOverlap, ACheckerThatCannotRunAlongsideIsGatedAsBefore) {
     EXPECT_EQ(record.guesses_kept + record.guesses_discarded, 0);
     AlongsideChecker sequential;
     expect_the_same_search(record, evolve_with(sequential, false, "not-alongside-off"));
+}
+
+// evolve reaches the checker through the history database's locked evaluator: the overlap's calls
+// must reach the inner checker, or evolve silently gates between generations again.
+TEST(GateOverlap, TheLockedEvaluatorPassesTheOverlapToTheInnerChecker) {
+    const Grammar grammar = testing::small_grammar();
+    AlongsideChecker checker;
+    checker.racy = {"<_k.cu_11>"};
+    const std::unique_ptr<LockedEvaluator> locked = make_locked(checker);
+    auto* locked_checker = dynamic_cast<VariantChecker*>(locked.get());
+    ASSERT_NE(locked_checker, nullptr);
+    EXPECT_TRUE(locked_checker->checks_alongside_evaluation());
+    std::future<std::vector<EvalResult>> verdicts = locked_checker->sanitize_many_async(
+        {make_variant(parse_genome("<_k.cu_10>"), grammar), make_variant(parse_genome("<_k.cu_11>"), grammar)}, 0);
+    const std::vector<EvalResult> v = verdicts.get();
+    ASSERT_EQ(v.size(), 2u);
+    EXPECT_EQ(v[0].status, EvalStatus::Ok);
+    EXPECT_EQ(v[1].status, EvalStatus::SanitizerError);
+    EXPECT_EQ(checker.sanitized.size(), 2u);
+    locked->discard_evaluation(3);
+    EXPECT_EQ(checker.discarded, (std::vector<int>{3}));
 }
 
 Scored overlap_scored(const std::string& genome, double ms, double error = 0) {
