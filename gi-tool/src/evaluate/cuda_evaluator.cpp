@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iostream>
 #include <future>
+#include <iostream>
 #include <map>
 #include <memory>
 #include <mutex>
