@@ -99,6 +99,13 @@ RunRecord every_field_set() {
     r.wall_seconds = 12.5;
     r.search_evaluate_seconds = 3.25;
     r.search_gate_seconds = 4.5;
+    r.search_gate_alongside_seconds = 30.25;
+    r.search_gate_turn_wait_seconds = 8.5;
+    r.search_gate_delay_seconds = 2.75;
+    r.search_gate_join_seconds = 0.125;
+    r.search_gate_discarded_seconds = 3.5;
+    r.guesses_kept = 20;
+    r.guesses_discarded = 2;
     return r;
 }
 
@@ -125,6 +132,14 @@ TEST(RecordXml, EveryFieldRoundTrips) {
     EXPECT_TRUE(std::isnan(back.pre_tune.original.spread_ms));
     EXPECT_EQ(back.final_check.elements, 123456789012LL);
     EXPECT_EQ(back.search_gate_seconds, 4.5);
+    // The overlapped gate's parts (wall element): a resumed run adds to them.
+    EXPECT_EQ(back.search_gate_alongside_seconds, 30.25);
+    EXPECT_EQ(back.search_gate_turn_wait_seconds, 8.5);
+    EXPECT_EQ(back.search_gate_delay_seconds, 2.75);
+    EXPECT_EQ(back.search_gate_join_seconds, 0.125);
+    EXPECT_EQ(back.search_gate_discarded_seconds, 3.5);
+    EXPECT_EQ(back.guesses_kept, 20);
+    EXPECT_EQ(back.guesses_discarded, 2);
 }
 
 // Attributes added after the format's first version may be missing from older records.
