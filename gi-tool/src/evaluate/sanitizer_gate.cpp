@@ -9,7 +9,6 @@
 #include <iostream>
 #include <map>
 #include <mutex>
-#include <optional>
 #include <utility>
 
 #include <fmt/format.h>
@@ -59,6 +58,17 @@ struct SessionCounts {
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Runs `request`, a sanitizer run of kernels, in a check's turn on the GPU (none while evaluate()
+// times a variant); `took` is its wall time, the wait for the turn left out.
+template <class Request>
+auto in_check_turn(GpuTurns* turns, double& took, Request&& request) {
+    GpuTurns::Checking turn(turns);
+    const auto start = std::chrono::steady_clock::now();
+    auto result = request();
+    took = seconds_since(start);
+    return result;
 }
 
 // Writes `group`'s modules and gi-worker's --variants list into `dir`; returns the list's path and
@@ -125,10 +135,10 @@ bool check_side_by_side(const SanitizeContext& c, const std::vector<const Saniti
     ++counts.checks;
     ++counts.side_by_side_requests;
     counts.side_by_side_variants += static_cast<int>(members.size());
-    GpuTurns::Checking turn(c.turns);
-    const auto start = std::chrono::steady_clock::now();
-    const bool passed = session->check(c.case_path, c.kernel, list, members.size(), allowance, c.side_by_side);
-    const double took = seconds_since(start);
+    double took = 0;
+    const bool passed = in_check_turn(c.turns, took, [&] {
+        return session->check(c.case_path, c.kernel, list, members.size(), allowance, c.side_by_side);
+    });
     counts.add(tool, took, members.size());
     counts.add_session(tool, took, *session);
     if (!passed) {
@@ -179,11 +189,10 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
             while (next < pending.size()) {
                 const std::size_t k = pending[next++];
                 ++counts.checks;
-                std::optional<GpuTurns::Checking> turn(std::in_place, c.turns);
-                const auto start = std::chrono::steady_clock::now();
-                const bool passed = session->check(c.case_path, c.kernel, lists[k].first, 1, lists[k].second);
-                const double took = seconds_since(start);
-                turn.reset();
+                double took = 0;
+                const bool passed = in_check_turn(c.turns, took, [&] {
+                    return session->check(c.case_path, c.kernel, lists[k].first, 1, lists[k].second);
+                });
                 counts.add(tool, took, 1);
                 counts.add_session(tool, took, *session);
                 if (!session->missed_case().empty()) {
@@ -258,12 +267,9 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
             argv.insert(argv.begin(), c.sanitizer);
             argv.insert(argv.end(), {"--error-exitcode", std::to_string(kErrorExit), "--print-limit", "20", c.worker, "--once",
                                      "--case", c.case_path, "--kernel", c.kernel, "--variants", list_path.string()});
-            const auto start = std::chrono::steady_clock::now();
-            const ProcessResult pr = [&] {
-                GpuTurns::Checking turn(c.turns);
-                return run_process(argv, po);
-            }();
-            counts.add(tool, seconds_since(start), group.size());
+            double took = 0;
+            const ProcessResult pr = in_check_turn(c.turns, took, [&] { return run_process(argv, po); });
+            counts.add(tool, took, group.size());
             result = classify_sanitizer_exit(pr.exit_code, pr.timed_out, kErrorExit, pr.out + "\n" + pr.err, tool);
             if (pr.timed_out)
                 std::cerr << "gi-tool: note: compute-sanitizer " << tool << " did not finish " << group.size()

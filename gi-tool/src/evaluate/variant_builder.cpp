@@ -1,9 +1,8 @@
 #include "evaluate/variant_builder.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
-
-#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -364,12 +363,15 @@ void VariantBuilder::submit_ahead(const Variant& v, const std::string& instance)
 
 namespace {
 
-// Records that a compile job of `ready` ended now (the latest of its jobs counts).
-void mark_ready(std::atomic<std::int64_t>& ready) {
+// A compile job's result, recording in `ready` that the job ended now (the latest of a variant's
+// jobs counts: Pending::ready_ns).
+template <class Result>
+Result stamped(Result result, std::atomic<std::int64_t>& ready) {
     const std::int64_t now = std::chrono::steady_clock::now().time_since_epoch().count();
     std::int64_t seen = ready.load();
     while (seen < now && !ready.compare_exchange_weak(seen, now)) {
     }
+    return result;
 }
 
 }  // namespace
@@ -385,24 +387,18 @@ VariantBuilder::Pending VariantBuilder::submit(const Variant& v, const std::stri
     if (std::string paired = paired_source_of(v.source); !paired.empty()) {
         b.paired = pool_->submit<VariantBuild>(
             [this, source = v.source, paired = std::move(paired), flags = flags_of(v), instance, ready = b.ready_ns] {
-                VariantBuild built = build(source, paired, flags, false, instance);
-                mark_ready(*ready);
-                return built;
+                return stamped(build(source, paired, flags, false, instance), *ready);
             });
         return b;
     }
     b.plain = pool_->submit<DeviceCompileResult>([this, source = v.source, flags = flags_of(v), instance, ready = b.ready_ns] {
-        DeviceCompileResult code = compile(source, flags, false, instance);
-        mark_ready(*ready);
-        return code;
+        return stamped(compile(source, flags, false, instance), *ready);
     });
     std::string guarded = guarded_source(v.source);
     if (!guarded.empty())
         b.guarded = pool_->submit<DeviceCompileResult>(
             [this, source = std::move(guarded), flags = guarded_flags(flags_of(v)), instance, ready = b.ready_ns] {
-                DeviceCompileResult code = compile(source, flags, false, instance);
-                mark_ready(*ready);
-                return code;
+                return stamped(compile(source, flags, false, instance), *ready);
             });
     return b;
 }
