@@ -12,6 +12,7 @@
 
 #include "run/evolve.hpp"
 #include "run/gate.hpp"
+#include "run/search_history.hpp"
 #include "search/anneal_pool.hpp"
 #include "../support/search_test_support.hpp"
 
@@ -30,9 +31,12 @@ public:
     std::mutex mutex;
     std::vector<std::string> sanitized;  // in the order the checks ran
 
+    std::size_t variants_evaluated = 0;
+
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
         now += 3;
         ++evaluations;
+        variants_evaluated += variants.size();
         return ScriptedEvaluator::evaluate(variants, case_index);
     }
     void discard_evaluation(int case_index) override { discarded.push_back(case_index); }
@@ -60,12 +64,15 @@ public:
     }
 };
 
-RunRecord evolve_with(AlongsideChecker& checker, bool overlap, const std::string& name, int generations = 5) {
+// `through_history`: as `gi-tool evolve` runs it, through the history database's hooks and its
+// fitness cache.
+RunRecord evolve_with(AlongsideChecker& checker, bool overlap, const std::string& name, int generations = 5,
+                      std::size_t population = 8, bool through_history = false) {
     const Grammar grammar = testing::small_grammar();
     checker.fallback = testing::ok_in(1.1);
     checker.results["ROWS=2"] = testing::ok_in(0.6);
     EvolveOptions options;
-    options.population = 8;
+    options.population = population;
     options.generations = generations;
     options.pre_tune = false;
     options.post_tune = false;
@@ -75,7 +82,14 @@ RunRecord evolve_with(AlongsideChecker& checker, bool overlap, const std::string
     hooks.clock = [&checker] { return checker.now; };
     const auto dir = std::filesystem::temp_directory_path() / ("gi-overlap-" + name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);
-    const RunRecord record = evolve(grammar, checker, options, dir, OutMode::Fresh, hooks);
+    RunRecord record;
+    if (through_history) {
+        SearchHistory session(grammar, checker, nullptr, options, dir, OutMode::Fresh, {});
+        record = evolve(grammar, session.evaluator(), options, dir, OutMode::Fresh, session.hooks(hooks));
+        session.finish(record);
+    } else {
+        record = evolve(grammar, checker, options, dir, OutMode::Fresh, hooks);
+    }
     std::filesystem::remove_all(dir);
     return record;
 }
@@ -134,12 +148,42 @@ TEST(GateOverlap, AGuessAParentSpoiledIsThrownAwayAndTheRunIsTheSame) {
     EXPECT_GE(record.guesses_discarded, 1);
     EXPECT_EQ(record.guesses_kept + record.guesses_discarded, 4);
     EXPECT_EQ(static_cast<long long>(overlapped.discarded.size()), record.guesses_discarded);
-    // The guesses thrown away were evaluations the sequential run never made: the gate's cost.
+    // Evaluating the next generation again after a guess was not kept is an evaluation the
+    // sequential run never made: the gate's cost.
     EXPECT_EQ(overlapped.evaluations, sequential.evaluations + record.guesses_discarded);
     EXPECT_DOUBLE_EQ(record.search_gate_seconds, 3.0 * static_cast<double>(record.guesses_discarded));
     EXPECT_DOUBLE_EQ(record.search_gate_discarded_seconds, record.search_gate_seconds);
     EXPECT_DOUBLE_EQ(record.search_gate_delay_seconds, 0.0);  // no GPU turns in this checker
     EXPECT_DOUBLE_EQ(record.search_evaluate_seconds, 15.0);
+}
+
+// As `gi-tool evolve` runs it: a would-be parent that fails changes only the children it took part
+// in (GP breeds each parent slot from a stream of its own), and the history's fitness cache answers
+// for the rest from the guess's measurements, so evaluating again costs those few children.
+TEST(GateOverlap, ThroughTheHistoryAFailedParentCostsOnlyTheChildrenItTookPartIn) {
+    constexpr std::size_t kPopulation = 24;
+    AlongsideChecker probe;
+    evolve_with(probe, false, "history-probe", 1, kPopulation, true);
+    ASSERT_FALSE(probe.sanitized.empty());
+    const std::string fastest = probe.sanitized.front();
+    auto spoiled = [&](AlongsideChecker& c) {
+        c.racy = {fastest};
+        c.results[fastest] = testing::ok_in(0.1);
+    };
+    AlongsideChecker sequential;
+    spoiled(sequential);
+    const RunRecord plain = evolve_with(sequential, false, "history-off", 5, kPopulation, true);
+    AlongsideChecker overlapped;
+    spoiled(overlapped);
+    const RunRecord record = evolve_with(overlapped, true, "history-on", 5, kPopulation, true);
+    expect_the_same_search(record, plain);
+    ASSERT_GE(record.guesses_discarded, 1);
+    // What the overlap evaluated that the sequential run did not: per guess not kept, the children
+    // the guess bred with the failed parent (two of its own, one or two that mated with it).
+    ASSERT_GE(overlapped.variants_evaluated, sequential.variants_evaluated);
+    EXPECT_LE(overlapped.variants_evaluated - sequential.variants_evaluated,
+              5u * static_cast<std::size_t>(record.guesses_discarded))
+        << "of " << kPopulation << " a generation";
 }
 
 TEST(GateOverlap, ACheckerThatCannotRunAlongsideIsGatedAsBefore) {

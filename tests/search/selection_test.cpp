@@ -35,6 +35,49 @@ TEST(TruncationSelection, OnlyAcceptedRankedByErrorThenTime) {
     EXPECT_TRUE(truncation_select({scored("<_k.cu_10>", false, 0, 0.1)}, 5).empty());
 }
 
+// Individuals 0-5 accepted, fastest first by index; `failed` ones were accepted until the gate failed them.
+std::vector<Scored> ranked_six(std::initializer_list<std::size_t> failed) {
+    std::vector<Scored> population;
+    for (int i = 0; i < 6; ++i) population.push_back(scored("<_k.cu_1" + std::to_string(i) + ">", true, 0, 0.1 * (i + 1)));
+    for (std::size_t f : failed) {
+        population[f].accepted = false;
+        population[f].failed_gate = true;
+    }
+    return population;
+}
+
+std::vector<std::size_t> filled(const std::vector<std::optional<std::size_t>>& slots) {
+    std::vector<std::size_t> out;
+    for (const auto& slot : slots)
+        if (slot) out.push_back(*slot);
+    return out;
+}
+
+TEST(ParentSlots, ParentsTheGateFailedAreReplacedInPlaceByTheNextThatPassed) {
+    using Slots = std::vector<std::optional<std::size_t>>;
+    // Nothing failed: truncation_select's parents in its order.
+    EXPECT_EQ(parent_slots(ranked_six({}), 3), (Slots{0, 1, 2}));
+    // Parent 1 failed: 3 (the next that passed) takes its slot; the others keep theirs.
+    EXPECT_EQ(parent_slots(ranked_six({1}), 3), (Slots{0, 3, 2}));
+    // 0 and 2 failed, and 3 too, beyond the parents: 4 and 5 fill their slots in order.
+    EXPECT_EQ(parent_slots(ranked_six({0, 2, 3}), 3), (Slots{4, 1, 5}));
+    // More failed than can be replaced: the slots left empty.
+    EXPECT_EQ(parent_slots(ranked_six({0, 1, 2, 3}), 3), (Slots{4, 5, std::nullopt}));
+    // Always the same set as truncation_select's.
+    for (auto failed : {std::initializer_list<std::size_t>{}, {1}, {0, 2, 3}, {0, 1, 2, 3}, {5}}) {
+        const std::vector<Scored> population = ranked_six(failed);
+        std::vector<std::size_t> slots = filled(parent_slots(population, 3));
+        std::vector<std::size_t> truncation = truncation_select(population, 3);
+        std::sort(slots.begin(), slots.end());
+        std::sort(truncation.begin(), truncation.end());
+        EXPECT_EQ(slots, truncation);
+    }
+    // Never accepted (failed evaluate(), not the gate): not ranked at all.
+    std::vector<Scored> population = ranked_six({});
+    population[0].accepted = false;
+    EXPECT_EQ(parent_slots(population, 3), (Slots{1, 2, 3}));
+}
+
 StrategyContext context_for(const Grammar& grammar, std::size_t population) {
     StrategyContext context;
     context.grammar = &grammar;
@@ -171,6 +214,48 @@ TEST(GpBreeding, FreshMutantsBuildOnTheStartingGenome) {
             EXPECT_TRUE(g.edits.empty());
         }
     }
+}
+
+// Evolve breeds its guess before the gate and keeps the measurements of every child the real
+// generation shares with it (run/evolve.cpp): a parent the gate fails changes only the children
+// it took part in, and the generator moves by one draw however breeding went.
+TEST(GpBreeding, AParentTheGateFailsChangesOnlyTheChildrenItTookPartIn) {
+    const Grammar grammar = testing::small_grammar();
+    std::vector<Scored> population;
+    for (int i = 0; i < 40; ++i) {
+        // 40 different genomes: an edit, ROWS and BLOCK.
+        const std::string block = i < 24 ? "32" : "128";
+        Genome g = parse_genome("<_k.cu_1" + std::to_string(i % 6) + "> BLOCK=" + block + " ROWS=" +
+                                std::to_string((i / 6) % 4 + 1));
+        Scored s;
+        s.genome = g;
+        s.result = testing::ok_in(0.1 + 0.01 * i);
+        s.accepted = true;
+        population.push_back(s);
+    }
+    const StrategyContext context = context_for(grammar, 40);
+    Rng guess_rng(21), real_rng(21);
+    const std::vector<Genome> guess = gp_next_population(population, context, guess_rng);
+    population[3].accepted = false;  // the fourth parent fails the gate
+    population[3].failed_gate = true;
+    std::vector<BirthInfo> births;
+    const std::vector<Genome> real = gp_next_population(population, context, real_rng, &births);
+    EXPECT_EQ(guess_rng.next(), real_rng.next());
+    ASSERT_EQ(guess.size(), real.size());
+    const std::string failed = genome_to_text(population[3].genome);
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < real.size(); ++i) {
+        const bool took_part = i < 2 * 20 && (i / 2 == 3 || (births[i].parents.size() == 2 &&
+                                                              births[i].parents[1] == genome_to_text(population[20].genome)));
+        if (genome_to_text(guess[i]) != genome_to_text(real[i])) {
+            ++differ;
+            EXPECT_TRUE(took_part) << "child " << i << " changed: " << genome_to_text(guess[i]) << " -> "
+                                   << genome_to_text(real[i]);
+        }
+        for (const std::string& parent : births[i].parents) EXPECT_NE(parent, failed);
+    }
+    EXPECT_GE(differ, 1u);
+    EXPECT_LE(differ, 6u) << "of 40";
 }
 
 }  // namespace

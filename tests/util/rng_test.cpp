@@ -55,5 +55,18 @@ TEST(Rng, SaveAndRestoreContinueTheSameSequence) {
     EXPECT_THROW(other.restore("not a state"), Error);
 }
 
+TEST(Rng, StreamsOfOneSeedAreRepeatableAndApart) {
+    Rng a = Rng::stream(7, 0), again = Rng::stream(7, 0), next = Rng::stream(7, 1), other = Rng::stream(8, 0);
+    int same_as_next = 0, same_as_other = 0;
+    for (int i = 0; i < 100; ++i) {
+        const auto x = a.next();
+        EXPECT_EQ(x, again.next());
+        same_as_next += x == next.next();
+        same_as_other += x == other.next();
+    }
+    EXPECT_EQ(same_as_next, 0);
+    EXPECT_EQ(same_as_other, 0);
+}
+
 }  // namespace
 }  // namespace gi

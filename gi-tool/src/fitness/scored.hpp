@@ -17,6 +17,7 @@ struct Scored {
     double speedup = 0;     // original / variant on the same case; 0 when not timed
     bool repeat = false;    // same program as an earlier member of its batch: measured once, copied
     double temperature = 0; // anneal: the temperature of the draw that made it (0: not drawn)
+    bool failed_gate = false;  // was accepted, then failed the sanitizer gate (run/gate.hpp)
 };
 
 struct ScoredBatch {

@@ -341,6 +341,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         std::string spent;      // where that evaluation went
     };
     std::optional<Guess> guess;
+    // A guess the time limit leaves unused was evaluation the gate's overlap cost.
     auto discard_guess = [&]() {
         if (!guess) return 0.0;
         evaluator.discard_evaluation(guess->case_index);
@@ -390,9 +391,29 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                 spent = guess->spent;
                 ++record.guesses_kept;
                 guess.reset();
+            } else if (guess) {
+                // A would-be parent failed the gate, so the next generation is not the guess; most
+                // of it is (GP breeds each parent slot from a stream of its own), and the history's
+                // fitness cache answers for what the guess measured on this case. The guess's
+                // evaluation counts as evaluating; evaluating again, what the failure cost, as the gate.
+                std::set<std::string> guessed;
+                for (const Genome& g : guess->population) guessed.insert(genome_to_text(g));
+                std::size_t shared = 0;
+                for (const Genome& g : state.population) shared += guessed.count(genome_to_text(g));
+                evaluator.discard_evaluation(guess->case_index);
+                ++record.guesses_discarded;
+                evaluate_s = guess->evaluate_s;
+                spent = guess->spent;
+                const double again_start = clock();
+                batch = evaluate_batch(state.population, case_index);
+                const double again_s = clock() - again_start;
+                gate_s += again_s;
+                record.search_gate_discarded_seconds += again_s;
+                overlap_note = "; a would-be parent failed: evaluated again in " + fixed(again_s, 1) + " s (" +
+                               std::to_string(shared) + " of " + std::to_string(state.population.size()) +
+                               " individuals as guessed" + (guess->case_index == case_index ? "" : ", another case") + ")";
+                guess.reset();
             } else {
-                if (guess) overlap_note = "; a guess thrown away (" + fixed(guess->evaluate_s, 1) + " s of evaluation)";
-                gate_s += discard_guess();
                 const Spent before = evaluator.time_spent();
                 const double evaluate_start = clock();
                 batch = evaluate_batch(state.population, case_index);

@@ -26,6 +26,7 @@ int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& gramm
         for (std::size_t j = 0; j < batch.scored.size(); ++j) {
             Scored& other = batch.scored[j];
             if (j != i && genome_to_text(other.genome) != genome_to_text(s.genome)) continue;
+            if (other.accepted) other.failed_gate = true;
             other.accepted = false;
             other.result.status = it->second.status;
             other.result.detail = it->second.detail;

@@ -69,7 +69,7 @@ std::string run_summary(const RunRecord& record) {
                           fixed(record.search_gate_seconds, 1) + " s: evaluations ending " +
                           fixed(record.search_gate_delay_seconds, 1) + " s later for its GPU turns (their runs waited " +
                           fixed(record.search_gate_turn_wait_seconds, 1) + " s), waits for its checks to end " +
-                          fixed(record.search_gate_join_seconds, 1) + " s, guesses thrown away " +
+                          fixed(record.search_gate_join_seconds, 1) + " s, guesses not kept " +
                           fixed(record.search_gate_discarded_seconds, 1) + " s"
                     : std::string())
             << "\n";

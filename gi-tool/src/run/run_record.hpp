@@ -87,18 +87,20 @@ struct RunRecord {
     double search_gate_seconds = 0;
     // Evaluation the gate ran alongside (EvolveOptions::overlap_gate): the seconds the search spent
     // evaluating its guesses at the next generation while the gate's checks ran (the evaluations
-    // kept are in search_evaluate_seconds; the search's waits for the gate, and guesses thrown
-    // away, in search_gate_seconds).
+    // kept are in search_evaluate_seconds; the search's waits for the gate, and evaluating again
+    // when a guess was not the next generation, in search_gate_seconds).
     double search_gate_alongside_seconds = 0;
     // search_gate_seconds' parts with the overlap: how much later evaluations ended for the gate's
     // GPU turns (of the turn waits, which compiles went on through), the waits for the checks to
-    // end, and guesses thrown away.
+    // end, and the evaluations a guess not kept cost: the next generation evaluated again after a
+    // would-be parent failed (the history's cache answering for what the guess shares with it), or
+    // a guess the time limit left unused.
     double search_gate_turn_wait_seconds = 0;
     double search_gate_delay_seconds = 0;
     double search_gate_join_seconds = 0;
     double search_gate_discarded_seconds = 0;
     long long guesses_kept = 0;       // guesses evaluated alongside the gate that became the next generation
-    long long guesses_discarded = 0;  // those thrown away (a would-be parent failed, or the budget ended)
+    long long guesses_discarded = 0;  // those not kept (a would-be parent failed, or the budget ended)
 
     long long individuals() const;
     long long distinct_evaluated() const;

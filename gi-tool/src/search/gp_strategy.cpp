@@ -14,29 +14,43 @@ std::vector<Genome> gp_next_population(const std::vector<Scored>& evaluated, con
     auto born = [births](Birth birth, std::vector<std::string> parents) {
         if (births) births->push_back({birth, std::move(parents)});
     };
-    const std::vector<std::size_t> parents = truncation_select(evaluated, context.population / 2);
+    // Evolve breeds a guess at this generation before the sanitizer gate has judged the parents
+    // and keeps its measurements for every child the real one shares with it (run/evolve.cpp). So
+    // breeding takes one draw of the run's generator, whatever it breeds (the next generation's
+    // case, drawn after it, is guessed right), and each parent slot draws from a stream of its own:
+    // a parent the gate fails changes its slot's children and those that mated with it, not all.
+    const std::uint64_t seed = rng.next();
+    const std::vector<std::optional<std::size_t>> slots = parent_slots(evaluated, context.population / 2);
+    std::size_t filled = 0;
+    for (const auto& slot : slots) filled += slot.has_value();
     std::vector<Genome> children;
-    for (std::size_t p = 0; p < parents.size(); ++p) {
-        const Genome& parent = evaluated[parents[p]].genome;
-        children.push_back(mutate(parent, grammar, context.draw, rng));
+    for (std::size_t p = 0; p < slots.size(); ++p) {
+        if (!slots[p]) continue;
+        Rng own = Rng::stream(seed, p);
+        const Genome& parent = evaluated[*slots[p]].genome;
+        children.push_back(mutate(parent, grammar, context.draw, own));
         born(Birth::Mutation, {genome_to_text(parent)});
-        if (parents.size() < 2) {
+        if (filled < 2) {
             // Crossover needs two different parents; a lone parent makes a second mutant instead.
-            children.push_back(mutate(parent, grammar, context.draw, rng));
+            children.push_back(mutate(parent, grammar, context.draw, own));
             born(Birth::Mutation, {genome_to_text(parent)});
             continue;
         }
-        std::size_t mate = rng.index(parents.size() - 1);
-        if (mate >= p) ++mate;  // any parent but this one
-        const Genome& other = evaluated[parents[mate]].genome;
-        children.push_back(crossover(parent, other, grammar, context.draw, rng));
+        std::size_t mate = p;
+        while (mate == p || !slots[mate]) {  // any filled slot but this one
+            mate = own.index(slots.size() - 1);
+            if (mate >= p) ++mate;
+        }
+        const Genome& other = evaluated[*slots[mate]].genome;
+        children.push_back(crossover(parent, other, grammar, context.draw, own));
         born(Birth::Crossover, {genome_to_text(parent), genome_to_text(other)});
     }
     if (children.size() < context.population) {
         std::set<std::string> avoid;
         for (const Genome& child : children) avoid.insert(genome_to_text(child));
-        std::vector<Genome> fresh =
-            unique_mutants(context.base, context.population - children.size(), grammar, context.draw, rng, avoid);
+        Rng fresh_draws = Rng::stream(seed, slots.size());
+        std::vector<Genome> fresh = unique_mutants(context.base, context.population - children.size(), grammar,
+                                                   context.draw, fresh_draws, avoid);
         for (std::size_t k = 0; k < fresh.size(); ++k) born(Birth::Init, {genome_to_text(context.base)});
         children.insert(children.end(), fresh.begin(), fresh.end());
     }

@@ -9,7 +9,9 @@
 namespace gi {
 
 // The next generation from an evaluated one; children in the order parent 1 mutant, parent 1
-// crossover child, parent 2 mutant, ..., then the fresh mutants.
+// crossover child, parent 2 mutant, ..., then the fresh mutants. The parents are parent_slots'
+// (selection.hpp); breeding takes one draw of `rng` and each slot's children come from a stream of
+// their own (Rng::stream), so a parent the gate replaced changes only the children it took part in.
 // When `births` is given it receives each child's birth and parents, in the same order.
 std::vector<Genome> gp_next_population(const std::vector<Scored>& evaluated, const StrategyContext& context, Rng& rng,
                                        std::vector<BirthInfo>* births = nullptr);

@@ -6,6 +6,14 @@
 
 namespace gi {
 
+Rng Rng::stream(std::uint64_t seed, std::uint64_t index) {
+    // splitmix64's finaliser: neighbouring indexes give unrelated engine seeds.
+    std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (index + 1);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return Rng(z ^ (z >> 31));
+}
+
 std::int64_t Rng::uniform_int(std::int64_t lo, std::int64_t hi) {
     if (lo > hi) throw Error("Rng::uniform_int: empty range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
     const std::uint64_t span = static_cast<std::uint64_t>(hi - lo) + 1;

@@ -13,6 +13,12 @@ class Rng {
 public:
     explicit Rng(std::uint64_t seed) : engine_(seed) {}
 
+    // A generator for part `index` of a piece of work seeded by one draw of the run's generator
+    // (`seed`): each part's draws stay the same whatever the other parts draw, and the run's
+    // generator moves by that one draw however the work goes. GP breeding gives each parent slot
+    // one, so a parent that fails the sanitizer gate changes only its own slot's children.
+    static Rng stream(std::uint64_t seed, std::uint64_t index);
+
     std::uint64_t next() { return engine_(); }
 
     // Uniform integer in [lo, hi] (inclusive). Requires lo <= hi.
