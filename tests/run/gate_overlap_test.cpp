@@ -67,7 +67,7 @@ public:
 // `through_history`: as `gi-tool evolve` runs it, through the history database's hooks and its
 // fitness cache.
 RunRecord evolve_with(AlongsideChecker& checker, bool overlap, const std::string& name, int generations = 5,
-                      std::size_t population = 8, bool through_history = false) {
+                      std::size_t population = 8, bool through_history = false, double time_limit_s = 0) {
     const Grammar grammar = testing::small_grammar();
     checker.fallback = testing::ok_in(1.1);
     checker.results["ROWS=2"] = testing::ok_in(0.6);
@@ -78,6 +78,7 @@ RunRecord evolve_with(AlongsideChecker& checker, bool overlap, const std::string
     options.post_tune = false;
     options.minimise = false;
     options.overlap_gate = overlap;
+    options.time_limit_s = time_limit_s;
     EvolveHooks hooks;
     hooks.clock = [&checker] { return checker.now; };
     const auto dir = std::filesystem::temp_directory_path() / ("gi-overlap-" + name + "-" + std::to_string(::getpid()));
@@ -184,6 +185,28 @@ TEST(GateOverlap, ThroughTheHistoryAFailedParentCostsOnlyTheChildrenItTookPartIn
     EXPECT_LE(overlapped.variants_evaluated - sequential.variants_evaluated,
               5u * static_cast<std::size_t>(record.guesses_discarded))
         << "of " << kPopulation << " a generation";
+}
+
+// A guess evaluated while the budget lasted that is the next generation is that generation, as
+// one started just before the limit runs to its end without the overlap: not thrown away.
+TEST(GateOverlap, AGuessEvaluatedInTheBudgetIsKeptWhenTheLimitPassesMeanwhile) {
+    // Each evaluation takes 3 s on the fake clock; the limit falls inside the third.
+    AlongsideChecker sequential;
+    const RunRecord plain = evolve_with(sequential, false, "limit-off", 50, 8, false, 7.5);
+    EXPECT_EQ(plain.stop_reason, "time limit");
+    EXPECT_EQ(plain.generations.size(), 3u);  // started at 0, 3 and 6 s
+    AlongsideChecker overlapped;
+    const RunRecord record = evolve_with(overlapped, true, "limit-on", 50, 8, false, 7.5);
+    EXPECT_EQ(record.stop_reason, "time limit");
+    expect_the_same_search(record, plain);
+    EXPECT_EQ(record.guesses_discarded, 0);
+    EXPECT_EQ(record.guesses_kept, 2);
+    EXPECT_DOUBLE_EQ(record.search_gate_seconds, 0.0);
+    EXPECT_EQ(overlapped.evaluations, sequential.evaluations);
+    // The phases' wall times: all of it search here (no tuning, minimising, or other case to confirm on).
+    EXPECT_DOUBLE_EQ(record.search_seconds, 9.0);
+    EXPECT_NE(run_summary(record).find("wall time by phase:  pre-tuning 0.0 s, search 9.0 s"), std::string::npos)
+        << run_summary(record);
 }
 
 TEST(GateOverlap, ACheckerThatCannotRunAlongsideIsGatedAsBefore) {

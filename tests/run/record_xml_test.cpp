@@ -106,6 +106,12 @@ RunRecord every_field_set() {
     r.search_gate_discarded_seconds = 3.5;
     r.guesses_kept = 20;
     r.guesses_discarded = 2;
+    r.pre_tune_seconds = 4.5;
+    r.search_seconds = 40.25;
+    r.confirm_seconds = 1.5;
+    r.minimise_seconds = 2.75;
+    r.post_tune_seconds = 5.5;
+    r.final_check_seconds = 12.125;
     return r;
 }
 
@@ -140,6 +146,12 @@ TEST(RecordXml, EveryFieldRoundTrips) {
     EXPECT_EQ(back.search_gate_discarded_seconds, 3.5);
     EXPECT_EQ(back.guesses_kept, 20);
     EXPECT_EQ(back.guesses_discarded, 2);
+    EXPECT_EQ(back.pre_tune_seconds, 4.5);
+    EXPECT_EQ(back.search_seconds, 40.25);
+    EXPECT_EQ(back.confirm_seconds, 1.5);
+    EXPECT_EQ(back.minimise_seconds, 2.75);
+    EXPECT_EQ(back.post_tune_seconds, 5.5);
+    EXPECT_EQ(back.final_check_seconds, 12.125);
 }
 
 // Attributes added after the format's first version may be missing from older records.

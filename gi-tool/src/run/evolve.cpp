@@ -241,6 +241,14 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     record.settings.emplace_back("time-limit-s", exact(options.time_limit_s));
     const double wall_before = record.wall_seconds;
     auto elapsed = [&]() { return wall_before + clock(); };
+    // Each phase's wall time (RunRecord::pre_tune_seconds ...): charge() adds the time since the last mark.
+    double phase_mark = clock();
+    auto mark = [&]() { phase_mark = clock(); };
+    auto charge = [&](double& phase) {
+        const double now = clock();
+        phase += now - phase_mark;
+        phase_mark = now;
+    };
 
     VariantChecker* checker = dynamic_cast<VariantChecker*>(&evaluator);
     // The gate's processes start now and get ready while pre-tuning and the first generation run.
@@ -280,7 +288,9 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             tune_options.shards = options.tune_shards;
             tune_options.rule = options.acceptance;
             tune_options.parsimony_k = options.minimise_options.k;
+            mark();
             record.pre_tune = tune(base, grammar, evaluator, tune_options, rng);
+            charge(record.pre_tune_seconds);
             base = parse_genome(record.pre_tune.best);
             progress("pre-tune: " + record.pre_tune.note +
                      (record.pre_tune.ran ? "; start from '" + record.pre_tune.best + "'" : ""));
@@ -351,16 +361,24 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         guess.reset();
         return wasted;
     };
+    mark();
     while (state.phase == "search") {
         if (state.next_generation >= options.generations) {
             record.stop_reason = "generations";
             break;
         }
         if (options.time_limit_s > 0 && elapsed() >= options.time_limit_s) {
-            record.stop_reason = "time limit";
-            // Evaluated ahead for a generation the budget no longer has: the gate's overlap cost it.
-            record.search_gate_seconds += discard_guess();
-            break;
+            // A guess that is the next generation was evaluated while the budget lasted: that
+            // generation started in time, and ends as one started just before the limit does.
+            Rng peek = rng;
+            const bool guess_is_next = guess && guess->population == state.population &&
+                                       guess->case_index == static_cast<int>(peek.index(static_cast<std::size_t>(evaluator.case_count())));
+            if (!guess_is_next) {
+                record.stop_reason = "time limit";
+                // Evaluated ahead for a generation the budget no longer has: the gate's overlap cost it.
+                record.search_gate_seconds += discard_guess();
+                break;
+            }
         }
         const int generation = state.next_generation;
         const int case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
@@ -477,6 +495,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         update_best(record.best, generation, batch);
         state.population = strategy->next_population(batch, rng);
         state.next_generation = generation + 1;
+        charge(record.search_seconds);
         save();
         if (record.best.found) write_best(out, parse_genome(record.best.genome), grammar);
         const GenerationRecord& g = record.generations.back();
@@ -494,9 +513,11 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         if (hooks.after_checkpoint) hooks.after_checkpoint(state.next_generation);
     }
     if (state.phase == "search") {
+        charge(record.search_seconds);
         // Saved with the phase change, so a resumed run neither repeats nor half-counts it.
         const std::string searched_best = record.best.found ? record.best.genome : std::string();
         confirm_best(record, evaluator, grammar, options.acceptance);
+        charge(record.confirm_seconds);
         if (record.best.found && record.best.genome != searched_best)
             progress("best: '" + searched_best + "' is wrong on another training case (" + record.best.last_refusal +
                      "); taking '" + record.best.genome + "'");
@@ -519,7 +540,9 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                                                               : record.generations.back().case_index;
             progress("minimising " + std::to_string(genome_item_count(final_genome)) + " items on case " +
                      std::to_string(case_index));
+            mark();
             record.minimise = minimise(final_genome, grammar, evaluator, case_index, options.minimise_options);
+            charge(record.minimise_seconds);
             final_genome = parse_genome(record.minimise.after);
         }
         if (options.post_tune) {
@@ -528,12 +551,15 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             tune_options.max_points = options.tune_max;
             tune_options.rule = options.acceptance;
             tune_options.parsimony_k = options.minimise_options.k;
+            mark();
             record.post_tune = tune(final_genome, grammar, evaluator, tune_options, rng);
+            charge(record.post_tune_seconds);
             final_genome = parse_genome(record.post_tune.best);
             progress("post-tune: " + record.post_tune.note);
         } else {
             record.post_tune.note = "not run: --no-post-tune";
         }
+        mark();
         if (checker != nullptr) {
             // Minimisation and tuning measured speed only, and search saw only the training cases; the
             // genome shipped must also pass the sanitizer and the held-out validation, so fall back
@@ -599,6 +625,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             record.final_check.note = "no sanitizer or held-out validation: the " + evaluator.name() +
                                       " evaluator does not offer them";
         }
+        charge(record.final_check_seconds);
         record.final_genome = genome_to_text(final_genome);
         record.finished = true;
         state.phase = "finished";

@@ -333,6 +333,13 @@ void fields(Io& io, R& record) {
         wall.since("search-gate-discarded-seconds", record.search_gate_discarded_seconds);
         wall.since("guesses-kept", record.guesses_kept);
         wall.since("guesses-discarded", record.guesses_discarded);
+        // By phase.
+        wall.since("pre-tune-seconds", record.pre_tune_seconds);
+        wall.since("search-seconds", record.search_seconds);
+        wall.since("confirm-seconds", record.confirm_seconds);
+        wall.since("minimise-seconds", record.minimise_seconds);
+        wall.since("post-tune-seconds", record.post_tune_seconds);
+        wall.since("final-check-seconds", record.final_check_seconds);
     });
 }
 

@@ -1,5 +1,6 @@
 #include "run/run_record.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -59,6 +60,14 @@ std::string run_summary(const RunRecord& record) {
     out << "evaluated per minute: "
         << (minutes > 0 ? fixed(static_cast<double>(all) / minutes, 1) : std::string("n/a")) << " (" << all
         << " evaluations in a wall time of " << fixed(record.wall_seconds, 1) << " s, checks included)\n";
+    const double phases = record.pre_tune_seconds + record.search_seconds + record.confirm_seconds +
+                          record.minimise_seconds + record.post_tune_seconds + record.final_check_seconds;
+    if (phases > 0)
+        out << "wall time by phase:  pre-tuning " << fixed(record.pre_tune_seconds, 1) << " s, search "
+            << fixed(record.search_seconds, 1) << " s, confirming the best " << fixed(record.confirm_seconds, 1)
+            << " s, minimising " << fixed(record.minimise_seconds, 1) << " s, post-tuning "
+            << fixed(record.post_tune_seconds, 1) << " s, final checks " << fixed(record.final_check_seconds, 1)
+            << " s, the rest (cases, workers, files) " << fixed(std::max(0.0, record.wall_seconds - phases), 1) << " s\n";
     if (!record.generations.empty() && record.search_evaluate_seconds + record.search_gate_seconds > 0)
         out << "search time:         evaluating " << fixed(record.search_evaluate_seconds, 1) << " s, sanitizer gate "
             << fixed(record.search_gate_seconds, 1) << " s (over " << record.generations.size() << " generations)"

@@ -99,6 +99,16 @@ struct RunRecord {
     double search_gate_delay_seconds = 0;
     double search_gate_join_seconds = 0;
     double search_gate_discarded_seconds = 0;
+    // Where the wall time went, by phase (summed over sessions): pre-tuning, the search's
+    // generations, confirming the best on every training case, minimising, post-tuning, and the
+    // final checks (sanitizer and held-out validation). The rest of wall_seconds is the start
+    // (opening the cases, starting workers) and writing files.
+    double pre_tune_seconds = 0;
+    double search_seconds = 0;
+    double confirm_seconds = 0;
+    double minimise_seconds = 0;
+    double post_tune_seconds = 0;
+    double final_check_seconds = 0;
     long long guesses_kept = 0;       // guesses evaluated alongside the gate that became the next generation
     long long guesses_discarded = 0;  // those not kept (a would-be parent failed, or the budget ended)
 
