@@ -175,6 +175,12 @@ TEST(CudaOptions, BinaryDuplicatesGetTheFirstResultUnlessAskedToRun) {
     expect_documented("--run-binary-duplicates");
 }
 
+TEST(CudaOptions, EvaluationKeepsItsGpuTurnUnlessAskedToTakeOneARun) {
+    EXPECT_FALSE(parsed({"--cases", "c"}).gpu_turn_per_run);
+    EXPECT_TRUE(parsed({"--cases", "c", "--gpu-turn-per-run"}).gpu_turn_per_run);
+    expect_documented("--gpu-turn-per-run");
+}
+
 TEST(CudaOptions, MalformedValuesNameTheOption) {
     expect_refused({}, "--cases");
     expect_refused({"--cases", "c", "--arch", "90"}, "--arch");

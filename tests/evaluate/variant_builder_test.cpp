@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include "../support/toolkit.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "util/error.hpp"
@@ -187,6 +189,40 @@ TEST_F(VariantBuilderTest, BuildsStartedAheadAreHandedOutOnce) {
     // Asked for again, a variant is compiled afresh (or found in the cache), not handed out twice.
     b.collect(b.submit(v, ""));
     EXPECT_EQ(b.stats().built_ahead, 1);
+}
+
+// evaluate() keeps its GPU turn while the next variant's build is ready (cuda_evaluator.cpp):
+// ready() says whether collect() would wait, as collect() waits.
+TEST(VariantBuilderReady, SaysWhetherCollectWouldWait) {
+    DeviceCompileResult compiled;
+    compiled.ok = true;
+    {
+        std::promise<DeviceCompileResult> plain, guarded;
+        VariantBuilder::Pending pending;
+        pending.plain = plain.get_future().share();
+        pending.guarded = guarded.get_future().share();
+        EXPECT_FALSE(VariantBuilder::ready(pending));
+        plain.set_value(compiled);
+        EXPECT_FALSE(VariantBuilder::ready(pending)) << "the guarded build of a plain one that compiled is waited for";
+        guarded.set_value(compiled);
+        EXPECT_TRUE(VariantBuilder::ready(pending));
+    }
+    {
+        std::promise<DeviceCompileResult> plain, guarded;
+        VariantBuilder::Pending pending;
+        pending.plain = plain.get_future().share();
+        pending.guarded = guarded.get_future().share();
+        plain.set_value(DeviceCompileResult{});  // did not compile
+        EXPECT_TRUE(VariantBuilder::ready(pending)) << "a failed plain build's guarded job is not waited for";
+    }
+    {
+        std::promise<VariantBuild> paired;
+        VariantBuilder::Pending pending;
+        pending.paired = paired.get_future().share();
+        EXPECT_FALSE(VariantBuilder::ready(pending));
+        paired.set_value(VariantBuild{});
+        EXPECT_TRUE(VariantBuilder::ready(pending));
+    }
 }
 
 }  // namespace

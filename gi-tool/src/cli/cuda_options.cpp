@@ -93,6 +93,10 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
     flag("--run-binary-duplicates", cuda.run_binary_duplicates,
          "run and sanitize every variant, also one whose build is the same program as one run before (by default it "
          "gets that one's result: within a batch for runs, across the whole search for sanitizer verdicts)");
+    flag("--gpu-turn-per-run", cuda.gpu_turn_per_run,
+         "with the sanitizer gate's checks running alongside evaluation, let them take the GPU between any two timed "
+         "runs (by default evaluation keeps the GPU from one run to the next while their builds are ready, and the "
+         "checks run while it waits for compiles); for A/B");
     path("--compile-cache", o.compile_cache, "DIR", "keep compiled variants here across runs");
     integer("--spare-workers", o.spare_workers, 0, 16, "GPU workers kept ready to replace one a variant killed");
     integer("--sanitize-jobs", o.sanitize_jobs, 1, 64, "compute-sanitizer processes at once in the correctness gate",
@@ -158,6 +162,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
     o.shared_guard = o.loop_guard && !cuda.no_shared_guard;
     o.paired_guard_build = o.loop_guard && !cuda.separate_guard_build;
     o.reuse_binary_duplicates = !cuda.run_binary_duplicates;
+    o.gpu_turn_per_run = cuda.gpu_turn_per_run;
     o.sanitize_prewarm = !cuda.no_sanitize_prewarm;
     o.nvrtc_server = cuda.nvrtc_in_process ? "" : nvrtc_server_program();
     return o;

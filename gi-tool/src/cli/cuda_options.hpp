@@ -25,6 +25,7 @@ struct CudaCommandLine {
     bool no_shared_guard = false;
     bool separate_guard_build = false;
     bool run_binary_duplicates = false;
+    bool gpu_turn_per_run = false;
     bool nvrtc_in_process = false;
     bool no_sanitize_prewarm = false;
 };

@@ -368,9 +368,14 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
         delay.waited(s.turns.timing_waited_ms() - before);
         return turn;
     };
+    // The turn is kept from one run to the next while their builds are ready and let go only to wait
+    // for a compile, so the gate's checks use the GPU while evaluation has nothing to run: a check
+    // let in between two runs that could follow each other delays the second by its length (a
+    // racecheck request of stereo variants: up to a second). --gpu-turn-per-run: one turn a run.
+    std::unique_ptr<GpuTurns::Timing> turn;
     {
         // The original's time is every variant's yardstick: it too is timed with the GPU alone.
-        const auto turn = take_turn();
+        turn = take_turn();
         CaseWorkerStats& w = s.worker->stats();
         const auto start = Clock::now();
         s.worker->ensure_loaded(case_index);  // replaces a worker the last batch's final variant killed
@@ -383,6 +388,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
         batch.original = s.runner->run_original(case_index, true);
         w.original_ms += ms_since(start);
         delay.ran(batch_start, Clock::now() - start);
+        if (s.options.gpu_turn_per_run) turn.reset();
     }
     // The original's outputs for this case are on file now: the spares load them with the case.
     s.worker->spares().prepare(case_index);
@@ -394,6 +400,7 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
             ++s.stats.variants;
             continue;
         }
+        if (turn && !VariantBuilder::ready(compiles[i])) turn.reset();
         const auto wait_start = Clock::now();
         VariantBuild build = s.builder->collect(compiles[i]);
         s.stats.compile_wait_ms += ms_since(wait_start);
@@ -406,12 +413,14 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
                 continue;
             }
         }
-        const auto turn = take_turn();
+        if (!turn) turn = take_turn();
         const auto run_start = Clock::now();
         batch.results.push_back(s.runner->run_variant(case_index, variants[i].genome, build, true).result);
         delay.ran(build.ready, Clock::now() - run_start);
         ++s.stats.variants;
+        if (s.options.gpu_turn_per_run) turn.reset();
     }
+    turn.reset();
     if (delay.waited_ms() > 0) {
         s.stats.checks_wait_ms += delay.waited_ms();
         s.stats.checks_delay_ms += delay.delay_ms(Clock::now());

@@ -54,6 +54,10 @@ struct CudaEvaluatorOptions {
     bool reuse_binary_duplicates = true;    // a variant built to the same program as an earlier one in its batch
                                             // gets that one's result (evaluate/binary_identity.hpp)
     bool nvcc_only = false;                 // every compile with nvcc (--nvcc-only), for A/B against NVRTC
+    // With the gate's checks alongside: evaluate() keeps its GPU turn from one run to the next while
+    // their builds are ready, and lets the checks in only while it waits for a compile. true: a turn
+    // for each run (--gpu-turn-per-run), as before, for A/B.
+    bool gpu_turn_per_run = false;
     std::string nvrtc_server;               // gi-tool, whose --nvrtc-server processes run the NVRTC compiles
                                             // (evaluate/nvrtc_processes.hpp); "" = in this process
     bool sanitize_prewarm = true;           // start the memcheck sessions when search begins (--no-sanitize-prewarm: at the first gate)

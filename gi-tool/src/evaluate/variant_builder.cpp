@@ -403,6 +403,16 @@ VariantBuilder::Pending VariantBuilder::submit(const Variant& v, const std::stri
     return b;
 }
 
+bool VariantBuilder::ready(const Pending& pending) {
+    auto done = [](const auto& job) {
+        return !job.valid() || job.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    };
+    if (pending.paired.valid()) return done(pending.paired);
+    if (!done(pending.plain)) return false;
+    // As collect(): the guarded build is waited for only beside a plain one that compiled.
+    return !pending.plain.valid() || !pending.plain.get().ok || done(pending.guarded);
+}
+
 VariantBuild VariantBuilder::collect(const Pending& pending) {
     VariantBuild out;
     if (pending.paired.valid()) {

@@ -90,6 +90,8 @@ public:
     }
     // Waits for them, counts the compiles and settles the build.
     VariantBuild collect(const Pending& pending);
+    // Whether collect(pending) would return without waiting for a compile.
+    static bool ready(const Pending& pending);
     // Keeps a guarded build only beside a plain one that compiled; a guarded compile that fails (a
     // loop in a constexpr function, say) leaves the variant unguarded, not broken.
     void settle(VariantBuild& build);
