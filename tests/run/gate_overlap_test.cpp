@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <future>
+#include <initializer_list>
 #include <mutex>
 #include <set>
 
@@ -95,6 +96,22 @@ RunRecord evolve_with(AlongsideChecker& checker, bool overlap, const std::string
     return record;
 }
 
+// The genome the gate checks first in the first generation, made the fastest and racy in `checkers`:
+// a would-be parent that fails, so the guess bred with it is not the next generation. "" when the
+// probe run gated nothing.
+std::string spoil_first_parent(std::size_t population, bool through_history,
+                               std::initializer_list<AlongsideChecker*> checkers) {
+    AlongsideChecker probe;
+    evolve_with(probe, false, "probe", 1, population, through_history);
+    if (probe.sanitized.empty()) return "";
+    const std::string fastest = probe.sanitized.front();
+    for (AlongsideChecker* c : checkers) {
+        c->racy = {fastest};
+        c->results[fastest] = testing::ok_in(0.1);
+    }
+    return fastest;
+}
+
 void expect_the_same_search(const RunRecord& a, const RunRecord& b) {
     EXPECT_EQ(a.generations, b.generations);
     EXPECT_EQ(a.best.genome, b.best.genome);
@@ -127,19 +144,10 @@ TEST(GateOverlap, AGuessAParentSpoiledIsThrownAwayAndTheRunIsTheSame) {
     // The first generation's fastest fails the gate: the guess bred from it is not the next
     // generation, so it is thrown away (its case no longer counts as used) and the real one is
     // evaluated, as without the overlap.
-    AlongsideChecker probe;
-    evolve_with(probe, false, "probe", 1);
-    ASSERT_FALSE(probe.sanitized.empty());
-    const std::string fastest = probe.sanitized.front();
-    auto spoiled = [&](AlongsideChecker& c) {
-        c.racy = {fastest};
-        c.results[fastest] = testing::ok_in(0.1);
-    };
-    AlongsideChecker sequential;
-    spoiled(sequential);
+    AlongsideChecker sequential, overlapped;
+    const std::string fastest = spoil_first_parent(8, false, {&sequential, &overlapped});
+    ASSERT_FALSE(fastest.empty());
     const RunRecord plain = evolve_with(sequential, false, "spoiled-off");
-    AlongsideChecker overlapped;
-    spoiled(overlapped);
     const RunRecord record = evolve_with(overlapped, true, "spoiled-on");
     expect_the_same_search(record, plain);
     bool failed = false;
@@ -163,19 +171,9 @@ TEST(GateOverlap, AGuessAParentSpoiledIsThrownAwayAndTheRunIsTheSame) {
 // for the rest from the guess's measurements, so evaluating again costs those few children.
 TEST(GateOverlap, ThroughTheHistoryAFailedParentCostsOnlyTheChildrenItTookPartIn) {
     constexpr std::size_t kPopulation = 24;
-    AlongsideChecker probe;
-    evolve_with(probe, false, "history-probe", 1, kPopulation, true);
-    ASSERT_FALSE(probe.sanitized.empty());
-    const std::string fastest = probe.sanitized.front();
-    auto spoiled = [&](AlongsideChecker& c) {
-        c.racy = {fastest};
-        c.results[fastest] = testing::ok_in(0.1);
-    };
-    AlongsideChecker sequential;
-    spoiled(sequential);
+    AlongsideChecker sequential, overlapped;
+    ASSERT_FALSE(spoil_first_parent(kPopulation, true, {&sequential, &overlapped}).empty());
     const RunRecord plain = evolve_with(sequential, false, "history-off", 5, kPopulation, true);
-    AlongsideChecker overlapped;
-    spoiled(overlapped);
     const RunRecord record = evolve_with(overlapped, true, "history-on", 5, kPopulation, true);
     expect_the_same_search(record, plain);
     ASSERT_GE(record.guesses_discarded, 1);
