@@ -9,6 +9,7 @@
 
 #include "search/anneal_pool.hpp"
 #include "run/evolve.hpp"
+#include "run/final_check.hpp"
 #include "run/record_xml.hpp"
 #include "../support/search_test_support.hpp"
 
@@ -353,6 +354,48 @@ TEST(Gate, NoCaseLeftToValidateOnIsSaidNotCalledAFailure) {
         << record.final_check.note;
     EXPECT_EQ(run_summary(record).find("FAILED"), std::string::npos) << run_summary(record);
     std::filesystem::remove_all(dir);
+}
+
+// The genome shipped is the first candidate that passes the sanitizer and held-out validation; the
+// record says why each one before it was given up, and what validated the one kept.
+TEST(FinalCheck, TheFirstCandidatePassingBothIsShippedAndTheOthersSayWhy) {
+    const Grammar grammar = testing::small_grammar();
+    const std::vector<Genome> candidates{parse_genome("ROWS=2 <_k.cu_10>"), parse_genome("ROWS=2"),
+                                         parse_genome("BLOCK=32"), Genome{}};
+    CheckedEvaluator checker;
+    checker.racy = {"ROWS=2 <_k.cu_10>"};
+    checker.wrong_held_out = {"ROWS=2"};
+    std::vector<std::string> heard;
+    const FinalChoice choice =
+        choose_final_genome(candidates, checker, grammar, 1, [&](const std::string& line) { heard.push_back(line); });
+    EXPECT_EQ(genome_to_text(choice.genome), "BLOCK=32");
+    EXPECT_TRUE(choice.check.ran);
+    EXPECT_TRUE(choice.check.passed);
+    EXPECT_EQ(choice.check.elements, 1000);
+    EXPECT_NE(choice.check.note.find("gave up 'ROWS=2 <_k.cu_10>': sanitizer-error racecheck"), std::string::npos)
+        << choice.check.note;
+    EXPECT_NE(choice.check.note.find("gave up 'ROWS=2': held-out validation failed: validated 1 cases (1 held out): "
+                                     "1000 elements, 12 beyond tolerance"),
+              std::string::npos)
+        << choice.check.note;
+    EXPECT_EQ(heard.size(), 2u);  // the two that passed the sanitizer were validated
+}
+
+TEST(FinalCheck, WhenNoCandidatePassesTheOriginalIsShippedAndValidated) {
+    const Grammar grammar = testing::small_grammar();
+    CheckedEvaluator checker;
+    checker.racy = {"ROWS=2"};
+    const FinalChoice choice = choose_final_genome({parse_genome("ROWS=2"), parse_genome("ROWS=2"), Genome{}}, checker,
+                                                   grammar, 0, nullptr);
+    EXPECT_TRUE(choice.genome.empty());
+    EXPECT_EQ(checker.sanitized, std::vector<std::string>{"ROWS=2"}) << "a repeated candidate is tried once";
+    EXPECT_EQ(checker.validated, "");  // the original
+    EXPECT_TRUE(choice.check.ran && choice.check.passed);
+    checker.no_validation_cases = true;
+    const FinalChoice unvalidated = choose_final_genome({parse_genome("BLOCK=32")}, checker, grammar, 0, nullptr);
+    EXPECT_EQ(genome_to_text(unvalidated.genome), "BLOCK=32");
+    EXPECT_FALSE(unvalidated.check.ran);
+    EXPECT_NE(unvalidated.check.note.find("not validated"), std::string::npos);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "genome/validate.hpp"
 #include "grammar/shape_hash.hpp"
 #include "util/atomic_file.hpp"
+#include "run/final_check.hpp"
 #include "run/gate.hpp"
 #include "genome/genome_ops.hpp"
 #include "run/record_xml.hpp"
@@ -561,66 +562,16 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         }
         mark();
         if (checker != nullptr) {
-            // Minimisation and tuning measured speed only, and search saw only the training cases; the
-            // genome shipped must also pass the sanitizer and the held-out validation, so fall back
-            // along the way it was made (post-tuned, minimised, evolved, parameters alone) until one
-            // passes both. The original kernel is the last resort and passes by definition.
+            // Fall back along the way the genome was made (run/final_check.hpp).
             std::vector<Genome> candidates{final_genome};
             if (record.minimise.ran) candidates.push_back(parse_genome(record.minimise.after));
             if (record.best.found) candidates.push_back(parse_genome(record.best.genome));
             if (record.pre_tune.ran) candidates.push_back(parse_genome(record.pre_tune.best));
             candidates.push_back(parse_genome(record.base_genome));
             const int case_index = record.generations.empty() ? 0 : record.generations.back().case_index;
-            final_genome = Genome{};
-            std::set<std::string> tried;
-            auto give_up = [&](const Genome& candidate, const std::string& why) {
-                record.final_check.note += (record.final_check.note.empty() ? "" : "; ") + std::string("gave up '") +
-                                           genome_to_text(candidate) + "': " + why;
-            };
-            // The run record's wording (ValidationReport::summary() words it for people at a terminal).
-            auto summary = [](const ValidationReport& r) {
-                int held_out = 0;
-                for (const CaseValidation& c : r.cases) held_out += c.held_out;
-                return "validated " + std::to_string(r.cases.size()) + " cases (" + std::to_string(held_out) +
-                       " held out): " + std::to_string(r.elements) + " elements, " + std::to_string(r.mismatches) +
-                       " beyond tolerance, worst error " + exact(r.worst_error) +
-                       (r.built_by.empty() ? "" : ", built by " + r.built_by);
-            };
-            ValidationReport report;
-            bool validated = false;
-            for (const Genome& candidate : candidates) {
-                if (candidate.empty()) break;
-                if (!tried.insert(genome_to_text(candidate)).second) continue;
-                const EvalResult gate = checker->sanitize(make_variant(candidate, grammar), case_index);
-                if (gate.status != EvalStatus::Ok) {
-                    give_up(candidate, to_string(gate.status) + " " + gate.detail);
-                    continue;
-                }
-                progress("validating '" + genome_to_text(candidate) + "' on the cases search did not use");
-                report = checker->validate(make_variant(candidate, grammar));
-                validated = true;
-                if (report.cases.empty() || report.passed()) {
-                    final_genome = candidate;
-                    break;
-                }
-                give_up(candidate, "held-out validation failed: " + summary(report));
-                validated = false;
-            }
-            if (!validated) report = checker->validate(make_variant(final_genome, grammar));
-            if (report.cases.empty()) {
-                // Nothing to validate on is not a failure of the variant, but it is not a pass either.
-                record.final_check.ran = false;
-                record.final_check.note += std::string(record.final_check.note.empty() ? "" : "; ") +
-                                           "sanitizer passed; not validated: every training case was used by "
-                                           "search and no --held-out cases were given";
-            } else {
-                record.final_check.ran = true;
-                record.final_check.passed = report.passed();
-                record.final_check.summary = summary(report);
-                record.final_check.elements = static_cast<long long>(report.elements);
-                record.final_check.mismatches = static_cast<long long>(report.mismatches);
-                record.final_check.worst_error = report.worst_error;
-            }
+            FinalChoice choice = choose_final_genome(candidates, *checker, grammar, case_index, progress);
+            final_genome = std::move(choice.genome);
+            record.final_check = std::move(choice.check);
         } else {
             record.final_check.note = "no sanitizer or held-out validation: the " + evaluator.name() +
                                       " evaluator does not offer them";

@@ -1,0 +1,66 @@
+#include "run/final_check.hpp"
+
+#include <set>
+
+#include "util/format.hpp"
+
+namespace gi {
+namespace {
+
+// The run record's wording (ValidationReport::summary() words it for people at a terminal).
+std::string record_summary(const ValidationReport& r) {
+    int held_out = 0;
+    for (const CaseValidation& c : r.cases) held_out += c.held_out;
+    return "validated " + std::to_string(r.cases.size()) + " cases (" + std::to_string(held_out) +
+           " held out): " + std::to_string(r.elements) + " elements, " + std::to_string(r.mismatches) +
+           " beyond tolerance, worst error " + exact(r.worst_error) + (r.built_by.empty() ? "" : ", built by " + r.built_by);
+}
+
+void add_note(FinalCheckRecord& check, const std::string& text) {
+    check.note += (check.note.empty() ? "" : "; ") + text;
+}
+
+}  // namespace
+
+FinalChoice choose_final_genome(const std::vector<Genome>& candidates, VariantChecker& checker, const Grammar& grammar,
+                                int case_index, const std::function<void(const std::string&)>& progress) {
+    FinalChoice choice;
+    std::set<std::string> tried;
+    ValidationReport report;
+    bool validated = false;
+    for (const Genome& candidate : candidates) {
+        if (candidate.empty()) break;
+        if (!tried.insert(genome_to_text(candidate)).second) continue;
+        const EvalResult gate = checker.sanitize(make_variant(candidate, grammar), case_index);
+        if (gate.status != EvalStatus::Ok) {
+            add_note(choice.check, "gave up '" + genome_to_text(candidate) + "': " + to_string(gate.status) + " " + gate.detail);
+            continue;
+        }
+        if (progress) progress("validating '" + genome_to_text(candidate) + "' on the cases search did not use");
+        report = checker.validate(make_variant(candidate, grammar));
+        validated = true;
+        if (report.cases.empty() || report.passed()) {
+            choice.genome = candidate;
+            break;
+        }
+        add_note(choice.check, "gave up '" + genome_to_text(candidate) + "': held-out validation failed: " + record_summary(report));
+        validated = false;
+    }
+    if (!validated) report = checker.validate(make_variant(choice.genome, grammar));
+    if (report.cases.empty()) {
+        // Nothing to validate on is not a failure of the variant, but it is not a pass either.
+        choice.check.ran = false;
+        add_note(choice.check, "sanitizer passed; not validated: every training case was used by search and no "
+                               "--held-out cases were given");
+    } else {
+        choice.check.ran = true;
+        choice.check.passed = report.passed();
+        choice.check.summary = record_summary(report);
+        choice.check.elements = static_cast<long long>(report.elements);
+        choice.check.mismatches = static_cast<long long>(report.mismatches);
+        choice.check.worst_error = report.worst_error;
+    }
+    return choice;
+}
+
+}  // namespace gi
