@@ -44,6 +44,23 @@ TEST(CudaRunNotes, TimeNoteSaysWhereEvaluateTimeWentFromEachPartsCounters) {
     EXPECT_NE(text.find("original runs 0.2 s"), std::string::npos) << text;
     EXPECT_NE(text.find("worker restarts 0.9 s (3), for 40 variants"), std::string::npos) << text;
     EXPECT_NE(text.find("launches per case: small 16;"), std::string::npos) << text;
+    EXPECT_EQ(text.find("by stage"), std::string::npos) << "no run reported its stages";
+
+    // Evolve's summary says where the runs went by stage (issue 19: restores and comparison too).
+    stats.runs.staged_runs = 30;
+    stats.runs.stage_load_ms = 300;
+    stats.runs.stage_check_ms = 1200;
+    stats.runs.stage_compare_ms = 600;
+    stats.runs.stage_timed_ms = 1400;
+    stats.runs.stage_integrity_ms = 100;
+    stats.runs.stage_request_ms = 3900;
+    const std::string staged = all(cuda_run_notes({stats, options, slots, false, false, ""}));
+    EXPECT_NE(staged.find("variant runs 4.0 s (of which variants that timed out 0.0 s; by stage, over the 30 runs that "
+                          "finished: module loads 0.3 s, check runs (restoring the case included) 1.2 s, comparing "
+                          "outputs 0.6 s, timed runs 1.4 s, checking the worker's copies of the case 0.1 s, the rest "
+                          "(pipes, payload) 0.3 s; output buffers"),
+              std::string::npos)
+        << staged;
 }
 
 TEST(CudaRunNotes, NvccForEveryVariantSaysWhy) {

@@ -1,10 +1,26 @@
 #include "evaluate/cuda_run_notes.hpp"
 
+#include <algorithm>
+
 #include "compile/nvrtc_compiler.hpp"
 #include "util/format.hpp"
 
 namespace gi {
 namespace {
+
+// The variant runs' stages, over the runs that reported them (those that finished: no timeouts or
+// crashes): what the worker's time went to, restoring the case and comparing outputs included.
+std::string stages_note(const VariantRunStats& r) {
+    if (r.staged_runs == 0) return "";
+    auto seconds = [](double ms) { return fixed(ms / 1000.0, 1) + " s"; };
+    return "; by stage, over the " + std::to_string(r.staged_runs) + " runs that finished: module loads " +
+           seconds(r.stage_load_ms) + ", check runs (restoring the case included) " + seconds(r.stage_check_ms) +
+           ", comparing outputs " + seconds(r.stage_compare_ms) + ", timed runs " + seconds(r.stage_timed_ms) +
+           ", checking the worker's copies of the case " + seconds(r.stage_integrity_ms) +
+           ", the rest (pipes, payload) " +
+           seconds(std::max(0.0, r.stage_request_ms - r.stage_load_ms - r.stage_check_ms - r.stage_compare_ms -
+                                     r.stage_timed_ms - r.stage_integrity_ms));
+}
 
 // Where evaluate()'s time went (the sanitizer gate's is the search's "gate" figure), so a user
 // sees what bounds a budget: compiles, GPU runs, or workers replaced after failing variants.
@@ -23,6 +39,7 @@ std::string time_note(const CudaEvaluatorStats& t) {
            (b.guard_options.empty() ? "" : "; " + std::to_string(b.guard_compiled) + " of them guarded builds at " + b.guard_options) +
            (b.built_ahead > 0 ? "; " + std::to_string(b.built_ahead) + " variants' builds started while the sanitizer gate ran" : "") +
            "), variant runs " + seconds(t.runs.run_ms) + " (of which variants that timed out " + seconds(t.runs.timeout_ms) +
+           stages_note(t.runs) +
            "; output buffers found equal to the original's on the GPU " + std::to_string(t.runs.compared_on_gpu) +
            ", compared on the host " + std::to_string(t.runs.compared_on_host) + "), original runs " + seconds(w.original_ms) +
            " (of which readying a worker with the batch's case: replacing one the last batch killed, loading the case " +
