@@ -25,8 +25,6 @@ struct ScoredBatch {
     Timing original;
     std::vector<Scored> scored;  // in the order of the genomes given
     int distinct = 0;            // programs actually sent to the evaluator
-    double gate_seconds = 0;     // of the time it took to make this batch, the sanitizer gate's
-                                 // (run/gate.hpp), when whoever made it gated it already
 };
 
 // Applies each genome, sends each distinct program (by Variant::key) to the evaluator once, and

@@ -352,6 +352,10 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         std::string spent;      // where that evaluation went
     };
     std::optional<Guess> guess;
+    // Whether the guess is the generation about to be evaluated, on `case_index`: population and case.
+    auto guess_is_next = [&](int case_index) {
+        return guess && guess->case_index == case_index && guess->population == state.population;
+    };
     // A guess the time limit leaves unused was evaluation the gate's overlap cost.
     auto discard_guess = [&]() {
         if (!guess) return 0.0;
@@ -372,9 +376,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             // A guess that is the next generation was evaluated while the budget lasted: that
             // generation started in time, and ends as one started just before the limit does.
             Rng peek = rng;
-            const bool guess_is_next = guess && guess->population == state.population &&
-                                       guess->case_index == static_cast<int>(peek.index(static_cast<std::size_t>(evaluator.case_count())));
-            if (!guess_is_next) {
+            if (!guess_is_next(static_cast<int>(peek.index(static_cast<std::size_t>(evaluator.case_count()))))) {
                 record.stop_reason = "time limit";
                 // Evaluated ahead for a generation the budget no longer has: the gate's overlap cost it.
                 record.search_gate_seconds += discard_guess();
@@ -395,16 +397,16 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         std::optional<ScoredBatch> whole = hooks.evaluate_generation ? hooks.evaluate_generation(generation, *strategy)
                                                                      : std::nullopt;
         if (whole) {
-            // A strategy that evaluates (and gates) itself: anneal's workers.
-            const double evaluate_start = whole_start;
+            // A strategy that evaluates itself: anneal's workers (which gate the parents they draw
+            // inside their evaluations, so that time counts as evaluating).
             batch = std::move(*whole);
             const double gate_start = clock();
             if (checker != nullptr) gate_batch(batch, *checker, grammar, parents);
-            gate_s = batch.gate_seconds + (clock() - gate_start);
-            evaluate_s = gate_start - evaluate_start - batch.gate_seconds;
+            gate_s = clock() - gate_start;
+            evaluate_s = gate_start - whole_start;
             spent = spent_between(spent_before, evaluator.time_spent());
         } else {
-            if (guess && guess->case_index == case_index && guess->population == state.population) {
+            if (guess_is_next(case_index)) {
                 batch = std::move(guess->batch);
                 evaluate_s = guess->evaluate_s;
                 spent = guess->spent;

@@ -6,6 +6,17 @@
 #include "search/selection.hpp"
 
 namespace gi {
+namespace {
+
+// The accepted individual with the highest speedup (the first of a tie), or size() when none is.
+std::size_t fastest_accepted(const std::vector<Scored>& scored) {
+    std::size_t fastest = scored.size();
+    for (std::size_t i = 0; i < scored.size(); ++i)
+        if (scored[i].accepted && (fastest == scored.size() || scored[i].speedup > scored[fastest].speedup)) fastest = i;
+    return fastest;
+}
+
+}  // namespace
 
 int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents,
                const std::map<std::string, EvalResult>& known) {
@@ -61,11 +72,7 @@ int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& gramm
             if (batch.scored[i].accepted && gate(i)) ++passed;
     }
     for (;;) {
-        std::size_t fastest = batch.scored.size();
-        for (std::size_t i = 0; i < batch.scored.size(); ++i)
-            if (batch.scored[i].accepted &&
-                (fastest == batch.scored.size() || batch.scored[i].speedup > batch.scored[fastest].speedup))
-                fastest = i;
+        const std::size_t fastest = fastest_accepted(batch.scored);
         if (fastest == batch.scored.size() || gate(fastest)) break;
     }
     return failed;
@@ -87,11 +94,7 @@ StartedGate start_gate(const ScoredBatch& batch, VariantChecker& checker, const 
         ask(i);
         ++wanted;
     }
-    std::size_t fastest = batch.scored.size();
-    for (std::size_t i = 0; i < batch.scored.size(); ++i)
-        if (batch.scored[i].accepted && (fastest == batch.scored.size() || batch.scored[i].speedup > batch.scored[fastest].speedup))
-            fastest = i;
-    if (fastest != batch.scored.size()) ask(fastest);
+    if (const std::size_t fastest = fastest_accepted(batch.scored); fastest != batch.scored.size()) ask(fastest);
     started.verdicts = checker.sanitize_many_async(variants, checker.gate_case(batch.case_index));
     return started;
 }

@@ -10,7 +10,6 @@
 
 #include "util/atomic_file.hpp"
 #include "run/checkpoint.hpp"
-#include "run/gate.hpp"
 #include "genome/genome_ops.hpp"
 #include "search/nsga2.hpp"
 #include "run/record_xml.hpp"
