@@ -41,7 +41,6 @@ struct VariantBuild {
     std::chrono::steady_clock::time_point ready{};
 };
 
-
 class VariantBuilder {
 public:
     // `original`: the kernel file's text; `instantiations`: a template kernel's, as recorded;
