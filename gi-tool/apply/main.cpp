@@ -10,6 +10,7 @@
 #include "cli/cache_apply.hpp"
 #include "cli/command.hpp"
 #include "util/error.hpp"
+#include "util/text_rule.hpp"
 
 int main(int argc, char** argv) {
     using namespace gi::cli;
@@ -25,10 +26,10 @@ int main(int argc, char** argv) {
     try {
         return run_cache_apply(args, "gi-apply");
     } catch (const gi::UsageError& e) {
-        std::cerr << "gi-apply: " << e.what() << "\n(run 'gi-apply --help' for usage)\n";
+        std::cerr << "gi-apply: " << gi::printable_message(e.what()) << "\n(run 'gi-apply --help' for usage)\n";
         return kExitUsage;
     } catch (const std::exception& e) {
-        std::cerr << "gi-apply: error: " << e.what() << "\n";
+        std::cerr << "gi-apply: error: " << gi::printable_message(e.what()) << "\n";
         return kExitFailure;
     }
 }

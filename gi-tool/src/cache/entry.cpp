@@ -1,20 +1,19 @@
 #include "cache/entry.hpp"
 
-#include <unistd.h>
-
 #include <tinyxml2.h>
 
 #include <charconv>
 #include <cstdio>
-#include <fstream>
-#include <random>
 #include <map>
 #include <set>
 #include <sstream>
 #include <system_error>
 
+#include "util/atomic_file.hpp"
 #include "util/error.hpp"
+#include "util/file_read.hpp"
 #include "util/hash.hpp"
+#include "util/text_rule.hpp"
 
 namespace gi {
 namespace {
@@ -51,6 +50,17 @@ struct Reader {
     std::string attribute(const XMLElement* e, const char* name) const {
         const char* value = e->Attribute(name);
         if (!value) fail(e, "<" + std::string(e->Name()) + "> lacks the attribute '" + name + "'");
+        return plain(e, "the attribute '" + std::string(name) + "' of <" + e->Name() + ">", value);
+    }
+
+    // gi-tool never writes a control character into an entry (cache write refuses them), so one here
+    // was put there by hand: refused before it can reach a terminal or a generated file.
+    std::string plain(const XMLElement* e, const std::string& what, const std::string& value) const {
+        try {
+            refuse_control_characters(value, what);
+        } catch (const Error& error) {
+            fail(e, error.what());
+        }
         return value;
     }
 
@@ -67,7 +77,7 @@ struct Reader {
             fail(e, "<" + std::string(e->Name()) + "> holds " + std::to_string(pieces) +
                         " pieces of text (a second CDATA section?); an entry holds one");
         const char* t = e->GetText();
-        return t ? t : "";
+        return plain(e, "<" + std::string(e->Name()) + ">", t ? t : "");
     }
 
     double number(const XMLElement* e) const {
@@ -331,13 +341,6 @@ CacheEntry parse_cache_entry(const std::string& xml, const std::string& path) {
     return e;
 }
 
-namespace {
-std::string random_suffix() {
-    std::random_device device;
-    return std::to_string(device());
-}
-}  // namespace
-
 CacheEntry read_cache_entry(const std::filesystem::path& path) {
     // Only a plain file of an entry's size is read: a committed symbolic link may lead anywhere (a
     // link to /dev/urandom made configure read without end).
@@ -354,30 +357,26 @@ CacheEntry read_cache_entry(const std::filesystem::path& path) {
     if (ec || size > kMaxCacheEntryBytes)
         throw Error(path.string() + ": the cache entry has " + std::to_string(size) + " bytes, more than any entry holds (at most " +
                     std::to_string(kMaxCacheEntryBytes) + "); it is not a cache entry");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(path.string() + ": cannot read the cache entry (is it readable?)");
-    std::string text(static_cast<std::size_t>(size), '\0');
-    in.read(text.data(), static_cast<std::streamsize>(size));
-    text.resize(static_cast<std::size_t>(in.gcount()));
-    return parse_cache_entry(text, path.string());
+    return parse_cache_entry(read_input_file(path, kMaxCacheEntryBytes, "cache entry"), path.string());
 }
 
 void write_cache_entry(const std::filesystem::path& path, const CacheEntry& entry) {
+    // What is written must read back as it is: a field the reader refuses (a control character) or
+    // XML changes (a carriage return, read back as a newline) would make an entry that fails its
+    // own checksum, which the build then refuses. Refused here, before anything is written.
+    const std::string xml = entry_to_xml(entry);
+    try {
+        if (!(parse_cache_entry(xml, path.string()) == entry))
+            throw Error(path.string() + ": a field of the entry would not read back as written");
+    } catch (const Error& error) {
+        throw Error(std::string("cannot write the cache entry: ") + error.what());
+    }
     std::error_code ec;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) throw Error(path.parent_path().string() + ": cannot create the cache folder: " + ec.message());
-    // Unique per writer: two builds writing one entry must not share (and truncate) one temporary.
-    const std::filesystem::path temporary = path.string() + ".tmp-" + std::to_string(::getpid()) + "-" + random_suffix();
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << entry_to_xml(entry);
-        if (!out.flush()) throw Error(temporary.string() + ": cannot write the cache entry");
-    }
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::filesystem::remove(temporary);
-        throw Error(path.string() + ": cannot move the new cache entry into place: " + ec.message());
-    }
+    // A temporary of its own per writer, flushed before the rename, removed when anything fails:
+    // the committed folder never holds half an entry or a writer's leftovers.
+    write_file_atomically(path, xml);
 }
 
 }  // namespace gi

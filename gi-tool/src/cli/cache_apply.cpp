@@ -18,6 +18,7 @@
 #include "grammar/macro_reach.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
+#include "util/text_rule.hpp"
 #include "variant/compose.hpp"
 
 namespace gi::cli {
@@ -92,10 +93,11 @@ std::string origin_of(const EntryCheck& check) {
 }
 
 void say_variant(const std::string& name, int arch, const EntryCheck& check) {
-    std::cout << "gi-optimize: " << name << " " << architecture_name(arch) << ": variant from " << check.path.string()
-              << ": " << (check.entry->genome.empty() ? "(empty genome)" : check.entry->genome);
+    // Entry text is printable()d: an escape sequence in it could erase the NOT VALIDATED warning.
+    std::cout << "gi-optimize: " << name << " " << architecture_name(arch) << ": variant from " << printable(check.path.string())
+              << ": " << (check.entry->genome.empty() ? "(empty genome)" : printable(check.entry->genome));
     if (!check.entry->provenance.waiver.empty())
-        std::cout << "; NOT VALIDATED, used because its writer opted in: " << check.entry->provenance.waiver;
+        std::cout << "; NOT VALIDATED, used because its writer opted in: " << printable(check.entry->provenance.waiver);
     std::cout << "\n";
 }
 
@@ -250,7 +252,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
         // A registration that compiles its original kernel for `arch`: an error under --require.
         auto say_original = [&](const std::string& name, const std::string& why) {
             (require ? std::cerr : std::cout) << "gi-optimize: " << name << " " << architecture_name(arch) << ": "
-                                              << (require ? "error" : "original kernel") << ": " << why << "\n";
+                                              << (require ? "error" : "original kernel") << ": " << printable(why) << "\n";
         };
         ArchitectureChoice file_choice;
         file_choice.architecture = arch;
@@ -296,15 +298,15 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
             if (!compile_options) compile_options = used_options;
         } else {
             std::string why = several ? "no registration of the file has a variant to use" : checks[0].summary();
-            file_text = "// gi-optimize: " + architecture_name(arch) + " compiles the original kernel: " + why +
-                        "\n#include \"" + original_include + "\"\n";
+            file_text = "// gi-optimize: " + architecture_name(arch) + " compiles the original kernel: " + comment_text(why) +
+                        "\n" + include_directive(original_include);
         }
         write_file_if_changed(wrapper.parent_path() / file_choice.variant_file, file_text);
         choices.push_back(std::move(file_choice));
     }
     if (missing.size() == 1) {
         std::cout << "gi-optimize: " << missing[0].first << " " << architecture_name(missing[0].second)
-                  << ": original kernel: " << missing_summary << "\n";
+                  << ": original kernel: " << printable(missing_summary) << "\n";
     } else if (!missing.empty()) {
         for (const Registered& r : registered) {
             std::string shown;
@@ -312,7 +314,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                 if (name == r.name) shown += (shown.empty() ? "" : ", ") + architecture_name(arch);
             if (!shown.empty())
                 std::cout << "gi-optimize: " << r.name << " " << shown << ": original kernel: no cache entries in "
-                          << r.cache_dir.string() << "\n";
+                          << printable(r.cache_dir.string()) << "\n";
         }
     }
     if (!all_valid && require) {

@@ -25,6 +25,7 @@
 #include "util/error.hpp"
 #include "util/format.hpp"
 #include "util/hash.hpp"
+#include "util/text_rule.hpp"
 #include "process/process.hpp"
 
 namespace gi::cli {
@@ -40,30 +41,35 @@ std::string format_ms(double ms) {
     return out.str();
 }
 
+// Every field is printable()d: `cache show` is the review step, and an escape sequence in a note
+// could erase the UNCHECKED line from the reviewer's screen.
 void print_entry(std::ostream& out, const CacheEntry& e, bool checksum_ok) {
     const Provenance& p = e.provenance;
-    out << "  kernel       " << e.kernel_file << "  " << join(e.registration.functions, " ") << "  "
+    const auto list = [](const std::vector<std::string>& items, const std::string& separator) {
+        return printable(join(items, separator));
+    };
+    out << "  kernel       " << printable(e.kernel_file) << "  " << list(e.registration.functions, " ") << "  "
         << architecture_name(e.architecture) << "\n"
-        << "  genome       " << (e.genome.empty() ? "(empty: the original kernel)" : e.genome) << "\n";
+        << "  genome       " << (e.genome.empty() ? "(empty: the original kernel)" : printable(e.genome)) << "\n";
     std::vector<std::string> values;
     for (const ParameterValue& v : e.parameters) values.push_back(v.name + "=" + v.value);
-    out << "  parameters   " << (values.empty() ? "(none declared)" : join(values, " ")) << "\n"
-        << "  provenance   " << provenance_line(p) << "\n"
+    out << "  parameters   " << (values.empty() ? "(none declared)" : list(values, " ")) << "\n"
+        << "  provenance   " << printable(provenance_line(p)) << "\n"
         << "  time         original " << format_ms(p.original_ms) << ", variant " << format_ms(p.variant_ms);
     if (p.speedup() > 0) out << " (speedup " << p.speedup() << "x)";
     out << "\n  validated    ";
     if (p.cases_validated < 0) out << "not recorded";
     else out << p.cases_validated << " cases, " << p.elements_validated << " elements, worst error " << p.worst_error;
     out << "\n";
-    if (!p.waiver.empty()) out << "  UNCHECKED    " << p.waiver << "\n";
+    if (!p.waiver.empty()) out << "  UNCHECKED    " << printable(p.waiver) << "\n";
     else if (!e.genome.empty() && !p.validated())
         out << "  UNCHECKED    not validated and no waiver: the build refuses this entry\n";
-    if (!p.note.empty()) out << "  note         " << p.note << "\n";
-    out << "  registration params [" << join(e.registration.params, "; ") << "] flags ["
-        << join(e.registration.flags, "; ") << "] block size '" << e.registration.block_size << "' grid '"
-        << e.registration.grid << "' tolerance [" << join(e.registration.tolerance, "; ") << "]\n"
-        << "  key          " << e.key.substr(0, 16) << "... (grammar version " << e.grammar_version << ", source sha256 "
-        << e.source_sha256.substr(0, 12) << "...)\n"
+    if (!p.note.empty()) out << "  note         " << printable(p.note) << "\n";
+    out << "  registration params [" << list(e.registration.params, "; ") << "] flags [" << list(e.registration.flags, "; ")
+        << "] block size '" << printable(e.registration.block_size) << "' grid '" << excerpt(e.registration.grid, 200)
+        << "' tolerance [" << list(e.registration.tolerance, "; ") << "]\n"
+        << "  key          " << printable(e.key.substr(0, 16)) << "... (grammar version " << e.grammar_version
+        << ", source sha256 " << printable(e.source_sha256.substr(0, 12)) << "...)\n"
         << "  checksum     " << (checksum_ok ? "ok" : "MISMATCH: edited by hand or damaged; the entry will be refused")
         << "\n";
 }
@@ -109,7 +115,7 @@ int run_show(const std::vector<std::string>& argv) {
     if (paths.empty()) std::cout << "no cache entries (*.xml) in " << join(items, ", ") << "\n";
     std::vector<CachePageEntry> page;
     for (const fs::path& path : paths) {
-        std::cout << path.string() << "\n";
+        std::cout << printable(path.string()) << "\n";
         CachePageEntry item;
         item.path = path;
         try {
@@ -124,7 +130,7 @@ int run_show(const std::vector<std::string>& argv) {
         } catch (const Error& error) {
             all_ok = false;
             item.problem = error.what();
-            std::cout << "  unreadable: " << error.what() << "\n";
+            std::cout << "  unreadable: " << printable_message(error.what()) << "\n";
         }
         page.push_back(std::move(item));
     }
@@ -153,7 +159,7 @@ bool compile_variant(const EntryCheck& check, const RegisteredKernel& kernel, co
         std::cout << "  compiled for " << options.arch << " with nvcc in " << outcome.seconds << " s\n";
         return true;
     }
-    std::cout << "  does not compile for " << options.arch << ": " << outcome.first_errors << "\n";
+    std::cout << "  does not compile for " << options.arch << ": " << printable_message(outcome.first_errors) << "\n";
     return false;
 }
 
@@ -191,12 +197,12 @@ int run_verify(const std::vector<std::string>& argv) {
             try {
                 const CacheEntry entry = read_cache_entry(path);
                 if (checksum_matches(entry)) {
-                    std::cout << path.string() << ": well-formed, checksum ok (pass the kernel to check its key and genome)\n";
+                    std::cout << printable(path.string()) << ": well-formed, checksum ok (pass the kernel to check its key and genome)\n";
                     continue;
                 }
-                std::cout << path.string() << ": invalid: checksum mismatch: the file was edited by hand or damaged\n";
+                std::cout << printable(path.string()) << ": invalid: checksum mismatch: the file was edited by hand or damaged\n";
             } catch (const Error& error) {
-                std::cout << path.string() << ": invalid: " << error.what() << "\n";
+                std::cout << printable(path.string()) << ": invalid: " << printable_message(error.what()) << "\n";
             }
             ok = false;
         }
@@ -231,14 +237,14 @@ int run_verify(const std::vector<std::string>& argv) {
     bool ok = true;
     for (const int arch : architectures) {
         const EntryCheck check = check_cache_entry(dir / cache_entry_file_name(kernel.registration.functions, arch), kernel, arch);
-        std::cout << check.summary() << "\n";
+        std::cout << printable_message(check.summary()) << "\n";
         if (check.status != EntryStatus::Valid) {
             ok = false;
             continue;
         }
         if (!check.variant->skipped_edits.empty())
             std::cout << "  note: edits that no longer apply (skipped, as in the search): "
-                      << join(check.variant->skipped_edits, " ") << "\n";
+                      << printable(join(check.variant->skipped_edits, " ")) << "\n";
         if (compile && !compile_variant(check, kernel, nvcc)) ok = false;
     }
     return ok ? kExitOk : kExitFailure;
@@ -299,6 +305,12 @@ int run_write(const std::vector<std::string>& argv) {
     app.add_integer("--elements", g.elements_validated, 0, 1LL << 62, "output elements compared", "-").group(group);
     app.add_number("--worst-error", g.worst_error, 0, 1e300, "the worst error seen", "-").group(group);
     if (!app.parse(argv)) return kExitOk;
+    // Provenance text is shown by `cache show` and quoted in generated files: one line of visible
+    // characters (util/text_rule.hpp), refused here with the option's name rather than at write.
+    for (const auto& [option, text] : {std::pair<const char*, const std::string*>{"--origin", &g.origin}, {"--gpu", &g.gpu},
+                                       {"--driver", &g.driver}, {"--nvcc-version", &g.nvcc}, {"--note", &g.note}})
+        refuse_control_characters(*text, option, "give it without newlines, escape sequences or other control characters",
+                                  true);
     const std::vector<int> architectures = architectures_from(arch_options);
     if (architectures.size() != 1) throw UsageError("--arch N is required once (the architecture the genome is for)");
     const fs::path cache_dir = cache_dir_text;
@@ -344,8 +356,8 @@ int run_write(const std::vector<std::string>& argv) {
     const CacheEntry entry = make_cache_entry(kernel, architectures[0], genome, p);
     const fs::path path = cache_dir / cache_entry_file_name(kernel.registration.functions, architectures[0]);
     write_cache_entry(path, entry);
-    std::cout << "wrote " << path.string() << " (" << architecture_name(entry.architecture) << ", genome: "
-              << (entry.genome.empty() ? "empty" : entry.genome) << ")\n";
+    std::cout << "wrote " << printable(path.string()) << " (" << architecture_name(entry.architecture) << ", genome: "
+              << (entry.genome.empty() ? "empty" : printable(entry.genome)) << ")\n";
     return kExitOk;
 }
 

@@ -10,6 +10,7 @@
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
+#include "util/text_rule.hpp"
 
 namespace gi::cli {
 namespace {
@@ -74,10 +75,11 @@ int run_cases(const std::vector<std::string>& raw) {
             case_bytes += b.size;
         }
         bytes += case_bytes;
-        std::cout << folder.filename().string() << ": " << tc.kernel << " grid " << to_string(tc.grid) << " block "
-                  << to_string(tc.block) << ", " << tc.args.size() << " args, " << tc.buffers.size() << " buffers ("
-                  << changed << " changed), " << case_bytes << " bytes" << (tc.device.empty() ? "" : ", recorded on " + tc.device)
-                  << "\n";
+        // Names come from the case's manifest, which anyone may have written: printable().
+        std::cout << printable(folder.filename().string()) << ": " << printable(tc.kernel) << " grid " << to_string(tc.grid)
+                  << " block " << to_string(tc.block) << ", " << tc.args.size() << " args, " << tc.buffers.size()
+                  << " buffers (" << changed << " changed), " << case_bytes << " bytes"
+                  << (tc.device.empty() ? "" : ", recorded on " + printable(tc.device)) << "\n";
     }
     std::cout << folders.size() << " case(s) verified, " << bytes << " bytes"
               << (geometry.declared() ? "; the geometry declaration reproduces every recorded launch" : "") << "\n";

@@ -9,6 +9,7 @@
 #include "cli/command.hpp"
 #include "compile/nvrtc_server.hpp"
 #include "util/error.hpp"
+#include "util/text_rule.hpp"
 
 namespace gi::cli {
 
@@ -51,15 +52,17 @@ int main(int argc, char** argv) {
         try {
             return command.run(std::vector<std::string>(args.begin() + 1, args.end()));
         } catch (const gi::UsageError& e) {
-            std::cerr << "gi-tool " << command.name << ": " << e.what() << "\n"
+            // Messages quote inputs (entry fields, file names): printable_message() keeps their
+            // escape sequences off the terminal.
+            std::cerr << "gi-tool " << command.name << ": " << gi::printable_message(e.what()) << "\n"
                       << "(run 'gi-tool " << command.name << " --help' for usage)\n";
             return kExitUsage;
         } catch (const std::exception& e) {
-            std::cerr << "gi-tool " << command.name << ": error: " << e.what() << "\n";
+            std::cerr << "gi-tool " << command.name << ": error: " << gi::printable_message(e.what()) << "\n";
             return kExitFailure;
         }
     }
-    std::cerr << "gi-tool: unknown command '" << args[0] << "'\n\n";
+    std::cerr << "gi-tool: unknown command '" << gi::printable(args[0]) << "'\n\n";
     print_usage(std::cerr);
     return kExitUsage;
 }

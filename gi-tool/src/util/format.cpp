@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "util/text_rule.hpp"
+
 namespace gi {
 
 std::string fixed(double value, int digits) {
@@ -35,18 +37,8 @@ std::string file_name_part(const std::string& name) {
 }
 
 std::string excerpt(const std::string& text, std::size_t max_bytes) {
-    std::string out;
     const std::size_t shown = std::min(text.size(), max_bytes);
-    for (std::size_t i = 0; i < shown; ++i) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c < 0x20 || c == 0x7f) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\x%02x", c);
-            out += escaped;
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
+    std::string out = printable(std::string_view(text).substr(0, shown));
     if (shown < text.size()) out += "... (" + std::to_string(text.size()) + " bytes in all)";
     return out;
 }

@@ -22,9 +22,9 @@ std::string fixed_or_dash(double value, int digits);
 // as "MatrixMulCUDA<32>" made fit for file names and C identifiers ("MatrixMulCUDA_32_").
 std::string file_name_part(const std::string& name);
 
-// Text a user supplied, made safe to quote in a message: control characters (NUL included, which
-// would cut the message short) written as \xNN, and anything past `max_bytes` replaced by a
-// count, so a 50 MB rule name costs one line of stderr, not 50 MB.
+// Text a user supplied, made safe to quote in a message: printable() (util/text_rule.hpp: control
+// characters, NUL included, written as \xNN), and anything past `max_bytes` replaced by a count,
+// so a 50 MB rule name costs one line of stderr, not 50 MB.
 std::string excerpt(const std::string& text, std::size_t max_bytes = 80);
 
 // The items with `separator` between them ("a, b, c").

@@ -3,6 +3,7 @@
 #include <regex>
 
 #include "util/error.hpp"
+#include "util/text_rule.hpp"
 
 namespace gi {
 namespace {
@@ -200,7 +201,7 @@ std::vector<EmittedPiece> emit_pieces(const Genome& genome, const Grammar& gramm
 AppliedVariant apply_genome(const Genome& genome, const Grammar& grammar) {
     AppliedVariant variant;
     const std::vector<EmittedPiece> pieces = emit_pieces(genome, grammar, variant.skipped_edits);
-    variant.source = "// gi-optimize variant: " + genome_to_text(genome) + "\n";
+    variant.source = "// gi-optimize variant: " + comment_text(genome_to_text(genome)) + "\n";
     for (const EmittedPiece& piece : pieces) variant.source += piece.text;
     variant.compile_options = flag_options(genome, grammar);
     return variant;

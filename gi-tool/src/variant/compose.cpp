@@ -4,6 +4,7 @@
 
 #include "util/error.hpp"
 #include "util/format.hpp"
+#include "util/text_rule.hpp"
 
 namespace gi {
 namespace {
@@ -73,7 +74,8 @@ ComposedVariant compose_variants(const std::string& original, const std::vector<
     std::vector<SourceChange> changes;
     std::string first_line = "// gi-optimize variant:";
     for (std::size_t i = 0; i < n; ++i) {
-        first_line += (i ? "; " : " ") + parts[i].name + ": " + (out.used[i] ? parts[i].genome_text : std::string("(original)"));
+        first_line += (i ? "; " : " ") +
+                      comment_text(parts[i].name + ": " + (out.used[i] ? parts[i].genome_text : std::string("(original)")));
         if (!out.used[i]) continue;
         changes.insert(changes.end(), parts[i].changes.begin(), parts[i].changes.end());
         out.compile_options = parts[i].compile_options;
