@@ -20,6 +20,16 @@
 
 cmake_minimum_required(VERSION 3.25)
 include_guard(GLOBAL)
+# The module's own policies, whatever the including project's cmake_minimum_required says (3.20 up
+# to CMake 4.x): include() gives this file a policy scope of its own, and functions run with the
+# policies in force where they were defined. Set only where this CMake knows them. CMP0174: an
+# empty string after a one-value keyword sets it to "" (the module's calls never pass one, but a
+# user's `KERNEL "${UNSET}"` then reads as an empty value, refused by name, not as a missing keyword).
+foreach(_gi_policy CMP0174)
+    if(POLICY ${_gi_policy})
+        cmake_policy(SET ${_gi_policy} NEW)
+    endif()
+endforeach()
 
 # The acceptance step's script lives beside this file (installed with it). A global property: the
 # including project's directories do not see this file's variables when it comes by add_subdirectory.
@@ -27,6 +37,7 @@ set_property(GLOBAL PROPERTY _GI_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 option(GI_OPTIMIZE "Compile the kernels registered with gi_optimize_cuda_kernel() as their cached (or, with a GPU, freshly evolved) variants. OFF builds every target exactly as if the calls were not there." OFF)
 option(GI_REQUIRE_CACHE "Make a missing or stale cache entry an error instead of a notice (for CI: the committed cache must be complete and current)." OFF)
+option(GI_STRICT "Make a failure of gi-optimize's own build steps (recording, evolution, cache write, acceptance) a build error, for CI. OFF: the build goes on with the original kernel and prints one line saying why and where the log is." OFF)
 option(GI_OPTIMIZE_VERBOSE "Print every decision gi_optimize_cuda_kernel() takes (the same as --log-level=DEBUG for its messages)." OFF)
 set(GI_GPU_ARCHITECTURE "" CACHE STRING
     "Architecture of the GPU evolution may run on, e.g. 90. Empty: ask nvidia-smi at configure time. 'none': never evolve, only use the cache.")
@@ -44,9 +55,24 @@ function(_gi_debug)
     endif()
 endfunction()
 
+# _gi_strict(<out-var>): ON when a failure of the build's own gi-optimize steps (recording, evolution,
+# cache write, acceptance) must fail the build (GI_STRICT, or GI_REQUIRE_CACHE), else OFF: the build
+# then goes on with the original kernel and one line says why.
+function(_gi_strict out_var)
+    if(GI_STRICT OR GI_REQUIRE_CACHE)
+        set(${out_var} ON PARENT_SCOPE)
+    else()
+        set(${out_var} OFF PARENT_SCOPE)
+    endif()
+endfunction()
+
 # _gi_fail(<message>...): a usage error of gi_optimize_cuda_kernel(), at configure time.
 function(_gi_fail)
-    string(JOIN "" text ${ARGN})
+    set(text "")  # the arguments joined, each as it is (a ';' in one stays)
+    math(EXPR last "${ARGC} - 1")
+    foreach(index RANGE ${last})
+        string(APPEND text "${ARGV${index}}")
+    endforeach()
     message(FATAL_ERROR "gi_optimize_cuda_kernel: ${text}")
 endfunction()
 
@@ -105,6 +131,31 @@ function(_gi_name_for_files out_var separator)
     endforeach()
     string(JOIN "${separator}" joined ${parts})
     set(${out_var} "${joined}" PARENT_SCOPE)
+endfunction()
+
+# _gi_check_kernel_path(<path>): refuses a KERNEL path the build could not use, naming the reason: the
+# generated wrapper names the kernel in an `#include "..."` line, where a '"' ends the name, a
+# backslash is no escape and a line end breaks the line; a ';' makes CMake split the path into a
+# list (of sources, of command arguments); a generator expression is not evaluated when configuring.
+function(_gi_check_kernel_path path)
+    string(REPLACE "\\;" ";" shown "${path}")
+    if(path MATCHES "\\$<")
+        _gi_fail("KERNEL: '${shown}' holds a generator expression, but the kernel file is read when configuring, "
+                 "before those are evaluated: give its path")
+    elseif(path MATCHES ";")
+        _gi_fail("KERNEL: '${shown}' contains ';', which CMake reads as a list separator: no target can list the "
+                 "file as one source, nor a build step name it. Rename the file or folder")
+    elseif(path MATCHES "\"")
+        _gi_fail("KERNEL: '${shown}' contains '\"', which cannot be written in the #include \"...\" line of the "
+                 "generated file that compiles the kernel. Rename the file or folder")
+    elseif(path MATCHES "[\\]")
+        _gi_fail("KERNEL: '${shown}' contains a backslash, which cannot be written in the #include \"...\" line of "
+                 "the generated file (it is no escape there, and CMake takes it for a folder separator). Rename the "
+                 "file or folder")
+    elseif(path MATCHES "[\r\n]")
+        _gi_fail("KERNEL: the path '${shown}' contains a line end, which cannot be written in an #include line. "
+                 "Rename the file or folder")
+    endif()
 endfunction()
 
 # _gi_parse_params(<out-var> <items>...): PARAMS in either form, "NAME v1 v2..." (numbers and ranges
@@ -310,6 +361,7 @@ function(_gi_tool_command out_var)
         if(NOT EXISTS "${GI_OPTIMIZE_TOOL}")
             message(FATAL_ERROR "gi-optimize: GI_OPTIMIZE_TOOL='${GI_OPTIMIZE_TOOL}' does not exist")
         endif()
+        _gi_check_tool("${GI_OPTIMIZE_TOOL}")
         set(${out_var} "${GI_OPTIMIZE_TOOL}" PARENT_SCOPE)
     elseif(TARGET GIOptimize::gi-tool)
         set(${out_var} GIOptimize::gi-tool PARENT_SCOPE)
@@ -322,6 +374,55 @@ function(_gi_tool_command out_var)
         endif()
         message(FATAL_ERROR "gi-optimize: no gi-tool: include gi-optimize with add_subdirectory, FetchContent or "
                             "find_package(GIOptimize), or set GI_OPTIMIZE_TOOL to a gi-tool executable")
+    endif()
+endfunction()
+
+# _gi_check_tool(<path>): GI_OPTIMIZE_TOOL must be a gi-tool of this gi-optimize's grammar: anything
+# else (/bin/true, an old gi-tool) would write no generated files, or entries the build then calls
+# stale. Asked once per configure: `<path> version` prints "gi-tool <version>" and "grammar version <n>".
+function(_gi_check_tool path)
+    get_property(checked GLOBAL PROPERTY _GI_TOOL_CHECKED)
+    if(checked STREQUAL path)
+        return()
+    endif()
+    execute_process(COMMAND "${path}" version RESULT_VARIABLE status OUTPUT_VARIABLE output ERROR_VARIABLE output
+                    TIMEOUT 60)
+    string(STRIP "${output}" shown)
+    string(REPLACE "\n" " | " shown "${shown}")
+    if(NOT status EQUAL 0 OR NOT output MATCHES "(^|\n)gi-tool [^\n]*\ngrammar version ([0-9]+)")
+        message(FATAL_ERROR "gi-optimize: GI_OPTIMIZE_TOOL='${path}' is not a gi-tool: '${path} version' answered "
+                            "'${shown}' (exit status ${status}) where gi-tool prints 'gi-tool <version>' and 'grammar "
+                            "version <n>'. Point it at gi-tool, or leave it empty to build gi-optimize's own")
+    endif()
+    set(tool_grammar "${CMAKE_MATCH_2}")
+    _gi_key_versions(grammar_version ignored)
+    if(NOT tool_grammar STREQUAL grammar_version)
+        message(FATAL_ERROR "gi-optimize: GI_OPTIMIZE_TOOL='${path}' has grammar version ${tool_grammar}, this "
+                            "gi-optimize ${grammar_version}: the entries it reads and writes would not match the keys "
+                            "this build computes. Use the gi-tool of this gi-optimize")
+    endif()
+    set_property(GLOBAL PROPERTY _GI_TOOL_CHECKED "${path}")
+endfunction()
+
+# _gi_writable_folder(<out-var> <dir>): whether <dir> can be written (or, not existing yet, created):
+# tried by creating and removing a file in it, or in its nearest existing parent.
+function(_gi_writable_folder out_var dir)
+    set(existing "${dir}")
+    while(NOT EXISTS "${existing}")
+        cmake_path(GET existing PARENT_PATH parent)
+        if(parent STREQUAL existing)
+            break()
+        endif()
+        set(existing "${parent}")
+    endwhile()
+    string(RANDOM LENGTH 12 suffix)
+    set(probe "${existing}/.gi-optimize-write-test-${suffix}")
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E touch "${probe}" RESULT_VARIABLE status OUTPUT_QUIET ERROR_QUIET)
+    if(status EQUAL 0 AND EXISTS "${probe}")
+        file(REMOVE "${probe}")
+        set(${out_var} TRUE PARENT_SCOPE)
+    else()
+        set(${out_var} FALSE PARENT_SCOPE)
     endif()
 endfunction()
 
@@ -341,6 +442,48 @@ function(_gi_apply_command command_var depends_var)
         set(${command_var} "${tool}" cache apply PARENT_SCOPE)
         set(${depends_var} "${tool}" PARENT_SCOPE)
     endif()
+endfunction()
+
+# _gi_entry_folder(<cache-dir-var> <target> <kernel> <cache-dir>): where this registration's entries
+# live. An entry file is named after the function and the architecture only, so two targets that
+# register one kernel's function with different registrations (other PARAMS, say) in one cache
+# folder would share a file that always fits only one of them. The first registration, in the order
+# CMake reads the calls, keeps CACHE_DIR (so a committed cache stays valid); another one gets
+# CACHE_DIR/<target>, and configure says so. Identical registrations share the entry. Uses the
+# caller's GI_FUNCTION, params, GI_FLAGS, GI_BLOCK_SIZE, GI_GRID and GI_TOLERANCE.
+function(_gi_entry_folder cache_dir_var target kernel cache_dir)
+    set(signature "${kernel}")
+    foreach(field GI_FUNCTION params GI_FLAGS GI_TOLERANCE)
+        set(items "")
+        foreach(item IN LISTS ${field})
+            _gi_normalize(item "${item}")
+            list(APPEND items "${item}")
+        endforeach()
+        string(APPEND signature "\n${field}: ${items}")
+    endforeach()
+    foreach(field GI_BLOCK_SIZE GI_GRID)  # joined as the key joins them
+        string(JOIN "," text ${${field}})
+        _gi_normalize(text "${text}")
+        string(APPEND signature "\n${field}: ${text}")
+    endforeach()
+    _gi_name_for_files(entry_name "+" ${GI_FUNCTION})
+    string(SHA256 slot "${cache_dir}/${entry_name}")
+    get_property(owner GLOBAL PROPERTY _GI_ENTRY_${slot}_TARGET)
+    get_property(owner_signature GLOBAL PROPERTY _GI_ENTRY_${slot}_SIGNATURE)
+    if("${owner}" STREQUAL "")
+        set_property(GLOBAL PROPERTY _GI_ENTRY_${slot}_TARGET "${target}")
+        set_property(GLOBAL PROPERTY _GI_ENTRY_${slot}_SIGNATURE "${signature}")
+        return()
+    endif()
+    if("${owner_signature}" STREQUAL "${signature}")
+        _gi_debug("${target}: ${entry_name}: shares the entries in ${cache_dir} with target '${owner}' (the same "
+                  "kernel and registration)")
+        return()
+    endif()
+    set(own "${cache_dir}/${target}")
+    message(STATUS "gi-optimize: ${target}: ${entry_name}: its cache entries are in ${own}/, since target '${owner}' "
+                   "registers ${entry_name} in ${cache_dir} with another registration")
+    set(${cache_dir_var} "${own}" PARENT_SCOPE)
 endfunction()
 
 #[=======================================================================[.rst:
@@ -409,6 +552,21 @@ function(gi_optimize_cuda_kernel target)
     foreach(keyword IN LISTS GI_KEYWORDS_MISSING_VALUES)
         _gi_fail("${keyword} needs a value")
     endforeach()
+    # An empty value (often an unset variable: "${X}") would reach gi-tool and the cache key as an
+    # empty argument. Refused by name; only the program's own arguments (ARGS, HELD_OUT,
+    # SANITIZE_ARGS) may be empty, as any program's may. Read from ARGV, which keeps every empty
+    # argument whatever CMake's version and policies (CMP0174) make of them when parsing.
+    set(keyword "")
+    set(index 1)
+    while(index LESS ARGC)
+        set(argument "${ARGV${index}}")
+        if(argument IN_LIST one_value_keywords OR argument IN_LIST multi_value_keywords OR argument IN_LIST options)
+            set(keyword "${argument}")
+        elseif(argument MATCHES "^[ \t\r\n]*$" AND NOT keyword MATCHES "^(|ARGS|HELD_OUT|SANITIZE_ARGS)$")
+            _gi_fail("${keyword}: an empty value (an unset variable?): leave the keyword out or give it a value")
+        endif()
+        math(EXPR index "${index} + 1")
+    endwhile()
     foreach(keyword KERNEL FUNCTION RECORDER)
         if(NOT DEFINED GI_${keyword})
             _gi_fail("${keyword} is required (see docs/cmake.md: KERNEL <file.cu> FUNCTION <name> RECORDER <target>)")
@@ -421,7 +579,9 @@ function(gi_optimize_cuda_kernel target)
                  "or enable_language(CUDA))")
     endif()
 
+    _gi_check_kernel_path("${GI_KERNEL}")
     cmake_path(ABSOLUTE_PATH GI_KERNEL BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE kernel)
+    _gi_check_kernel_path("${kernel}")
     if(NOT EXISTS "${kernel}" OR IS_DIRECTORY "${kernel}")
         _gi_fail("KERNEL: file '${GI_KERNEL}' does not exist (relative paths are resolved against ${CMAKE_CURRENT_SOURCE_DIR})")
     endif()
@@ -463,8 +623,18 @@ function(gi_optimize_cuda_kernel target)
     if(DEFINED GI_BUDGET AND NOT GI_BUDGET MATCHES "^[0-9]+$")
         _gi_fail("BUDGET: '${GI_BUDGET}' is not a whole number of minutes")
     endif()
-    if(DEFINED GI_BUDGET AND GI_BUDGET EQUAL 0)
-        _gi_fail("BUDGET must be more than 0 minutes")
+    if(DEFINED GI_BUDGET)
+        # Checked as text first: CMake's math() cannot hold a number of 20 digits.
+        string(REGEX REPLACE "^0+" "" digits "${GI_BUDGET}")
+        string(LENGTH "${digits}" length)
+        if(length GREATER 8 OR (length EQUAL 8 AND digits GREATER 16666666))
+            _gi_fail("BUDGET: ${GI_BUDGET} minutes is more than gi-tool evolve's --time-limit accepts (1e9 s: "
+                     "16666666 minutes)")
+        endif()
+        if(digits STREQUAL "")
+            _gi_fail("BUDGET must be more than 0 minutes")
+        endif()
+        set(GI_BUDGET "${digits}")
     endif()
     if(NOT DEFINED GI_BUDGET)
         set(GI_BUDGET 10)
@@ -475,6 +645,11 @@ function(gi_optimize_cuda_kernel target)
 
     if(NOT DEFINED GI_CACHE_DIR)
         set(GI_CACHE_DIR "${CMAKE_CURRENT_SOURCE_DIR}/gi-cache")
+    endif()
+    if(GI_CACHE_DIR MATCHES "\\$<")
+        _gi_fail("CACHE_DIR: '${GI_CACHE_DIR}' holds a generator expression, but the cache folder is read when "
+                 "configuring, before those are evaluated: give a plain path (a configuration's own folder: "
+                 "\${CMAKE_BUILD_TYPE} is known when configuring with a single-configuration generator)")
     endif()
     cmake_path(ABSOLUTE_PATH GI_CACHE_DIR BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" NORMALIZE OUTPUT_VARIABLE cache_dir)
     if(EXISTS "${cache_dir}" AND NOT IS_DIRECTORY "${cache_dir}")
@@ -512,6 +687,8 @@ function(gi_optimize_cuda_kernel target)
             endforeach()
         endforeach()
     endforeach()
+
+    _gi_entry_folder(cache_dir "${target}" "${kernel}" "${cache_dir}")
 
     # Everything the deferred step needs, kept on the target per registration (custom properties:
     # they change nothing in the build).
@@ -873,14 +1050,15 @@ endfunction()
 #                  <block-size>): the build steps that make an entry on this machine's GPU. They run
 # in the build, never at configure time:
 #   1. record the training (ARGS) and HELD_OUT cases with `gi-tool record` (which captures the kernel
-#      file's module variables too), evolve within BUDGET, and write the run's entry as a candidate
-#      in the build folder (`cache write` refuses an unfinished or unvalidated run);
+#      file's module variables too), evolve within what is left of BUDGET, and write the run's entry
+#      as a candidate in the build folder (`cache write` refuses an unfinished or unvalidated run):
+#      GIOptimizeEvolve.cmake, with the settings generated here;
 #   2. build the recorder program with the candidate variant compiled in (a twin, like the target's
 #      own build) and run it through `gi-tool accept` with the HELD_OUT arguments (else ARGS): only
 #      when it succeeds and reproduces the original's recorded outputs does the candidate enter
-#      CACHE_DIR (GIOptimizeAccept.cmake). A rejected candidate leaves the target on the original
-#      kernel, with the program's output shown.
-# <out-stamp> is the file the final generation step waits for.
+#      CACHE_DIR (GIOptimizeAccept.cmake; an empty genome, the original kernel, needs no such run).
+# A failure of either step leaves the target on the original kernel with one line saying why (an
+# error with GI_STRICT). <out-stamp> is the file the final generation step waits for.
 function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool registration block_size_text)
     set(prefix "_GI_${identifier}")
     foreach(name kernel functions tolerance cache_dir budget recorder recorder_args held_out sanitize_args
@@ -926,17 +1104,14 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     # The further recordings: HELD_OUT (validation), SANITIZE_ARGS (small cases for the search's
     # sanitizer gate: memcheck of a large case costs seconds a variant, issue 19; the final checks
     # still run on the training and held-out cases).
-    set(extra_records "")
-    set(extra_options "")
+    set(case_options "")
     foreach(recording "held_out:held-out:--held-out" "sanitize_args:sanitize-cases:--sanitize-cases")
         string(REPLACE ":" ";" recording "${recording}")
         list(GET recording 0 arguments)
         list(GET recording 1 folder)
         list(GET recording 2 option)
         if(${arguments})
-            list(APPEND extra_records COMMAND "${tool}" record "${kernel}" ${record_options} --out "${work}/${folder}" --
-                                      "$<TARGET_FILE:${recorder_target}>" ${${arguments}})
-            list(APPEND extra_options ${option} "${work}/${folder}")
+            list(APPEND case_options ${option} "${work}/${folder}")
         endif()
     endforeach()
     set(evolve_options "")
@@ -946,43 +1121,67 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     if(NOT block_size_text STREQUAL "")
         list(APPEND evolve_options --block "${block_size_text}")
     endif()
-    set(write_options "")
+    set(write_options --nvcc-version "${CMAKE_CUDA_COMPILER_VERSION}")
+    get_property(gpu_name GLOBAL PROPERTY _GI_DETECTED_GPU_NAME)
+    get_property(gpu_driver GLOBAL PROPERTY _GI_DETECTED_GPU_DRIVER)
+    if(gpu_name)
+        list(APPEND write_options --gpu "${gpu_name}" --driver "${gpu_driver}")
+    endif()
     if(allow_unvalidated)
         list(APPEND write_options --allow-unvalidated)
     endif()
     math(EXPR budget_seconds "${budget} * 60")
-    set(provenance --nvcc-version "${CMAKE_CUDA_COMPILER_VERSION}")
-    get_property(gpu_name GLOBAL PROPERTY _GI_DETECTED_GPU_NAME)
-    get_property(gpu_driver GLOBAL PROPERTY _GI_DETECTED_GPU_DRIVER)
-    if(gpu_name)
-        list(APPEND provenance --gpu "${gpu_name}" --driver "${gpu_driver}")
+    _gi_strict(strict)
+    set(tool_file "${tool}")
+    if(TARGET "${tool}")
+        set(tool_file "$<TARGET_FILE:${tool}>")
     endif()
     # gi-tool runs variants on the GPU through gi-worker, which it finds next to itself.
     set(worker "")
     if(GI_OPTIMIZE_TOOL STREQUAL "" AND TARGET GIOptimize::gi-worker)
         set(worker GIOptimize::gi-worker)
     endif()
+
+    # The step's settings, as a script it includes (arguments may hold any characters; generator
+    # expressions in ARGS are evaluated here, at generation).
+    set(settings_text "# Generated by gi_optimize_cuda_kernel() for GIOptimizeEvolve.cmake.\n")
+    foreach(setting
+            "TOOL:tool_file" "KERNEL:kernel" "LABEL:label" "WORK:work" "ARCHITECTURE:architecture"
+            "BUDGET_SECONDS:budget_seconds" "STRICT:strict" "PROGRAM:program_file" "RECORD_OPTIONS:record_options"
+            "ARGS:recorder_args" "HELD_OUT:held_out" "SANITIZE_ARGS:sanitize_args" "HAS_HELD_OUT:has_held_out"
+            "HAS_SANITIZE_ARGS:has_sanitize_args" "REGISTRATION:registration" "COMPILE_ARGUMENTS:compile_arguments"
+            "EVOLVE_OPTIONS:evolve_options" "CASE_OPTIONS:case_options" "WRITE_OPTIONS:write_options")
+        string(REPLACE ":" ";" setting "${setting}")
+        list(GET setting 0 name)
+        list(GET setting 1 variable)
+        if(variable STREQUAL "label")
+            set(value "${target}: ${kernel_name} sm_${architecture}")
+        elseif(variable STREQUAL "program_file")
+            set(value "$<TARGET_FILE:${recorder_target}>")
+        elseif(variable MATCHES "^has_(.*)$")
+            set(value OFF)
+            if(NOT "${${CMAKE_MATCH_1}}" STREQUAL "")
+                set(value ON)
+            endif()
+        else()
+            set(value "${${variable}}")
+        endif()
+        _gi_bracket(text ${value})
+        string(APPEND settings_text "set(GI_${name}${text})\n")
+    endforeach()
+    set(evolve_settings "${work}/evolve-settings.cmake")
+    file(GENERATE OUTPUT "${evolve_settings}" CONTENT "${settings_text}")
+    get_property(module_dir GLOBAL PROPERTY _GI_MODULE_DIR)
     add_custom_command(
         OUTPUT "${evolved_stamp}"
-        COMMAND "${CMAKE_COMMAND}" -E rm -rf "${work}/cases" "${work}/held-out" "${work}/sanitize-cases" "${work}/run"
-                "${work}/candidate" "${work}/accepted"
-        COMMAND "${tool}" record "${kernel}" ${record_options} --out "${work}/cases" --
-                "$<TARGET_FILE:${recorder_target}>" ${recorder_args}
-        ${extra_records}
-        COMMAND "${tool}" evolve "${kernel}" ${registration} ${compile_arguments} ${evolve_options} --evaluator cuda
-                --arch sm_${architecture} --cases "${work}/cases" ${extra_options}
-                --time-limit ${budget_seconds} --out "${work}/run"
-        # The run as a page with charts and the source lines each kept edit changes, next to it; its
-        # path is printed ("gi-tool report: wrote ...").
-        COMMAND "${tool}" report --out "${work}/run" "${kernel}" ${registration} ${compile_arguments}
-        COMMAND "${tool}" cache write "${kernel}" ${registration} --arch ${architecture}
-                --cache-dir "${work}/candidate" --from-run "${work}/run" ${provenance} ${write_options}
+        COMMAND "${CMAKE_COMMAND}" "-DGI_EVOLVE_SETTINGS=${evolve_settings}" -P "${module_dir}/GIOptimizeEvolve.cmake"
         COMMAND "${CMAKE_COMMAND}" -E touch "${evolved_stamp}"
-        DEPENDS "${kernel}" "${recorder_target}" ${tool} ${worker}
+        DEPENDS "${kernel}" "${recorder_target}" ${tool} ${worker} "${evolve_settings}"
+                "${module_dir}/GIOptimizeEvolve.cmake"
         WORKING_DIRECTORY "${gen_dir}"
-        COMMENT "gi-optimize: recording ${kernel_name} with ${recorder_target} and evolving it for sm_${architecture} (at most ${budget} min)"
+        COMMENT "gi-optimize: recording ${kernel_name} with ${recorder_target} and evolving it for sm_${architecture} (at most ${budget} min; log: ${work}/evolve.log)"
         USES_TERMINAL
-        VERBATIM COMMAND_EXPAND_LISTS)
+        VERBATIM)
 
     # The acceptance program: the recorder with the candidate compiled in. Possible when the
     # recorder compiles the kernel file itself (it is the target, or another program built from it).
@@ -1030,10 +1229,6 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     _gi_bracket(args_text ${accept_args})
     _gi_bracket(compile_text ${compile_arguments})
     set(settings "${work}/accept-settings.cmake")
-    set(tool_file "${tool}")
-    if(TARGET "${tool}")
-        set(tool_file "$<TARGET_FILE:${tool}>")
-    endif()
     file(GENERATE OUTPUT "${settings}" CONTENT
 "# Generated by gi_optimize_cuda_kernel() for GIOptimizeAccept.cmake.
 set(GI_TOOL [==[${tool_file}]==])
@@ -1050,9 +1245,11 @@ set(GI_ACCEPTED [==[${work}/accepted]==])
 set(GI_CANDIDATE [==[${work}/candidate/${entry_file}]==])
 set(GI_CACHE_ENTRY [==[${cache_dir}/${entry_file}]==])
 set(GI_LABEL [==[${target}: ${kernel_name} sm_${architecture}]==])
+set(GI_STRICT ${strict})
+set(GI_FAILURE_FILE [==[${work}/failure.txt]==])
+set(GI_BUDGET_FILE [==[${work}/budget.cmake]==])
 ")
     set(accepted_stamp "${work}/accepted.stamp")
-    get_property(module_dir GLOBAL PROPERTY _GI_MODULE_DIR)
     add_custom_command(
         OUTPUT "${accepted_stamp}"
         COMMAND "${CMAKE_COMMAND}" "-DGI_ACCEPT_SETTINGS=${settings}" -P "${module_dir}/GIOptimizeAccept.cmake"
@@ -1143,6 +1340,15 @@ function(_gi_finalize target identifier)
     _gi_gpu_architecture(gpu)
     string(JOIN "," block_size_text ${block_size})
     string(JOIN "," grid_text ${grid})
+    # Only what the registration has: an empty value after a keyword is what CMake 3.31+ warns about
+    # (CMP0174), and the key treats a missing one as empty anyway.
+    set(key_geometry "")
+    if(NOT block_size_text STREQUAL "")
+        list(APPEND key_geometry BLOCK_SIZE "${block_size_text}")
+    endif()
+    if(NOT grid_text STREQUAL "")
+        list(APPEND key_geometry GRID "${grid_text}")
+    endif()
 
     set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/gi-optimize/${target}")
     # The kernel and its registration as gi-tool arguments, one per line, for people and scripts
@@ -1175,7 +1381,7 @@ function(_gi_finalize target identifier)
         _gi_name_for_files(entry_name "+" ${functions})
         set(entry "${cache_dir}/${entry_name}.sm_${architecture}.xml")
         _gi_cache_key(key KERNEL "${kernel}" ARCHITECTURE ${architecture} FUNCTIONS ${functions} PARAMS ${params}
-                      FLAGS ${flags} BLOCK_SIZE "${block_size_text}" GRID "${grid_text}" TOLERANCE ${tolerance})
+                      FLAGS ${flags} ${key_geometry} TOLERANCE ${tolerance})
         _gi_entry_state(state reason "${entry}" "${key}")
         _gi_debug("${target}: ${kernel_name} sm_${architecture}: entry ${entry}: ${state} (expected key ${key})")
         if(EXISTS "${entry}")
@@ -1191,6 +1397,18 @@ function(_gi_finalize target identifier)
                                 "docs/ci-recipe.md)")
         endif()
         if(architecture STREQUAL gpu)
+            _gi_writable_folder(writable "${cache_dir}")
+            if(NOT writable)
+                _gi_strict(strict)
+                string(CONCAT line "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: original kernel (${reason}, "
+                       "and CACHE_DIR ${cache_dir} cannot be written here, so an evolved variant could not be kept: "
+                       "nothing is evolved)")
+                if(strict)
+                    message(FATAL_ERROR "${line}. GI_STRICT is ON, so this is an error: make the folder writable")
+                endif()
+                message(WARNING "${line}")
+                continue()
+            endif()
             message(STATUS "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}, and this machine has a "
                            "sm_${gpu} GPU, so the build records test cases and evolves it (budget ${budget} min); an "
                            "accepted variant is written to ${entry}: commit it")
@@ -1265,11 +1483,17 @@ function(_gi_finalize target identifier)
         set(require --require)
     endif()
     list(JOIN architectures ", sm_" shown_architectures)
+    # The options file is written fresh each time and then moved into place when it changed, so a
+    # step that wrote nothing is an error (GIOptimizeApplied.cmake), never a build of stale files.
+    get_property(module_dir GLOBAL PROPERTY _GI_MODULE_DIR)
     add_custom_command(
         OUTPUT ${outputs}
-        COMMAND ${apply_command} "${kernel}" ${arch_arguments} --wrapper "${wrapper}" --options-file "${options_file}"
+        COMMAND "${CMAKE_COMMAND}" -E rm -f "${options_file}.new"
+        COMMAND ${apply_command} "${kernel}" ${arch_arguments} --wrapper "${wrapper}" --options-file "${options_file}.new"
                 ${require} ${apply_registrations}
-        DEPENDS "${kernel}" ${entry_files} ${evolve_stamps} ${apply_depends}
+        COMMAND "${CMAKE_COMMAND}" "-DGI_WRITTEN=${options_file}.new" "-DGI_FILE=${options_file}"
+                "-DGI_STEP=${kernel_name}" -P "${module_dir}/GIOptimizeApplied.cmake"
+        DEPENDS "${kernel}" ${entry_files} ${evolve_stamps} ${apply_depends} "${module_dir}/GIOptimizeApplied.cmake"
         COMMENT "gi-optimize: ${kernel_name} for sm_${shown_architectures} from ${cache_dir}"
         VERBATIM COMMAND_EXPAND_LISTS)
 

@@ -205,3 +205,77 @@ function(gi_test_expect_install_only what)
         gi_test_fail("${what}: the install holds more (or other) than the project's own: ${installed}")
     endif()
 endfunction()
+
+# gi_test_fake_tool(<path>): a stand-in for gi-tool at <path> (bash) for the steps a build runs on a
+# GPU machine, so they run here without one. Each call's arguments are appended to <path>.calls, one
+# call a line. `version`, `cache apply` and anything not listed run the real gi-tool (GI_TEST_TOOL).
+# What the others do is read, at each call, from the words in <path>.mode:
+#   record: creates its --out folder and succeeds; `record-fails`: exits 1 with an error line, as when
+#     the program crashes; `record-slow`: sleeps 11 s first
+#   evolve, report: succeed, writing nothing; `evolve-fails`: evolve exits 3 with an error line
+#   cache write: the real one, with `--genome G` from a word `genome=G` (default: empty, the original
+#     kernel won) in place of --from-run, and --allow-unvalidated for a non-empty genome
+#   accept: prints an accepted line and succeeds; `accept-fails`: prints a failed self-check, exits 1
+#   cache apply: `apply-nothing`: succeeds and writes nothing (a tool that is not what was configured)
+function(gi_test_fake_tool path)
+    file(WRITE "${path}" "#!/bin/bash
+real='${GI_TEST_TOOL}'
+printf '%s\\n' \"$*\" >> '${path}.calls'
+mode=\" $(cat '${path}.mode' 2>/dev/null) \"
+has() { [[ \"$mode\" == *\" $1 \"* ]]; }
+case \"$1\" in
+record)
+    if has record-fails; then echo 'gi-tool record: error: the program was killed by signal 6 (Aborted)' >&2; exit 1; fi
+    if has record-slow; then sleep 11; fi
+    out=''; previous=''
+    for a in \"$@\"; do [[ $previous == --out ]] && out=$a; previous=$a; done
+    mkdir -p \"$out\"; echo \"recorded 1 case into $out\"; exit 0;;
+evolve)
+    if has evolve-fails; then echo 'gi-tool evolve: error: oracle gate: case k-0000 does not reproduce its outputs' >&2; exit 3; fi
+    exit 0;;
+report) exit 0;;
+accept)
+    if has accept-fails; then echo 'self-check: FAILED (3 of 1000 elements differ)'; exit 1; fi
+    echo 'gi-tool accept: accepted: 1 launch reproduced'; exit 0;;
+cache)
+    if [[ $2 == apply ]] && has apply-nothing; then exit 0; fi
+    if [[ $2 == write ]]; then
+        genome=''
+        for word in $mode; do [[ $word == genome=* ]] && genome=\${word#genome=}; done
+        args=(); skip=0
+        for a in \"\${@:2}\"; do
+            if (( skip )); then skip=0; continue; fi
+            if [[ $a == --from-run ]]; then skip=1; continue; fi
+            args+=(\"$a\")
+        done
+        if [[ -n $genome ]]; then args+=(--allow-unvalidated); fi
+        exec \"$real\" cache \"\${args[@]}\" --genome \"$genome\"
+    fi
+    exec \"$real\" \"$@\";;
+*) exec \"$real\" \"$@\";;
+esac
+")
+    file(CHMOD "${path}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+    file(REMOVE "${path}.calls" "${path}.mode")
+endfunction()
+
+# gi_test_fake_mode(<path> <words>...): what the stand-in at <path> does from now on.
+function(gi_test_fake_mode path)
+    string(JOIN " " words ${ARGN})
+    file(WRITE "${path}.mode" "${words}\n")
+endfunction()
+
+# gi_test_evolve_calls(<out-var> <work>): runs the evolution step a configure planned in <work> (its
+# generated evolve-settings.cmake) with the stand-in gi-tool, and gives the gi-tool calls it made,
+# one a line ("record ...", "evolve ...", "report ...", "cache write ..."): the commands a GPU
+# machine's build runs.
+function(gi_test_evolve_calls out_var work)
+    set(fake "${work}/fake-gi-tool")
+    gi_test_fake_tool("${fake}")
+    file(WRITE "${work}/fake-settings.cmake"
+         "include([==[${work}/evolve-settings.cmake]==])\nset(GI_TOOL [==[${fake}]==])\n")
+    gi_test_run(out PASS "${CMAKE_COMMAND}" "-DGI_EVOLVE_SETTINGS=${work}/fake-settings.cmake"
+                -P "${GI_TEST_SOURCE}/cmake/GIOptimizeEvolve.cmake")
+    file(READ "${fake}.calls" calls)
+    set(${out_var} "${calls}" PARENT_SCOPE)
+endfunction()

@@ -2,8 +2,9 @@
 # of the target with the original kernel, since RECORDER is the target itself), record with
 # `gi-tool record`, evolve, write a candidate entry in the build folder, build the program with the
 # candidate compiled in (a second twin) and accept it with `gi-tool accept` before the entry enters
-# the cache, then apply it. Nothing is run here: this checks the plan (ninja -n) only; the GPU
-# scenario itself runs on the device (bench/gpu-check.sh).
+# the cache, then apply it. Nothing is built here: this checks the plan (ninja -n), and the commands
+# the evolution step runs (with a stand-in gi-tool that notes them); the GPU scenario itself runs on
+# the device (bench/gpu-check.sh).
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 if(GI_TEST_SKIP)
     return()
@@ -16,17 +17,20 @@ gi_test_expect("${out}" "scaleKernel sm_90: no cache entry [^\n]*sm_90 GPU, so t
 gi_test_expect("${out}" "scaleKernel sm_80: original kernel \\(no cache entry [^\n]*the GPU here is sm_90" "sm_80 is not")
 gi_test_build(plan PASS -n -v)
 gi_test_expect("${plan}" "app_gi_recorder" "the recorder twin is built")
-gi_test_expect("${plan}" "gi-tool record [^\n]*scale.cu --function scaleKernel --arch sm_90 --out [^\n]*evolve.sm_90/cases -- [^\n]*app_gi_recorder --record"
+gi_test_expect("${plan}" "-DGI_EVOLVE_SETTINGS=[^\n]*-P [^\n]*GIOptimizeEvolve.cmake" "the evolution step runs")
+# What the step runs on a GPU machine, played here by a stand-in gi-tool that notes its calls.
+gi_test_evolve_calls(calls "${build}/gi-optimize/app/evolve.sm_90")
+gi_test_expect("${calls}" "(^|\n)record [^\n]*scale.cu --function scaleKernel --arch sm_90 --out [^\n]*evolve.sm_90/cases -- [^\n]*app_gi_recorder --record\n"
                "the recorder runs through gi-tool record with ARGS")
-gi_test_expect("${plan}" "gi-tool[^\n]* evolve [^\n]*scale.cu --function scaleKernel [^\n]*--evaluator cuda" "evolve runs")
-gi_test_expect("${plan}" "gi-tool[^\n]* report --out [^\n]*evolve.sm_90/run [^\n]*scale.cu --function scaleKernel"
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*scale.cu --function scaleKernel [^\n]*--evaluator cuda [^\n]*--time-limit [0-9]+ " "evolve runs")
+gi_test_expect("${calls}" "(^|\n)report --out [^\n]*evolve.sm_90/run [^\n]*scale.cu --function scaleKernel"
                "the run's report is written next to it, with the kernel for its source view")
-gi_test_expect("${plan}" "gi-tool[^\n]* cache write [^\n]*--arch 90 [^\n]*--cache-dir [^\n]*evolve.sm_90/candidate --from-run"
+gi_test_expect("${calls}" "(^|\n)cache write [^\n]*--arch 90 [^\n]*--cache-dir [^\n]*evolve.sm_90/candidate --from-run"
                "the run's entry is a candidate in the build folder")
-gi_test_expect_not("${plan}" "cache write [^\n]*--allow-unvalidated" "no opt-in without ALLOW_UNVALIDATED")
+gi_test_expect_not("${calls}" "cache write [^\n]*--allow-unvalidated" "no opt-in without ALLOW_UNVALIDATED")
 gi_test_expect("${plan}" "app_gi_accept_sm90.dir/[^\n]*candidate-source/scaleKernel.gi.cu" "the acceptance program compiles the candidate")
 gi_test_expect("${plan}" "-DGI_ACCEPT_SETTINGS=[^\n]*-P [^\n]*GIOptimizeAccept.cmake" "the candidate is accepted before it is cached")
-string(FIND "${plan}" " evolve " evolve_at)
+string(FIND "${plan}" "GIOptimizeEvolve.cmake" evolve_at)
 string(FIND "${plan}" "GIOptimizeAccept.cmake" accept_at)
 string(FIND "${plan}" "--cache-dir ${src}/gi-cache" apply_at)
 if(evolve_at GREATER accept_at OR accept_at GREATER apply_at OR apply_at EQUAL -1)
@@ -51,24 +55,24 @@ gi_optimize_cuda_kernel(app KERNEL scale.cu FUNCTION scaleKernel RECORDER app AR
     HELD_OUT --record --seed 9 SANITIZE_ARGS --record --n 4096 PARAMS SCALE 2 3 4 BLOCK 64 128 256 BLOCK_SIZE BLOCK GRID "(n + BLOCK - 1) / BLOCK"
     TOLERANCE exact NONDETERMINISTIC ALLOW_UNVALIDATED)]])
 gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=90")
-gi_test_build(plan PASS -n -v)
-gi_test_expect("${plan}" "gi-tool record [^\n]*--out [^\n]*evolve.sm_90/held-out -- [^\n]*app_gi_recorder --record --seed 9"
+gi_test_evolve_calls(calls "${build}/gi-optimize/app/evolve.sm_90")
+gi_test_expect("${calls}" "(^|\n)record [^\n]*--out [^\n]*evolve.sm_90/held-out -- [^\n]*app_gi_recorder --record --seed 9\n"
                "HELD_OUT is recorded")
-gi_test_expect("${plan}" " evolve [^\n]*--nondeterministic [^\n]*--held-out " "NONDETERMINISTIC reaches evolve")
-gi_test_expect("${plan}" "gi-tool record [^\n]*--out [^\n]*evolve.sm_90/sanitize-cases -- [^\n]*app_gi_recorder --record --n 4096"
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--nondeterministic [^\n]*--held-out " "NONDETERMINISTIC reaches evolve")
+gi_test_expect("${calls}" "(^|\n)record [^\n]*--out [^\n]*evolve.sm_90/sanitize-cases -- [^\n]*app_gi_recorder --record --n 4096\n"
                "SANITIZE_ARGS is recorded")
-gi_test_expect("${plan}" " evolve [^\n]*--sanitize-cases [^\n]*evolve.sm_90/sanitize-cases" "the gate's cases reach evolve")
-gi_test_expect("${plan}" "cache write [^\n]*--allow-unvalidated" "ALLOW_UNVALIDATED reaches cache write")
-foreach(step "gi-tool record " " evolve ")
-    gi_test_expect("${plan}" "${step}[^\n]*-I${src}/include -DAPP_MODE=2 --compile-option -std=c\\+\\+17"
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--sanitize-cases [^\n]*evolve.sm_90/sanitize-cases" "the gate's cases reach evolve")
+gi_test_expect("${calls}" "(^|\n)cache write [^\n]*--allow-unvalidated" "ALLOW_UNVALIDATED reaches cache write")
+foreach(step record evolve)
+    gi_test_expect("${calls}" "(^|\n)${step} [^\n]*-I${src}/include -DAPP_MODE=2 --compile-option -std=c\\+\\+17"
                    "the target's compile settings reach '${step}'")
 endforeach()
 # Compile options as the CUDA compile sees them: language conditions decided, a configuration's
 # options only in that configuration, no architecture (gi-tool sets it per entry).
-gi_test_expect("${plan}" " evolve [^\n]*--compile-option --use_fast_math --compile-option -Xptxas --compile-option -dlcm=ca"
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--compile-option --use_fast_math --compile-option -Xptxas --compile-option -dlcm=ca"
                "CUDA's options reach evolve, SHELL: words one by one")
-gi_test_expect("${plan}" " evolve [^\n]*--compile-option=-lineinfo" "a Release build's option in the Release build")
-gi_test_expect_not("${plan}" " evolve [^\n]*(-Wall|--compile-option=-G|--compile-option sm_90|compute_90)"
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--compile-option=-lineinfo" "a Release build's option in the Release build")
+gi_test_expect_not("${calls}" "(^|\n)evolve [^\n]*(-Wall|--compile-option=-G|--compile-option sm_90|compute_90)"
                    "no other language's, configuration's or architecture's option")
 file(STRINGS "${build}/gi-optimize/app/scaleKernel.registration" registration)
 gi_test_expect("${registration}" "--compile-option;--use_fast_math;--compile-option;-Xptxas;--compile-option;-dlcm=ca;--compile-option=-lineinfo"
@@ -85,6 +89,7 @@ gi_test_expect("${settings}" "set\\(GI_COMPILE_ARGUMENTS \\[==\\[-I${src}/includ
 gi_test_configure(out PASS MODE subdir -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=90")
 file(READ "${build}/build.ninja" ninja)
 gi_test_expect("${ninja}" "-P ${GI_TEST_SOURCE}/cmake/GIOptimizeAccept.cmake" "the acceptance script of the source tree")
+gi_test_expect("${ninja}" "-P ${GI_TEST_SOURCE}/cmake/GIOptimizeEvolve.cmake" "and the evolution's")
 
 # A template whose argument is a parameter (FUNCTION "tscale<FACTOR>", PARAMS FACTOR): its launches
 # are recorded, and accepted, under the template's name, since each variant runs another
@@ -96,9 +101,9 @@ file(WRITE "${src}/tscale.cu" "#include <cstdio>\n#define FACTOR 2\n"
 gi_test_call("add_executable(tapp tscale.cu)\nset_target_properties(tapp PROPERTIES CUDA_ARCHITECTURES 90)\n\
 gi_optimize_cuda_kernel(tapp KERNEL tscale.cu FUNCTION \"tscale<FACTOR>\" RECORDER tapp PARAMS FACTOR 2 3)\n")
 gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90)
-gi_test_build(plan PASS -n -v tapp)
-gi_test_expect("${plan}" "gi-tool record [^\n]*tscale.cu --function \"?tscale<FACTOR>\"? [^\n]*--recorded-name tscale --out"
+gi_test_evolve_calls(calls "${build}/gi-optimize/tapp/evolve.sm_90")
+gi_test_expect("${calls}" "(^|\n)record [^\n]*tscale.cu --function tscale<FACTOR> [^\n]*--recorded-name tscale --out"
                "the template's launches are recorded under its name")
-gi_test_expect("${plan}" " evolve [^\n]*--function \"?tscale<FACTOR>\"? --param FACTOR=2,3" "evolve follows FACTOR")
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--function tscale<FACTOR> --param FACTOR=2,3" "evolve follows FACTOR")
 file(READ "${build}/gi-optimize/tapp/evolve.sm_90/accept-settings.cmake" settings)
 gi_test_expect("${settings}" "set\\(GI_RECORDED_NAME \\[==\\[tscale\\]==\\]\\)" "the acceptance records under the same name")

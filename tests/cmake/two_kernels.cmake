@@ -66,9 +66,11 @@ file(WRITE "${src}/CMakeLists.txt" "${lists}")
 file(REMOVE_RECURSE "${src}/gi-cache" "${build}")
 gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90)
 gi_test_build(plan PASS -n -v)
-gi_test_expect("${plan}" "gi-tool[^\n]* evolve [^\n]*--function partial_sums [^\n]*--out [^\n]*evolve.partial_sums.sm_90/run"
+gi_test_evolve_calls(calls "${build}/gi-optimize/sum/evolve.partial_sums.sm_90")
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--function partial_sums [^\n]*--out [^\n]*evolve.partial_sums.sm_90/run"
                "partial_sums evolves in its own folder")
-gi_test_expect("${plan}" "gi-tool[^\n]* evolve [^\n]*--function final_sum [^\n]*--out [^\n]*evolve.final_sum.sm_90/run"
+gi_test_evolve_calls(calls "${build}/gi-optimize/sum/evolve.final_sum.sm_90")
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--function final_sum [^\n]*--out [^\n]*evolve.final_sum.sm_90/run"
                "final_sum evolves in its own folder")
 gi_test_expect("${plan}" "cache apply [^\n]*--function partial_sums [^\n]*--cache-dir [^\n]*/gi-cache [^\n]*--and --function final_sum [^\n]*--cache-dir [^\n]*evolve.final_sum.sm_90/candidate"
                "final_sum's candidate is put together with partial_sums' cached entry")

@@ -177,7 +177,8 @@ int run_verify(const std::vector<std::string>& argv) {
         "  applies. Exit status 0 when everything checked is valid, 1 otherwise.\n",
         "example:\n  gi-tool cache verify consumer-example/gi-cache kernels/stereo/stereo.cu --function stereoKernel \\\n"
         "      --param BLOCK_W=32,64,128 --arch 90 --compile\n");
-    app.add_positionals("DIR [KERNEL.cu]", positional, "the cache folder, then the kernel file the entries are for");
+    // One word: CLI11 2.4 and later refuse a positional name with a space when the command line is built.
+    app.add_positionals("DIR", positional, "the cache folder, then KERNEL.cu, the kernel file the entries are for");
     app.add_list("--arch", arch_options, "N", "requires an entry for sm_N (repeatable; default: check those present)");
     app.add_switch("--compile", compile, "also compile each valid variant with nvcc for its architecture (no GPU needed)");
     app.add_text("--nvcc", nvcc, "PATH", "compiler for --compile (default: nvcc on PATH or /usr/local/cuda)");
