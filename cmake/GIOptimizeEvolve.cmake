@@ -56,6 +56,7 @@ function(_gi_last_words out_var output)
     endif()
     string(STRIP "${chosen}" chosen)
     string(REGEX REPLACE "^gi-tool [a-z ]+: error: " "" chosen "${chosen}")
+    string(REGEX REPLACE "[ :]+$" "" chosen "${chosen}")  # "... Its last output:" introduces lines the log has
     string(ASCII 1 2 3 4 5 6 7 8 9 11 12 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 127 controls)
     string(REGEX REPLACE "[${controls}]" "?" chosen "${chosen}")
     string(LENGTH "${chosen}" length)
