@@ -349,5 +349,77 @@ TEST(TestCaseIo, AnInstantiationsCasesHaveFolderSafeNamesAndKeepTheirSymbol) {
     EXPECT_TRUE(list_test_cases(dir.path(), "MatrixMulCUDA<16>").empty());
 }
 
+// Two names one folder name stands for ("K<16>" and "K_16_"): each kernel lists its own cases.
+TEST(TestCaseIo, KernelsSharingAFolderNameListTheirOwnCases) {
+    TempDir dir;
+    TestCase angle = sample_case();
+    angle.kernel = "K<16>";
+    TestCase plain = sample_case();
+    plain.kernel = "K_16_";
+    EXPECT_EQ(write_test_case(angle, dir.path()).filename(), "K_16_-0000");
+    EXPECT_EQ(write_test_case(plain, dir.path()).filename(), "K_16_-0001");
+    EXPECT_EQ(list_test_cases(dir.path(), "K<16>"), std::vector<fs::path>{dir.path() / "K_16_-0000"});
+    EXPECT_EQ(list_test_cases(dir.path(), "K_16_"), std::vector<fs::path>{dir.path() / "K_16_-0001"});
+    EXPECT_EQ(list_test_cases(dir.path()).size(), 2u);
+    // A case folder given itself is a case of the kernel its manifest names.
+    EXPECT_EQ(list_test_cases(dir.path() / "K_16_-0000", "K<16>").size(), 1u);
+    EXPECT_TRUE(list_test_cases(dir.path() / "K_16_-0000", "K_16_").empty());
+}
+
+TEST(TestCaseIo, AFolderNamedForAnotherKernelIsAnErrorWhenListed) {
+    TempDir dir;
+    fs::rename(write_test_case(sample_case(), dir.path()), dir.path() / "k-0000");
+    for (const std::string& kernel : {std::string("k"), std::string()}) {
+        try {
+            list_test_cases(dir.path(), kernel);
+            ADD_FAILURE() << "listing '" << kernel << "' took a case of blurKernel named k-0000";
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("k-0000: the folder is named for kernel 'k' but its manifest.xml records a "
+                                                 "launch of 'blurKernel'"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+    EXPECT_TRUE(list_test_cases(dir.path(), "blurKernel").empty());  // its name selects no folder
+}
+
+TEST(TestCaseIo, MovedCasesTakeTheFirstFreeNumbers) {
+    TempDir dir;
+    const fs::path out = dir.path() / "out";
+    write_test_case(sample_case(), out);
+    const fs::path elsewhere = write_test_case(sample_case(), dir.path() / "private");
+    const fs::path moved = move_test_case(elsewhere, out);
+    EXPECT_EQ(moved, out / "blurKernel-0001");
+    EXPECT_FALSE(fs::exists(elsewhere));
+    EXPECT_EQ(read_test_case(moved).buffers[1].after, sample_case().buffers[1].after);
+    EXPECT_EQ(list_test_cases(out, "blurKernel").size(), 2u);
+}
+
+TEST(TestCaseIo, ABlobThatIsNoPlainFileIsNamedSo) {
+    TempDir dir;
+    const fs::path folder = write_test_case(sample_case(), dir.path());
+    const fs::path blob = folder / "buffer0.before.bin";
+    fs::rename(blob, dir.path() / "elsewhere.bin");
+    fs::create_symlink(dir.path() / "elsewhere.bin", blob);
+    std::string message = case_error_of(folder);
+    EXPECT_NE(message.find("is a symbolic link"), std::string::npos) << message;
+    fs::remove(blob);
+    fs::create_directory(blob);
+    message = case_error_of(folder);
+    EXPECT_NE(message.find("is not a regular file (a folder)"), std::string::npos) << message;
+}
+
+TEST(TestCaseIo, APointerIntoAnEmptyBufferTakesOffsetZeroOnly) {
+    TempDir dir;
+    TestCase tc = sample_case();
+    tc.buffers[0].size = 0;
+    tc.buffers[0].before = tc.buffers[0].after = {};
+    tc.args[0].offset = 0;
+    EXPECT_EQ(case_error_of(write_test_case(tc, dir.path())), "");
+    tc.args[0].offset = 1;
+    const std::string message = case_error_of(write_test_case(tc, dir.path()), CaseLoad::ManifestOnly);
+    EXPECT_NE(message.find("pointer offset 1 lies outside its buffer of 0 bytes"), std::string::npos) << message;
+}
+
 }  // namespace
 }  // namespace gi

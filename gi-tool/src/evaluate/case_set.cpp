@@ -7,6 +7,7 @@
 #include "grammar/grammar.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 #include "worker/kernel_name.hpp"
 
 namespace gi {
@@ -18,7 +19,11 @@ namespace {
 void add_cases(CaseSet& set, const CaseKernel& kernel, const std::string& recorded, const fs::path& dir, bool held_out,
                bool gate) {
     std::vector<fs::path> found = list_test_cases(dir, recorded);
-    if (found.empty()) found = list_test_cases(dir);
+    // A template's launches may be recorded under an instantiation's name ("K<16>", folders
+    // K_16_-NNNN) rather than the template's: it then takes the cases of the folder whose recorded
+    // symbol is an instantiation of it, chosen below case by case. Any other kernel takes the
+    // cases recorded under its name, or none.
+    if (found.empty() && kernel.is_template) found = list_test_cases(dir);
     for (const fs::path& path : found) {
         CaseSlot slot;
         slot.path = path;
@@ -54,6 +59,21 @@ void add_cases(CaseSet& set, const CaseKernel& kernel, const std::string& record
     }
 }
 
+// The error for a folder without cases of `recorded`: which names it holds cases of, if any.
+Error no_cases_of(const fs::path& dir, const std::string& option, const std::string& recorded) {
+    std::vector<std::string> names;
+    for (const fs::path& path : list_test_cases(dir)) {
+        const std::string name = read_test_case(path, CaseLoad::ManifestOnly).kernel;
+        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+    std::string held;
+    for (const std::string& name : names) held += (held.empty() ? "'" : ", '") + excerpt(name) + "'";
+    return Error(dir.string() + " (" + option + "): no recorded test cases for '" + recorded + "'" +
+                 (names.empty() ? " (run the program with GI_RECORD_DIR=" + dir.string() + ")"
+                                : "; it holds cases recorded as " + held +
+                                      " (pass --recorded-name NAME when the program names its gi::launch so)"));
+}
+
 }  // namespace
 
 NameValues CaseKernel::params_of(const Genome& genome) const {
@@ -86,9 +106,7 @@ CaseSet read_case_set(const CudaEvaluatorOptions& options, const CaseKernel& ker
     CaseSet set;
     add_cases(set, kernel, recorded, options.cases, false, false);
     set.training = static_cast<int>(set.slots.size());
-    if (set.training == 0)
-        throw Error(options.cases.string() + ": no recorded test cases for '" + recorded +
-                    "' (run the program with GI_RECORD_DIR=" + options.cases.string() + ")");
+    if (set.training == 0) throw no_cases_of(options.cases, "--cases", recorded);
     // Nothing is shipped without validation on inputs search never saw: without a held-out folder,
     // the last recorded cases (in recording order) are kept for it.
     int set_aside = options.set_aside;
@@ -107,14 +125,18 @@ CaseSet read_case_set(const CudaEvaluatorOptions& options, const CaseKernel& ker
                   << (options.held_out.empty() ? " (give --held-out cases, or --set-aside 0 to search on all)" : "") << "\n";
         set.training -= set_aside;
     }
-    if (!options.held_out.empty()) add_cases(set, kernel, recorded, options.held_out, true, false);
+    if (!options.held_out.empty()) {
+        // Without its cases the result would ship unvalidated: no training case is set aside then.
+        const std::size_t before = set.slots.size();
+        add_cases(set, kernel, recorded, options.held_out, true, false);
+        if (set.slots.size() == before) throw no_cases_of(options.held_out, "--held-out", recorded);
+    }
     if (!options.sanitize_cases.empty()) {
         // Kept out of search like held-out cases (the winner is validated on them too); the oracle
         // gate checks that they reproduce, as every case.
         const std::size_t before = set.slots.size();
         add_cases(set, kernel, recorded, options.sanitize_cases, true, true);
-        if (set.slots.size() == before)
-            throw Error(options.sanitize_cases.string() + " (--sanitize-cases): no recorded test cases for '" + recorded + "'");
+        if (set.slots.size() == before) throw no_cases_of(options.sanitize_cases, "--sanitize-cases", recorded);
     }
     return set;
 }

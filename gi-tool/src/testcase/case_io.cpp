@@ -177,6 +177,25 @@ void check_consistent(const TestCase& tc) {
     }
 }
 
+// Renames the finished case folder `folder` into `record_dir` as "<kernel>-NNNN", the first free
+// number. rename() refuses an existing non-empty folder, so two recorders writing into one folder
+// never overwrite each other.
+fs::path place_case_folder(const fs::path& folder, const fs::path& record_dir, const std::string& kernel) {
+    const std::string stem = file_name_part(kernel);
+    std::error_code ec;
+    for (int n = 0; n < 1000000; ++n) {
+        char suffix[16];
+        std::snprintf(suffix, sizeof suffix, "-%04d", n);
+        const fs::path target = record_dir / (stem + suffix);
+        if (fs::exists(fs::symlink_status(target, ec))) continue;
+        fs::rename(folder, target, ec);
+        if (!ec) return target;
+        if (ec != std::errc::file_exists && ec != std::errc::directory_not_empty)
+            throw Error(target.string() + ": cannot move the recorded case into place: " + ec.message());
+    }
+    throw Error(record_dir.string() + ": no free case number left for kernel '" + kernel + "'");
+}
+
 }  // namespace
 
 fs::path write_test_case(const TestCase& tc, const fs::path& record_dir) {
@@ -205,23 +224,19 @@ fs::path write_test_case(const TestCase& tc, const fs::path& record_dir) {
         const std::string manifest = manifest_text(tc, before_sha, after_sha);
         write_file(temp / kManifestName, Bytes(manifest.begin(), manifest.end()));
 
-        // The first free number wins; rename() refuses an existing non-empty folder, so two
-        // recorders writing into one folder never overwrite each other.
-        for (int n = 0; n < 1000000; ++n) {
-            char suffix[16];
-            std::snprintf(suffix, sizeof suffix, "-%04d", n);
-            const fs::path target = record_dir / (stem + suffix);
-            if (fs::exists(target)) continue;
-            fs::rename(temp, target, ec);
-            if (!ec) return target;
-            if (ec != std::errc::file_exists && ec != std::errc::directory_not_empty)
-                throw Error(target.string() + ": cannot move the recorded case into place: " + ec.message());
-        }
-        throw Error(record_dir.string() + ": no free case number left for kernel '" + tc.kernel + "'");
+        return place_case_folder(temp, record_dir, tc.kernel);
     } catch (...) {
         fs::remove_all(temp, ec);
         throw;
     }
+}
+
+fs::path move_test_case(const fs::path& folder, const fs::path& record_dir) {
+    const TestCase tc = read_test_case(folder, CaseLoad::ManifestOnly);
+    std::error_code ec;
+    fs::create_directories(record_dir, ec);
+    if (ec) throw Error(record_dir.string() + ": cannot create the recording folder: " + ec.message());
+    return place_case_folder(folder, record_dir, tc.kernel);
 }
 
 namespace {
@@ -314,10 +329,21 @@ struct ManifestReader {
         if (file.find('/') != std::string::npos || file.find("..") != std::string::npos)
             fail(e, "blob name '" + file + "' must be a plain file name inside the case folder");
         const fs::path path = manifest.parent_path() / file;
+        const std::string named_in = manifest.string() + ":" + std::to_string(e->GetLineNum());
         std::error_code ec;
+        // The recorder writes plain files only. A link could lead out of the case folder, which the
+        // name check above keeps data from doing; a device or a pipe is no data of a launch.
+        const fs::file_status status = fs::symlink_status(path, ec);
+        if (!ec && fs::is_symlink(status))
+            throw Error(path.string() + ": test-case data named in " + named_in + " is a symbolic link; a case's data "
+                        "must be a file inside its folder (copy the file in, or record the case again)");
+        if (ec || !fs::exists(status))
+            throw Error(path.string() + ": missing test-case data named in " + named_in + " (record the case again)");
+        if (!fs::is_regular_file(status))
+            throw Error(path.string() + ": test-case data named in " + named_in + " is not a regular file (" +
+                        (fs::is_directory(status) ? "a folder" : "a device or a pipe?") + "); record the case again");
         const auto actual = fs::file_size(path, ec);
-        if (ec) throw Error(path.string() + ": missing test-case data named in " + manifest.string() + ":" +
-                            std::to_string(e->GetLineNum()) + " (record the case again)");
+        if (ec) throw Error(path.string() + ": cannot read test-case data named in " + named_in + ": " + ec.message());
         if (actual != size)
             throw Error(path.string() + ": truncated or resized test-case data: " + std::to_string(actual) +
                         " bytes, the manifest says " + std::to_string(size) + " (record the case again)");
@@ -425,9 +451,11 @@ TestCase read_test_case(const fs::path& folder, CaseLoad load) {
             if (static_cast<std::size_t>(a.buffer) >= tc.buffers.size())
                 r.fail(e, "argument points to buffer " + std::to_string(a.buffer) + ", but the case has " +
                               std::to_string(tc.buffers.size()) + " buffers");
-            if (a.offset >= tc.buffers[a.buffer].size && tc.buffers[a.buffer].size > 0)
+            // A pointer argument points at a byte of its buffer; into an empty buffer only at its start.
+            const std::uint64_t size = tc.buffers[a.buffer].size;
+            if (size == 0 ? a.offset != 0 : a.offset >= size)
                 r.fail(e, "pointer offset " + std::to_string(a.offset) + " lies outside its buffer of " +
-                              std::to_string(tc.buffers[a.buffer].size) + " bytes");
+                              std::to_string(size) + " bytes" + (size == 0 ? " (an empty buffer takes offset 0 only)" : ""));
         } else if (kind == "null") {
             a.kind = CaseArg::Kind::Null;
             a.is_const = r.flag(e, "const");
@@ -452,7 +480,10 @@ std::vector<fs::path> list_test_cases(const fs::path& dir, const std::string& ke
     std::error_code ec;
     if (!fs::is_directory(dir, ec))
         throw Error(dir.string() + ": no such folder of recorded test cases (run the recorder with GI_RECORD_DIR set)");
-    if (fs::is_regular_file(dir / kManifestName)) return {dir};
+    // A case folder given itself, under whatever name the user gave it: its manifest says whose it is.
+    if (fs::is_regular_file(dir / kManifestName))
+        return kernel.empty() || read_test_case(dir, CaseLoad::ManifestOnly).kernel == kernel ? std::vector<fs::path>{dir}
+                                                                                              : std::vector<fs::path>{};
     std::vector<fs::path> cases;
     // The recorder names case folders KERNEL-N and renames each into place only once its manifest
     // is written, so such a folder without one lost it: skipping it would quietly test less.
@@ -472,6 +503,18 @@ std::vector<fs::path> list_test_cases(const fs::path& dir, const std::string& ke
             if (!case_folder) continue;
             throw Error(entry.path().string() + ": a recorded test case without its " + kManifestName +
                         " (deleted or damaged?); record the case again, or remove the folder to go on without it");
+        }
+        if (case_folder) {
+            // Cases are selected by folder name, so a folder must hold a case of the kernel it is
+            // named after. Names that differ only where a folder name cannot follow ("K<16>" and
+            // "K_16_" both make K_16_-NNNN) share the name; the manifest tells them apart.
+            const std::string recorded = read_test_case(entry.path(), CaseLoad::ManifestOnly).kernel;
+            if (file_name_part(recorded) != name.substr(0, dash))
+                throw Error(entry.path().string() + ": the folder is named for kernel '" + name.substr(0, dash) +
+                            "' but its " + kManifestName + " records a launch of '" + excerpt(recorded) +
+                            "' (renamed, or copied from another recording?); give it back its name (" +
+                            file_name_part(recorded) + "-NNNN) or remove it");
+            if (!kernel.empty() && recorded != kernel) continue;
         }
         cases.push_back(entry.path());
     }

@@ -27,6 +27,11 @@ inline constexpr const char* kManifestName = "manifest.xml";
 // folder. Throws gi::Error naming the path on any failure, after removing the temporary folder.
 std::filesystem::path write_test_case(const TestCase& tc, const std::filesystem::path& record_dir);
 
+// Moves the case folder `folder` (written by write_test_case into another folder on the same file
+// system: a recording private to one run) into `record_dir` under the first free number of its
+// kernel, as write_test_case names it. Returns the new folder; throws gi::Error naming the paths.
+std::filesystem::path move_test_case(const std::filesystem::path& folder, const std::filesystem::path& record_dir);
+
 enum class CaseLoad {
     ManifestOnly,  // geometry, args and buffer sizes; no blob is read (listing, geometry checks)
     Data,          // also every blob, each checked against its size and sha256
@@ -40,8 +45,10 @@ TestCase read_test_case(const std::filesystem::path& folder, CaseLoad load = Cas
 
 // Case folders under `dir` (each holding a manifest.xml), sorted by name; `dir` itself when it is
 // a case folder. Temporary folders of recordings in progress are ignored. With `kernel` non-empty,
-// only folders named "<kernel>-NNNN". Throws gi::Error when `dir` does not exist, and when a
-// folder named like a case ("NAME-NNNN") has no manifest.xml (a case lost is never skipped quietly).
+// only the cases of that kernel: folders named "<kernel>-NNNN" (its file_name_part) whose manifest
+// records it (and `dir` itself only when its manifest does). Throws gi::Error when `dir` does not
+// exist, when a folder named like a case ("NAME-NNNN") has no manifest.xml (a case lost is never
+// skipped quietly), and when its manifest records a kernel the folder is not named after.
 std::vector<std::filesystem::path> list_test_cases(const std::filesystem::path& dir,
                                                    const std::string& kernel = {});
 
