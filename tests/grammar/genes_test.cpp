@@ -127,6 +127,33 @@ TEST(Genes, ParamWithoutADefineIsAnErrorWithAHint) {
     }
 }
 
+// The compiler takes the last of two definitions: the tool could vary only one of them.
+TEST(Genes, AParamDefinedTwiceOutsideAnyIfIsRefusedNamingBothLines) {
+    for (const std::string& text : {"#define BLOCK_W 64\n#define BLOCK_W 64\n" + kGenesKernel,
+                                    "#ifndef BLOCK_W\n#define BLOCK_W 64\n#endif\n#undef BLOCK_W\n#define BLOCK_W 32\n" + kGenesKernel,
+                                    std::string("#define BLOCK_W 64\n__global__ void k(float* a) {\n#define BLOCK_W 32\n a[0] = BLOCK_W; }\n")}) {
+        try {
+            grammar_of(text, with_param("BLOCK_W=32,64"));
+            ADD_FAILURE() << "expected an error for:\n" << text;
+        } catch (const Error& e) {
+            const std::string message = e.what();
+            EXPECT_NE(message.find("parameter BLOCK_W is #defined twice outside any #if (lines "), std::string::npos) << message;
+            EXPECT_NE(message.find("keep one '#define BLOCK_W <default>'"), std::string::npos) << message;
+        }
+    }
+    // A second definition inside an #if (or a dead one) is the file's business, as before.
+    const std::string guarded = "#define BLOCK_W 64\n#if 0\n#define BLOCK_W 5\n#endif\n" + kGenesKernel;
+    EXPECT_EQ(gene(grammar_of(guarded, with_param("BLOCK_W=32,64")), "BLOCK_W").line, 1);
+}
+
+TEST(Genes, AParamDefinedAfterAByteOrderMarkIsFoundAndTheMarkKept) {
+    const std::string text = "\xEF\xBB\xBF#define BLOCK_W 64\n" + kGenesKernel;
+    const Grammar grammar = grammar_of(text, with_param("BLOCK_W=32,64"));
+    test::expect_reproduces(grammar, text);
+    EXPECT_EQ(gene(grammar, "BLOCK_W").line, 1);
+    EXPECT_EQ(slots_of(grammar, "BLOCK_W").at(0).first, "#define BLOCK_W 64");
+}
+
 TEST(Genes, GuardsFromTruthValueTestsInsideTheKernel) {
     const std::string text =
         "#define XHALO 1\n"

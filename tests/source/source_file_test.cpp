@@ -33,6 +33,12 @@ TEST(SourceFile, LineNumbersOfOffsets) {
     EXPECT_EQ(file.line_of(8), 4);
 }
 
+TEST(SourceFile, ALeadingByteOrderMarkIsMaskedAndOnlyThere) {
+    EXPECT_EQ(masked("\xEF\xBB\xBF#define A 1\n"), "   #define A 1\n");
+    EXPECT_EQ(masked("\xEF\xBB\xBF// c\n"), "       \n");
+    EXPECT_EQ(masked("a\xEF\xBB\xBF"), "a\xEF\xBB\xBF");  // inside the text it is text
+}
+
 TEST(SourceFile, TrailingNewlineStartsNoExtraLine) {
     EXPECT_EQ(make_source_file("k.cu", "a\nb\n").line_starts.size(), 2u);
     EXPECT_EQ(make_source_file("k.cu", "").line_starts.size(), 1u);

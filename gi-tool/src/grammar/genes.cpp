@@ -148,6 +148,18 @@ private:
                          "add '#define " + declaration.name + " <default value>' near the top of the file; "
                          "the tool varies the parameter by rewriting that line");
             }
+            // The tool rewrites one definition; another outside any #if would undo it (the compiler
+            // takes the last), so the variant would not be what its genome says.
+            for (const MacroDefinition& other : in_.directives.defines) {
+                if (&other == macro || other.name != declaration.name || other.conditional) continue;
+                const int first = std::min(directive(macro->directive).line, directive(other.directive).line);
+                const int second = std::max(directive(macro->directive).line, directive(other.directive).line);
+                throw_at(source().path, second,
+                         "parameter " + declaration.name + " is #defined twice outside any #if (lines " +
+                             std::to_string(first) + " and " + std::to_string(second) +
+                             "): the tool varies one of them and the other would undo it",
+                         "keep one '#define " + declaration.name + " <default>' (alternatives may sit inside #if)");
+            }
             if (macro->value.empty())
                 throw_at(source().path, directive(macro->directive).line,
                          "parameter " + declaration.name + " is #defined without a value",

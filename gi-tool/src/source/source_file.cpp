@@ -65,6 +65,12 @@ std::string mask_comments_and_strings(const SourceFile& file) {
     };
     std::size_t i = 0;
     const std::size_t n = text.size();
+    // A UTF-8 byte order mark (some Windows editors write one) is no part of the first line: a
+    // '#define' after it still starts its line. Blanked here, kept in the text and so in outputs.
+    if (text.compare(0, kUtf8Bom.size(), kUtf8Bom) == 0) {
+        blank(0, kUtf8Bom.size());
+        i = kUtf8Bom.size();
+    }
     bool line_start = true;  // only whitespace (or comments) so far on this line
     while (i < n) {
         const char c = text[i];

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gi {
@@ -30,9 +31,13 @@ SourceFile read_source_file(const std::filesystem::path& path);
 // Builds a SourceFile from text in memory (tests, generated code). `path` is used in messages.
 SourceFile make_source_file(std::string path, std::string text);
 
+// The UTF-8 byte order mark a file may start with.
+inline constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
 // The same text with every comment and the contents of every string and character literal
 // replaced by spaces (newlines kept, quotes kept), so brace, paren and ';' scanning can work on
-// plain characters while offsets and line numbers stay those of the original.
+// plain characters while offsets and line numbers stay those of the original. A leading UTF-8
+// byte order mark is blanked too.
 // Throws gi::Error with file:line for an unterminated block comment, string or character literal.
 std::string mask_comments_and_strings(const SourceFile& file);
 
