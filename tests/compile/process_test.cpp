@@ -100,6 +100,14 @@ TEST(RunProcess, ParallelCallsDoNotWaitForEachOther) {
     EXPECT_TRUE(slow.get().succeeded());
 }
 
+TEST(RunProcess, SetsVariablesForTheChildAlone) {
+    ProcessOptions options;
+    options.environment = {{"GI_PROCESS_TEST_A", "x=1 y"}, {"HOME", "/elsewhere"}};
+    const ProcessResult r = run_process({"sh", "-c", "printf '%s|%s|%s' \"$GI_PROCESS_TEST_A\" \"$HOME\" \"${PATH:+path}\""}, options);
+    EXPECT_EQ(r.out, "x=1 y|/elsewhere|path");  // set, replaced, and the rest inherited
+    EXPECT_EQ(std::getenv("GI_PROCESS_TEST_A"), nullptr);
+}
+
 TEST(CommandLineText, QuotesWordsAShellWouldSplit) {
     EXPECT_EQ(command_line_text({"nvcc", "-arch=sm_90", "a b.cu", "it's", ""}), "nvcc -arch=sm_90 'a b.cu' 'it'\\''s' ''");
 }
@@ -114,6 +122,14 @@ TEST(TemporaryDirectory, IsCreatedAndRemovedWithItsContents) {
         EXPECT_TRUE(std::filesystem::exists(kept / "sub"));
     }
     EXPECT_FALSE(std::filesystem::exists(kept));
+}
+
+TEST(TemporaryDirectory, IsCreatedPrivateInTheFolderGiven) {
+    TemporaryDirectory parent("gi-test-parent");
+    TemporaryDirectory dir(".tmp-x", parent.path());
+    EXPECT_EQ(dir.path().parent_path(), parent.path());
+    EXPECT_EQ(dir.path().filename().string().rfind(".tmp-x-", 0), 0u);
+    EXPECT_EQ(std::filesystem::status(dir.path()).permissions(), std::filesystem::perms::owner_all);
 }
 
 }  // namespace

@@ -67,7 +67,8 @@ int run_accept(const std::vector<std::string>& raw) {
         if (f.name == function)
             for (const KernelParameter& p : f.parameters) arg_names.push_back(p.name);
 
-    const RecordingResult result = run_recording(request);
+    RecordingResult result = run_recording(request);
+    keep_recording(request, result);  // in --out whatever the verdict, to look at
     if (const std::string why = recording_problem(request, result, 0); !why.empty()) return reject(why);
     if (result.added.size() != references.size())
         return reject("with the variant the program recorded " + std::to_string(result.added.size()) + " launch(es) of '" +

@@ -21,7 +21,9 @@ const char* const kAbout =
     "  pointer arguments point into, device pointers held in struct arguments and arrays, and the\n"
     "  __constant__ and __device__ variables KERNEL.cu defines (listed by compiling it here and\n"
     "  passed to the recorder as GI_RECORD_GLOBALS). Fails, removing this run's cases, when the\n"
-    "  program fails or records nothing; cases already in DIR are kept.\n";
+    "  program fails or records nothing; cases already in DIR are kept. The program records into a\n"
+    "  hidden folder of this run inside DIR, whose cases move into DIR (numbered after those there)\n"
+    "  when it succeeds: runs sharing DIR never take or remove each other's cases.\n";
 const char* const kExamples =
     "example:\n"
     "  gi-tool record kernels/stereo/stereo.cu --function stereo_kernel --out cases -- \\\n"
@@ -39,9 +41,10 @@ int run_record(const std::vector<std::string>& raw) {
 
     std::error_code ec;
     const std::size_t existing = fs::is_directory(request.out, ec) ? list_test_cases(request.out, request.recorded_name).size() : 0;
-    const RecordingResult result = run_recording(request);
+    RecordingResult result = run_recording(request);
+    // The run's cases are still in its own folder, which goes with `result`: nothing of `out`,
+    // where another recorder may be writing, is touched.
     auto discard = [&](const std::string& why) {
-        for (const fs::path& p : result.added) fs::remove_all(p, ec);
         throw Error(why + (result.added.empty() ? "" : "\n(the " + std::to_string(result.added.size()) +
                                                           " case(s) it recorded are removed: a failing run is no oracle)"));
     };
@@ -56,6 +59,7 @@ int run_record(const std::vector<std::string>& raw) {
                         v.name + "' that " + kernel_path + " defines: the program's own build of the file does not define "
                         "it (other macros or include paths?), so the kernel it runs is not the one in " + kernel_path);
     }
+    keep_recording(request, result);
     std::cout << "gi-tool record: " << result.added.size() << " case(s) of '" << request.recorded_name << "' in "
               << request.out.string();
     std::string names;

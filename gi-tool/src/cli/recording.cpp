@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <map>
 #include <set>
 
 #include "compile/kernel_variables.hpp"
@@ -45,22 +46,41 @@ std::vector<ModuleVariable> capturable_variables(const std::string& kernel_path,
 }
 
 RecordingResult run_recording(const RecordingRequest& request) {
-    const std::set<fs::path> before = cases_in(request.out, request.recorded_name);
+    std::error_code ec;
+    fs::create_directories(request.out, ec);
+    if (ec) throw Error(request.out.string() + ": cannot create the folder for the cases: " + ec.message());
+    // The limit counts the cases `out` holds; the run's own folder starts empty.
+    const long long existing = static_cast<long long>(cases_in(request.out, request.recorded_name).size());
+    RecordingResult result;
+    // Inside `out`, so its cases move into place by rename (one file system); hidden from readers
+    // of `out` by the ".tmp-" every case reader skips.
+    result.folder = std::make_unique<TemporaryDirectory>(".tmp-record", fs::absolute(request.out));
     ProcessOptions po;
     po.timeout = std::chrono::milliseconds(static_cast<long long>(request.timeout_s * 1000));
     po.max_output_bytes = 4 << 20;
-    // The recorder reads its settings from the environment; env(1) sets them for the program alone.
-    std::vector<std::string> argv{"env", "GI_RECORD_DIR=" + fs::absolute(request.out).string(),
-                                  "GI_RECORD_GLOBALS=" + module_variables_text(request.variables),
-                                  "GI_RECORD_LIMIT=" + std::to_string(request.limit)};
-    argv.insert(argv.end(), request.program.begin(), request.program.end());
-    RecordingResult result;
-    result.process = run_process(argv, po);
+    // The recorder reads its settings from the environment, set for the program alone.
+    po.environment = {{"GI_RECORD_DIR", result.folder->path().string()},
+                      {"GI_RECORD_GLOBALS", module_variables_text(request.variables)},
+                      {"GI_RECORD_LIMIT", std::to_string(std::max(0LL, request.limit - existing))}};
+    result.process = run_process(request.program, po);
     std::cout << result.process.out << std::flush;
     std::cerr << result.process.err << std::flush;
-    for (const fs::path& p : cases_in(request.out, request.recorded_name))
-        if (!before.count(p)) result.added.push_back(p);
+    for (const fs::path& p : cases_in(result.folder->path(), request.recorded_name)) result.added.push_back(p);
     return result;
+}
+
+void keep_recording(const RecordingRequest& request, RecordingResult& result) {
+    result.added.clear();
+    std::map<std::string, long long> held;  // cases of each kernel in `out`, this run's included
+    for (const fs::path& p : list_test_cases(result.folder->path())) {
+        const std::string kernel = read_test_case(p, CaseLoad::ManifestOnly).kernel;
+        auto count = held.find(kernel);
+        if (count == held.end()) count = held.emplace(kernel, cases_in(request.out, kernel).size()).first;
+        if (count->second >= request.limit) continue;
+        const fs::path placed = move_test_case(p, request.out);
+        ++count->second;
+        if (kernel == request.recorded_name) result.added.push_back(placed);
+    }
 }
 
 std::string recording_problem(const RecordingRequest& request, const RecordingResult& result, std::size_t existing) {

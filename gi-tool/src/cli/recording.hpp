@@ -2,6 +2,7 @@
 // Running a program with the gi::launch recorder on, shared by `gi-tool record` (the original
 // program, to make test cases) and `gi-tool accept` (the program with a variant compiled in).
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,7 @@ std::vector<ModuleVariable> capturable_variables(const std::string& kernel_path,
 
 struct RecordingRequest {
     std::vector<std::string> program;          // argv
-    std::filesystem::path out;                 // GI_RECORD_DIR
+    std::filesystem::path out;                 // where the cases go (GI_RECORD_DIR is a folder inside)
     std::string recorded_name;                 // the gi::launch name whose cases are counted
     std::vector<ModuleVariable> variables;     // GI_RECORD_GLOBALS
     long long limit = 16;                      // GI_RECORD_LIMIT
@@ -43,12 +44,22 @@ bool parse_recording(CommandLine& app, RecordingCommandLine& c, const std::vecto
 
 struct RecordingResult {
     ProcessResult process;                     // output captured (and echoed)
-    std::vector<std::filesystem::path> added;  // case folders this run wrote, sorted
+    // The cases of `recorded_name` this run wrote, sorted: in `folder` until keep_recording moves
+    // them into `out`.
+    std::vector<std::filesystem::path> added;
+    // The run's own recording folder inside `out` (hidden, as ".tmp-record-XXXXXX"): another
+    // recorder writing into `out` meanwhile can neither take nor lose cases by this run. Removed
+    // with whatever keep_recording left in it when the result goes, so a failed run leaves nothing.
+    std::unique_ptr<TemporaryDirectory> folder;
     bool succeeded() const { return process.succeeded(); }
 };
 
-// Runs the program, echoes its output, and lists the cases it added to `out`.
+// Runs the program with recording on into a folder of its own, and echoes its output.
 RecordingResult run_recording(const RecordingRequest& request);
+
+// Moves the run's cases into `out` under the first free numbers, each kernel's up to `limit`
+// counting the cases `out` holds by then (the rest are dropped), and points `added` at them.
+void keep_recording(const RecordingRequest& request, RecordingResult& result);
 
 // Why the run cannot be used ("" when it can): it timed out or failed (with its last output), or
 // it recorded nothing of `recorded_name`. `existing` counts that name's cases `out` held before.

@@ -11,6 +11,8 @@
 #include <boost/process/args.hpp>
 #include <boost/process/async_pipe.hpp>
 #include <boost/process/child.hpp>
+#include <boost/process/env.hpp>
+#include <boost/process/environment.hpp>
 #include <boost/process/exception.hpp>
 #include <boost/process/group.hpp>
 #include <boost/process/io.hpp>
@@ -84,12 +86,13 @@ std::string resolve_program(const std::string& program) {
 
 }  // namespace
 
-TemporaryDirectory::TemporaryDirectory(const std::string& prefix) {
-    std::string pattern = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+TemporaryDirectory::TemporaryDirectory(const std::string& prefix, const std::filesystem::path& parent) {
+    std::string pattern = ((parent.empty() ? std::filesystem::temp_directory_path() : parent) / (prefix + "-XXXXXX")).string();
     if (::mkdtemp(pattern.data()) == nullptr)
         throw Error("cannot create a temporary directory like " + pattern + ": " + std::strerror(errno) +
-                    " (set TMPDIR to a writable folder)");
-    path_ = pattern;
+                    (parent.empty() ? " (set TMPDIR to a writable folder)" : " (is the folder writable?)"));
+    path_ = std::filesystem::absolute(pattern);
+    on_signal_ = std::make_unique<RemovedOnFatalSignal>(path_);
 }
 
 TemporaryDirectory::~TemporaryDirectory() {
@@ -127,13 +130,15 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     bp::group group;
     std::optional<Capture> out, err;
     std::optional<bp::child> started;
+    bp::environment environment = boost::this_process::environment();
+    for (const auto& [name, value] : options.environment) environment[name] = value;
     {
         const std::lock_guard<std::mutex> lock(spawn_mutex());
         out.emplace(io, options.max_output_bytes);
         err.emplace(io, options.max_output_bytes);
         try {
             started.emplace(program, bp::args(arguments), bp::std_in < bp::null, bp::std_out > out->pipe(),
-                            bp::std_err > err->pipe(), bp::start_dir(directory), group);
+                            bp::std_err > err->pipe(), bp::start_dir(directory), environment, group);
         } catch (const bp::process_error& e) {
             throw Error("cannot run " + command_line_text(argv) + ": " + e.what() +
                         " (check that the program exists and is executable)");

@@ -6,8 +6,12 @@
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "util/signal_cleanup.hpp"
 
 namespace gi {
 
@@ -15,6 +19,10 @@ struct ProcessOptions {
     std::chrono::milliseconds timeout{std::chrono::minutes(5)};
     std::filesystem::path working_directory;  // empty: the caller's
     std::size_t max_output_bytes = 1 << 20;   // per stream; the rest is read and dropped
+    // Variables set for the child alone, on top of (or replacing) the caller's environment. Set
+    // here rather than through env(1), which would take a program path holding '=' for one more
+    // assignment.
+    std::vector<std::pair<std::string, std::string>> environment;
 };
 
 struct ProcessResult {
@@ -33,11 +41,14 @@ struct ProcessResult {
 // that starts and fails is a result, not an exception.
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
-// A fresh private directory under the system's temporary folder for a child's input and output
-// files, removed with everything in it when the object goes.
+// A fresh private directory (mode 0700, an unpredictable name "<prefix>-XXXXXX") under `parent`,
+// the system's temporary folder by default, for a child's input and output files; removed with
+// everything in it when the object goes, or when SIGINT, SIGTERM or SIGHUP ends the process
+// (util/signal_cleanup.hpp).
 class TemporaryDirectory {
 public:
-    explicit TemporaryDirectory(const std::string& prefix);  // throws gi::Error when it cannot
+    // Throws gi::Error when it cannot.
+    explicit TemporaryDirectory(const std::string& prefix, const std::filesystem::path& parent = {});
     ~TemporaryDirectory();
     TemporaryDirectory(const TemporaryDirectory&) = delete;
     TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
@@ -45,6 +56,7 @@ public:
 
 private:
     std::filesystem::path path_;
+    std::unique_ptr<RemovedOnFatalSignal> on_signal_;  // destroyed after the folder is removed
 };
 
 // "nvcc -arch=sm_90 'a b.cu'": argv as a person would paste it into a shell, for messages.
