@@ -26,20 +26,56 @@ std::string html_escape(const std::string& text) {
 
 namespace {
 
-// About five round tick values covering [low, high].
+// At most this many ticks on an axis, whatever the data: the step below is about a fifth of the
+// span, so more means the loop is no longer moving (issue 39: values a few ulps apart once made
+// `t += step` stand still and fill memory).
+constexpr int kMaxTicks = 12;
+
+// About five round tick values covering [low, high]; none when the span cannot be divided. Finite
+// for any finite input, spans that overflow a double included (everything is halved first).
 std::vector<double> ticks(double low, double high) {
+    if (!std::isfinite(low) || !std::isfinite(high) || !(high > low)) return {};
     const double span = high - low;
-    const double raw = span / 5;
+    const double raw = std::isfinite(span) ? span / 5 : (high / 2 - low / 2) / 2.5;  // +-1e308 overflow the span
+    if (!(raw > 0) || !std::isfinite(raw)) return {};
     const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    double step = magnitude;
+    double step = 0;
     for (double m : {1.0, 2.0, 5.0, 10.0})
         if (m * magnitude >= raw) {
             step = m * magnitude;
             break;
         }
+    if (!(step > 0) || !std::isfinite(step)) return {};
     std::vector<double> out;
-    for (double t = std::ceil(low / step) * step; t <= high + step * 1e-9; t += step) out.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
+    const double first = std::ceil(low / step) * step;
+    for (int i = 0; i < kMaxTicks; ++i) {
+        // From `first` each time, not `t += step`: a step below half an ulp of t never moves it.
+        const double t = first + i * step;
+        if (!std::isfinite(t) || t > high + step * 1e-9) break;
+        if (!out.empty() && !(t > out.back())) break;
+        out.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
+    }
     return out;
+}
+
+// Widens [low, high] when its width is lost in rounding: equal values, or values a few ulps apart
+// (1 and 1.0000000000000002; 1e17 and 1e17 + 16). Such a span has no ticks worth printing and
+// would put the two values at the two edges; they are drawn as one level in a 20% band instead.
+void widen_degenerate(double& low, double& high) {
+    const double scale = std::max(std::abs(low), std::abs(high));
+    if (high - low > scale * 1e-12) return;
+    const double half = std::max(1.0, scale * 0.1);
+    const double middle = low / 2 + high / 2;
+    low = middle - half;
+    high = middle + half;
+}
+
+// Where `v` lies between `low` and `high`, 0 to 1, without overflowing when the span is wider
+// than the largest double.
+double fraction(double v, double low, double high) {
+    const double span = high - low;
+    if (std::isfinite(span)) return (v - low) / span;
+    return (v / 2 - low / 2) / (high / 2 - low / 2);
 }
 
 }  // namespace
@@ -76,14 +112,11 @@ std::string svg_line_chart(const LineChart& chart) {
         svg << "<text x=\"" << left << "\" y=\"" << top + plot_h / 2 << "\" class=\"no-data\">no data</text>\n</svg>\n";
         return svg.str();
     }
-    if (x_max == x_min) x_max = x_min + 1;
+    widen_degenerate(x_min, x_max);
     if (y_min > 0 && y_min < y_max * 0.5) y_min = 0;  // show the distance from zero when it is not far
-    if (y_max == y_min) {
-        y_max += std::max(1.0, std::abs(y_max) * 0.1);
-        y_min -= std::max(1.0, std::abs(y_min) * 0.1);
-    }
-    auto px = [&](double x) { return left + (x - x_min) / (x_max - x_min) * plot_w; };
-    auto py = [&](double y) { return top + plot_h - (y - y_min) / (y_max - y_min) * plot_h; };
+    widen_degenerate(y_min, y_max);
+    auto px = [&](double x) { return left + fraction(x, x_min, x_max) * plot_w; };
+    auto py = [&](double y) { return top + plot_h - fraction(y, y_min, y_max) * plot_h; };
     svg << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << plot_w << "\" height=\"" << plot_h
         << "\" fill=\"none\" stroke=\"#999\"/>\n";
     for (double t : ticks(y_min, y_max))
