@@ -1,7 +1,6 @@
 #include "history/history_report.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <set>
 #include <sstream>
 
@@ -98,16 +97,27 @@ std::string lineage_tree(const std::vector<IndividualRow>& rows, std::int64_t id
                     std::to_string(rows.empty() ? 0 : rows.back().id) + "; list them with --best N)");
     std::ostringstream out;
     std::set<std::int64_t> printed;
-    std::function<void(std::int64_t, int)> visit = [&](std::int64_t at, int depth) {
-        const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
-        auto it = by_id.find(at);
+    // Depth first with a stack of its own, not recursion: a run of --generations 1000000 can have an
+    // ancestry that deep, and 60,000 recursive calls crashed (issue 39). Lines deeper than
+    // kLineageIndentLevels keep that indentation and say their depth, so the output stays linear.
+    struct Visit {
+        std::int64_t id;
+        std::size_t depth;
+    };
+    std::vector<Visit> stack{{id, 0}};
+    while (!stack.empty()) {
+        const Visit at = stack.back();
+        stack.pop_back();
+        std::string indent(std::min(at.depth, kLineageIndentLevels) * 2, ' ');
+        if (at.depth > kLineageIndentLevels) indent += "[depth " + std::to_string(at.depth) + "] ";
+        auto it = by_id.find(at.id);
         if (it == by_id.end()) {
-            out << indent << "#" << at << " (not in this selection)\n";
-            return;
+            out << indent << "#" << at.id << " (not in this selection)\n";
+            continue;
         }
-        if (!printed.insert(at).second) {
-            out << indent << "(#" << at << " above)\n";
-            return;
+        if (!printed.insert(at.id).second) {
+            out << indent << "(#" << at.id << " above)\n";
+            continue;
         }
         const IndividualRow& r = *it->second;
         out << indent << "#" << r.id << " " << r.strategy << " gen " << r.generation << " " << to_string(r.birth);
@@ -116,9 +126,9 @@ std::string lineage_tree(const std::vector<IndividualRow>& rows, std::int64_t id
             for (std::int64_t p : r.parents) out << " #" << p;
         }
         out << ": " << score_text(r) << " " << short_genome(r.genome) << "\n";
-        for (std::int64_t p : r.parents) visit(p, depth + 1);
-    };
-    visit(id, 0);
+        // Pushed last to first, so the first parent's branch is printed first.
+        for (auto p = r.parents.rbegin(); p != r.parents.rend(); ++p) stack.push_back({*p, at.depth + 1});
+    }
     return out.str();
 }
 

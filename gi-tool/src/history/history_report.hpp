@@ -20,9 +20,12 @@ std::string history_summary(const HistoryIdentity& identity, const std::vector<I
 std::vector<IndividualRow> best_individuals(const std::vector<IndividualRow>& rows, std::size_t count);
 std::string best_table(const std::vector<IndividualRow>& best);
 
-// The individual and its ancestors, depth first, one line each, indented by generation; an ancestor
-// reached twice is printed once and named again as "(#id above)". Throws gi::Error when `id` is
-// not among `rows`.
+// The individual and its ancestors, depth first, one line each, indented two spaces a generation
+// back; an ancestor reached twice is printed once and named again as "(#id above)". Lines more than
+// kLineageIndentLevels generations back are indented no further and start "[depth N] ", so the text
+// grows with the number of ancestors, not their square. Throws gi::Error when `id` is not among
+// `rows`.
+inline constexpr std::size_t kLineageIndentLevels = 32;
 std::string lineage_tree(const std::vector<IndividualRow>& rows, std::int64_t id);
 
 // Failures grouped by status and by the first line of their cause, largest group first, each with

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi {
 
@@ -54,6 +55,7 @@ struct Expression::Node {
     std::string name;  // Name: the name; Call: the function
     char op = 0;       // Binary: + - * / %
     std::size_t position = 0;
+    std::size_t height = 1;  // levels of the tree from here down
     std::vector<std::shared_ptr<const Node>> children;
 };
 
@@ -80,8 +82,26 @@ public:
     }
 
 private:
+    // One level of nesting (a parenthesis, a sign, a function call) for as long as it lives: the
+    // parser recurses once a level, so 20,000 '(' overflowed the stack (issue 39).
+    class Nested {
+    public:
+        explicit Nested(Parser& parser) : parser_(parser) {
+            if (++parser_.depth_ > kMaxExpressionDepth)
+                parser_.fail("nested more than " + std::to_string(kMaxExpressionDepth) +
+                             " levels deep (parentheses, signs and function calls); write it flatter");
+        }
+        ~Nested() { --parser_.depth_; }
+        Nested(const Nested&) = delete;
+        Nested& operator=(const Nested&) = delete;
+
+    private:
+        Parser& parser_;
+    };
+
     [[noreturn]] void fail(const std::string& problem) const {
-        throw UsageError(what_ + " '" + text_ + "' at position " + std::to_string(pos_ + 1) + ": " + problem +
+        throw UsageError(what_ + " " + excerpt("'" + text_ + "'", 120) + " at position " + std::to_string(pos_ + 1) +
+                         ": " + problem +
                          " (expressions use integers, names, + - * / %, ( ), ceil, floor, min, max, div_ceil, round_up)");
     }
     void skip_space() {
@@ -101,6 +121,17 @@ private:
         node->op = op;
         node->position = at;
         node->children = {std::move(left), std::move(right)};
+        return with_height(std::move(node), at);
+    }
+    // Evaluating (and freeing) the tree recurses once a level too: a chain "1+1+...+1" is as deep
+    // as it is long, so it is bounded like nesting.
+    NodePtr with_height(std::shared_ptr<Node> node, std::size_t at) {
+        for (const NodePtr& child : node->children) node->height = std::max(node->height, child->height + 1);
+        if (node->height > kMaxExpressionHeight) {
+            pos_ = at;
+            fail("more than " + std::to_string(kMaxExpressionHeight) +
+                 " operators deep (each of a chain of + - * / % counts); write it shorter");
+        }
         return node;
     }
     NodePtr sum() {
@@ -125,6 +156,7 @@ private:
         }
     }
     NodePtr unary() {
+        const Nested level(*this);
         skip_space();
         const std::size_t at = pos_;
         if (accept('+')) return unary();
@@ -133,7 +165,7 @@ private:
             node->kind = Node::Kind::Negate;
             node->position = at;
             node->children = {unary()};
-            return node;
+            return with_height(std::move(node), at);
         }
         return primary();
     }
@@ -179,7 +211,7 @@ private:
                 }
                 if (!accept(')')) fail("expected ')' to close " + node->name + "(, which takes " +
                                        std::to_string(fn->second) + " argument(s)");
-                return node;
+                return with_height(std::move(node), at);
             }
             node->kind = Node::Kind::Name;
             return node;
@@ -190,6 +222,7 @@ private:
     const std::string& text_;
     const std::string& what_;
     std::size_t pos_ = 0;
+    std::size_t depth_ = 0;
 };
 
 class Evaluator {

@@ -15,6 +15,12 @@
 
 namespace gi {
 
+// Bounds that keep parsing and evaluating (both recursive) far from the stack's end whatever the
+// text: a registration file is input. Deeper expressions are refused with a UsageError naming the
+// position.
+inline constexpr std::size_t kMaxExpressionDepth = 256;    // nested parentheses, signs and calls
+inline constexpr std::size_t kMaxExpressionHeight = 1024;  // levels of the tree: operators in a chain
+
 using NameValues = std::map<std::string, long long>;
 
 class Expression {
