@@ -46,7 +46,9 @@ TEST(NvrtcOptions, TranslatesNvccSpellings) {
                            "--extended-lambda", "--std=c++17", "-G", "--generate-line-info"});
     ASSERT_TRUE(o);
     EXPECT_EQ(*o, (std::vector<std::string>{"-std=c++17", "-G", "-lineinfo"}));
-    EXPECT_FALSE(nvrtc_options_for({"-rdc=true"}));  // separate compilation needs nvcc's link step
+    // Separable compilation: NVRTC compiles relocatable code, linked alone after (compile/device_link.hpp).
+    EXPECT_EQ(*nvrtc_options_for({"-rdc=true", "--relocatable-device-code=false"}),
+              (std::vector<std::string>{"--relocatable-device-code=true", "--relocatable-device-code=false"}));
     EXPECT_FALSE(nvrtc_options_for({"-Xcompiler"}));
     EXPECT_FALSE(nvrtc_options_for({"-Xptxas"}));
 }

@@ -2,6 +2,7 @@
 // The module variables (compile/module_variables.hpp) of a kernel file as written: compiles it
 // (NVRTC, or nvcc where NVRTC cannot take the file) and lists what the module defines. What
 // `gi-tool record` tells the recorder to capture.
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,13 @@ struct KernelFileCompile {
     std::string nvcc;                       // "" = PATH, then /usr/local/cuda/bin
 };
 
-// Throws gi::Error with the compiler's first errors when the file compiles with neither.
+// The variables the program's own code declares (project_variables: not the toolkit's and
+// libraries'). Throws gi::Error with the compiler's first errors when the file compiles with neither.
 std::vector<ModuleVariable> kernel_file_variables(const KernelFileCompile& request);
+
+// Where the program's own variables are declared: `source` and the project headers it includes
+// (compile/project_headers.hpp), found from `kernel_dir` and `include_dirs` outside the toolkit's.
+std::vector<std::string> project_texts(const std::string& source, const std::filesystem::path& kernel_dir,
+                                       const std::vector<std::string>& include_dirs);
 
 }  // namespace gi

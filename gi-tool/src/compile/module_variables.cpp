@@ -2,6 +2,10 @@
 
 #include <elf.h>
 
+#include <cxxabi.h>
+
+#include <cctype>
+#include <cstdlib>
 #include <cstring>
 
 #include "util/error.hpp"
@@ -99,6 +103,72 @@ std::vector<ModuleVariable> parse_module_variables_text(std::string_view text, c
             name.find_first_of(" \t\n:") != std::string_view::npos)
             throw UsageError(where + ": '" + std::string(item) + "' is not const:NAME or global:NAME");
         out.push_back({std::string(name), space == "const", 0});
+    }
+    return out;
+}
+
+std::string declared_identifier(std::string_view name) {
+    if (name.rfind("_Z", 0) != 0) return std::string(name);
+    // The C++ runtime's demangler reads every mangling; the identifier is the last component of
+    // the qualified name outside template arguments ("ns::Tile<8>::size" -> "size").
+    int status = 0;
+    const std::string mangled(name);
+    char* text = abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status);
+    if (status != 0 || text == nullptr) {
+        std::free(text);
+        return "";
+    }
+    const std::string qualified(text);
+    std::free(text);
+    std::string last;
+    int depth = 0;
+    for (std::size_t i = 0; i < qualified.size(); ++i) {
+        const char c = qualified[i];
+        if (c == '<' || c == '(') ++depth;
+        else if (c == '>' || c == ')') --depth;
+        else if (depth == 0 && c == ':' && i + 1 < qualified.size() && qualified[i + 1] == ':') {
+            last.clear();
+            ++i;
+        } else if (depth == 0) {
+            last += c;
+        }
+    }
+    return last;
+}
+
+namespace {
+
+// Whether `text` declares `identifier` with a CUDA memory space: the identifier as a whole word,
+// and __constant__, __device__ or __managed__ earlier in the same declaration (back to the last
+// ';', '{', '}', '(' or ')': a function's parameter of the same name is not a variable).
+bool declares_variable(const std::string& text, const std::string& identifier) {
+    auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (std::size_t at = text.find(identifier); at != std::string::npos; at = text.find(identifier, at + 1)) {
+        if ((at > 0 && word_char(text[at - 1])) ||
+            (at + identifier.size() < text.size() && word_char(text[at + identifier.size()])))
+            continue;
+        const std::size_t start = text.find_last_of(";{}()", at);
+        const std::string_view declaration(text.data() + (start == std::string::npos ? 0 : start + 1),
+                                           at - (start == std::string::npos ? 0 : start + 1));
+        for (const char* space : {"__constant__", "__device__", "__managed__"})
+            if (declaration.find(space) != std::string_view::npos) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+std::vector<ModuleVariable> project_variables(const std::vector<ModuleVariable>& all,
+                                              const std::vector<std::string>& project_texts) {
+    std::vector<ModuleVariable> out;
+    for (const ModuleVariable& v : all) {
+        const std::string identifier = declared_identifier(v.name);
+        if (identifier.empty()) continue;
+        for (const std::string& text : project_texts)
+            if (declares_variable(text, identifier)) {
+                out.push_back(v);
+                break;
+            }
     }
     return out;
 }

@@ -40,6 +40,20 @@ std::vector<ModuleVariable> parse_module_variables_text(std::string_view text, c
 // module and gi-tool's compiles of the same file name it differently. Pure.
 bool file_private_name(std::string_view name);
 
+// The identifier a variable was declared with, its compiled name's last component: "c_Kernel" for
+// "c_Kernel", "table" for "_ZN2ns5tableE", "value" for
+// "_ZN4cuda3std3__417integral_constantIbLb0EE5valueE". "" when the name cannot be read. Pure.
+std::string declared_identifier(std::string_view compiled_name);
+
+// The variables of `all` that the program's own code declares: those whose identifier some text of
+// `project_texts` (the kernel file and the project's headers) declares with __constant__,
+// __device__ or __managed__. Toolkit and library headers define hundreds of module variables of
+// their own (libcu++'s integral_constant<bool, false>::value, cooperative groups' tile masks,
+// constexpr members NVRTC emits) that no program sets and no recorder can find in the program's
+// module: those are not state to capture (issue 40). Pure.
+std::vector<ModuleVariable> project_variables(const std::vector<ModuleVariable>& all,
+                                              const std::vector<std::string>& project_texts);
+
 // The copy of variable `plain` that a paired build's guarded half (variant/paired_build.hpp: the
 // file again inside `namespace guarded_namespace`) defines, among `in_module`'s names; "" when
 // there is none. Under the Itanium C++ ABI "c" becomes "_ZN10gi_guarded1cE", "_ZN2ns1cE"

@@ -101,6 +101,10 @@ std::optional<std::vector<std::string>> nvrtc_options_for(const std::vector<std:
             // nvcc gives these to the host compiler (-O, -g) or reads them itself: device code is the same.
         } else if (starts(o, "-Ofc=") || starts(o, "--Ofast-compile=") || starts(o, "-Ofast-compile=")) {
             out.push_back("--Ofast-compile=" + o.substr(o.find('=') + 1));  // CUDA 12.8 and later
+        } else if (o == "-rdc=true" || o == "--relocatable-device-code=true" || o == "-rdc=false" ||
+                   o == "--relocatable-device-code=false") {
+            // Separable compilation: the cubin is relocatable and linked alone (compile/device_link.hpp).
+            out.push_back(std::string("--relocatable-device-code=") + (o.find("true") != std::string::npos ? "true" : "false"));
         } else if (o == "--generate-line-info") {
             out.push_back("-lineinfo");
         } else if (o == "-G" || o == "-w") {

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "compile/kernel_variables.hpp"
 #include "compile/module_variables.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "evaluate/binary_identity.hpp"
@@ -122,7 +123,9 @@ struct CudaEvaluator::Impl {
     void check_module_variables_of_original() {
         std::vector<ModuleVariable> variables;
         try {
-            variables = module_variables(original_cubin->cubin);
+            // The program's own variables only: the toolkit's and libraries' are no state it sets.
+            variables = project_variables(module_variables(original_cubin->cubin),
+                                          project_texts(original, kernel_dir, options.include_dirs));
         } catch (const Error& e) {
             std::cerr << "gi-tool: note: the original's module variables cannot be listed (" << e.what()
                       << "); cases are not checked for them\n";

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "compile/cubin_sections.hpp"
+#include "compile/device_link.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "process/process.hpp"
 #include "util/error.hpp"
@@ -101,8 +102,20 @@ DeviceCompileResult VariantBuilder::compile_nvcc(const std::string& source, cons
         r.cubin.assign(std::istreambuf_iterator<char>(in), {});
         r.ok = !r.cubin.empty();
     }
+    make_loadable(r);
     cache_.put(key, r);
     return r;
+}
+
+// -rdc=true (separable compilation) gives relocatable device code: linked alone, as the program's
+// device link would, before anything loads it (compile/device_link.hpp). A file that needs another
+// translation unit's symbols fails here, saying which.
+void VariantBuilder::make_loadable(DeviceCompileResult& r) const {
+    if (!r.ok || !is_relocatable_cubin(r.cubin)) return;
+    DeviceLinkResult linked = link_device_code(r.cubin, arch_, options_.nvcc);
+    r.ok = linked.ok;
+    r.cubin = std::move(linked.cubin);
+    if (!linked.ok) r.log = linked.log;
 }
 
 DeviceCompileResult VariantBuilder::compile(const std::string& source, const std::vector<std::string>& flags, bool whole_file,
@@ -134,6 +147,7 @@ DeviceCompileResult VariantBuilder::compile(const std::string& source, const std
         request.name_expressions = names;
         try {
             DeviceCompileResult r = nvrtc_processes_ ? nvrtc_processes_->compile(request) : compile_with_nvrtc(request);
+            make_loadable(r);
             cache_.put(key, r);
             return r;
         } catch (const Error&) {

@@ -110,6 +110,7 @@ public:
     BuildStats stats() const;
 
 private:
+    void make_loadable(DeviceCompileResult& r) const;
     DeviceCompileResult compile_nvcc(const std::string& source, const std::vector<std::string>& flags,
                                      const std::vector<ProjectHeader>& headers = {});
     std::string device_side_differs(const DeviceSide& cut);
