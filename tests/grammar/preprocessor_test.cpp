@@ -62,5 +62,26 @@ TEST(Preprocessor, DeepNestingIsRefusedNotACrash) {
     EXPECT_EQ(eval(ternary + "1"), std::nullopt);
 }
 
+// Launch geometry reads the file's #define constants (issue 40): those that are integers, or
+// integer expressions of other such constants, with their values; nothing #if would read as 0.
+TEST(Preprocessor, IntegerMacrosAreTheConstantsWithTheirValues) {
+    const MacroTable macros{{"BLOCK_SIZE", "256"},
+                            {"HALF", "(BLOCK_SIZE / 2)"},
+                            {"TILES", "HALF * 4 + 1u"},
+                            {"WIDTH", "0x40"},
+                            {"SCALE", "1.5f"},
+                            {"EMPTY", ""},
+                            {"NO_NAME", "(UNDEFINED_THING + 1)"},
+                            {"CAST", "((int)64)"},
+                            {"CALL", "max(1, 2)"},
+                            {"ON_EMPTY", "EMPTY + 1"},
+                            {"LOOP_A", "LOOP_B + 1"},
+                            {"LOOP_B", "LOOP_A + 1"},
+                            {"ASKS", "defined(WIDTH)"},
+                            {"NAME", "float"}};
+    const std::map<std::string, long long> expected{{"BLOCK_SIZE", 256}, {"HALF", 128}, {"TILES", 513}, {"WIDTH", 64}};
+    EXPECT_EQ(integer_macros(macros), expected);
+}
+
 }  // namespace
 }  // namespace gi

@@ -6,6 +6,7 @@
 
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "evaluate/case_set.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
@@ -57,8 +58,10 @@ int run_cases(const std::vector<std::string>& raw) {
                 for (const KernelParameter& p : f.parameters) arg_names.push_back(p.name);
                 break;
             }
-        for (const Gene& gene : grammar.genes)
-            if (gene.kind == GeneKind::Param && gene.numeric) defaults[gene.name] = std::stoll(gene.default_value);
+        // As evolve's cuda evaluator reads them: the parameters and the file's integer #defines.
+        CaseKernel names;
+        names.read_names(grammar);
+        defaults = names.param_defaults;
     } else if (geometry.declared()) {
         throw UsageError("--block/--grid need --kernel KERNEL.cu (for the parameters' defaults and argument names)");
     }

@@ -5,6 +5,7 @@
 
 #include "compare/recorded_outputs.hpp"
 #include "grammar/grammar.hpp"
+#include "grammar/preprocessor.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
@@ -77,17 +78,25 @@ Error no_cases_of(const fs::path& dir, const std::string& option, const std::str
 }  // namespace
 
 NameValues CaseKernel::params_of(const Genome& genome) const {
-    NameValues values = param_defaults;
+    MacroTable macros = file_macros;
+    for (const auto& [name, text] : param_texts) macros[name] = text;  // a parameter under #ifndef, or -D only
+    for (const GeneSetting& s : genome.settings)
+        if (param_texts.count(s.name)) macros[s.name] = s.value;
+    NameValues values = integer_macros(macros);
     for (const GeneSetting& s : genome.settings) {
-        auto it = values.find(s.name);
-        if (it == values.end()) continue;
-        try {
-            it->second = std::stoll(s.value);
-        } catch (const std::exception&) {
+        const auto text = param_texts.find(s.name);
+        if (text == param_texts.end() || values.count(s.name)) continue;
+        if (integer_macros({{s.name, text->second}}).count(s.name))
             throw Error("gene " + s.name + "=" + s.value + " is not an integer, so it cannot size the launch");
-        }
     }
     return values;
+}
+
+void CaseKernel::read_names(const Grammar& grammar) {
+    for (const Gene& gene : grammar.genes)
+        if (gene.kind == GeneKind::Param) param_texts[gene.name] = gene.default_value;
+    file_macros = grammar.file_macros;
+    param_defaults = params_of(Genome{});
 }
 
 std::string CaseKernel::instance_of(const Genome& genome) const {

@@ -13,6 +13,7 @@
 #include "compare/tolerance.hpp"
 #include "evaluate/cuda_evaluator_options.hpp"
 #include "genome/genome.hpp"
+#include "grammar/grammar.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/test_case.hpp"
 
@@ -48,14 +49,22 @@ struct CaseKernel {
     bool is_template = false;
     std::string registered;              // --function as given ("K<TILE>", "K", or "")
     std::map<std::string, std::string> param_texts;  // every Param gene's default, as written
-    NameValues param_defaults;           // the numeric ones
+    // The file's object-like #defines (Grammar::file_macros): `--block-size BLOCK_SIZE` may name a
+    // constant of the file that is no parameter (it could before the registration's block size
+    // became the launch's block; issue 40).
+    std::map<std::string, std::string> file_macros;
+    NameValues param_defaults;           // params_of the original: what its launch geometry knows
     std::vector<std::string> arg_names;
     LaunchGeometry geometry;
     ToleranceSpec tolerance;
 
-    // The numeric parameters a variant's genes set, for its launch geometry; throws gi::Error for a
-    // gene that sizes the launch but is not an integer.
+    // The names a variant's launch geometry knows besides the case's arguments: the file's integer
+    // #define constants (grammar/preprocessor.hpp, integer_macros), each parameter at the variant's
+    // value (or its default), so `#define THREADS (BLOCK * 2)` follows a tuned BLOCK. Throws
+    // gi::Error for a gene whose default is an integer set to a value that is not.
     NameValues params_of(const Genome& genome) const;
+    // Sets param_texts, file_macros and param_defaults from the kernel's grammar.
+    void read_names(const Grammar& grammar);
     // The instantiation a variant runs when the template argument is a parameter ("K<TILE>" with
     // TILE=16: "K<16>"); "" otherwise.
     std::string instance_of(const Genome& genome) const;

@@ -246,15 +246,7 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
                          "replays one kernel's cases, so edits to the others would go unchecked: evolve one kernel at a "
                          "time (--function NAME, one FUNCTION per gi_optimize_cuda_kernel call)");
     for (const KernelParameter& p : kernel->parameters) s.kernel.arg_names.push_back(p.name);
-    for (const Gene& gene : grammar.genes) {
-        if (gene.kind != GeneKind::Param) continue;
-        s.kernel.param_texts[gene.name] = gene.default_value;
-        if (!gene.numeric) continue;
-        try {
-            s.kernel.param_defaults[gene.name] = std::stoll(gene.default_value);
-        } catch (const std::exception&) {
-        }
-    }
+    s.kernel.read_names(grammar);
     s.kernel.geometry = parse_launch_geometry(s.options.block, s.options.grid);
     s.kernel.tolerance = parse_tolerance_spec(s.options.tolerances, "--tolerance");
     s.original = original_source(grammar);

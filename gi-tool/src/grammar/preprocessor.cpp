@@ -233,4 +233,37 @@ std::optional<long long> evaluate_condition(const std::string& expression, const
     return Evaluator(macros, {}, 0).run(expression);
 }
 
+namespace {
+
+// True when `text` is non-empty and every name in it is a macro of `macros` whose replacement is
+// such a text too (no cycles, at most kMaxExpansionDepth deep): where #if reads an unknown name as
+// 0, a launch dimension must not.
+bool names_only_integer_macros(const std::string& text, const MacroTable& macros, std::set<std::string>& expanding) {
+    std::vector<Token> tokens;
+    if (!tokenize(text, tokens) || tokens.size() == 1) return false;
+    if (expanding.size() > static_cast<std::size_t>(kMaxExpansionDepth)) return false;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        if (tokens[i].kind != Token::Name) continue;
+        if (tokens[i].text == "defined" || (tokens[i + 1].kind == Token::Op && tokens[i + 1].text == "(")) return false;
+        const auto found = macros.find(tokens[i].text);
+        if (found == macros.end() || !expanding.insert(found->first).second) return false;
+        const bool ok = names_only_integer_macros(found->second, macros, expanding);
+        expanding.erase(found->first);
+        if (!ok) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::map<std::string, long long> integer_macros(const MacroTable& macros) {
+    std::map<std::string, long long> values;
+    for (const auto& [name, text] : macros) {
+        std::set<std::string> expanding{name};
+        if (!names_only_integer_macros(text, macros, expanding)) continue;
+        if (const auto value = evaluate_condition(text, macros)) values[name] = *value;
+    }
+    return values;
+}
+
 }  // namespace gi

@@ -16,4 +16,10 @@ using MacroTable = std::map<std::string, std::string>;
 // macros, division by zero, syntax it does not know); callers then treat the code as live.
 std::optional<long long> evaluate_condition(const std::string& expression, const MacroTable& macros);
 
+// The macros of `macros` that stand for an integer, with their values: `#define BLOCK_SIZE 256`,
+// and `#define HALF (BLOCK_SIZE / 2)` whose replacement is an integer expression of such macros
+// only. A replacement naming anything else (an undefined name, which #if would read as 0, a cast,
+// a function-like macro, `defined`), an empty one and a float are left out.
+std::map<std::string, long long> integer_macros(const MacroTable& macros);
+
 }  // namespace gi

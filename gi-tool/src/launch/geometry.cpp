@@ -1,5 +1,7 @@
 #include "launch/geometry.hpp"
 
+#include <set>
+
 #include "util/error.hpp"
 
 namespace gi {
@@ -66,10 +68,16 @@ void check_recorded_geometry(const LaunchGeometry& geometry, const TestCase& tc,
     if (!geometry.declared()) return;
     const ResolvedGeometry got = resolve_geometry(geometry, tc, defaults, arg_names);
     if (got.grid == tc.grid && got.block == tc.block) return;
+    // Only the names the declaration uses: `defaults` holds every integer constant of the file too.
+    std::set<std::string> used;
+    for (const auto* dims : {&geometry.block, &geometry.grid})
+        for (const Expression& e : *dims)
+            for (const std::string& name : e.names()) used.insert(name);
     std::string params;
-    for (const auto& [name, value] : defaults) params += (params.empty() ? "" : " ") + name + "=" + std::to_string(value);
+    for (const auto& [name, value] : defaults)
+        if (used.count(name)) params += (params.empty() ? "" : " ") + name + "=" + std::to_string(value);
     throw Error(case_label(tc) + ": the declared launch geometry does not reproduce the recorded launch of '" +
-                tc.kernel + "' with the default parameters (" + (params.empty() ? "none" : params) + "):\n" +
+                tc.kernel + "' with the default parameters (" + (params.empty() ? "none used" : params) + "):\n" +
                 "  declared: grid " + (geometry.grid.empty() ? "(recorded)" : join_texts(geometry.grid)) + " = " +
                 to_string(got.grid) + ", block " +
                 (geometry.block.empty() ? "(recorded)" : join_texts(geometry.block)) + " = " + to_string(got.block) +

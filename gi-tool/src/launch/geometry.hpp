@@ -3,7 +3,8 @@
 // replay must launch a variant with the geometry its parameter values imply, not the recorded one.
 // The user declares block and grid as expressions (launch/expression.hpp) over parameter names and
 // the kernel's integer scalar arguments (by parameter name, or arg0, arg1...). Without a
-// declaration, a variant runs with the recorded geometry.
+// declaration, a variant runs with the recorded geometry. The kernel file's integer #define
+// constants are names too (`--block-size BLOCK_SIZE`), supplied with the parameters.
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,7 +32,9 @@ struct ResolvedGeometry {
     Dim3 grid, block;
 };
 
-// The geometry to launch `tc` with under `params` (parameter name -> value). Throws gi::Error
+// The geometry to launch `tc` with under `params` (parameter name -> value: the parameters and the
+// kernel file's integer #define constants, evaluate/case_set.hpp's CaseKernel::params_of; they win
+// over an argument of the same name). Throws gi::Error
 // naming the case and the expression when one cannot be evaluated or gives a dimension < 1.
 ResolvedGeometry resolve_geometry(const LaunchGeometry& geometry, const TestCase& tc, const NameValues& params,
                                   const std::vector<std::string>& arg_names);
