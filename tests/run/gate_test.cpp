@@ -325,8 +325,8 @@ TEST(Gate, AFinalVariantWrongOnHeldOutCasesFallsBackToOneThatPasses) {
     ASSERT_TRUE(record.best.found);
     EXPECT_EQ(record.best.genome, "BLOCK=32");
     EXPECT_NE(record.final_genome, "BLOCK=32");
-    EXPECT_NE(record.final_check.note.find("gave up 'BLOCK=32': held-out validation failed: validated 1 cases (1 held out): "
-                                           "1000 elements, 12 beyond tolerance"),
+    EXPECT_NE(record.final_check.note.find("gave up 'BLOCK=32': held-out validation: 1 of 1 case did not pass: 7 (held out): "
+                                           "12 of 1000 output elements beyond tolerance, worst error 0.2"),
               std::string::npos)
         << record.final_check.note;
     EXPECT_TRUE(record.final_check.ran);
@@ -372,10 +372,11 @@ TEST(FinalCheck, TheFirstCandidatePassingBothIsShippedAndTheOthersSayWhy) {
     EXPECT_TRUE(choice.check.ran);
     EXPECT_TRUE(choice.check.passed);
     EXPECT_EQ(choice.check.elements, 1000);
-    EXPECT_NE(choice.check.note.find("gave up 'ROWS=2 <_k.cu_10>': sanitizer-error racecheck"), std::string::npos)
+    EXPECT_NE(choice.check.note.find("gave up 'ROWS=2 <_k.cu_10>': the sanitizer gate: sanitizer-error (racecheck"),
+              std::string::npos)
         << choice.check.note;
-    EXPECT_NE(choice.check.note.find("gave up 'ROWS=2': held-out validation failed: validated 1 cases (1 held out): "
-                                     "1000 elements, 12 beyond tolerance"),
+    EXPECT_NE(choice.check.note.find("gave up 'ROWS=2': held-out validation: 1 of 1 case did not pass: 7 (held out): "
+                                     "12 of 1000 output elements beyond tolerance"),
               std::string::npos)
         << choice.check.note;
     EXPECT_EQ(heard.size(), 2u);  // the two that passed the sanitizer were validated

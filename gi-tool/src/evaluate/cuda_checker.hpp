@@ -41,6 +41,10 @@ struct ValidationReport {
     std::string built_by;           // how the validated binary was compiled ("nvcc, the whole file"); "" from fakes
     bool passed() const;            // every case Ok with no mismatch beyond tolerance
     std::string summary() const;    // "validated 5 cases (3 held out): 1234567 elements, 0 beyond tolerance, worst error 0"
+    // Why it did not pass, naming each case that did not and what happened there ("" when it
+    // passed): "1 of 3 cases did not pass: k-0002 (held out) did not run to the end: timeout (...)".
+    // Timing is not judged here: a case passes on its outputs alone.
+    std::string failure() const;
 };
 
 class VariantChecker {

@@ -7,8 +7,9 @@
 namespace gi {
 namespace {
 
-// The run record's wording (ValidationReport::summary() words it for people at a terminal).
-std::string record_summary(const ValidationReport& r) {
+// What was validated, in the run record's wording (ValidationReport::summary() words it for people
+// at a terminal).
+std::string validated_counts(const ValidationReport& r) {
     int held_out = 0;
     for (const CaseValidation& c : r.cases) held_out += c.held_out;
     return "validated " + std::to_string(r.cases.size()) + " cases (" + std::to_string(held_out) +
@@ -22,6 +23,15 @@ void add_note(FinalCheckRecord& check, const std::string& text) {
 
 }  // namespace
 
+std::string validation_record_summary(const ValidationReport& report) {
+    if (report.passed()) return validated_counts(report);
+    return report.failure() + "; " + validated_counts(report);
+}
+
+std::string validation_refusal(const std::string& genome, const ValidationReport& report) {
+    return "gave up '" + genome + "': held-out validation: " + report.failure();
+}
+
 FinalChoice choose_final_genome(const std::vector<Genome>& candidates, VariantChecker& checker, const Grammar& grammar,
                                 int case_index, const std::function<void(const std::string&)>& progress) {
     FinalChoice choice;
@@ -33,7 +43,8 @@ FinalChoice choose_final_genome(const std::vector<Genome>& candidates, VariantCh
         if (!tried.insert(genome_to_text(candidate)).second) continue;
         const EvalResult gate = checker.sanitize(make_variant(candidate, grammar), case_index);
         if (gate.status != EvalStatus::Ok) {
-            add_note(choice.check, "gave up '" + genome_to_text(candidate) + "': " + to_string(gate.status) + " " + gate.detail);
+            add_note(choice.check, "gave up '" + genome_to_text(candidate) + "': the sanitizer gate: " +
+                                       to_string(gate.status) + (gate.detail.empty() ? "" : " (" + gate.detail + ")"));
             continue;
         }
         if (progress) progress("validating '" + genome_to_text(candidate) + "' on the cases search did not use");
@@ -43,7 +54,7 @@ FinalChoice choose_final_genome(const std::vector<Genome>& candidates, VariantCh
             choice.genome = candidate;
             break;
         }
-        add_note(choice.check, "gave up '" + genome_to_text(candidate) + "': held-out validation failed: " + record_summary(report));
+        add_note(choice.check, validation_refusal(genome_to_text(candidate), report));
         validated = false;
     }
     if (!validated) report = checker.validate(make_variant(choice.genome, grammar));
@@ -55,7 +66,7 @@ FinalChoice choose_final_genome(const std::vector<Genome>& candidates, VariantCh
     } else {
         choice.check.ran = true;
         choice.check.passed = report.passed();
-        choice.check.summary = record_summary(report);
+        choice.check.summary = validation_record_summary(report);
         choice.check.elements = static_cast<long long>(report.elements);
         choice.check.mismatches = static_cast<long long>(report.mismatches);
         choice.check.worst_error = report.worst_error;

@@ -25,4 +25,13 @@ struct FinalChoice {
 FinalChoice choose_final_genome(const std::vector<Genome>& candidates, VariantChecker& checker, const Grammar& grammar,
                                 int case_index, const std::function<void(const std::string&)>& progress);
 
+// The run record's words for a validation: what was validated, and when it did not pass, why, case
+// by case, first ("1 of 3 cases did not pass: ...; validated 3 cases ..."), so no summary says
+// "failed" beside counts that passed.
+std::string validation_record_summary(const ValidationReport& report);
+
+// Why a candidate was given up after validation: "held-out validation: 1 of 3 cases did not pass:
+// k-0002 (held out) did not run to the end: timeout (...)".
+std::string validation_refusal(const std::string& genome, const ValidationReport& report);
+
 }  // namespace gi
