@@ -117,6 +117,31 @@ TEST_F(GpuRealPrograms, ConstantWeightsAreCapturedAndAVariantIgnoringTheInputIsR
         << to_string(batch.results[1].status) << " " << batch.results[1].detail;
 }
 
+// Issue 40, items 1 and 2: a program built with separable compilation (-rdc=true) whose kernel uses
+// cooperative groups and libcu++. Its relocatable device code is linked before it is loaded (the
+// original replayed with CUDA_ERROR_INVALID_IMAGE before), and libcu++'s constants are not taken for
+// variables the cases must hold (every case was refused for lacking
+// `_ZN4cuda3std3__417integral_constantIbLb0EE5valueE`).
+TEST_F(GpuRealPrograms, ASeparableProgramUsingLibraryHeadersReplaysAndEvolves) {
+    const fs::path cases = folder_.path() / "cases";
+    const test::ToolRun r = run_gi_tool("record '" + source("separable_filter") + "' --function smooth -I '" +
+                                        recorder_include() + "' --compile-option -rdc=true --out '" + cases.string() +
+                                        "' -- '" + program("separable_filter") + "' --n 100000 --frames 2");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("with the module variable(s) c_Taps"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("cuda3std"), std::string::npos) << r.output;
+    const Grammar g = grammar("separable_filter", "smooth");
+    CudaEvaluatorOptions o = options(cases, "smooth", "BLOCK", "ceil(n/BLOCK)");
+    o.compile_options = {"-rdc=true"};
+    CudaEvaluator e(g, o);
+    e.check_oracle();
+    const BatchResult batch = e.evaluate({make_variant(Genome{}, g), deleting(g, "sum += c_Taps")}, 0);
+    EXPECT_EQ(batch.results[0].status, EvalStatus::Ok) << batch.results[0].detail;
+    EXPECT_EQ(batch.results[0].error, 0);
+    EXPECT_TRUE(batch.results[1].status != EvalStatus::Ok || batch.results[1].error > 0)
+        << to_string(batch.results[1].status) << " " << batch.results[1].detail;
+}
+
 TEST_F(GpuRealPrograms, CasesRecordedWithoutTheModuleVariablesAreRefused) {
     // A plain GI_RECORD_DIR run, as the docs said before `gi-tool record`: no c_Kernel in the cases.
     const fs::path cases = folder_.path() / "cases";
