@@ -126,5 +126,32 @@ TEST(CombineRepeats, MedianOfMediansWithTheLargerSpread) {
     EXPECT_FALSE(combine_repeats({a, Timing{}}).valid());
 }
 
+// evolve --time-limit (issue 40): no comparison starts once the deadline has passed, or when one
+// as long as the last would end after it; the removals made so far are kept.
+TEST(Minimise, AtItsDeadlineItStopsAndKeepsTheRemovalsMadeSoFar) {
+    const Grammar grammar = testing::small_grammar();
+    testing::ScriptedEvaluator slow;
+    double now = 0;
+    slow.before_call = [&now](int) { now += 1; };
+    slow.fallback = ok_in(1.0);
+    MinimiseOptions options;
+    options.repeats = 2;  // a comparison takes 2 s
+    options.deadline = Deadline([&now] { return now; }, 5);
+    const MinimiseResult result = minimise(parse_genome("ROWS=2 <_k.cu_10> <_k.cu_11> <_k.cu_12>"), grammar, slow, 0, options);
+    // Comparisons at 0 and 2 s; at 4 s another 2 s would end past 5.
+    ASSERT_EQ(result.steps.size(), 2u);
+    EXPECT_TRUE(result.stopped);
+    EXPECT_TRUE(result.ran);
+    EXPECT_EQ(result.after, "<_k.cu_11> <_k.cu_12>");  // ROWS=2 and <_k.cu_10> cost nothing: removed
+    EXPECT_EQ(result.note, "stopped at the time limit after 2 comparisons; the removals made so far are kept");
+
+    MinimiseOptions late;
+    late.deadline = Deadline([] { return 10.0; }, 5);
+    const MinimiseResult none = minimise(parse_genome("ROWS=2"), grammar, slow, 0, late);
+    EXPECT_FALSE(none.ran);
+    EXPECT_EQ(none.after, "ROWS=2");
+    EXPECT_EQ(none.note, "not run: the time limit left no time for a comparison");
+}
+
 }  // namespace
 }  // namespace gi

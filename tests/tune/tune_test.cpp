@@ -217,5 +217,42 @@ TEST(Tune, DoesNotRunWithoutTimingsOrTunableGenes) {
     EXPECT_NE(result.note.find("no --param or --flag gene"), std::string::npos);
 }
 
+// evolve --time-limit (issue 40): a sweep stops between batches once its deadline passes, and
+// keeps the best of the points it measured; the first batch with a deadline is small, so the rate
+// is known before a big batch is risked.
+TEST(Tune, AtItsDeadlineTheSweepStopsAndKeepsTheBestMeasured) {
+    const Grammar grammar = testing::small_grammar();
+    testing::ScriptedEvaluator slow;
+    double now = 0;
+    slow.before_call = [&now](int) { now += 10; };
+    slow.fallback = testing::ok_in(1.0);
+    slow.results["BLOCK=32 ROWS=1"] = testing::ok_in(0.5);  // the first point of the sweep's order
+    TuneOptions options;
+    options.batch = 4;
+    options.deadline = Deadline([&now] { return now; }, 15);
+    Rng rng(1);
+    const TuneResult result = tune(Genome{}, grammar, slow, options, rng);
+    // A first batch of 4 at 0 s took 10 s, 2 s a point (the start counts); at 10 s the 5 s left hold
+    // a batch of one point more; at 20 s the deadline has passed.
+    EXPECT_EQ(slow.calls, 2);
+    EXPECT_TRUE(result.stopped);
+    EXPECT_EQ(result.planned, 11u);
+    EXPECT_EQ(result.points.size(), 5u);
+    EXPECT_EQ(result.note, "stopped at the time limit after 5 of 11 points (a sweep of all 11 of 12 points); the best of "
+                           "those is kept");
+    EXPECT_EQ(result.best, "BLOCK=32 ROWS=1");
+}
+
+TEST(Tune, WithoutADeadlineNothingChanges) {
+    const Grammar grammar = testing::small_grammar();
+    testing::ScriptedEvaluator evaluator;
+    evaluator.fallback = testing::ok_in(1.0);
+    Rng rng(1);
+    const TuneResult result = tune(Genome{}, grammar, evaluator, TuneOptions{}, rng);
+    EXPECT_EQ(evaluator.calls, 1);
+    EXPECT_FALSE(result.stopped);
+    EXPECT_EQ(result.note, "swept all 11 of 12 points");
+}
+
 }  // namespace
 }  // namespace gi

@@ -84,6 +84,7 @@ MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator
     // or adding error are tried again, in further passes, for as long as a pass removes something.
     // `retry` follows `current`'s items: whether each was kept for such a reason.
     std::vector<bool> retry;
+    double last_comparison_s = 0;
     for (int pass = 1;; ++pass) {
         const std::vector<std::string> items = genome_items(current);
         const std::vector<bool> tried = pass == 1 ? std::vector<bool>(items.size(), true) : retry;
@@ -97,8 +98,14 @@ MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator
                 ++index;
                 continue;
             }
+            if (options.deadline.passed() || !options.deadline.fits(last_comparison_s)) {
+                result.stopped = true;
+                break;
+            }
             const Genome candidate = without_item(current, index);
+            const double comparison_start = options.deadline.now();
             auto [ref, cand] = measure_pair(evolved, candidate, grammar, evaluator, case_index, options.repeats);
+            last_comparison_s = options.deadline.now() - comparison_start;
             if (!result.ran) {
                 result.before_time = ref.time;
                 if (ref.status != EvalStatus::Ok) {
@@ -137,9 +144,13 @@ MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator
             }
             result.steps.push_back(std::move(step));
         }
-        if (!removed_any || std::find(retry.begin(), retry.end(), true) == retry.end()) break;
+        if (result.stopped || !removed_any || std::find(retry.begin(), retry.end(), true) == retry.end()) break;
     }
     result.after = genome_to_text(current);
+    if (result.stopped)
+        result.note = (result.ran ? "stopped at the time limit after " + std::to_string(result.steps.size()) +
+                                        " comparisons; the removals made so far are kept"
+                                  : "not run: the time limit left no time for a comparison");
     return result;
 }
 

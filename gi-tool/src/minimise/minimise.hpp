@@ -12,12 +12,16 @@
 #include "evaluate/evaluator.hpp"
 #include "genome/genome.hpp"
 #include "grammar/grammar.hpp"
+#include "util/deadline.hpp"
 
 namespace gi {
 
 struct MinimiseOptions {
     double k = 3;      // --minimise-k
     int repeats = 3;   // --minimise-repeats
+    // No comparison starts once this has passed, or when the last one, as long again, would end
+    // after it (evolve --time-limit): the genome keeps the removals made so far.
+    Deadline deadline;
 };
 
 struct MinimiseStep {
@@ -33,12 +37,13 @@ struct MinimiseStep {
 
 struct MinimiseResult {
     bool ran = false;
-    std::string note;        // why it did not run
+    std::string note;        // why it did not run, or that the time limit stopped it
     int case_index = -1;
     std::string before;      // genome texts
     std::string after;
     Timing before_time;      // first measurement of the evolved genome
     std::vector<MinimiseStep> steps;
+    bool stopped = false;    // the deadline ended it before every item was tried
 };
 
 // Median of the medians of repeated evaluations, with a spread that is the larger of the typical

@@ -11,6 +11,7 @@
 #include "util/atomic_file.hpp"
 #include "run/final_check.hpp"
 #include "run/gate.hpp"
+#include "run/time_budget.hpp"
 #include "genome/genome_ops.hpp"
 #include "run/record_xml.hpp"
 #include "fitness/scored.hpp"
@@ -106,7 +107,10 @@ void update_best(BestRecord& best, int generation, const ScoredBatch& batch) {
 // the final check in place of a correct one. Otherwise the next fastest accepted individual is
 // tried (kMaxConfirmations in all); when none holds, the search found nothing. Done once, after the
 // search, so it costs no search time (asynchronous strategies keep every worker busy).
-void confirm_best(RunRecord& record, Evaluator& evaluator, const Grammar& grammar, const AcceptanceRule& rule) {
+// The first candidate is always checked; a later one only before `deadline` (the time limit): when
+// it stops the confirmation, the best is one that was confirmed or none, never an unconfirmed one.
+void confirm_best(RunRecord& record, Evaluator& evaluator, const Grammar& grammar, const AcceptanceRule& rule,
+                  const Deadline& deadline, const std::function<void(const std::string&)>& progress) {
     constexpr int kMaxConfirmations = 8;
     if (!record.best.found || evaluator.case_count() < 2) return;
     struct Candidate {
@@ -121,8 +125,14 @@ void confirm_best(RunRecord& record, Evaluator& evaluator, const Grammar& gramma
                      [](const Candidate& a, const Candidate& b) { return a.individual->speedup > b.individual->speedup; });
     std::set<std::string> tried;
     for (const Candidate& c : candidates) {
-        if (!tried.insert(c.individual->genome).second) continue;
-        if (static_cast<int>(tried.size()) > kMaxConfirmations) break;
+        if (tried.count(c.individual->genome)) continue;
+        if (static_cast<int>(tried.size()) >= kMaxConfirmations) break;
+        if (!tried.empty() && deadline.passed()) {
+            progress("time limit: confirming the best stopped after " + std::to_string(tried.size()) +
+                     " candidates, none right on every training case");
+            break;
+        }
+        tried.insert(c.individual->genome);
         const Genome genome = parse_genome(c.individual->genome);
         if (const std::string why = wrong_elsewhere(evaluator, grammar, genome, c.generation->case_index, rule); !why.empty()) {
             ++record.best.refused;
@@ -180,6 +190,9 @@ void check_evolve_options(const EvolveOptions& options) {
     if (options.population < 2) throw UsageError("--population must be at least 2");
     if (options.generations < 0) throw UsageError("--generations must not be negative");
     if (!(options.time_limit_s >= 0)) throw UsageError("--time-limit must be a number of seconds >= 0");
+    if (options.generations == kGenerationsUntilTimeLimit && !(options.time_limit_s > 0))
+        throw UsageError("a search without --generations needs --time-limit SECONDS to end it");
+    if (options.stagnation < 0) throw UsageError("--stagnation must not be negative");
     if (!(options.acceptance.max_error >= 0)) throw UsageError("--max-error must be >= 0");
     if (!(options.acceptance.noise_k >= 0)) throw UsageError("--noise-k must be >= 0");
     if (!(options.minimise_options.k >= 0)) throw UsageError("--minimise-k must be >= 0");
@@ -238,7 +251,9 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     // Budget options may differ from an interrupted session's, so the record says what this one used.
     RunRecord& record = state.record;
     record.settings = fingerprint;
-    record.settings.emplace_back("generations", std::to_string(options.generations));
+    record.settings.emplace_back("generations", options.generations == kGenerationsUntilTimeLimit
+                                                    ? std::string("until the time limit")
+                                                    : std::to_string(options.generations));
     record.settings.emplace_back("time-limit-s", exact(options.time_limit_s));
     const double wall_before = record.wall_seconds;
     auto elapsed = [&]() { return wall_before + clock(); };
@@ -252,6 +267,22 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     };
 
     VariantChecker* checker = dynamic_cast<VariantChecker*>(&evaluator);
+    // The time limit's plan (run/time_budget.hpp): only the phases that will run hold time back.
+    TimeBudget budget;
+    budget.limit_s = options.time_limit_s;
+    budget.search = options.generations > 0;
+    budget.confirm = evaluator.case_count() >= 2;
+    budget.minimise = options.minimise && evaluator.measures_time();
+    budget.post_tune = options.post_tune && evaluator.measures_time() && !tunable_genes(grammar).empty();
+    budget.final_check = checker != nullptr;
+    auto deadline_of = [&](RunPhase phase) { return Deadline(elapsed, budget.deadline(phase, elapsed())); };
+    // The watchdog's word on a phase that ended past its deadline: a progress line now, and the
+    // text for the phase's note in the record ("" when it ended in time).
+    auto overran = [&](RunPhase phase, const Deadline& deadline, const std::string& cause) {
+        const std::string text = budget.overrun(phase, deadline.at(), elapsed(), cause);
+        if (!text.empty()) progress("time limit: " + text);
+        return text;
+    };
     // The gate's processes start now and get ready while pre-tuning and the first generation run.
     if (checker != nullptr && state.phase != "finished") checker->expect_checks();
     std::unique_ptr<Strategy> strategy;
@@ -289,9 +320,13 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             tune_options.shards = options.tune_shards;
             tune_options.rule = options.acceptance;
             tune_options.parsimony_k = options.minimise_options.k;
+            tune_options.deadline = deadline_of(RunPhase::PreTune);
             mark();
             record.pre_tune = tune(base, grammar, evaluator, tune_options, rng);
             charge(record.pre_tune_seconds);
+            if (const std::string over = overran(RunPhase::PreTune, tune_options.deadline, "a batch of points cannot be interrupted");
+                !over.empty())
+                record.pre_tune.note += "; " + over;
             base = parse_genome(record.pre_tune.best);
             progress("pre-tune: " + record.pre_tune.note +
                      (record.pre_tune.ran ? "; start from '" + record.pre_tune.best + "'" : ""));
@@ -367,12 +402,28 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         return wasted;
     };
     mark();
+    const double search_end = budget.deadline(RunPhase::Search, elapsed());
+    // A generation cannot be interrupted, so one expected to end past the search's deadline does
+    // not start: expected to take as long as the last one (its evaluation and gate). The guess at the
+    // next generation is evaluated by the same rule, judged when it would start (as the gate
+    // starts), so a run is the same with or without the overlap.
+    double last_generation_s = 0;
+    auto generation_fits = [&](double expected_s) {
+        return !(options.time_limit_s > 0) || (elapsed() < search_end && elapsed() + expected_s <= search_end);
+    };
     while (state.phase == "search") {
         if (state.next_generation >= options.generations) {
             record.stop_reason = "generations";
             break;
         }
-        if (options.time_limit_s > 0 && elapsed() >= options.time_limit_s) {
+        if (options.stagnation > 0 && generations_without_gain(record.generations) >= options.stagnation) {
+            record.stop_reason = "stagnation: no best " + fixed(100 * kStagnationGain, 0) +
+                                 "% faster than the one before it in the last " + std::to_string(options.stagnation) +
+                                 " generations";
+            record.search_gate_seconds += discard_guess();
+            break;
+        }
+        if (!generation_fits(last_generation_s)) {
             // A guess that is the next generation was evaluated while the budget lasted: that
             // generation started in time, and ends as one started just before the limit does.
             Rng peek = rng;
@@ -385,8 +436,10 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         }
         const int generation = state.next_generation;
         const int case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
-        const bool time_left = !(options.time_limit_s > 0 && elapsed() >= options.time_limit_s);
-        const bool breeds_again = generation + 1 < options.generations && time_left;
+        // Whether a generation after this one will start, judged as this one's gate starts.
+        auto breeds_again = [&](double expected_s) {
+            return generation + 1 < options.generations && generation_fits(expected_s);
+        };
         double evaluate_s = 0;
         double gate_s = 0;
         std::string spent;
@@ -442,7 +495,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                 spent = spent_between(before, evaluator.time_spent());
             }
             const bool overlap = options.overlap_gate && checker != nullptr && checker->checks_alongside_evaluation() &&
-                                 breeds_again;
+                                 breeds_again(evaluate_s);
             if (overlap) {
                 // The gate's checks run in the background while the guess at the next generation is
                 // evaluated: it is the next generation when every would-be parent passes, as nearly
@@ -485,7 +538,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                 overlap_note += (overlap_note.empty() ? "; " : ", then ") + fixed(joined, 1) + " s for its checks to end";
                 record.search_gate_join_seconds += joined;
             } else {
-                if (checker != nullptr && breeds_again) compile_ahead(batch);
+                if (checker != nullptr && breeds_again(evaluate_s)) compile_ahead(batch);
                 const double gate_start = clock();
                 if (checker != nullptr) gate_batch(batch, *checker, grammar, parents);
                 gate_s += clock() - gate_start;
@@ -500,9 +553,11 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         state.next_generation = generation + 1;
         charge(record.search_seconds);
         save();
+        last_generation_s = evaluate_s + gate_s;
         if (record.best.found) write_best(out, parse_genome(record.best.genome), grammar);
         const GenerationRecord& g = record.generations.back();
-        progress("generation " + std::to_string(generation + 1) + "/" + std::to_string(options.generations) +
+        progress("generation " + std::to_string(generation + 1) +
+                 (options.generations == kGenerationsUntilTimeLimit ? std::string() : "/" + std::to_string(options.generations)) +
                  (options.time_limit_s > 0 ? " [" + fixed(elapsed(), 0) + " of " + fixed(options.time_limit_s, 0) + " s]" : std::string()) +
                  ": case " + std::to_string(case_index) + ", " + std::to_string(g.evaluated) + " individuals (" +
                  std::to_string(g.distinct) + " distinct), " + std::to_string(g.compiled) + " compiled, " +
@@ -517,10 +572,19 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     }
     if (state.phase == "search") {
         charge(record.search_seconds);
+        if (record.stop_reason == "time limit")
+            if (const std::string over = budget.overrun(RunPhase::Search, search_end, elapsed(),
+                                                        "its last generation took " + fixed(last_generation_s, 1) + " s");
+                !over.empty()) {
+                progress("time limit: " + over);
+                record.stop_reason += "; " + over;
+            }
         // Saved with the phase change, so a resumed run neither repeats nor half-counts it.
         const std::string searched_best = record.best.found ? record.best.genome : std::string();
-        confirm_best(record, evaluator, grammar, options.acceptance);
+        const Deadline confirm_deadline = deadline_of(RunPhase::Confirm);
+        confirm_best(record, evaluator, grammar, options.acceptance, confirm_deadline, progress);
         charge(record.confirm_seconds);
+        overran(RunPhase::Confirm, confirm_deadline, "checking a candidate on every training case cannot be interrupted");
         if (record.best.found && record.best.genome != searched_best)
             progress("best: '" + searched_best + "' is wrong on another training case (" + record.best.last_refusal +
                      "); taking '" + record.best.genome + "'");
@@ -543,9 +607,15 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                                                               : record.generations.back().case_index;
             progress("minimising " + std::to_string(genome_item_count(final_genome)) + " items on case " +
                      std::to_string(case_index));
+            MinimiseOptions minimise_options = options.minimise_options;
+            minimise_options.deadline = deadline_of(RunPhase::Minimise);
             mark();
-            record.minimise = minimise(final_genome, grammar, evaluator, case_index, options.minimise_options);
+            record.minimise = minimise(final_genome, grammar, evaluator, case_index, minimise_options);
             charge(record.minimise_seconds);
+            if (const std::string over = overran(RunPhase::Minimise, minimise_options.deadline, "a comparison cannot be interrupted");
+                !over.empty())
+                record.minimise.note += (record.minimise.note.empty() ? "" : "; ") + over;
+            if (record.minimise.stopped) progress("minimise: " + record.minimise.note);
             final_genome = parse_genome(record.minimise.after);
         }
         if (options.post_tune) {
@@ -554,9 +624,13 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             tune_options.max_points = options.tune_max;
             tune_options.rule = options.acceptance;
             tune_options.parsimony_k = options.minimise_options.k;
+            tune_options.deadline = deadline_of(RunPhase::PostTune);
             mark();
             record.post_tune = tune(final_genome, grammar, evaluator, tune_options, rng);
             charge(record.post_tune_seconds);
+            if (const std::string over = overran(RunPhase::PostTune, tune_options.deadline, "a batch of points cannot be interrupted");
+                !over.empty())
+                record.post_tune.note += "; " + over;
             final_genome = parse_genome(record.post_tune.best);
             progress("post-tune: " + record.post_tune.note);
         } else {
@@ -571,9 +645,14 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             if (record.pre_tune.ran) candidates.push_back(parse_genome(record.pre_tune.best));
             candidates.push_back(parse_genome(record.base_genome));
             const int case_index = record.generations.empty() ? 0 : record.generations.back().case_index;
-            FinalChoice choice = choose_final_genome(candidates, *checker, grammar, case_index, progress);
+            const Deadline final_deadline = deadline_of(RunPhase::FinalCheck);
+            FinalChoice choice = choose_final_genome(candidates, *checker, grammar, case_index, progress, final_deadline);
             final_genome = std::move(choice.genome);
             record.final_check = std::move(choice.check);
+            if (const std::string over = overran(RunPhase::FinalCheck, final_deadline,
+                                                 "the first candidate's sanitizer run and validation are always done");
+                !over.empty())
+                record.final_check.note += (record.final_check.note.empty() ? "" : "; ") + over;
         } else {
             record.final_check.note = "no sanitizer or held-out validation: the " + evaluator.name() +
                                       " evaluator does not offer them";

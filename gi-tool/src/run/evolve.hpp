@@ -28,8 +28,15 @@ namespace gi {
 struct EvolveOptions {
     std::string strategy = "gp";
     std::size_t population = 100;
+    // kGenerationsUntilTimeLimit: search until the time limit (or stagnation) stops it.
     int generations = 50;
-    double time_limit_s = 0;  // 0: no wall-time budget; otherwise stop after the generation in progress
+    // 0: no wall-time budget. Otherwise the budget of the whole run (run/time_budget.hpp): every
+    // phase stops at its deadline, the search after the generation in progress, and the run ends
+    // within the limit and TimeBudget::margin_s().
+    double time_limit_s = 0;
+    // Stop the search after this many generations in a row without a best at least 1% faster than
+    // the best before them (run/time_budget.hpp); 0: never.
+    int stagnation = 0;
     AcceptanceRule acceptance;
     std::uint64_t seed = 1;
     bool pre_tune = true;
@@ -55,6 +62,9 @@ struct EvolveOptions {
     MinimiseOptions minimise_options;
 };
 
+// EvolveOptions::generations for a search bounded by --time-limit (and stagnation) alone.
+inline constexpr int kGenerationsUntilTimeLimit = 2147483647;
+
 enum class OutMode {
     Fresh,    // the directory must not hold a run yet
     Resume,   // continue the run in the directory (its fingerprint must match)
@@ -62,7 +72,9 @@ enum class OutMode {
 };
 
 struct EvolveHooks {
-    std::function<double()> clock;                       // seconds; default: a steady clock
+    // Seconds on the run's clock, which the time limit is measured on; default: a steady clock from
+    // evolve()'s start (gi-tool's starts with the command, so reading the cases counts too).
+    std::function<double()> clock;
     std::function<void(const std::string&)> progress;    // one line per generation and phase
     std::function<void(int generations_done)> after_checkpoint;  // tests stop a run here
     EditDrawer draw;                                     // default: grammar_edit_drawer(grammar)

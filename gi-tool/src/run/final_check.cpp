@@ -33,22 +33,41 @@ std::string validation_refusal(const std::string& genome, const ValidationReport
 }
 
 FinalChoice choose_final_genome(const std::vector<Genome>& candidates, VariantChecker& checker, const Grammar& grammar,
-                                int case_index, const std::function<void(const std::string&)>& progress) {
+                                int case_index, const std::function<void(const std::string&)>& progress,
+                                const Deadline& deadline) {
     FinalChoice choice;
     std::set<std::string> tried;
     ValidationReport report;
     bool validated = false;
+    std::size_t to_check = 0;  // distinct candidates before the original
+    {
+        std::set<std::string> distinct;
+        for (const Genome& candidate : candidates) {
+            if (candidate.empty()) break;
+            to_check += distinct.insert(genome_to_text(candidate)).second;
+        }
+    }
+    double last_check_s = 0;
     for (const Genome& candidate : candidates) {
         if (candidate.empty()) break;
-        if (!tried.insert(genome_to_text(candidate)).second) continue;
+        if (tried.count(genome_to_text(candidate))) continue;
+        if (!tried.empty() && (deadline.passed() || !deadline.fits(last_check_s))) {
+            add_note(choice.check, "final checks stopped at the time limit after " + std::to_string(tried.size()) +
+                                       " of " + std::to_string(to_check) + " candidates, so the original kernel ships");
+            break;
+        }
+        tried.insert(genome_to_text(candidate));
+        const double check_start = deadline.now();
         const EvalResult gate = checker.sanitize(make_variant(candidate, grammar), case_index);
         if (gate.status != EvalStatus::Ok) {
             add_note(choice.check, "gave up '" + genome_to_text(candidate) + "': the sanitizer gate: " +
                                        to_string(gate.status) + (gate.detail.empty() ? "" : " (" + gate.detail + ")"));
+            last_check_s = deadline.now() - check_start;
             continue;
         }
         if (progress) progress("validating '" + genome_to_text(candidate) + "' on the cases search did not use");
         report = checker.validate(make_variant(candidate, grammar));
+        last_check_s = deadline.now() - check_start;
         validated = true;
         if (report.cases.empty() || report.passed()) {
             choice.genome = candidate;

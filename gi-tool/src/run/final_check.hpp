@@ -12,6 +12,7 @@
 #include "genome/genome.hpp"
 #include "grammar/grammar.hpp"
 #include "run/run_record.hpp"
+#include "util/deadline.hpp"
 
 namespace gi {
 
@@ -21,9 +22,13 @@ struct FinalChoice {
 };
 
 // `candidates` in order of preference; an empty genome ends the list (the original needs no check).
-// `progress` hears which candidate is being validated.
+// `progress` hears which candidate is being validated. The first candidate is always checked (it is
+// what the run made); a later one only while `deadline` (evolve --time-limit) has not passed and a
+// check as long as the last one still fits before it: otherwise the original kernel ships and the
+// note says the time limit stopped the checks.
 FinalChoice choose_final_genome(const std::vector<Genome>& candidates, VariantChecker& checker, const Grammar& grammar,
-                                int case_index, const std::function<void(const std::string&)>& progress);
+                                int case_index, const std::function<void(const std::string&)>& progress,
+                                const Deadline& deadline = {});
 
 // The run record's words for a validation: what was validated, and when it did not pass, why, case
 // by case, first ("1 of 3 cases did not pass: ...; validated 3 cases ..."), so no summary says

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
+#include "run/time_budget.hpp"
 #include "util/format.hpp"
 
 namespace gi {
@@ -40,6 +42,33 @@ long long RunRecord::compiled() const {
 
 namespace {
 std::string or_original(const std::string& genome) { return genome.empty() ? "(none: the original kernel)" : genome; }
+
+// The time limit against the run's wall time, and what the limit did to each phase (their notes
+// say when it stopped them or they ran past their deadlines: run/time_budget.hpp); "" without one.
+std::string time_limit_line(const RunRecord& record) {
+    double limit = 0;
+    for (const auto& [name, value] : record.settings)
+        if (name == "time-limit-s") limit = std::atof(value.c_str());
+    if (!(limit > 0)) return "";
+    TimeBudget budget;
+    budget.limit_s = limit;
+    const double over = record.wall_seconds - limit;
+    std::string line = fixed(limit, 0) + " s, margin " + fixed(budget.margin_s(), 0) + " s: the run took " +
+                       fixed(record.wall_seconds, 1) + " s" +
+                       (over > budget.margin_s() ? ", " + fixed(over, 1) + " s over the limit: more than its margin"
+                                                 : "");
+    std::vector<std::string> phases;
+    auto about_limit = [&](const std::string& phase, const std::string& note) {
+        if (note.find("time limit") != std::string::npos) phases.push_back(phase + ": " + note);
+    };
+    about_limit("pre-tuning", record.pre_tune.note);
+    about_limit("search", record.stop_reason == "time limit" ? "stopped by the time limit" : record.stop_reason);
+    about_limit("minimisation", record.minimise.note);
+    about_limit("post-tuning", record.post_tune.note);
+    about_limit("final checks", record.final_check.note);
+    for (const std::string& p : phases) line += "\n  " + p;
+    return line;
+}
 }  // namespace
 
 std::string run_summary(const RunRecord& record) {
@@ -68,6 +97,7 @@ std::string run_summary(const RunRecord& record) {
             << " s, minimising " << fixed(record.minimise_seconds, 1) << " s, post-tuning "
             << fixed(record.post_tune_seconds, 1) << " s, final checks " << fixed(record.final_check_seconds, 1)
             << " s, the rest (cases, workers, files) " << fixed(std::max(0.0, record.wall_seconds - phases), 1) << " s\n";
+    if (const std::string limit = time_limit_line(record); !limit.empty()) out << "time limit:          " << limit << "\n";
     if (!record.generations.empty() && record.search_evaluate_seconds + record.search_gate_seconds > 0)
         out << "search time:         evaluating " << fixed(record.search_evaluate_seconds, 1) << " s, sanitizer gate "
             << fixed(record.search_gate_seconds, 1) << " s (over " << record.generations.size() << " generations)"

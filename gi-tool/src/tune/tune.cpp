@@ -168,10 +168,28 @@ TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluato
                        (options.shards > 1 ? " points of the whole space left out as the same program as another)"
                                            : " more are the same program as one of these)");
     const std::size_t batch_size = std::max<std::size_t>(1, options.batch);
-    for (std::size_t from = 0; from < points.size(); from += batch_size) {
+    const Deadline& deadline = options.deadline;
+    result.planned = points.size();
+    double seconds_a_point = -1;  // measured on the batches so far (the start counts as a point)
+    std::size_t size = 0;
+    for (std::size_t from = 0; from < points.size(); from += size) {
+        size = std::min(batch_size, points.size() - from);
+        if (deadline.set()) {
+            // A batch cannot be interrupted, so it is sized to end by the deadline.
+            if (deadline.passed()) break;
+            if (seconds_a_point < 0) {
+                size = std::min(size, kFirstTimedBatch);
+            } else {
+                const double fit = std::floor(deadline.left() / seconds_a_point) - 1;
+                if (fit < 1) break;
+                size = std::min(size, static_cast<std::size_t>(fit));
+            }
+        }
         std::vector<Genome> batch{start};
-        for (std::size_t i = from; i < std::min(points.size(), from + batch_size); ++i) batch.push_back(points[i]);
+        for (std::size_t i = from; i < from + size; ++i) batch.push_back(points[i]);
+        const double batch_start = deadline.now();
         const ScoredBatch scored = evaluate_genomes(evaluator, grammar, batch, result.case_index, options.rule);
+        seconds_a_point = (deadline.now() - batch_start) / static_cast<double>(batch.size());
         const EvalResult& start_result = scored.scored[0].result;
         if (from == 0) {
             result.start_time = result.best_time = start_result.time;
@@ -192,6 +210,16 @@ TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluato
             point.gain = s.result.status == EvalStatus::Ok ? speedup(start_result.time, s.result.time) : 0;
             result.points.push_back(std::move(point));
         }
+    }
+    if (result.points.size() < result.planned) {
+        result.stopped = true;
+        // The plan's words ("swept all 99 of 100 points") as a plan.
+        std::string plan = result.note;
+        for (const auto& [done, planned] : {std::pair<std::string, std::string>{"swept all ", "a sweep of all "},
+                                            {"sampled ", "a sample of "}})
+            if (plan.rfind(done, 0) == 0) plan = planned + plan.substr(done.size());
+        result.note = "stopped at the time limit after " + std::to_string(result.points.size()) + " of " +
+                      std::to_string(result.planned) + " points (" + plan + "); the best of those is kept";
     }
     if (const TunePoint* winner = choose_winner(result.points, start, grammar, options.parsimony_k)) {
         result.best = winner->genome;

@@ -12,6 +12,7 @@
 #include "genome/genome.hpp"
 #include "grammar/grammar.hpp"
 #include "fitness/acceptance.hpp"
+#include "util/deadline.hpp"
 #include "util/rng.hpp"
 
 namespace gi {
@@ -27,7 +28,13 @@ struct TuneOptions {
     // Measure only part `shard` (1-based) of `shards`: every shards-th point of the sweep's order.
     int shard = 1;
     int shards = 1;
+    // The sweep stops between batches once this passes (evolve --time-limit), keeping the best of
+    // the points measured. With a deadline, the first batch holds at most kFirstTimedBatch points
+    // and later ones as many as the time left allows at the rate measured so far.
+    Deadline deadline;
 };
+
+inline constexpr std::size_t kFirstTimedBatch = 16;
 
 struct TunePoint {
     std::string genome;
@@ -52,6 +59,8 @@ struct TuneResult {
     Timing original;                // the original kernel in that batch
     std::vector<TunePoint> points;
     std::size_t same_program = 0;   // points left out as the same program as one measured
+    std::size_t planned = 0;        // points the sweep meant to measure (points.size() unless stopped)
+    bool stopped = false;           // the deadline passed before every point was measured
 };
 
 // Genes a tuner sweeps: Param and Flag genes with two or more values, in grammar order.
