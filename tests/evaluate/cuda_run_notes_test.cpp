@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "evaluate/cuda_classify.hpp"
 #include "evaluate/cuda_run_notes.hpp"
 
 namespace gi {
