@@ -111,6 +111,7 @@ TEST(Checkpoint, RoundTripsExactly) {
     EXPECT_TRUE(std::isnan(loaded.record.generations[0].individuals[1].time.median_ms));
     EXPECT_EQ(loaded.record.pre_tune.original.median_ms, 1.0 / 3.0);
     fs::remove(file);
+    fs::remove(generation_log_path(file));
 }
 
 TEST(Checkpoint, FingerprintMismatchesAreListed) {
@@ -152,7 +153,7 @@ TEST(Checkpoint, DamagedFilesAreClearErrors) {
 
     EXPECT_NE(error_for(text.substr(0, text.size() / 2)).find("not a readable checkpoint"), std::string::npos);
     EXPECT_NE(error_for("<other/>").find("not a gi-tool checkpoint"), std::string::npos);
-    EXPECT_NE(error_for("<gi-checkpoint format=\"2\" phase=\"search\" next-generation=\"0\"/>").find("format 2"),
+    EXPECT_NE(error_for("<gi-checkpoint format=\"3\" phase=\"search\" next-generation=\"0\"/>").find("format 3"),
               std::string::npos);
     std::string bad_phase = text;
     bad_phase.replace(bad_phase.find("phase=\"search\""), 14, "phase=\"dance\"");

@@ -14,6 +14,7 @@
 #include "run/time_budget.hpp"
 #include "genome/genome_ops.hpp"
 #include "run/record_xml.hpp"
+#include "run/run_files.hpp"
 #include "fitness/scored.hpp"
 #include "search/strategy.hpp"
 #include "tune/tune.hpp"
@@ -242,7 +243,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         std::error_code ec;
         std::filesystem::create_directories(out.dir, ec);
         if (ec) throw Error(out.dir.string() + ": cannot create the output directory (" + ec.message() + ")");
-        for (const auto& file : {out.checkpoint(), out.run_xml(), out.best_genome(), out.best_cu()})
+        for (const auto& file : {out.checkpoint(), generation_log_path(out.checkpoint()), out.run_xml(),
+                                 out.best_genome(), out.best_cu()})
             std::filesystem::remove(file, ec);
         state.phase = "start";
         state.fingerprint = fingerprint;
@@ -295,13 +297,14 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         context.max_error = options.acceptance.max_error;
         strategy = make_strategy(options.strategy, std::move(context));
     };
+    // The checkpoint after every generation, run.xml when due: each save costs the same at
+    // generation 2000 as at 2 (run/run_files.hpp).
+    RunFiles files(out.dir, mode == OutMode::Resume ? &state : nullptr);
     auto save = [&]() {
         record.wall_seconds = elapsed();
         state.rng_state = rng.save();
         state.strategy_state = strategy ? strategy->save_state() : std::string();
-        // The record first: if the run dies between the two writes, resuming rewrites it.
-        write_file_atomically(out.run_xml(), run_record_document(record));
-        save_checkpoint(out.checkpoint(), state);
+        files.save(state);
     };
 
     if (state.phase == "start") {
@@ -342,6 +345,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     } else {
         make(parse_genome(record.base_genome));
         strategy->restore_state(state.strategy_state);
+        check_resumed_population(state, grammar, strategy->population_size(state.next_generation),
+                                 out.checkpoint().string());
     }
 
     // Per generation, where evaluating went (the evaluator's own split) and how many individuals a

@@ -2,8 +2,9 @@
 // One whole evolution run, as `gi-tool evolve` does it: pre-tune the parameters, search with a
 // strategy (gp by default) within a budget of generations or wall time, minimise the best accepted
 // genome, post-tune it, and leave in the output directory:
-//   checkpoint.xml  state after every generation (resume from it with OutMode::Resume)
-//   run.xml         the run record, rewritten after every generation
+//   checkpoint.xml  state after every generation (resume from it with OutMode::Resume), and
+//   checkpoint.generations  its log of the finished generations' records, appended to
+//   run.xml         the run record: during the search when due (run/run_files.hpp), then whole
 //   best.genome     the final genome (during the search: the best so far)
 //   best.cu         the kernel source that genome gives
 // The same seed, inputs and options give the same record, whether or not the run was interrupted.

@@ -84,7 +84,10 @@ XMLElement* add(XMLNode* parent, const char* name) {
 // RecordXml.EveryFieldRoundTrips checks each record type field by field.
 class XmlOut {
 public:
-    explicit XmlOut(XMLElement* element) : element_(element) {}
+    explicit XmlOut(XMLElement* element, bool with_generations = true)
+        : element_(element), with_generations_(with_generations) {}
+    // False for the checkpoint's record, whose generations are in the generation log.
+    bool with_generations() const { return with_generations_; }
 
     void attribute(const char* name, const std::string& value) { element_->SetAttribute(name, value.c_str()); }
     void attribute(const char* name, double value) { attribute(name, exact(value)); }
@@ -121,11 +124,13 @@ public:
 
 private:
     XMLElement* element_;
+    bool with_generations_ = true;
 };
 
 class XmlIn {
 public:
     XmlIn(const XMLElement* element, const std::string& file) : element_(element), file_(file) {}
+    bool with_generations() const { return true; }  // whatever the element holds
 
     void attribute(const char* name, std::string& value) { value = required_attribute(element_, name, file_); }
     void attribute(const char* name, double& value) { value = number_attribute(element_, name, file_); }
@@ -307,7 +312,9 @@ void fields(Io& io, R& record) {
     });
     io.element("base", [&](auto& base) { base.attribute("genome", record.base_genome); });
     io.element("pre-tune", [&](auto& tune) { fields(tune, record.pre_tune); });
-    io.element("generations", [&](auto& generations) { generations.each("generation", record.generations); });
+    io.element("generations", [&](auto& generations) {
+        if (io.with_generations()) generations.each("generation", record.generations);
+    });
     io.element("best", [&](auto& best) { fields(best, record.best); });
     io.element("minimise", [&](auto& minimise) { fields(minimise, record.minimise); });
     io.element("post-tune", [&](auto& tune) { fields(tune, record.post_tune); });
@@ -345,11 +352,26 @@ void fields(Io& io, R& record) {
 
 }  // namespace
 
-void write_run_record(XMLNode* parent, const RunRecord& record) {
+void write_run_record(XMLNode* parent, const RunRecord& record, bool with_generations) {
     XMLElement* root = add(parent, "gi-run");
     root->SetAttribute("format", kRunRecordFormat);
-    XmlOut out(root);
+    XmlOut out(root, with_generations);
     fields(out, record);
+}
+
+std::string generation_xml(const GenerationRecord& generation) {
+    tinyxml2::XMLDocument document;
+    XmlOut out(add(&document, "generation"));
+    fields(out, generation);
+    tinyxml2::XMLPrinter printer;
+    document.Print(&printer);
+    return printer.CStr();
+}
+
+std::vector<GenerationRecord> read_generations(const XMLElement* parent, const std::string& file) {
+    std::vector<GenerationRecord> generations;
+    XmlIn(parent, file).each("generation", generations);
+    return generations;
 }
 
 RunRecord read_run_record(const XMLElement* root, const std::string& file) {

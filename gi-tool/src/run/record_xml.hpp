@@ -11,8 +11,14 @@ namespace gi {
 
 inline constexpr int kRunRecordFormat = 1;
 
-// Appends <gi-run> describing `record` under `parent` (a document or an element).
-void write_run_record(tinyxml2::XMLNode* parent, const RunRecord& record);
+// Appends <gi-run> describing `record` under `parent` (a document or an element); without the
+// generations' records (an empty <generations/>) when `with_generations` is false.
+void write_run_record(tinyxml2::XMLNode* parent, const RunRecord& record, bool with_generations = true);
+
+// One <generation> element as text (one record of the checkpoint's generation log), and the
+// <generation> children of `parent` read back.
+std::string generation_xml(const GenerationRecord& generation);
+std::vector<GenerationRecord> read_generations(const tinyxml2::XMLElement* parent, const std::string& file);
 
 // Reads a <gi-run> element; throws gi::Error naming `file`, the line and what is missing.
 RunRecord read_run_record(const tinyxml2::XMLElement* element, const std::string& file);

@@ -128,6 +128,7 @@ public:
     std::string name() const override { return "anneal"; }
     std::vector<Genome> initial_population(Rng&) override { return {}; }
     std::vector<Genome> next_population(const ScoredBatch&, Rng&) override { return {}; }
+    std::size_t population_size(int) const override { return 0; }  // its individuals are in the history
     const StrategyContext& context() const { return context_; }
 
 private:

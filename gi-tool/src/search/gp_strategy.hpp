@@ -22,6 +22,7 @@ public:
     std::string name() const override { return "gp"; }
     std::vector<Genome> initial_population(Rng& rng) override;
     std::vector<Genome> next_population(const ScoredBatch& evaluated, Rng& rng) override;
+    std::size_t population_size(int) const override { return context_.population; }
     std::optional<std::vector<Genome>> guess_next_population(const ScoredBatch& evaluated, Rng& rng) const override {
         return gp_next_population(evaluated.scored, context_, rng);
     }

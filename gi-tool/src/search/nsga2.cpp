@@ -110,7 +110,7 @@ std::vector<Genome> Nsga2Strategy::next_population(const ScoredBatch& evaluated,
     std::vector<Genome> next;
     births_.clear();
     std::set<std::string> taken;
-    const std::size_t elites = std::max<std::size_t>(1, context_.population / 4);
+    const std::size_t elites = elite_count();
     for (std::size_t k = 0; k < std::min(elites, kept.size()); ++k) {
         next.push_back(genome_of(k));
         taken.insert(genome_to_text(genome_of(k)));

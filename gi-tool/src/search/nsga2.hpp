@@ -9,6 +9,7 @@
 // equal to its parent or to a genome already in the generation is mutated until it is new, so no
 // evaluation is spent on a copy. The initial population is `population` unique genomes of three
 // random mutations each, as GEVO's.
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -38,6 +39,11 @@ public:
     std::string name() const override { return "nsga2"; }
     std::vector<Genome> initial_population(Rng& rng) override;
     std::vector<Genome> next_population(const ScoredBatch& evaluated, Rng& rng) override;
+    // The elites come on top of `population` after the first generation.
+    std::size_t population_size(int generation) const override {
+        return generation == 0 ? context_.population : context_.population + elite_count();
+    }
+    std::size_t elite_count() const { return std::max<std::size_t>(1, context_.population / 4); }
     std::vector<BirthInfo> births() const override { return births_; }
     // The births of the population to be evaluated next, so a resumed run still records them:
     // one line per genome, the birth and its parents' genome texts separated by tabs.

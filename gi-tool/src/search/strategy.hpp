@@ -41,6 +41,10 @@ public:
         (void)rng;
         return std::nullopt;
     }
+    // How many genomes initial_population (`generation` 0) or next_population (the population
+    // of `generation` > 0) returns, so a resumed checkpoint's population can be checked: a damaged
+    // one once ran a generation of 0 or 1000 individuals in a run of 20 (issue 39).
+    virtual std::size_t population_size(int generation) const = 0;
     // State beyond the population that a checkpoint must keep (the births of the next population).
     virtual std::string save_state() const { return {}; }
     virtual void restore_state(const std::string& state) { (void)state; }
