@@ -100,7 +100,8 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
         .group(group);
     app.add_integer("--population", o.population, 2, 1000000, "individuals per generation").group(group);
     app.add_integer("--seed", o.seed, 0, std::numeric_limits<long long>::max(),
-                "random seed; the same seed and inputs give the same run")
+                "random seed; the same seed and inputs give the same run, also when interrupted and resumed (anneal: "
+                "with the same --workers and --anneal-batch, whose default follows the machine's cores)")
         .group(group);
     app.add_number("--time-limit", o.time_limit_s, 0, 1e9,
                "wall-time budget in seconds for the whole run, from the command's start: each phase (pre-tuning, "
@@ -150,7 +151,9 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
              "with --generations 0: sweep only part K of N of the parameter space (every Nth point), for an exhaustive "
              "sweep too big for one sitting")
         .group(group);
-    app.add_integer("--workers", c.workers, 1, 4096, "anneal: evaluations kept in flight, each worker with its own evaluator",
+    app.add_integer("--workers", c.workers, 1, 4096,
+                "anneal: evaluations kept in flight, each worker with its own evaluator (a run's draws depend on it: "
+                "give it to repeat a run on another machine; a resumed run keeps the number it started with)",
                 "1 for cuda, one GPU; the machine's cores otherwise")
         .group(group);
     app.add_integer("--anneal-batch", c.anneal_batch, 1, 100000,

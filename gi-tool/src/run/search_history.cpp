@@ -186,8 +186,8 @@ EvolveHooks SearchHistory::hooks(EvolveHooks base) {
     base.after_gate = [this](int generation, const ScoredBatch& batch, const Strategy& strategy) {
         record_generation(generation, batch, strategy);
     };
-    base.evaluate_generation = [this](int, Strategy& strategy) -> std::optional<ScoredBatch> {
-        if (auto* anneal = dynamic_cast<AnnealStrategy*>(&strategy)) return anneal_generation(*anneal);
+    base.evaluate_generation = [this](int generation, Strategy& strategy) -> std::optional<ScoredBatch> {
+        if (auto* anneal = dynamic_cast<AnnealStrategy*>(&strategy)) return anneal_generation(*anneal, generation);
         return std::nullopt;
     };
     return base;
@@ -222,7 +222,7 @@ void SearchHistory::record_generation(int generation, const ScoredBatch& batch, 
     }
 }
 
-ScoredBatch SearchHistory::anneal_generation(AnnealStrategy& strategy) {
+ScoredBatch SearchHistory::anneal_generation(AnnealStrategy& strategy, int generation) {
     if (!master_) {
         std::vector<Evaluator*> workers;
         worker_views_.push_back(std::make_unique<HistoryEvaluator>(*locked_, *history_));
@@ -237,13 +237,19 @@ ScoredBatch SearchHistory::anneal_generation(AnnealStrategy& strategy) {
         anneal_options.acceptance = options_.acceptance;
         anneal_options.batch = history_options_.anneal_batch;
         anneal_options.checker = dynamic_cast<VariantChecker*>(locked_.get());
-        // A resumed run cannot replay the completion order of the killed one, so its draws start
-        // from a seed that also depends on how far the run got.
-        const std::uint64_t seed =
-            options_.seed * 0x9E3779B97F4A7C15ULL + static_cast<std::uint64_t>(history_->individual_count());
+        // A resumed run continues the master's checkpointed state (search/anneal.hpp), so it ends
+        // where the uninterrupted run does. A checkpoint from before that state was kept has none
+        // past the first generation: the run goes on from the history, with draws that depend on
+        // how far it got.
+        const std::string& saved = strategy.restored_state();
+        const bool legacy = saved.empty() && generation > 0;
+        const std::uint64_t seed = options_.seed * 0x9E3779B97F4A7C15ULL +
+                                   (legacy ? static_cast<std::uint64_t>(history_->individual_count()) : 0);
         master_ = std::make_unique<AnnealMaster>(grammar_, strategy.context().base, strategy.context().draw, *pool_,
                                                  history_.get(), anneal_options, seed);
-        master_->load_history();
+        if (!saved.empty()) master_->restore(saved);
+        else if (legacy) master_->load_history();
+        strategy.attach(master_.get());
     }
     ScoredBatch batch = anneal_batch(master_->run(options_.population));
     busy_at_last_block_ = 0;

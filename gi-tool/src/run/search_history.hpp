@@ -76,7 +76,7 @@ public:
 private:
     // Adds a gated generation's individuals to the database (with their births and parents).
     void record_generation(int generation, const ScoredBatch& batch, const Strategy& strategy);
-    ScoredBatch anneal_generation(AnnealStrategy& strategy);
+    ScoredBatch anneal_generation(AnnealStrategy& strategy, int generation);
 
     const Grammar& grammar_;
     EvolveOptions options_;

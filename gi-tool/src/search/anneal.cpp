@@ -1,11 +1,14 @@
 #include "search/anneal.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <limits>
 
 #include "search/anneal_draw.hpp"
 #include "genome/genome_ops.hpp"
 #include "search/operators.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi {
 namespace {
@@ -28,9 +31,42 @@ AnnealMaster::AnnealMaster(const Grammar& grammar, Genome base, EditDrawer draw,
       pool_(pool),
       history_(history),
       options_(options),
-      rng_(seed) {
+      rng_(seed),
+      window_(pool.workers()) {
     if (options_.batch < 1) throw UsageError("--anneal-batch must be at least 1");
     if (pool_.case_count() < 1) throw Error("the asynchronous search needs at least one training case");
+}
+
+AnnealIndividual AnnealMaster::from_history(const IndividualRow& row) const {
+    AnnealIndividual ind;
+    ind.id = row.id;
+    try {
+        ind.genome = parse_genome(row.genome);
+    } catch (const Error& e) {
+        throw Error(history_->path().string() + ": individual #" + std::to_string(row.id) + ": " + e.what());
+    }
+    ind.text = row.genome;
+    ind.key = row.variant_key;
+    ind.case_index = row.case_index;
+    ind.result = {row.status, row.error, row.time, row.detail};
+    ind.original = row.original;
+    ind.speedup = row.status == EvalStatus::Ok ? speedup(row.original, row.time) : 0;
+    ind.accepted = row.accepted;
+    // As complete() scored it, not the database's combined score (one measurement each, but
+    // sqrt(d * d) may round away from d): a resumed run's draws must weigh exactly the same.
+    if (row.status == EvalStatus::Ok && row.error <= options_.acceptance.max_error)
+        ind.score = measurement_score({ind.result, ind.original});
+    ind.birth = row.birth;
+    ind.parents = row.parents;
+    ind.step = row.generation;
+    return ind;
+}
+
+void AnnealMaster::adopt(AnnealIndividual ind) {
+    seen_texts_.insert(ind.text);
+    if (!ind.key.empty()) seen_keys_.insert(ind.key);
+    if (ind.score.mean > 0) eligible_.push_back(individuals_.size());
+    individuals_.push_back(std::move(ind));
 }
 
 void AnnealMaster::load_history() {
@@ -38,32 +74,179 @@ void AnnealMaster::load_history() {
     IndividualFilter filter;
     filter.strategy = "anneal";
     for (const IndividualRow& row : history_->individuals(filter)) {
-        AnnealIndividual ind;
-        ind.id = row.id;
-        try {
-            ind.genome = parse_genome(row.genome);
-        } catch (const Error& e) {
-            throw Error(history_->path().string() + ": individual #" + std::to_string(row.id) + ": " + e.what());
-        }
-        ind.text = row.genome;
-        ind.key = row.variant_key;
-        ind.case_index = row.case_index;
-        ind.result = {row.status, row.error, row.time, row.detail};
-        ind.original = row.original;
-        ind.speedup = row.status == EvalStatus::Ok ? speedup(row.original, row.time) : 0;
-        ind.accepted = row.accepted;
-        if (row.status == EvalStatus::Ok && row.error <= options_.acceptance.max_error)
-            ind.score = {row.mean, row.deviation, 1};
-        ind.birth = row.birth;
-        ind.parents = row.parents;
-        ind.step = row.generation;
+        AnnealIndividual ind = from_history(row);
         next_step_ = std::max(next_step_, ind.step + 1);
-        seen_texts_.insert(ind.text);
-        if (!ind.key.empty()) seen_keys_.insert(ind.key);
-        if (ind.score.mean > 0) eligible_.push_back(individuals_.size());
-        individuals_.push_back(std::move(ind));
+        adopt(std::move(ind));
     }
     if (!individuals_.empty()) base_sent_ = true;
+}
+
+namespace {
+
+constexpr const char* kStateHeader = "anneal-state 1";
+
+// A checkpoint's state text split into lines, and each line into tab-separated fields.
+std::vector<std::string> split(const std::string& text, char separator) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (;;) {
+        const std::size_t end = text.find(separator, start);
+        parts.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+        if (end == std::string::npos) return parts;
+        start = end + 1;
+    }
+}
+
+[[noreturn]] void bad_state(const std::string& what) {
+    throw Error("anneal checkpoint state: " + what + " (the checkpoint is damaged; start the run again with --restart)");
+}
+
+long long state_integer(const std::string& text, const std::string& what) {
+    try {
+        std::size_t used = 0;
+        const long long value = std::stoll(text, &used);
+        if (used == text.size()) return value;
+    } catch (const std::exception&) {
+    }
+    bad_state(what + " '" + excerpt(text) + "' is not an integer");
+}
+
+double state_number(const std::string& text, const std::string& what) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0') bad_state(what + " '" + excerpt(text) + "' is not a number");
+    return value;
+}
+
+}  // namespace
+
+std::string AnnealMaster::save_state() const {
+    std::string out = std::string(kStateHeader) + "\n";
+    out += "rng\t" + rng_.save() + "\n";
+    out += "next-step\t" + std::to_string(next_step_) + "\n";
+    out += "base-sent\t" + std::string(base_sent_ ? "1" : "0") + "\n";
+    out += "window\t" + std::to_string(window_) + "\n";
+    out += "births";
+    for (const auto& [birth, count] : births_made_) out += "\t" + to_string(birth) + "=" + std::to_string(count);
+    out += "\ngate-failed";
+    for (const AnnealIndividual& ind : individuals_)
+        if (ind.gate == AnnealIndividual::Gate::Failed) out += "\t" + std::to_string(ind.id);
+    out += "\n";
+    for (const auto& [ticket, children] : in_flight_) {
+        out += "job\t" + std::to_string(children.front().case_index) + "\n";
+        for (const Child& c : children) {
+            std::string parents;
+            for (std::int64_t p : c.parents) parents += (parents.empty() ? "" : ",") + std::to_string(p);
+            out += "child\t" + to_string(c.birth) + "\t" + exact(c.temperature) + "\t" + parents + "\t" + c.text + "\n";
+        }
+    }
+    return out;
+}
+
+void AnnealMaster::restore(const std::string& state) {
+    if (history_ == nullptr) throw Error("the asynchronous search resumes from its history database, and has none");
+    if (!individuals_.empty() || !in_flight_.empty()) throw Error("AnnealMaster::restore: the master has started already");
+    std::vector<std::string> lines = split(state, '\n');
+    if (!lines.empty() && lines.back().empty()) lines.pop_back();
+    if (lines.empty() || lines.front() != kStateHeader) bad_state("it does not start with '" + std::string(kStateHeader) + "'");
+    std::set<std::int64_t> gate_failed;
+    std::vector<std::pair<int, std::vector<Child>>> jobs;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        const std::vector<std::string> f = split(lines[i], '\t');
+        const std::string& key = f[0];
+        const std::string where = "line " + std::to_string(i + 1);
+        auto need = [&](std::size_t n) {
+            if (f.size() != n) bad_state(where + " ('" + key + "') has " + std::to_string(f.size()) + " fields, not " + std::to_string(n));
+        };
+        if (key == "rng") {
+            need(2);
+            rng_.restore(f[1]);
+        } else if (key == "next-step") {
+            need(2);
+            const long long step = state_integer(f[1], where + ": next-step");
+            if (step < 0 || step > std::numeric_limits<int>::max()) bad_state(where + ": next-step out of range");
+            next_step_ = static_cast<int>(step);
+        } else if (key == "base-sent") {
+            need(2);
+            base_sent_ = state_integer(f[1], where + ": base-sent") != 0;
+        } else if (key == "window") {
+            need(2);
+            const long long window = state_integer(f[1], where + ": window");
+            if (window < 1 || window > 1 << 20) bad_state(where + ": window " + f[1] + " is out of range");
+            window_ = static_cast<std::size_t>(window);
+        } else if (key == "births") {
+            for (std::size_t k = 1; k < f.size(); ++k) {
+                const std::size_t eq = f[k].find('=');
+                if (eq == std::string::npos) bad_state(where + ": '" + excerpt(f[k]) + "' is not BIRTH=COUNT");
+                try {
+                    births_made_[birth_from_string(f[k].substr(0, eq))] =
+                        static_cast<int>(state_integer(f[k].substr(eq + 1), where + ": births"));
+                } catch (const Error& e) {
+                    bad_state(where + ": " + e.what());
+                }
+            }
+        } else if (key == "gate-failed") {
+            for (std::size_t k = 1; k < f.size(); ++k) gate_failed.insert(state_integer(f[k], where + ": gate-failed"));
+        } else if (key == "job") {
+            need(2);
+            const long long case_index = state_integer(f[1], where + ": job case");
+            if (case_index < 0 || case_index >= pool_.case_count())
+                bad_state(where + ": case " + f[1] + " is not one of the " + std::to_string(pool_.case_count()) + " training cases");
+            jobs.push_back({static_cast<int>(case_index), {}});
+        } else if (key == "child") {
+            if (f.size() < 5) bad_state(where + " ('child') has " + std::to_string(f.size()) + " fields, not 5");
+            if (jobs.empty()) bad_state(where + ": a child before any job");
+            Child child;
+            try {
+                child.birth = birth_from_string(f[1]);
+            } catch (const Error& e) {
+                bad_state(where + ": " + e.what());
+            }
+            child.temperature = state_number(f[2], where + ": temperature");
+            if (!f[3].empty())
+                for (const std::string& p : split(f[3], ',')) child.parents.push_back(state_integer(p, where + ": parent"));
+            // The genome is the rest of the line.
+            std::size_t at = 0;
+            for (int tabs = 0; tabs < 4; ++tabs) at = lines[i].find('\t', at) + 1;
+            child.text = lines[i].substr(at);
+            try {
+                child.genome = parse_genome(child.text);
+                child.variant = make_variant(child.genome, grammar_);
+            } catch (const Error& e) {
+                bad_state(where + ": genome '" + excerpt(child.text) + "': " + e.what());
+            }
+            child.case_index = jobs.back().first;
+            jobs.back().second.push_back(std::move(child));
+        } else {
+            bad_state(where + ": unknown entry '" + excerpt(key) + "'");
+        }
+    }
+    // The individuals of the steps before the checkpoint, as their completion made them.
+    IndividualFilter filter;
+    filter.strategy = "anneal";
+    for (const IndividualRow& row : history_->individuals(filter)) {
+        if (row.generation >= next_step_) continue;  // completed after the checkpoint: made again below
+        AnnealIndividual ind = from_history(row);
+        if (gate_failed.count(ind.id)) {
+            ind.gate = AnnealIndividual::Gate::Failed;
+            ind.accepted = false;
+            ind.score = {};
+        }
+        adopt(std::move(ind));
+    }
+    if (individuals_.size() != static_cast<std::size_t>(next_step_))
+        throw Error(history_->path().string() + ": holds " + std::to_string(individuals_.size()) +
+                    " anneal individuals before step " + std::to_string(next_step_) +
+                    ", where the checkpoint counts one a step; the database and the checkpoint are not of one run "
+                    "(start the run again with --restart)");
+    for (auto& [case_index, children] : jobs) {
+        if (children.empty()) bad_state("a job without children");
+        for (const Child& c : children) {
+            seen_texts_.insert(c.text);
+            seen_keys_.insert(c.variant->key);
+        }
+        hand_out(std::move(children), case_index);
+    }
 }
 
 bool AnnealMaster::passes_gate(std::size_t index) {
@@ -193,6 +376,10 @@ std::optional<AnnealMaster::Child> AnnealMaster::make_child() {
 
 void AnnealMaster::submit(std::vector<Child> children) {
     const int case_index = static_cast<int>(rng_.index(static_cast<std::size_t>(pool_.case_count())));
+    hand_out(std::move(children), case_index);
+}
+
+void AnnealMaster::hand_out(std::vector<Child> children, int case_index) {
     std::vector<Variant> variants;
     for (Child& c : children) {
         c.case_index = case_index;
@@ -238,7 +425,7 @@ std::vector<AnnealIndividual> AnnealMaster::run(std::size_t count) {
     for (;;) {
         // Fill every free worker, also when the block is complete: the master never lets one idle,
         // and what is in flight now is the next block's.
-        while (!exhausted && pool_.in_flight() < pool_.workers()) {
+        while (!exhausted && in_flight_.size() < window_) {
             std::vector<Child> children;
             while (children.size() < options_.batch) {
                 std::optional<Child> child = make_child();
@@ -259,10 +446,10 @@ std::vector<AnnealIndividual> AnnealMaster::run(std::size_t count) {
             if (!children.empty()) submit(std::move(children));
         }
         if (completed.size() >= count) break;
-        if (pool_.in_flight() == 0) break;  // exhausted and nothing left to come back
-        PoolResult done = pool_.wait_any();
-        auto it = in_flight_.find(done.ticket);
-        if (it == in_flight_.end()) continue;  // not ours (another master on the pool)
+        if (in_flight_.empty()) break;  // exhausted and nothing left to come back
+        // The oldest job's results, whichever job finished first: the run does not depend on timing.
+        const auto it = in_flight_.begin();
+        PoolResult done = pool_.wait_for(it->first);
         std::vector<Child> children = std::move(it->second);
         in_flight_.erase(it);
         if (done.result.results.size() != children.size())

@@ -10,8 +10,14 @@
 // temperature. Each child is measured on one case drawn at random; its score is its speedup over
 // the original on that case, with the deviation the timing spreads imply.
 //
-// With one worker and a fixed seed the run is reproducible; with several, the order in which
-// results come back (and so what later children are made from) depends on timing.
+// The same seed, --workers and --anneal-batch give the same run, whatever the threads' timing:
+// the master keeps as many jobs out as there are workers (its window) and takes their results back
+// in the order it handed them out (EvaluatorPool::wait_for), not as they finish, so every draw sees
+// the same individuals. (Taking them as they finished made two runs of one seed differ with more
+// than one worker: issue 39.) The price is that a worker that finishes before the oldest job idles
+// until that one is back. The master's state (its generator, the jobs out, the gate's refusals)
+// goes into the checkpoint, so a resumed run continues exactly as the uninterrupted one would,
+// with the window it started with.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -70,8 +76,18 @@ public:
                  AnnealOptions options, std::uint64_t seed);
 
     // Continues from the anneal individuals in the history database (after --resume): they are the
-    // population parents are drawn from, and their genomes count as seen.
+    // population parents are drawn from, and their genomes count as seen. For a checkpoint without
+    // the master's state (from before it was kept): the run goes on, but not as it would have.
     void load_history();
+
+    // The master's state between two run() calls, as checkpoint text: its generator, the next
+    // step, the window, the births made, the individuals the gate refused, and the jobs out with
+    // their children. restore() continues from it: the history's anneal individuals of earlier steps
+    // (those of later steps, completed by a session killed before its checkpoint, are made and
+    // measured again, and the database keeps their first rows), then the jobs handed out again in
+    // their order. Requires a history database. Throws gi::Error for text it cannot read.
+    std::string save_state() const;
+    void restore(const std::string& state);
 
     // Keeps all workers busy until at least `count` more individuals have completed and returns
     // them in completion order (a genome that does not apply completes at once, so a few more may
@@ -82,6 +98,7 @@ public:
 
     const std::vector<AnnealIndividual>& individuals() const { return individuals_; }
     std::size_t in_flight() const { return in_flight_.size(); }
+    std::size_t window() const { return window_; }
     // Children made per birth method (tests check the three are used about equally).
     const std::map<Birth, int>& births_made() const { return births_made_; }
 
@@ -96,11 +113,14 @@ private:
         int case_index = 0;
         double temperature = 0;  // the draw's temperature that made it (0: the starting genome)
     };
+    AnnealIndividual from_history(const IndividualRow& row) const;
+    void adopt(AnnealIndividual individual);  // one more that may be drawn from (when it scored)
     std::optional<Child> make_child();
     std::optional<Child> birth_of(Birth method, double temperature);
     std::vector<std::size_t> draw_parents(std::size_t count, double temperature);
     bool passes_gate(std::size_t index);
-    void submit(std::vector<Child> children);
+    void submit(std::vector<Child> children);                  // on a case drawn now
+    void hand_out(std::vector<Child> children, int case_index);
     AnnealIndividual complete(Child child, const EvalResult& result, const Timing& original);
 
     const Grammar& grammar_;
@@ -117,6 +137,7 @@ private:
     std::map<Birth, int> births_made_;
     int next_step_ = 0;
     bool base_sent_ = false;
+    std::size_t window_ = 1;  // jobs kept out: the pool's workers, or a resumed run's
 };
 
 // The Strategy face of annealing, so `--strategy anneal` is known to the registry and run by the
@@ -130,9 +151,16 @@ public:
     std::vector<Genome> next_population(const ScoredBatch&, Rng&) override { return {}; }
     std::size_t population_size(int) const override { return 0; }  // its individuals are in the history
     const StrategyContext& context() const { return context_; }
+    // The checkpoint holds the master's state once it runs (attach), else what was restored.
+    std::string save_state() const override { return master_ != nullptr ? master_->save_state() : restored_; }
+    void restore_state(const std::string& state) override { restored_ = state; }
+    const std::string& restored_state() const { return restored_; }
+    void attach(const AnnealMaster* master) { master_ = master; }
 
 private:
     StrategyContext context_;
+    std::string restored_;
+    const AnnealMaster* master_ = nullptr;
 };
 
 // The completed individuals as the evolve loop's batch: scored in completion order, with the case

@@ -1,5 +1,7 @@
 #include "search/anneal_pool.hpp"
 
+#include <algorithm>
+
 #include "util/error.hpp"
 
 namespace gi {
@@ -44,6 +46,7 @@ std::uint64_t EvaluatorPool::submit(std::vector<Variant> variants, int case_inde
         std::lock_guard lock(mutex_);
         ticket = next_ticket_++;
         queue_.push_back({ticket, std::move(variants), case_index});
+        outstanding_.insert(ticket);
         ++in_flight_;
     }
     work_ready_.notify_one();
@@ -62,6 +65,24 @@ PoolResult EvaluatorPool::wait_any() {
     if (failure_) std::rethrow_exception(failure_);
     PoolResult result = std::move(done_.front());
     done_.pop_front();
+    outstanding_.erase(result.ticket);
+    --in_flight_;
+    return result;
+}
+
+PoolResult EvaluatorPool::wait_for(std::uint64_t ticket) {
+    std::unique_lock lock(mutex_);
+    if (!outstanding_.count(ticket))
+        throw Error("EvaluatorPool::wait_for: job " + std::to_string(ticket) + " is not being evaluated");
+    auto finished = [&] {
+        return std::find_if(done_.begin(), done_.end(), [&](const PoolResult& r) { return r.ticket == ticket; });
+    };
+    result_ready_.wait(lock, [&] { return failure_ || finished() != done_.end(); });
+    if (failure_) std::rethrow_exception(failure_);
+    const auto it = finished();
+    PoolResult result = std::move(*it);
+    done_.erase(it);
+    outstanding_.erase(ticket);
     --in_flight_;
     return result;
 }
@@ -94,7 +115,7 @@ void EvaluatorPool::run(std::size_t worker) {
             busy_[worker] += result.finished_s - result.started_s;
             done_.push_back(std::move(result));
         }
-        result_ready_.notify_one();
+        result_ready_.notify_all();
     }
 }
 

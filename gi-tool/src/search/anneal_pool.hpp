@@ -11,6 +11,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <vector>
 
@@ -126,6 +127,11 @@ public:
     // Blocks until some job has finished and returns it (finishing order). Rethrows an exception
     // an evaluator threw. Throws gi::Error when nothing is in flight.
     PoolResult wait_any();
+    // Blocks until job `ticket` has finished and returns it; jobs that finish meanwhile wait for
+    // their own call. Taking results in submission order makes what a master does with them
+    // independent of thread timing. Rethrows an evaluator's exception; throws gi::Error for a
+    // ticket that is not in flight.
+    PoolResult wait_for(std::uint64_t ticket);
 
     // Seconds since the pool started, and each worker's seconds spent inside evaluate().
     double elapsed_s() const;
@@ -147,6 +153,7 @@ private:
     std::condition_variable work_ready_, result_ready_;
     std::deque<Job> queue_;
     std::deque<PoolResult> done_;
+    std::set<std::uint64_t> outstanding_;  // submitted, not yet returned
     std::exception_ptr failure_;
     std::vector<double> busy_;
     std::uint64_t next_ticket_ = 1;
