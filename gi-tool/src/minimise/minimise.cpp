@@ -149,7 +149,8 @@ MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator
     result.after = genome_to_text(current);
     if (result.stopped)
         result.note = (result.ran ? "stopped at the time limit after " + std::to_string(result.steps.size()) +
-                                        " comparisons; the removals made so far are kept"
+                                        (result.steps.size() == 1 ? " comparison" : " comparisons") +
+                                        "; the removals made so far are kept"
                                   : "not run: the time limit left no time for a comparison");
     return result;
 }
