@@ -211,3 +211,23 @@ TEST_F(Apply, MakeVariantKeysByProgramNotByGenomeText) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+// Issue 39, class 20: a kernel file that starts with a UTF-8 byte order mark. The variant's comment
+// line went before it, so the mark sat at the start of line 2 and no compiler took the file.
+TEST(ApplyByteOrderMark, TheMarkStaysTheVariantsFirstBytes) {
+    const std::string bom = "\xEF\xBB\xBF";
+    testing::GrammarBuilder b;
+    b.text(bom);
+    b.gene(testing::make_gene("FAST", GeneKind::Guard, {"0", "1"}, "1"), "#define FAST 1", "#define FAST ");
+    b.text("\nint a = FAST;\n");
+    const Grammar g = b.build();
+    const std::string source = apply_genome(parse_genome("FAST=0"), g).source;
+    EXPECT_EQ(source, bom + "// gi-optimize variant: FAST=0\n\nint a = FAST;\n");
+    EXPECT_EQ(headed("// x", "int a;\n"), "// x\nint a;\n");
+}
+
+}  // namespace
+}  // namespace gi

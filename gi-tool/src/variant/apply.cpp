@@ -198,11 +198,18 @@ std::vector<EmittedPiece> emit_pieces(const Genome& genome, const Grammar& gramm
 
 }  // namespace
 
+std::string headed(const std::string& first_line, const std::string& text) {
+    static const std::string kByteOrderMark = "\xEF\xBB\xBF";
+    if (text.rfind(kByteOrderMark, 0) == 0) return kByteOrderMark + first_line + "\n" + text.substr(kByteOrderMark.size());
+    return first_line + "\n" + text;
+}
+
 AppliedVariant apply_genome(const Genome& genome, const Grammar& grammar) {
     AppliedVariant variant;
     const std::vector<EmittedPiece> pieces = emit_pieces(genome, grammar, variant.skipped_edits);
-    variant.source = "// gi-optimize variant: " + comment_text(genome_to_text(genome)) + "\n";
-    for (const EmittedPiece& piece : pieces) variant.source += piece.text;
+    std::string text;
+    for (const EmittedPiece& piece : pieces) text += piece.text;
+    variant.source = headed("// gi-optimize variant: " + comment_text(genome_to_text(genome)), text);
     variant.compile_options = flag_options(genome, grammar);
     return variant;
 }

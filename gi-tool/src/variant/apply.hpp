@@ -13,10 +13,15 @@
 namespace gi {
 
 struct AppliedVariant {
-    std::string source;                        // starts with "// gi-optimize variant: <genome>\n"
+    std::string source;                        // starts with "// gi-optimize variant: <genome>\n" (headed())
     std::vector<std::string> compile_options;  // from Flag genes, in gene order, e.g. "-use_fast_math"
     std::vector<std::string> skipped_edits;    // text of edits that no longer applied
 };
+
+// `text` with `first_line` (and a newline) put before it, after the UTF-8 byte order mark `text`
+// starts with, if any: compilers take a byte order mark only as a file's first bytes, and one at
+// the start of a variant's second line made it fail to compile ("stray '#'").
+std::string headed(const std::string& first_line, const std::string& text);
 
 // Throws gi::Error when the genome names a gene or rule the grammar lacks (validate first to get
 // every problem at once).

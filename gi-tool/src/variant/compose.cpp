@@ -82,17 +82,18 @@ ComposedVariant compose_variants(const std::string& original, const std::vector<
     }
     std::stable_sort(changes.begin(), changes.end(),
                      [](const SourceChange& a, const SourceChange& b) { return a.begin < b.begin; });
-    out.source = first_line + "\n";
+    std::string text;
     std::size_t at = 0;
     for (const SourceChange& c : changes) {
         if (c.begin < at || c.end > original.size())
             throw Error("composing variants: a change at line " + std::to_string(c.line) +
                         " does not fit the original file (this is a bug in gi-tool)");
-        out.source.append(original, at, c.begin - at);
-        out.source += c.text;
+        text.append(original, at, c.begin - at);
+        text += c.text;
         at = c.end;
     }
-    out.source.append(original, at, std::string::npos);
+    text.append(original, at, std::string::npos);
+    out.source = headed(first_line, text);
     return out;
 }
 
