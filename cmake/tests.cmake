@@ -38,8 +38,10 @@ _gi_add_scenario(build_failures build_failures)
 _gi_add_scenario(refusals refusals)
 _gi_add_scenario(shared_kernel shared_kernel)
 _gi_add_scenario(policies policies)
+_gi_add_scenario(sample_programs sample_programs)
 # Scenarios that take 20 s or more on a 2-core machine are `slow` too (ctest -LE slow leaves them out).
-set_property(TEST cmake.entry_problems cmake.corpus_fetch cmake.light_on cmake.build_failures APPEND PROPERTY LABELS slow)
+set_property(TEST cmake.entry_problems cmake.corpus_fetch cmake.light_on cmake.build_failures cmake.sample_programs
+             APPEND PROPERTY LABELS slow)
 # The stage order's build step against a tree that breaks it (cmake -P only): always runs.
 add_test(NAME cmake.stage_includes
          COMMAND "${CMAKE_COMMAND}" ${_gi_test_args} "-DGI_TEST_RULES=${CMAKE_BINARY_DIR}/gi-tool/stage_rules.txt"
