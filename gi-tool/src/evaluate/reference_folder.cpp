@@ -14,7 +14,9 @@ ReferenceFolder::ReferenceFolder(std::uint64_t bytes_needed) {
                      fs::space("/dev/shm", ec).available > 2 * bytes_needed && !ec;
     const fs::path base = shm ? fs::path("/dev/shm") : fs::temp_directory_path();
     std::string pattern = (base / "gi-reference-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+    if (::mkdtemp(pattern.data()) == nullptr) return;
+    path_ = fs::absolute(pattern);
+    on_signal_ = std::make_unique<RemovedOnFatalSignal>(path_);
 }
 
 ReferenceFolder::~ReferenceFolder() {

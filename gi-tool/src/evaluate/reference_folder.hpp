@@ -1,6 +1,9 @@
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <memory>
+
+#include "util/signal_cleanup.hpp"
 
 namespace gi {
 
@@ -16,6 +19,7 @@ public:
 
 private:
     std::filesystem::path path_;
+    std::unique_ptr<RemovedOnFatalSignal> on_signal_;  // a killed run leaves no hundreds of MB in /dev/shm
 };
 
 }  // namespace gi
