@@ -1,36 +1,37 @@
 #include "cache/files.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
+#include "util/atomic_file.hpp"
 #include "util/error.hpp"
+#include "util/file_read.hpp"
 
 namespace gi {
 
-bool write_file_if_changed(const std::filesystem::path& path, const std::string& text) {
-    {
-        std::ifstream in(path, std::ios::binary);
-        if (in) {
-            std::ostringstream current;
-            current << in.rdbuf();
-            if (current.str() == text) return false;
-        }
+namespace {
+
+// Whether `path` is a plain file holding exactly `text`. Only a regular file of that very size is
+// read, so a device or FIFO where an output goes is replaced, never read without end.
+bool holds(const std::filesystem::path& path, const std::string& text) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(path, ec)) ||
+        std::filesystem::file_size(path, ec) != text.size() || ec)
+        return false;
+    try {
+        return read_input_file(path, text.size(), "generated file") == text;
+    } catch (const Error&) {
+        return false;  // changed meanwhile or unreadable: written anew
     }
+}
+
+}  // namespace
+
+bool write_file_if_changed(const std::filesystem::path& path, const std::string& text) {
+    if (holds(path, text)) return false;
     std::error_code ec;
     if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) throw Error(path.parent_path().string() + ": cannot create the folder: " + ec.message());
-    const std::filesystem::path temporary = path.string() + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out.flush()) throw Error(temporary.string() + ": cannot write the file");
-    }
-    std::filesystem::rename(temporary, path, ec);
-    if (ec) {
-        std::filesystem::remove(temporary);
-        throw Error(path.string() + ": cannot move the new file into place: " + ec.message());
-    }
+    write_file_atomically(path, text);
     return true;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // File writing for generated build inputs. Content that did not change is not rewritten, so its
 // timestamp stays and the build system (ninja restats custom-command outputs) recompiles nothing.
+// Written as every output is (util/atomic_file.hpp): a new file renamed into place, never through a link.
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -1,12 +1,19 @@
 #include "compile/nvrtc_cache.hpp"
 
-#include <fstream>
-#include <random>
+#include <cstdint>
 
+#include "util/atomic_file.hpp"
+#include "util/error.hpp"
+#include "util/file_read.hpp"
 #include "util/hash.hpp"
 
 namespace gi {
 namespace fs = std::filesystem;
+
+namespace {
+// Far above any kernel's cubin (a few MB): anything larger in the folder is not one of ours.
+constexpr std::uintmax_t kMaxCubinBytes = std::uintmax_t{1} << 30;
+}  // namespace
 
 std::string compiled_code_key(const std::string& source, const std::vector<std::string>& options,
                               const std::string& arch, const std::string& compiler) {
@@ -40,10 +47,17 @@ std::optional<DeviceCompileResult> CompiledCodeCache::get(const std::string& key
     }
     if (!folder_.empty()) {
         // Only successful compiles are kept on disk (a cubin per key); their log is not needed.
-        std::ifstream in(folder_ / (key + ".cubin"), std::ios::binary);
-        if (in) {
+        // The folder is the user's, so what lies there is read as any input is: a plain file of a
+        // cubin's size, else a miss.
+        const fs::path file = folder_ / (key + ".cubin");
+        std::error_code ec;
+        if (fs::exists(file, ec)) {
             DeviceCompileResult r;
-            r.cubin.assign(std::istreambuf_iterator<char>(in), {});
+            try {
+                r.cubin = read_input_file(file, kMaxCubinBytes, "compiled variant");
+            } catch (const Error&) {
+                r.cubin.clear();
+            }
             if (!r.cubin.empty()) {
                 r.ok = true;
                 r.compiler = "disk-cache";
@@ -66,16 +80,12 @@ void CompiledCodeCache::put(const std::string& key, const DeviceCompileResult& r
         entries_[key] = result;
     }
     if (folder_.empty() || !result.ok) return;
-    // Written under a temporary name and renamed, so a reader never sees half a cubin.
-    std::random_device device;
-    const fs::path temp = folder_ / (".tmp-" + key + "-" + std::to_string(device()));
-    {
-        std::ofstream out(temp, std::ios::binary);
-        out.write(result.cubin.data(), static_cast<std::streamsize>(result.cubin.size()));
+    // Written as every output is (a reader never sees half a cubin); a failed write only costs a
+    // later run one compile.
+    try {
+        write_file_atomically(folder_ / (key + ".cubin"), result.cubin);
+    } catch (const Error&) {
     }
-    std::error_code ec;
-    fs::rename(temp, folder_ / (key + ".cubin"), ec);
-    if (ec) fs::remove(temp, ec);
 }
 
 std::size_t CompiledCodeCache::hits() const {

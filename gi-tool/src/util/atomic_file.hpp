@@ -1,18 +1,26 @@
 #pragma once
-// Files a killed run must never leave half-written (checkpoints, run records): the content goes to
-// a temporary file beside the target, is flushed to disk, and replaces the target by rename().
+// Every file gi-tool writes goes through here: the content goes to a new temporary file beside the
+// target, is flushed to disk, and replaces the target by rename(), so a reader (or a killed run)
+// never sees half a file. The temporary is created exclusively (O_CREAT|O_EXCL|O_NOFOLLOW) under
+// an unpredictable name ("run.xml.tmp-h3Xq9Z"): a link planted in a shared output folder is never
+// followed, and writers of the same file at the same time never share a temporary.
 #include <cstdint>
 #include <filesystem>
 #include <string>
 
 namespace gi {
 
-// Throws gi::Error naming the path when the file cannot be written.
+// Throws gi::Error naming the path and the system's reason when the file cannot be written; the
+// temporary is then removed and the target left as it was.
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);
 
+// Whether `file_name` is one of the temporaries write_file_atomically makes ("run.xml.tmp-h3Xq9Z";
+// also "run.xml.tmp4711", the name earlier versions used).
+bool is_atomic_write_temporary(const std::string& file_name);
+
 // Removes the temporary files write_file_atomically leaves in `dir` when its process is killed
-// mid-write ("run.xml.tmp4711"). Call it only while holding the folder's lock (util/folder_lock),
-// when no other process can be writing there. Returns how many were removed.
+// mid-write. Call it only while holding the folder's lock (util/folder_lock), when no other
+// process can be writing there. Returns how many were removed.
 int remove_abandoned_temporaries(const std::filesystem::path& dir);
 
 // Checkpoints and run records hold a population of genomes: megabytes at most. A larger one, or

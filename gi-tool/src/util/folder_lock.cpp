@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util/error.hpp"
@@ -31,10 +32,23 @@ FolderLock::FolderLock(const std::filesystem::path& dir, const std::string& purp
     std::filesystem::create_directories(dir, ec);
     if (ec) throw Error(dir.string() + ": cannot create the folder (" + ec.message() + ")");
     const std::filesystem::path file = dir / kFileName;
-    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    // O_NOFOLLOW: a link planted as the lock file would have the lock's note written over
+    // whatever it points to.
+    fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+    if (fd_ < 0 && errno == ELOOP)
+        throw Error(file.string() + ": is a symbolic link, not gi-tool's lock file; it was left untouched "
+                    "(remove the link, or choose another folder)");
     if (fd_ < 0)
         throw Error(file.string() + ": cannot create the lock file (" + std::strerror(errno) +
                     "); is the folder writable?");
+    struct stat status {};
+    if (::fstat(fd_, &status) != 0 || !S_ISREG(status.st_mode) || status.st_nlink != 1) {
+        // A FIFO or device, or a second name of another file (a hard link): not ours to rewrite.
+        ::close(fd_);
+        fd_ = -1;
+        throw Error(file.string() + ": is not a plain file of its own (a device, a pipe or a hard link to another "
+                    "file?), so it is not gi-tool's lock file; it was left untouched (remove it, or choose another folder)");
+    }
     int locked;
     do {
         locked = ::flock(fd_, LOCK_EX | LOCK_NB);

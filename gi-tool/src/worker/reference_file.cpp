@@ -1,10 +1,10 @@
 #include "worker/reference_file.hpp"
 
-#include <unistd.h>
 
 #include <fstream>
 #include <sstream>
 
+#include "util/atomic_file.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
 #include "worker/protocol.hpp"
@@ -42,25 +42,12 @@ std::string write_reference_file(const fs::path& path, const ReferenceOutputs& r
     m.fields["sizes"] = sizes_text(sizes);
     const std::string sha = digest(m);
     m.fields["sha256"] = sha;
-    const std::string bytes = encode(m);
-    // Unique per writer, so two workers writing the same reference never interleave.
-    const fs::path temp = path.string() + ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        out.flush();
-        if (!out) {
-            out.close();
-            std::error_code ignored;
-            fs::remove(temp, ignored);
-            throw Error(temp.string() + ": cannot write the original's reference outputs (disk full?)");
-        }
-    }
-    std::error_code ec;
-    fs::rename(temp, path, ec);
-    if (ec) {
-        fs::remove(temp, ec);
-        throw Error(path.string() + ": cannot store the original's reference outputs: " + ec.message());
+    // As every file gi-tool writes: a temporary of this writer's own, renamed into place, so two
+    // workers writing the same reference never interleave and a reader never sees half of one.
+    try {
+        write_file_atomically(path, encode(m));
+    } catch (const Error& e) {
+        throw Error(std::string("cannot store the original's reference outputs: ") + e.what());
     }
     return sha;
 }
