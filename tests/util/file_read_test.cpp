@@ -1,6 +1,7 @@
 #include "util/file_read.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -84,6 +85,32 @@ TEST_F(FileRead, KernelSourcesAreLimitedBeforeTheyAreRead) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("huge.cu: the kernel source has"), std::string::npos) << e.what();
     }
+}
+
+TEST_F(FileRead, AFifoIsRefusedWithoutWaitingForAWriter) {
+    const auto path = dir / "genome.fifo";
+    ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_NE(read_error_of(path, 100).find("not a regular file (a device or a pipe?)"), std::string::npos);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST_F(FileRead, InPiecesHandsOverTheWholeFileInOrderUnderTheSameGuard) {
+    const auto path = dir / "blob.bin";
+    std::string content;
+    for (int i = 0; i < (9 << 20); ++i) content += static_cast<char>(i * 7);  // more than two pieces
+    std::ofstream(path, std::ios::binary) << content;
+    std::string seen;
+    int pieces = 0;
+    const auto bytes = read_input_file_in_pieces(path, content.size(), "test-case data", [&](const char* data, std::size_t n) {
+        seen.append(data, n);
+        ++pieces;
+    });
+    EXPECT_EQ(bytes, content.size());
+    EXPECT_EQ(seen, content);
+    EXPECT_GE(pieces, 3);
+    EXPECT_THROW(read_input_file_in_pieces(path, content.size() - 1, "test-case data", [](const char*, std::size_t) {}), Error);
+    EXPECT_THROW(read_input_file_in_pieces(dir, 100, "test-case data", [](const char*, std::size_t) {}), Error);
 }
 
 }  // namespace

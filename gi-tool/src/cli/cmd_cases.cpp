@@ -69,7 +69,7 @@ int run_cases(const std::vector<std::string>& raw) {
     if (folders.empty()) throw Error(folders_given[0] + ": no recorded test cases here");
     std::uint64_t bytes = 0;
     for (const auto& folder : folders) {
-        const TestCase tc = read_test_case(folder, CaseLoad::Data);
+        const TestCase tc = read_test_case(folder, CaseLoad::Checked);  // checksums, no buffer kept
         check_recorded_geometry(geometry, tc, defaults, arg_names);
         int changed = 0;
         std::uint64_t case_bytes = 0;

@@ -7,11 +7,16 @@
 // "NAME=value" sets a gene; "<A>" deletes rule A; "<A><B>" replaces A by a copy of B;
 // "<A>+<B>" inserts a copy of B before A; "<pragma_x><pragma_Kn>" sets an unroll pragma.
 // The empty genome is the original kernel. Parsing needs no grammar; validate() checks against one.
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace gi {
+
+// A genome file holds one line of rule names and values (a list of genomes, one per line): far
+// past this size it is not a genome file, and it is refused before it is read.
+inline constexpr std::uintmax_t kMaxGenomeFileBytes = std::uintmax_t{64} << 20;
 
 struct GeneSetting {
     std::string name;

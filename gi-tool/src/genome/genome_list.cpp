@@ -2,15 +2,20 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
+#include <sstream>
 
 #include "util/error.hpp"
+#include "util/file_read.hpp"
 
 namespace gi {
 
 std::vector<GenomeLine> read_genome_lines(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) throw UsageError("--genomes " + path + ": cannot read this file");
+    std::istringstream in;
+    try {
+        in.str(read_input_file(path, kMaxGenomeFileBytes, "genome list"));
+    } catch (const Error& e) {
+        throw UsageError(std::string("--genomes: ") + e.what());
+    }
     std::vector<GenomeLine> out;
     std::string text;
     for (int number = 1; std::getline(in, text); ++number) {

@@ -2,12 +2,15 @@
 
 #include <tinyxml2.h>
 
-#include <fstream>
+#include <algorithm>
+#include <cctype>
 #include <regex>
-#include <sstream>
 
 #include "run/record_xml.hpp"
+#include "genome/genome.hpp"
+#include "util/atomic_file.hpp"
 #include "util/error.hpp"
+#include "util/file_read.hpp"
 
 namespace gi {
 namespace {
@@ -24,13 +27,12 @@ std::string trimmed(std::string text) {
 RunResult read_run_result(const std::filesystem::path& run_dir, const RunWaivers& waivers) {
     RunResult result;
     const std::filesystem::path genome_file = run_dir / "best.genome";
-    std::ifstream genome_in(genome_file, std::ios::binary);
-    if (!genome_in)
+    std::error_code ec;
+    if (!std::filesystem::exists(std::filesystem::symlink_status(genome_file, ec)))
         throw Error(genome_file.string() + ": cannot read the evolved genome (is " + run_dir.string() +
                     " the --out folder of a finished gi-tool evolve run?)");
-    std::ostringstream genome_text;
-    genome_text << genome_in.rdbuf();
-    result.genome = trimmed(genome_text.str());
+    // As every input: a link to a device or a FIFO in its place is refused, not read without end.
+    result.genome = trimmed(read_input_file(genome_file, kMaxGenomeFileBytes, "evolved genome"));
     Provenance& p = result.provenance;
     p.origin = "evolved";
     p.note = "gi-tool evolve --out " + run_dir.string();
@@ -39,8 +41,9 @@ RunResult read_run_result(const std::filesystem::path& run_dir, const RunWaivers
     if (!std::filesystem::exists(run_xml))
         throw Error(run_xml.string() + ": the run folder has no run record, so nothing says the genome was checked "
                     "(is " + run_dir.string() + " the --out folder of a gi-tool evolve run?)");
+    const std::string run_text = read_text_file(run_xml, "run record");
     tinyxml2::XMLDocument document;
-    if (document.LoadFile(run_xml.string().c_str()) != tinyxml2::XML_SUCCESS || !document.RootElement())
+    if (document.Parse(run_text.data(), run_text.size()) != tinyxml2::XML_SUCCESS || !document.RootElement())
         throw Error(located_message(run_xml.string(), document.ErrorLineNum(), "cannot read the run record",
                                     "is the run complete? rerun gi-tool evolve"));
     const RunRecord record = read_run_record(document.RootElement(), run_xml.string());

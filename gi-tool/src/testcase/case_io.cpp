@@ -11,7 +11,10 @@
 #include <sstream>
 #include <system_error>
 
+#include <unistd.h>
+
 #include "util/error.hpp"
+#include "util/file_read.hpp"
 #include "util/format.hpp"
 #include "util/hash.hpp"
 
@@ -65,6 +68,21 @@ std::string random_token() {
     std::ostringstream out;
     out << std::hex << device() << device();
     return out.str();
+}
+
+// A buffer's memory, or an error naming the blob when this machine cannot hold it (a manifest
+// may claim any size; a sparse file matches it at no cost).
+Bytes blob_memory(const fs::path& path, std::uint64_t size) {
+    const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+    const std::uint64_t memory = pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
+    const std::string cannot = path.string() + ": cannot load " + std::to_string(size) + " bytes of test-case data: ";
+    if (memory > 0 && size > memory)
+        throw Error(cannot + "more than this machine's memory (" + std::to_string(memory) + " bytes)");
+    try {
+        return Bytes(size);
+    } catch (const std::bad_alloc&) {
+        throw Error(cannot + "out of memory");
+    }
 }
 
 void write_pointers(tinyxml2::XMLElement* parent, const std::vector<EmbeddedPointer>& pointers) {
@@ -323,7 +341,10 @@ struct ManifestReader {
         return out;
     }
 
-    Bytes blob(const tinyxml2::XMLElement* e, std::uint64_t size, std::string* sha_out, bool verify = true) const {
+    // `keep`: the bytes are returned (else only checked, as `gi-tool cases` does, which so never
+    // holds a case's buffers in memory).
+    Bytes blob(const tinyxml2::XMLElement* e, std::uint64_t size, std::string* sha_out, bool verify = true,
+               bool keep = true) const {
         const std::string file = text(e, "file");
         const std::string sha = text(e, "sha256");
         if (file.find('/') != std::string::npos || file.find("..") != std::string::npos)
@@ -347,11 +368,17 @@ struct ManifestReader {
         if (actual != size)
             throw Error(path.string() + ": truncated or resized test-case data: " + std::to_string(actual) +
                         " bytes, the manifest says " + std::to_string(size) + " (record the case again)");
-        Bytes bytes(size);
-        std::ifstream in(path, std::ios::binary);
-        in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
-        if (!in) throw Error(path.string() + ": cannot read test-case data");
-        if (verify && sha256_of(bytes) != sha)
+        // Read in pieces, each hashed as it comes, through the guard every input passes.
+        Bytes bytes = keep ? blob_memory(path, size) : Bytes();
+        Sha256 hash;
+        std::uint64_t filled = 0;
+        read_input_file_in_pieces(path, size, "test-case data", [&](const char* data, std::size_t n) {
+            if (verify) hash.update(data, n);
+            if (keep) std::memcpy(bytes.data() + filled, data, n);
+            filled += n;
+        });
+        if (filled != size) throw Error(path.string() + ": cannot read test-case data (it shrank while being read)");
+        if (verify && hash.hex_digest() != sha)
             throw Error(path.string() + ": corrupt test-case data: its sha256 differs from the one in " +
                         manifest.string() + " (record the case again)");
         *sha_out = sha;
@@ -366,8 +393,9 @@ TestCase read_test_case(const fs::path& folder, CaseLoad load) {
     if (!fs::is_regular_file(r.manifest))
         throw Error(r.manifest.string() + ": no test-case manifest here (is '" + folder.string() +
                     "' a folder written by the gi::launch recorder?)");
+    const std::string manifest_xml = read_input_file(r.manifest, kMaxManifestBytes, "test-case manifest");
     tinyxml2::XMLDocument doc;
-    if (doc.LoadFile(r.manifest.string().c_str()) != tinyxml2::XML_SUCCESS)
+    if (doc.Parse(manifest_xml.data(), manifest_xml.size()) != tinyxml2::XML_SUCCESS)
         throw_at(r.manifest.string(), doc.ErrorLineNum(), std::string("malformed XML: ") + doc.ErrorStr(),
                  "the file is corrupt or truncated; record the case again");
     const auto* root = doc.RootElement();
@@ -411,10 +439,10 @@ TestCase read_test_case(const fs::path& folder, CaseLoad load) {
         const auto* after = e->FirstChildElement("after");
         if (b.changed && !after) r.fail(e, "a changed buffer needs an <after> element");
         if (load != CaseLoad::ManifestOnly) {
-            const bool verify = load == CaseLoad::Data;
-            b.before = r.blob(before, b.size, &b.before_sha256, verify);
+            const bool verify = load != CaseLoad::DataTrusted, keep = load != CaseLoad::Checked;
+            b.before = r.blob(before, b.size, &b.before_sha256, verify, keep);
             if (b.changed) {
-                b.after = r.blob(after, b.size, &b.after_sha256, verify);
+                b.after = r.blob(after, b.size, &b.after_sha256, verify, keep);
             } else {
                 b.after = b.before;
                 b.after_sha256 = b.before_sha256;

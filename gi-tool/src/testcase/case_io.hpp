@@ -9,6 +9,7 @@
 // place, so a reader never sees half a case and a failed recording leaves nothing behind.
 // Reading checks everything (format, sizes, checksums, references between args and buffers) and
 // throws gi::Error naming the file (and manifest line) with a hint.
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -21,6 +22,9 @@ namespace gi {
 inline constexpr int kTestCaseFormat = 2;
 inline constexpr int kOldestTestCaseFormat = 1;
 inline constexpr const char* kManifestName = "manifest.xml";
+// A manifest lists a launch's arguments and buffers: kilobytes, megabytes with many embedded
+// pointers. A larger file is not a manifest and is refused before it is read.
+inline constexpr std::uintmax_t kMaxManifestBytes = std::uintmax_t{256} << 20;
 
 // Writes `tc` (buffers' before/after bytes filled; checksums are computed here) as a new folder
 // `<kernel>-NNNN` (the name's file_name_part) in `record_dir` (created if missing), NNNN the first free number. Returns the
@@ -37,6 +41,8 @@ enum class CaseLoad {
     Data,          // also every blob, each checked against its size and sha256
     DataTrusted,   // every blob, sizes checked but checksums not recomputed: for a folder already
                    // verified by this run (a restarted GPU worker reloading its case)
+    Checked,       // every blob checked against its size and sha256 as Data, in pieces, and not kept
+                   // (the buffers stay empty): verifying cases never needs their memory
 };
 
 // Reads one case folder. Throws gi::Error naming the file for a missing or malformed manifest, a
