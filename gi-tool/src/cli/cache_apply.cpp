@@ -18,6 +18,7 @@
 #include "grammar/macro_reach.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
+#include "util/output_path.hpp"
 #include "util/text_rule.hpp"
 #include "variant/compose.hpp"
 
@@ -182,6 +183,19 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     }
     const std::string original_include = fs::absolute(kernel_path).lexically_normal().string();
     const std::string original_text = registered.front().kernel.source.text;
+    {
+        // Nothing the build generates may replace the kernel or an entry, nor two outputs one file.
+        OutputGuard guard;
+        guard.keep(kernel_path, "the kernel file");
+        for (const Registered& r : registered) guard.keep_cache_folder(r.cache_dir);
+        guard.check("--wrapper", wrapper, "the wrapper");
+        guard.check("--options-file", options_file, "the compile options");
+        for (const Registered& r : registered) guard.check("--header", r.header, "the header");
+        for (const int arch : architectures)
+            guard.check("the variant file beside --wrapper:",
+                        wrapper.parent_path() / (file_identifier + "." + architecture_name(arch) + ".cu"),
+                        "the variant", "choose another folder for --wrapper");
+    }
 
     std::vector<ArchitectureChoice> choices;  // the wrapper's: the file's variant per architecture
     std::vector<std::pair<std::string, int>> missing;  // (registration, architecture) without an entry

@@ -1,15 +1,16 @@
 // `gi-tool apply`: writes the variant a genome makes of a kernel, so a person can read, diff or
 // compile exactly what evolution produced.
-#include <cstdint>
 #include <filesystem>
 #include <iostream>
 
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "genome/genome.hpp"
 #include "genome/validate.hpp"
 #include "util/atomic_file.hpp"
 #include "util/error.hpp"
 #include "util/file_read.hpp"
+#include "util/output_path.hpp"
 #include "variant/apply.hpp"
 
 namespace gi::cli {
@@ -26,22 +27,11 @@ const char* const kExamples =
     "  gi-tool apply kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
     "      --genome \"BLOCK_W=128 <pragma_stereo.cu_158><pragma_K4> <_stereo.cu_288>\" -o variant.cu\n";
 
-// A genome file holds one line of rule names and values; far past this it is not a genome file.
-constexpr std::uintmax_t kMaxGenomeFileBytes = std::uintmax_t{64} << 20;
-
 std::string genome_text_from(const CommandLine& app, const std::string& text, const std::string& file) {
     const bool has_text = app.given("--genome"), has_file = app.given("--genome-file");
     if (has_text && has_file) throw UsageError("give the genome either with --genome or with --genome-file, not both");
     if (!has_text && !has_file) throw UsageError("missing the genome: --genome \"TEXT\" or --genome-file FILE");
     return has_text ? text : read_input_file(file, kMaxGenomeFileBytes, "genome file");
-}
-
-// The variant never replaces a file the command only reads: writing it over the kernel would
-// lose the user's original, the one thing every variant is checked against.
-void refuse_output_over_input(const std::string& out, const std::string& input, const std::string& what) {
-    std::error_code ec;
-    if (std::filesystem::exists(out, ec) && std::filesystem::equivalent(out, input, ec))
-        throw UsageError("-o " + out + " is the " + what + " itself; write the variant to another file");
 }
 
 int run_apply(const std::vector<std::string>& raw) {
@@ -54,12 +44,12 @@ int run_apply(const std::vector<std::string>& raw) {
     app.add_kernel_options(kernel);
     if (!app.parse(raw)) return kExitOk;
     if (out != "-") {
-        refuse_output_over_input(out, kernel_path_from(kernel), "kernel file");
-        if (app.given("--genome-file")) refuse_output_over_input(out, genome_file, "genome file");
-        std::error_code ec;
-        if (std::filesystem::is_directory(out, ec))
-            throw UsageError("-o " + out + " is a folder; give the file to write the variant to, e.g. " +
-                             (std::filesystem::path(out) / "variant.cu").string());
+        // Writing the variant over the kernel would lose the user's original, the one thing every
+        // variant is checked against.
+        OutputGuard guard;
+        guard.keep(kernel_path_from(kernel), "the kernel file");
+        if (app.given("--genome-file")) guard.keep(genome_file, "the genome file");
+        guard.check("-o", out, "the variant");
     }
     const Genome genome = parse_genome(genome_text_from(app, genome_text, genome_file));
     const Grammar grammar = grammar_from(kernel);

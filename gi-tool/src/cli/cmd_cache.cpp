@@ -25,6 +25,7 @@
 #include "util/error.hpp"
 #include "util/format.hpp"
 #include "util/hash.hpp"
+#include "util/output_path.hpp"
 #include "util/text_rule.hpp"
 #include "process/process.hpp"
 
@@ -108,6 +109,15 @@ int run_show(const std::vector<std::string>& argv) {
     if (!app.parse(argv)) return kExitOk;
     if (items.empty()) throw UsageError("missing DIR (the cache folder, e.g. gi-cache)");
     if (!kernel_files.empty() && html.empty()) throw UsageError("--kernel only serves the page: give --html FILE too");
+    if (!html.empty()) {
+        // The page never replaces what it shows: an entry (or a new *.xml among them), a kernel.
+        OutputGuard guard;
+        for (const std::string& item : items)
+            if (fs::is_directory(item)) guard.keep_cache_folder(item);
+            else guard.keep(item, "a cache entry it shows");
+        for (const std::string& kernel : kernel_files) guard.keep(kernel, "the kernel file");
+        guard.check("--html", html, "the page");
+    }
     std::vector<std::pair<std::string, std::string>> kernels;  // path, text
     for (const std::string& path : kernel_files) kernels.emplace_back(path, read_source_file(path).text);
     bool all_ok = true;
@@ -356,6 +366,7 @@ int run_write(const std::vector<std::string>& argv) {
     const RegisteredKernel kernel = registered_kernel_from(kernel_settings, registration, kernel_path_from(kernel_settings));
     const CacheEntry entry = make_cache_entry(kernel, architectures[0], genome, p);
     const fs::path path = cache_dir / cache_entry_file_name(kernel.registration.functions, architectures[0]);
+    OutputGuard().keep(kernel.source.path, "the kernel file").check("--cache-dir", path, "the entry");
     write_cache_entry(path, entry);
     std::cout << "wrote " << printable(path.string()) << " (" << architecture_name(entry.architecture) << ", genome: "
               << (entry.genome.empty() ? "empty" : printable(entry.genome)) << ")\n";

@@ -19,6 +19,7 @@
 #include "genome/random_edit.hpp"
 #include "util/elapsed.hpp"
 #include "util/error.hpp"
+#include "util/output_path.hpp"
 #include "util/format.hpp"
 #include "util/rng.hpp"
 #include "variant/apply.hpp"
@@ -90,6 +91,11 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         throw UsageError("--sanitize-removed-barriers chooses which variants --sanitize N checks; give --sanitize N too");
     std::ofstream log;
     if (!c.log.empty()) {
+        // A log written line by line as the bench goes (so not renamed into place): never over an input.
+        OutputGuard guard;
+        guard.keep(kernel_path_from(c.kernel), "the kernel file");
+        if (!c.genomes.empty()) guard.keep(c.genomes, "the --genomes file");
+        guard.check("--log", c.log, "the log");
         log.open(c.log);
         if (!log) throw UsageError("--log " + c.log + ": cannot write this file (does its folder exist?)");
     }

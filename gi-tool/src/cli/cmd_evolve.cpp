@@ -13,9 +13,11 @@
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
 #include "cli/evaluator_options.hpp"
+#include "run/out_folder_names.hpp"
 #include "run/search_history.hpp"
 #include "util/atomic_file.hpp"
 #include "util/folder_lock.hpp"
+#include "util/output_path.hpp"
 #include "run/evolve.hpp"
 #include "search/strategy.hpp"
 #include "util/error.hpp"
@@ -196,7 +198,15 @@ int run_evolve(const std::vector<std::string>& arguments) {
     const OutMode mode = c.resume ? OutMode::Resume : c.restart ? OutMode::Restart : OutMode::Fresh;
     const std::string out = c.out;
     const std::string evaluator_name = c.evaluator.name;
-    kernel_path_from(c.kernel);  // a missing KERNEL.cu is named before the evaluator's options are read
+    const std::string kernel_path = kernel_path_from(c.kernel);  // a missing KERNEL.cu is named before the evaluator's options are read
+    {
+        // best.cu (and the rest) would be written over the kernel being evolved.
+        OutputGuard guard;
+        guard.keep(kernel_path, "the kernel file");
+        for (const char* name : kOutFolderNames)
+            guard.check("--out " + out + ":", std::filesystem::path(out) / name, std::string("the run's ") + name,
+                        std::string("evolve writes its ") + name + " there: choose another --out folder");
+    }
     check_evolve_options(options);
     const EvaluatorSettings evaluator_options = evaluator_settings(app, c.evaluator, c.kernel);
 

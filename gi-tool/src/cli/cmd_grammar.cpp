@@ -1,6 +1,5 @@
 // `gi-tool grammar`: shows the grammar of a kernel as BNF (or a count per rule kind), so a person
 // can see what evolution may edit before running it.
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <sstream>
@@ -8,7 +7,9 @@
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
 #include "grammar/bnf.hpp"
+#include "util/atomic_file.hpp"
 #include "util/error.hpp"
+#include "util/output_path.hpp"
 
 namespace gi::cli {
 namespace {
@@ -61,13 +62,12 @@ int run_grammar(const std::vector<std::string>& arguments) {
     app.add_text("-o,--output", output, "FILE", "write the BNF (or the summary) to FILE instead of stdout");
     app.add_switch("--summary", counts, "print counts per rule kind and gene kind instead of the BNF");
     if (!app.parse(arguments)) return kExitOk;
+    if (!output.empty()) OutputGuard().keep(kernel_path_from(kernel), "the kernel file").check("-o", output, "the grammar");
     const Grammar grammar = grammar_from(kernel);
     const std::string text = counts ? summary(grammar) : grammar_to_bnf(grammar);
     if (!output.empty()) {
-        std::ofstream out(output, std::ios::binary);
-        if (!out) throw Error(output + ": cannot write the output file (check the directory exists and is writable)");
-        out << text;
-        if (!out) throw Error(output + ": writing the output file failed");
+        // Whole or not at all: a full disk leaves the previous file, not an empty one.
+        write_file_atomically(output, text);
     } else {
         std::cout << text;
     }

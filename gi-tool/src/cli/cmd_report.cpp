@@ -12,7 +12,9 @@
 #include "report/html_report.hpp"
 #include "util/atomic_file.hpp"
 #include "run/record_xml.hpp"
+#include "run/out_folder_names.hpp"
 #include "util/error.hpp"
+#include "util/output_path.hpp"
 
 namespace gi::cli {
 namespace {
@@ -66,13 +68,19 @@ int run_report(const std::vector<std::string>& arguments) {
     const fs::path run_xml = dir / "run.xml";
     if (!fs::is_regular_file(run_xml))
         throw Error(run_xml.string() + ": no run record here (is " + dir.string() + " the --out folder of gi-tool evolve?)");
+    // The page never replaces what the run wrote, nor the kernel it was made from.
+    const fs::path output = page.empty() ? dir / "report.html" : fs::path(page);
+    OutputGuard guard;
+    for (const char* name : kOutFolderNames) guard.keep(dir / name, std::string("the run's ") + name);
+    if (!kernel.path.empty()) guard.keep(kernel.path, "the kernel file");
+    guard.check("-o", output, "the page");
+    // Through the size guard of every run file: an 8 GB "run.xml" is refused before it is read.
+    const std::string run_text = read_text_file(run_xml, "run record");
     tinyxml2::XMLDocument document;
-    if (document.LoadFile(run_xml.string().c_str()) != tinyxml2::XML_SUCCESS || !document.RootElement())
+    if (document.Parse(run_text.data(), run_text.size()) != tinyxml2::XML_SUCCESS || !document.RootElement())
         throw Error(located_message(run_xml.string(), document.ErrorLineNum(), "cannot read the run record",
                                     "is it a gi-tool evolve run.xml?"));
     const RunRecord record = read_run_record(document.RootElement(), run_xml.string());
-    const fs::path output = page.empty() ? dir / "report.html" : fs::path(page);
-    if (fs::exists(output) && fs::equivalent(output, run_xml)) throw UsageError("-o would overwrite the run record " + run_xml.string());
     write_file_atomically(output, html_report(record, dir.string(), source_view(kernel, record)));
     std::cout << "gi-tool report: wrote " << output.string() << "\n";
     return kExitOk;
