@@ -2,6 +2,8 @@
 
 #include <chrono>
 
+#include <unistd.h>
+
 #include "grammar/shape_hash.hpp"
 #include "history/row_columns.hpp"
 #include "util/error.hpp"
@@ -66,12 +68,22 @@ HistoryIdentity identity_from(SqliteDb& db) {
     const std::filesystem::path& path = db.path();
     std::optional<std::string> format;
     try {
-        if (!db.has_table("meta")) throw Error(not_ours(path, "it has no meta table"));
+        if (!db.has_table("meta")) {
+            // A run creates the file, then its tables in one transaction: a reader in between, or
+            // after a run that stopped there, sees an empty database, which is not someone else's.
+            if (db.scalar_text("SELECT count(*) FROM sqlite_master").value_or("0") == "0")
+                throw Error(path.string() + ": holds no history yet (an empty database: the run writing it is starting, "
+                            "or stopped before its first write); it was left untouched: try again in a moment, or, if no "
+                            "run uses this folder, remove the file and start the run again");
+            throw Error(not_ours(path, "it has no meta table"));
+        }
         format = db.scalar_text("SELECT value FROM meta WHERE key = 'format'");
-    } catch (const Error& e) {
-        const std::string what = e.what();
-        if (what.find("not a gi-optimize history database") != std::string::npos) throw;
+    } catch (const SqliteError& e) {
+        // Only what SQLite says of the file's content makes it "not ours"; a file it could not
+        // open, lock or read (read-only media, permissions, a busy writer) is reported as that.
+        if (e.primary_code() != SQLITE_NOTADB && e.primary_code() != SQLITE_CORRUPT) throw;
         // SQLite's own message ("file is not a database") follows the path in `what`.
+        const std::string what = e.what();
         const std::string prefix = path.string() + ": ";
         throw Error(not_ours(path, what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what));
     }
@@ -202,9 +214,25 @@ std::unique_ptr<History> History::resume(const std::filesystem::path& path, cons
 std::unique_ptr<History> History::read(const std::filesystem::path& path) {
     if (!std::filesystem::exists(path))
         throw Error(path.string() + ": no history database (runs write one into their --out folder)");
-    auto db = std::make_unique<SqliteDb>(path, SqliteDb::Mode::ReadOnly);
-    HistoryIdentity identity = identity_from(*db);
-    return std::unique_ptr<History>(new History(std::move(db), path, std::move(identity)));
+    try {
+        auto db = std::make_unique<SqliteDb>(path, SqliteDb::Mode::ReadOnly);
+        HistoryIdentity identity = identity_from(*db);
+        return std::unique_ptr<History>(new History(std::move(db), path, std::move(identity)));
+    } catch (const SqliteError& e) {
+        // A run's database is in WAL mode, whose readers need a -shm file beside it. On read-only
+        // media (a CI artifact, a mount) none can be made, and nothing can change the file either:
+        // it is then read as immutable.
+        const std::filesystem::path folder = path.has_parent_path() ? path.parent_path() : ".";
+        if (e.primary_code() != SQLITE_CANTOPEN || ::access(folder.c_str(), W_OK) == 0) throw;
+        try {
+            auto db = std::make_unique<SqliteDb>(path, SqliteDb::Mode::Immutable);
+            HistoryIdentity identity = identity_from(*db);
+            return std::unique_ptr<History>(new History(std::move(db), path, std::move(identity)));
+        } catch (const SqliteError& immutable) {
+            throw Error(path.string() + ": cannot open the history database read-only (" + e.what() +
+                        "; as an unchangeable file: " + immutable.what() + "); it was left untouched");
+        }
+    }
 }
 
 double History::wall_seconds() const { return wall_offset_ + static_cast<double>(now_ns() - started_ns_) * 1e-9; }

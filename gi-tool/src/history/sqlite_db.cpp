@@ -7,19 +7,45 @@
 
 namespace gi {
 
+namespace {
+
+// "file:PATH?immutable=1", PATH percent-encoded where a URI would read it otherwise.
+std::string immutable_uri(const std::filesystem::path& path) {
+    std::string uri = "file:";
+    for (const char c : path.string()) {
+        if (c == '%' || c == '?' || c == '#') {
+            static const char* digits = "0123456789abcdef";
+            uri += '%';
+            uri += digits[(static_cast<unsigned char>(c) >> 4) & 15];
+            uri += digits[static_cast<unsigned char>(c) & 15];
+        } else {
+            uri += c;
+        }
+    }
+    return uri + "?immutable=1";
+}
+
+}  // namespace
+
 SqliteDb::SqliteDb(const std::filesystem::path& path, Mode mode) : path_(path) {
     int flags = SQLITE_OPEN_FULLMUTEX;
+    std::string name = path.string();
     switch (mode) {
         case Mode::ReadOnly: flags |= SQLITE_OPEN_READONLY; break;
+        case Mode::Immutable:
+            flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+            name = immutable_uri(path);
+            break;
         case Mode::ReadWrite: flags |= SQLITE_OPEN_READWRITE; break;
         case Mode::Create: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE; break;
     }
-    const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+    const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
         const std::string message = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+        const int code = db_ ? sqlite3_extended_errcode(db_) : rc;
         sqlite3_close(db_);
         db_ = nullptr;
-        throw Error(path.string() + ": cannot open the database (" + message + ")");
+        throw SqliteError(path.string() + ": cannot open the database (" + message + ")", code);
     }
     // Several threads may wait on one another briefly (async search); never fail on a short lock.
     sqlite3_busy_timeout(db_, 10000);
@@ -29,7 +55,7 @@ SqliteDb::SqliteDb(const std::filesystem::path& path, Mode mode) : path_(path) {
 SqliteDb::~SqliteDb() { sqlite3_close(db_); }
 
 void SqliteDb::fail(const std::string& what) const {
-    throw Error(path_.string() + ": " + what + ": " + sqlite3_errmsg(db_));
+    throw SqliteError(path_.string() + ": " + what + ": " + sqlite3_errmsg(db_), sqlite3_extended_errcode(db_));
 }
 
 void SqliteDb::exec(const std::string& sql) {
@@ -37,7 +63,7 @@ void SqliteDb::exec(const std::string& sql) {
     if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
         const std::string text = message ? message : sqlite3_errmsg(db_);
         sqlite3_free(message);
-        throw Error(path_.string() + ": " + text);
+        throw SqliteError(path_.string() + ": " + text, sqlite3_extended_errcode(db_));
     }
 }
 

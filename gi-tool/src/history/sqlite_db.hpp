@@ -9,9 +9,23 @@
 #include <optional>
 #include <string>
 
+#include "util/error.hpp"
+
 namespace gi {
 
 class SqliteDb;
+
+// A failure SQLite reported, with its result code (SQLITE_NOTADB, SQLITE_CANTOPEN, ...), so a
+// caller can tell a file that is no database from one it could not open.
+class SqliteError : public Error {
+public:
+    SqliteError(const std::string& message, int code) : Error(message), code_(code) {}
+    int code() const { return code_; }                     // extended result code
+    int primary_code() const { return code_ & 0xff; }      // SQLITE_CANTOPEN for SQLITE_CANTOPEN_ISDIR
+
+private:
+    int code_;
+};
 
 // A prepared statement. Bind parameters are 1-based as in SQLite; columns 0-based.
 class SqliteStatement {
@@ -46,7 +60,9 @@ private:
 
 class SqliteDb {
 public:
-    enum class Mode { ReadOnly, ReadWrite, Create };
+    // Immutable: read-only, for a file nothing can change (read-only media): SQLite then needs no
+    // -shm or -wal file beside it, which such a folder cannot hold.
+    enum class Mode { ReadOnly, Immutable, ReadWrite, Create };
 
     // Opening never creates a file unless `mode` is Create. Throws gi::Error naming the path.
     SqliteDb(const std::filesystem::path& path, Mode mode);
@@ -65,7 +81,7 @@ public:
     const std::filesystem::path& path() const { return path_; }
     sqlite3* handle() { return db_; }
 
-    // Throws gi::Error "<path>: <what>: <sqlite message>".
+    // Throws gi::SqliteError "<path>: <what>: <sqlite message>".
     [[noreturn]] void fail(const std::string& what) const;
 
 private:
