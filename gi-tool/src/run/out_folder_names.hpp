@@ -6,11 +6,12 @@
 
 namespace gi {
 
-inline constexpr std::array<const char*, 9> kOutFolderNames = {
+inline constexpr std::array<const char*, 10> kOutFolderNames = {
     "best.cu",
     "best.genome",
     "run.xml",
     "checkpoint.xml",
+    "checkpoint.generations",  // run/checkpoint.hpp: the checkpoint's generation log
     "pareto.xml",
     "history.sqlite",      // history/history.hpp kHistoryFileName
     "history.sqlite-wal",  // SQLite's write-ahead log and its index beside it
