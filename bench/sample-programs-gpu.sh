@@ -8,13 +8,16 @@
 # GI_OPTIMIZE=OFF build of the same sample. One sample's failure (configure, build, run) is reported
 # in its row and does not stop the others.
 #
-# Usage (on the device): OUT=out/sample-programs bash bench/sample-programs-gpu.sh
+# Usage (on the device): GI_COMMIT=<commit> OUT=out/sample-programs bash bench/sample-programs-gpu.sh
+# (carry .carry/debs). On an H200 with BUDGET 1 the whole run took 134 s (gi-tool's build 37 s; each
+# sample's OFF build under 10 s, ON build 31-35 s); a budget of 2 adds about a minute a sample that evolves.
 # Environment:
 #   GI_BUDGET      minutes per evolution (SAMPLES_GI_BUDGET; default 2)
 #   SAMPLES        the samples to run (default: convolutionSeparable reduction matrixMul). A device
-#                  command may run 10 minutes: with the default budget, gi-tool's build and one or two
-#                  samples fit in a call; run the others in the next call (the ON build folder, with
-#                  gi-tool built, is kept in GI_WORK between calls while the machine stays warm)
+#                  command may run 10 minutes: with larger budgets, run some samples in a call and the
+#                  others in the next (the ON build folder, with gi-tool built, is kept in GI_WORK
+#                  between calls while the machine stays warm)
+#   GI_COMMIT      the commit the tree is (the device's copy may carry stale git metadata)
 #   GI_GPU_ARCHITECTURE  the architecture to evolve for (default: this GPU's; `none` builds without
 #                  evolving, a dry run on a machine without a GPU: every row then says "original kernel")
 #   GI_ARCHITECTURES     CMAKE_CUDA_ARCHITECTURES (default "80;<arch>": a second architecture, as the
