@@ -144,3 +144,20 @@ TEST(DeviceLink, TheBuilderHandsOnlyLoadableModulesOnForSeparableTargets) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+// Relocatable device code types its variables STT_CUDA_OBJECT, not STT_OBJECT: gi-tool record
+// listed none of a separable target's variables, so its __constant__ data went uncaptured and the
+// oracle gate refused every case (found on the GPU with tests/programs/convolutionSeparable).
+TEST(DeviceLink, TheVariablesOfRelocatableCodeAreListed) {
+    if (!test::have_nvcc()) GTEST_SKIP() << "no nvcc";
+    const std::string relocatable = relocatable_test_cubin(kSeparable, {"-rdc=true"});
+    ASSERT_TRUE(is_relocatable_cubin(relocatable));
+    EXPECT_TRUE(linked_has_variable(relocatable, "c_weights"));
+    EXPECT_TRUE(linked_has_variable(link_device_code(relocatable, "sm_90").cubin, "c_weights"));
+}
+
+}  // namespace
+}  // namespace gi

@@ -28,6 +28,8 @@ std::string_view c_string_at(std::string_view table, std::uint64_t offset) {
     return rest.substr(0, rest.find('\0'));
 }
 
+constexpr unsigned kSttCudaObject = STT_LOPROC;
+
 // The compiler's own objects: printf format strings ($str), the math library's tables
 // (__cudart_i2opi_f for sinf's argument reduction) and other reserved names.
 bool compiler_object(std::string_view name) {
@@ -66,7 +68,10 @@ std::vector<ModuleVariable> module_variables(std::string_view cubin) {
         const std::string_view names = section_bytes(sections[table.sh_link]);
         for (std::uint64_t at = 0; at + sizeof(Elf64_Sym) <= symbols.size(); at += sizeof(Elf64_Sym)) {
             const auto symbol = read_at<Elf64_Sym>(symbols, at, "symbol table");
-            if (ELF64_ST_TYPE(symbol.st_info) != STT_OBJECT || symbol.st_shndx == SHN_UNDEF ||
+            // Relocatable device code (-rdc=true) types its variables STT_CUDA_OBJECT (STT_LOPROC, 13),
+            // linked code STT_OBJECT: a separable target's __constant__ data went unlisted, so unrecorded.
+            const unsigned type = ELF64_ST_TYPE(symbol.st_info);
+            if ((type != STT_OBJECT && type != kSttCudaObject) || symbol.st_shndx == SHN_UNDEF ||
                 symbol.st_shndx >= sections.size())
                 continue;
             const std::string_view name = c_string_at(names, symbol.st_name);
@@ -85,7 +90,12 @@ std::vector<ModuleVariable> module_variables(std::string_view cubin) {
 
 std::string module_variables_text(const std::vector<ModuleVariable>& variables) {
     std::string out;
-    for (const ModuleVariable& v : variables) out += (out.empty() ? "" : ",") + std::string(v.constant ? "const:" : "global:") + v.name;
+    // Appended piece by piece: GCC 12 warns (-Wrestrict, a false positive) on the one-expression form,
+    // and the recorder's sources compile in users' builds.
+    for (const ModuleVariable& v : variables) {
+        if (!out.empty()) out += ',';
+        out.append(v.constant ? "const:" : "global:").append(v.name);
+    }
     return out;
 }
 
