@@ -28,6 +28,7 @@ RunRecord finished_run() {
     r.best.time = timing(0.8);
     r.post_tune.ran = true;
     r.post_tune.original = timing(2.0);
+    r.post_tune.best = "BLOCK_W=32 ROWS=8";
     r.post_tune.best_time = timing(0.5);
     r.final_check.ran = true;
     r.final_check.passed = true;
@@ -60,6 +61,44 @@ TEST(CacheRunResult, TakesTheGenomeTimingsAndValidation) {
     EXPECT_NE(r.provenance.note.find("stopped by time limit"), std::string::npos) << r.provenance.note;
     EXPECT_TRUE(r.provenance.waiver.empty()) << r.provenance.waiver;
     EXPECT_TRUE(r.provenance.validated());
+}
+
+// Issue 40: an entry claimed "original 0.02661 ms, variant 0.003829 ms (speedup 6.9501x)" for an
+// empty genome: the final checks had refused the search's best (a variant that wrote nothing on
+// cases whose launch changed nothing) and shipped the original, but the entry took the refused
+// best's time. Only a measurement of the final genome itself counts.
+TEST(CacheRunResult, TimesAreTheFinalGenomesOwnOrNone) {
+    RunRecord r = finished_run();
+    r.post_tune.ran = false;
+    r.best.genome = "<_mm.cu_40>";
+    r.best.original = timing(0.02661);
+    r.best.time = timing(0.003829);
+    r.final_genome = "";  // the final checks refused the best and every fallback
+    FinalTiming t = final_timing(r);
+    EXPECT_DOUBLE_EQ(t.original_ms, 0.02661);
+    EXPECT_DOUBLE_EQ(t.variant_ms, 0.02661);
+    // A fallback the run never timed (the parameters alone, say): not measured.
+    r.final_genome = "BLOCK_W=64";
+    t = final_timing(r);
+    EXPECT_LT(t.variant_ms, 0);
+    EXPECT_LT(t.original_ms, 0);
+    // The best, and its minimised form, are the best's time.
+    r.final_genome = "<_mm.cu_40>";
+    EXPECT_DOUBLE_EQ(final_timing(r).variant_ms, 0.003829);
+    r.best.genome = "<_mm.cu_40> <_mm.cu_41>";
+    r.minimise.ran = true;
+    r.minimise.before = r.best.genome;
+    r.minimise.after = "<_mm.cu_40>";
+    EXPECT_DOUBLE_EQ(final_timing(r).variant_ms, 0.003829);
+
+    // Through cache write's reader, with the GPU the run measured on.
+    TemporaryDirectory dir("gi-run-result");
+    r.final_genome = "";
+    r.device = "NVIDIA H200";
+    write_run(dir.path(), r, "");
+    const RunResult result = read_run_result(dir.path());
+    EXPECT_DOUBLE_EQ(result.provenance.speedup(), 1.0);
+    EXPECT_EQ(result.provenance.gpu, "NVIDIA H200");
 }
 
 std::string run_error_of(const std::filesystem::path& dir, const RunWaivers& waivers = {}) {

@@ -345,7 +345,7 @@ int run_write(const std::vector<std::string>& argv) {
     if (app.given("--origin")) p.origin = g.origin;
     // A run's own note (and its "NOT VALIDATED" marker) is kept after the given one.
     if (app.given("--note")) p.note = has_run ? g.note + "; " + p.note : g.note;
-    p.gpu = g.gpu;
+    if (app.given("--gpu")) p.gpu = g.gpu;  // else the GPU the run measured on (run.xml), if any
     p.driver = g.driver;
     p.nvcc = g.nvcc;
     if (app.given("--original-ms")) p.original_ms = g.original_ms;

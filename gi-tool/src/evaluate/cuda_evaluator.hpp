@@ -66,6 +66,7 @@ public:
     int launches_per_time(int case_index) const;
     bool measures_time() const override { return true; }
     std::vector<std::string> run_notes() const override;
+    std::string device() override { return device_name(); }
     std::vector<TimeSpent> time_spent() const override;
     bool judges_the_program() const override { return true; }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;

@@ -74,6 +74,9 @@ public:
     // What a person should know about how this run was evaluated, for the end of its summary
     // (a slower compiler it had to fall back to, say); empty by default.
     virtual std::vector<std::string> run_notes() const { return {}; }
+    // The GPU this evaluator measures on ("NVIDIA H200"), for the run record and the cache entry's
+    // provenance; "" where there is none (fake, compile-only).
+    virtual std::string device() { return ""; }
     // Where evaluate() has spent its time so far (seconds, cumulative, by what it waited for), so a
     // search can say per generation what a budget buys; empty for evaluators that do not split it.
     struct TimeSpent {

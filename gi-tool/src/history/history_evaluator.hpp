@@ -25,6 +25,7 @@ public:
     std::vector<TimeSpent> time_spent() const override { return inner_.time_spent(); }
     void prepare_ahead(const std::vector<Variant>& variants) override { inner_.prepare_ahead(variants); }
     void discard_evaluation(int case_index) override { inner_.discard_evaluation(case_index); }
+    std::string device() override { return inner_.device(); }
 
     long long hits() const { return hits_; }
     long long misses() const { return misses_; }

@@ -309,6 +309,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
 
     if (state.phase == "start") {
         record.evaluator = evaluator.name();
+        record.device = evaluator.device();
         record.measures_time = evaluator.measures_time();
         Genome base;
         if (!options.start_genome.empty()) {

@@ -309,6 +309,8 @@ void fields(Io& io, R& record) {
     io.element("evaluator", [&](auto& evaluator) {
         evaluator.attribute("name", record.evaluator);
         evaluator.attribute("measures-time", record.measures_time);
+        // Records written before it was kept lack it.
+        evaluator.since("device", record.device);
     });
     io.element("base", [&](auto& base) { base.attribute("genome", record.base_genome); });
     io.element("pre-tune", [&](auto& tune) { fields(tune, record.pre_tune); });

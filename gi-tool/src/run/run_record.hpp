@@ -68,6 +68,7 @@ struct FinalCheckRecord {
 struct RunRecord {
     std::vector<std::pair<std::string, std::string>> settings;  // options and input fingerprint, in order
     std::string evaluator;
+    std::string device;  // the GPU it measured on (Evaluator::device), "" for none
     bool measures_time = true;
     std::string base_genome;  // the starting genome of the initial population
     TuneResult pre_tune;

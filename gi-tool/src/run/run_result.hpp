@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cache/entry.hpp"
+#include "run/run_record.hpp"
 
 namespace gi {
 
@@ -20,6 +21,15 @@ struct RunWaivers {
     bool unvalidated = false;  // --allow-unvalidated: the final genome was not validated on held-out inputs
     bool unfinished = false;   // --allow-unfinished: the run stopped before its final checks (the best so far)
 };
+
+// The final genome's time and the original's in the same measurement, when the run measured the
+// final genome itself (post-tuning's best, the search's best, or its minimised form), or the
+// original's time twice when the final genome is the original; -1 (not measured) otherwise.
+struct FinalTiming {
+    double original_ms = -1;
+    double variant_ms = -1;
+};
+FinalTiming final_timing(const RunRecord& record);
 
 // Throws gi::Error naming the file when best.genome is missing, run.xml is missing or unreadable,
 // the run's final check ran and failed (the message gives the validation summary), the run did

@@ -45,6 +45,10 @@ public:
         std::lock_guard lock(mutex_);
         inner_.discard_evaluation(case_index);
     }
+    std::string device() override {
+        std::lock_guard lock(mutex_);
+        return inner_.device();
+    }
 
 protected:
     Evaluator& inner_;
