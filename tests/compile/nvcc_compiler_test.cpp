@@ -55,6 +55,10 @@ TEST(NvccCompiler, CommandHasArchOutputKindIncludesFlagsAndVariantOptions) {
     EXPECT_EQ(cubin.command("/s/v.cu", "/s/v.cubin", {"-use_fast_math"}),
               (std::vector<std::string>{"/opt/nvcc", "-arch=sm_80", "-cubin", "-I/k", "-std=c++17", "-use_fast_math",
                                         "-o", "/s/v.cubin", "/s/v.cu"}));
+    // A kernel defined in a header is compiled as CUDA, whatever its extension.
+    const std::vector<std::string> header = cubin.command("/s/k.cuh", "/s/k.cubin", {});
+    EXPECT_EQ(std::vector<std::string>(header.end() - 3, header.end()),
+              (std::vector<std::string>{"-x", "cu", "/s/k.cuh"}));
     options.object = true;
     EXPECT_EQ(NvccCompiler(options).command("v.cu", "v.o", {})[2], "-c");
     options.arch = "compute_80";
@@ -108,6 +112,20 @@ TEST(NvccCompiler, CompilesAGoodKernelAndReportsABadOne) {
     EXPECT_EQ(bad.first_errors.rfind("variant.cu(2): error", 0), 0u) << bad.first_errors;
     EXPECT_NE(bad.first_errors.find("undefined_name"), std::string::npos) << bad.first_errors;
     EXPECT_EQ(bad.log.find(dir.path().string()), std::string::npos) << "scratch path hidden: " << bad.log;
+}
+
+// nvcc alone refuses "k.cuh" ("Don't know what to do with 'k.cuh'"), so a kernel that lives in a
+// header (KERNEL reduction_kernel.cuh) could not have its variables listed or its entries verified.
+TEST(NvccCompiler, CompilesAKernelDefinedInAHeader) {
+    if (!test::have_nvcc()) GTEST_SKIP() << "no nvcc: install the CUDA toolkit to run this test";
+    TemporaryDirectory dir("gi-test");
+    for (const std::string name : {"k.cuh", "k.h", "k.hpp"}) {
+        write(dir.path() / name, "template <int N> __global__ void k(float* o) { o[threadIdx.x] = N; }\n"
+                                 "template __global__ void k<2>(float*);\n");
+        const CompileOutcome outcome =
+            NvccCompiler(NvccOptions{}).compile(dir.path() / name, dir.path() / (name + ".cubin"), {}, name);
+        EXPECT_EQ(outcome.status, CompileOutcome::Status::Ok) << name << ": " << outcome.log;
+    }
 }
 
 }  // namespace

@@ -57,6 +57,19 @@ TEST_F(RecordCli, TheKernelFileCompilesWithTheProgramsIncludeFoldersAndMacros) {
     EXPECT_NE(r.output.find("SCALE must be defined"), std::string::npos) << r.output;
 }
 
+// A kernel defined in a header (KERNEL reduction_kernel.cuh): where NVRTC cannot take the file (host
+// headers), its variables are listed by nvcc, which refused the ".cuh" name before.
+TEST_F(RecordCli, AKernelInAHeaderHasItsVariablesListed) {
+    const std::string header = (dir_.path() / "scaled.cuh").string();
+    std::ofstream(header) << "#include <cstdio>\n#include <vector>\n__constant__ float scale[4];\n"
+                             "template <int N> __global__ void scaled(float* p) { p[threadIdx.x] *= scale[N]; }\n"
+                             "inline void say() { std::vector<int> v; std::printf(\"%zu\\n\", v.size()); }\n";
+    const test::ToolRun r = run_gi_tool("record '" + header + "' --function scaled --out '" + out() + "' -- true");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_EQ(r.output.find("does not compile"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("ran but recorded no launch of 'scaled'"), std::string::npos) << r.output;
+}
+
 TEST_F(RecordCli, UsageErrors) {
     test::ToolRun r = run_gi_tool("record '" + kernel() + "' --function filter --out '" + out() + "'");
     EXPECT_EQ(r.status, 2) << r.output;

@@ -80,6 +80,12 @@ std::vector<std::string> NvccCompiler::command(const std::filesystem::path& sour
     argv.insert(argv.end(), variant_options.begin(), variant_options.end());
     argv.push_back("-o");
     argv.push_back(output.string());
+    // nvcc picks the language by the file's extension and refuses a header ("Don't know what to do
+    // with 'k.cuh'"): a kernel defined in a .cuh/.h file (KERNEL reduction_kernel.cuh) is CUDA.
+    if (source.extension() != ".cu") {
+        argv.push_back("-x");
+        argv.push_back("cu");
+    }
     argv.push_back(source.string());
     return argv;
 }
