@@ -1370,6 +1370,13 @@ function(_gi_finalize target identifier)
     set(entry_files "")
     set(evolve_stamps "")
     set(arch_arguments "")
+    # Architectures the target compiles without a registration here compile the original kernel:
+    # cache apply checks that host code reading a tuned #define sees one value on all of them.
+    foreach(architecture IN LISTS compiled)
+        if(NOT architecture IN_LIST architectures)
+            list(APPEND arch_arguments --also-compiled ${architecture})
+        endif()
+    endforeach()
     # Routine outcomes are said in one line per kernel (cached; original for want of an entry and a
     # GPU to evolve one); a stale entry or an evolution gets a line of its own.
     set(cached_architectures "")

@@ -250,3 +250,70 @@ TEST(CmdCacheUsage, MalformedCommandLinesAreUsageErrors) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+// Host code is compiled once for every architecture, with the first variant's macros: a host launch
+// sized by a tuned #define launched the other architectures' kernels (the original, or another
+// variant) with the variant's geometry (found building tests/programs/convolutionSeparable for 80
+// and 90 with an entry for 90 only). Such a variant is used only where every architecture agrees.
+TEST(CmdCacheHostMacros, AVariantWhoseMacroHostCodeReadsIsUsedOnlyWhereEveryArchitectureAgrees) {
+    TemporaryDirectory dir("gi-cmd-cache-host");
+    const std::string kernel = (dir.path() / "k.cu").string();
+    std::ofstream(kernel) << "#define BLOCK 128\n"
+                             "__global__ void k(float* a, int n) { int i = blockIdx.x * BLOCK + threadIdx.x; if (i < n) a[i] *= 2.0f; }\n"
+                             "void launch(float* a, int n) { k<<<(n + BLOCK - 1) / BLOCK, BLOCK>>>(a, n); }\n";
+    const std::string cache = (dir.path() / "cache").string();
+    const std::vector<std::string> registration = {kernel, "--function", "k", "--param", "BLOCK=64,128,256"};
+    auto write = [&](const std::string& arch, const std::string& genome) {
+        std::vector<std::string> args = {"cache", "write"};
+        args.insert(args.end(), registration.begin(), registration.end());
+        args.insert(args.end(), {"--arch", arch, "--cache-dir", cache, "--genome", genome, "--cases", "1", "--elements", "1"});
+        const ProcessResult r = test::gi_tool(args);
+        ASSERT_TRUE(r.succeeded()) << r.out << r.err;
+    };
+    const fs::path out = dir.path() / "gen";
+    auto apply = [&](const std::vector<std::string>& arches) {
+        std::vector<std::string> args = {"cache", "apply"};
+        args.insert(args.end(), registration.begin(), registration.end());
+        args.insert(args.end(), {"--cache-dir", cache, "--wrapper", (out / "k.gi.cu").string(), "--header",
+                                 (out / "k.gi.h").string(), "--options-file", (out / "k.options").string()});
+        args.insert(args.end(), arches.begin(), arches.end());
+        const ProcessResult r = test::gi_tool(args);
+        EXPECT_TRUE(r.succeeded()) << r.out << r.err;
+        return r.out;
+    };
+    auto uses_variant = [&](int arch) {
+        return test::file_text(out / ("k.sm_" + std::to_string(arch) + ".cu")).rfind("// gi-optimize variant:", 0) == 0;
+    };
+    write("90", "BLOCK=64");
+    std::string said = apply({"--arch", "80", "--arch", "90"});
+    EXPECT_FALSE(uses_variant(90));
+    EXPECT_NE(said.find("k sm_90: original kernel: the variant of " + cache + "/k.sm_90.xml is left out: its BLOCK=64 is "
+                        "read by host code of k.cu (line 3), which is compiled once for every architecture, and the "
+                        "target also compiles sm_80 BLOCK=128"),
+              std::string::npos)
+        << said;
+    // One architecture: the host pass and the device pass are the same variant.
+    apply({"--arch", "90"});
+    EXPECT_TRUE(uses_variant(90));
+    // An architecture the target compiles without a registration compiles the original.
+    said = apply({"--arch", "90", "--also-compiled", "80"});
+    EXPECT_FALSE(uses_variant(90));
+    EXPECT_NE(said.find("the target also compiles sm_80 BLOCK=128"), std::string::npos) << said;
+    // Every architecture with the same value: both used.
+    write("80", "BLOCK=64");
+    apply({"--arch", "80", "--arch", "90"});
+    EXPECT_TRUE(uses_variant(80));
+    EXPECT_TRUE(uses_variant(90));
+    // Two values: neither.
+    write("80", "BLOCK=256");
+    said = apply({"--arch", "80", "--arch", "90"});
+    EXPECT_FALSE(uses_variant(80));
+    EXPECT_FALSE(uses_variant(90));
+    EXPECT_NE(said.find("its BLOCK=256 is read by host code"), std::string::npos) << said;
+}
+
+}  // namespace
+}  // namespace gi

@@ -41,5 +41,31 @@ TEST(MacroReach, AFileThatDoesNotParseIsAnError) {
     EXPECT_THROW(functions_reached_by_macros(make_source_file("bad.cu", "__global__ void k() { {\n"), {"X"}), Error);
 }
 
+// Host code is compiled once for all architectures (cache apply's multi-architecture check): where
+// it reads a tuned macro, directly or through another, and where it does not.
+TEST(MacroReach, HostUsesAreTheCodeOutsideDeviceOnlyFunctions) {
+    const SourceFile source = make_source_file("k.cu",
+        "#define BLOCK 256\n"                                          // 1
+        "#define TILE (BLOCK / 2)\n"                                   // 2
+        "#define STEPS 4\n"                                            // 3
+        "__constant__ float c_Weights[TILE];\n"                        // 4: module scope, host sees it
+        "__device__ int helper(int x) { return x * BLOCK; }\n"         // 5: device only
+        "__host__ __device__ int both(int x) { return x * STEPS; }\n"  // 6: host too
+        "__global__ void k(float* a) { a[threadIdx.x] = BLOCK; }\n"    // 7
+        "#if BLOCK > 128\n"                                            // 8: file level
+        "#endif\n"                                                     // 9
+        "void launch(float* a, int n) {\n"                             // 10
+        "    k<<<n / BLOCK, BLOCK>>>(a); // BLOCK in a comment\n"      // 11
+        "}\n");
+    std::vector<std::pair<std::string, int>> uses;
+    for (const MacroUse& use : host_uses_of_macros(source, {"BLOCK"})) uses.emplace_back(use.macro, use.line);
+    EXPECT_EQ(uses, (std::vector<std::pair<std::string, int>>{{"TILE", 4}, {"BLOCK", 8}, {"BLOCK", 11}, {"BLOCK", 11}}));
+    uses.clear();
+    for (const MacroUse& use : host_uses_of_macros(source, {"STEPS"})) uses.emplace_back(use.macro, use.line);
+    EXPECT_EQ(uses, (std::vector<std::pair<std::string, int>>{{"STEPS", 6}}));
+    EXPECT_TRUE(host_uses_of_macros(make_source_file("d.cu", "#define B 1\n__global__ void k(int* a) { a[0] = B; }\n"), {"B"})
+                    .empty());
+}
+
 }  // namespace
 }  // namespace gi

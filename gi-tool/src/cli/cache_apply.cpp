@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "cache/check.hpp"
@@ -102,11 +103,70 @@ void say_variant(const std::string& name, int arch, const EntryCheck& check) {
     std::cout << "\n";
 }
 
+// (architecture index, registration index) -> why that variant is not used.
+using HostRefusals = std::map<std::pair<std::size_t, std::size_t>, std::string>;
+
+// Variants host code forbids. The host pass compiles the file once, with the first variant's
+// macros, for every architecture: host code that sizes a launch from a #define a variant changes
+// would launch another architecture's kernel (the original, or another variant) with the wrong
+// geometry (found building tests/programs/convolutionSeparable for 80 and 90 with a variant for 90
+// only). So a macro the file's host code reads must have one value on every architecture the
+// target compiles; a variant that would break that is left out, its architecture keeping the
+// original kernel.
+HostRefusals host_macro_refusals(const std::vector<Registered>& registered, const std::vector<int>& architectures,
+                                 const std::vector<int>& also_compiled,
+                                 const std::vector<std::vector<EntryCheck>>& all_checks) {
+    HostRefusals refusals;
+    for (std::size_t i = 0; i < registered.size(); ++i) {
+        const RegisteredKernel& kernel = registered[i].kernel;
+        std::vector<std::optional<Genome>> genomes;  // per architecture; none: the original
+        std::vector<std::string> changed;
+        for (std::size_t a = 0; a < architectures.size(); ++a) {
+            const EntryCheck& check = all_checks[a][i];
+            genomes.emplace_back();
+            if (check.status != EntryStatus::Valid) continue;
+            genomes.back() = parse_genome(check.entry->genome);
+            for (const std::string& m : changed_macros(*genomes.back(), kernel.grammar))
+                if (std::find(changed.begin(), changed.end(), m) == changed.end()) changed.push_back(m);
+        }
+        if (changed.empty()) continue;
+        std::map<std::string, int> host_line;  // changed macro -> first line host code reads it
+        for (const MacroUse& use : host_uses_of_macros(kernel.source, changed)) host_line.emplace(use.macro, use.line);
+        for (const auto& [macro, line] : host_line) {
+            const Gene* gene = nullptr;
+            for (const Gene& g : kernel.grammar.genes)
+                if (g.name == macro) gene = &g;
+            if (!gene) continue;  // a macro defined from a tuned one: its tuned root is checked
+            std::vector<std::string> values;  // per architecture, then the also-compiled ones
+            for (const std::optional<Genome>& g : genomes)
+                values.push_back(g ? setting_or(*g, macro, gene->default_value) : gene->default_value);
+            for (std::size_t k = 0; k < also_compiled.size(); ++k) values.push_back(gene->default_value);
+            if (std::all_of(values.begin(), values.end(), [&](const std::string& v) { return v == values.front(); }))
+                continue;
+            for (std::size_t a = 0; a < architectures.size(); ++a) {
+                if (values[a] == gene->default_value || refusals.count({a, i})) continue;
+                std::vector<std::string> others;
+                for (std::size_t b = 0; b < values.size(); ++b)
+                    if (values[b] != values[a])
+                        others.push_back(architecture_name(b < architectures.size() ? architectures[b]
+                                                                                    : also_compiled[b - architectures.size()]) +
+                                         " " + macro + "=" + values[b]);
+                refusals[{a, i}] = "its " + macro + "=" + values[a] + " is read by host code of " + kernel.source.name +
+                                   " (line " + std::to_string(line) + "), which is compiled once for every architecture, "
+                                   "and the target also compiles " + join(others, ", ") +
+                                   ": the host would launch those with this variant's value (evolve every architecture "
+                                   "to the same value, or size launches from the generated header's parameters)";
+            }
+        }
+    }
+    return refusals;
+}
+
 }  // namespace
 
 int run_cache_apply(const std::vector<std::string>& argv, const std::string& program) {
     const std::vector<std::vector<std::string>> groups = split_registrations(argv);
-    const std::vector<std::string> own = {"--grid", "--tolerance", "--arch", "--cache-dir", "--wrapper", "--header",
+    const std::vector<std::string> own = {"--grid", "--tolerance", "--arch", "--also-compiled", "--cache-dir", "--wrapper", "--header",
                                           "--options-file"};
     const Args args(groups.front(), with(kernel_value_options(), own), with(kernel_switch_options(), {"--help", "--require"}));
     if (args.has("--help")) {
@@ -126,7 +186,11 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                      "  (default: the first one's) and header). Their variants are put together in one file\n"
                      "  (<a>+<b>.sm_N.cu), in the order given; a variant is left out, with the reason, where it\n"
                      "  overlaps an earlier one, where a #define it changes reaches another registration's code,\n"
-                     "  or where its compile options are not the whole file's.\n\n"
+                     "  or where its compile options are not the whole file's.\n"
+                     "  Host code is compiled once for all architectures: a variant that changes a #define which\n"
+                     "  the file's host code reads is used only where every architecture the target compiles\n"
+                     "  (--arch, and --also-compiled N: those without a registration, which compile the original)\n"
+                     "  gets the same value; otherwise that architecture keeps the original kernel, saying why.\n\n"
                   << kernel_options_help() << kRegistrationHelp
                   << "\nexample:\n  " << program << " kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
                      "      --cache-dir gi-cache --arch 80 --arch 90 --wrapper build/gi/stereoKernel.gi.cu \\\n"
@@ -135,6 +199,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     }
     const std::vector<int> architectures = architectures_from(args.values("--arch"));
     if (architectures.empty()) throw UsageError("--arch N is required (each architecture the target compiles for)");
+    const std::vector<int> also_compiled = architectures_from(args.values("--also-compiled"));
     const fs::path wrapper = args.required("--wrapper");
     const fs::path options_file = args.required("--options-file");
     const std::string kernel_path = kernel_path_from(kernel_settings_from(args));
@@ -202,11 +267,18 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     std::string missing_summary;
     bool all_valid = true;
     std::optional<std::vector<std::string>> compile_options;  // of the first variant used
+    std::vector<std::vector<EntryCheck>> all_checks;  // [architecture][registration]
     for (const int arch : architectures) {
-        std::vector<EntryCheck> checks;
-        for (Registered& r : registered) {
-            EntryCheck check =
-                check_cache_entry(r.cache_dir / cache_entry_file_name(r.kernel.registration.functions, arch), r.kernel, arch);
+        all_checks.emplace_back();
+        for (Registered& r : registered)
+            all_checks.back().push_back(
+                check_cache_entry(r.cache_dir / cache_entry_file_name(r.kernel.registration.functions, arch), r.kernel, arch));
+    }
+    const HostRefusals host_refusals = host_macro_refusals(registered, architectures, also_compiled, all_checks);
+    for (std::size_t a = 0; a < architectures.size(); ++a) {
+        const int arch = architectures[a];
+        std::vector<EntryCheck>& checks = all_checks[a];
+        for (EntryCheck& check : checks) {
             if (check.status == EntryStatus::Valid && !several && compile_options &&
                 *compile_options != check.variant->compile_options) {
                 check.status = EntryStatus::Invalid;
@@ -214,7 +286,6 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                                         ") differ from the first variant's (" + join(*compile_options, " ") +
                                         "); the wrapper is compiled once, with one set of options");
             }
-            checks.push_back(std::move(check));
         }
 
         // Put the registrations' variants together (one registration: its variant as it is).
@@ -223,7 +294,9 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
         std::vector<bool> used(registered.size(), false);
         std::vector<std::string> left_out(registered.size());
         if (!several) {
-            if (checks[0].status == EntryStatus::Valid) {
+            if (checks[0].status == EntryStatus::Valid && host_refusals.count({a, 0})) {
+                left_out[0] = host_refusals.at({a, 0});
+            } else if (checks[0].status == EntryStatus::Valid) {
                 used[0] = true;
                 file_text = checks[0].variant->source;
                 used_options = checks[0].variant->compile_options;
@@ -233,7 +306,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
             for (std::size_t i = 0; i < registered.size(); ++i) {
                 VariantPart part;
                 part.name = registered[i].name;
-                if (checks[i].status == EntryStatus::Valid) {
+                if (checks[i].status == EntryStatus::Valid && !host_refusals.count({a, i})) {
                     const Genome genome = parse_genome(checks[i].entry->genome);
                     part.has_variant = true;
                     part.genome_text = checks[i].entry->genome.empty() ? "(empty genome)" : checks[i].entry->genome;
@@ -246,6 +319,8 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
             const ComposedVariant composed = compose_variants(original_text, parts);
             used = composed.used;
             left_out = composed.left_out;
+            for (std::size_t i = 0; i < registered.size(); ++i)
+                if (host_refusals.count({a, i})) left_out[i] = host_refusals.at({a, i});
             if (std::find(used.begin(), used.end(), true) != used.end()) {
                 file_text = composed.source;
                 used_options = composed.compile_options;

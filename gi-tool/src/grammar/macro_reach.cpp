@@ -37,14 +37,8 @@ bool names_any(const std::string& text, const std::set<std::string>& names) {
     return false;
 }
 
-}  // namespace
-
-std::vector<std::string> functions_reached_by_macros(const SourceFile& source, const std::vector<std::string>& macros) {
-    grammar_detail::Scan scan = grammar_detail::scan_source(source);
-    if (const auto problems = grammar_detail::match_brackets(scan); !problems.empty())
-        throw Error(source.path + ": " + problems.front().what + " (the file must parse before its variants combine)");
-
-    // Every macro whose definition names an affected one is affected too.
+// Every macro whose definition names one of `macros` (transitively), and those.
+std::set<std::string> affected_macros(const grammar_detail::Scan& scan, const std::vector<std::string>& macros) {
     std::set<std::string> affected(macros.begin(), macros.end());
     for (bool grew = true; grew;) {
         grew = false;
@@ -58,7 +52,21 @@ std::vector<std::string> functions_reached_by_macros(const SourceFile& source, c
             }
         }
     }
+    return affected;
+}
 
+grammar_detail::Scan parsed(const SourceFile& source) {
+    grammar_detail::Scan scan = grammar_detail::scan_source(source);
+    if (const auto problems = grammar_detail::match_brackets(scan); !problems.empty())
+        throw Error(source.path + ": " + problems.front().what + " (the file must parse before its variants combine)");
+    return scan;
+}
+
+}  // namespace
+
+std::vector<std::string> functions_reached_by_macros(const SourceFile& source, const std::vector<std::string>& macros) {
+    const grammar_detail::Scan scan = parsed(source);
+    const std::set<std::string> affected = affected_macros(scan, macros);
     std::vector<std::string> reached;
     for (const grammar_detail::FunctionDefinition& f : grammar_detail::find_cuda_functions(scan)) {
         if (f.body_open < 0) continue;
@@ -74,6 +82,39 @@ std::vector<std::string> functions_reached_by_macros(const SourceFile& source, c
         if (hit && std::find(reached.begin(), reached.end(), f.name) == reached.end()) reached.push_back(f.name);
     }
     return reached;
+}
+
+std::vector<MacroUse> host_uses_of_macros(const SourceFile& source, const std::vector<std::string>& macros) {
+    const grammar_detail::Scan scan = parsed(source);
+    const std::set<std::string> affected = affected_macros(scan, macros);
+    // Byte ranges the host compiler never sees: the bodies (and signatures) of device-only functions.
+    std::vector<std::pair<std::size_t, std::size_t>> device_only;
+    for (const grammar_detail::FunctionDefinition& f : grammar_detail::find_cuda_functions(scan)) {
+        if (f.body_open < 0) continue;
+        bool host_too = false;
+        for (int k = f.first_token; k < f.name_token && !host_too; ++k) host_too = scan.tokens[static_cast<std::size_t>(k)].is("__host__");
+        if (host_too) continue;
+        device_only.emplace_back(scan.tokens[static_cast<std::size_t>(f.first_token)].begin,
+                                 scan.tokens[static_cast<std::size_t>(f.body_close)].end);
+    }
+    auto on_device_only = [&](std::size_t offset) {
+        return std::any_of(device_only.begin(), device_only.end(),
+                           [&](const auto& range) { return offset >= range.first && offset < range.second; });
+    };
+    std::vector<MacroUse> uses;
+    for (const grammar_detail::Token& token : scan.tokens)
+        if (token.identifier() && affected.count(std::string(token.text)) && !on_device_only(token.begin))
+            uses.push_back({std::string(token.text), token.line});
+    for (const Directive& d : scan.directives) {
+        if (d.keyword == "define" || d.keyword == "undef" || on_device_only(d.hash)) continue;
+        for (const std::string& name : identifiers_in(d.rest))
+            if (affected.count(name)) {
+                uses.push_back({name, d.line});
+                break;
+            }
+    }
+    std::sort(uses.begin(), uses.end(), [](const MacroUse& a, const MacroUse& b) { return a.line < b.line; });
+    return uses;
 }
 
 }  // namespace gi
