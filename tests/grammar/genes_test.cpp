@@ -71,6 +71,28 @@ TEST(Genes, ParamInsideItsOwnIfndefKeepsDeclaredOrder) {
     EXPECT_EQ(gene(grammar, "BLOCK_W").line, 2);
 }
 
+// A kernel defined in a header (KERNEL reduction_kernel.cuh) sits inside its include guard, which
+// the file's one compile always takes: its #defines are at file level. Anything outside the guard,
+// or an #else of it, makes it an ordinary #if again.
+TEST(Genes, ParamInsideAnIncludeGuardIsAtFileLevel) {
+    const std::string guarded = "// k.cuh\n#ifndef K_CUH\n#define K_CUH\n#define BLOCK_W 64\n" + kGenesKernel + "#endif  // K_CUH\n";
+    const Grammar grammar = grammar_of(guarded, with_param("BLOCK_W=32,128"));
+    test::expect_reproduces(grammar, guarded);
+    EXPECT_EQ(gene(grammar, "BLOCK_W").default_value, "64");
+    EXPECT_EQ(slots_of(grammar, "BLOCK_W").at(0).first, "#define BLOCK_W 64");
+    for (const std::string& not_a_guard :
+         {guarded + "int after_the_guard;\n", "int before;\n" + guarded,
+          "#ifndef K_CUH\n#define K_CUH\n#define BLOCK_W 64\n" + kGenesKernel + "#else\n#define BLOCK_W 32\n#endif\n",
+          "#ifndef K_CUH\n#define OTHER\n#define BLOCK_W 64\n" + kGenesKernel + "#endif\n"}) {
+        try {
+            grammar_of(not_a_guard, with_param("BLOCK_W=32,128"));
+            ADD_FAILURE() << "a parameter inside an #if that is no include guard was taken:\n" << not_a_guard;
+        } catch (const Error& e) {
+            EXPECT_NE(std::string(e.what()).find("is #defined only inside an #if"), std::string::npos) << e.what();
+        }
+    }
+}
+
 // The tunable-size idiom of many codes: the build may -D a size, else the #else branch's value.
 TEST(Genes, ParamInTheElseOfAnIfdefPassThroughChainTakesTheElseValueAsItsDefault) {
     const std::string text = "#ifdef RD_WG_SIZE_0_0\n"

@@ -1,6 +1,7 @@
 #include "grammar/directives.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "util/error.hpp"
 
@@ -246,6 +247,38 @@ bool overridable_default(const Scan& scan, const DirectiveFacts& facts, const Ma
     return true;
 }
 
+// The directives of an include guard around the whole file (nothing but blanks and comments
+// before "#ifndef G" / "#define G" and after its "#endif"), or {-1, -1}. Such a guard is no
+// condition: the file's one compile takes it, so what it holds is at file level (a kernel header's
+// parameters, KERNEL reduction_kernel.cuh).
+std::pair<int, int> include_guard(const Scan& scan) {
+    const std::vector<Directive>& directives = scan.directives;
+    const std::pair<int, int> none{-1, -1};
+    if (directives.size() < 3) return none;
+    const Directive& open = directives.front();
+    const Directive& close = directives.back();
+    const std::string guard = first_word(open.rest);
+    if (open.keyword != "ifndef" || guard.empty() || directives[1].keyword != "define" ||
+        first_word(directives[1].rest) != guard || close.keyword != "endif")
+        return none;
+    const char* const blank = " \t\r\n\f\v";  // comments (and a leading BOM) are masked to blanks
+    if (scan.masked.find_first_not_of(blank) != open.hash) return none;
+    if (scan.masked.find_first_not_of(blank, close.next) != std::string::npos) return none;
+    int depth = 0;  // the #endif must close the #ifndef, which has no #else or #elif
+    for (std::size_t d = 1; d + 1 < directives.size(); ++d) {
+        const std::string& keyword = directives[d].keyword;
+        if (keyword == "if" || keyword == "ifdef" || keyword == "ifndef") {
+            ++depth;
+        } else if (keyword == "endif") {
+            if (depth == 0) return none;
+            --depth;
+        } else if (depth == 0 && (keyword == "elif" || keyword == "elifdef" || keyword == "elifndef" || keyword == "else"))
+            return none;
+    }
+    if (depth != 0) return none;
+    return {0, static_cast<int>(directives.size()) - 1};
+}
+
 }  // namespace
 
 DirectiveFacts analyse_directives(const Scan& scan) {
@@ -262,10 +295,12 @@ DirectiveFacts analyse_directives(const Scan& scan) {
     auto close_region = [&](OpenChain& chain, std::size_t end) {
         facts.regions.push_back({chain.region_begin, end, chain.region_condition, chain.region_directive});
     };
+    const std::pair<int, int> guard = include_guard(scan);
     for (std::size_t d = 0; d < scan.directives.size(); ++d) {
         const Directive& directive = scan.directives[d];
         const int index = static_cast<int>(d);
         facts.directive_at_line[static_cast<std::size_t>(directive.line)] = index;
+        if (index == guard.first || index == guard.second) continue;
         const std::string& keyword = directive.keyword;
         if (keyword == "if" || keyword == "ifdef" || keyword == "ifndef") {
             OpenChain chain;
