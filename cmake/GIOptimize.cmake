@@ -34,6 +34,8 @@ endforeach()
 # The acceptance step's script lives beside this file (installed with it). A global property: the
 # including project's directories do not see this file's variables when it comes by add_subdirectory.
 set_property(GLOBAL PROPERTY _GI_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
+# A kernel defined in a header: which sources include it (also the build step that copies them).
+include("${CMAKE_CURRENT_LIST_DIR}/GIOptimizeIncluder.cmake")
 
 option(GI_OPTIMIZE "Compile the kernels registered with gi_optimize_cuda_kernel() as their cached (or, with a GPU, freshly evolved) variants. OFF builds every target exactly as if the calls were not there." OFF)
 option(GI_REQUIRE_CACHE "Make a missing or stale cache entry an error instead of a notice (for CI: the committed cache must be complete and current)." OFF)
@@ -155,6 +157,82 @@ function(_gi_check_kernel_path path)
     elseif(path MATCHES "[\r\n]")
         _gi_fail("KERNEL: the path '${shown}' contains a line end, which cannot be written in an #include line. "
                  "Rename the file or folder")
+    endif()
+endfunction()
+
+# _gi_header_kernel(<out-var> <kernel>): TRUE when <kernel> is a header (.cuh, .h, .hh, .hpp, .hxx,
+# .inl) that CUDA sources of the target #include, FALSE for a source the target compiles itself (.cu,
+# or any file with LANGUAGE CUDA).
+function(_gi_header_kernel out_var kernel)
+    get_source_file_property(language "${kernel}" LANGUAGE)
+    if(NOT kernel MATCHES "\\.cu$" AND NOT language STREQUAL "CUDA" AND kernel MATCHES "\\.(cuh|h|hh|hpp|hxx|inl)$")
+        set(${out_var} TRUE PARENT_SCOPE)
+    else()
+        set(${out_var} FALSE PARENT_SCOPE)
+    endif()
+endfunction()
+
+# _gi_include_dirs(<out-var> <target>): <target>'s own include folders as written. Those a generator
+# expression gives (linked targets' among them) are known only when generating, and left out.
+function(_gi_include_dirs out_var target)
+    get_target_property(dirs "${target}" INCLUDE_DIRECTORIES)
+    set(result "")
+    foreach(dir IN LISTS dirs)
+        if(NOT dir MATCHES "\\$<" AND IS_ABSOLUTE "${dir}")
+            list(APPEND result "${dir}")
+        endif()
+    endforeach()
+    set(${out_var} "${result}" PARENT_SCOPE)
+endfunction()
+
+# _gi_kernel_includers(<out-var> <target> <kernel>): the sources of <target> that compile <kernel>: the
+# kernel itself where the target lists it or, for a kernel header, the CUDA sources (existing at
+# configure time) whose `#include "..."` opens it, beside them or in the target's include folders.
+# Read from the target's sources as the project wrote them (a kernel file the module already
+# replaced with its wrapper counts as itself).
+function(_gi_kernel_includers out_var target kernel)
+    get_target_property(sources "${target}" _GI_ORIGINAL_SOURCES)
+    if(NOT sources)
+        get_target_property(sources "${target}" SOURCES)
+    endif()
+    get_target_property(source_dir "${target}" SOURCE_DIR)
+    _gi_header_kernel(header "${kernel}")
+    _gi_include_dirs(include_dirs "${target}")
+    set(result "")
+    foreach(source IN LISTS sources)
+        if(source MATCHES "^\\$<")
+            continue()
+        endif()
+        cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${source_dir}" NORMALIZE OUTPUT_VARIABLE absolute)
+        if(NOT header)
+            if(absolute STREQUAL kernel)
+                list(APPEND result "${absolute}")
+            endif()
+            continue()
+        endif()
+        get_source_file_property(language "${absolute}" LANGUAGE)
+        if(NOT (absolute MATCHES "\\.cu$" OR language STREQUAL "CUDA") OR NOT EXISTS "${absolute}"
+           OR IS_DIRECTORY "${absolute}")
+            continue()
+        endif()
+        file(READ "${absolute}" text)
+        cmake_path(GET absolute PARENT_PATH dir)
+        _gi_header_spellings(spellings "${text}" "${dir}" "${kernel}" ${include_dirs})
+        if(NOT spellings STREQUAL "")
+            list(APPEND result "${absolute}")
+        endif()
+    endforeach()
+    list(REMOVE_DUPLICATES result)
+    set(${out_var} "${result}" PARENT_SCOPE)
+endfunction()
+
+# _gi_keep_original_sources(<target>): remembers <target>'s sources as the project wrote them, before
+# the module first replaces one (_gi_kernel_includers reads them).
+function(_gi_keep_original_sources target)
+    get_target_property(kept "${target}" _GI_ORIGINAL_SOURCES)
+    if(NOT kept)
+        get_target_property(sources "${target}" SOURCES)
+        set_property(TARGET "${target}" PROPERTY _GI_ORIGINAL_SOURCES "${sources}")
     endif()
 endfunction()
 
@@ -493,7 +571,7 @@ gi_optimize_cuda_kernel
 Registers a CUDA kernel of ``<target>`` for genetic improvement::
 
   gi_optimize_cuda_kernel(<target>
-      KERNEL <file.cu> FUNCTION <name>...
+      KERNEL <file.cu | header.cuh> FUNCTION <name>...
       RECORDER <executable-target> [ARGS <arg>...]
       [PARAMS <NAME> <values>... | <NAME>=<v1>,<v2>...]
       [FLAGS <nvcc-option-spec>...]
@@ -503,7 +581,8 @@ Registers a CUDA kernel of ``<target>`` for genetic improvement::
       [NONDETERMINISTIC] [ALLOW_UNVALIDATED])
 
 With ``GI_OPTIMIZE`` OFF the call only checks its arguments: the target builds exactly as without it.
-With ``GI_OPTIMIZE`` ON the target compiles, instead of ``KERNEL``, a generated file that holds each
+With ``GI_OPTIMIZE`` ON the target compiles, instead of ``KERNEL`` (for a header: instead of the header,
+included by copies of the target's sources that include it), a generated file that holds each
 architecture's cached variant (rebuilt from the genome in ``CACHE_DIR/<FUNCTION>.sm_<n>.xml`` and the
 original kernel) and the original kernel for architectures without a valid entry. With a GPU of one
 of the architectures and no valid entry for it, the build records test cases by running
@@ -585,10 +664,12 @@ function(gi_optimize_cuda_kernel target)
     if(NOT EXISTS "${kernel}" OR IS_DIRECTORY "${kernel}")
         _gi_fail("KERNEL: file '${GI_KERNEL}' does not exist (relative paths are resolved against ${CMAKE_CURRENT_SOURCE_DIR})")
     endif()
-    if(NOT kernel MATCHES "\\.cu$")
+    _gi_header_kernel(header "${kernel}")
+    if(NOT header AND NOT kernel MATCHES "\\.cu$")
         get_source_file_property(language "${kernel}" LANGUAGE)
         if(NOT language STREQUAL "CUDA")
-            _gi_fail("KERNEL: '${GI_KERNEL}' is not a CUDA source (.cu, or a file with LANGUAGE CUDA)")
+            _gi_fail("KERNEL: '${GI_KERNEL}' is not a CUDA source (.cu, or a file with LANGUAGE CUDA) nor a header "
+                     "(.cuh, .h, .hh, .hpp, .hxx, .inl) that a CUDA source of the target includes")
         endif()
     endif()
     file(READ "${kernel}" kernel_text)
@@ -599,9 +680,28 @@ function(gi_optimize_cuda_kernel target)
                      "such as \"MatrixMulCUDA<32>\")")
         endif()
         set(base "${CMAKE_MATCH_1}")
-        if(NOT kernel_text MATCHES "__global__[^;{}]*[^A-Za-z0-9_]${base}[ \t\r\n]*\\([^;{}]*\\)[^;{}]*{")
-            _gi_fail("FUNCTION: no __global__ function '${base}' in ${GI_KERNEL}")
+        set(defines "__global__[^;{}]*[^A-Za-z0-9_]${base}[ \t\r\n]*\\([^;{}]*\\)[^;{}]*{")
+        if(kernel_text MATCHES "${defines}")
+            continue()
         endif()
+        # Defined in a header the kernel file includes (the CUDA samples' reduction_kernel.cu and
+        # reduction_kernel.cuh): the header is the KERNEL, the build compiles it through this file.
+        cmake_path(GET kernel PARENT_PATH kernel_dir)
+        _gi_include_dirs(include_dirs "${target}")
+        _gi_quoted_includes(ignored included "${kernel_text}" "${kernel_dir}" ${include_dirs})
+        foreach(included_file IN LISTS included)
+            if(included_file STREQUAL "")
+                continue()
+            endif()
+            file(READ "${included_file}" included_text)
+            if(included_text MATCHES "${defines}")
+                cmake_path(RELATIVE_PATH included_file BASE_DIRECTORY "${CMAKE_CURRENT_SOURCE_DIR}" OUTPUT_VARIABLE shown)
+                _gi_fail("FUNCTION: '${base}' is defined in ${shown} (included by ${GI_KERNEL}), not in ${GI_KERNEL}: "
+                         "give KERNEL ${shown}, the file that defines it; the build then compiles ${GI_KERNEL} with "
+                         "that header's variants")
+            endif()
+        endforeach()
+        _gi_fail("FUNCTION: no __global__ function '${base}' in ${GI_KERNEL}")
     endforeach()
     list(REMOVE_DUPLICATES GI_FUNCTION)
 
@@ -705,6 +805,11 @@ function(gi_optimize_cuda_kernel target)
         set_property(TARGET "${target}" PROPERTY "_GI_${identifier}_${name}" "${${variable}}")
     endforeach()
     cmake_language(EVAL CODE "cmake_language(DEFER CALL _gi_finalize [[${target}]] [[${identifier}]])")
+    if(header)
+        # After the last registration's _gi_finalize: moved behind each new one.
+        cmake_language(DEFER CANCEL_CALL "gi_includers_${target}")
+        cmake_language(EVAL CODE "cmake_language(DEFER ID [[gi_includers_${target}]] CALL _gi_substitute_includers [[${target}]])")
+    endif()
     _gi_debug("${target}: ${identifier}: registered ${GI_KERNEL}, checked (and with GI_OPTIMIZE=ON changed) at the end of "
               "${CMAKE_CURRENT_SOURCE_DIR}")
 endfunction()
@@ -743,13 +848,14 @@ function(_gi_registration_arguments out_var target identifier)
     set(${out_var} "${arguments}" PARENT_SCOPE)
 endfunction()
 
-# _gi_twin(<twin> <source-target> <kernel> <replacement> <gpu-architecture> <gen-dir> [<include-dir>])
+# _gi_twin(<twin> <source-target> <replaced> <replacements> <gpu-architecture> <gen-dir> [<include-dir>])
 # An executable made from <source-target>'s sources and settings, for <gpu-architecture> only, with
-# <kernel> compiled as it is (<replacement> empty) or replaced by <replacement> (a generated
-# wrapper, whose header folder <include-dir> comes first). Settings are read when the build is
-# generated, so later changes count; the folder of the target's own generated header (under
-# <gen-dir>) is left out, since its values describe the target's variant, not the twin's kernel.
-function(_gi_twin twin source_target kernel replacement gpu_architecture gen_dir)
+# its sources compiled as they are, except those of the list <replaced>, each replaced by the same
+# item of <replacements> (the kernel file by a generated wrapper, or the sources that include a kernel
+# header by their copies; the generated header folder <include-dir> comes first). Settings are read
+# when the build is generated, so later changes count; the folder of the target's own generated
+# header (under <gen-dir>) is left out, since its values describe the target's variant, not the twin's.
+function(_gi_twin twin source_target replaced replacements gpu_architecture gen_dir)
     get_target_property(sources "${source_target}" SOURCES)
     get_target_property(source_dir "${source_target}" SOURCE_DIR)
     set(absolute_sources "")
@@ -759,8 +865,9 @@ function(_gi_twin twin source_target kernel replacement gpu_architecture gen_dir
             continue()
         endif()
         cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${source_dir}" NORMALIZE OUTPUT_VARIABLE absolute)
-        if(absolute STREQUAL kernel AND NOT replacement STREQUAL "")
-            set(absolute "${replacement}")
+        list(FIND replaced "${absolute}" at)
+        if(at GREATER -1)
+            list(GET replacements ${at} absolute)
         endif()
         list(APPEND absolute_sources "${absolute}")
     endforeach()
@@ -786,22 +893,6 @@ function(_gi_twin twin source_target kernel replacement gpu_architecture gen_dir
     set_property(TARGET "${twin}" PROPERTY CUDA_ARCHITECTURES "${gpu_architecture}")
 endfunction()
 
-# _gi_compiles_kernel(<out-var> <target> <kernel>): whether <kernel> is one of <target>'s sources.
-function(_gi_compiles_kernel out_var target kernel)
-    get_target_property(sources "${target}" SOURCES)
-    get_target_property(source_dir "${target}" SOURCE_DIR)
-    set(found FALSE)
-    foreach(source IN LISTS sources)
-        if(NOT source MATCHES "^\\$<")
-            cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${source_dir}" NORMALIZE OUTPUT_VARIABLE absolute)
-            if(absolute STREQUAL kernel)
-                set(found TRUE)
-            endif()
-        endif()
-    endforeach()
-    set(${out_var} ${found} PARENT_SCOPE)
-endfunction()
-
 # _gi_recorder_target(<out-var> <target> <recorder> <gpu-architecture> <gen-dir> <kernel>): the
 # executable that records test cases. When it is the optimised target itself (the usual case: the
 # program records while it runs), a twin with the original kernel, since the target's variant
@@ -813,7 +904,7 @@ function(_gi_recorder_target out_var target recorder gpu_architecture gen_dir ke
     endif()
     set(twin "${target}_gi_recorder")
     if(NOT TARGET "${twin}")
-        _gi_twin("${twin}" "${target}" "${kernel}" "" "${gpu_architecture}" "${gen_dir}")
+        _gi_twin("${twin}" "${target}" "" "" "${gpu_architecture}" "${gen_dir}")
         _gi_debug("${target}: RECORDER is the target itself: recording with its twin '${twin}' (original kernel, sm_${gpu_architecture})")
     endif()
     set(${out_var} "${twin}" PARENT_SCOPE)
@@ -828,18 +919,23 @@ function(_gi_bracket out_var)
     set(${out_var} "${text}" PARENT_SCOPE)
 endfunction()
 
-# _gi_wrapper_properties(<wrapper> <kernel> <options-file>): a generated wrapper compiled in the
-# kernel's place gets the kernel's own source properties; its folder is not the kernel's, so the
-# kernel's folder is added for the kernel's own #include "...", and the variant's compile options
-# come from <options-file>.
-function(_gi_wrapper_properties wrapper kernel options_file)
+# _gi_wrapper_properties(<wrapper> <kernel> <options-files> [<include-dir>...]): a generated file
+# compiled in the place of <kernel> (the kernel file, or a source that includes a kernel header) gets
+# its source properties; its folder is not the kernel's, so the kernel's folder is added for the
+# kernel's own #include "..." (and the <include-dir>s: the folders of the kernel headers a copy's
+# variants come from), and the variants' compile options come from <options-files>.
+function(_gi_wrapper_properties wrapper kernel options_files)
     cmake_path(GET kernel PARENT_PATH kernel_dir)
-    set(wrapper_includes "${kernel_dir}")
+    set(wrapper_includes "${kernel_dir}" ${ARGN})
     get_source_file_property(kernel_includes "${kernel}" INCLUDE_DIRECTORIES)
     if(kernel_includes)
         list(APPEND wrapper_includes ${kernel_includes})
     endif()
-    set(wrapper_options "--options-file=${options_file}")
+    list(REMOVE_DUPLICATES wrapper_includes)
+    set(wrapper_options "")
+    foreach(options_file IN LISTS options_files)
+        list(APPEND wrapper_options "--options-file=${options_file}")
+    endforeach()
     get_source_file_property(kernel_options "${kernel}" COMPILE_OPTIONS)
     if(kernel_options)
         list(PREPEND wrapper_options ${kernel_options})
@@ -848,7 +944,7 @@ function(_gi_wrapper_properties wrapper kernel options_file)
         LANGUAGE CUDA GENERATED TRUE
         INCLUDE_DIRECTORIES "${wrapper_includes}"
         COMPILE_OPTIONS "${wrapper_options}"
-        OBJECT_DEPENDS "${options_file}")
+        OBJECT_DEPENDS "${options_files}")
     get_source_file_property(kernel_definitions "${kernel}" COMPILE_DEFINITIONS)
     if(kernel_definitions)
         set_property(SOURCE "${wrapper}" PROPERTY COMPILE_DEFINITIONS ${kernel_definitions})
@@ -889,13 +985,22 @@ function(_gi_compile_arguments out_var target kernel gen_dir)
                   "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},$<SEMICOLON>-D>>")
     set(lines "$<$<BOOL:${includes}>:-I$<JOIN:${includes},\n-I>\n>$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},\n-D>\n>")
     list(LENGTH arguments generated)  # the arguments above are already in `lines`
-    get_source_file_property(source_includes "${kernel}" INCLUDE_DIRECTORIES)
+    # A kernel header is compiled as the (first) source that includes it: with that source's properties.
+    set(compiled_source "${kernel}")
+    _gi_header_kernel(header "${kernel}")
+    if(header)
+        _gi_kernel_includers(includers "${target}" "${kernel}")
+        if(includers)
+            list(GET includers 0 compiled_source)
+        endif()
+    endif()
+    get_source_file_property(source_includes "${compiled_source}" INCLUDE_DIRECTORIES)
     foreach(dir IN LISTS source_includes)
         if(dir)
             list(APPEND arguments "-I${dir}")
         endif()
     endforeach()
-    get_source_file_property(source_definitions "${kernel}" COMPILE_DEFINITIONS)
+    get_source_file_property(source_definitions "${compiled_source}" COMPILE_DEFINITIONS)
     foreach(definition IN LISTS source_definitions)
         if(definition)
             list(APPEND arguments "-D${definition}")
@@ -1184,8 +1289,10 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
         VERBATIM)
 
     # The acceptance program: the recorder with the candidate compiled in. Possible when the
-    # recorder compiles the kernel file itself (it is the target, or another program built from it).
-    _gi_compiles_kernel(recorder_has_kernel "${recorder}" "${kernel}")
+    # recorder compiles the kernel file itself (it is the target, or another program built from it),
+    # or, for a kernel header, sources that include it.
+    _gi_kernel_includers(recorder_includers "${recorder}" "${kernel}")
+    _gi_header_kernel(header "${kernel}")
     set(accept_args "${recorder_args}")
     set(reference "${work}/cases")
     if(held_out)
@@ -1194,7 +1301,7 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     endif()
     set(candidate_source "${work}/candidate-source")
     set(program "")
-    if(recorder_has_kernel)
+    if(NOT recorder_includers STREQUAL "")
         # The candidate as the build will compile it: with the other registered kernels of the file
         # as the cache has them (their acceptance steps in this build come first).
         _gi_file_identifier(file_identifier "${target}" "${kernel}")
@@ -1210,9 +1317,22 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
             DEPENDS "${evolved_stamp}" "${kernel}" ${others} ${tool}
             COMMENT "gi-optimize: ${kernel_name} sm_${architecture}: the evolved candidate's source"
             VERBATIM COMMAND_EXPAND_LISTS)
-        _gi_twin("${accept_target}" "${recorder}" "${kernel}" "${candidate_wrapper}" "${architecture}" "${gen_dir}"
-                 "${candidate_source}/include")
-        _gi_wrapper_properties("${candidate_wrapper}" "${kernel}" "${candidate_options}")
+        if(header)
+            # The recorder's sources that include the header, as copies including the candidate.
+            _gi_include_dirs(include_dirs "${recorder}")
+            set(copies "")
+            foreach(includer IN LISTS recorder_includers)
+                _gi_includer_copy(copy "${includer}" "${candidate_source}" "${include_dirs}" "${kernel}"
+                                  "${candidate_wrapper}" "${candidate_options}")
+                list(APPEND copies "${copy}")
+            endforeach()
+            _gi_twin("${accept_target}" "${recorder}" "${recorder_includers}" "${copies}" "${architecture}"
+                     "${gen_dir}" "${candidate_source}/include")
+        else()
+            _gi_twin("${accept_target}" "${recorder}" "${kernel}" "${candidate_wrapper}" "${architecture}" "${gen_dir}"
+                     "${candidate_source}/include")
+            _gi_wrapper_properties("${candidate_wrapper}" "${kernel}" "${candidate_options}")
+        endif()
         set(program "$<TARGET_FILE:${accept_target}>")
         _gi_debug("${target}: ${kernel_name} sm_${architecture}: the candidate is accepted by running '${accept_target}' "
                   "(${recorder} with the variant) with ${accept_args}")
@@ -1264,6 +1384,103 @@ set(GI_BUDGET_FILE [==[${work}/budget.cmake]==])
     set(${out_stamp} "${accepted_stamp}" PARENT_SCOPE)
 endfunction()
 
+# _gi_includer_copy(<out-var> <includer> <folder> <include-dirs> <headers> <wrappers> <options-files>):
+# the copy of <includer>, a source that includes kernel headers, that is compiled in its place. A
+# build step writes it under <folder>/includers/ (GIOptimizeIncluder.cmake), with each
+# `#include "..."` of an item of the list <headers> (found as configure found it: beside <includer>,
+# else in <include-dirs>) replaced by an #include of the same item of <wrappers>, generated files in
+# <folder>. The copy gets <includer>'s source properties, the headers' folders on its include path
+# (for the variants' own #include "...") and the variants' compile options (<options-files>).
+function(_gi_includer_copy out_var includer folder include_dirs headers wrappers options_files)
+    string(SHA256 hash "${includer}")
+    string(SUBSTRING "${hash}" 0 12 hash)
+    cmake_path(GET includer FILENAME name)
+    set(copy_dir "${folder}/includers/${hash}")
+    set(copy "${copy_dir}/${name}")
+    set(substitutions "")
+    set(header_dirs "")
+    set(wrapper_names "")
+    set(index 0)
+    foreach(header IN LISTS headers)
+        list(GET wrappers ${index} wrapper)
+        cmake_path(GET wrapper FILENAME wrapper_name)
+        list(APPEND substitutions "${header}" "../../${wrapper_name}")  # relative: no path to escape
+        list(APPEND wrapper_names "${wrapper_name}")
+        cmake_path(GET header PARENT_PATH header_dir)
+        list(APPEND header_dirs "${header_dir}")
+        math(EXPR index "${index} + 1")
+    endforeach()
+    _gi_bracket(includes_text ${include_dirs})
+    _gi_bracket(substitutions_text ${substitutions})
+    set(settings "${copy_dir}/includer-settings.cmake")
+    file(GENERATE OUTPUT "${settings}" CONTENT "# Generated by gi_optimize_cuda_kernel() for GIOptimizeIncluder.cmake.
+set(GI_INCLUDER [==[${includer}]==])
+set(GI_COPY [==[${copy}]==])
+set(GI_INCLUDE_DIRS${includes_text})
+set(GI_SUBSTITUTIONS${substitutions_text})
+")
+    list(JOIN wrapper_names ", " shown)
+    get_property(module_dir GLOBAL PROPERTY _GI_MODULE_DIR)
+    add_custom_command(
+        OUTPUT "${copy}"
+        COMMAND "${CMAKE_COMMAND}" "-DGI_SETTINGS=${settings}" -P "${module_dir}/GIOptimizeIncluder.cmake"
+        DEPENDS "${includer}" "${settings}" "${module_dir}/GIOptimizeIncluder.cmake" ${wrappers}
+        COMMENT "gi-optimize: ${name}, including ${shown} for its kernel headers"
+        VERBATIM)
+    _gi_wrapper_properties("${copy}" "${includer}" "${options_files}" ${header_dirs})
+    set(${out_var} "${copy}" PARENT_SCOPE)
+endfunction()
+
+# _gi_substitute_includers(<target>): deferred after every _gi_finalize of <target>. Each source of
+# <target> that includes registered kernel headers is compiled from its copy (_gi_includer_copy), which
+# includes their wrappers instead: one copy per source, however many kernel headers it includes.
+function(_gi_substitute_includers target)
+    get_property(header_files TARGET "${target}" PROPERTY _GI_HEADER_FILES)
+    if(NOT GI_OPTIMIZE OR "${header_files}" STREQUAL "")
+        return()
+    endif()
+    set(gen_dir "${CMAKE_CURRENT_BINARY_DIR}/gi-optimize/${target}")
+    set(all_includers "")
+    foreach(file_identifier IN LISTS header_files)
+        get_target_property(header "${target}" _GI_HEADER_${file_identifier}_kernel)
+        _gi_kernel_includers(includers "${target}" "${header}")
+        foreach(includer IN LISTS includers)
+            string(SHA256 key "${includer}")
+            if(NOT includer IN_LIST all_includers)
+                list(APPEND all_includers "${includer}")
+                set(headers_${key} "")
+                set(wrappers_${key} "")
+                set(options_${key} "")
+            endif()
+            list(APPEND headers_${key} "${header}")
+            list(APPEND wrappers_${key} "${gen_dir}/${file_identifier}.gi.cu")
+            list(APPEND options_${key} "${gen_dir}/${file_identifier}.options")
+        endforeach()
+    endforeach()
+    _gi_keep_original_sources("${target}")
+    _gi_include_dirs(include_dirs "${target}")
+    get_target_property(sources "${target}" SOURCES)
+    get_target_property(source_dir "${target}" SOURCE_DIR)
+    foreach(includer IN LISTS all_includers)
+        string(SHA256 key "${includer}")
+        _gi_includer_copy(copy_${key} "${includer}" "${gen_dir}" "${include_dirs}" "${headers_${key}}"
+                          "${wrappers_${key}}" "${options_${key}}")
+        _gi_debug("${target}: compiles ${copy_${key}} instead of ${includer} (its kernel headers' variants)")
+    endforeach()
+    set(replaced_sources "")
+    foreach(source IN LISTS sources)
+        if(NOT source MATCHES "^\\$<")
+            cmake_path(ABSOLUTE_PATH source BASE_DIRECTORY "${source_dir}" NORMALIZE OUTPUT_VARIABLE absolute)
+            if(absolute IN_LIST all_includers)
+                string(SHA256 key "${absolute}")
+                set(source "${copy_${key}}")
+            endif()
+        endif()
+        list(APPEND replaced_sources "${source}")
+    endforeach()
+    set_property(TARGET "${target}" PROPERTY SOURCES ${replaced_sources})
+endfunction()
+
 # _gi_finalize(<target> <identifier>): the deferred part of gi_optimize_cuda_kernel(): decides, per
 # architecture, cached variant / original / evolve, and swaps the kernel for the generated wrapper.
 function(_gi_finalize target identifier)
@@ -1279,9 +1496,11 @@ function(_gi_finalize target identifier)
     cmake_path(GET kernel FILENAME kernel_file_name)
     cmake_path(GET kernel PARENT_PATH kernel_dir)
 
-    # The kernel must be one of the target's sources, since it is what gets replaced.
+    # The kernel must be one of the target's sources, since it is what gets replaced; a kernel header
+    # must be included by some, which are compiled from copies that include its variants instead.
     get_target_property(sources "${target}" SOURCES)
     get_target_property(source_dir "${target}" SOURCE_DIR)
+    _gi_header_kernel(header "${kernel}")
     set(kernel_index -1)
     set(index 0)
     foreach(source IN LISTS sources)
@@ -1293,7 +1512,16 @@ function(_gi_finalize target identifier)
         endif()
         math(EXPR index "${index} + 1")
     endforeach()
-    if(kernel_index EQUAL -1)
+    if(header)
+        _gi_kernel_includers(includers "${target}" "${kernel}")
+        if(includers STREQUAL "")
+            _gi_fail("KERNEL: '${kernel}' is a header, and no CUDA source of target '${target}' includes it (with "
+                     "#include \"${kernel_file_name}\", found beside the source or in the target's include folders): "
+                     "the kernel is compiled through the .cu files that include it")
+        endif()
+        list(JOIN includers ", " shown)
+        _gi_debug("${target}: ${kernel_name}: ${kernel_file_name} is compiled through ${shown}")
+    elseif(kernel_index EQUAL -1)
         _gi_fail("KERNEL: '${kernel}' is not among the sources of target '${target}' (add it with "
                  "add_executable/target_sources: the call replaces it there)")
     endif()
@@ -1333,6 +1561,26 @@ function(_gi_finalize target identifier)
     if(NOT GI_OPTIMIZE)
         _gi_debug("${target}: ${kernel_name}: GI_OPTIMIZE is OFF, the target builds the original ${kernel} unchanged")
         return()
+    endif()
+
+    # A source that includes the kernel header and is itself a registered kernel file is compiled
+    # through that kernel's wrapper, whose variants include the original header: not substituted.
+    if(header)
+        get_property(registered TARGET "${target}" PROPERTY _GI_REGISTRATIONS)
+        foreach(other IN LISTS registered)
+            get_target_property(other_kernel "${target}" _GI_${other}_kernel)
+            if(other_kernel IN_LIST includers)
+                _gi_strict(strict)
+                string(CONCAT line "gi-optimize: ${target}: ${kernel_name}: original kernel (${kernel_file_name} is included "
+                       "by ${other_kernel}, which is itself registered as the KERNEL of ${other}: the variants of a "
+                       "kernel header are compiled only through sources that are not registered kernel files)")
+                if(strict)
+                    message(FATAL_ERROR "${line}. GI_STRICT is ON, so this is an error")
+                endif()
+                message(WARNING "${line}")
+                return()
+            endif()
+        endforeach()
     endif()
 
     _gi_registration_arguments(registration "${target}" "${identifier}")
@@ -1504,12 +1752,20 @@ function(_gi_finalize target identifier)
         COMMENT "gi-optimize: ${kernel_name} for sm_${shown_architectures} from ${cache_dir}"
         VERBATIM COMMAND_EXPAND_LISTS)
 
-    # The wrapper takes the kernel's place.
-    list(REMOVE_AT sources ${kernel_index})
-    list(INSERT sources ${kernel_index} "${wrapper}")
-    set_property(TARGET "${target}" PROPERTY SOURCES ${sources})
+    if(header)
+        # The sources that include the header are replaced by copies that include the wrapper, once
+        # every registration of the target is finalized (a source may include several kernel headers).
+        set_property(TARGET "${target}" APPEND PROPERTY _GI_HEADER_FILES "${file_identifier}")
+        set_property(TARGET "${target}" PROPERTY _GI_HEADER_${file_identifier}_kernel "${kernel}")
+    else()
+        # The wrapper takes the kernel's place.
+        _gi_keep_original_sources("${target}")
+        list(REMOVE_AT sources ${kernel_index})
+        list(INSERT sources ${kernel_index} "${wrapper}")
+        set_property(TARGET "${target}" PROPERTY SOURCES ${sources})
+        _gi_wrapper_properties("${wrapper}" "${kernel}" "${options_file}")
+    endif()
     target_sources("${target}" PRIVATE ${headers})
-    _gi_wrapper_properties("${wrapper}" "${kernel}" "${options_file}")
     target_include_directories("${target}" PRIVATE "${gen_dir}/include")
 
     # A new entry in the cache folder or an edited kernel changes the decisions above.

@@ -53,6 +53,7 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/GIOptimizeConfigVersion.
 install(FILES "${PROJECT_BINARY_DIR}/GIOptimizeConfig.cmake" "${PROJECT_BINARY_DIR}/GIOptimizeConfigVersion.cmake"
               "${CMAKE_CURRENT_LIST_DIR}/GIOptimize.cmake" "${CMAKE_CURRENT_LIST_DIR}/GIOptimizeAccept.cmake"
               "${CMAKE_CURRENT_LIST_DIR}/GIOptimizeEvolve.cmake" "${CMAKE_CURRENT_LIST_DIR}/GIOptimizeApplied.cmake"
+              "${CMAKE_CURRENT_LIST_DIR}/GIOptimizeIncluder.cmake"
         DESTINATION "${GI_OPTIMIZE_INSTALL_CMAKEDIR}")
 install(FILES "${PROJECT_SOURCE_DIR}/gi-tool/src/cache/key_format.txt" DESTINATION "${GI_OPTIMIZE_INSTALL_CMAKEDIR}"
         RENAME GIOptimizeCacheKeyFormat.txt)

@@ -18,15 +18,17 @@ if(GI_TEST_SKIP)
     return()
 endif()
 
-set(samples convolutionSeparable matrixMul)
-# The kernel each sample registers (the lines the build prints name it).
+set(samples convolutionSeparable matrixMul reduction)
+# The kernel each sample registers (the lines the build prints name it), and the architectures of a
+# sample that lists its own (the others: CMAKE_CUDA_ARCHITECTURES, 80 and 90). reduction's kernel
+# template is defined in reduction_kernel.cuh, which reduction_kernel.cu includes (the CUDA samples'
+# shape): KERNEL is the header.
 set(kernel_of_convolutionSeparable convolutionRowsKernel)
 set(kernel_of_matrixMul MatrixMulCUDA)
-# Each known failure with the (regex of the) configure error it stops with. reduction: its kernel
-# template is in reduction_kernel.cuh, which reduction_kernel.cu includes (the CUDA samples' shape),
-# and KERNEL must define FUNCTION itself.
-set(known_failures reduction)
-set(known_failure_reduction "FUNCTION: no __global__ function 'reduce6' in reduction_kernel.cu")
+set(kernel_of_reduction reduce6)
+set(architectures_of_reduction "sm_86, sm_90")
+# Each known failure with the (regex of the) configure error it stops with.
+set(known_failures "")
 
 set(root "${GI_TEST_WORK}/sample_programs")
 file(REMOVE_RECURSE "${root}")
@@ -45,14 +47,18 @@ function(configure_samples out_var expect build_dir sample_list)
 endfunction()
 
 # expect_lines(<output> <regex> <what>): exactly one line per sample's kernel matches
-# "<kernel> <regex>" (the kernel's name and the architectures come first).
+# "<kernel> <architectures>: <regex>" (the kernel's name and the architectures come first).
 function(expect_lines output regex what)
     foreach(sample IN LISTS samples)
         set(kernel "${kernel_of_${sample}}")
-        string(REGEX MATCHALL "${kernel} sm_80, sm_90: ${regex}" found "${output}")
+        set(architectures "sm_80, sm_90")
+        if(DEFINED architectures_of_${sample})
+            set(architectures "${architectures_of_${sample}}")
+        endif()
+        string(REGEX MATCHALL "${kernel} ${architectures}: ${regex}" found "${output}")
         list(LENGTH found count)
         if(NOT count EQUAL 1)
-            gi_test_fail("${what}: expected one line '${kernel} sm_80, sm_90: ${regex}', got ${count}:\n${output}")
+            gi_test_fail("${what}: expected one line '${kernel} ${architectures}: ${regex}', got ${count}:\n${output}")
         endif()
     endforeach()
 endfunction()
@@ -63,6 +69,7 @@ function(run_samples out_var build_dir)
     set(behaviour "")
     set(small_convolutionSeparable --width 256 --height 64 --iterations 2)
     set(small_matrixMul --wA 64 --hA 64 --wB 64 --hB 64 --iterations 2)
+    set(small_reduction --n 100000 --iterations 2)
     foreach(sample IN LISTS samples)
         set(program "${build_dir}/${sample}/${sample}")
         if(NOT EXISTS "${program}")
@@ -115,6 +122,13 @@ configure_samples(out PASS "${on}" "${samples}" -DGI_OPTIMIZE=ON -DGI_GPU_ARCHIT
 expect_lines("${out}" "original kernel \\(no cache entries in [^\n]*gi-cache, no GPU on this machine" "ON, configure")
 gi_test_run(out PASS "${GI_TEST_NINJA}" -C "${on}")
 expect_lines("${out}" "original kernel: no cache entries in [^\n]*gi-cache" "ON, build")
+# reduction's kernel header: reduction_kernel.cu is compiled from its copy that includes the wrapper.
+file(GLOB includer_copy "${on}/reduction/gi-optimize/reduction/includers/*/reduction_kernel.cu")
+if(NOT includer_copy)
+    gi_test_fail("ON: reduction_kernel.cu, which includes the kernel header, was not compiled from a copy")
+endif()
+file(READ "${includer_copy}" text)
+gi_test_expect("${text}" "\n#include \"../../reduce6.gi.cu\"\n" "ON: the copy includes reduce6's wrapper in the header's place")
 run_samples(on_behaviour "${on}")
 if(NOT on_behaviour STREQUAL off_behaviour)
     gi_test_fail("the ON build's programs behave otherwise than the OFF build's:\nOFF:\n${off_behaviour}\nON:\n${on_behaviour}")
