@@ -227,3 +227,28 @@ TEST(VariantBuilderReady, SaysWhetherCollectWouldWait) {
 
 }  // namespace
 }  // namespace gi
+
+namespace gi {
+namespace {
+
+// A template kernel defined in a header (KERNEL reduction_kernel.cuh): no host code in the file
+// instantiates it, so nvcc's build of the whole file (held-out validation) held no kernel at all
+// and every case failed as a compile error (found on the GPU with tests/programs/reduction). The
+// recorded cases' instantiations are instantiated by name.
+TEST(VariantBuilderHeader, TheWholeFileBuildHoldsTheCasesInstantiations) {
+    if (!nvrtc_available()) GTEST_SKIP() << "no NVRTC in this build";
+    const std::string header = "template <int N>\n"
+                               "__global__ void scale(float* a) { a[threadIdx.x] *= N; }\n";
+    CudaEvaluatorOptions options;
+    options.function = "scale";
+    options.guard_fast_compile = "0";
+    VariantBuilder builder(options, "sm_90", header, "scale", {"scale<2>", "scale<4>"}, ".");
+    ASSERT_TRUE(builder.prepare().ok);
+    const VariantBuild whole = builder.build(header, "", {}, true);
+    ASSERT_TRUE(whole.code.ok) << whole.code.log;
+    EXPECT_NE(whole.code.cubin.find("_Z5scaleILi2EEvPf"), std::string::npos);
+    EXPECT_NE(whole.code.cubin.find("_Z5scaleILi4EEvPf"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gi

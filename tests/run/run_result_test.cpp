@@ -90,6 +90,15 @@ TEST(CacheRunResult, TimesAreTheFinalGenomesOwnOrNone) {
     r.minimise.before = r.best.genome;
     r.minimise.after = "<_mm.cu_40>";
     EXPECT_DOUBLE_EQ(final_timing(r).variant_ms, 0.003829);
+    // Post-tuning that the time limit stopped before it measured anything: still the best's time
+    // (tests/programs/convolutionSeparable's entry said "variant not measured" on the GPU).
+    r.post_tune.ran = true;
+    r.post_tune.best = "<_mm.cu_40>";
+    r.post_tune.best_time = Timing{};
+    r.post_tune.original = Timing{};
+    EXPECT_DOUBLE_EQ(final_timing(r).variant_ms, 0.003829);
+    EXPECT_DOUBLE_EQ(final_timing(r).original_ms, 0.02661);
+    r.post_tune.ran = false;
 
     // Through cache write's reader, with the GPU the run measured on.
     TemporaryDirectory dir("gi-run-result");

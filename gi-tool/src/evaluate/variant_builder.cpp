@@ -30,14 +30,17 @@ constexpr long kNvrtcTimeoutMs = 300000;
 
 const std::vector<std::string> kStrictFlags = {"--diag-error=940"};  // missing return statement
 
-// `source` with `instance` (a template kernel's instantiation, "" for none) instantiated: nvcc
-// only emits the instantiations something names, and a variant's own may be named by no code
-// in the file (or by host code set aside).
-std::string instantiating(const std::string& source, const std::string& instance) {
-    if (instance.empty()) return source;
-    std::string text = source + "\nstatic void* const gi_tuned_instantiation[] = {(void*)&" + instance;
-    if (source.find(std::string("namespace ") + kGuardedNamespace) != std::string::npos)
-        text += ", (void*)&" + std::string(kGuardedNamespace) + "::" + instance;
+// `source` with `names` (a template kernel's instantiations; none for a plain kernel) instantiated:
+// nvcc only emits the instantiations something names, and a variant's own may be named by no code
+// in the file (or by host code set aside), a kernel in a header by none at all.
+std::string instantiating(const std::string& source, const std::vector<std::string>& names) {
+    if (names.empty()) return source;
+    const bool paired = source.find(std::string("namespace ") + kGuardedNamespace) != std::string::npos;
+    std::string text = source + "\nstatic void* const gi_tuned_instantiation[] = {";
+    for (const std::string& name : names) {
+        text += "(void*)&" + name + ", ";
+        if (paired) text += "(void*)&" + std::string(kGuardedNamespace) + "::" + name + ", ";
+    }
     return text + "};\n";
 }
 
@@ -154,7 +157,18 @@ DeviceCompileResult VariantBuilder::compile(const std::string& source, const std
             // NVRTC refused the options: nvcc takes them.
         }
     }
-    return compile_nvcc(instantiating(source, instance), flags);
+    // The recorded cases' instantiations too: a template kernel defined in a header has no host code
+    // in its file to instantiate them, and validation with nvcc found none in the module (issue 40's
+    // reduction sample). Names a file's own code cannot take (an instantiation in an anonymous
+    // namespace, say) fall back to the variant's own.
+    std::vector<std::string> names = instantiations_;
+    if (!instance.empty() && std::find(names.begin(), names.end(), instance) == names.end()) names.push_back(instance);
+    if (names.size() > (instance.empty() ? 0u : 1u)) {
+        DeviceCompileResult all = compile_nvcc(instantiating(source, names), flags);
+        if (all.ok) return all;
+    }
+    return compile_nvcc(instantiating(source, instance.empty() ? std::vector<std::string>{} : std::vector<std::string>{instance}),
+                        flags);
 }
 
 // Whether cutting the host code out changes no device code: nvcc builds the whole original and

@@ -29,22 +29,20 @@ FinalTiming final_timing(const RunRecord& record) {
     // Only a measurement of the final genome itself: the final checks may have given up the
     // search's best for a fallback or the original, and an entry once claimed 6.95x for an empty
     // genome from a best that had been refused (issue 40).
-    const Timing* original = nullptr;
-    const Timing* variant = nullptr;
-    if (record.post_tune.ran && record.post_tune.best == record.final_genome) {
-        original = &record.post_tune.original;
-        variant = &record.post_tune.best_time;
-    } else if (record.best.found && (record.best.genome == record.final_genome ||
-                                     (record.minimise.ran && record.minimise.before == record.best.genome &&
-                                      record.minimise.after == record.final_genome))) {
-        // A minimised genome keeps only removals that cost no time beyond the noise: the best's time.
-        original = &record.best.original;
-        variant = &record.best.time;
-    }
-    if (original && variant && original->valid() && variant->valid()) {
-        t.original_ms = original->median_ms;
-        t.variant_ms = variant->median_ms;
-    } else if (record.final_genome.empty()) {
+    auto take = [&](const Timing& original, const Timing& variant) {
+        if (t.variant_ms >= 0 || !original.valid() || !variant.valid()) return;
+        t.original_ms = original.median_ms;
+        t.variant_ms = variant.median_ms;
+    };
+    // Post-tuning stopped by the time limit may have measured nothing: then the search's best.
+    if (record.post_tune.ran && record.post_tune.best == record.final_genome)
+        take(record.post_tune.original, record.post_tune.best_time);
+    // A minimised genome keeps only removals that cost no time beyond the noise: the best's time.
+    if (record.best.found && (record.best.genome == record.final_genome ||
+                              (record.minimise.ran && record.minimise.before == record.best.genome &&
+                               record.minimise.after == record.final_genome)))
+        take(record.best.original, record.best.time);
+    if (t.variant_ms < 0 && record.final_genome.empty()) {
         // The original kernel is the final variant: it is as fast as itself.
         for (const Timing* o : {&record.best.original, &record.post_tune.original, &record.pre_tune.original})
             if (o->valid()) {
