@@ -2,7 +2,9 @@
 // readable offline and as a CI artifact (issue 21).
 #include <tinyxml2.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 
 #include "cli/command.hpp"
@@ -54,6 +56,29 @@ SourceView source_view(const KernelSettings& kernel, const RunRecord& record) {
     return view;
 }
 
+// The page replaces only an earlier page: the run does not know its kernel's path (run.xml keeps
+// its sha256 alone), so `report -o stereo.cu` replaced the kernel the run was made from (issue 39,
+// probe row B6). And no file of the run's own names, existing or not (history.sqlite-wal, say).
+void refuse_replacing_other_files(const fs::path& output, const fs::path& dir) {
+    std::error_code ec;
+    const std::string name = output.filename().string();
+    if (fs::weakly_canonical(fs::absolute(output).parent_path(), ec) == fs::weakly_canonical(fs::absolute(dir), ec) &&
+        (name.rfind("history.sqlite", 0) == 0 ||
+         std::any_of(kOutFolderNames.begin(), kOutFolderNames.end(), [&](const char* n) { return name == n; })))
+        throw UsageError("-o " + output.string() + ": is one of the run's own files' names; write the page to another file");
+    const fs::file_status status = fs::symlink_status(output, ec);
+    if (!fs::exists(status)) return;
+    std::string start(std::string(kReportPageStart).size(), '\0');
+    if (fs::is_regular_file(status)) {  // never a device or a FIFO: those are not even opened
+        std::ifstream in(output, std::ios::binary);
+        in.read(start.data(), static_cast<std::streamsize>(start.size()));
+        start.resize(static_cast<std::size_t>(in.gcount()));
+    }
+    if (start != kReportPageStart)
+        throw UsageError("-o " + output.string() + ": the file exists and is not a page gi-tool report wrote (the run's "
+                         "kernel, say); it is not replaced: remove it first, or write the page to another file");
+}
+
 int run_report(const std::vector<std::string>& arguments) {
     KernelSettings kernel;
     RegistrationSettings unused;
@@ -74,6 +99,7 @@ int run_report(const std::vector<std::string>& arguments) {
     for (const char* name : kOutFolderNames) guard.keep(dir / name, std::string("the run's ") + name);
     if (!kernel.path.empty()) guard.keep(kernel.path, "the kernel file");
     guard.check("-o", output, "the page");
+    refuse_replacing_other_files(output, dir);
     // Through the size guard of every run file: an 8 GB "run.xml" is refused before it is read.
     const std::string run_text = read_text_file(run_xml, "run record");
     tinyxml2::XMLDocument document;

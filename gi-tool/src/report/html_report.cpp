@@ -287,8 +287,7 @@ void sanitizer_section(std::ostringstream& out, const RunRecord& r) {
 
 std::string html_report(const RunRecord& r, const std::string& source, const SourceView& view) {
     std::ostringstream out;
-    out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>gi-optimize run: "
-        << html_escape(source) << "</title>\n<style>\n" << report_style() << "\n</style></head><body>\n<h1>gi-optimize run report</h1>\n<p>Run folder <code>" << html_escape(source)
+    out << kReportPageStart << html_escape(source) << "</title>\n<style>\n" << report_style() << "\n</style></head><body>\n<h1>gi-optimize run report</h1>\n<p>Run folder <code>" << html_escape(source)
         << "</code>, evaluator <code>" << html_escape(r.evaluator) << "</code>.</p>\n";
 
     out << "<h2>Result</h2>\n<table>\n";

@@ -31,4 +31,7 @@ std::string report_style();
 // `source` names the run (its folder), shown in the title.
 std::string html_report(const RunRecord& record, const std::string& source, const SourceView& view = {});
 
+// How every page html_report() writes begins: a file that does not is no report of gi-tool's.
+inline constexpr const char* kReportPageStart = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>gi-optimize run: ";
+
 }  // namespace gi

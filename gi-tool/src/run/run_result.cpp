@@ -61,7 +61,7 @@ RunResult read_run_result(const std::filesystem::path& run_dir, const RunWaivers
         throw Error(genome_file.string() + ": cannot read the evolved genome (is " + run_dir.string() +
                     " the --out folder of a finished gi-tool evolve run?)");
     // As every input: a link to a device or a FIFO in its place is refused, not read without end.
-    result.genome = trimmed(read_input_file(genome_file, kMaxGenomeFileBytes, "evolved genome"));
+    result.genome = trimmed(read_input_file(genome_file, kMaxGenomeFileBytes, "genome file of the run"));
     Provenance& p = result.provenance;
     p.origin = "evolved";
     p.note = "gi-tool evolve --out " + run_dir.string();
