@@ -52,6 +52,12 @@ void remove_at_exit(const std::filesystem::path& path) {
     made.paths.push_back(path);
 }
 
+std::set<std::string> file_names(const std::filesystem::path& folder) {
+    std::set<std::string> found;
+    for (const auto& entry : std::filesystem::directory_iterator(folder)) found.insert(entry.path().filename().string());
+    return found;
+}
+
 std::filesystem::path fresh_temp_dir(const std::string& name) {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
     std::filesystem::remove_all(dir);

@@ -2,6 +2,7 @@
 // Running the gi-tool executable the test suite was built with (GI_TOOL_PATH), for the tests of
 // its command line.
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ ProcessResult gi_tool(std::vector<std::string> arguments);
 
 // A file's whole content ("" when it cannot be read).
 std::string file_text(const std::filesystem::path& path);
+
+// The names of the entries of `folder` (files, links and folders), sorted.
+std::set<std::string> file_names(const std::filesystem::path& folder);
 
 // An empty folder's path under the temporary directory, `name` and this process's id in its name
 // (removed first if a run before left it, and when the test program exits).

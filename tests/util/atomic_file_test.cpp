@@ -24,11 +24,7 @@ protected:
         dir = test::fresh_temp_dir("gi-atomic-file-test");
         fs::create_directories(dir);
     }
-    std::set<std::string> names() const {
-        std::set<std::string> found;
-        for (const auto& entry : fs::directory_iterator(dir)) found.insert(entry.path().filename().string());
-        return found;
-    }
+    std::set<std::string> names() const { return test::file_names(dir); }
     fs::path dir;
 };
 

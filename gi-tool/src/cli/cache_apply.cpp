@@ -133,9 +133,7 @@ HostRefusals host_macro_refusals(const std::vector<Registered>& registered, cons
         std::map<std::string, int> host_line;  // changed macro -> first line host code reads it
         for (const MacroUse& use : host_uses_of_macros(kernel.source, changed)) host_line.emplace(use.macro, use.line);
         for (const auto& [macro, line] : host_line) {
-            const Gene* gene = nullptr;
-            for (const Gene& g : kernel.grammar.genes)
-                if (g.name == macro) gene = &g;
+            const Gene* gene = kernel.grammar.find_gene(macro);
             if (!gene) continue;  // a macro defined from a tuned one: its tuned root is checked
             std::vector<std::string> values;  // per architecture, then the also-compiled ones
             for (const std::optional<Genome>& g : genomes)
