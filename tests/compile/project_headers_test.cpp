@@ -13,7 +13,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write(const fs::path& path, const std::string& text) {
+void write_project_file(const fs::path& path, const std::string& text) {
     fs::create_directories(path.parent_path());
     std::ofstream(path) << text;
 }
@@ -27,11 +27,11 @@ std::vector<std::string> names(const std::vector<ProjectHeader>& headers) {
 TEST(ProjectHeaders, FoundAsTheCompilerFindsThemAndCutLikeTheKernelFile) {
     gpu_test::TempFolder folder;
     const fs::path src = folder.path() / "src", inc = folder.path() / "include", toolkit = folder.path() / "toolkit";
-    write(src / "local.cuh", "#pragma once\n#include \"nested.cuh\"\nvoid host_only() { }\n__device__ int one() { return 1; }\n");
-    write(inc / "nested.cuh", "#pragma once\n#define N 4\n");
-    write(inc / "sub/angled.hpp", "#pragma once\nint host_declared(int);\n");
-    write(toolkit / "cuda_fp16.h", "#pragma once\n");
-    write(inc / "broken.cuh", "__device__ int f() {\n");
+    write_project_file(src / "local.cuh", "#pragma once\n#include \"nested.cuh\"\nvoid host_only() { }\n__device__ int one() { return 1; }\n");
+    write_project_file(inc / "nested.cuh", "#pragma once\n#define N 4\n");
+    write_project_file(inc / "sub/angled.hpp", "#pragma once\nint host_declared(int);\n");
+    write_project_file(toolkit / "cuda_fp16.h", "#pragma once\n");
+    write_project_file(inc / "broken.cuh", "__device__ int f() {\n");
     const std::string kernel = "#include \"local.cuh\"\n#include <sub/angled.hpp>\n#include <cuda_fp16.h>\n"
                                "#include <vector>\n#include \"missing.h\"\n#include \"broken.cuh\"\n";
     const std::vector<ProjectHeader> headers =
@@ -43,17 +43,17 @@ TEST(ProjectHeaders, FoundAsTheCompilerFindsThemAndCutLikeTheKernelFile) {
     EXPECT_NE(headers[0].device_side.find("#include \"nested.cuh\""), std::string::npos);
     EXPECT_EQ(headers[1].device_side.find("host_declared"), std::string::npos) << headers[1].device_side;
     // An angled include is not looked for in the including file's folder.
-    write(src / "only_here.hpp", "int h();\n");
+    write_project_file(src / "only_here.hpp", "int h();\n");
     EXPECT_TRUE(project_headers("#include <only_here.hpp>\n", src, {}, {}, {}).empty());
 }
 
 TEST(ProjectHeaders, OneNameForTwoFilesStandsInForNone) {
     gpu_test::TempFolder folder;
     const fs::path a = folder.path() / "a", b = folder.path() / "b";
-    write(a / "k.cuh", "#include \"util.h\"\n#include \"../b/k2.cuh\"\n");
-    write(a / "util.h", "int a();\n");
-    write(b / "k2.cuh", "#include \"util.h\"\n");
-    write(b / "util.h", "int b();\n");
+    write_project_file(a / "k.cuh", "#include \"util.h\"\n#include \"../b/k2.cuh\"\n");
+    write_project_file(a / "util.h", "int a();\n");
+    write_project_file(b / "k2.cuh", "#include \"util.h\"\n");
+    write_project_file(b / "util.h", "int b();\n");
     EXPECT_TRUE(project_headers("#include \"k.cuh\"\n", a, {}, {}, {}).empty());
 }
 

@@ -167,7 +167,14 @@ void count_nans(BufferComparison& c, const unsigned char* expected, std::size_t 
 
 }  // namespace
 
-Bytes poison_element(ElementType type) {
+Bytes poison_element(ElementType type, Poison which) {
+    if (which == Poison::Second) switch (type) {
+            case ElementType::F32: return {0xda, 0xda, 0xda, 0x7f};  // NaN, payload 0x5adada
+            case ElementType::F64: return {0xda, 0xda, 0xda, 0xda, 0xda, 0xda, 0xfa, 0x7f};
+            case ElementType::F16: return {0xda, 0x7e};
+            case ElementType::BF16: return {0xda, 0x7f};
+            default: return Bytes(element_size(type), 0xda);
+        }
     switch (type) {
         case ElementType::F32: return {0xa5, 0xa5, 0xa5, 0x7f};  // NaN, payload 0x25a5a5
         case ElementType::F64: return {0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xa5, 0xf5, 0x7f};
@@ -177,8 +184,8 @@ Bytes poison_element(ElementType type) {
     }
 }
 
-void fill_poison(unsigned char* data, std::size_t bytes, ElementType type) {
-    const Bytes pattern = poison_element(type);
+void fill_poison(unsigned char* data, std::size_t bytes, ElementType type, Poison which) {
+    const Bytes pattern = poison_element(type, which);
     for (std::size_t i = 0; i < bytes; ++i) data[i] = pattern[i % pattern.size()];
 }
 

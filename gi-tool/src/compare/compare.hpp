@@ -1,9 +1,10 @@
 #pragma once
 // Comparing a variant's output buffers with the original's, and the error measure search uses.
 //
-// Poisoning: before each run, every output buffer that the original overwrites entirely is filled
-// with a poison pattern (a NaN with a payload for floats, 0xA5 bytes otherwise), so an element the
-// variant forgets to write still holds poison and is caught, even where the right value is zero.
+// Poisoning: before each run, every output element that the original overwrites whatever it held
+// (its write set, compare/write_set.hpp) is filled with a poison pattern (a NaN with a payload for
+// floats, 0xA5 bytes otherwise), so an element the variant forgets to write still holds poison and
+// is caught, even where the right value is zero or the buffer held the answer before the launch.
 //
 // Error measure (seeds 000 section 8.14, per-pixel penalty): per element, 0 when within tolerance;
 // 200 when left unwritten; 100 for NaN/Inf where the original's value is finite, or for any NaN
@@ -24,10 +25,16 @@ inline constexpr double kUnwrittenPenalty = 200;
 inline constexpr double kNonFinitePenalty = 100;
 inline constexpr double kMaxPenalty = 100;
 
+// Two poison patterns per type, whose first bytes differ (so even a partial last element tells
+// them apart): First is what a variant meets in the outputs it must write; Second only probes the
+// original (compare/write_set.hpp: an element that holds each pattern after a run from it was not
+// written). For floats both are NaNs with a payload; for integers both are negative as signed
+// values, so a count read from a poisoned element ends a loop at once.
+enum class Poison { First, Second };
 // One element's poison bytes (element_size(type) of them).
-Bytes poison_element(ElementType type);
+Bytes poison_element(ElementType type, Poison which = Poison::First);
 // Fills `bytes` bytes with the type's poison pattern repeated (a partial last element too).
-void fill_poison(unsigned char* data, std::size_t bytes, ElementType type);
+void fill_poison(unsigned char* data, std::size_t bytes, ElementType type, Poison which = Poison::First);
 
 struct BufferComparison {
     std::uint64_t elements = 0;    // compared
