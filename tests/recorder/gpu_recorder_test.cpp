@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -127,6 +128,96 @@ TEST_F(GpuRecorder, TextureObjectIsRefusedNamingTheArgument) {
     EXPECT_EQ(list_test_cases(cases, "blurKernel").size(), 1u);
     for (const auto& entry : fs::directory_iterator(cases))
         EXPECT_NE(entry.path().filename().string().rfind(".tmp-", 0), 0u);
+}
+
+// Issue 41: a benchmark launches the kernel once to warm up and then many times on the same data.
+// Only distinct launches are recorded: the warm-up (its output held other bytes before) and the
+// loop's first launch; the rest are counted as skipped, in one line at exit.
+TEST_F(GpuRecorder, ATimingLoopRecordsItsTwoDistinctLaunches) {
+    const fs::path cases = folder_.path() / "cases";
+    const std::string env = "GI_RECORD_DIR='" + cases.string() + "'";
+    DemoRun r = run_demo(env, "--width 64 --height 64 --frames 0 --timing-loop 50", folder_.path() / "log");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::vector<fs::path> found = list_test_cases(cases, "scaleKernel");
+    ASSERT_EQ(found.size(), 2u) << r.output;
+    EXPECT_NE(r.output.find("gi::launch recording 'scaleKernel': 2 distinct launches recorded, 49 skipped as identical "
+                            "to an earlier one\n"),
+              std::string::npos)
+        << r.output;
+    const TestCase warm_up = read_test_case(found[0]);
+    const TestCase loop = read_test_case(found[1]);
+    const CaseBuffer& first = warm_up.buffers[warm_up.args[1].buffer];
+    const CaseBuffer& second = loop.buffers[loop.args[1].buffer];
+    EXPECT_TRUE(first.changed);
+    EXPECT_NE(first.before, second.before);
+    EXPECT_EQ(second.before, first.after);  // the loop's launches find the answer already there
+    EXPECT_FALSE(second.changed);
+
+    // Run again into the same folder: every launch repeats a case already there.
+    r = run_demo(env, "--width 64 --height 64 --frames 0 --timing-loop 50", folder_.path() / "log");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(list_test_cases(cases, "scaleKernel").size(), 2u);
+    EXPECT_NE(r.output.find("gi::launch recording 'scaleKernel': nothing new recorded: all 51 launches had the same "
+                            "inputs as one of the 2 case(s) recorded earlier"),
+              std::string::npos)
+        << r.output;
+    // As `gi-tool record` runs it: a folder of its own, the cases recorded earlier named apart.
+    const fs::path own = folder_.path() / "own";
+    r = run_demo("GI_RECORD_DIR='" + own.string() + "' GI_RECORD_KNOWN_DIR='" + cases.string() + "'",
+                 "--width 64 --height 64 --frames 0 --timing-loop 5", folder_.path() / "log");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_TRUE(!fs::exists(own) || list_test_cases(own, "scaleKernel").empty()) << r.output;
+    EXPECT_NE(r.output.find("all 6 launches had the same inputs as one of the 2 case(s) recorded earlier"), std::string::npos)
+        << r.output;
+}
+
+float recorded_factor(const fs::path& folder) {
+    const TestCase tc = read_test_case(folder, CaseLoad::ManifestOnly);
+    float factor = 0;
+    std::memcpy(&factor, tc.args.at(3).value.data(), sizeof factor);
+    return factor;
+}
+
+TEST_F(GpuRecorder, LaunchesThatDifferOnlyInAScalarAreEachRecorded) {
+    const fs::path cases = folder_.path() / "cases";
+    const DemoRun r = run_demo("GI_RECORD_DIR='" + cases.string() + "'", "--width 64 --height 64 --frames 0 --sweep 3 --repeat 3",
+                               folder_.path() / "log");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::vector<fs::path> found = list_test_cases(cases, "scaleKernel");
+    ASSERT_EQ(found.size(), 3u) << r.output;
+    for (std::size_t i = 0; i < found.size(); ++i) EXPECT_EQ(recorded_factor(found[i]), 1.0f + i) << found[i];
+    EXPECT_NE(r.output.find("'scaleKernel': 3 distinct launches recorded, 6 skipped as identical to an earlier one\n"),
+              std::string::npos)
+        << r.output;
+}
+
+TEST_F(GpuRecorder, TheLimitCountsDistinctLaunches) {
+    const fs::path cases = folder_.path() / "cases";
+    const DemoRun r = run_demo("GI_RECORD_DIR='" + cases.string() + "' GI_RECORD_LIMIT=2",
+                               "--width 64 --height 64 --frames 0 --sweep 3 --repeat 3", folder_.path() / "log");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::vector<fs::path> found = list_test_cases(cases, "scaleKernel");
+    ASSERT_EQ(found.size(), 2u) << r.output;
+    EXPECT_EQ(recorded_factor(found[0]), 1.0f);
+    EXPECT_EQ(recorded_factor(found[1]), 2.0f);  // not the first factor's repeat
+    EXPECT_NE(r.output.find("'scaleKernel': 2 distinct launches recorded, 2 skipped as identical to an earlier one "
+                            "(GI_RECORD_LIMIT 2 reached)"),
+              std::string::npos)
+        << r.output;
+}
+
+TEST_F(GpuRecorder, AProgramOfIdenticalLaunchesIsToldSoOnce) {
+    const fs::path cases = folder_.path() / "cases";
+    const DemoRun r = run_demo("GI_RECORD_DIR='" + cases.string() + "'", "--width 64 --height 64 --frames 0 --sweep 1 --repeat 5",
+                               folder_.path() / "log");
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_EQ(list_test_cases(cases, "scaleKernel").size(), 1u);
+    const std::string told = "gi::launch recording 'scaleKernel': all 5 launches had the same inputs";
+    const std::size_t at = r.output.find(told);
+    ASSERT_NE(at, std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find(told, at + 1), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("record the program on more inputs"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("distinct launch"), std::string::npos) << r.output;
 }
 
 }  // namespace

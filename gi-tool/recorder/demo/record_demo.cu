@@ -1,7 +1,11 @@
 // Drives blurKernel through gi::launch so GI_RECORD_DIR captures test cases (the recorder's own
 // test program and the GPU check's recording source until kernels/ has drivers).
 //   record_demo [--width W] [--height H] [--frames N] [--host-pointer] [--texture]
+//               [--timing-loop N] [--sweep K] [--repeat R]
 // --host-pointer and --texture pass an argument the recorder must refuse (its error tests).
+// --timing-loop launches scaleKernel once to warm up and then N times on the same data, as a
+// benchmark does; --sweep launches it with K scale factors in turn, each R times on a zeroed output
+// (the recorder's tests of which launches are distinct).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -10,6 +14,11 @@
 #include <gi/launch.hpp>
 
 #include "blur_kernel.cu"
+
+__global__ void scaleKernel(const float* in, float* out, int n, float factor) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = factor * in[i];
+}
 
 __global__ void textureKernel(cudaTextureObject_t texture, float* out) { out[threadIdx.x] = tex1Dfetch<float>(texture, threadIdx.x); }
 
@@ -23,7 +32,7 @@ __global__ void textureKernel(cudaTextureObject_t texture, float* out) { out[thr
     } while (0)
 
 int main(int argc, char** argv) {
-    int width = 4096, height = 2048, frames = 2;
+    int width = 4096, height = 2048, frames = 2, timing_loop = 0, sweep = 0, repeat = 1;
     bool host_pointer = false, texture = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--width") && i + 1 < argc) width = std::atoi(argv[++i]);
@@ -31,8 +40,12 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc) frames = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--host-pointer")) host_pointer = true;
         else if (!std::strcmp(argv[i], "--texture")) texture = true;
+        else if (!std::strcmp(argv[i], "--timing-loop") && i + 1 < argc) timing_loop = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--sweep") && i + 1 < argc) sweep = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc) repeat = std::atoi(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: record_demo [--width W] [--height H] [--frames N] [--host-pointer] [--texture]\n");
+            std::fprintf(stderr, "usage: record_demo [--width W] [--height H] [--frames N] [--host-pointer] [--texture] "
+                                 "[--timing-loop N] [--sweep K] [--repeat R]\n");
             return 2;
         }
     }
@@ -61,6 +74,25 @@ int main(int argc, char** argv) {
             int above = 0;
             CHECK(cudaMemcpy(&above, count, sizeof(int), cudaMemcpyDeviceToHost));
             std::printf("frame %d: %d pixels above threshold\n", frame, above);
+        }
+        if (timing_loop > 0 || sweep > 0) {
+            const int items = static_cast<int>(n);
+            for (size_t i = 0; i < n; ++i) host[i] = static_cast<float>(i % 1000) / 8.0f;
+            CHECK(cudaMemcpy(in, host.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+            const dim3 block(256), grid((items + 255) / 256);
+            if (timing_loop > 0) {
+                CHECK(cudaMemset(out, 0, n * sizeof(float)));
+                for (int launch = 0; launch <= timing_loop; ++launch)  // the warm-up, then the loop
+                    CHECK(gi::launch(scaleKernel, "scaleKernel", grid, block, 0, nullptr, in, out, items, 2.0f));
+                CHECK(cudaDeviceSynchronize());
+                std::printf("timing loop: %d launches\n", timing_loop + 1);
+            }
+            for (int k = 0; k < sweep; ++k)
+                for (int r = 0; r < repeat; ++r) {
+                    CHECK(cudaMemset(out, 0, n * sizeof(float)));
+                    CHECK(gi::launch(scaleKernel, "scaleKernel", grid, block, 0, nullptr, in, out, items, 1.0f + k));
+                }
+            CHECK(cudaDeviceSynchronize());
         }
         if (texture) {
             cudaResourceDesc resource{};

@@ -1,7 +1,8 @@
 // The recording half of gi::launch: find everything the kernel reads (the allocations its pointer
 // arguments point into, device pointers held inside struct arguments and arrays, the module
 // variables GI_RECORD_GLOBALS names), snapshot it before and after the launch, and write the case
-// atomically (testcase/case_io). Only reached when GI_RECORD_DIR is set.
+// atomically (testcase/case_io), unless a case with the same inputs (testcase/case_fingerprint) was
+// recorded already. Only reached when GI_RECORD_DIR is set.
 #include <cuda.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 
 #include "compile/module_variables.hpp"
 #include "gi/launch.hpp"
+#include "testcase/case_fingerprint.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"
 
@@ -142,8 +144,33 @@ void check(cudaError_t status, const char* name, const std::string& what) {
         throw RecordError(std::string("gi::launch recording '") + name + "': " + what + ": " + cudaGetErrorString(status));
 }
 
-Bytes snapshot(const Allocation& a, const char* name) {
-    Bytes bytes(a.size);
+// Host memory for snapshots, kept from a launch that was not recorded for the next one: a timing
+// loop's identical launches are each snapshot to be compared, and fresh memory of hundreds of
+// megabytes costs as much to zero and fault in as the copy itself.
+class SnapshotMemory {
+public:
+    Bytes take(std::size_t size) {
+        for (auto it = spare_.begin(); it != spare_.end(); ++it)
+            if (it->size() == size) {
+                Bytes bytes = std::move(*it);
+                spare_.erase(it);
+                return bytes;
+            }
+        return Bytes(size);
+    }
+    // Keeps the snapshots of `tc`'s inputs for the next launch, in place of those kept before.
+    void keep(TestCase& tc) {
+        spare_.clear();
+        for (CaseBuffer& b : tc.buffers) spare_.push_back(std::move(b.before));
+    }
+    void release() { spare_ = {}; }
+
+private:
+    std::vector<Bytes> spare_;
+};
+
+Bytes snapshot(const Allocation& a, const char* name, SnapshotMemory& memory) {
+    Bytes bytes = memory.take(a.size);
     check(cudaMemcpy(bytes.data(), reinterpret_cast<const void*>(a.base), a.size, cudaMemcpyDefault), name,
           "copying an argument's allocation to the host");
     return bytes;
@@ -320,8 +347,86 @@ std::vector<EmbeddedPointer> find_pointers(CaseBuilder& builder, const Bytes& by
     return found;
 }
 
+// GI_RECORD_KNOWN_DIR: a folder of cases recorded earlier by another run (`gi-tool record` sets it
+// to its --out, since its program records into a private folder): they count toward the limit
+// and a launch identical to one of them is not recorded again.
+std::vector<std::filesystem::path> earlier_case_folders(const std::filesystem::path& dir) {
+    std::vector<std::filesystem::path> folders{dir};
+    if (const char* known = std::getenv("GI_RECORD_KNOWN_DIR"); known && *known) {
+        std::error_code ec;
+        if (!std::filesystem::equivalent(known, dir, ec)) folders.emplace_back(known);
+    }
+    return folders;
+}
+
+// What the recorder did with one kernel's launches in this process.
+struct KernelRecording {
+    std::size_t earlier = 0;    // its cases already recorded (GI_RECORD_DIR, GI_RECORD_KNOWN_DIR) when first launched
+    std::size_t recorded = 0;   // by this process
+    std::size_t skipped = 0;    // launches identical to a recorded one, not recorded again
+    std::set<CaseFingerprint> seen;  // of every case counted in `earlier` and `recorded`
+    bool limit_reached() const { return earlier + recorded >= record_limit(); }
+};
+
+// "1 launch", "3 distinct launches".
+std::string launches(std::size_t n, const char* what = "launch") {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "es");
+}
+
+// The one line a kernel's recording ends with when identical launches were skipped ("" when none).
+std::string skipped_summary(const std::string& name, const KernelRecording& k) {
+    if (k.skipped == 0) return "";
+    const std::string head = "gi::launch recording '" + name + "': ";
+    if (k.recorded == 0)
+        return head + "nothing new recorded: all " + launches(k.skipped) + " had the same inputs as one of the " +
+               std::to_string(k.earlier) + " case(s) recorded earlier; record the program on other inputs to add cases";
+    if (k.recorded == 1 && k.earlier == 0)
+        return head + "all " + launches(k.skipped + 1) + " had the same inputs (geometry, arguments and buffer "
+               "contents), so 1 case was recorded and variants are judged on it alone; record the program on more "
+               "inputs (other sizes, other data) for a stronger check";
+    return head + launches(k.recorded, "distinct launch") + " recorded, " + std::to_string(k.skipped) +
+           " skipped as identical to an earlier one" +
+           (k.limit_reached() ? " (GI_RECORD_LIMIT " + std::to_string(record_limit()) + " reached)" : "");
+}
+
+// Every kernel's recording, summed up on standard error when the program exits.
+class Recordings {
+public:
+    ~Recordings() {
+        for (const auto& [name, k] : kernels_)
+            if (const std::string line = skipped_summary(name, k); !line.empty()) std::fprintf(stderr, "%s\n", line.c_str());
+    }
+
+    // The kernel's recording, started (the cases recorded earlier counted and, while under the
+    // limit, fingerprinted) at its first launch.
+    KernelRecording& of(const char* name, const std::filesystem::path& dir) {
+        if (const auto it = kernels_.find(name); it != kernels_.end()) return it->second;
+        KernelRecording k;
+        std::vector<std::filesystem::path> cases;
+        try {
+            for (const std::filesystem::path& folder : earlier_case_folders(dir))
+                if (std::filesystem::is_directory(folder))
+                    for (std::filesystem::path& p : list_test_cases(folder, name)) cases.push_back(std::move(p));
+            k.earlier = cases.size();
+            // One at a time: a case may hold hundreds of megabytes. Read as written, since this
+            // only decides what is worth recording; gi-tool checks the checksums when it reads them.
+            if (!k.limit_reached())
+                for (const std::filesystem::path& p : cases) k.seen.insert(case_fingerprint(read_test_case(p, CaseLoad::DataTrusted)));
+        } catch (const Error& e) {
+            throw RecordError(std::string("gi::launch recording '") + name + "': reading the cases recorded earlier: " +
+                              e.what());
+        }
+        return kernels_.emplace(name, std::move(k)).first->second;
+    }
+
+    SnapshotMemory memory;
+
+private:
+    std::map<std::string, KernelRecording> kernels_;
+};
+
 std::mutex recorder_mutex;
-std::map<std::string, std::size_t> recorded_per_kernel;  // cases in the folder, counted once per kernel
+Recordings recordings;
 
 }  // namespace
 
@@ -330,13 +435,11 @@ cudaError_t record_launch(Launcher launcher, const void* kernel, const char* nam
                           std::size_t count) {
     std::lock_guard lock(recorder_mutex);
     const std::filesystem::path dir = std::getenv("GI_RECORD_DIR");
-    auto counted = recorded_per_kernel.find(name);
-    if (counted == recorded_per_kernel.end()) {
-        std::size_t existing = 0;
-        if (std::filesystem::is_directory(dir)) existing = list_test_cases(dir, name).size();
-        counted = recorded_per_kernel.emplace(name, existing).first;
+    KernelRecording& recording = recordings.of(name, dir);
+    if (recording.limit_reached()) {
+        recordings.memory.release();
+        return launcher(kernel, grid, block, args, shared_bytes, stream);
     }
-    if (counted->second >= record_limit()) return launcher(kernel, grid, block, args, shared_bytes, stream);
 
     // Earlier asynchronous work must be finished before the snapshot, and its errors are not ours.
     if (cudaError_t status = cudaDeviceSynchronize(); status != cudaSuccess) return status;
@@ -399,7 +502,7 @@ cudaError_t record_launch(Launcher launcher, const void* kernel, const char* nam
     // Buffers found so far are snapshot; scanning may add more (the targets of embedded pointers),
     // whose bytes are read in the same loop.
     for (std::size_t b = 0; b < builder.count(); ++b) {
-        Bytes before = snapshot(builder.place(static_cast<int>(b)), name);
+        Bytes before = snapshot(builder.place(static_cast<int>(b)), name, recordings.memory);
         std::vector<EmbeddedPointer> pointers;
         for (const auto& [buffer, every_word, what] : to_scan)
             if (buffer == static_cast<int>(b) && pointers.empty()) pointers = find_pointers(builder, before, every_word, what);
@@ -410,13 +513,22 @@ cudaError_t record_launch(Launcher launcher, const void* kernel, const char* nam
     // A kernel that changes a pointer it was given would make replay's relocation wrong; such
     // buffers are compared as outputs, so a change shows as a mismatch rather than going unseen.
 
+    // The same inputs as a case already recorded (a benchmark's timing loop): one more such case
+    // would judge variants on nothing new, and would spend the limit meant for distinct launches.
+    const CaseFingerprint fingerprint = case_fingerprint(tc);
+    if (recording.seen.count(fingerprint)) {
+        ++recording.skipped;
+        recordings.memory.keep(tc);
+        return launcher(kernel, grid, block, args, shared_bytes, stream);
+    }
+
     if (cudaError_t status = launcher(kernel, grid, block, args, shared_bytes, stream); status != cudaSuccess)
         return status;
     // A launch that fails records nothing: a failing original is no oracle.
     if (cudaError_t status = cudaDeviceSynchronize(); status != cudaSuccess) return status;
     for (std::size_t b = 0; b < builder.count(); ++b) {
         CaseBuffer& buffer = tc.buffers[b];
-        buffer.after = snapshot(builder.place(static_cast<int>(b)), name);
+        buffer.after = snapshot(builder.place(static_cast<int>(b)), name, recordings.memory);
         buffer.changed = buffer.after != buffer.before;
     }
     try {
@@ -424,7 +536,8 @@ cudaError_t record_launch(Launcher launcher, const void* kernel, const char* nam
     } catch (const Error& e) {
         throw RecordError(std::string("gi::launch recording '") + name + "': " + e.what());
     }
-    ++counted->second;
+    ++recording.recorded;
+    recording.seen.insert(fingerprint);
     return cudaSuccess;
 }
 

@@ -7,11 +7,11 @@
 // cudaLaunchKernel returns. With the environment variable GI_RECORD_DIR unset (the normal case) that
 // is all it does; the variable is read once per process.
 //
-// With GI_RECORD_DIR set, each launch (up to GI_RECORD_LIMIT per kernel name, default 16, counting
-// cases already in the folder) is recorded as a test case for gi-tool: the geometry, every scalar
-// argument's bytes, and for every pointer argument the whole device allocation it points into,
-// before and after the launch (the "after" bytes are the oracle variants must reproduce). Device
-// pointers held inside by-value struct arguments, inside arrays of pointers (T**) and inside
+// With GI_RECORD_DIR set, each distinct launch (up to GI_RECORD_LIMIT per kernel name, default 16,
+// counting cases already in the folder) is recorded as a test case for gi-tool: the geometry, every
+// scalar argument's bytes, and for every pointer argument the whole device allocation it points
+// into, before and after the launch (the "after" bytes are the oracle variants must reproduce).
+// Device pointers held inside by-value struct arguments, inside arrays of pointers (T**) and inside
 // arrays of structs are found and their allocations captured too, so replay can relocate them;
 // the module variables named in GI_RECORD_GLOBALS (`gi-tool record` sets it to the kernel file's
 // __constant__ and __device__ variables) are captured from the kernel's own module. The launch
@@ -19,6 +19,14 @@
 // An argument the recorder cannot capture (a host pointer, pinned host memory, a texture or
 // surface object, an array of pointers holding something other than device addresses) throws
 // gi::RecordError naming the argument, before anything is written.
+//
+// Distinct: a launch whose inputs (geometry, arguments, the bytes of everything it reads) equal
+// those of a case already recorded, by this process or in the folder (or in GI_RECORD_KNOWN_DIR,
+// where `gi-tool record` names its --out), runs without being recorded, so a benchmark's timing
+// loop on the same data is recorded once rather than sixteen times. At exit the program
+// prints one line for each kernel that had such launches, saying how many were skipped. While
+// under the limit every launch's buffers are copied to the host to be compared, so a program
+// repeating one launch many times records more slowly than it runs.
 //
 // Link the target with GIOptimize::recorder (the CMake package exports it). In a project that
 // includes gi-optimize with GI_OPTIMIZE off, that target defines GI_LAUNCH_RECORDING=0: gi::launch is
