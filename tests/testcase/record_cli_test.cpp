@@ -8,6 +8,7 @@
 #include "../support/gi_tool_run.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "process/process.hpp"
+#include "testcase/case_io.hpp"
 
 namespace gi {
 namespace {
@@ -68,6 +69,25 @@ TEST_F(RecordCli, AKernelInAHeaderHasItsVariablesListed) {
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_EQ(r.output.find("does not compile"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("ran but recorded no launch of 'scaled'"), std::string::npos) << r.output;
+}
+
+// Issue 41: the program records into a folder of the run's own, so the recorder is told where the
+// cases recorded earlier are (to skip launches identical to them and count them toward the
+// limit), and a run that adds nothing to them says so rather than blaming the program's launch.
+TEST_F(RecordCli, TheRecorderSeesTheCasesAlreadyRecorded) {
+    TestCase earlier;
+    earlier.kernel = "filter";
+    earlier.args = {{CaseArg::Kind::Scalar, 4, ElementType::I32, {1, 0, 0, 0}, -1, 0, false}};
+    write_test_case(earlier, out());
+    const fs::path seen = dir_.path() / "environment";
+    const test::ToolRun r = run_gi_tool("record '" + kernel() + "' --function filter" + settings() + "--limit 5 --out '" +
+                                        out() + "' -- sh -c 'printf \"%s|%s\" \"$GI_RECORD_KNOWN_DIR\" \"$GI_RECORD_LIMIT\" > \"" +
+                                        seen.string() + "\"'");
+    EXPECT_EQ(r.status, 1) << r.output;
+    EXPECT_EQ(test::file_text(seen), fs::absolute(out()).string() + "|5");
+    EXPECT_NE(r.output.find("recorded nothing new of 'filter': each of its launches had the same inputs as one of the 1 "
+                            "cases"), std::string::npos) << r.output;
+    EXPECT_EQ(list_test_cases(out(), "filter").size(), 1u);
 }
 
 TEST_F(RecordCli, UsageErrors) {

@@ -16,14 +16,16 @@ namespace fs = std::filesystem;
 
 const char* const kUsage = "usage: gi-tool record KERNEL.cu --function NAME --out DIR [options] -- PROGRAM [ARGS...]\n";
 const char* const kAbout =
-    "  Runs PROGRAM ARGS with recording on (GI_RECORD_DIR=DIR): each launch of the kernel through\n"
-    "  gi::launch becomes a test case in DIR holding everything the kernel reads: the memory its\n"
-    "  pointer arguments point into, device pointers held in struct arguments and arrays, and the\n"
+    "  Runs PROGRAM ARGS with recording on (GI_RECORD_DIR=DIR): each distinct launch of the kernel\n"
+    "  through gi::launch becomes a test case in DIR holding everything the kernel reads: the memory\n"
+    "  its pointer arguments point into, device pointers held in struct arguments and arrays, and the\n"
     "  __constant__ and __device__ variables KERNEL.cu defines (listed by compiling it here and\n"
     "  passed to the recorder as GI_RECORD_GLOBALS). Fails, removing this run's cases, when the\n"
     "  program fails or records nothing; cases already in DIR are kept. The program records into a\n"
     "  hidden folder of this run inside DIR, whose cases move into DIR (numbered after those there)\n"
-    "  when it succeeds: runs sharing DIR never take or remove each other's cases.\n";
+    "  when it succeeds: runs sharing DIR never take or remove each other's cases. A launch with the\n"
+    "  same inputs as one already recorded (a benchmark's timing loop, or a case already in DIR) is\n"
+    "  not recorded again; --limit counts distinct cases.\n";
 const char* const kExamples =
     "example:\n"
     "  gi-tool record kernels/stereo/stereo.cu --function stereo_kernel --out cases -- \\\n"
@@ -33,7 +35,7 @@ int run_record(const std::vector<std::string>& raw) {
     RecordingCommandLine c;
     CommandLine app(kUsage, kAbout, kExamples);
     add_recording_options(app, c, "the __global__ function (its cases are named after it)");
-    app.add_integer("--limit", c.request.limit, 1, 1000000, "cases per kernel, counting those already in DIR");
+    app.add_integer("--limit", c.request.limit, 1, 1000000, "distinct cases per kernel, counting those already in DIR");
     if (!parse_recording(app, c, raw, "record")) return kExitOk;
     RecordingRequest& request = c.request;
     const std::string kernel_path = c.kernel.path;

@@ -49,8 +49,6 @@ RecordingResult run_recording(const RecordingRequest& request) {
     std::error_code ec;
     fs::create_directories(request.out, ec);
     if (ec) throw Error(request.out.string() + ": cannot create the folder for the cases: " + ec.message());
-    // The limit counts the cases `out` holds; the run's own folder starts empty.
-    const long long existing = static_cast<long long>(cases_in(request.out, request.recorded_name).size());
     RecordingResult result;
     // Inside `out`, so its cases move into place by rename (one file system); hidden from readers
     // of `out` by the ".tmp-" every case reader skips.
@@ -58,10 +56,13 @@ RecordingResult run_recording(const RecordingRequest& request) {
     ProcessOptions po;
     po.timeout = std::chrono::milliseconds(static_cast<long long>(request.timeout_s * 1000));
     po.max_output_bytes = 4 << 20;
-    // The recorder reads its settings from the environment, set for the program alone.
+    // The recorder reads its settings from the environment, set for the program alone. It counts
+    // the cases `out` holds toward the limit, kernel by kernel, and skips launches identical to
+    // them (GI_RECORD_KNOWN_DIR): the run's own folder starts empty.
     po.environment = {{"GI_RECORD_DIR", result.folder->path().string()},
+                      {"GI_RECORD_KNOWN_DIR", fs::absolute(request.out).string()},
                       {"GI_RECORD_GLOBALS", module_variables_text(request.variables)},
-                      {"GI_RECORD_LIMIT", std::to_string(std::max(0LL, request.limit - existing))}};
+                      {"GI_RECORD_LIMIT", std::to_string(request.limit)}};
     result.process = run_process(request.program, po);
     std::cout << result.process.out << std::flush;
     std::cerr << result.process.err << std::flush;
@@ -95,6 +96,11 @@ std::string recording_problem(const RecordingRequest& request, const RecordingRe
     if (existing >= static_cast<std::size_t>(request.limit))
         return request.out.string() + " already holds " + std::to_string(existing) + " cases of '" + request.recorded_name +
                "' (the limit is " + std::to_string(request.limit) + "); nothing new was recorded. Record into a new folder";
+    if (existing > 0)
+        return "`" + shown + "` recorded nothing new of '" + request.recorded_name + "': each of its launches had the same "
+               "inputs as one of the " + std::to_string(existing) + " cases " + request.out.string() + " already holds "
+               "(the recorder's line above counts them; without that line, it no longer launches the kernel through gi::launch). "
+               "Run it on other inputs to add cases";
     return "`" + shown + "` ran but recorded no launch of '" + request.recorded_name + "': it must launch the kernel through "
            "gi::launch(kernel, \"" + request.recorded_name + "\", ...) and link GIOptimize::recorder (docs/cmake.md); if it "
            "names the launch differently, pass --recorded-name";

@@ -23,7 +23,7 @@ struct RecordingRequest {
     std::filesystem::path out;                 // where the cases go (GI_RECORD_DIR is a folder inside)
     std::string recorded_name;                 // the gi::launch name whose cases are counted
     std::vector<ModuleVariable> variables;     // GI_RECORD_GLOBALS
-    long long limit = 16;                      // GI_RECORD_LIMIT
+    long long limit = 16;                      // GI_RECORD_LIMIT: distinct cases per kernel, `out`'s counted
     double timeout_s = 1800;
 };
 
