@@ -13,6 +13,9 @@
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
 #include "cli/evaluator_options.hpp"
+#include "cli/kernel_args.hpp"
+#include "grammar/build_grammar.hpp"
+#include "grammar/macro_reach.hpp"
 #include "run/out_folder_names.hpp"
 #include "run/search_history.hpp"
 #include "util/atomic_file.hpp"
@@ -85,6 +88,7 @@ struct EvolveCommandLine {
     bool no_minimise = false, quiet = false, no_compile_ahead = false, no_gate_overlap = false;
     int workers = 0;  // 0: default_workers(evaluator)
     int anneal_batch = 1;
+    int target_architectures = 1;
 };
 
 void declare(CommandLine& app, EvolveCommandLine& c) {
@@ -166,6 +170,27 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
         .group(group);
     app.add_switch("--restart", c.restart, "discard a run already in DIR and start again").group(group);
     app.add_switch("--quiet", c.quiet, "print only the summary").group(group);
+    app.add_integer("--target-architectures", c.target_architectures, 1, 1000,
+                    "how many GPU architectures the program compiles the kernel file for (the CMake module passes its "
+                    "target's count): with two or more, a #define that host code of the file reads is kept at the "
+                    "file's value, since the host pass sees one value for every architecture and the build refuses a "
+                    "variant that changes it (docs/cmake.md, \"Several architectures in one binary\")")
+        .group(group);
+}
+
+// The kernel's grammar; for a program compiling several architectures, with every #define gene
+// that the file's host code reads kept at the file's value (grammar/macro_reach.hpp), each said once.
+Grammar search_grammar(const KernelSettings& kernel, int target_architectures, bool quiet) {
+    const SourceFile source = read_source_file(kernel_path_from(kernel));
+    Grammar grammar = build_grammar(source, grammar_options_from(kernel));
+    if (target_architectures < 2) return grammar;
+    const std::vector<HostReadGene> kept = host_read_genes(grammar, source);
+    if (!quiet)
+        for (const HostReadGene& gene : kept)
+            std::cout << "note: " << gene.name << " is read by host code at " << source.name << ":" << gene.line
+                      << " and the target compiles " << target_architectures << " architectures: kept at " << gene.value
+                      << "\n";
+    return with_genes_kept_at_default(std::move(grammar), kept);
 }
 
 bool on_off(const CommandLine& app, bool on, bool off, const std::string& on_name, const std::string& off_name, bool fallback) {
@@ -210,7 +235,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     check_evolve_options(options);
     const EvaluatorSettings evaluator_options = evaluator_settings(app, c.evaluator, c.kernel);
 
-    const Grammar grammar = grammar_from(c.kernel);
+    const Grammar grammar = search_grammar(c.kernel, c.target_architectures, c.quiet);
     SearchHistoryOptions history_options;
     history_options.workers = c.workers > 0 ? static_cast<std::size_t>(c.workers) : default_workers(evaluator_name);
     history_options.anneal_batch = static_cast<std::size_t>(c.anneal_batch);

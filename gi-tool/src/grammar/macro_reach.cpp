@@ -117,4 +117,21 @@ std::vector<MacroUse> host_uses_of_macros(const SourceFile& source, const std::v
     return uses;
 }
 
+std::vector<HostReadGene> host_read_genes(const Grammar& grammar, const SourceFile& source) {
+    std::vector<HostReadGene> read;
+    for (const Gene& gene : grammar.genes) {
+        if (gene.kind != GeneKind::Param && gene.kind != GeneKind::Guard) continue;
+        const std::vector<MacroUse> uses = host_uses_of_macros(source, {gene.name});
+        if (!uses.empty()) read.push_back({gene.name, gene.default_value, uses.front().line});
+    }
+    return read;
+}
+
+Grammar with_genes_kept_at_default(Grammar grammar, const std::vector<HostReadGene>& genes) {
+    for (Gene& gene : grammar.genes)
+        if (std::any_of(genes.begin(), genes.end(), [&](const HostReadGene& g) { return g.name == gene.name; }))
+            gene.values = {gene.default_value};
+    return grammar;
+}
+
 }  // namespace gi

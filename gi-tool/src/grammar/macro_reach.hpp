@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "grammar/grammar.hpp"
 #include "source/source_file.hpp"
 
 namespace gi {
@@ -26,5 +27,24 @@ struct MacroUse {
     int line = 0;
 };
 std::vector<MacroUse> host_uses_of_macros(const SourceFile& source, const std::vector<std::string>& macros);
+
+// A #define gene (a declared parameter or an #if switch) whose macro host code of the file reads,
+// directly or through a macro defined from it. Where a target compiles several architectures into
+// one binary, the host pass sees one variant's value for all of them, so cache apply refuses a
+// variant that changes such a macro (cli/cache_apply.cpp): evolution for such a target keeps it at
+// the file's own value instead of spending its budget on settings the build would throw away.
+struct HostReadGene {
+    std::string name;   // the gene, named as its macro
+    std::string value;  // its default: what the file itself says
+    int line = 0;       // the first line of host code that reads it
+};
+
+// The Param and Guard genes of `grammar` whose macro host code of `source` (the file the grammar
+// was built from) reads, in gene order.
+std::vector<HostReadGene> host_read_genes(const Grammar& grammar, const SourceFile& source);
+
+// `grammar` with each of `genes` allowed its default value alone: mutation, crossover and the
+// tuners change only genes with two or more values, so every genome keeps the file's value.
+Grammar with_genes_kept_at_default(Grammar grammar, const std::vector<HostReadGene>& genes);
 
 }  // namespace gi
