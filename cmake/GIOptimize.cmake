@@ -1152,7 +1152,7 @@ function(_gi_file_identifier out_var target kernel)
 endfunction()
 
 # _gi_evolve_steps(<out-stamp> <target> <identifier> <architecture> <gen-dir> <tool> <registration>
-#                  <block-size>): the build steps that make an entry on this machine's GPU. They run
+#                  <block-size> <compiled-count>): the build steps that make an entry on this machine's GPU. They run
 # in the build, never at configure time:
 #   1. record the training (ARGS) and HELD_OUT cases with `gi-tool record` (which captures the kernel
 #      file's module variables too), evolve within what is left of BUDGET, and write the run's entry
@@ -1163,8 +1163,10 @@ endfunction()
 #      when it succeeds and reproduces the original's recorded outputs does the candidate enter
 #      CACHE_DIR (GIOptimizeAccept.cmake; an empty genome, the original kernel, needs no such run).
 # A failure of either step leaves the target on the original kernel with one line saying why (an
-# error with GI_STRICT). <out-stamp> is the file the final generation step waits for.
-function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool registration block_size_text)
+# error with GI_STRICT). <out-stamp> is the file the final generation step waits for. <compiled-count>:
+# how many architectures the target compiles (two or more share one host pass).
+function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool registration block_size_text
+         compiled_count)
     set(prefix "_GI_${identifier}")
     foreach(name kernel functions tolerance cache_dir budget recorder recorder_args held_out sanitize_args
             nondeterministic allow_unvalidated)
@@ -1225,6 +1227,12 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     endif()
     if(NOT block_size_text STREQUAL "")
         list(APPEND evolve_options --block "${block_size_text}")
+    endif()
+    # The target's architectures share one host pass, which sees one variant's #defines: cache apply
+    # refuses a variant changing one that host code of the kernel file reads, so evolution keeps those
+    # at the file's value rather than spend the budget on settings the build would throw away.
+    if(compiled_count GREATER 1)
+        list(APPEND evolve_options --target-architectures ${compiled_count})
     endif()
     set(write_options --nvcc-version "${CMAKE_CUDA_COMPILER_VERSION}")
     get_property(gpu_name GLOBAL PROPERTY _GI_DETECTED_GPU_NAME)
@@ -1668,8 +1676,9 @@ function(_gi_finalize target identifier)
                            "sm_${gpu} GPU, so the build records test cases and evolves it (budget ${budget} min); an "
                            "accepted variant is written to ${entry}: commit it")
             _gi_tool_command(tool)
+            list(LENGTH compiled compiled_count)
             _gi_evolve_steps(accepted_stamp "${target}" "${identifier}" "${architecture}" "${gen_dir}" "${tool}"
-                             "${registration}" "${block_size_text}")
+                             "${registration}" "${block_size_text}" ${compiled_count})
             list(APPEND evolve_stamps "${accepted_stamp}")
         else()
             if(gpu STREQUAL "")

@@ -28,6 +28,9 @@ gi_test_expect("${calls}" "(^|\n)report --out [^\n]*evolve.sm_90/run [^\n]*scale
 gi_test_expect("${calls}" "(^|\n)cache write [^\n]*--arch 90 [^\n]*--cache-dir [^\n]*evolve.sm_90/candidate --from-run"
                "the run's entry is a candidate in the build folder")
 gi_test_expect_not("${calls}" "cache write [^\n]*--allow-unvalidated" "no opt-in without ALLOW_UNVALIDATED")
+# The target compiles sm_80 and sm_90 in one binary, whose host pass sees one variant's #defines:
+# evolve keeps those host code reads at the file's value (issue 40).
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--target-architectures 2 " "a two-architecture target's evolve keeps host-read #defines")
 gi_test_expect("${plan}" "app_gi_accept_sm90.dir/[^\n]*candidate-source/scaleKernel.gi.cu" "the acceptance program compiles the candidate")
 gi_test_expect("${plan}" "-DGI_ACCEPT_SETTINGS=[^\n]*-P [^\n]*GIOptimizeAccept.cmake" "the candidate is accepted before it is cached")
 string(FIND "${plan}" "GIOptimizeEvolve.cmake" evolve_at)
@@ -63,6 +66,7 @@ gi_test_expect("${calls}" "(^|\n)record [^\n]*--out [^\n]*evolve.sm_90/sanitize-
                "SANITIZE_ARGS is recorded")
 gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--sanitize-cases [^\n]*evolve.sm_90/sanitize-cases" "the gate's cases reach evolve")
 gi_test_expect("${calls}" "(^|\n)cache write [^\n]*--allow-unvalidated" "ALLOW_UNVALIDATED reaches cache write")
+gi_test_expect_not("${calls}" "--target-architectures" "a one-architecture target tunes every #define, as before")
 foreach(step record evolve)
     gi_test_expect("${calls}" "(^|\n)${step} [^\n]*-I${src}/include -DAPP_MODE=2 --compile-option -std=c\\+\\+17"
                    "the target's compile settings reach '${step}'")
