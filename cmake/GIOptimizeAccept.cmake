@@ -5,7 +5,9 @@
 # self-checks included) and every launch it records reproduces the original's outputs. A candidate
 # whose genome is empty (the original kernel won) needs no such run and is cached as it is. Without
 # an acceptance program (the recorder does not compile the kernel file itself) the candidate,
-# already validated on held-out cases, is taken as it is.
+# already validated on held-out cases, is taken as it is. The program is built here
+# (GI_BUILD_COMMAND), only when there is a variant to run it with: a failed evolution or an empty
+# genome costs no compile of it.
 #
 # A rejected candidate, or a failure of this step, is not an error of the build: the target keeps
 # the original kernel, and one line says why and where the log is (the program's output is shown as
@@ -69,6 +71,28 @@ if(GI_PROGRAM STREQUAL "")
     return()
 endif()
 
+# The program with the candidate compiled in. A variant that does not build in the program is not
+# used, like one the program rejects; the build goes on with the original kernel.
+file(WRITE "${log}" "")
+if(DEFINED GI_BUILD_COMMAND AND NOT "${GI_BUILD_COMMAND}" STREQUAL "")
+    list(JOIN GI_BUILD_COMMAND " " shown)
+    file(APPEND "${log}" "gi-optimize: ${GI_LABEL}: building the acceptance program: ${shown}\n")
+    message(STATUS "gi-optimize: ${GI_LABEL}: building ${GI_PROGRAM_TARGET}, the program with the evolved variant compiled in")
+    execute_process(
+        COMMAND ${GI_BUILD_COMMAND}
+        RESULT_VARIABLE status
+        OUTPUT_VARIABLE output ERROR_VARIABLE output
+        ECHO_OUTPUT_VARIABLE ECHO_ERROR_VARIABLE)
+    file(APPEND "${log}" "${output}\nexit status '${status}'\n")
+    if(NOT status STREQUAL "0")
+        string(CONCAT reason "the evolved variant is NOT cached and NOT used: the program with it compiled in "
+               "(${GI_PROGRAM_TARGET}) did not build (exit status ${status}; the compiler's output is above). The "
+               "candidate entry stays in ${GI_CANDIDATE} for inspection ('gi-tool cache show')")
+        _gi_keep_original("${reason}")
+        return()
+    endif()
+endif()
+
 list(GET GI_FUNCTIONS 0 function)
 set(tolerance_options "")
 foreach(item IN LISTS GI_TOLERANCE)
@@ -97,7 +121,7 @@ set(command "${GI_TOOL}" accept "${GI_KERNEL}" --function "${function}" --refere
             --out "${GI_ACCEPTED}" --arch "sm_${GI_ARCHITECTURE}" ${tolerance_options} ${recorded_options}
             ${GI_COMPILE_ARGUMENTS} -- "${GI_PROGRAM}" ${GI_PROGRAM_ARGS})
 list(JOIN command " " shown)
-file(WRITE "${log}" "gi-optimize: ${GI_LABEL}: acceptance: ${shown}\n")
+file(APPEND "${log}" "gi-optimize: ${GI_LABEL}: acceptance: ${shown}\n")
 execute_process(
     COMMAND ${command}
     ${timeout_options}

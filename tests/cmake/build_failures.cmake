@@ -2,7 +2,8 @@
 # 4): when recording, evolution, cache write or the acceptance fails on a GPU machine, the build goes
 # on with the original kernel for that architecture and prints one line saying why and where the
 # log is; GI_STRICT=ON makes it an error. Also: an empty genome (the original kernel won) is cached
-# without an acceptance run, and BUDGET bounds the whole step (evolve gets what the recordings left,
+# without an acceptance run, the acceptance program is compiled only when there is a variant to run
+# it with (not after a failed evolution or for an empty genome), and BUDGET bounds the whole step (evolve gets what the recordings left,
 # less a reserve for the steps after it). No GPU here: GI_GPU_ARCHITECTURE=90 plans the evolution,
 # a recorder program that crashes runs through the real gi-tool, and a stand-in gi-tool
 # (gi_test_fake_tool) plays the GPU steps' outcomes.
@@ -20,6 +21,17 @@ function(expect_one_line output regex what)
         gi_test_fail("${what}: expected one 'keeping the original kernel' line, got ${count}:\n${output}")
     endif()
     gi_test_expect("${output}" "gi-optimize: app: scaleKernel sm_90: keeping the original kernel: ${regex}" "${what}")
+endfunction()
+
+# expect_acceptance_program(<program> <built: YES|NO> <what>): whether the build compiled the
+# acceptance program (the recorder with the candidate compiled in): its executable and its objects.
+function(expect_acceptance_program program built what)
+    file(GLOB_RECURSE objects "${build}/CMakeFiles/${program}.dir/*.o")
+    if(built AND (NOT EXISTS "${build}/${program}" OR objects STREQUAL ""))
+        gi_test_fail("${what}: the acceptance program ${program} was not built")
+    elseif(NOT built AND (EXISTS "${build}/${program}" OR NOT objects STREQUAL ""))
+        gi_test_fail("${what}: the acceptance program ${program} was compiled, with no variant to run it with: ${objects}")
+    endif()
 endfunction()
 
 function(expect_variant expected what)
@@ -46,6 +58,7 @@ file(READ "${log}" text)
 gi_test_expect("${text}" "gi-tool record: error: [^\n]*crasher --record` failed \\(signal 6\\)" "the log holds gi-tool's words")
 gi_test_expect("${text}" "to try again now, remove [^\n]*evolved.stamp" "and says how to try again")
 expect_variant("original kernel SCALE=2" "a crashing recorder: the original kernel")
+expect_acceptance_program(crasher_gi_accept_sm90 NO "a crashing recorder")
 if(EXISTS "${src}/gi-cache/scaleKernel.sm_90.xml")
     gi_test_fail("a failed evolution wrote a cache entry")
 endif()
@@ -77,6 +90,7 @@ gi_test_build(out PASS app)
 expect_one_line("${out}" "gi-tool evolve failed \\(exit status 3\\): oracle gate: case k-0000 does not reproduce its outputs; log: ${work}/evolve.log"
                 "a failed evolution")
 expect_variant("original kernel SCALE=2" "a failed evolution: the original kernel")
+expect_acceptance_program(app_gi_accept_sm90 NO "a failed evolution")
 # BUDGET is the whole step's: evolve gets the 60 s less the recording's time, 30 s and twice the
 # acceptance run's expected time (the recording's), so here at most 30 s.
 file(READ "${fake}.calls" calls)
@@ -98,6 +112,7 @@ gi_test_expect_not("${calls}" "(^|\n)accept " "no acceptance run for an empty ge
 if(NOT EXISTS "${src}/gi-cache/scaleKernel.sm_90.xml")
     gi_test_fail("the empty genome's entry is not in the cache")
 endif()
+expect_acceptance_program(app_gi_accept_sm90 NO "an empty genome")
 
 # The program with the variant fails its self-check: not cached, one line; GI_STRICT fails the build.
 evolve_again()
@@ -106,6 +121,8 @@ gi_test_build(out PASS app)
 expect_one_line("${out}" "the evolved variant is NOT cached and NOT used: [^\n]*exit status 1[^\n]*; log: ${work}/accept.log"
                 "a rejected variant")
 gi_test_expect("${out}" "self-check: FAILED" "the program's own words are shown")
+gi_test_expect("${out}" "building app_gi_accept_sm90, the program with the evolved variant compiled in" "a variant to run: built")
+expect_acceptance_program(app_gi_accept_sm90 YES "a variant to run")
 if(EXISTS "${src}/gi-cache/scaleKernel.sm_90.xml")
     gi_test_fail("a rejected variant entered the cache")
 endif()
@@ -124,6 +141,9 @@ gi_test_expect("${out}" "cached ${src}/gi-cache/scaleKernel.sm_90.xml; gi-tool a
 file(READ "${fake}.calls" calls)
 gi_test_expect("${calls}" "(^|\n)accept [^\n]*scale.cu --function scaleKernel [^\n]*-- [^\n]*app_gi_accept_sm90 --record" "the acceptance ran the program")
 expect_variant("SCALE=3 SCALE=3" "the accepted variant is compiled")
+# The acceptance step built its program inside this build: the next build has nothing to do.
+gi_test_build(out PASS app)
+gi_test_expect("${out}" "no work to do" "a build after the acceptance built its program")
 
 # Recording took so much of the budget that nothing is left to search: said, not searched.
 evolve_again()

@@ -31,7 +31,11 @@ gi_test_expect_not("${calls}" "cache write [^\n]*--allow-unvalidated" "no opt-in
 # The target compiles sm_80 and sm_90 in one binary, whose host pass sees one variant's #defines:
 # evolve keeps those host code reads at the file's value (issue 40).
 gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--target-architectures 2 " "a two-architecture target's evolve keeps host-read #defines")
-gi_test_expect("${plan}" "app_gi_accept_sm90.dir/[^\n]*candidate-source/scaleKernel.gi.cu" "the acceptance program compiles the candidate")
+# The acceptance program compiles the candidate, built by the acceptance step itself when it has a
+# variant to run (none after a failed evolution or for an empty genome: build_failures.cmake).
+file(READ "${build}/build.ninja" ninja)
+gi_test_expect("${ninja}" "build CMakeFiles/app_gi_accept_sm90.dir/[^\n]*candidate-source/scaleKernel.gi.cu" "the acceptance program compiles the candidate")
+gi_test_expect_not("${plan}" "app_gi_accept_sm90.dir" "the build itself does not compile the acceptance program")
 gi_test_expect("${plan}" "-DGI_ACCEPT_SETTINGS=[^\n]*-P [^\n]*GIOptimizeAccept.cmake" "the candidate is accepted before it is cached")
 string(FIND "${plan}" "GIOptimizeEvolve.cmake" evolve_at)
 string(FIND "${plan}" "GIOptimizeAccept.cmake" accept_at)
@@ -41,6 +45,8 @@ if(evolve_at GREATER accept_at OR accept_at GREATER apply_at OR apply_at EQUAL -
 endif()
 file(READ "${build}/gi-optimize/app/evolve.sm_90/accept-settings.cmake" settings)
 gi_test_expect("${settings}" "set\\(GI_PROGRAM \\[==\\[[^\n]*app_gi_accept_sm90\\]==\\]\\)" "the acceptance runs the twin")
+gi_test_expect("${settings}" "set\\(GI_BUILD_COMMAND [^\n]*\\[==\\[--build\\]==\\] \\[==\\[${build}\\]==\\] \\[==\\[--target\\]==\\] \\[==\\[app_gi_accept_sm90\\]==\\]\\)"
+               "which the acceptance step builds")
 gi_test_expect("${settings}" "set\\(GI_PROGRAM_ARGS \\[==\\[--record\\]==\\]\\)" "with ARGS (no HELD_OUT)")
 gi_test_expect("${settings}" "set\\(GI_REFERENCE [^\n]*evolve.sm_90/cases\\]==\\]\\)" "compared with the ARGS recording")
 file(READ "${build}/build.ninja" ninja)

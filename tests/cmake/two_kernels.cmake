@@ -80,4 +80,6 @@ string(FIND "${plan}" "${second_apply_line}" second_apply)
 if(first_accept EQUAL -1 OR second_apply EQUAL -1 OR first_accept GREATER second_apply)
     gi_test_fail("partial_sums' acceptance must come before final_sum's candidate is built:\n${plan}")
 endif()
-gi_test_expect("${plan}" "sum_gi_accept_final_sum_sm90" "each registration has its own acceptance program")
+file(READ "${build}/gi-optimize/sum/evolve.final_sum.sm_90/accept-settings.cmake" settings)
+gi_test_expect("${settings}" "set\\(GI_PROGRAM_TARGET \\[==\\[sum_gi_accept_final_sum_sm90\\]==\\]\\)"
+               "each registration has its own acceptance program")
