@@ -315,5 +315,31 @@ TEST(CmdCacheHostMacros, AVariantWhoseMacroHostCodeReadsIsUsedOnlyWhereEveryArch
     EXPECT_NE(said.find("its BLOCK=256 is read by host code"), std::string::npos) << said;
 }
 
+// Host code reading a macro defined from the tuned one reads the tuned one: HALF is (WIDTH / 2).
+TEST(CmdCacheHostMacros, HostCodeReadingAMacroDefinedFromATunedOneCounts) {
+    TemporaryDirectory dir("gi-cmd-cache-host-derived");
+    const std::string kernel = (dir.path() / "k.cu").string();
+    std::ofstream(kernel) << "#define WIDTH 128\n"
+                             "#define HALF (WIDTH / 2)\n"
+                             "__global__ void k(float* a, int n) { int i = blockIdx.x * WIDTH + threadIdx.x; if (i < n) a[i] *= 2.0f; }\n"
+                             "void launch(float* a, int n) { k<<<(n + HALF - 1) / HALF, HALF>>>(a, n); }\n";
+    const std::string cache = (dir.path() / "cache").string();
+    const std::vector<std::string> registration = {kernel, "--function", "k", "--param", "WIDTH=64,128,256"};
+    std::vector<std::string> args = {"cache", "write"};
+    args.insert(args.end(), registration.begin(), registration.end());
+    args.insert(args.end(), {"--arch", "90", "--cache-dir", cache, "--genome", "WIDTH=64", "--cases", "1", "--elements", "1"});
+    ProcessResult r = test::gi_tool(args);
+    ASSERT_TRUE(r.succeeded()) << r.out << r.err;
+    const fs::path out = dir.path() / "gen";
+    args = {"cache", "apply"};
+    args.insert(args.end(), registration.begin(), registration.end());
+    args.insert(args.end(), {"--cache-dir", cache, "--wrapper", (out / "k.gi.cu").string(), "--header", (out / "k.gi.h").string(),
+                             "--options-file", (out / "k.options").string(), "--arch", "90", "--also-compiled", "80"});
+    r = test::gi_tool(args);
+    ASSERT_TRUE(r.succeeded()) << r.out << r.err;
+    EXPECT_NE(test::file_text(out / "k.sm_90.cu").rfind("// gi-optimize variant:", 0), 0u);
+    EXPECT_NE(r.out.find("its WIDTH=64 is read by host code of k.cu (line 4)"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace gi

@@ -130,11 +130,15 @@ HostRefusals host_macro_refusals(const std::vector<Registered>& registered, cons
                 if (std::find(changed.begin(), changed.end(), m) == changed.end()) changed.push_back(m);
         }
         if (changed.empty()) continue;
-        std::map<std::string, int> host_line;  // changed macro -> first line host code reads it
-        for (const MacroUse& use : host_uses_of_macros(kernel.source, changed)) host_line.emplace(use.macro, use.line);
+        // Changed macro -> the first line host code reads it, directly or through a macro defined
+        // from it (host code reading HALF, `#define HALF (WIDTH / 2)`, reads a tuned WIDTH).
+        std::map<std::string, int> host_line;
+        for (const std::string& m : changed)
+            if (const std::vector<MacroUse> uses = host_uses_of_macros(kernel.source, {m}); !uses.empty())
+                host_line.emplace(m, uses.front().line);
         for (const auto& [macro, line] : host_line) {
             const Gene* gene = kernel.grammar.find_gene(macro);
-            if (!gene) continue;  // a macro defined from a tuned one: its tuned root is checked
+            if (!gene) continue;
             std::vector<std::string> values;  // per architecture, then the also-compiled ones
             for (const std::optional<Genome>& g : genomes)
                 values.push_back(g ? setting_or(*g, macro, gene->default_value) : gene->default_value);
