@@ -21,12 +21,14 @@ namespace gi {
 namespace {
 
 // A checker whose checks run on a thread of their own, as the cuda evaluator's do, failing the
-// sanitizer for chosen genomes. evaluate() "takes" 3 s on the fake clock (on the caller's thread).
+// sanitizer for chosen genomes. evaluate() "takes" 3 s on the fake clock (on the caller's thread),
+// or seconds_a_variant a variant when that is set.
 class AlongsideChecker : public testing::ScriptedEvaluator, public VariantChecker {
 public:
     std::set<std::string> racy;
     bool alongside = true;
     double now = 0;
+    double seconds_a_variant = 0;
     int evaluations = 0;
     std::vector<int> discarded;  // cases of the batches evolve threw away
     std::mutex mutex;
@@ -35,7 +37,7 @@ public:
     std::size_t variants_evaluated = 0;
 
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
-        now += 3;
+        now += seconds_a_variant > 0 ? seconds_a_variant * static_cast<double>(variants.size()) : 3.0;
         ++evaluations;
         variants_evaluated += variants.size();
         return ScriptedEvaluator::evaluate(variants, case_index);
@@ -188,27 +190,30 @@ TEST(GateOverlap, ThroughTheHistoryAFailedParentCostsOnlyTheChildrenItTookPartIn
 // A guess evaluated while the budget lasted that is the next generation is that generation, as
 // one started just before the limit runs to its end without the overlap: not thrown away.
 TEST(GateOverlap, AGuessEvaluatedInTheBudgetIsKeptWhenTheLimitPassesMeanwhile) {
-    // Each evaluation takes 3 s on the fake clock. Of the 7.5 s, the search has until 7.125 (5% is
-    // held back for the final checks: run/time_budget.hpp), and a generation starts only when it is
-    // expected to end by then: at 0 and 3 s, not at 6. With the overlap the second generation's
-    // guess is evaluated from 3 to 6 s (it was expected to end in time when it started); at 6 s the
-    // limit stops the search, but the guess is the next generation, so it is kept, as a generation
-    // started in time runs to its end.
+    // Each variant takes 0.375 s on the fake clock, a generation of 8 distinct ones 3 s. Of the
+    // 8 s, the search has until 7.2 (5% each is held back for confirming the best and the final
+    // checks: run/time_budget.hpp); a generation expected to end by then is evaluated whole, one that is
+    // not in parts until then (run/generation_parts.hpp). With the overlap the second generation's
+    // guess is evaluated from 3 to 6 s (it was expected to end in time when it started); at 6 s it
+    // no longer would, but the guess is the next generation, so it is kept, as a generation started
+    // in time runs to its end. The third is evaluated in parts: the 3 variants that fit the 1.2 s left.
     AlongsideChecker sequential;
-    const RunRecord plain = evolve_with(sequential, false, "limit-off", 50, 8, false, 7.5);
-    EXPECT_EQ(plain.stop_reason, "time limit");
-    EXPECT_EQ(plain.generations.size(), 2u);
+    sequential.seconds_a_variant = 0.375;
+    const RunRecord plain = evolve_with(sequential, false, "limit-off", 50, 8, false, 8);
+    EXPECT_EQ(plain.stop_reason, "time limit (generation 3 stopped after 3 of 8 variants)");
+    ASSERT_EQ(plain.generations.size(), 3u);
     AlongsideChecker overlapped;
-    const RunRecord record = evolve_with(overlapped, true, "limit-on", 50, 8, false, 7.5);
-    EXPECT_EQ(record.stop_reason, "time limit");
+    overlapped.seconds_a_variant = 0.375;
+    const RunRecord record = evolve_with(overlapped, true, "limit-on", 50, 8, false, 8);
+    EXPECT_EQ(record.stop_reason, plain.stop_reason);
     expect_the_same_search(record, plain);
     EXPECT_EQ(record.guesses_discarded, 0);
     EXPECT_EQ(record.guesses_kept, 1);
     EXPECT_DOUBLE_EQ(record.search_gate_seconds, 0.0);
     EXPECT_EQ(overlapped.evaluations, sequential.evaluations);
-    // The phases' wall times: all of it search here (no tuning, minimising, or other case to confirm on).
-    EXPECT_DOUBLE_EQ(record.search_seconds, 6.0);
-    EXPECT_NE(run_summary(record).find("wall time by phase:  pre-tuning 0.0 s, search 6.0 s"), std::string::npos)
+    // The phases' wall times: search, then confirming the best (no tuning or minimising here).
+    EXPECT_DOUBLE_EQ(record.search_seconds, 7.125);
+    EXPECT_NE(run_summary(record).find("wall time by phase:  pre-tuning 0.0 s, search 7.1 s"), std::string::npos)
         << run_summary(record);
 }
 

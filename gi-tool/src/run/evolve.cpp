@@ -10,6 +10,7 @@
 #include "grammar/shape_hash.hpp"
 #include "util/atomic_file.hpp"
 #include "run/final_check.hpp"
+#include "run/generation_parts.hpp"
 #include "run/gate.hpp"
 #include "run/time_budget.hpp"
 #include "genome/genome_ops.hpp"
@@ -409,14 +410,19 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     };
     mark();
     const double search_end = budget.deadline(RunPhase::Search, elapsed());
-    // A generation cannot be interrupted, so one expected to end past the search's deadline does
-    // not start: expected to take as long as the last one (its evaluation and gate). The guess at the
-    // next generation is evaluated by the same rule, judged when it would start (as the gate
-    // starts), so a run is the same with or without the overlap.
+    const Deadline search_deadline(elapsed, search_end);
+    // A generation expected to end by the search's deadline (to take as long as the last one, its
+    // evaluation and gate) is evaluated whole. One expected to end past it, or whose time is not
+    // known yet (the first in this session), is evaluated in parts that the deadline can stop
+    // (run/generation_parts.hpp); it starts only while one variant is expected to fit. The guess at
+    // the next generation is evaluated only when that generation fits, judged when it would start
+    // (as the gate starts), so a run is the same with or without the overlap.
     double last_generation_s = 0;
+    double seconds_a_genome = -1;  // a generation's evaluation per individual; < 0: none measured yet
     auto generation_fits = [&](double expected_s) {
         return !(options.time_limit_s > 0) || (elapsed() < search_end && elapsed() + expected_s <= search_end);
     };
+    std::string search_overrun_cause;  // what the last generation's step that could not be interrupted took
     while (state.phase == "search") {
         if (state.next_generation >= options.generations) {
             record.stop_reason = "generations";
@@ -434,10 +440,12 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             // generation started in time, and ends as one started just before the limit does.
             Rng peek = rng;
             if (!guess_is_next(static_cast<int>(peek.index(static_cast<std::size_t>(evaluator.case_count()))))) {
-                record.stop_reason = "time limit";
-                // Evaluated ahead for a generation the budget no longer has: the gate's overlap cost it.
+                // Evaluated ahead for a generation the budget no longer has whole: the gate's overlap cost it.
                 record.search_gate_seconds += discard_guess();
-                break;
+                if (seconds_a_genome < 0 || search_deadline.passed() || !search_deadline.fits(seconds_a_genome)) {
+                    record.stop_reason = "time limit";
+                    break;
+                }
             }
         }
         const int generation = state.next_generation;
@@ -445,6 +453,24 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         // Whether a generation after this one will start, judged as this one's gate starts.
         auto breeds_again = [&](double expected_s) {
             return generation + 1 < options.generations && generation_fits(expected_s);
+        };
+        const std::string name = "generation " + std::to_string(generation + 1) +
+                                 (options.generations == kGenerationsUntilTimeLimit ? std::string()
+                                                                                    : "/" + std::to_string(options.generations));
+        // Set when the deadline stopped this generation part of the way (run/generation_parts.hpp).
+        std::optional<GenerationParts> stopped;
+        auto evaluate_population = [&]() {
+            const bool in_parts = search_deadline.set() && (seconds_a_genome < 0 || !generation_fits(last_generation_s));
+            const std::size_t n = state.population.size();
+            if (in_parts || seconds_a_genome < 0 || seconds_a_genome * static_cast<double>(n) >= kGenerationStartLineSeconds)
+                progress(generation_start_line(name, n, seconds_a_genome, search_deadline, in_parts));
+            if (!in_parts) return evaluate_batch(state.population, case_index);
+            GenerationParts parts = evaluate_in_parts(state.population, case_index, grammar, evaluate_batch,
+                                                      search_deadline, seconds_a_genome, name, progress);
+            const bool cut = parts.stopped();
+            ScoredBatch evaluated = std::move(parts.batch);
+            if (cut) stopped = std::move(parts);
+            return evaluated;
         };
         double evaluate_s = 0;
         double gate_s = 0;
@@ -485,7 +511,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                 evaluate_s = guess->evaluate_s;
                 spent = guess->spent;
                 const double again_start = clock();
-                batch = evaluate_batch(state.population, case_index);
+                batch = evaluate_population();
                 const double again_s = clock() - again_start;
                 gate_s += again_s;
                 record.search_gate_discarded_seconds += again_s;
@@ -496,13 +522,18 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             } else {
                 const Spent before = evaluator.time_spent();
                 const double evaluate_start = clock();
-                batch = evaluate_batch(state.population, case_index);
+                batch = evaluate_population();
                 evaluate_s = clock() - evaluate_start;
                 spent = spent_between(before, evaluator.time_spent());
             }
-            const bool overlap = options.overlap_gate && checker != nullptr && checker->checks_alongside_evaluation() &&
-                                 breeds_again(evaluate_s);
-            if (overlap) {
+            const bool overlap = !stopped && options.overlap_gate && checker != nullptr &&
+                                 checker->checks_alongside_evaluation() && breeds_again(evaluate_s);
+            if (stopped) {
+                // The search ends with this generation: no parents to choose, but the best must pass.
+                const double gate_start = clock();
+                if (checker != nullptr) gate_batch(batch, *checker, grammar, 0);
+                gate_s += clock() - gate_start;
+            } else if (overlap) {
                 // The gate's checks run in the background while the guess at the next generation is
                 // evaluated: it is the next generation when every would-be parent passes, as nearly
                 // all do. The two take turns on the GPU (no variant is timed beside a sanitizer's
@@ -555,15 +586,17 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         record.search_gate_seconds += gate_s;
         record.generations.push_back(generation_record(generation, batch));
         update_best(record.best, generation, batch);
-        state.population = strategy->next_population(batch, rng);
         state.next_generation = generation + 1;
+        // A stopped generation breeds nothing, and is saved with the search's end: a checkpoint of
+        // it in the search phase would resume with its own population as the next generation's.
+        if (!stopped) state.population = strategy->next_population(batch, rng);
         charge(record.search_seconds);
-        save();
+        if (!stopped) save();
         last_generation_s = evaluate_s + gate_s;
+        if (!batch.scored.empty()) seconds_a_genome = evaluate_s / static_cast<double>(batch.scored.size());
         if (record.best.found) write_best(out, parse_genome(record.best.genome), grammar);
         const GenerationRecord& g = record.generations.back();
-        progress("generation " + std::to_string(generation + 1) +
-                 (options.generations == kGenerationsUntilTimeLimit ? std::string() : "/" + std::to_string(options.generations)) +
+        progress(name +
                  (options.time_limit_s > 0 ? " [" + fixed(elapsed(), 0) + " of " + fixed(options.time_limit_s, 0) + " s]" : std::string()) +
                  ": case " + std::to_string(case_index) + ", " + std::to_string(g.evaluated) + " individuals (" +
                  std::to_string(g.distinct) + " distinct), " + std::to_string(g.compiled) + " compiled, " +
@@ -574,13 +607,26 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                                      : std::string()) +
                  (evaluate_s + gate_s > 0 ? "; " + fixed(60.0 * g.evaluated / (evaluate_s + gate_s), 0) + " individuals a minute"
                                           : std::string()));
+        if (stopped) {
+            // The variants evaluated count: the best so far goes on to be confirmed and minimised.
+            record.stop_reason = "time limit (generation " + std::to_string(generation + 1) + " stopped after " +
+                                 std::to_string(batch.scored.size()) + " of " + std::to_string(stopped->planned) +
+                                 " variants)";
+            progress("time limit: the search stopped in generation " + std::to_string(generation + 1) + " after " +
+                     std::to_string(batch.scored.size()) + " of " + std::to_string(stopped->planned) +
+                     " variants; best so far " + fixed(record.best.speedup, 3) + "x");
+            search_overrun_cause = (stopped->parts == 1 ? std::string("its one part took ")
+                                                         : "the last of its " + std::to_string(stopped->parts) + " parts took ") +
+                                   fixed(stopped->last_part_seconds, 1) + " s, its gate " + fixed(gate_s, 1) + " s";
+            break;
+        }
+        search_overrun_cause = "its last generation took " + fixed(last_generation_s, 1) + " s";
         if (hooks.after_checkpoint) hooks.after_checkpoint(state.next_generation);
     }
     if (state.phase == "search") {
         charge(record.search_seconds);
-        if (record.stop_reason == "time limit")
-            if (const std::string over = budget.overrun(RunPhase::Search, search_end, elapsed(),
-                                                        "its last generation took " + fixed(last_generation_s, 1) + " s");
+        if (record.stop_reason.rfind("time limit", 0) == 0)
+            if (const std::string over = budget.overrun(RunPhase::Search, search_end, elapsed(), search_overrun_cause);
                 !over.empty()) {
                 progress("time limit: " + over);
                 record.stop_reason += "; " + over;

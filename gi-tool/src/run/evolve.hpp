@@ -32,7 +32,7 @@ struct EvolveOptions {
     // kGenerationsUntilTimeLimit: search until the time limit (or stagnation) stops it.
     int generations = 50;
     // 0: no wall-time budget. Otherwise the budget of the whole run (run/time_budget.hpp): every
-    // phase stops at its deadline, the search after the generation in progress, and the run ends
+    // phase stops at its deadline, the search between parts of a generation, and the run ends
     // within the limit and TimeBudget::margin_s().
     double time_limit_s = 0;
     // Stop the search after this many generations in a row without a best at least 1% faster than

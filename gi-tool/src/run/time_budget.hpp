@@ -8,9 +8,10 @@
 //   search        until T less the later phases' share: 5% of T for each weight of a phase that
 //                 will run (confirming the best 1, minimising 2, post-tuning 1, final checks 1)
 //   later phases  the time left when each starts, shared by those weights; final checks until T
-// A step no phase can interrupt (one generation's evaluation, one tuning batch, one minimisation
-// comparison, the final check of the first candidate) may end past its deadline; so the run may end
-// past T by margin_s(), and a phase that ends later than its deadline is named with how far.
+// A step no phase can interrupt (one part of a generation: run/generation_parts.hpp; one tuning
+// batch, one minimisation comparison, the final check of the first candidate) may end past its
+// deadline; so the run may end past T by margin_s(), and a phase that ends later than its deadline
+// is named with how far.
 //
 // Without --generations, a search with a time limit runs until its deadline or until it
 // stagnates: `stagnation` generations in a row without a best at least 1% faster than the best
