@@ -36,7 +36,7 @@ TEST(TimeBudget, EachPhaseHasItsShareOfTheLimit) {
     EXPECT_DOUBLE_EQ(b.deadline(RunPhase::PostTune, 90), 95);     // 1 of 2 of 10
     EXPECT_DOUBLE_EQ(b.deadline(RunPhase::FinalCheck, 95), 100);  // the rest
     EXPECT_DOUBLE_EQ(b.deadline(RunPhase::Confirm, 20), 36);      // a search that stagnated early leaves more
-    EXPECT_DOUBLE_EQ(b.deadline(RunPhase::FinalCheck, 130), 100); // already past: stop at once
+    EXPECT_DOUBLE_EQ(b.deadline(RunPhase::FinalCheck, 130), 130); // already past: stop at once
 
     TimeBudget search_only = b;
     search_only.confirm = search_only.minimise = search_only.post_tune = search_only.final_check = false;
@@ -61,6 +61,24 @@ TEST(TimeBudget, APhaseThatEndsPastItsDeadlineIsNamed) {
     EXPECT_EQ(b.overrun(RunPhase::PreTune, 15, 23.25, "a batch"),
               "pre-tuning ran 8.2 s past its deadline (second 15 of the 100 s time limit): a batch");
     EXPECT_EQ(TimeBudget{}.overrun(RunPhase::Search, 1, 50, ""), "");  // no limit, no deadline
+}
+
+// A phase that starts after the limit because one before it ran over is charged only its own
+// time: a post-tuning that had nothing to tune was said to have "ran 9.1 s past its deadline",
+// the time confirming the best had run over.
+TEST(TimeBudget, APhaseThatStartsPastTheLimitIsChargedOnlyItsOwnTime) {
+    TimeBudget b;
+    b.limit_s = 12;
+    b.post_tune = false;  // nothing to tune: no weight, so its deadline was the limit itself
+    b.final_check = false;
+    const double started = 21.1;
+    EXPECT_DOUBLE_EQ(b.deadline(RunPhase::PostTune, started), started);
+    EXPECT_EQ(b.overrun(RunPhase::PostTune, b.deadline(RunPhase::PostTune, started), started + 0.1, "x"), "");
+    EXPECT_EQ(b.overrun(RunPhase::PostTune, b.deadline(RunPhase::PostTune, started), started + 3, "a batch"),
+              "post-tuning ran 3.0 s past its deadline (second 21 of the 12 s time limit): a batch");
+    TimeBudget checked = b;
+    checked.final_check = true;
+    EXPECT_EQ(checked.overrun(RunPhase::FinalCheck, checked.deadline(RunPhase::FinalCheck, started), started + 0.5, ""), "");
 }
 
 GenerationRecord stagnation_generation(double speedup) {

@@ -69,11 +69,13 @@ double TimeBudget::deadline(RunPhase phase, double now) const {
             return search ? now + kPreTuneShare * std::max(0.0, search_end - now) : search_end;
         case RunPhase::Search:
             return search_end;
+        // A phase that starts past the limit (one before it ran over) must stop at once; its
+        // deadline is its start, so that only its own time counts as running past it.
         case RunPhase::FinalCheck:
-            return limit_s;
+            return std::max(now, limit_s);
         default: {
             const int from = weights_from(*this, phase);
-            if (from == 0) return limit_s;
+            if (from == 0) return std::max(now, limit_s);
             return now + std::max(0.0, limit_s - now) * weight(phase) / from;
         }
     }
