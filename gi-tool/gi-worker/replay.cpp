@@ -91,6 +91,9 @@ Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_by
         throw;
     }
     poisonable_.assign(tc_.buffers.size(), false);
+    write_sets_.assign(tc_.buffers.size(), WriteSet{});
+    // Until the original's first run says otherwise: buffers the recorded launch changed.
+    for (const CaseBuffer& buffer : tc_.buffers) restore_each_.push_back(!buffer.read_only && buffer.changed);
     // The host copies of the inputs move to damage()'s expectations; the recorded outputs (the
     // oracle) stay in the case.
     for (auto& b : tc_.buffers) {
@@ -160,6 +163,86 @@ void Replay::relocate_copies() {
         for (std::size_t a = 0; a < tc_.args.size(); ++a)
             if (!tc_.args[a].pointers.empty()) relocated_args_[c][a] = relocate(tc_.args[a].value, tc_.args[a].pointers, c);
     }
+}
+
+void Replay::set_write_sets(std::vector<WriteSet> sets) {
+    sets.resize(tc_.buffers.size());
+    write_sets_ = std::move(sets);
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+        const CaseBuffer& buffer = tc_.buffers[b];
+        WriteSet& set = write_sets_[b];
+        if (!can_poison(b)) set.poisoned.clear();
+        poisonable_[b] = !set.poisoned.empty();
+        restore_each_[b] = !buffer.read_only && restores_each_launch(set, buffer.changed);
+        if (!poisonable_[b]) continue;
+        poison_host_[b] = pristine_host_[b];
+        apply_poison(poison_host_[b].data(), set, buffer.element);
+        check_cuda(cuMemcpyHtoD(poison_[b], poison_host_[b].data(), buffer.size), "copying a poison image");
+        if (golden_poison_[b])
+            check_cuda(cuMemcpyHtoD(golden_poison_[b], poison_host_[b].data(), buffer.size), "copying a poison image");
+    }
+}
+
+std::optional<RunReport> Replay::probe_write_sets(CUfunction kernel, const RunRequest& request, std::vector<WriteSet>& sets,
+                                                  std::string& detail) {
+    const std::size_t buffers = tc_.buffers.size();
+    auto run_original = [&](const std::string& what) -> std::optional<RunReport> {
+        if (CUresult r = launch_with(kernel, request.shape, 0, request.variables); r != CUDA_SUCCESS)
+            return fault(r, "launching the original " + what);
+        if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the original " + what);
+        return std::nullopt;
+    };
+    Bytes image, scratch;
+    // Whether copy 0's buffer `b` differs from the reference.
+    auto differs = [&](std::size_t b) {
+        scratch.resize(tc_.buffers[b].size);
+        download(0, b, scratch.data());
+        return scratch != reference_[b];
+    };
+    for (std::size_t b = 0; b < buffers; ++b) {
+        const CaseBuffer& buffer = tc_.buffers[b];
+        if (!can_poison(b) || buffer.size == 0 || (!request.probe_unchanged && !buffer.changed)) continue;
+        bool others_changed = false;
+        Bytes from[2];
+        for (const Poison which : {Poison::First, Poison::Second}) {
+            restore(0, false);
+            image.resize(buffer.size);
+            fill_poison(image.data(), buffer.size, buffer.element, which);
+            check_cuda(cuMemcpyHtoDAsync(copies_[0][b], image.data(), buffer.size, stream_), "poisoning a case buffer");
+            if (auto failed = run_original("on " + buffer_label(tc_, b) + " filled with poison")) return failed;
+            Bytes& own = from[which == Poison::First ? 0 : 1];
+            own.resize(buffer.size);
+            download(0, b, own.data());
+            for (std::size_t o = 0; o < buffers && !others_changed; ++o)
+                others_changed = o != b && !tc_.buffers[o].read_only && differs(o);
+        }
+        sets[b] = learn_write_set(buffer.element, buffer.size, reference_[b].data(), from[0].data(), from[1].data(), others_changed);
+    }
+    // Each buffer was probed with the others as recorded; variants meet them all poisoned at once.
+    // That must give the reference still, or the poisoning would fail a correct variant.
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        if (std::none_of(sets.begin(), sets.end(), [](const WriteSet& s) { return !s.poisoned.empty(); })) break;
+        restore(0, false);
+        for (std::size_t b = 0; b < buffers; ++b) {
+            if (sets[b].poisoned.empty()) continue;
+            image = pristine_host_[b];
+            apply_poison(image.data(), sets[b], tc_.buffers[b].element);
+            check_cuda(cuMemcpyHtoDAsync(copies_[0][b], image.data(), tc_.buffers[b].size, stream_), "poisoning a case buffer");
+        }
+        if (auto failed = run_original("on every buffer's poisoned image")) return failed;
+        std::vector<bool> outputs_differ(buffers, false);
+        std::string which;
+        for (std::size_t b = 0; b < buffers; ++b)
+            if (!tc_.buffers[b].read_only && differs(b)) {
+                outputs_differ[b] = true;
+                which += (which.empty() ? "" : ", ") + buffer_label(tc_, b);
+            }
+        if (which.empty()) break;
+        give_up_unverified(sets, outputs_differ, attempt == 1);
+        detail += (detail.empty() ? "" : "; ") + std::string("the original from every buffer's poisoned image changed ") + which +
+                  ": their poisoning is given up";
+    }
+    return std::nullopt;
 }
 
 bool Replay::can_poison(std::size_t b) const {
@@ -246,11 +329,10 @@ void Replay::adopt_reference(std::vector<Bytes> outputs, const std::string& pois
     if (outputs.size() != sizes.size()) throw Error("the handed-over reference has the wrong number of buffers for case " + tc_.path);
     for (std::size_t b = 0; b < sizes.size(); ++b)
         if (outputs[b].size() != sizes[b]) throw Error("the handed-over reference has a buffer of the wrong size for case " + tc_.path);
-    reference_ = std::move(outputs);
-    poisonable_.assign(tc_.buffers.size(), false);
     // As the worker that ran the original learnt them (the hand-over carries them).
-    for (std::size_t b = 0, at = 0; b < tc_.buffers.size() && at < poisonable.size(); ++b, at += 2)
-        poisonable_[b] = can_poison(b) && poisonable[at] == '1';
+    std::vector<WriteSet> sets = write_sets_from_text(poisonable, tc_.buffers);
+    reference_ = std::move(outputs);
+    set_write_sets(std::move(sets));
     has_reference_ = true;
     keep_reference_on_device();
 }
@@ -485,29 +567,23 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
         if (CUresult r = launch_with(kernel, request.shape, 0, request.variables); r != CUDA_SUCCESS) return fault(r, "launching the original");
         if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the original");
         reference_ = download_writable(0);
-        poisonable_.assign(tc_.buffers.size(), false);
+        std::vector<WriteSet> sets(tc_.buffers.size());
+        bool learnt = false;
         if (!request.poisonable.empty()) {
             // Learnt by an earlier worker on this case: no need to probe again after a restart.
-            for (std::size_t b = 0, at = 0; b < tc_.buffers.size() && at < request.poisonable.size(); ++b, at += 2)
-                poisonable_[b] = can_poison(b) && request.poisonable[at] == '1';
-        } else if (request.probe_poison) {
-            // Outputs that come out the same from poisoned and from recorded contents are
-            // overwritten entirely; only those may be poisoned for variants. Buffers the launch
-            // left as they were are not probed: they are the kernel's inputs in all but name (a
-            // buffer reached through a struct is writable for all the recorder knows), and
-            // poisoning them would spoil the outputs computed from them.
-            for (std::size_t b = 0; b < tc_.buffers.size(); ++b) poisonable_[b] = can_poison(b) && tc_.buffers[b].changed;
-            restore(0, true);
-            if (CUresult r = launch_with(kernel, request.shape, 0, request.variables); r != CUDA_SUCCESS)
-                return fault(r, "launching the original on poisoned outputs");
-            if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the original on poisoned outputs");
-            const std::vector<Bytes> probed = download_writable(0);
-            for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
-                poisonable_[b] = poisonable_[b] && probed[b] == reference_[b];
+            try {
+                sets = write_sets_from_text(request.poisonable, tc_.buffers);
+                learnt = true;
+            } catch (const Error& e) {
+                report.detail = std::string("the write sets learnt before do not fit the case (") + e.what() + "): probed again";
+            }
         }
+        if (!learnt && request.probe_poison)
+            if (auto failed = probe_write_sets(kernel, request, sets, report.detail)) return *failed;
+        set_write_sets(std::move(sets));
         has_reference_ = true;
         keep_reference_on_device();
-        for (std::size_t b = 0; b < tc_.buffers.size(); ++b) report.poisonable += std::string(b ? "," : "") + (poisonable_[b] ? "1" : "0");
+        report.poisonable = write_sets_text(write_sets_);
         // How far this GPU's original is from the recorded oracle (the program's own run).
         std::vector<BufferComparison> versus_oracle;
         std::vector<std::string> labels;
@@ -567,12 +643,11 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
     // The guarded build passed the check, but the plain one is what is timed and shipped: its own
     // outputs (of the last timed repetition, or of one run when nothing is timed) must match too.
     const int total = request.time ? request.warmups + request.repetitions : 0;
-    // Buffers the original updates in place (changed, not overwritten entirely): a second launch
-    // would start from its first's results. Writable buffers it leaves as they were are inputs in
-    // all but name, and read-only module variables are the same in every copy.
+    // Buffers the original updates in place (read-modify-write elements, or read and written): a
+    // second launch would start from its first's results (compare/write_set.hpp, restores_each_launch).
+    // Read-only module variables are the same in every copy.
     bool in_place = false;
-    for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
-        in_place = in_place || (!tc_.buffers[b].read_only && !poisonable_[b] && tc_.buffers[b].changed);
+    for (std::size_t b = 0; b < tc_.buffers.size(); ++b) in_place = in_place || restore_each_[b];
     const int launches = in_place ? 1 : std::max(1, request.launches_per_time);
     report.launches_per_time = launches;
     // Launch l of repetition r runs on copy (r * launches + l) % copies(), rotated as single launches
@@ -618,12 +693,14 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
     } guard{events};
     for (int r = 0; r < total; ++r) {
         const int copy = (r * launches) % copies();
-        // Outputs the kernel overwrites entirely need no restoring; inputs it updates in place do
-        // (and then a repetition is one launch).
-        for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
-            if (!tc_.buffers[b].read_only && !poisonable_[b])
-                check_cuda(cuMemcpyDtoDAsync(copies_[copy][b], restore_source(copy, b), tc_.buffers[b].size, stream_),
-                           "restoring a case buffer");
+        // Poisoned outputs need no restoring when the kernel overwrites them wherever poisoned and
+        // never writes the rest; buffers it updates in place do (and then a repetition is one
+        // launch), from the same image as the check.
+        for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
+            if (tc_.buffers[b].read_only || (poisonable_[b] && !restore_each_[b])) continue;
+            const CUdeviceptr source = poisonable_[b] ? poison_[b] : restore_source(copy, b);
+            check_cuda(cuMemcpyDtoDAsync(copies_[copy][b], source, tc_.buffers[b].size, stream_), "restoring a case buffer");
+        }
         // Module variables are copied in and out outside the timed interval.
         variables_in(copy, request.variables);
         check_cuda(cuEventRecord(events[2 * r], stream_), "recording a timing event");

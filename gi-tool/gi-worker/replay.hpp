@@ -7,10 +7,12 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "compare/compare.hpp"
+#include "compare/write_set.hpp"
 #include "device_compare.hpp"
 #include "testcase/test_case.hpp"
 
@@ -61,8 +63,12 @@ struct StageTimes {
 struct RunRequest {
     bool original = false;      // the first time: establishes the reference (and which outputs to poison);
                                 // later: timing only
-    bool probe_poison = true;   // original only: find the outputs the kernel overwrites entirely
-    std::string poisonable;     // original only: those outputs as learnt before ("1,0,..."): no probe
+    // Original only: learn each writable buffer's write set (compare/write_set.hpp) by running the
+    // original on it poisoned; with !probe_unchanged only buffers the recorded launch changed (a
+    // retry after probing the others crashed it).
+    bool probe_poison = true;
+    bool probe_unchanged = true;
+    std::string poisonable;     // original only: the write sets as learnt before (write_sets_text): no probe
     LaunchShape shape;
     int warmups = 2;
     int repetitions = 10;
@@ -89,7 +95,7 @@ struct RunReport {
     ErrorSummary comparison;      // variant vs reference (original: reference vs recorded oracle)
     std::vector<double> times_ms; // timed repetitions (each the mean of launches_per_time launches)
     int launches_per_time = 1;    // what the timing used (RunRequest's, or 1)
-    std::string poisonable;       // original: per buffer, "1" when poisoned for variants ("1,0,...")
+    std::string poisonable;       // original: the write sets, per buffer (write_sets_text)
     StageTimes stages;
     // Output buffers the comparisons found equal to the original's on the GPU (nothing copied to
     // the host), and those copied to the host and compared there (they differed, or the buffer has
@@ -145,7 +151,7 @@ public:
     bool has_reference() const { return has_reference_; }
     // The reference outputs (per buffer, empty for read-only ones) and their sizes, for handing
     // them to other workers; and taking over such a hand-over instead of running the original.
-    // adopt_reference throws gi::Error when the outputs do not fit this case.
+    // adopt_reference throws gi::Error when the outputs or the write sets do not fit this case.
     const std::vector<Bytes>& reference() const { return reference_; }
     std::vector<std::uint64_t> writable_sizes() const;
     void adopt_reference(std::vector<Bytes> outputs, const std::string& poisonable);
@@ -191,6 +197,14 @@ private:
     void free_working(CUdeviceptr p) const;
     void restore(int copy, bool poison_outputs);
     bool can_poison(std::size_t buffer) const;
+    // The original's first run, after the reference: each probed buffer's write set from two runs
+    // on it poisoned, then verified by one run from every buffer's poisoned image (give_up_unverified
+    // where that does not reproduce the reference). Returns a fault's report when a run fails.
+    std::optional<RunReport> probe_write_sets(CUfunction kernel, const RunRequest& request, std::vector<WriteSet>& sets,
+                                              std::string& detail);
+    // Takes `sets` as the case's write sets: the poison images become the recorded contents with
+    // each write set poisoned (on the GPU, on the host for damage(), and in their golden copies).
+    void set_write_sets(std::vector<WriteSet> sets);
     // Where a writable buffer of `copy` is restored from: its pristine bytes, or (when it holds
     // pointers) its image relocated into that copy.
     CUdeviceptr restore_source(int copy, std::size_t b) const;
@@ -243,7 +257,9 @@ private:
     std::vector<CUdeviceptr> golden_, golden_poison_;
     int damage_on_gpu_ = 0, damage_on_host_ = 0;
     bool check_large_ = true;                      // damage() also checks large buffers
-    std::vector<bool> poisonable_;                 // outputs the original overwrites entirely
+    std::vector<WriteSet> write_sets_;             // per buffer (unknown for read-only ones)
+    std::vector<bool> poisonable_;                 // buffers with elements poisoned for variants
+    std::vector<bool> restore_each_;               // buffers restored before every timed launch
     std::vector<Bytes> reference_;                 // the original's outputs (writable buffers)
     DeviceCompare* device_compare_ = nullptr;      // the worker's, or none: compare on the host
     std::vector<CUdeviceptr> reference_device_;    // per buffer, 0 where compared on the host

@@ -274,6 +274,7 @@ private:
         RunRequest request;
         request.original = spec.role == "original";
         request.probe_poison = spec.probe_poison;
+        request.probe_unchanged = spec.probe_unchanged;
         request.poisonable = spec.poisonable;
         request.warmups = spec.warmups;
         request.repetitions = spec.repetitions;

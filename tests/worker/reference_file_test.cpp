@@ -54,6 +54,22 @@ TEST(ReferenceFile, RoundTrip) {
     EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()), 1);
 }
 
+TEST(ReferenceFile, WriteSetsRoundTripAndAreCoveredByTheChecksum) {
+    gpu_test::TempFolder dir;
+    const fs::path file = dir.path() / "case-0.ref";
+    ReferenceOutputs ref = sample();
+    ref.poisonable = "w2r0u0:0-8,0,w500r0u500:0-500";
+    const std::string sha = write_reference_file(file, ref);
+    EXPECT_EQ(read_reference_file(file, sha, ref.case_path, ref.original_sha256, kSizes).poisonable, ref.poisonable);
+    // One poisoned range moved: a worker would poison other elements than the original writes.
+    std::string bytes = slurp(file);
+    const auto at = bytes.find("0-500");
+    ASSERT_NE(at, std::string::npos);
+    bytes.replace(at, 5, "0-400");
+    spit(file, bytes);
+    EXPECT_NE(refusal(file, sha).find("checksum"), std::string::npos);
+}
+
 TEST(ReferenceFile, MissingFileIsRefused) {
     gpu_test::TempFolder dir;
     EXPECT_NE(refusal(dir.path() / "none.ref", std::string(64, '0')).find("missing"), std::string::npos);

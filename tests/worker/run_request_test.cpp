@@ -21,7 +21,8 @@ RunSpec full() {
     s.launches_per_time = 16;
     s.time = false;
     s.probe_poison = false;
-    s.poisonable = "1,0,1";
+    s.probe_unchanged = false;
+    s.poisonable = "w1024r0u0:0-4096,0,w512r12u500:0-2048,w0r0u64i";
     s.reference_out = "/dev/shm/gi-ref/case-3.ref";
     s.guard_budget_us = 12345;
     s.guard_bytes = 4;
@@ -48,6 +49,7 @@ TEST(RunSpec, ALaunchLeftOutIsTheCases) {
     EXPECT_EQ(s.role, "variant");
     EXPECT_TRUE(s.time);
     EXPECT_TRUE(s.probe_poison);
+    EXPECT_TRUE(s.probe_unchanged);
     EXPECT_EQ(s.launches_per_time, 1);
 }
 

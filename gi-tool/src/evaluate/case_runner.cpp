@@ -13,6 +13,11 @@ namespace gi {
 using Clock = std::chrono::steady_clock;
 using worker::Message;
 
+namespace {
+// The original's first run is tried again this many times when it fails, each time probing less.
+constexpr int kProbeRetries = 2;
+}  // namespace
+
 int launches_per_time_for(double median_ms, double below_ms) {
     if (!(median_ms > 0) || !(below_ms > 0) || median_ms >= below_ms) return 1;
     return static_cast<int>(std::clamp(std::ceil(1.0 / median_ms), 1.0, 64.0));
@@ -98,9 +103,11 @@ Timing CaseRunner::run_original(int index, bool time) {
         worker_.ensure_loaded(index);
         const bool first = !worker_.has_reference(index);
         worker::RunSpec spec = run_spec(index, "original", *original_, g, time);
-        // A probe with poisoned outputs may crash an original that reads its outputs; then
-        // the case is replayed without poisoning.
-        if (attempt > 0) spec.probe_poison = false;
+        // Probing write sets (compare/write_set.hpp) may crash an original that reads a writable
+        // buffer as indexes or counts: then only the buffers the recorded launch changed are
+        // probed, as before write sets; should that crash it too, nothing is poisoned.
+        if (attempt == 1) spec.probe_unchanged = false;
+        if (attempt > 1) spec.probe_poison = false;
         if (first) spec.poisonable = slot.poisonable;
         const bool hand_over =
             first && slot.reference_file.empty() && !slot.reference_failed && references_ && !references_->path().empty();
@@ -109,13 +116,13 @@ Timing CaseRunner::run_original(int index, bool time) {
         try {
             reply = worker_.process().request(to_message(spec), std::chrono::seconds(300));
         } catch (const worker::WorkerFailure& e) {
-            if (attempt == 0 && first) continue;
+            if (attempt < kProbeRetries && first) continue;
             throw Error(slot.path.string() + ": the original kernel did not run: " + e.what());
         }
         const RunVerdict v = classify_run_reply(reply);
         if (v.restart_worker) worker_.drop();
         if (v.result.status != EvalStatus::Ok) {
-            if (attempt == 0 && first && v.result.status == EvalStatus::Crash) continue;
+            if (attempt < kProbeRetries && first && v.result.status == EvalStatus::Crash) continue;
             throw Error(slot.path.string() + ": the original kernel fails on this case: " + v.result.detail);
         }
         if (first) {

@@ -68,7 +68,7 @@ struct CaseLoaded {
     std::string device_compare;      // "on", or "off: why" (comparisons on the host)
     std::string reference;           // "" (none offered), "loaded" or "rejected"
     std::string reference_error;     // why it was rejected
-    std::string poisonable;          // with a loaded reference: the outputs poisoned for variants
+    std::string poisonable;          // with a loaded reference: its write sets (compare/write_set.hpp)
     bool operator==(const CaseLoaded&) const = default;
 };
 Message to_message(const CaseLoaded& loaded);

@@ -5,8 +5,8 @@
 // times its launches).
 //
 // The file is one worker-protocol frame (worker/protocol.hpp): type "gi-reference", fields naming
-// the case, the original's code (sha256 of its cubin), the per-buffer sizes, the outputs a
-// variant may find poisoned, and a sha256 over all of those and the payload; the payload is the
+// the case, the original's code (sha256 of its cubin), the per-buffer sizes, the write sets (which
+// elements a variant finds poisoned), and a sha256 over all of those and the payload; the payload is the
 // writable buffers' bytes in buffer order. A reader checks all of it against what it expects and
 // throws rather than hand back anything doubtful: the caller then recomputes the reference.
 #include <cstdint>
@@ -21,7 +21,7 @@ namespace gi::worker {
 struct ReferenceOutputs {
     std::string case_path;          // the case folder the outputs belong to
     std::string original_sha256;    // sha256 of the original's compiled code
-    std::string poisonable;         // outputs the original overwrites entirely, "1,0,..." (as probed)
+    std::string poisonable;         // the write sets learnt (compare/write_set.hpp, write_sets_text)
     std::vector<Bytes> outputs;     // per buffer; empty for read-only buffers
 };
 

@@ -22,10 +22,13 @@ struct RunSpec {
     // the case updates buffers or module variables in place. 1..kMaxLaunchesPerTime.
     int launches_per_time = 1;
     bool time = true;                // false: checked, not timed
-    // The original's first run on a case: whether to find the outputs it overwrites entirely (by a
-    // run on poisoned outputs), or those learnt before ("1,0,..."); and where to hand its outputs
-    // over to other workers ("" = nowhere).
+    // The original's first run on a case: whether to learn each writable buffer's write set
+    // (compare/write_set.hpp: which elements it writes, by runs on the buffer poisoned), also for
+    // buffers the recorded launch did not change (probe_unchanged), or the write sets learnt before
+    // (write_sets_text; the old "1,0,..." too); and where to hand its outputs over to other workers
+    // ("" = nowhere).
     bool probe_poison = true;
+    bool probe_unchanged = true;
     std::string poisonable;
     std::string reference_out;
     // With a loop-guarded build: how long its loops may run after the launch (microseconds), and

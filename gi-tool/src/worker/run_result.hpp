@@ -37,7 +37,7 @@ struct RunResult {
     bool hard_failure = false;    // unwritten or new non-finite outputs
     std::vector<double> times_ms; // the timed repetitions, each the mean of launches_per_time launches
     int launches_per_time = 1;
-    std::string poisonable;       // the original's first run: per buffer "1" when poisoned ("1,0,...")
+    std::string poisonable;       // the original's first run: the write sets learnt (compare/write_set.hpp)
     std::string loop_guard;       // none, used, or "unusable: why"
     std::optional<RunStages> stages;
     // Output buffers found equal to the original's on the GPU and those compared on the host; the
