@@ -13,11 +13,14 @@
 #include <string>
 #include <thread>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 
+#include "compare/compare.hpp"
+#include "compare/write_set.hpp"
 #include "testcase/case_io.hpp"
 #include "util/hash.hpp"
 #include "worker/protocol.hpp"
@@ -41,6 +44,73 @@ namespace {
 // misbehave for the gate's tests: "differs" (its first run does not reproduce the recorded outputs
 // of the case in slot 0), "moves" (reruns differ from the reference within the tolerance),
 // "moves-beyond" (beyond it).
+//
+// Write sets (compare/write_set.hpp) as gi-worker learns and uses them: the original's first run
+// learns each writable buffer's from pretend probe outputs ($GI_FAKE_WRITES: "all", the default,
+// overwrites every element; "half" the first half of each buffer; "rmw" updates every element), or
+// takes those of the request (a worker after a restart) or of a handed-over reference, and reports
+// them. A variant of block 96 writes nothing: refused for outputs left unwritten where its case
+// poisons any element; otherwise wrong where the recorded launch changed a buffer, and right where
+// it changed nothing (the blind spot write sets close). A case whose write sets restore a buffer
+// before each launch times single launches, as gi-worker does.
+gi::worker::RunResult fake_writes_nothing(const gi::TestCase& tc, const std::vector<gi::WriteSet>& sets) {
+    gi::worker::RunResult result;
+    std::vector<gi::BufferComparison> comparisons;
+    std::vector<std::string> labels;
+    for (std::size_t b = 0; b < tc.buffers.size(); ++b) {
+        const gi::CaseBuffer& buffer = tc.buffers[b];
+        if (buffer.read_only) continue;
+        const std::uint64_t size = gi::element_size(buffer.element);
+        gi::BufferComparison c;
+        c.elements = buffer.size / size;
+        if (!sets[b].poisoned.empty()) {
+            c.unwritten = c.mismatches = gi::poisoned_bytes(sets[b]) / size;
+            c.penalty = static_cast<double>(c.unwritten) * gi::kUnwrittenPenalty;
+            c.first_mismatch = static_cast<std::int64_t>(sets[b].poisoned.front().begin / size);
+        } else if (buffer.changed) {
+            c.mismatches = c.elements;
+            c.penalty = static_cast<double>(c.elements);
+            c.worst_error = 1;
+            c.first_mismatch = 0;
+        }
+        comparisons.push_back(c);
+        labels.push_back("buffer " + std::to_string(b) + " (output, kernel argument " + std::to_string(b) + ")");
+    }
+    const gi::ErrorSummary s = gi::summarise_comparisons(comparisons, labels);
+    result.elements = s.elements;
+    result.mismatches = s.mismatches;
+    result.unwritten = s.unwritten;
+    result.worst = s.worst_error;
+    result.error = s.error;
+    result.hard_failure = s.hard_failure;
+    result.detail = s.detail;
+    return result;
+}
+
+// The write sets the original's probes would find, per $GI_FAKE_WRITES (see above).
+std::vector<gi::WriteSet> fake_probe(const gi::TestCase& tc, const gi::worker::RunSpec& spec) {
+    std::vector<gi::WriteSet> sets(tc.buffers.size());
+    if (!spec.probe_poison) return sets;
+    const std::string writes = std::getenv("GI_FAKE_WRITES") ? std::getenv("GI_FAKE_WRITES") : "all";
+    for (std::size_t b = 0; b < tc.buffers.size(); ++b) {
+        const gi::CaseBuffer& buffer = tc.buffers[b];
+        if (buffer.read_only || !buffer.pointers.empty() || (!spec.probe_unchanged && !buffer.changed)) continue;
+        const gi::Bytes reference(buffer.size, 0x5a);
+        gi::Bytes first(buffer.size), second(buffer.size);
+        gi::fill_poison(first.data(), first.size(), buffer.element, gi::Poison::First);
+        gi::fill_poison(second.data(), second.size(), buffer.element, gi::Poison::Second);
+        const std::size_t written = writes == "all" ? buffer.size : writes == "half" ? buffer.size / 2 : 0;
+        std::copy(reference.begin(), reference.begin() + static_cast<long>(written), first.begin());
+        std::copy(reference.begin(), reference.begin() + static_cast<long>(written), second.begin());
+        if (writes == "rmw") {
+            first.assign(buffer.size, 0x11);
+            second.assign(buffer.size, 0x22);
+        }
+        sets[b] = gi::learn_write_set(buffer.element, buffer.size, reference.data(), first.data(), second.data(), false);
+    }
+    return sets;
+}
+
 int run_fake_replay() {
     using namespace gi::worker;
     const char* log_path = std::getenv("GI_FAKE_LOG");
@@ -51,6 +121,7 @@ int run_fake_replay() {
     struct Case {
         gi::TestCase tc;
         bool referenced = false;
+        std::vector<gi::WriteSet> write_sets;  // as learnt, given or handed over
     };
     std::map<std::string, Case> cases;
     MessageReader reader;
@@ -71,14 +142,18 @@ int run_fake_replay() {
         } else if (m->type == "load-case") {
             // Read as gi-worker reads them (worker/case_messages.hpp).
             const gi::worker::LoadCase load = gi::worker::load_case_from(*m);
-            Case c{gi::read_test_case(load.path, gi::CaseLoad::ManifestOnly), false};
+            Case c{gi::read_test_case(load.path, gi::CaseLoad::ManifestOnly), false, {}};
+            c.write_sets.resize(c.tc.buffers.size());
             gi::worker::CaseLoaded ok;
             ok.slot = load.slot;
             if (!load.reference_file.empty()) {
                 try {
-                    read_reference_file(load.reference_file, load.reference_sha256, c.tc.path, load.original_sha256, sizes_of(c.tc));
+                    const ReferenceOutputs ref = read_reference_file(load.reference_file, load.reference_sha256, c.tc.path,
+                                                                     load.original_sha256, sizes_of(c.tc));
+                    c.write_sets = gi::write_sets_from_text(ref.poisonable, c.tc.buffers);
                     c.referenced = true;
                     ok.reference = "loaded";
+                    ok.poisonable = ref.poisonable;
                     log("reference-loaded", slot);
                 } catch (const std::exception& e) {
                     ok.reference = "rejected";
@@ -159,20 +234,24 @@ int run_fake_replay() {
             const double time_ms = std::getenv("GI_FAKE_TIME_MS") ? std::atof(std::getenv("GI_FAKE_TIME_MS")) : 1.0;
             result.times_ms = {time_ms, time_ms, time_ms};
             result.launches_per_time = spec.launches_per_time;
+            for (std::size_t b = 0; b < c.tc.buffers.size() && b < c.write_sets.size(); ++b)
+                if (!c.tc.buffers[b].read_only && gi::restores_each_launch(c.write_sets[b], c.tc.buffers[b].changed))
+                    result.launches_per_time = 1;
             if (spec.launches_per_time > 1) log("batched", slot, spec.role + ":" + std::to_string(spec.launches_per_time));
-            result.poisonable = "1,0";
             const std::string oracle = std::getenv("GI_FAKE_ORACLE") ? std::getenv("GI_FAKE_ORACLE") : "";
             if (spec.role == "original") {
                 if (!c.referenced) {
                     c.referenced = true;
-                    log("original-computed", slot);
+                    c.write_sets = spec.poisonable.empty() ? fake_probe(c.tc, spec) : gi::write_sets_from_text(spec.poisonable, c.tc.buffers);
+                    result.poisonable = gi::write_sets_text(c.write_sets);
+                    log("original-computed", slot, result.poisonable);
                     if (oracle == "differs" && slot == "0") {
                         result.mismatches = 7;
                         result.worst = 0.5;
                         result.detail = "buffer 0 (output, kernel argument 0): 7 of 100 elements differ, first at 3";
                     }
                     if (!spec.reference_out.empty()) {
-                        ReferenceOutputs ref{c.tc.path, gi::sha256_hex(spec.payload), "1,0", {}};
+                        ReferenceOutputs ref{c.tc.path, gi::sha256_hex(spec.payload), result.poisonable, {}};
                         for (const auto& b : c.tc.buffers) ref.outputs.push_back(b.read_only ? gi::Bytes{} : gi::Bytes(b.size, 0x5a));
                         result.reference_sha256 = write_reference_file(spec.reference_out, ref);
                         result.reference_file = spec.reference_out;
@@ -258,6 +337,15 @@ int run_fake_replay() {
                 for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
             }
             if (block.rfind("128,", 0) == 0) std::abort();
+            if (block.rfind("96,", 0) == 0) {
+                gi::worker::RunResult nothing = fake_writes_nothing(c.tc, c.write_sets);
+                nothing.loop_guard = result.loop_guard;
+                nothing.stages = result.stages;
+                if (!nothing.hard_failure) nothing.times_ms = result.times_ms;
+                write_message(1, {"checked", {}, {}});
+                write_message(1, to_message(nothing));
+                continue;
+            }
             // GI_FAKE_SEPARATE_GUARD_DIFFERS: a separate guarded build's check gives other outputs (as a
             // fast-compiled one might, rounding floats otherwise).
             if (guard_bytes > 0 && std::getenv("GI_FAKE_SEPARATE_GUARD_DIFFERS")) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "compare/write_set.hpp"
 #include "evaluate/cuda_evaluator_options.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
@@ -17,6 +18,55 @@ std::string likely_causes() {
            "and a TOLERANCE), or a kernel compiled here with other macros or options than in the program "
            "(pass them with -D / --compile-option)";
 }
+
+// What a case's write sets (slot.poisonable, learnt by its first replay) say, for the notes.
+struct CaseWrites {
+    bool changed = false;     // the recorded launch changed a buffer
+    bool poisoned = false;    // some element is poisoned before a variant runs
+    std::string what;         // " (buffer 0: 4096 of 4096 elements poisoned, ...)"
+    std::string unverified;   // the buffers whose poisoning was given up, described
+};
+
+CaseWrites case_writes(const CaseSlot& slot) {
+    CaseWrites w;
+    const std::vector<CaseBuffer>& buffers = slot.manifest.buffers;
+    w.changed = std::any_of(buffers.begin(), buffers.end(), [](const CaseBuffer& b) { return b.changed; });
+    std::vector<WriteSet> sets;
+    try {
+        sets = write_sets_from_text(slot.poisonable, buffers);
+    } catch (const Error&) {
+        sets.assign(buffers.size(), WriteSet{});  // the worker checked them; an unreadable text poisons nothing
+    }
+    std::vector<std::string> parts, given_up;
+    for (std::size_t b = 0; b < buffers.size(); ++b) {
+        if (buffers[b].read_only) continue;
+        w.poisoned = w.poisoned || !sets[b].poisoned.empty();
+        const std::string described = "buffer " + std::to_string(b) + ": " + describe(sets[b], buffers[b].element);
+        parts.push_back(described);
+        if (sets[b].unverified) given_up.push_back(described);
+    }
+    if (!parts.empty()) w.what = " (" + join(parts, ", ") + ")";
+    if (!given_up.empty()) w.unverified = " (" + join(given_up, ", ") + ")";
+    return w;
+}
+
+// Case names grouped by what is said of them, so sixteen cases of one program read as one group:
+// "case-0001, case-0002 (buffer 0: 4096 of 4096 elements poisoned)".
+struct CaseGroups {
+    std::vector<std::pair<std::string, std::vector<std::string>>> groups;  // what, names; in order of first use
+    int cases = 0;
+    void add(const std::string& name, const std::string& what) {
+        ++cases;
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == what; });
+        if (it == groups.end()) groups.push_back({what, {name}});
+        else it->second.push_back(name);
+    }
+    std::string text() const {
+        std::vector<std::string> parts;
+        for (const auto& [what, names] : groups) parts.push_back(join(names, ", ") + what);
+        return join(parts, "; ");
+    }
+};
 
 }  // namespace
 
@@ -49,7 +99,10 @@ void check_module_variables(const std::vector<ModuleVariable>& variables, const 
 
 void run_oracle_gate(const std::vector<CaseSlot>& slots, OracleReplays& replays, bool nondeterministic, std::ostream& notes) {
     const int reruns = nondeterministic ? kNondeterministicReplays : 1;
-    std::vector<std::string> unchanged;
+    // Cases whose launch changed nothing, with their outputs poisoned or not (blind), and cases
+    // where poisoning was given up: named, with what their write sets say.
+    CaseGroups unchanged, blind, unverified;
+    std::vector<std::string> changed_nothing;
     double spread = 0;
     int held_out = 0;
     for (int index = 0; index < static_cast<int>(slots.size()); ++index) {
@@ -81,19 +134,30 @@ void run_oracle_gate(const std::vector<CaseSlot>& slots, OracleReplays& replays,
                             "(--tolerance) to cover its spread, or variants would be judged against noise");
         }
         replays.case_passed(index);
-        const bool changed = std::any_of(slot.manifest.buffers.begin(), slot.manifest.buffers.end(),
-                                         [](const CaseBuffer& b) { return b.changed; });
-        if (!changed) unchanged.push_back(slot.path.filename().string());
+        const CaseWrites writes = case_writes(slot);
+        const std::string name = slot.path.filename().string();
+        if (!writes.changed) (writes.poisoned ? unchanged : blind).add(name, writes.what);
+        if (!writes.unverified.empty()) unverified.add(name, writes.unverified);
+        if (!writes.changed) changed_nothing.push_back(name);
     }
-    if (unchanged.size() == slots.size())
+    if (blind.cases == static_cast<int>(slots.size()))
         throw Error("in every recorded case the launch changed nothing (each output buffer and variable already "
-                    "held what the original wrote), so a variant that does nothing would look right. Record launches "
-                    "whose outputs start out different from the results (a fresh or cleared output buffer)");
-    std::string unchanged_list;
-    for (const std::string& name : unchanged) unchanged_list += (unchanged_list.empty() ? "" : ", ") + name;
-    if (!unchanged.empty())
-        notes << "gi-tool: note: the launch changed nothing in " << unchanged.size() << " of " << slots.size() << " cases ("
-              << unchanged_list << "); poisoned outputs still catch a variant that skips writing them\n";
+                    "held what the original wrote) and no output element could be poisoned (" + blind.text() +
+                    "), so a variant that does nothing would look right. Record launches whose outputs start out "
+                    "different from the results (a fresh or cleared output buffer)");
+    if (!changed_nothing.empty())
+        notes << "gi-tool: note: the launch changed nothing in " << changed_nothing.size() << " of " << slots.size() << " cases ("
+              << join(changed_nothing, ", ") << "): the outputs already held the results, as "
+              << "in a timing loop's repeated launch"
+              << (unchanged.cases == 0 ? "" : "; the elements the original writes are poisoned before a variant runs, so one "
+                                              "that skips writing them is wrong there too: " + unchanged.text())
+              << (blind.cases == 0 ? "" : "; nothing could be poisoned in " + blind.text() +
+                                              ", where a variant that does nothing passes (the other cases still judge it)")
+              << "\n";
+    if (unverified.cases > 0)
+        notes << "gi-tool: note: the original did not reproduce its outputs with every buffer's written elements "
+                 "poisoned at once, so those buffers are not poisoned (a variant that skips writing them is caught only "
+                 "where the launch changed them): " << unverified.text() << "\n";
     notes << "gi-tool: the original kernel reproduces its recorded outputs on all " << slots.size() << " cases (" << held_out
           << " kept for validation)";
     if (nondeterministic)

@@ -1,8 +1,9 @@
 #pragma once
 // The oracle gate: before any variant is compared with the original's outputs on a GPU, the
 // original itself must reproduce what the program recorded, twice alike (or, declared
-// nondeterministic, within the tolerance), and some case's launch must change something. Otherwise
-// every verdict would be judged against a wrong or moving oracle. The decisions are pure; the
+// nondeterministic, within the tolerance), and some case must tell a variant that does nothing
+// apart: its launch changed something, or it poisons an element the original writes
+// (compare/write_set.hpp). Otherwise every verdict would be judged against a wrong or moving oracle. The decisions are pure; the
 // replays come through OracleReplays (the cuda evaluator's worker, or a test's fake).
 #include <ostream>
 #include <vector>
@@ -19,7 +20,7 @@ public:
     // Readies case `index` with the original replayed on it once: its comparison with the recorded
     // outputs is then in the case's oracle_* fields.
     virtual void first_replay(int index) = 0;
-    // The original once more on the case, as variants are run (poisoned outputs, compared with the
+    // The original once more on the case, as variants are run (written elements poisoned, compared with the
     // first replay's): how far its outputs move from one run to the next.
     virtual RunVerdict rerun(int index) = 0;
     // Called after each case passed (the evaluator checks its fast-compiled guarded build there).
@@ -35,8 +36,9 @@ void check_module_variables(const std::vector<ModuleVariable>& variables, const 
 
 // Replays the original on every case (`reruns` extra times each: 1, or kNondeterministicReplays
 // when declared nondeterministic) and throws gi::Error naming the case and counts when it does not
-// reproduce, moves between runs beyond what is allowed, or no case's launch changed anything.
-// Notes (unchanged cases, the spread measured, the summary line) go to `notes`.
+// reproduce, moves between runs beyond what is allowed, or no case's launch changed anything and
+// no case poisons an output element. Notes (unchanged cases with what is poisoned there, buffers
+// whose poisoning was given up, the spread measured, the summary line) go to `notes`.
 void run_oracle_gate(const std::vector<CaseSlot>& slots, OracleReplays& replays, bool nondeterministic, std::ostream& notes);
 
 }  // namespace gi

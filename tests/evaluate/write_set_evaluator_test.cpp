@@ -1,0 +1,129 @@
+// Issue 41: a program that launches its kernel again and again on the same inputs records cases
+// whose output already holds the answer before the launch, where a variant that writes nothing
+// matched the recorded outputs. With write sets (compare/write_set.hpp) the elements the original
+// writes are poisoned on every case, so such a variant is refused everywhere, also by workers that
+// took the write sets over (a handed-over reference, or the run request after a restart). Through
+// the whole cuda evaluator with the fake worker (tests/support/fake_worker.cpp, block 96: writes
+// nothing), so the write sets' text travels as it does on a GPU.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+
+#include "../support/fake_worker_fixture.hpp"
+#include "testcase/case_io.hpp"
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+namespace fs = std::filesystem;
+
+class WriteSetEvaluator : public gpu_test::FakeWorkerEvaluatorTest {
+protected:
+    void SetUp() override { set_up(gpu_test::kScaleKernel, "96,128,256", 3); }
+    void TearDown() override {
+        ::unsetenv("GI_FAKE_WRITES");
+        FakeWorkerEvaluatorTest::TearDown();
+    }
+
+    // Every case as a timing loop's repeated launch records it: the output held the answer already.
+    void answer_before_every_launch() {
+        for (const fs::path& folder : list_test_cases(folder_.path() / "cases")) {
+            TestCase tc = read_test_case(folder);
+            for (CaseBuffer& b : tc.buffers) {
+                b.before = b.after;
+                b.changed = false;
+            }
+            fs::remove_all(folder);
+            write_test_case(tc, folder_.path() / "cases");
+        }
+    }
+
+    // Distinct programs, so none is taken for a repeat of another across batches.
+    Variant tagged(const std::string& block, const std::string& tag) const {
+        Variant v = with_block(block);
+        v.source += "\n// " + tag + "\n";
+        v.key += tag;
+        return v;
+    }
+
+    std::vector<std::string> logged(const std::string& what, const std::string& slot) const {
+        std::vector<std::string> details;
+        for (const gpu_test::FakeWorkerEvent& e : events())
+            if (e.what == what && e.slot == slot) details.push_back(e.detail);
+        return details;
+    }
+
+    static void expect_refused_unwritten(const EvalResult& r, const std::string& count) {
+        EXPECT_EQ(r.status, EvalStatus::WrongAnswer) << r.detail;
+        EXPECT_NE(r.detail.find(count + " left unwritten"), std::string::npos) << r.detail;
+    }
+};
+
+TEST_F(WriteSetEvaluator, ADoNothingVariantIsRefusedOnEveryCaseWhoseOutputHeldTheAnswer) {
+    if (IsSkipped()) return;
+    answer_before_every_launch();
+    ::testing::internal::CaptureStderr();
+    std::string err;
+    try {
+        CudaEvaluator e(grammar_, options(0));
+        for (int c = 0; c < 3; ++c) {
+            SCOPED_TRACE("case " + std::to_string(c));
+            const BatchResult r = e.evaluate({with_block("96"), with_block("256")}, c);
+            expect_refused_unwritten(r.results[0], std::to_string(4096 >> c));
+            EXPECT_EQ(r.results[1].status, EvalStatus::Ok) << r.results[1].detail;
+        }
+    } catch (const Error& error) {
+        ADD_FAILURE() << error.what();
+    }
+    err = ::testing::internal::GetCapturedStderr();
+    // The gate says what is poisoned where the launch changed nothing, one group per buffer size.
+    EXPECT_NE(err.find("the launch changed nothing in 3 of 3 cases"), std::string::npos) << err;
+    EXPECT_NE(err.find("poisoned before a variant runs"), std::string::npos) << err;
+    EXPECT_NE(err.find("(buffer 0: 4096 of 4096 elements poisoned)"), std::string::npos) << err;
+    EXPECT_EQ(err.find("nothing could be poisoned"), std::string::npos) << err;
+}
+
+TEST_F(WriteSetEvaluator, AKernelThatWritesHalfItsOutputIsPoisonedOnThatHalf) {
+    if (IsSkipped()) return;
+    ::setenv("GI_FAKE_WRITES", "half", 1);
+    answer_before_every_launch();
+    ::testing::internal::CaptureStderr();
+    CudaEvaluator e(grammar_, options(0));
+    const BatchResult r = e.evaluate({with_block("96"), with_block("256")}, 0);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    expect_refused_unwritten(r.results[0], "2048");
+    EXPECT_EQ(r.results[1].status, EvalStatus::Ok) << r.results[1].detail;
+    EXPECT_NE(err.find("buffer 0: 2048 of 4096 elements poisoned, 2048 never written"), std::string::npos) << err;
+}
+
+// The first worker learns the write sets; a replacement after a crash takes them from the
+// handed-over reference, and once that file is gone, from the run request (the evaluator keeps
+// them): the do-nothing variant is refused by each.
+TEST_F(WriteSetEvaluator, ReplacementWorkersKeepTheWriteSets) {
+    if (IsSkipped()) return;
+    answer_before_every_launch();
+    CudaEvaluatorOptions o = options(0);
+    o.reuse_binary_duplicates = false;
+    CudaEvaluator e(grammar_, o);
+    BatchResult r = e.evaluate({tagged("128", "a"), tagged("96", "a")}, 0);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Crash) << r.results[0].detail;
+    expect_refused_unwritten(r.results[1], "4096");
+    const std::vector<std::string> computed = logged("original-computed", "0");
+    ASSERT_EQ(computed.size(), 1u);
+    EXPECT_EQ(computed[0], "w4096r0u0:0-16384,0");  // learnt: the output whole, the input not poisoned
+    EXPECT_GE(logged("reference-loaded", "0").size(), 1u);
+
+    std::vector<std::string> written = logged("reference-written", "0");
+    ASSERT_EQ(written.size(), 1u);
+    fs::remove(written[0]);
+    r = e.evaluate({tagged("128", "b"), tagged("96", "b")}, 0);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Crash) << r.results[0].detail;
+    expect_refused_unwritten(r.results[1], "4096");
+    const std::vector<std::string> recomputed = logged("original-computed", "0");
+    ASSERT_EQ(recomputed.size(), 2u);
+    EXPECT_EQ(recomputed[1], computed[0]);  // as given in the request, not probed again
+}
+
+}  // namespace
+}  // namespace gi
