@@ -113,8 +113,8 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
                "wall-time budget in seconds for the whole run, from the command's start: each phase (pre-tuning, "
                "search, confirming the best, minimising, post-tuning, final checks) gets a deadline and stops there "
                "keeping its best so far, and the summary names a phase that ran past its own; the run ends within "
-               "the limit plus a margin of 10% of it (10 to 60 s) unless one generation or one check takes longer "
-               "than that (docs/evaluation.md, \"The time limit\")",
+               "the limit plus a margin of 10% of it (10 to 60 s) unless one part of a generation or one check takes "
+               "longer than that (docs/evaluation.md, \"The time limit\")",
                "none: --generations alone")
         .group(group);
     app.add_integer("--stagnation", o.stagnation, 0, 1000000,
