@@ -165,7 +165,16 @@ void count_nans(BufferComparison& c, const unsigned char* expected, std::size_t 
         if (std::isnan(load<Float>(expected + i * sizeof(Float)))) record_mismatch(c, i, kNonFinitePenalty);
 }
 
+// The words of a detail that detail_says_unwritten() looks for.
+constexpr const char* kLeftUnwritten = " left unwritten";
+
 }  // namespace
+
+bool detail_says_unwritten(const std::string& detail) {
+    for (std::size_t at = detail.find(kLeftUnwritten); at != std::string::npos; at = detail.find(kLeftUnwritten, at + 1))
+        if (at > 0 && detail[at - 1] >= '0' && detail[at - 1] <= '9') return true;
+    return false;
+}
 
 Bytes poison_element(ElementType type, Poison which) {
     if (which == Poison::Second) switch (type) {
@@ -294,7 +303,7 @@ ErrorSummary summarise_comparisons(const std::vector<BufferComparison>& buffers,
         if (!s.detail.empty()) s.detail += "; ";
         s.detail += label + ": " + std::to_string(c.mismatches) + " of " + std::to_string(c.elements) +
                     " elements differ, first at " + std::to_string(c.first_mismatch);
-        if (c.unwritten) s.detail += ", " + std::to_string(c.unwritten) + " left unwritten";
+        if (c.unwritten) s.detail += ", " + std::to_string(c.unwritten) + kLeftUnwritten;
         if (c.non_finite) s.detail += ", " + std::to_string(c.non_finite) + " NaN/Inf where the original is finite";
         if (c.worst_error > 0) s.detail += ", worst |diff| " + significant(c.worst_error, 6);
     }

@@ -79,4 +79,9 @@ struct ErrorSummary {
 // Adds up per-buffer comparisons; `labels[i]` names buffer i in the detail text.
 ErrorSummary summarise_comparisons(const std::vector<BufferComparison>& buffers, const std::vector<std::string>& labels);
 
+// Whether a comparison's detail (summarise_comparisons: "..., 12 left unwritten") says the outputs
+// were left unwritten: poison where the original writes, so the variant skipped writing them. For
+// counting such refusals from run records, which keep a variant's status and detail.
+bool detail_says_unwritten(const std::string& detail);
+
 }  // namespace gi

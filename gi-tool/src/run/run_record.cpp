@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "compare/compare.hpp"
 #include "run/time_budget.hpp"
 #include "util/format.hpp"
 
@@ -37,6 +38,14 @@ long long RunRecord::distinct_evaluated() const {
 long long RunRecord::compiled() const {
     long long n = 0;
     for (const GenerationRecord& g : generations) n += g.compiled;
+    return n;
+}
+
+long long RunRecord::left_outputs_unwritten() const {
+    long long n = 0;
+    for (const GenerationRecord& g : generations)
+        for (const IndividualRecord& i : g.individuals)
+            n += !i.repeat && i.status == EvalStatus::WrongAnswer && detail_says_unwritten(i.detail);
     return n;
 }
 
@@ -116,6 +125,9 @@ std::string run_summary(const RunRecord& record) {
         out << "compiled:            " << fixed(100.0 * static_cast<double>(record.compiled()) /
                                                     static_cast<double>(record.individuals()), 1)
             << "% of individuals\n";
+    if (const long long unwritten = record.left_outputs_unwritten(); unwritten > 0)
+        out << "left unwritten:      " << unwritten << " variant(s) in search refused: they left output elements unwritten "
+            << "that the original writes (poisoned before every run, so such a variant is wrong on every case)\n";
     if (!record.measures_time)
         out << "note:                the " << record.evaluator
             << " evaluator gives no timings, so no variant can be accepted as faster\n";

@@ -116,6 +116,10 @@ struct RunRecord {
     long long individuals() const;
     long long distinct_evaluated() const;
     long long compiled() const;
+    // Individuals in search (repeats of another in their generation aside) refused because they
+    // left outputs unwritten (compare.hpp, detail_says_unwritten): elements the original writes,
+    // poisoned before every run (compare/write_set.hpp).
+    long long left_outputs_unwritten() const;
 };
 
 bool operator==(const GenerationRecord& a, const GenerationRecord& b);
