@@ -7,6 +7,7 @@
 
 #include "compare/compare.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi {
 namespace {
@@ -134,7 +135,7 @@ std::string write_set_token(const WriteSet& set) {
 WriteSet write_set_from_token(const std::string& token, const CaseBuffer& buffer) {
     WriteSet set;
     if (token == "0") return set;
-    const std::string what = "write set '" + (token.size() > 60 ? token.substr(0, 60) + "..." : token) + "'";
+    const std::string what = "write set '" + excerpt(token, 60) + "'";
     if (token == "1") {
         // The old format: the whole buffer is overwritten.
         if (buffer.read_only) throw Error(what + ": a read-only buffer cannot be poisoned");
@@ -154,11 +155,14 @@ WriteSet write_set_from_token(const std::string& token, const CaseBuffer& buffer
     for (; at < token.size() && token[at] != ':'; ++at) {
         if (token[at] == 'i') set.input = true;
         else if (token[at] == 'f') set.unverified = true;
-        else throw Error(what + ": unknown flag '" + token[at] + "'");
+        else throw Error(what + ": unknown flag '" + excerpt(std::string(1, token[at])) + "'");
     }
     const std::uint64_t size = element_size(buffer.element);
-    if (set.written + set.read_modify_write + set.untouched > units_of(buffer))
-        throw Error(what + ": it counts more elements than the buffer's " + std::to_string(units_of(buffer)));
+    const std::uint64_t units = units_of(buffer);
+    // Each count within the buffer first, so their sum cannot wrap around.
+    if (set.written > units || set.read_modify_write > units || set.untouched > units ||
+        set.written + set.read_modify_write + set.untouched > units)
+        throw Error(what + ": it counts more elements than the buffer's " + std::to_string(units));
     if (at < token.size()) {
         if (buffer.read_only) throw Error(what + ": a read-only buffer cannot be poisoned");
         ++at;  // ':'
@@ -173,12 +177,14 @@ WriteSet write_set_from_token(const std::string& token, const CaseBuffer& buffer
                             std::to_string(size) + "-byte elements");
             if (!set.poisoned.empty() && r.begin < set.poisoned.back().end)
                 throw Error(what + ": ranges overlap or are out of order at " + std::to_string(r.begin));
+            if (set.poisoned.size() == kMaxPoisonedRanges)
+                throw Error(what + ": more than " + std::to_string(kMaxPoisonedRanges) + " ranges");
             set.poisoned.push_back(r);
             if (at == token.size()) break;
             if (token[at++] != '+') throw Error(what + ": ranges are separated by '+'");
         }
     }
-    if (poisoned_bytes(set) > set.written * size)
+    if (poisoned_bytes(set) > set.written * size)  // written <= units: no overflow
         throw Error(what + ": it poisons more bytes than its " + std::to_string(set.written) + " written elements hold");
     return set;
 }
