@@ -23,6 +23,7 @@ protected:
     void SetUp() override { set_up(gpu_test::kScaleKernel, "96,128,256", 3); }
     void TearDown() override {
         ::unsetenv("GI_FAKE_WRITES");
+        ::unsetenv("GI_FAKE_PROBE_CRASH");
         FakeWorkerEvaluatorTest::TearDown();
     }
 
@@ -123,6 +124,31 @@ TEST_F(WriteSetEvaluator, ReplacementWorkersKeepTheWriteSets) {
     const std::vector<std::string> recomputed = logged("original-computed", "0");
     ASSERT_EQ(recomputed.size(), 2u);
     EXPECT_EQ(recomputed[1], computed[0]);  // as given in the request, not probed again
+}
+
+// Poison in a writable buffer the original reads as indexes can crash its probe. The first run is
+// then tried again probing only the buffers the launch changed, which keeps the output poisoned
+// (before write sets' retry, nothing was poisoned then), and without probing if that crashes too.
+TEST_F(WriteSetEvaluator, AProbeThatCrashesTheOriginalIsRetriedOnTheChangedBuffersOnly) {
+    if (IsSkipped()) return;
+    add_variable_to_cases("scratch", 64, false);  // writable, left as it was by the launch
+    ::setenv("GI_FAKE_PROBE_CRASH", "unchanged", 1);
+    {
+        CudaEvaluator e(grammar_, options(0));
+        const BatchResult r = e.evaluate({with_block("96"), with_block("256")}, 0);
+        expect_refused_unwritten(r.results[0], "4096");
+        EXPECT_EQ(r.results[1].status, EvalStatus::Ok) << r.results[1].detail;
+        EXPECT_EQ(logged("probe-crash", "0").size(), 1u);
+        const std::vector<std::string> computed = logged("original-computed", "0");
+        ASSERT_EQ(computed.size(), 1u);
+        EXPECT_EQ(computed[0], "w4096r0u0:0-16384,0,0");  // the output probed, the scratch buffer not
+    }
+    ::setenv("GI_FAKE_PROBE_CRASH", "any", 1);
+    CudaEvaluator e(grammar_, options(0));
+    const BatchResult r = e.evaluate({with_block("256")}, 1);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(logged("probe-crash", "1").size(), 3u);  // once in the first evaluator's gate, twice in this one's
+    EXPECT_EQ(logged("original-computed", "1").back(), "0,0,0");
 }
 
 }  // namespace

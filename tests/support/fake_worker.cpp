@@ -52,7 +52,8 @@ namespace {
 // them. A variant of block 96 writes nothing: refused for outputs left unwritten where its case
 // poisons any element; otherwise wrong where the recorded launch changed a buffer, and right where
 // it changed nothing (the blind spot write sets close). A case whose write sets restore a buffer
-// before each launch times single launches, as gi-worker does.
+// before each launch times single launches, as gi-worker does. $GI_FAKE_PROBE_CRASH makes probing
+// crash the original (see there).
 gi::worker::RunResult fake_writes_nothing(const gi::TestCase& tc, const std::vector<gi::WriteSet>& sets) {
     gi::worker::RunResult result;
     std::vector<gi::BufferComparison> comparisons;
@@ -241,6 +242,18 @@ int run_fake_replay() {
             const std::string oracle = std::getenv("GI_FAKE_ORACLE") ? std::getenv("GI_FAKE_ORACLE") : "";
             if (spec.role == "original") {
                 if (!c.referenced) {
+                    // GI_FAKE_PROBE_CRASH: probing crashes the original, as poison in a writable buffer
+                    // it reads as indexes would: "unchanged", probing a buffer the launch left as it
+                    // was; "any", probing at all.
+                    if (const char* crash = std::getenv("GI_FAKE_PROBE_CRASH"); crash && spec.probe_poison && spec.poisonable.empty()) {
+                        const bool unchanged = spec.probe_unchanged &&
+                                               std::any_of(c.tc.buffers.begin(), c.tc.buffers.end(),
+                                                           [](const gi::CaseBuffer& b) { return !b.read_only && !b.changed; });
+                        if (std::string(crash) == "any" || unchanged) {
+                            log("probe-crash", slot);
+                            std::abort();
+                        }
+                    }
                     c.referenced = true;
                     c.write_sets = spec.poisonable.empty() ? fake_probe(c.tc, spec) : gi::write_sets_from_text(spec.poisonable, c.tc.buffers);
                     result.poisonable = gi::write_sets_text(c.write_sets);
