@@ -108,6 +108,47 @@ TEST(OracleGateRules, CasesWhoseLaunchesAllChangedNothingAreRefused) {
     EXPECT_NE(error_of(slots, replays, false).find("in every recorded case the launch changed nothing"), std::string::npos);
 }
 
+// Issue 41: cases whose launch changed nothing (a timing loop's repeated launch) pass when their
+// written elements are poisoned, and the note says what is poisoned where; a case that poisons
+// nothing is named as one where a variant that does nothing passes.
+TEST(OracleGateRules, UnchangedCasesWithPoisonedOutputsPassAndTheNoteSaysWhatIsPoisoned) {
+    std::vector<CaseSlot> slots{slot("a", false), slot("b", false), slot("c", false)};
+    for (CaseSlot& s : slots) {
+        s.manifest.buffers[0].size = 4096;
+        s.manifest.buffers[0].element = ElementType::F32;
+        s.manifest.buffers[0].read_only = false;
+    }
+    slots[0].poisonable = slots[1].poisonable = "w1024r0u0:0-4096";
+    slots[2].poisonable = "w0r1024u0";
+    ScriptedReplays replays(slots);
+    std::ostringstream notes;
+    run_oracle_gate(slots, replays, false, notes);
+    const std::string text = notes.str();
+    EXPECT_NE(text.find("the launch changed nothing in 3 of 3 cases (a, b, c)"), std::string::npos) << text;
+    EXPECT_NE(text.find("so one that skips writing them is wrong there too: a, b (buffer 0: 1024 of 1024 elements poisoned)"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("nothing could be poisoned in c (buffer 0: none of 1024 elements poisoned, 1024 read-modify-write)"),
+              std::string::npos)
+        << text;
+    // Poisoning given up where the original did not reproduce from the poisoned images.
+    slots[0].poisonable = "w1024r0u0f";
+    std::ostringstream given_up;
+    ScriptedReplays again(slots);
+    run_oracle_gate(slots, again, false, given_up);
+    EXPECT_NE(given_up.str().find("those buffers are not poisoned (a variant that skips writing them is caught only where "
+                                  "the launch changed them): a (buffer 0: none of 1024 elements poisoned (the original did "
+                                  "not reproduce its outputs from the poisoned images))"),
+              std::string::npos)
+        << given_up.str();
+    // Nothing poisoned anywhere: refused.
+    for (CaseSlot& s : slots) s.poisonable = "w0r1024u0";
+    ScriptedReplays blind(slots);
+    EXPECT_NE(error_of(slots, blind, false).find("no output element could be poisoned (a, b, c (buffer 0: none of 1024"),
+              std::string::npos)
+        << error_of(slots, blind, false);
+}
+
 TEST(OracleGateRules, ModuleVariablesMustBeInEveryCaseExceptFilePrivateOnes) {
     std::vector<CaseSlot> slots{slot("a", true), slot("b", true)};
     CaseBuffer weights;
