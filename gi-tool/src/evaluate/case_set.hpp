@@ -29,7 +29,8 @@ struct CaseSlot {
     double original_ms = 0;             // the original's median time here (0 = not yet)
     int launches_per_time = 0;          // launches per timed repetition here, the original's and
                                         // every variant's alike (0 = not decided: before its first timing)
-    std::string poisonable;             // which outputs the original overwrites entirely (learnt once)
+    std::string poisonable;             // the outputs' write sets (compare/write_set.hpp), learnt once by
+                                        // the original's first run and given to every later worker
     std::uint64_t bytes = 0;            // the case's buffers together
     std::filesystem::path reference_file;  // the original's outputs, handed to later workers ("" = none yet)
     std::string reference_sha256;       // their checksum, as the writing worker reported it

@@ -4,8 +4,9 @@
 // Variants are compiled in parallel (NVRTC in process; nvcc for options NVRTC lacks, or for the
 // whole run when the original needs nvcc), cached by sha256(source, options, arch, compiler), and
 // run by a gi-worker process that owns the CUDA context. Per case the worker keeps the inputs on
-// the GPU, runs the original once to get the reference outputs (and to learn which outputs it
-// overwrites entirely, so those are poisoned for variants), and checks and times every variant.
+// the GPU, runs the original once to get the reference outputs (and to learn which output elements
+// it writes, compare/write_set.hpp, so those are poisoned for variants), and checks and times every
+// variant.
 // The first worker on a case writes the reference outputs to a checksummed file (/dev/shm when
 // there is one) that spare and replacement workers load instead of running the original again.
 // Each variant is also compiled with its loops and barriers guarded (by default at -Ofc=mid, apart
