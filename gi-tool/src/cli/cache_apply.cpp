@@ -194,9 +194,9 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                      "  (--arch, and --also-compiled N: those without a registration, which compile the original)\n"
                      "  gets the same value; otherwise that architecture keeps the original kernel, saying why.\n\n"
                   << kernel_options_help() << kRegistrationHelp
-                  << "\nexample:\n  " << program << " kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
-                     "      --cache-dir gi-cache --arch 80 --arch 90 --wrapper build/gi/stereoKernel.gi.cu \\\n"
-                     "      --header build/gi/stereoKernel.gi.h --options-file build/gi/stereoKernel.options\n";
+                  << "\nexample:\n  " << program << " kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64,128 \\\n"
+                     "      --cache-dir gi-cache --arch 80 --arch 90 --wrapper build/gi/stereo_kernel.gi.cu \\\n"
+                     "      --header build/gi/stereo_kernel.gi.h --options-file build/gi/stereo_kernel.options\n";
         return kExitOk;
     }
     const std::vector<int> architectures = architectures_from(args.values("--arch"));

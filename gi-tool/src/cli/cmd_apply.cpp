@@ -24,8 +24,8 @@ const char* const kAbout =
     "  that does not fit the kernel is refused with every problem listed (exit 1).\n";
 const char* const kExamples =
     "example:\n"
-    "  gi-tool apply kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
-    "      --genome \"BLOCK_W=128 <pragma_stereo.cu_158><pragma_K4> <_stereo.cu_288>\" -o variant.cu\n";
+    "  gi-tool apply kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64,128 \\\n"
+    "      --genome \"BLOCK_W=128 <pragma_stereo.cu_156><pragma_K4> <_stereo.cu_167>\" -o variant.cu\n";
 
 std::string genome_text_from(const CommandLine& app, const std::string& text, const std::string& file) {
     const bool has_text = app.given("--genome"), has_file = app.given("--genome-file");

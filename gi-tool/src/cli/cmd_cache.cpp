@@ -185,8 +185,15 @@ int run_verify(const std::vector<std::string>& argv) {
         "  With the kernel and its registration: also that each entry for it is current (key: kernel\n"
         "  source, registration, grammar version) and that its genome is valid for the kernel and\n"
         "  applies. Exit status 0 when everything checked is valid, 1 otherwise.\n",
-        "example:\n  gi-tool cache verify consumer-example/gi-cache kernels/stereo/stereo.cu --function stereoKernel \\\n"
-        "      --param BLOCK_W=32,64,128 --arch 90 --compile\n");
+        // The second example is the consumer example's whole registration: an entry is current only for
+        // the registration it was evolved under (docs/cmake.md, "Evolving by hand", reads it from the build).
+        "example:\n  gi-tool cache verify consumer-example/gi-cache\n"
+        "  gi-tool cache verify consumer-example/gi-cache kernels/stereo/stereo.cu --function stereo_kernel \\\n"
+        "      --param BLOCK_W=16,32,64,128,256 --param ROWS_PER_THREAD=1..18,20,24,30,40,48,60 --param XHALO=0,1 \\\n"
+        "      --param DPER=1..4 --param STORE_DISPARITY_PIXEL=0,1,2 --param STORE_MIN_SSD=0,1,2 \\\n"
+        "      --param OUT_TYPE=float,int,short --param USE_MUL24=0,1 --flag 'dlcm:-Xptxas -dlcm={ca|cg}' \\\n"
+        "      --block-size BLOCK_W,DPER --grid 'ceil(width/(BLOCK_W-10*XHALO)),ceil(height/ROWS_PER_THREAD)' \\\n"
+        "      --tolerance disparity:exact --tolerance min_ssd:exact --arch 90 --compile\n");
     // One word: CLI11 2.4 and later refuse a positional name with a space when the command line is built.
     app.add_positionals("DIR", positional, "the cache folder, then KERNEL.cu, the kernel file the entries are for");
     app.add_list("--arch", arch_options, "N", "requires an entry for sm_N (repeatable; default: check those present)");
@@ -293,7 +300,7 @@ int run_write(const std::vector<std::string>& argv) {
         "  --allow-unfinished). The opt-in is recorded in the entry (provenance <waiver>), shown by\n"
         "  'cache show', and the build uses such an entry only because of it. An empty genome (the\n"
         "  original) needs neither.\n",
-        "example:\n  gi-tool cache write kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 \\\n"
+        "example:\n  gi-tool cache write kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64,128 \\\n"
         "      --arch 90 --cache-dir gi-cache --from-run build/gi-run\n");
     app.add_list("--arch", arch_options, "N", "the architecture the genome is for (sm_N; once)");
     app.add_text("--cache-dir", cache_dir_text, "DIR", "the cache folder").required();

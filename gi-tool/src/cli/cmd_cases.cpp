@@ -26,7 +26,7 @@ const char* const kAbout =
     "  recorded grid and block under the parameters' default values. Exit 1 on the first bad case.\n";
 const char* const kExamples =
     "example:\n"
-    "  gi-tool cases /tmp/cases --kernel kernels/stereo/stereo.cu --function stereo_kernel \\\n"
+    "  gi-tool cases cases --kernel kernels/stereo/stereo.cu --function stereo_kernel \\\n"
     "      --param BLOCK_W=32,64,128 --block BLOCK_W --grid 'ceil(width/BLOCK_W),ceil(height/ROWS_PER_THREAD)'\n";
 
 int run_cases(const std::vector<std::string>& raw) {

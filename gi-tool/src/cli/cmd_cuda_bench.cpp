@@ -34,8 +34,8 @@ const char* const kAbout =
     "  each, the original's timing noise, and what bounds the rate.\n";
 const char* const kExamples =
     "example:\n"
-    "  GI_RECORD_DIR=/tmp/cases ./stereo_driver && \\\n"
-    "  gi-tool cuda-bench kernels/stereo/stereo.cu --function stereoKernel --cases /tmp/cases --variants 1000\n";
+    "  gi-tool record kernels/stereo/stereo.cu --function stereo_kernel --out cases -- build/kernels/stereo_driver\n"
+    "  gi-tool cuda-bench kernels/stereo/stereo.cu --function stereo_kernel --cases cases --variants 1000\n";
 
 struct BenchCommandLine {
     KernelSettings kernel;

@@ -57,7 +57,7 @@ int run_grammar(const std::vector<std::string>& arguments) {
         "  editable rules (<_ statements, <IF_ conditions, <for1_/<for2_/<for3_ loop-header\n"
         "  parts, <pragma_ unroll slots) and the configuration genes with their values.\n",
         "example:\n"
-        "  gi-tool grammar kernels/stereo/stereo.cu --function stereoKernel --param BLOCK_W=32,64,128 --summary\n");
+        "  gi-tool grammar kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64,128 --summary\n");
     app.add_kernel_options(kernel);
     app.add_text("-o,--output", output, "FILE", "write the BNF (or the summary) to FILE instead of stdout");
     app.add_switch("--summary", counts, "print counts per rule kind and gene kind instead of the BNF");

@@ -26,7 +26,7 @@ const char* const kAbout =
     "  share that compiles, per kind of edit, and the first error lines of those that do not.\n";
 const char* const kExamples =
     "example:\n"
-    "  gi-tool mutants kernels/stereo/stereo.cu --function stereoKernel --count 200 --seed 7 \\\n"
+    "  gi-tool mutants kernels/stereo/stereo.cu --function stereo_kernel --count 200 --seed 7 \\\n"
     "      --arch sm_90 --jobs 8 --min-rate 90\n";
 
 std::string percent(int part, int whole) { return fixed(whole == 0 ? 0.0 : 100.0 * part / whole, 1) + "%"; }

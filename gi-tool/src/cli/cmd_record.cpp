@@ -29,7 +29,7 @@ const char* const kAbout =
 const char* const kExamples =
     "example:\n"
     "  gi-tool record kernels/stereo/stereo.cu --function stereo_kernel --out cases -- \\\n"
-    "      build/stereo_driver --pairs 4\n";
+    "      build/kernels/stereo_driver --pairs 4\n";
 
 int run_record(const std::vector<std::string>& raw) {
     RecordingCommandLine c;
