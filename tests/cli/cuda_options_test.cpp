@@ -69,6 +69,7 @@ TEST(CudaOptions, DefaultsAndValues) {
     EXPECT_EQ(o.warmups, 2);
     EXPECT_EQ(o.block, "BLOCK_W,4");
     EXPECT_EQ(o.arch, "sm_90");
+    EXPECT_EQ(parsed({"--cases", "c", "--arch", "90"}).arch, "sm_90");  // as the cache commands write it
     EXPECT_EQ(o.spare_workers, 4);
     EXPECT_EQ(o.sanitize_jobs, 0);  // the evaluator's own choice
     EXPECT_EQ(o.jobs, 0);           // every core
@@ -183,7 +184,7 @@ TEST(CudaOptions, EvaluationKeepsItsGpuTurnUnlessAskedToTakeOneARun) {
 
 TEST(CudaOptions, MalformedValuesNameTheOption) {
     expect_refused({}, "--cases");
-    expect_refused({"--cases", "c", "--arch", "90"}, "--arch");
+    expect_refused({"--cases", "c", "--arch", "sm9x"}, "--arch 'sm9x' is not a CUDA architecture");
     expect_refused({"--cases", "c", "--jobs", "many"}, "--jobs needs an integer, got 'many'");
     expect_refused({"--cases", "c", "--repetitions", "0"}, "--repetitions must be between 1 and 10000, got 0");
     expect_refused({"--cases", "c", "--timeout-factor", "0.5"}, "--timeout-factor must be between 1 and");

@@ -60,7 +60,7 @@ TEST(CmdMutants, OriginalThatDoesNotCompileIsReported) {
 
 TEST(CmdMutants, UsageErrors) {
     EXPECT_EQ(tool({"mutants", kMutantsKernelPath, "--count", "0"}).exit_code, 2);
-    EXPECT_EQ(tool({"mutants", kMutantsKernelPath, "--arch", "compute_90"}).exit_code, 2);
+    EXPECT_EQ(tool({"mutants", kMutantsKernelPath, "--arch", "sm90"}).exit_code, 2);
     EXPECT_EQ(tool({"mutants", kMutantsKernelPath, "--weighting", "fair"}).exit_code, 2);
     EXPECT_EQ(tool({"mutants", kMutantsKernelPath, "--jobs", "x"}).exit_code, 2);
     EXPECT_EQ(tool({"mutants"}).exit_code, 2);

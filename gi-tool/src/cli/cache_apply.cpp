@@ -14,6 +14,7 @@
 #include "cli/args.hpp"
 #include "cli/cache_options.hpp"
 #include "cli/command.hpp"
+#include "cli/help_text.hpp"
 #include "cli/kernel_args.hpp"
 #include "genome/genome.hpp"
 #include "grammar/macro_reach.hpp"
@@ -172,7 +173,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                                           "--options-file"};
     const Args args(groups.front(), with(kernel_value_options(), own), with(kernel_switch_options(), {"--help", "--require"}));
     if (args.has("--help")) {
-        std::cout << "usage: " << program << " KERNEL.cu --function NAME [options] --cache-dir DIR --arch N...\n"
+        std::cout << "usage: " << program << " KERNEL.cu --function NAME [options] --cache-dir DIR --arch ARCH...\n"
                   << std::string(program.size() + 8, ' ') << "--wrapper OUT.cu --header OUT.h --options-file OUT.options [--require]\n"
                   << std::string(program.size() + 8, ' ')
                   << "[--and --function NAME [registration options] [--cache-dir DIR] --header OUT.h]...\n"
@@ -192,7 +193,9 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                      "  Host code is compiled once for all architectures: a variant that changes a #define which\n"
                      "  the file's host code reads is used only where every architecture the target compiles\n"
                      "  (--arch, and --also-compiled N: those without a registration, which compile the original)\n"
-                     "  gets the same value; otherwise that architecture keeps the original kernel, saying why.\n\n"
+                     "  gets the same value; otherwise that architecture keeps the original kernel, saying why.\n"
+                     "  Each --arch and --also-compiled is written "
+                  << kArchitectureSpellings << ".\n\n"
                   << kernel_options_help() << kRegistrationHelp
                   << "\nexample:\n  " << program << " kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64,128 \\\n"
                      "      --cache-dir gi-cache --arch 80 --arch 90 --wrapper build/gi/stereo_kernel.gi.cu \\\n"
@@ -201,7 +204,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     }
     const std::vector<int> architectures = architectures_from(args.values("--arch"));
     if (architectures.empty()) throw UsageError("--arch N is required (each architecture the target compiles for)");
-    const std::vector<int> also_compiled = architectures_from(args.values("--also-compiled"));
+    const std::vector<int> also_compiled = architectures_from(args.values("--also-compiled"), "--also-compiled");
     const fs::path wrapper = args.required("--wrapper");
     const fs::path options_file = args.required("--options-file");
     const std::string kernel_path = kernel_path_from(kernel_settings_from(args));

@@ -35,12 +35,12 @@ RegisteredKernel registered_kernel_from(const KernelSettings& kernel, const Regi
     return make_registered_kernel(read_source_file(kernel_path), registration_from(kernel, settings), grammar_options_from(kernel));
 }
 
-std::vector<int> architectures_from(const std::vector<std::string>& arch_options) {
+std::vector<int> architectures_from(const std::vector<std::string>& arch_options, const std::string& option) {
     std::vector<int> out;
     for (const std::string& text : arch_options) {
-        const int arch = parse_architecture(text, "--arch");
+        const int arch = parse_architecture(text, option);
         for (const int seen : out)
-            if (seen == arch) throw UsageError("--arch " + text + " is given twice");
+            if (seen == arch) throw UsageError(option + " " + text + " is given twice");
         out.push_back(arch);
     }
     return out;

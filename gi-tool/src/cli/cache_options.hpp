@@ -33,8 +33,10 @@ Registration registration_from(const KernelSettings& kernel, const RegistrationS
 RegisteredKernel registered_kernel_from(const KernelSettings& kernel, const RegistrationSettings& settings,
                                         const std::string& kernel_path);
 
-// Every --arch N, in order; UsageError for one given twice or one that is not an architecture.
-std::vector<int> architectures_from(const std::vector<std::string>& arch_options);
+// Every value of `option` (--arch, --also-compiled), in order, parsed as every command's --arch
+// (parse_architecture: 90 or sm_90); UsageError naming the option and the value for one given
+// twice or one that is not an architecture.
+std::vector<int> architectures_from(const std::vector<std::string>& arch_options, const std::string& option = "--arch");
 
 // "gi-tool evolve on NVIDIA H100 (driver 580, nvcc 13.0), 2026-11-25T...", for messages.
 std::string provenance_line(const Provenance& provenance);

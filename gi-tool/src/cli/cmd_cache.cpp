@@ -18,6 +18,7 @@
 #include "cli/cache_options.hpp"
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
+#include "cli/help_text.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "report/cache_page.hpp"
 #include "genome/genome.hpp"
@@ -180,7 +181,7 @@ int run_verify(const std::vector<std::string>& argv) {
     std::string nvcc;
     bool compile = false;
     CommandLine app(
-        "usage: gi-tool cache verify DIR [KERNEL.cu --function NAME [options]] [--arch N...] [--compile]\n",
+        "usage: gi-tool cache verify DIR [KERNEL.cu --function NAME [options]] [--arch ARCH...] [--compile]\n",
         "  Without a kernel: checks that every entry in DIR is well-formed and untouched (checksum).\n"
         "  With the kernel and its registration: also that each entry for it is current (key: kernel\n"
         "  source, registration, grammar version) and that its genome is valid for the kernel and\n"
@@ -196,7 +197,9 @@ int run_verify(const std::vector<std::string>& argv) {
         "      --tolerance disparity:exact --tolerance min_ssd:exact --arch 90 --compile\n");
     // One word: CLI11 2.4 and later refuse a positional name with a space when the command line is built.
     app.add_positionals("DIR", positional, "the cache folder, then KERNEL.cu, the kernel file the entries are for");
-    app.add_list("--arch", arch_options, "N", "requires an entry for sm_N (repeatable; default: check those present)");
+    app.add_list("--arch", arch_options, "ARCH",
+                 std::string("requires an entry for that architecture: ") + kArchitectureSpellings +
+                     " (repeatable; default: check those present)");
     app.add_switch("--compile", compile, "also compile each valid variant with nvcc for its architecture (no GPU needed)");
     app.add_text("--nvcc", nvcc, "PATH", "compiler for --compile (default: nvcc on PATH or /usr/local/cuda)");
     app.add_kernel_options(kernel_settings, false);
@@ -287,7 +290,7 @@ int run_write(const std::vector<std::string>& argv) {
     bool allow_unvalidated = false, allow_unfinished = false;
     Provenance given_provenance;  // the provenance options, applied over the run's
     CommandLine app(
-        "usage: gi-tool cache write KERNEL.cu --function NAME [options] --arch N --cache-dir DIR\n"
+        "usage: gi-tool cache write KERNEL.cu --function NAME [options] --arch ARCH --cache-dir DIR\n"
         "                          (--from-run RUN_DIR | --genome \"...\") [provenance options]\n",
         "  Writes DIR/<function>.sm_N.xml: the genome (validated against the kernel first), the key\n"
         "  of the kernel as registered, the parameter values and provenance, sealed by a checksum.\n"
@@ -302,7 +305,8 @@ int run_write(const std::vector<std::string>& argv) {
         "  original) needs neither.\n",
         "example:\n  gi-tool cache write kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64,128 \\\n"
         "      --arch 90 --cache-dir gi-cache --from-run build/gi-run\n");
-    app.add_list("--arch", arch_options, "N", "the architecture the genome is for (sm_N; once)");
+    app.add_list("--arch", arch_options, "ARCH",
+                 std::string("the architecture the genome is for: ") + kArchitectureSpellings + " (once)");
     app.add_text("--cache-dir", cache_dir_text, "DIR", "the cache folder").required();
     app.add_text("--from-run", from_run, "RUN_DIR", "the run folder of 'gi-tool evolve --out RUN_DIR'");
     app.add_text("--genome", genome_text, "TEXT", "a genome chosen by a person");
@@ -390,13 +394,14 @@ int run_key(const std::vector<std::string>& argv) {
     std::vector<std::string> arch_options;
     bool as_text = false;
     CommandLine app(
-        "usage: gi-tool cache key KERNEL.cu --function NAME [registration options] --arch N... [--text]\n",
+        "usage: gi-tool cache key KERNEL.cu --function NAME [registration options] --arch ARCH... [--text]\n",
         "  Prints, per architecture, the cache key an entry for this kernel and registration must\n"
         "  carry: SHA-256 of the key text (--text prints the text instead). The CMake module\n"
         "  computes the same key at configure time; this is the reference it is tested against,\n"
         "  and the way to see why an entry is stale.\n",
         "example:\n  gi-tool cache key kernels/stereo/stereo.cu --function stereo_kernel --param BLOCK_W=32,64 --arch 90\n");
-    app.add_list("--arch", arch_options, "N", "the architecture the entry is for (sm_N; repeatable)");
+    app.add_list("--arch", arch_options, "ARCH",
+                 std::string("the architecture the entry is for: ") + kArchitectureSpellings + " (repeatable)");
     app.add_switch("--text", as_text, "print the key text instead of its SHA-256");
     app.add_kernel_options(kernel_settings);
     app.add_registration_options(registration);

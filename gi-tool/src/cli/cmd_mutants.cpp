@@ -19,7 +19,7 @@
 namespace gi::cli {
 namespace {
 
-const char* const kUsage = "usage: gi-tool mutants KERNEL.cu [kernel options] --count N --seed S --arch sm_XX [options]\n";
+const char* const kUsage = "usage: gi-tool mutants KERNEL.cu [kernel options] --count N --seed S [--arch ARCH] [options]\n";
 const char* const kAbout =
     "  Draws N distinct random single-edit mutants of the kernel (legal, scope-safe edits only;\n"
     "  code the preprocessor removes is never touched), compiles each with nvcc and prints the\n"
@@ -61,7 +61,7 @@ int run_mutants(const std::vector<std::string>& raw) {
     CommandLine app(kUsage, kAbout, kExamples);
     app.add_integer("--count", count, 1, 1000000, "mutants to draw (all legal edits if there are fewer)");
     app.add_integer("--seed", seed, 0, INT64_MAX, "random seed; the same seed draws the same mutants");
-    app.add_text("--arch", options.nvcc.arch, "sm_XX", "GPU architecture to compile for").shown_default(options.nvcc.arch);
+    app.add_architecture("--arch", options.nvcc.arch, "GPU architecture to compile for").shown_default(options.nvcc.arch);
     app.add_integer("--jobs", options.jobs, 1, 256, "compilers to run at once");
     app.add_text("--weighting", weighting, "W",
              "ops: delete/replace/insert equally likely, as in the seeds; uniform: every legal edit equally likely")

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "cache/registration.hpp"
 #include "cli/help_text.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
@@ -174,6 +175,21 @@ Option CommandLine::add_switch(const std::string& name, bool& field, const std::
         app_->add_flag(name, field, help)->disable_flag_override()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast));
 }
 
+Option CommandLine::add_architecture(const std::string& name, std::string& field, const std::string& help) {
+    CLI::Option* option = app_->add_option(name, field, help + ": " + kArchitectureSpellings)->type_name("ARCH");
+    option->transform(CLI::Validator(
+        [name](std::string& text) -> std::string {
+            try {
+                text = architecture_name(parse_architecture(text, name));
+                return "";
+            } catch (const UsageError& e) {
+                return e.what();  // "--arch 'x' is not a CUDA architecture: ..."
+            }
+        },
+        "", "architecture"));
+    return Option(option);
+}
+
 Option CommandLine::add_positionals(const std::string& name, std::vector<std::string>& field, const std::string& help) {
     return Option(app_->add_option(name, field, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll));
 }
@@ -208,7 +224,8 @@ bool CommandLine::parse(const std::vector<std::string>& args) {
         throw UsageError("missing required option " + (end == std::string::npos ? what : what.substr(0, end)));
     } catch (const CLI::ValidationError& e) {
         const auto [name, message] = split_error(e.what());
-        throw UsageError("option " + name + " " + message);
+        // A check whose message names the option already (an architecture's) is shown as it is.
+        throw UsageError(message.rfind(name + " ", 0) == 0 ? message : "option " + name + " " + message);
     } catch (const CLI::ArgumentMismatch& e) {
         const std::string what = e.what();
         const std::size_t override = what.find(" was given a disallowed flag override");

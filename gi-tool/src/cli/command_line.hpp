@@ -61,6 +61,10 @@ public:
     Option add_list(const std::string& name, std::vector<std::string>& field, const std::string& value_name,
                     const std::string& help);  // repeatable, one value each time
     Option add_switch(const std::string& name, bool& field, const std::string& help);
+    // A GPU architecture as CMake or nvcc write it, "90", "sm_90" or "compute_90" (the parser the
+    // cache commands use, cache/registration.hpp's parse_architecture), stored as nvcc's "sm_90".
+    // --help shows ARCH and `help` followed by ": 90 or sm_90"; a bad value is a UsageError naming it.
+    Option add_architecture(const std::string& name, std::string& field, const std::string& help);
     // Arguments without an option name, in order ("DIR" in --help).
     Option add_positionals(const std::string& name, std::vector<std::string>& field, const std::string& help);
 

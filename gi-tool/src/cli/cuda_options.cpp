@@ -6,12 +6,9 @@
 namespace gi::cli {
 
 void add_compiler_options(CommandLine& app, CompilerChoice& compiler, const std::string& group) {
-    app.add_text("--arch", compiler.arch, "sm_XX",
-             "architecture to compile for (default: the GPU's with the cuda evaluator, sm_90 with compile-only)")
-        .group(group)
-        .check([](const std::string& text) -> std::string {
-            return text.rfind("sm_", 0) == 0 && text.size() >= 5 ? "" : "needs a real architecture like sm_90, got '" + text + "'";
-        });
+    app.add_architecture("--arch", compiler.arch, "architecture to compile for")
+        .shown_default("the GPU's with the cuda evaluator, sm_90 with compile-only")
+        .group(group);
     app.add_text("--nvcc", compiler.nvcc, "PATH", "the nvcc to run (default: PATH, then /usr/local/cuda/bin)").group(group);
     app.add_integer("--jobs", compiler.jobs, 1, 1024, "compilers running at once", "every core with cuda, 2 with compile-only")
         .group(group);

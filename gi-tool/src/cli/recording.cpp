@@ -124,7 +124,7 @@ void add_recording_options(CommandLine& app, RecordingCommandLine& c, const std:
     app.add_text("--function", c.function, "NAME", function_help).required();
     app.add_text("--recorded-name", c.request.recorded_name, "NAME", "the name the program gives gi::launch, when not the function's");
     app.add_text("--out", c.out, "DIR", "where this run's cases go (created if missing)").required();
-    app.add_text("--arch", c.arch, "sm_XX", "architecture KERNEL.cu is compiled for to list its variables").shown_default(c.arch);
+    app.add_architecture("--arch", c.arch, "architecture KERNEL.cu is compiled for to list its variables").shown_default(c.arch);
     app.add_number("--timeout", c.request.timeout_s, 1, 1e7, "seconds the program may run");
 }
 
