@@ -564,8 +564,10 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
 
     if (request.original && !has_reference_) {
         restore(0, false);
+        const auto plain_start = std::chrono::steady_clock::now();
         if (CUresult r = launch_with(kernel, request.shape, 0, request.variables); r != CUDA_SUCCESS) return fault(r, "launching the original");
         if (CUresult r = cuStreamSynchronize(stream_); r != CUDA_SUCCESS) return fault(r, "running the original");
+        const double plain_ms = ms_since(plain_start);
         reference_ = download_writable(0);
         std::vector<WriteSet> sets(tc_.buffers.size());
         bool learnt = false;
@@ -578,8 +580,16 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
                 report.detail = std::string("the write sets learnt before do not fit the case (") + e.what() + "): probed again";
             }
         }
-        if (!learnt && request.probe_poison)
+        if (!learnt && request.probe_poison) {
+            probe_plan_ = {plain_ms, 2, 0};  // the verification, twice at most
+            for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
+                if (!tc_.buffers[b].read_only) {
+                    probe_plan_.launches += 2;
+                    probe_plan_.bytes += 4 * tc_.buffers[b].size;
+                }
+            progress("probing");
             if (auto failed = probe_write_sets(kernel, request, sets, report.detail)) return *failed;
+        }
         set_write_sets(std::move(sets));
         has_reference_ = true;
         keep_reference_on_device();

@@ -145,8 +145,19 @@ public:
     // For a variant, `progress` is called with "started" just before its check launch and with
     // "checked" once that launch has finished, so the parent can time out a hung kernel after the
     // kernel's own allowance rather than the whole request's.
+    // For the original's first run, "probing" is called once the plain run has ended and before its
+    // write sets are probed (probe_plan() then says how long that run took and how many launches
+    // the probes make), so the parent can time out an original that hangs on poisoned contents (a
+    // writable buffer read as a count) after the probes' own allowance.
     RunReport run(CUfunction kernel, const RunRequest& request,
                   const std::function<void(const char*)>& progress = [](const char*) {});
+
+    struct ProbePlan {
+        double original_ms = 0;      // the plain run, launch to synchronisation (module loading included)
+        int launches = 0;            // launches the probes make at most
+        std::uint64_t bytes = 0;     // bytes the probes download and compare, about
+    };
+    const ProbePlan& probe_plan() const { return probe_plan_; }
 
     bool has_reference() const { return has_reference_; }
     // The reference outputs (per buffer, empty for read-only ones) and their sizes, for handing
@@ -268,6 +279,7 @@ private:
     std::vector<BufferComparison> identical_;
     std::vector<HostStaging> downloaded_;          // outputs read back for a host comparison, per buffer
     bool has_reference_ = false;
+    ProbePlan probe_plan_;
     CUdeviceptr clock_ = 0;                        // gi_loop_clock's output (allocated on first use)
     unsigned long long clock_host_[2] = {0, 0};
     unsigned long long deadline_host_ = 0;

@@ -374,7 +374,15 @@ private:
         const bool had_reference = replay.has_reference();
         RunReport report;
         try {
-            report = replay.run(kernel, request, [this](const char* stage) { reply({stage, {}, {}}); });
+            report = replay.run(kernel, request, [this, &replay](const char* stage) {
+                Message progress{stage, {}, {}};
+                if (std::string(stage) == "probing") {
+                    progress.fields["original-ms"] = std::to_string(replay.probe_plan().original_ms);
+                    progress.fields["launches"] = std::to_string(replay.probe_plan().launches);
+                    progress.fields["bytes"] = std::to_string(replay.probe_plan().bytes);
+                }
+                reply(progress);
+            });
             // Whatever the variant's verdict (a wrong or overrunning variant may have written past
             // its buffers too), unless the context is lost and the worker goes anyway.
             if (!request.original && !report.sticky) check_integrity(slot, report);

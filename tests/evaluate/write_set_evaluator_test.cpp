@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "../support/fake_worker_fixture.hpp"
 #include "testcase/case_io.hpp"
@@ -24,6 +25,7 @@ protected:
     void TearDown() override {
         ::unsetenv("GI_FAKE_WRITES");
         ::unsetenv("GI_FAKE_PROBE_CRASH");
+        ::unsetenv("GI_FAKE_PROBE_HANG");
         FakeWorkerEvaluatorTest::TearDown();
     }
 
@@ -149,6 +151,32 @@ TEST_F(WriteSetEvaluator, AProbeThatCrashesTheOriginalIsRetriedOnTheChangedBuffe
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
     EXPECT_EQ(logged("probe-crash", "1").size(), 3u);  // once in the first evaluator's gate, twice in this one's
     EXPECT_EQ(logged("original-computed", "1").back(), "0,0,0");
+}
+
+}  // namespace
+}  // namespace gi
+
+namespace gi {
+namespace {
+
+// Poison in a writable buffer the original reads as a loop count can make its probe run for ever.
+// The worker says "probing" (with the plain run's time) first, so the probe is stopped after its
+// launches' allowance, not the 300 s of the whole request, and the first run is tried again
+// probing only the buffers the launch changed.
+TEST_F(WriteSetEvaluator, AProbeThatHangsTheOriginalIsStoppedAfterItsAllowance) {
+    if (IsSkipped()) return;
+    add_variable_to_cases("scratch", 64, false);  // writable, left as it was by the launch
+    ::setenv("GI_FAKE_PROBE_HANG", "0", 1);  // case 0's
+    const auto start = std::chrono::steady_clock::now();
+    CudaEvaluator e(grammar_, options(0));
+    const BatchResult r = e.evaluate({with_block("96"), with_block("256")}, 0);
+    ::unsetenv("GI_FAKE_PROBE_HANG");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    expect_refused_unwritten(r.results[0], "4096");
+    EXPECT_EQ(r.results[1].status, EvalStatus::Ok) << r.results[1].detail;
+    EXPECT_GE(logged("probe-hang", "0").size(), 1u);
+    EXPECT_EQ(logged("original-computed", "0").back(), "w4096r0u0:0-16384,0,0");
+    EXPECT_LT(seconds, 60.0) << "the hung probe was given the whole request's allowance";
 }
 
 }  // namespace

@@ -53,7 +53,7 @@ namespace {
 // poisons any element; otherwise wrong where the recorded launch changed a buffer, and right where
 // it changed nothing (the blind spot write sets close). A case whose write sets restore a buffer
 // before each launch times single launches, as gi-worker does. $GI_FAKE_PROBE_CRASH makes probing
-// crash the original (see there).
+// crash the original, $GI_FAKE_PROBE_HANG hang it (see there).
 gi::worker::RunResult fake_writes_nothing(const gi::TestCase& tc, const std::vector<gi::WriteSet>& sets) {
     gi::worker::RunResult result;
     std::vector<gi::BufferComparison> comparisons;
@@ -253,6 +253,16 @@ int run_fake_replay() {
                             log("probe-crash", slot);
                             std::abort();
                         }
+                    }
+                    // GI_FAKE_PROBE_HANG=<slot>: probing a buffer the launch left as it was hangs the
+                    // original of that case, as poison read as a loop count would; "probing" is said first, as
+                    // gi-worker says it, with a plain run of 1 ms and 4 probe launches.
+                    if (const char* hang = std::getenv("GI_FAKE_PROBE_HANG"); hang && slot == hang && spec.probe_poison && spec.poisonable.empty() && spec.probe_unchanged &&
+                        std::any_of(c.tc.buffers.begin(), c.tc.buffers.end(),
+                                    [](const gi::CaseBuffer& b) { return !b.read_only && !b.changed; })) {
+                        write_message(1, Message{"probing", {{"original-ms", "1"}, {"launches", "4"}, {"bytes", "4096"}}, {}});
+                        log("probe-hang", slot);
+                        for (;;) std::this_thread::sleep_for(std::chrono::seconds(60));
                     }
                     c.referenced = true;
                     c.write_sets = spec.poisonable.empty() ? fake_probe(c.tc, spec) : gi::write_sets_from_text(spec.poisonable, c.tc.buffers);

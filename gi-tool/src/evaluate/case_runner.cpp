@@ -114,7 +114,7 @@ Timing CaseRunner::run_original(int index, bool time) {
         if (hand_over) spec.reference_out = (references_->path() / ("case-" + std::to_string(index) + ".ref")).string();
         Message reply;
         try {
-            reply = worker_.process().request(to_message(spec), std::chrono::seconds(300));
+            reply = request_original(spec);
         } catch (const worker::WorkerFailure& e) {
             if (attempt < kProbeRetries && first) continue;
             throw Error(slot.path.string() + ": the original kernel did not run: " + e.what());
@@ -161,6 +161,27 @@ Timing CaseRunner::run_original(int index, bool time) {
         }
         return t;
     }
+}
+
+// The original's first run on a case answers "probing" (with the plain run's time and the
+// probes' launches) before it probes write sets: poison in a writable buffer the kernel reads as a
+// count can make it loop for ever, and the request's own allowance would wait 300 s for that; the
+// probes get their launches' allowance, as a variant's run does, plus the transfers and the timed
+// repetitions that may follow in the same request.
+worker::Message CaseRunner::request_original(const worker::RunSpec& spec) {
+    using std::chrono::milliseconds;
+    worker::WorkerProcess& process = worker_.process();
+    const Message m = to_message(spec);
+    process.send(m, std::chrono::seconds(30));
+    Message reply = process.receive(m.type, std::chrono::seconds(300));
+    if (reply.type != "probing") return reply;
+    const double ms = std::max(1.0, std::atof(reply.get("original-ms", "0").c_str()));
+    const double launches = std::max(1.0, std::atof(reply.get("launches", "1").c_str()));
+    const double bytes = std::max(0.0, std::atof(reply.get("bytes", "0").c_str()));
+    const double per_launch = options_.timeout_factor * ms + options_.timeout_margin_ms;
+    const double timed = spec.time ? per_launch * (spec.warmups + spec.repetitions) * std::max(1, spec.launches_per_time) : 0;
+    const double allowance = 10000 + launches * per_launch + bytes / 1e6 + timed;  // transfers at 1 GB/s, at worst
+    return process.receive(m.type, milliseconds(static_cast<long long>(allowance)));
 }
 
 // A variant's run request is answered in stages ("started" before its check launch, "checked"

@@ -59,6 +59,7 @@ private:
     worker::RunSpec run_spec(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
                              bool time, const VariantBuild* build = nullptr, const std::string& kernel = "") const;
     worker::Message run_variant_request(int index, const worker::Message& m);
+    worker::Message request_original(const worker::RunSpec& spec);
     RunVerdict run_variant_once(int index, const Genome& genome, const VariantBuild& build, bool time);
 
     const CudaEvaluatorOptions& options_;
