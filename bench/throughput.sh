@@ -23,6 +23,9 @@
 #                                           search's, bench/run-xml-genomes.py) instead of random variants
 #   THROUGHPUT_SECONDS=0 skips evolve (with THROUGHPUT_CUDA_BENCH: the stage figures alone)
 #   GI_BUILD=/path/to/build (with GI_BUILD_TESTS=ON) reuses a build.
+#   THROUGHPUT_WORK, THROUGHPUT_BUILD_DIR: the work and build folders (default /tmp/gi-throughput and
+#   /tmp/gi-throughput-build), so two trees can run side by side, each on its own GPU
+#   (bench/throughput-trees.sh).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="${OUT:-$root/out/throughput}"
@@ -30,7 +33,7 @@ mkdir -p "$OUT"
 jobs="${GI_JOBS:-$(nproc)}"
 seconds="${THROUGHPUT_SECONDS:-60}"
 kernels="${THROUGHPUT_KERNELS:-stereo row_filter struct_pointers}"
-work=/tmp/gi-throughput
+work="${THROUGHPUT_WORK:-/tmp/gi-throughput}"
 rm -rf "$work" && mkdir -p "$work"
 export PATH="/usr/local/cuda/bin:$PATH"
 # shellcheck source=bench/common.sh
@@ -42,7 +45,7 @@ extra_options=(${THROUGHPUT_OPTIONS:-})
 label="${THROUGHPUT_LABEL:-${THROUGHPUT_OPTIONS:-defaults}}"
 [[ "${THROUGHPUT_SANITIZE_CASES:-0}" == 1 ]] && label="$label, small cases for the gate"
 [[ -n "${THROUGHPUT_GATE_ARGS:-}" ]] && label="$label (recorded with: $THROUGHPUT_GATE_ARGS)"
-build="${GI_BUILD:-/tmp/gi-throughput-build}"
+build="${GI_BUILD:-${THROUGHPUT_BUILD_DIR:-/tmp/gi-throughput-build}}"
 if [[ -z "${GI_BUILD:-}" ]]; then
     start=$(date +%s)
     if ! { cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON \
