@@ -13,7 +13,14 @@ unpack_carried_packages() {
     for candidate in "$root/.carry/debs" "$root/../debs"; do
         [[ -d "$candidate" ]] || continue
         mkdir -p /tmp/deps
-        for f in "$candidate"/*.deb; do dpkg -x "$f" /tmp/deps; done
+        # Once per set of packages: unpacking again rewrites the libraries under a program that
+        # runs from them (a SIGBUS in a benchmark running beside another, bench/throughput-trees.sh).
+        local stamp
+        stamp="/tmp/deps/.unpacked-$(ls "$candidate"/*.deb | md5sum | cut -c1-12)"
+        if [[ ! -f "$stamp" ]]; then
+            for f in "$candidate"/*.deb; do dpkg -x "$f" /tmp/deps; done
+            touch "$stamp"
+        fi
         export LD_LIBRARY_PATH="/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
         prefix_args=(-DCMAKE_PREFIX_PATH=/tmp/deps/usr)
         echo "unpacked $(ls "$candidate"/*.deb | wc -l) packages from $candidate"
