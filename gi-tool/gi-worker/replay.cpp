@@ -587,7 +587,7 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
                     probe_plan_.launches += 2;
                     probe_plan_.bytes += 4 * tc_.buffers[b].size;
                 }
-            progress("probing");
+            if (request.announce_probe) progress("probing");
             if (auto failed = probe_write_sets(kernel, request, sets, report.detail)) return *failed;
         }
         set_write_sets(std::move(sets));

@@ -68,6 +68,7 @@ struct RunRequest {
     // retry after probing the others crashed it).
     bool probe_poison = true;
     bool probe_unchanged = true;
+    bool announce_probe = false;  // original only: call progress("probing") before probing
     std::string poisonable;     // original only: the write sets as learnt before (write_sets_text): no probe
     LaunchShape shape;
     int warmups = 2;

@@ -275,6 +275,7 @@ private:
         request.original = spec.role == "original";
         request.probe_poison = spec.probe_poison;
         request.probe_unchanged = spec.probe_unchanged;
+        request.announce_probe = spec.announce_probe;
         request.poisonable = spec.poisonable;
         request.warmups = spec.warmups;
         request.repetitions = spec.repetitions;

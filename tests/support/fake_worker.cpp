@@ -257,7 +257,7 @@ int run_fake_replay() {
                     // GI_FAKE_PROBE_HANG=<slot>: probing a buffer the launch left as it was hangs the
                     // original of that case, as poison read as a loop count would; "probing" is said first, as
                     // gi-worker says it, with a plain run of 1 ms and 4 probe launches.
-                    if (const char* hang = std::getenv("GI_FAKE_PROBE_HANG"); hang && slot == hang && spec.probe_poison && spec.poisonable.empty() && spec.probe_unchanged &&
+                    if (const char* hang = std::getenv("GI_FAKE_PROBE_HANG"); hang && slot == hang && spec.probe_poison && spec.poisonable.empty() && spec.probe_unchanged && spec.announce_probe &&
                         std::any_of(c.tc.buffers.begin(), c.tc.buffers.end(),
                                     [](const gi::CaseBuffer& b) { return !b.read_only && !b.changed; })) {
                         write_message(1, Message{"probing", {{"original-ms", "1"}, {"launches", "4"}, {"bytes", "4096"}}, {}});

@@ -22,6 +22,7 @@ RunSpec full() {
     s.time = false;
     s.probe_poison = false;
     s.probe_unchanged = false;
+    s.announce_probe = true;
     s.poisonable = "w1024r0u0:0-4096,0,w512r12u500:0-2048,w0r0u64i";
     s.reference_out = "/dev/shm/gi-ref/case-3.ref";
     s.guard_budget_us = 12345;
@@ -50,6 +51,7 @@ TEST(RunSpec, ALaunchLeftOutIsTheCases) {
     EXPECT_TRUE(s.time);
     EXPECT_TRUE(s.probe_poison);
     EXPECT_TRUE(s.probe_unchanged);
+    EXPECT_FALSE(s.announce_probe);  // only a client that asks is told "probing"
     EXPECT_EQ(s.launches_per_time, 1);
 }
 

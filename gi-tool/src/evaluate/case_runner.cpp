@@ -106,6 +106,7 @@ Timing CaseRunner::run_original(int index, bool time) {
         // Probing write sets (compare/write_set.hpp) may crash an original that reads a writable
         // buffer as indexes or counts: then only the buffers the recorded launch changed are
         // probed, as before write sets; should that crash it too, nothing is poisoned.
+        spec.announce_probe = true;
         if (attempt == 1) spec.probe_unchanged = false;
         if (attempt > 1) spec.probe_poison = false;
         if (first) spec.poisonable = slot.poisonable;

@@ -39,6 +39,7 @@ Message to_message(const RunSpec& s) {
     if (s.launches_per_time != 1) m.fields["launches-per-time"] = std::to_string(s.launches_per_time);
     if (!s.probe_poison) m.fields["probe-poison"] = "0";
     if (!s.probe_unchanged) m.fields["probe-unchanged"] = "0";
+    if (s.announce_probe) m.fields["announce-probe"] = "1";
     if (!s.poisonable.empty()) m.fields["poisonable"] = s.poisonable;
     if (!s.reference_out.empty()) m.fields["reference-out"] = s.reference_out;
     if (s.guard_budget_us > 0) m.fields["guard-budget-us"] = std::to_string(s.guard_budget_us);
@@ -65,6 +66,7 @@ RunSpec run_spec_from(const Message& m) {
     s.time = m.get("time", "1") == "1";
     s.probe_poison = m.get("probe-poison", "1") == "1";
     s.probe_unchanged = m.get("probe-unchanged", "1") == "1";
+    s.announce_probe = m.get("announce-probe") == "1";
     s.poisonable = m.get("poisonable");
     s.reference_out = m.get("reference-out");
     s.guard_budget_us = m.integer("guard-budget-us", 0);

@@ -29,6 +29,10 @@ struct RunSpec {
     // ("" = nowhere).
     bool probe_poison = true;
     bool probe_unchanged = true;
+    // Whether the worker says "probing" (the plain run's time, the probes' launches and bytes)
+    // before it probes, so the parent can give the probes an allowance of their own; off, the reply
+    // is the result alone, as for every other client of the protocol.
+    bool announce_probe = false;
     std::string poisonable;
     std::string reference_out;
     // With a loop-guarded build: how long its loops may run after the launch (microseconds), and
