@@ -72,6 +72,20 @@ TEST(RunProcess, RunsInTheWorkingDirectory) {
     EXPECT_EQ(run_process({"pwd"}, options).out, "/\n");
 }
 
+// Boost.Process ignores a failed chdir in the child: the program ran, and wrote, in the caller's
+// folder (found when a test's commands left files in the repository).
+TEST(RunProcess, AWorkingFolderThatIsNotThereIsAnErrorNotTheCallersFolder) {
+    ProcessOptions options;
+    options.working_directory = "/nonexistent/gi-no-such-folder";
+    try {
+        run_process({"pwd"}, options);
+        FAIL() << "ran in another folder than the one asked for";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("/nonexistent/gi-no-such-folder: that folder does not exist"), std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(RunProcess, MissingProgramIsAnErrorNamingIt) {
     try {
         run_process({"gi-no-such-program-xyz", "a"});

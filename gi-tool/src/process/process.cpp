@@ -122,6 +122,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     const std::string directory = options.working_directory.empty()
                                       ? std::filesystem::current_path().string()
                                       : options.working_directory.string();
+    // Boost.Process (1.74) ignores chdir's result in the child: a folder that is not there would
+    // run the program, and whatever it writes, in the caller's folder instead.
+    std::error_code folder_error;
+    if (!options.working_directory.empty() && !std::filesystem::is_directory(options.working_directory, folder_error))
+        throw Error("cannot run " + command_line_text(argv) + " in " + directory +
+                    ": that folder does not exist or is not a folder (create it first)");
 
     boost::asio::io_context io;
     ProcessResult result;
