@@ -164,6 +164,11 @@ Timing CaseRunner::run_original(int index, bool time) {
     }
 }
 
+// How long one launch of a kernel whose original takes `original_ms` may run before it counts as hung.
+double CaseRunner::launch_allowance_ms(double original_ms) const {
+    return options_.timeout_factor * original_ms + options_.timeout_margin_ms;
+}
+
 // The original's first run on a case answers "probing" (with the plain run's time and the
 // probes' launches) before it probes write sets: poison in a writable buffer the kernel reads as a
 // count can make it loop for ever, and the request's own allowance would wait 300 s for that; the
@@ -179,7 +184,7 @@ worker::Message CaseRunner::request_original(const worker::RunSpec& spec) {
     const double ms = std::max(1.0, std::atof(reply.get("original-ms", "0").c_str()));
     const double launches = std::max(1.0, std::atof(reply.get("launches", "1").c_str()));
     const double bytes = std::max(0.0, std::atof(reply.get("bytes", "0").c_str()));
-    const double per_launch = options_.timeout_factor * ms + options_.timeout_margin_ms;
+    const double per_launch = launch_allowance_ms(ms);
     const double timed = spec.time ? per_launch * (spec.warmups + spec.repetitions) * std::max(1, spec.launches_per_time) : 0;
     const double allowance = 10000 + launches * per_launch + bytes / 1e6 + timed;  // transfers at 1 GB/s, at worst
     return process.receive(m.type, milliseconds(static_cast<long long>(allowance)));
@@ -192,7 +197,7 @@ Message CaseRunner::run_variant_request(int index, const Message& m) {
     using std::chrono::milliseconds;
     const CaseSlot& slot = slots_[index];
     const double base = slot.original_ms > 0 ? slot.original_ms : 1000.0;
-    const auto kernel_allowance = milliseconds(static_cast<long long>(options_.timeout_margin_ms + options_.timeout_factor * base));
+    const auto kernel_allowance = milliseconds(static_cast<long long>(launch_allowance_ms(base)));
     const auto rest = milliseconds(static_cast<long long>(5000 + options_.timeout_margin_ms +
                                                           options_.timeout_factor * base * (options_.warmups + options_.repetitions) *
                                                               std::max(1, slot.launches_per_time)));

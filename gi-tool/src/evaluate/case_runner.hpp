@@ -60,6 +60,7 @@ private:
                              bool time, const VariantBuild* build = nullptr, const std::string& kernel = "") const;
     worker::Message run_variant_request(int index, const worker::Message& m);
     worker::Message request_original(const worker::RunSpec& spec);
+    double launch_allowance_ms(double original_ms) const;
     RunVerdict run_variant_once(int index, const Genome& genome, const VariantBuild& build, bool time);
 
     const CudaEvaluatorOptions& options_;

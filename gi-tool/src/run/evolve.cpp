@@ -420,7 +420,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     double last_generation_s = 0;
     double seconds_a_genome = -1;  // a generation's evaluation per individual; < 0: none measured yet
     auto generation_fits = [&](double expected_s) {
-        return !(options.time_limit_s > 0) || (elapsed() < search_end && elapsed() + expected_s <= search_end);
+        return !search_deadline.passed() && search_deadline.fits(expected_s);
     };
     std::string search_overrun_cause;  // what the last generation's step that could not be interrupted took
     while (state.phase == "search") {
@@ -442,7 +442,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             if (!guess_is_next(static_cast<int>(peek.index(static_cast<std::size_t>(evaluator.case_count()))))) {
                 // Evaluated ahead for a generation the budget no longer has whole: the gate's overlap cost it.
                 record.search_gate_seconds += discard_guess();
-                if (seconds_a_genome < 0 || search_deadline.passed() || !search_deadline.fits(seconds_a_genome)) {
+                if (seconds_a_genome < 0 || !generation_fits(seconds_a_genome)) {
                     record.stop_reason = "time limit";
                     break;
                 }
@@ -609,12 +609,12 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                                           : std::string()));
         if (stopped) {
             // The variants evaluated count: the best so far goes on to be confirmed and minimised.
-            record.stop_reason = "time limit (generation " + std::to_string(generation + 1) + " stopped after " +
-                                 std::to_string(batch.scored.size()) + " of " + std::to_string(stopped->planned) +
-                                 " variants)";
-            progress("time limit: the search stopped in generation " + std::to_string(generation + 1) + " after " +
-                     std::to_string(batch.scored.size()) + " of " + std::to_string(stopped->planned) +
-                     " variants; best so far " + fixed(record.best.speedup, 3) + "x");
+            const std::string n = std::to_string(generation + 1);
+            const std::string how_far = " after " + std::to_string(batch.scored.size()) + " of " +
+                                        std::to_string(stopped->planned) + " variants";
+            record.stop_reason = "time limit (generation " + n + " stopped" + how_far + ")";
+            progress("time limit: the search stopped in generation " + n + how_far + "; best so far " +
+                     fixed(record.best.speedup, 3) + "x");
             search_overrun_cause = (stopped->parts == 1 ? std::string("its one part took ")
                                                          : "the last of its " + std::to_string(stopped->parts) + " parts took ") +
                                    fixed(stopped->last_part_seconds, 1) + " s, its gate " + fixed(gate_s, 1) + " s";
