@@ -54,6 +54,12 @@ namespace {
 // it changed nothing (the blind spot write sets close). A case whose write sets restore a buffer
 // before each launch times single launches, as gi-worker does. $GI_FAKE_PROBE_CRASH makes probing
 // crash the original, $GI_FAKE_PROBE_HANG hang it (see there).
+// Whether the case has a writable buffer its recorded launch left as it was (probing it may crash
+// or hang the original, as poison read as an index or a count would).
+bool has_unchanged_writable(const gi::TestCase& tc) {
+    return std::any_of(tc.buffers.begin(), tc.buffers.end(), [](const gi::CaseBuffer& b) { return !b.read_only && !b.changed; });
+}
+
 gi::worker::RunResult fake_writes_nothing(const gi::TestCase& tc, const std::vector<gi::WriteSet>& sets) {
     gi::worker::RunResult result;
     std::vector<gi::BufferComparison> comparisons;
@@ -246,9 +252,7 @@ int run_fake_replay() {
                     // it reads as indexes would: "unchanged", probing a buffer the launch left as it
                     // was; "any", probing at all.
                     if (const char* crash = std::getenv("GI_FAKE_PROBE_CRASH"); crash && spec.probe_poison && spec.poisonable.empty()) {
-                        const bool unchanged = spec.probe_unchanged &&
-                                               std::any_of(c.tc.buffers.begin(), c.tc.buffers.end(),
-                                                           [](const gi::CaseBuffer& b) { return !b.read_only && !b.changed; });
+                        const bool unchanged = spec.probe_unchanged && has_unchanged_writable(c.tc);
                         if (std::string(crash) == "any" || unchanged) {
                             log("probe-crash", slot);
                             std::abort();
@@ -257,9 +261,8 @@ int run_fake_replay() {
                     // GI_FAKE_PROBE_HANG=<slot>: probing a buffer the launch left as it was hangs the
                     // original of that case, as poison read as a loop count would; "probing" is said first, as
                     // gi-worker says it, with a plain run of 1 ms and 4 probe launches.
-                    if (const char* hang = std::getenv("GI_FAKE_PROBE_HANG"); hang && slot == hang && spec.probe_poison && spec.poisonable.empty() && spec.probe_unchanged && spec.announce_probe &&
-                        std::any_of(c.tc.buffers.begin(), c.tc.buffers.end(),
-                                    [](const gi::CaseBuffer& b) { return !b.read_only && !b.changed; })) {
+                    if (const char* hang = std::getenv("GI_FAKE_PROBE_HANG"); hang && slot == hang && spec.probe_poison &&
+                        spec.poisonable.empty() && spec.probe_unchanged && spec.announce_probe && has_unchanged_writable(c.tc)) {
                         write_message(1, Message{"probing", {{"original-ms", "1"}, {"launches", "4"}, {"bytes", "4096"}}, {}});
                         log("probe-hang", slot);
                         for (;;) std::this_thread::sleep_for(std::chrono::seconds(60));
