@@ -90,7 +90,6 @@ Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_by
         for (auto& copy : copies_) for (CUdeviceptr p : copy) free_working(p);
         throw;
     }
-    poisonable_.assign(tc_.buffers.size(), false);
     write_sets_.assign(tc_.buffers.size(), WriteSet{});
     // Until the original's first run says otherwise: buffers the recorded launch changed.
     for (const CaseBuffer& buffer : tc_.buffers) restore_each_.push_back(!buffer.read_only && buffer.changed);
@@ -165,6 +164,12 @@ void Replay::relocate_copies() {
     }
 }
 
+Bytes Replay::poison_image(std::size_t b, const WriteSet& set) const {
+    Bytes image = pristine_host_[b];
+    apply_poison(image.data(), set, tc_.buffers[b].element);
+    return image;
+}
+
 void Replay::set_write_sets(std::vector<WriteSet> sets) {
     sets.resize(tc_.buffers.size());
     write_sets_ = std::move(sets);
@@ -172,11 +177,9 @@ void Replay::set_write_sets(std::vector<WriteSet> sets) {
         const CaseBuffer& buffer = tc_.buffers[b];
         WriteSet& set = write_sets_[b];
         if (!can_poison(b)) set.poisoned.clear();
-        poisonable_[b] = !set.poisoned.empty();
         restore_each_[b] = !buffer.read_only && restores_each_launch(set, buffer.changed);
-        if (!poisonable_[b]) continue;
-        poison_host_[b] = pristine_host_[b];
-        apply_poison(poison_host_[b].data(), set, buffer.element);
+        if (!poisoned(b)) continue;
+        poison_host_[b] = poison_image(b, set);
         check_cuda(cuMemcpyHtoD(poison_[b], poison_host_[b].data(), buffer.size), "copying a poison image");
         if (golden_poison_[b])
             check_cuda(cuMemcpyHtoD(golden_poison_[b], poison_host_[b].data(), buffer.size), "copying a poison image");
@@ -225,8 +228,7 @@ std::optional<RunReport> Replay::probe_write_sets(CUfunction kernel, const RunRe
         restore(0, false);
         for (std::size_t b = 0; b < buffers; ++b) {
             if (sets[b].poisoned.empty()) continue;
-            image = pristine_host_[b];
-            apply_poison(image.data(), sets[b], tc_.buffers[b].element);
+            image = poison_image(b, sets[b]);
             check_cuda(cuMemcpyHtoDAsync(copies_[0][b], image.data(), tc_.buffers[b].size, stream_), "poisoning a case buffer");
         }
         if (auto failed = run_original("on every buffer's poisoned image")) return failed;
@@ -345,7 +347,7 @@ void Replay::keep_reference_on_device() {
         const CaseBuffer& buffer = tc_.buffers[b];
         if (buffer.read_only) continue;
         identical_[b] = compare_buffer(buffer.element, reference_[b].data(), reference_[b].data(), buffer.size, tolerances_[b],
-                                       poisonable_[b]);
+                                       poisoned(b));
         if (!device_compare_ || !buffer.pointers.empty() || buffer.size == 0) continue;
         // Out of memory is no error: that buffer is compared on the host.
         CUdeviceptr p = 0;
@@ -369,7 +371,7 @@ void Replay::free_reference_on_device() {
 void Replay::restore(int copy, bool poison_outputs) {
     for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
         if (tc_.buffers[b].read_only) continue;
-        const CUdeviceptr source = poison_outputs && poisonable_[b] ? poison_[b] : restore_source(copy, b);
+        const CUdeviceptr source = poison_outputs && poisoned(b) ? poison_[b] : restore_source(copy, b);
         check_cuda(cuMemcpyDtoDAsync(copies_[copy][b], source, tc_.buffers[b].size, stream_), "restoring a case buffer");
     }
 }
@@ -690,7 +692,7 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
         // Poisoned once, so an output the plain build leaves unwritten is caught (the copy may still
         // hold the guarded check's outputs).
         for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
-            if (!tc_.buffers[b].read_only && poisonable_[b])
+            if (!tc_.buffers[b].read_only && poisoned(b))
                 check_cuda(cuMemcpyDtoDAsync(copies_[plain_copy][b], poison_[b], tc_.buffers[b].size, stream_),
                            "poisoning a case buffer");
     }
@@ -707,8 +709,8 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
         // never writes the rest; buffers it updates in place do (and then a repetition is one
         // launch), from the same image as the check.
         for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
-            if (tc_.buffers[b].read_only || (poisonable_[b] && !restore_each_[b])) continue;
-            const CUdeviceptr source = poisonable_[b] ? poison_[b] : restore_source(copy, b);
+            if (tc_.buffers[b].read_only || (poisoned(b) && !restore_each_[b])) continue;
+            const CUdeviceptr source = poisoned(b) ? poison_[b] : restore_source(copy, b);
             check_cuda(cuMemcpyDtoDAsync(copies_[copy][b], source, tc_.buffers[b].size, stream_), "restoring a case buffer");
         }
         // Module variables are copied in and out outside the timed interval.
@@ -758,7 +760,7 @@ ErrorSummary Replay::compare_with_reference(int copy, RunReport& report) {
             unsigned char* outputs = downloaded_[b].get(tc_.buffers[b].size);
             download(copy, b, outputs);
             comparisons.push_back(compare_buffer_parallel(tc_.buffers[b].element, reference_[b].data(), outputs,
-                                                          tc_.buffers[b].size, tolerances_[b], poisonable_[b], compare_threads()));
+                                                          tc_.buffers[b].size, tolerances_[b], poisoned(b), compare_threads()));
             ++report.compared_on_host;
         }
         labels.push_back(buffer_label(tc_, b));

@@ -217,6 +217,11 @@ private:
     // Takes `sets` as the case's write sets: the poison images become the recorded contents with
     // each write set poisoned (on the GPU, on the host for damage(), and in their golden copies).
     void set_write_sets(std::vector<WriteSet> sets);
+    // The buffer's recorded content with the elements `set` poisons overwritten: what a variant
+    // meets, and what the probe's verification runs the original on.
+    Bytes poison_image(std::size_t b, const WriteSet& set) const;
+    // Whether variants meet buffer `b` with some elements poisoned (its write set, once learnt).
+    bool poisoned(std::size_t b) const { return !write_sets_[b].poisoned.empty(); }
     // Where a writable buffer of `copy` is restored from: its pristine bytes, or (when it holds
     // pointers) its image relocated into that copy.
     CUdeviceptr restore_source(int copy, std::size_t b) const;
@@ -270,7 +275,6 @@ private:
     int damage_on_gpu_ = 0, damage_on_host_ = 0;
     bool check_large_ = true;                      // damage() also checks large buffers
     std::vector<WriteSet> write_sets_;             // per buffer (unknown for read-only ones)
-    std::vector<bool> poisonable_;                 // buffers with elements poisoned for variants
     std::vector<bool> restore_each_;               // buffers restored before every timed launch
     std::vector<Bytes> reference_;                 // the original's outputs (writable buffers)
     DeviceCompare* device_compare_ = nullptr;      // the worker's, or none: compare on the host

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "util/elapsed.hpp"
+#include "util/long_wait.hpp"
 
 namespace gi {
 
@@ -13,6 +14,7 @@ void GpuTurns::begin_timing() {
         return;
     }
     const auto start = std::chrono::steady_clock::now();
+    const LongWait noted("the sanitizer gate's " + std::to_string(checks_) + " check(s) to leave the GPU to timing runs");
     ++timing_waiting_;
     changed_.wait(lock, [&] { return checks_ == 0 && timing_ == 0; });
     --timing_waiting_;
@@ -30,7 +32,10 @@ void GpuTurns::end_timing() {
 
 void GpuTurns::begin_check() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return timing_ == 0 && timing_waiting_ == 0; });
+    if (timing_ != 0 || timing_waiting_ != 0) {
+        const LongWait noted("timing runs to leave the GPU to a sanitizer gate check");
+        changed_.wait(lock, [&] { return timing_ == 0 && timing_waiting_ == 0; });
+    }
     ++checks_;
 }
 

@@ -13,6 +13,7 @@
 #include "process/process.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
+#include "util/long_wait.hpp"
 #include "variant/hang_guard.hpp"
 #include "variant/loop_guard.hpp"
 #include "variant/shared_guard.hpp"
@@ -442,6 +443,8 @@ bool VariantBuilder::ready(const Pending& pending) {
 }
 
 VariantBuild VariantBuilder::collect(const Pending& pending) {
+    const LongWait noted(use_nvrtc_ ? "a variant's NVRTC compile (killed after " + std::to_string(kNvrtcTimeoutMs / 1000) + " s)"
+                                    : std::string("a variant's nvcc compile"));
     VariantBuild out;
     if (pending.paired.valid()) {
         out = pending.paired.get();

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "util/elapsed.hpp"
+#include "util/long_wait.hpp"
 
 namespace gi::worker {
 namespace bp = boost::process;
@@ -225,6 +226,8 @@ Message WorkerProcess::receive_until(const std::string& request_type, std::chron
                                      std::chrono::milliseconds timeout) {
     if (!impl_->alive) throw WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker is not running");
     const int in_fd = impl_->from_worker.native_source();
+    const LongWait noted("gi-worker (pid " + std::to_string(pid()) + ") to answer a '" + request_type + "' request (killed after " +
+                         std::to_string(timeout.count() / 1000) + " s)");
     for (;;) {
         try {
             if (auto reply = impl_->reader.next()) return *reply;
