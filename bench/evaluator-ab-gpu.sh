@@ -24,9 +24,14 @@ build_tree() {  # tree build-dir log
         "${prefix_args[@]}" >"$3" 2>&1 &&
         cmake --build "$2" -j "$(($(nproc) / 2))" --target gi-tool gi-worker stereo_driver >>"$3" 2>&1
 }
+new_tree="$root"
+if [[ -n "${NEW_TAR:-}" ]]; then
+    new_tree=/tmp/gi-ab-new-tree
+    rm -rf "$new_tree" && mkdir -p "$new_tree" && tar -xzf "$NEW_TAR" -C "$new_tree"
+fi
 start=$SECONDS
 build_tree "$old_tree" "/tmp/gi-ab-build-$label_a" "$OUT/build-$label_a.log" & pa=$!
-build_tree "$root" "/tmp/gi-ab-build-$label_b" "$OUT/build-$label_b.log" & pb=$!
+build_tree "$new_tree" "/tmp/gi-ab-build-$label_b" "$OUT/build-$label_b.log" & pb=$!
 wait $pa || { tail -20 "$OUT/build-$label_a.log"; exit 1; }
 wait $pb || { tail -20 "$OUT/build-$label_b.log"; exit 1; }
 echo "built both in $((SECONDS - start)) s"
