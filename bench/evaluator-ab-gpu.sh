@@ -41,6 +41,6 @@ record_cases stereo "$OUT" || exit 1
 common=(A_BUILD="/tmp/gi-ab-build-$label_a" B_BUILD="/tmp/gi-ab-build-$label_b" LABELS="$label_a $label_b" CASES="$cases" KERNEL=stereo)
 echo "== GPUs: $gpu; $(nvidia-smi --query-gpu=index,name --format=csv,noheader | tr '\n' ';') $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "== evaluator: ${ROUNDS:-4} rounds"
-env "${common[@]}" ROUNDS="${ROUNDS:-4}" OUT="$OUT/evaluator" bash "$root/bench/evaluator-trees.sh"
+env "${common[@]}" ROUNDS="${ROUNDS:-4}" SANITIZE= OUT="$OUT/evaluator" bash "$root/bench/evaluator-trees.sh"
 echo "== gate: ${GATE_ROUNDS:-2} rounds, --sanitize ${SANITIZE:-40}"
 env "${common[@]}" ROUNDS="${GATE_ROUNDS:-2}" SANITIZE="${SANITIZE:-40}" OUT="$OUT/gate" bash "$root/bench/evaluator-trees.sh"
