@@ -86,7 +86,7 @@ TEST(Checkpoint, RoundTripsExactly) {
     const fs::path file = fs::temp_directory_path() / ("gi-checkpoint-test-" + std::to_string(::getpid()) + ".xml");
     Checkpoint checkpoint;
     checkpoint.fingerprint = {{"kernel-sha256", "abc"}, {"seed", "5"}};
-    checkpoint.phase = "search";
+    checkpoint.phase = CheckpointPhase::Search;
     checkpoint.next_generation = 1;
     Rng rng(77);
     rng.next();
@@ -97,7 +97,7 @@ TEST(Checkpoint, RoundTripsExactly) {
     save_checkpoint(file, checkpoint);
     const Checkpoint loaded = load_checkpoint(file);
     EXPECT_EQ(loaded.fingerprint, checkpoint.fingerprint);
-    EXPECT_EQ(loaded.phase, "search");
+    EXPECT_EQ(loaded.phase, CheckpointPhase::Search);
     EXPECT_EQ(loaded.next_generation, 1);
     EXPECT_EQ(loaded.population, checkpoint.population);
     EXPECT_EQ(loaded.strategy_state, "opaque state");
@@ -112,6 +112,34 @@ TEST(Checkpoint, RoundTripsExactly) {
     EXPECT_EQ(loaded.record.pre_tune.original.median_ms, 1.0 / 3.0);
     fs::remove(file);
     fs::remove(generation_log_path(file));
+}
+
+// The phase is typed in memory but a word in the file, the words every gi-tool version wrote, so a
+// checkpoint written before the phase had a type resumes where it stopped. "start" was never saved.
+TEST(Checkpoint, PhasesAreTheWordsEarlierVersionsWrote) {
+    const fs::path dir = fs::temp_directory_path() / ("gi-checkpoint-phases-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path file = dir / "checkpoint.xml";
+    Checkpoint checkpoint;
+    checkpoint.rng_state = Rng(1).save();
+    for (const auto& [phase, word] : {std::pair{CheckpointPhase::Search, "search"},
+                                      std::pair{CheckpointPhase::Searched, "searched"},
+                                      std::pair{CheckpointPhase::Finished, "finished"}}) {
+        checkpoint.phase = phase;
+        save_checkpoint(file, checkpoint);
+        EXPECT_NE(read_text_file(file).find(std::string("phase=\"") + word + "\""), std::string::npos) << word;
+        EXPECT_EQ(load_checkpoint(file).phase, phase) << word;
+    }
+    std::string text = read_text_file(file);
+    text.replace(text.find("phase=\"finished\""), 16, "phase=\"start\"");
+    write_file_atomically(file, text);
+    try {
+        load_checkpoint(file);
+        FAIL() << "a checkpoint in phase 'start' was read";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("unknown phase 'start'"), std::string::npos) << e.what();
+    }
+    fs::remove_all(dir);
 }
 
 TEST(Checkpoint, FingerprintMismatchesAreListed) {

@@ -20,6 +20,23 @@ namespace gi {
 
 using tinyxml2::XMLElement;
 
+std::string phase_word(CheckpointPhase phase) {
+    switch (phase) {
+        case CheckpointPhase::Start: return "start";
+        case CheckpointPhase::Search: return "search";
+        case CheckpointPhase::Searched: return "searched";
+        case CheckpointPhase::Finished: return "finished";
+    }
+    return "unknown";
+}
+
+std::optional<CheckpointPhase> saved_phase_from_word(const std::string& word) {
+    // "start" is left out: the first save comes after that phase, so a file naming it was not ours.
+    for (CheckpointPhase phase : {CheckpointPhase::Search, CheckpointPhase::Searched, CheckpointPhase::Finished})
+        if (word == phase_word(phase)) return phase;
+    return std::nullopt;
+}
+
 std::filesystem::path generation_log_path(const std::filesystem::path& file) {
     std::filesystem::path log = file;
     return log.replace_extension(".generations");
@@ -89,7 +106,7 @@ void CheckpointWriter::save(const Checkpoint& checkpoint) {
     XMLElement* root = document.NewElement("gi-checkpoint");
     document.InsertEndChild(root);
     root->SetAttribute("format", kCheckpointFormat);
-    root->SetAttribute("phase", checkpoint.phase.c_str());
+    root->SetAttribute("phase", phase_word(checkpoint.phase).c_str());
     root->SetAttribute("next-generation", checkpoint.next_generation);
     XMLElement* fingerprint = document.NewElement("fingerprint");
     root->InsertEndChild(fingerprint);
@@ -188,10 +205,12 @@ Checkpoint load_checkpoint(const std::filesystem::path& path) {
                      std::to_string(kCheckpointFormat) + ") this gi-tool reads",
                  "start the run again with --restart");
     Checkpoint checkpoint;
-    checkpoint.phase = required_attribute(root, "phase", file);
-    if (checkpoint.phase != "search" && checkpoint.phase != "searched" && checkpoint.phase != "finished")
-        throw_at(file, root->GetLineNum(), "unknown phase '" + checkpoint.phase + "'",
+    const std::string phase = required_attribute(root, "phase", file);
+    const std::optional<CheckpointPhase> saved = saved_phase_from_word(phase);
+    if (!saved)
+        throw_at(file, root->GetLineNum(), "unknown phase '" + phase + "'",
                  "the file is damaged; start the run again with --restart");
+    checkpoint.phase = *saved;
     const long long next_generation = integer_attribute(root, "next-generation", file);
     if (next_generation < 0 || next_generation > std::numeric_limits<int>::max())
         throw_at(file, root->GetLineNum(),
@@ -231,7 +250,7 @@ void check_resumed_population(const Checkpoint& checkpoint, const Grammar& gramm
                               const std::string& file) {
     const std::string advice = "\n(the file is damaged or was edited; start the run again with --restart)";
     const std::size_t size = checkpoint.population.size();
-    if (checkpoint.phase == "search" && size != expected)
+    if (checkpoint.phase == CheckpointPhase::Search && size != expected)
         throw Error(file + ": the population has " + std::to_string(size) + (size == 1 ? " member" : " members") +
                     ", but this run's generation " + std::to_string(checkpoint.next_generation) + " has " +
                     std::to_string(expected) + advice);

@@ -10,6 +10,7 @@
 // by a session killed before its checkpoint is cut off when the run resumes.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -25,11 +26,23 @@ using Fingerprint = std::vector<std::pair<std::string, std::string>>;
 // Format 2 keeps the generations in the log; format 1 (inline, in <gi-run>) is still read.
 inline constexpr int kCheckpointFormat = 2;
 
+// Where a run stands; evolve() runs the phases in this order. A checkpoint file names the phase in
+// words ("search", "searched", "finished"), as every gi-tool version has written it.
+enum class CheckpointPhase {
+    Start,     // nothing done yet: pre-tuning and the first population are next (never saved)
+    Search,    // generation `next_generation` is next, with `population`
+    Searched,  // the search and its best's confirmation are over: minimisation, post-tuning, final checks next
+    Finished,  // nothing left to do
+};
+
+// "start", "search", "searched", "finished": the words a checkpoint file holds.
+std::string phase_word(CheckpointPhase phase);
+// The phase a checkpoint file's word names; nullopt for a word no saved checkpoint holds ("start" too).
+std::optional<CheckpointPhase> saved_phase_from_word(const std::string& word);
+
 struct Checkpoint {
     Fingerprint fingerprint;
-    // "search": generation `next_generation` is next, with `population`; "searched": the search is
-    // over and minimisation/post-tuning are next; "finished": nothing left to do.
-    std::string phase = "search";
+    CheckpointPhase phase = CheckpointPhase::Search;
     int next_generation = 0;
     std::string rng_state;
     std::vector<Genome> population;
@@ -71,7 +84,7 @@ void save_checkpoint(const std::filesystem::path& file, const Checkpoint& checkp
 Checkpoint load_checkpoint(const std::filesystem::path& file);
 
 // On --resume, once the fingerprint matched: the population must be what this run saves, `expected`
-// genomes while the search goes on (phase "search"; Strategy::population_size) and each valid for
+// genomes while the search goes on (CheckpointPhase::Search; Strategy::population_size) and each valid for
 // `grammar` (genome/validate.hpp). An emptied, cut or padded population, or genomes of another
 // kernel, were once taken silently and ran generations of 0 or 1000 individuals (issue 39).
 // Throws gi::Error naming `file`, the member and what is wrong.

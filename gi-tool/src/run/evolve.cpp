@@ -235,8 +235,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         require_same_fingerprint(fingerprint, state.fingerprint, out.checkpoint().string());
         rng.restore(state.rng_state);
         progress("resuming " + out.dir.string() + " at " +
-                 (state.phase == "search" ? "generation " + std::to_string(state.next_generation)
-                                          : "phase '" + state.phase + "'"));
+                 (state.phase == CheckpointPhase::Search ? "generation " + std::to_string(state.next_generation)
+                                          : "phase '" + phase_word(state.phase) + "'"));
     } else {
         if (std::filesystem::exists(out.checkpoint()) && mode == OutMode::Fresh)
             throw UsageError("--out " + out.dir.string() + " already holds a run (checkpoint.xml); pass --resume to "
@@ -247,7 +247,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         for (const auto& file : {out.checkpoint(), generation_log_path(out.checkpoint()), out.run_xml(),
                                  out.best_genome(), out.best_cu()})
             std::filesystem::remove(file, ec);
-        state.phase = "start";
+        state.phase = CheckpointPhase::Start;
         state.fingerprint = fingerprint;
     }
 
@@ -287,7 +287,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         return text;
     };
     // The gate's processes start now and get ready while pre-tuning and the first generation run.
-    if (checker != nullptr && state.phase != "finished") checker->expect_checks();
+    if (checker != nullptr && state.phase != CheckpointPhase::Finished) checker->expect_checks();
     std::unique_ptr<Strategy> strategy;
     auto make = [&](const Genome& base) {
         StrategyContext context;
@@ -308,7 +308,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         files.save(state);
     };
 
-    if (state.phase == "start") {
+    if (state.phase == CheckpointPhase::Start) {
         record.evaluator = evaluator.name();
         record.device = evaluator.device();
         record.measures_time = evaluator.measures_time();
@@ -341,7 +341,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         record.base_genome = genome_to_text(base);
         make(base);
         state.population = strategy->initial_population(rng);
-        state.phase = "search";
+        state.phase = CheckpointPhase::Search;
         state.next_generation = 0;
         save();
     } else {
@@ -423,7 +423,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         return !search_deadline.passed() && search_deadline.fits(expected_s);
     };
     std::string search_overrun_cause;  // what the last generation's step that could not be interrupted took
-    while (state.phase == "search") {
+    while (state.phase == CheckpointPhase::Search) {
         if (state.next_generation >= options.generations) {
             record.stop_reason = "generations";
             break;
@@ -623,7 +623,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         search_overrun_cause = "its last generation took " + fixed(last_generation_s, 1) + " s";
         if (hooks.after_checkpoint) hooks.after_checkpoint(state.next_generation);
     }
-    if (state.phase == "search") {
+    if (state.phase == CheckpointPhase::Search) {
         charge(record.search_seconds);
         if (record.stop_reason.rfind("time limit", 0) == 0)
             if (const std::string over = budget.overrun(RunPhase::Search, search_end, elapsed(), search_overrun_cause);
@@ -643,11 +643,11 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         else if (!record.best.found && !searched_best.empty())
             progress("best: no accepted variant is right on every training case (" + record.best.last_refusal + ")");
         if (record.best.found) write_best(out, parse_genome(record.best.genome), grammar);
-        state.phase = "searched";
+        state.phase = CheckpointPhase::Searched;
         save();
     }
 
-    if (state.phase == "searched") {
+    if (state.phase == CheckpointPhase::Searched) {
         Genome final_genome = record.best.found ? parse_genome(record.best.genome) : parse_genome(record.base_genome);
         if (!options.minimise) {
             record.minimise.note = "not run: --no-minimise";
@@ -712,7 +712,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         charge(record.final_check_seconds);
         record.final_genome = genome_to_text(final_genome);
         record.finished = true;
-        state.phase = "finished";
+        state.phase = CheckpointPhase::Finished;
         state.population.clear();
         save();
     }

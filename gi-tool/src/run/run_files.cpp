@@ -9,7 +9,7 @@ RunFiles::RunFiles(std::filesystem::path dir, const Checkpoint* resumed)
     : dir_(std::move(dir)), checkpoint_(dir_ / "checkpoint.xml", resumed) {}
 
 bool RunFiles::record_due(const Checkpoint& state) const {
-    if (!last_phase_ || *last_phase_ != state.phase || state.phase != "search") return true;
+    if (!last_phase_ || *last_phase_ != state.phase || state.phase != CheckpointPhase::Search) return true;
     const std::size_t done = state.record.generations.size();
     if (done <= kRecordEveryGeneration) return true;
     if (done - recorded_generations_ >= std::max<std::size_t>(1, recorded_generations_ / 8)) return true;

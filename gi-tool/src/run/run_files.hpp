@@ -48,7 +48,7 @@ private:
 
     std::filesystem::path dir_;
     CheckpointWriter checkpoint_;
-    std::optional<std::string> last_phase_;  // of the last save; none before the first
+    std::optional<CheckpointPhase> last_phase_;  // of the last save; none before the first
     std::size_t recorded_generations_ = 0;   // generations in run.xml when it was last written
     std::chrono::steady_clock::time_point recorded_at_{};
     double record_write_s_ = 0;              // how long that write took
