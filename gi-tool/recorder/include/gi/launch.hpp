@@ -47,18 +47,11 @@
 #include <cstdio>
 #endif
 
+#include "launch_args.hpp"
+
 namespace gi {
 
-// The recorder could not capture a launch; the message names the kernel and the argument.
-class RecordError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
-
 namespace launch_detail {
-
-// Same order and meaning as gi::ElementType in gi-tool (testcase/element_type.hpp).
-enum class Element : unsigned char { Bytes, I8, U8, I16, U16, I32, U32, I64, U64, F16, BF16, F32, F64 };
 
 template <typename T>
 constexpr Element integer_element() {
@@ -94,23 +87,6 @@ constexpr Element element_of() {
     else if constexpr (std::is_same_v<U, ushort2> || std::is_same_v<U, ushort4>) return Element::U16;
     else return Element::Bytes;
 }
-
-// What the bytes an argument reaches may hold besides data.
-enum class Holds : unsigned char {
-    Data,            // numbers only
-    Pointers,        // only device pointers (T** and its const forms): every non-null one must resolve
-    MaybePointers,   // a struct: some 8-byte words may be device pointers
-};
-
-struct ArgInfo {
-    const void* value = nullptr;   // the parameter's bytes, already converted to the parameter type
-    std::size_t size = 0;
-    bool is_pointer = false;
-    bool pointee_const = false;
-    bool maybe_object = false;     // unsigned long long: could be a texture or surface object
-    Element element = Element::Bytes;
-    Holds holds = Holds::Data;     // scalar: its own bytes; pointer: the buffer it points into
-};
 
 // What a pointer argument's buffer of T holds: pointers (T is a pointer type), maybe pointers (T is a
 // struct; not CUDA's vector types, which are numbers; it may be incomplete here), or numbers.
