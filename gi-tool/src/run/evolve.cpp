@@ -12,7 +12,7 @@
 #include "run/final_check.hpp"
 #include "run/generation_parts.hpp"
 #include "run/gate.hpp"
-#include "run/time_budget.hpp"
+#include "run/run_budget.hpp"
 #include "genome/genome_ops.hpp"
 #include "run/record_xml.hpp"
 #include "run/run_files.hpp"
@@ -218,11 +218,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     auto progress = [&](const std::string& line) {
         if (hooks.progress) hooks.progress(line);
     };
-    const auto started = std::chrono::steady_clock::now();
-    auto clock = [&]() {
-        if (hooks.clock) return hooks.clock();
-        return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    };
+    RunBudget budget(hooks.clock, progress);
+    auto clock = [&]() { return budget.clock(); };
     const EditDrawer draw = hooks.draw ? hooks.draw : grammar_edit_drawer(grammar);
 
     Rng rng(options.seed);
@@ -258,33 +255,14 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                                                     ? std::string("until the time limit")
                                                     : std::to_string(options.generations));
     record.settings.emplace_back("time-limit-s", exact(options.time_limit_s));
-    const double wall_before = record.wall_seconds;
-    auto elapsed = [&]() { return wall_before + clock(); };
-    // Each phase's wall time (RunRecord::pre_tune_seconds ...): charge() adds the time since the last mark.
-    double phase_mark = clock();
-    auto mark = [&]() { phase_mark = clock(); };
-    auto charge = [&](double& phase) {
-        const double now = clock();
-        phase += now - phase_mark;
-        phase_mark = now;
-    };
-
     VariantChecker* checker = dynamic_cast<VariantChecker*>(&evaluator);
-    // The time limit's plan (run/time_budget.hpp): only the phases that will run hold time back.
-    TimeBudget budget;
-    budget.limit_s = options.time_limit_s;
-    budget.search = options.generations > 0;
-    budget.confirm = evaluator.case_count() >= 2;
-    budget.minimise = options.minimise && evaluator.measures_time();
-    budget.post_tune = options.post_tune && evaluator.measures_time() && !tunable_genes(grammar).empty();
-    budget.final_check = checker != nullptr;
-    auto deadline_of = [&](RunPhase phase) { return Deadline(elapsed, budget.deadline(phase, elapsed())); };
-    // The watchdog's word on a phase that ended past its deadline: a progress line now, and the
-    // text for the phase's note in the record ("" when it ended in time).
+    budget.begin(run_time_budget(options, grammar, evaluator, checker != nullptr), record.wall_seconds);
+    auto elapsed = [&]() { return budget.elapsed(); };
+    auto mark = [&]() { budget.mark(); };
+    auto charge = [&](double& phase) { budget.charge(phase); };
+    auto deadline_of = [&](RunPhase phase) { return budget.deadline(phase); };
     auto overran = [&](RunPhase phase, const Deadline& deadline, const std::string& cause) {
-        const std::string text = budget.overrun(phase, deadline.at(), elapsed(), cause);
-        if (!text.empty()) progress("time limit: " + text);
-        return text;
+        return budget.overran(phase, deadline, cause);
     };
     // The gate's processes start now and get ready while pre-tuning and the first generation run.
     if (checker != nullptr && state.phase != CheckpointPhase::Finished) checker->expect_checks();
@@ -409,8 +387,7 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
         return wasted;
     };
     mark();
-    const double search_end = budget.deadline(RunPhase::Search, elapsed());
-    const Deadline search_deadline(elapsed, search_end);
+    const Deadline search_deadline = deadline_of(RunPhase::Search);
     // A generation expected to end by the search's deadline (to take as long as the last one, its
     // evaluation and gate) is evaluated whole. One expected to end past it, or whose time is not
     // known yet (the first in this session), is evaluated in parts that the deadline can stop
@@ -626,11 +603,8 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
     if (state.phase == CheckpointPhase::Search) {
         charge(record.search_seconds);
         if (record.stop_reason.rfind("time limit", 0) == 0)
-            if (const std::string over = budget.overrun(RunPhase::Search, search_end, elapsed(), search_overrun_cause);
-                !over.empty()) {
-                progress("time limit: " + over);
+            if (const std::string over = overran(RunPhase::Search, search_deadline, search_overrun_cause); !over.empty())
                 record.stop_reason += "; " + over;
-            }
         // Saved with the phase change, so a resumed run neither repeats nor half-counts it.
         const std::string searched_best = record.best.found ? record.best.genome : std::string();
         const Deadline confirm_deadline = deadline_of(RunPhase::Confirm);
