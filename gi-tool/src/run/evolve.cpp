@@ -11,7 +11,7 @@
 #include "util/atomic_file.hpp"
 #include "run/final_check.hpp"
 #include "run/generation_parts.hpp"
-#include "run/gate.hpp"
+#include "run/gate_overlap.hpp"
 #include "run/run_budget.hpp"
 #include "genome/genome_ops.hpp"
 #include "run/record_xml.hpp"
@@ -329,63 +329,11 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
                                  out.checkpoint().string());
     }
 
-    // Per generation, where evaluating went (the evaluator's own split) and how many individuals a
-    // minute the generation got, gate included: what a budget buys (issue 19).
-    using Spent = std::vector<Evaluator::TimeSpent>;
-    auto spent_between = [](const Spent& before, const Spent& after) {
-        std::vector<std::string> parts;
-        for (std::size_t i = 0; i < after.size() && i < before.size(); ++i)
-            parts.push_back(after[i].what + " " + fixed(after[i].seconds - before[i].seconds, 1) + " s");
-        return parts.empty() ? std::string() : " (" + join(parts, ", ") + ")";
-    };
     auto evaluate_batch = [&](const std::vector<Genome>& genomes, int case_index) {
         return hooks.evaluate_batch ? hooks.evaluate_batch(genomes, case_index)
                                     : evaluate_genomes(evaluator, grammar, genomes, case_index, options.acceptance);
     };
-    const std::size_t parents = options.population / 2;
-    // Without the overlap below, while the sanitizer gate runs (seconds of compute-sanitizer a
-    // generation) the evaluator compiles the next generation as the strategy would breed it if every
-    // parent passes, which nearly all do; a guess the gate spoils only costs compiles. The draws
-    // come from a copy of the generator, so the run is the same with or without it.
-    auto compile_ahead = [&](const ScoredBatch& evaluated) {
-        if (!options.compile_ahead) return;
-        Rng copy = rng;
-        const std::optional<std::vector<Genome>> next = strategy->guess_next_population(evaluated, copy);
-        if (!next) return;
-        std::vector<Variant> variants;
-        for (const Genome& g : *next) {
-            try {
-                variants.push_back(make_variant(g, grammar));
-            } catch (const Error&) {
-                // Not a program: evaluate() will say so when it comes.
-            }
-        }
-        evaluator.prepare_ahead(variants);
-    };
-    // The strategy's guess at the next generation, evaluated while the gate checked this one's
-    // would-be parents (EvolveOptions::overlap_gate).
-    struct Guess {
-        std::vector<Genome> population;
-        int case_index = 0;
-        ScoredBatch batch;
-        double evaluate_s = 0;  // its evaluation's wall time, less its waits for the gate's GPU turns
-        std::string spent;      // where that evaluation went
-    };
-    std::optional<Guess> guess;
-    // Whether the guess is the generation about to be evaluated, on `case_index`: population and case.
-    auto guess_is_next = [&](int case_index) {
-        return guess && guess->case_index == case_index && guess->population == state.population;
-    };
-    // A guess the time limit leaves unused was evaluation the gate's overlap cost.
-    auto discard_guess = [&]() {
-        if (!guess) return 0.0;
-        evaluator.discard_evaluation(guess->case_index);
-        ++record.guesses_discarded;
-        const double wasted = guess->evaluate_s;
-        record.search_gate_discarded_seconds += wasted;
-        guess.reset();
-        return wasted;
-    };
+    GateOverlap gate(grammar, evaluator, checker, options, budget, evaluate_batch, record);
     mark();
     const Deadline search_deadline = deadline_of(RunPhase::Search);
     // A generation expected to end by the search's deadline (to take as long as the last one, its
@@ -409,16 +357,17 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             record.stop_reason = "stagnation: no best " + fixed(100 * kStagnationGain, 0) +
                                  "% faster than the one before it in the last " + std::to_string(options.stagnation) +
                                  " generations";
-            record.search_gate_seconds += discard_guess();
+            gate.discard_guess();
             break;
         }
         if (!generation_fits(last_generation_s)) {
             // A guess that is the next generation was evaluated while the budget lasted: that
             // generation started in time, and ends as one started just before the limit does.
             Rng peek = rng;
-            if (!guess_is_next(static_cast<int>(peek.index(static_cast<std::size_t>(evaluator.case_count()))))) {
+            if (!gate.guess_is_next(state.population,
+                                    static_cast<int>(peek.index(static_cast<std::size_t>(evaluator.case_count()))))) {
                 // Evaluated ahead for a generation the budget no longer has whole: the gate's overlap cost it.
-                record.search_gate_seconds += discard_guess();
+                gate.discard_guess();
                 if (seconds_a_genome < 0 || !generation_fits(seconds_a_genome)) {
                     record.stop_reason = "time limit";
                     break;
@@ -449,116 +398,25 @@ RunRecord evolve(const Grammar& grammar, Evaluator& evaluator, const EvolveOptio
             if (cut) stopped = std::move(parts);
             return evaluated;
         };
-        double evaluate_s = 0;
-        double gate_s = 0;
-        std::string spent;
-        std::string overlap_note;  // where an overlapped gate's time went
+        GenerationTimes times;
         ScoredBatch batch;
-        const Spent spent_before = evaluator.time_spent();
+        const std::vector<Evaluator::TimeSpent> spent_before = evaluator.time_spent();
         const double whole_start = clock();
         std::optional<ScoredBatch> whole = hooks.evaluate_generation ? hooks.evaluate_generation(generation, *strategy)
                                                                      : std::nullopt;
         if (whole) {
-            // A strategy that evaluates itself: anneal's workers (which gate the parents they draw
-            // inside their evaluations, so that time counts as evaluating).
             batch = std::move(*whole);
-            const double gate_start = clock();
-            if (checker != nullptr) gate_batch(batch, *checker, grammar, parents);
-            gate_s = clock() - gate_start;
-            evaluate_s = gate_start - whole_start;
-            spent = spent_between(spent_before, evaluator.time_spent());
+            gate.gate_evaluated(batch, whole_start, times);
+            times.spent = spent_between(spent_before, evaluator.time_spent());
         } else {
-            if (guess_is_next(case_index)) {
-                batch = std::move(guess->batch);
-                evaluate_s = guess->evaluate_s;
-                spent = guess->spent;
-                ++record.guesses_kept;
-                guess.reset();
-            } else if (guess) {
-                // A would-be parent failed the gate, so the next generation is not the guess; most
-                // of it is (GP breeds each parent slot from a stream of its own), and the history's
-                // fitness cache answers for what the guess measured on this case. The guess's
-                // evaluation counts as evaluating; evaluating again, what the failure cost, as the gate.
-                std::set<std::string> guessed;
-                for (const Genome& g : guess->population) guessed.insert(genome_to_text(g));
-                std::size_t shared = 0;
-                for (const Genome& g : state.population) shared += guessed.count(genome_to_text(g));
-                evaluator.discard_evaluation(guess->case_index);
-                ++record.guesses_discarded;
-                evaluate_s = guess->evaluate_s;
-                spent = guess->spent;
-                const double again_start = clock();
-                batch = evaluate_population();
-                const double again_s = clock() - again_start;
-                gate_s += again_s;
-                record.search_gate_discarded_seconds += again_s;
-                overlap_note = "; a would-be parent failed: evaluated again in " + fixed(again_s, 1) + " s (" +
-                               std::to_string(shared) + " of " + std::to_string(state.population.size()) +
-                               " individuals as guessed" + (guess->case_index == case_index ? "" : ", another case") + ")";
-                guess.reset();
-            } else {
-                const Spent before = evaluator.time_spent();
-                const double evaluate_start = clock();
-                batch = evaluate_population();
-                evaluate_s = clock() - evaluate_start;
-                spent = spent_between(before, evaluator.time_spent());
-            }
-            const bool overlap = !stopped && options.overlap_gate && checker != nullptr &&
-                                 checker->checks_alongside_evaluation() && breeds_again(evaluate_s);
-            if (stopped) {
-                // The search ends with this generation: no parents to choose, but the best must pass.
-                const double gate_start = clock();
-                if (checker != nullptr) gate_batch(batch, *checker, grammar, 0);
-                gate_s += clock() - gate_start;
-            } else if (overlap) {
-                // The gate's checks run in the background while the guess at the next generation is
-                // evaluated: it is the next generation when every would-be parent passes, as nearly
-                // all do. The two take turns on the GPU (no variant is timed beside a sanitizer's
-                // launches); how much later evaluation ended for those turns is the gate's cost, as
-                // is a guess thrown away.
-                const double gate_start = clock();
-                StartedGate started = start_gate(batch, *checker, grammar, parents);
-                Rng ahead = rng;
-                std::optional<std::vector<Genome>> next = strategy->guess_next_population(batch, ahead);
-                const double started_s = clock() - gate_start;
-                if (next) {
-                    Guess g;
-                    g.population = std::move(*next);
-                    g.case_index = static_cast<int>(ahead.index(static_cast<std::size_t>(evaluator.case_count())));
-                    const double waited_before = checker->evaluation_waited_for_checks_s();
-                    const double delayed_before = checker->evaluation_delayed_by_checks_s();
-                    const Spent before = evaluator.time_spent();
-                    const double guess_start = clock();
-                    g.batch = evaluate_batch(g.population, g.case_index);
-                    const double guess_s = clock() - guess_start;
-                    // What the gate's GPU turns cost the evaluation is how much later it ended for
-                    // them (the cuda evaluator's estimate), not the waits: compiles went on meanwhile.
-                    const double delayed = std::min(guess_s, checker->evaluation_delayed_by_checks_s() - delayed_before);
-                    const double waited = checker->evaluation_waited_for_checks_s() - waited_before;
-                    g.spent = spent_between(before, evaluator.time_spent());
-                    g.evaluate_s = guess_s - delayed;
-                    gate_s += delayed;
-                    overlap_note += "; the next generation's runs waited " + fixed(waited, 1) + " s for its GPU turns, ending " +
-                                    fixed(delayed, 1) + " s later";
-                    record.search_gate_turn_wait_seconds += waited;
-                    record.search_gate_delay_seconds += delayed;
-                    record.search_gate_alongside_seconds += g.evaluate_s;
-                    guess = std::move(g);
-                }
-                const double join_start = clock();
-                finish_gate(started, batch, *checker, grammar, parents);
-                const double joined = clock() - join_start;
-                gate_s += started_s + joined;
-                overlap_note += (overlap_note.empty() ? "; " : ", then ") + fixed(joined, 1) + " s for its checks to end";
-                record.search_gate_join_seconds += joined;
-            } else {
-                if (checker != nullptr && breeds_again(evaluate_s)) compile_ahead(batch);
-                const double gate_start = clock();
-                if (checker != nullptr) gate_batch(batch, *checker, grammar, parents);
-                gate_s += clock() - gate_start;
-            }
+            batch = gate.evaluate(state.population, case_index, evaluate_population, times);
+            gate.gate(batch, *strategy, rng, stopped.has_value(), [&] { return breeds_again(times.evaluate_s); }, times);
             if (hooks.after_gate) hooks.after_gate(generation, batch, *strategy);
         }
+        const double evaluate_s = times.evaluate_s;
+        const double gate_s = times.gate_s;
+        const std::string& spent = times.spent;
+        const std::string& overlap_note = times.overlap_note;
         record.search_evaluate_seconds += evaluate_s;
         record.search_gate_seconds += gate_s;
         record.generations.push_back(generation_record(generation, batch));
