@@ -55,5 +55,7 @@ install(FILES "${PROJECT_BINARY_DIR}/GIOptimizeConfig.cmake" "${PROJECT_BINARY_D
               "${CMAKE_CURRENT_LIST_DIR}/GIOptimizeEvolve.cmake" "${CMAKE_CURRENT_LIST_DIR}/GIOptimizeApplied.cmake"
               "${CMAKE_CURRENT_LIST_DIR}/GIOptimizeIncluder.cmake"
         DESTINATION "${GI_OPTIMIZE_INSTALL_CMAKEDIR}")
+# The module's parts and the templates of the scripts it generates, where GIOptimize.cmake finds them.
+install(DIRECTORY "${CMAKE_CURRENT_LIST_DIR}/GIOptimize" DESTINATION "${GI_OPTIMIZE_INSTALL_CMAKEDIR}")
 install(FILES "${PROJECT_SOURCE_DIR}/gi-tool/src/cache/key_format.txt" DESTINATION "${GI_OPTIMIZE_INSTALL_CMAKEDIR}"
         RENAME GIOptimizeCacheKeyFormat.txt)
