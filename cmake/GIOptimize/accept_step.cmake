@@ -106,6 +106,9 @@ function(_gi_acceptance_step out_stamp target identifier architecture gen_dir to
     file(GENERATE OUTPUT "${settings}" CONTENT "${settings_text}")
     get_property(module_dir GLOBAL PROPERTY _GI_MODULE_DIR)
     set(accepted_stamp "${work}/accepted.stamp")
+    # No BYPRODUCTS: accept.log is written only when a program runs (ninja would run a step whose
+    # byproduct is missing on every build), and the entry it copies into CACHE_DIR is the project's
+    # own (committed) file, which a clean must never remove.
     add_custom_command(
         OUTPUT "${accepted_stamp}"
         COMMAND "${CMAKE_COMMAND}" "-DGI_ACCEPT_SETTINGS=${settings}" -P "${module_dir}/GIOptimizeAccept.cmake"

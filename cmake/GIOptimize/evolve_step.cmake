@@ -124,8 +124,12 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     _gi_configure_template(settings_text evolve-settings.cmake)
     file(GENERATE OUTPUT "${evolve_settings}" CONTENT "${settings_text}")
     get_property(module_dir GLOBAL PROPERTY _GI_MODULE_DIR)
+    # BYPRODUCTS: the log, which the step always writes, so ninja's clean and restat know it. Not the
+    # files only one outcome writes (failure.txt, budget.cmake, the candidate): ninja runs a step
+    # again on every build while one of its byproducts is missing.
     add_custom_command(
         OUTPUT "${evolved_stamp}"
+        BYPRODUCTS "${work}/evolve.log"
         COMMAND "${CMAKE_COMMAND}" "-DGI_EVOLVE_SETTINGS=${evolve_settings}" -P "${module_dir}/GIOptimizeEvolve.cmake"
         COMMAND "${CMAKE_COMMAND}" -E touch "${evolved_stamp}"
         DEPENDS "${kernel}" "${recorder_target}" ${tool} ${worker} "${evolve_settings}"

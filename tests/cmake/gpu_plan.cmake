@@ -18,6 +18,10 @@ gi_test_expect("${out}" "scaleKernel sm_80: original kernel \\(no cache entry [^
 gi_test_build(plan PASS -n -v)
 gi_test_expect("${plan}" "app_gi_recorder" "the recorder twin is built")
 gi_test_expect("${plan}" "-DGI_EVOLVE_SETTINGS=[^\n]*-P [^\n]*GIOptimizeEvolve.cmake" "the evolution step runs")
+# Its log, which it always writes, is declared (BYPRODUCTS): ninja's clean and restat know it.
+file(READ "${build}/build.ninja" ninja)
+gi_test_expect("${ninja}" "\nbuild [^\n]*evolve\\.sm_90/evolved\\.stamp [^\n]*evolve\\.sm_90/evolve\\.log[ |:]"
+               "the evolution step's log is one of its outputs")
 # What the step runs on a GPU machine, played here by a stand-in gi-tool that notes its calls.
 gi_test_evolve_calls(calls "${build}/gi-optimize/app/evolve.sm_90")
 gi_test_expect("${calls}" "(^|\n)record [^\n]*scale.cu --function scaleKernel --arch sm_90 --out [^\n]*evolve.sm_90/cases -- [^\n]*app_gi_recorder --record\n"
