@@ -48,6 +48,10 @@ add_test(NAME cmake.stage_includes
          COMMAND "${CMAKE_COMMAND}" ${_gi_test_args} "-DGI_TEST_RULES=${CMAKE_BINARY_DIR}/gi-tool/stage_rules.txt"
                  -P "${PROJECT_SOURCE_DIR}/tests/cmake/stage_includes.cmake")
 set_tests_properties(cmake.stage_includes PROPERTIES TIMEOUT 120 LABELS "cmake;unit")
+# The rule that keeps raw benchmark data out of bench/results/ (issue 43; git and bash only): always runs.
+add_test(NAME cmake.bench_raw_data COMMAND "${CMAKE_COMMAND}" ${_gi_test_args}
+         -P "${PROJECT_SOURCE_DIR}/tests/cmake/bench_raw_data.cmake")
+set_tests_properties(cmake.bench_raw_data PROPERTIES TIMEOUT 120 LABELS "cmake;unit" SKIP_REGULAR_EXPRESSION "GI_TEST_SKIPPED")
 # Needs gi-tool only (no nvcc, no install): always runs.
 add_test(NAME cmake.cache_key COMMAND "${CMAKE_COMMAND}" ${_gi_test_args} -P "${PROJECT_SOURCE_DIR}/tests/cmake/cache_key.cmake")
 set_tests_properties(cmake.cache_key PROPERTIES TIMEOUT 120 LABELS cmake)
