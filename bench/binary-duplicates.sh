@@ -10,14 +10,14 @@
 #
 # Arguments: KERNEL (a folder of kernels/), RUN_XML. Environment: GI_LIMIT (individuals to compile,
 # in record order; default all), GI_TOOL (gi-tool; default build/tests/gi-tool/gi-tool), GI_JOBS.
-# Results: $OUT/results.md (default out/binary-duplicates/<kernel>/).
+# Results: $OUT/results.md (default bench/data/binary-duplicates/<kernel>/).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 kernel="${1:?usage: binary-duplicates.sh KERNEL RUN_XML}"
 run_xml="${2:?usage: binary-duplicates.sh KERNEL RUN_XML}"
 [[ -f "$root/kernels/$kernel/registration.txt" ]] || { echo "no kernels/$kernel/registration.txt"; exit 2; }
 [[ -f "$run_xml" ]] || { echo "no run record $run_xml"; exit 2; }
-OUT="${OUT:-$root/out/binary-duplicates/$kernel}"
+OUT="${OUT:-$root/bench/data/binary-duplicates/$kernel}"
 mkdir -p "$OUT"
 tool="${GI_TOOL:-$root/build/tests/gi-tool/gi-tool}"
 [[ -x "$tool" ]] || { echo "no gi-tool at $tool: build it (bash scripts/test.sh) or set GI_TOOL"; exit 2; }

@@ -15,7 +15,7 @@
 # Environment: GI_BUDGET (minutes, 2), GI_JOBS (build parallelism), OUT (where the logs go).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/cmake-gpu}"
+OUT="${OUT:-$root/bench/data/cmake-gpu}"
 mkdir -p "$OUT"
 budget="${GI_BUDGET:-2}"
 jobs="${GI_JOBS:-$(nproc)}"

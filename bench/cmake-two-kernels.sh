@@ -15,7 +15,7 @@
 # Environment: GI_BUDGET (minutes per kernel, 1), GI_JOBS, OUT.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/two-kernels}"
+OUT="${OUT:-$root/bench/data/two-kernels}"
 mkdir -p "$OUT"
 budget="${GI_BUDGET:-1}"
 jobs="${GI_JOBS:-$(nproc)}"

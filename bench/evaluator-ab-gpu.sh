@@ -9,7 +9,7 @@
 #       OUT=$OUT bash bench/evaluator-ab-gpu.sh        (run: carry [".carry"], kind nvidia-h200-x2)
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/evaluator-ab}"
+OUT="${OUT:-$root/bench/data/evaluator-ab}"
 mkdir -p "$OUT"
 source "$root/bench/common.sh"
 unpack_carried_packages >/dev/null

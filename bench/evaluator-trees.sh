@@ -13,7 +13,7 @@
 # (state, kernel wait channel, and stacks where gdb is installed) in $OUT/stall-<label>-r<round>.txt.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/evaluator-trees}"
+OUT="${OUT:-$root/bench/data/evaluator-trees}"
 mkdir -p "$OUT"
 source "$root/bench/common.sh"
 unpack_carried_packages >/dev/null

@@ -16,7 +16,7 @@
 # script's logic without a GPU). Results: $OUT/results.md, $OUT/<arm>-<round>/ (run.xml, evolve.log).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/evolve-ab}"
+OUT="${OUT:-$root/bench/data/evolve-ab}"
 mkdir -p "$OUT"
 kernel="${GI_KERNEL:-stereo}"
 ab_options="${GI_AB_OPTIONS:?GI_AB_OPTIONS: the gi-tool evolve options of the second arm, e.g. --run-binary-duplicates}"

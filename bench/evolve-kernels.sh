@@ -26,7 +26,7 @@
 # Results: $OUT/results.md (the table), $OUT/<kernel>/ (run.xml, best.genome, logs, variant sources).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/evolve}"
+OUT="${OUT:-$root/bench/data/evolve}"
 mkdir -p "$OUT"
 kernels="${GI_KERNELS:-stereo bspline hydro}"
 time_limit="${GI_TIME_LIMIT:-240}"

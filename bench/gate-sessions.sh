@@ -16,7 +16,7 @@
 #   GATE_GENOMES=FILE: these genomes (bench/throughput.sh's --genomes format) instead of random variants
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/gate-sessions}"
+OUT="${OUT:-$root/bench/data/gate-sessions}"
 mkdir -p "$OUT/genomes"
 kernel="${GATE_KERNEL:-stereo}"
 variants="${GATE_VARIANTS:-1500}"

@@ -2,7 +2,7 @@
 # The GPU check: on a machine with an NVIDIA GPU, builds gi-optimize, runs the whole test suite
 # (the GPU tests included), records test cases from an example kernel's driver, runs a short
 # `gi-tool evolve --evaluator cuda` and the cuda evaluator's throughput benchmark, and prints a
-# summary table last. Logs go to $OUT (default: out/gpu-check).
+# summary table last. Logs go to $OUT (default: bench/data/gpu-check, git-ignored).
 #
 #   bash bench/gpu-check.sh                 # on the device machine: OUT=... set by the caller
 #   GI_CHECK_VARIANTS=300 bash bench/gpu-check.sh
@@ -18,7 +18,7 @@
 # (.carry/debs, or ../debs next to a worktree copy) into /tmp/deps; nothing is installed system-wide.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/gpu-check}"
+OUT="${OUT:-$root/bench/data/gpu-check}"
 mkdir -p "$OUT"
 jobs="${GI_JOBS:-$(nproc)}"
 variants="${GI_CHECK_VARIANTS:-1000}"

@@ -14,7 +14,7 @@
 # Output in $OUT: summary.md (one section per tree) and <label>/ (sample-programs-gpu.sh's output).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/oracle-repeats}"
+OUT="${OUT:-$root/bench/data/oracle-repeats}"
 mkdir -p "$OUT"
 sample="${SAMPLE:-matrixMul}"
 read -r -a trees <<<"${TREES:-after:$root}"

@@ -22,7 +22,7 @@
 # Results: $OUT/results.md, $OUT/<kernel>/ (run.xml with every point's verdict, logs).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/params-baseline}"
+OUT="${OUT:-$root/bench/data/params-baseline}"
 mkdir -p "$OUT"
 kernels="${GI_KERNELS:-stereo bspline hydro}"
 tune_max="${GI_TUNE_MAX:-100000}"

@@ -24,7 +24,7 @@
 #   RACECHECK_SECTIONS="1 5" runs only those sections (default: all).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/racecheck-concurrency}"
+OUT="${OUT:-$root/bench/data/racecheck-concurrency}"
 mkdir -p "$OUT"
 export PATH="/usr/local/cuda/bin:$PATH"
 # shellcheck source=bench/common.sh

@@ -21,7 +21,7 @@
 # two builds' per-variant verdicts ($OUT/old, $OUT/new: KERNEL-variants.tsv).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/rejudge}"
+OUT="${OUT:-$root/bench/data/rejudge}"
 mkdir -p "$OUT"
 old_options="${REJUDGE_OLD_OPTIONS:-}"
 old="${REJUDGE_OLD:-}"

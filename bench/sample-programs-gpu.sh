@@ -29,7 +29,7 @@
 # <sample>.report.html (gi-tool report of the evolution) and the cache entries written.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/sample-programs-gpu}"
+OUT="${OUT:-$root/bench/data/sample-programs-gpu}"
 mkdir -p "$OUT"
 budget="${GI_BUDGET:-2}"
 jobs="${GI_JOBS:-$(nproc)}"

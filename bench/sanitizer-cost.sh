@@ -9,7 +9,7 @@
 #   GI_BUILD=/tmp/gi-throughput-build reuses bench/throughput.sh's build.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/sanitizer-cost}"
+OUT="${OUT:-$root/bench/data/sanitizer-cost}"
 mkdir -p "$OUT"
 export PATH="/usr/local/cuda/bin:$PATH"
 # shellcheck source=bench/common.sh

@@ -7,7 +7,7 @@
 # Env: FAULT_THREADS (default 1048576), FAULT_REPS (default 3).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/sanitizer-fault-cost}"
+OUT="${OUT:-$root/bench/data/sanitizer-fault-cost}"
 mkdir -p "$OUT"
 threads="${FAULT_THREADS:-1048576}"
 reps="${FAULT_REPS:-3}"

@@ -20,7 +20,7 @@
 # Results: $OUT/strategies.txt (the table), $OUT/<kernel>-<strategy>.curve, $OUT/<kernel>-<strategy>.log.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/strategies}"
+OUT="${OUT:-$root/bench/data/strategies}"
 mkdir -p "$OUT"
 kernels="${GI_KERNELS:-stereo bspline hydro}"
 strategies="${GI_STRATEGIES:-gp nsga2 anneal}"

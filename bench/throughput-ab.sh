@@ -10,7 +10,7 @@
 #   where the machine's git metadata is not the change's.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/throughput-ab}"
+OUT="${OUT:-$root/bench/data/throughput-ab}"
 mkdir -p "$OUT"
 : "${AB_OPTIONS:?AB_OPTIONS must name the B side's evolve options (the change's off switch)}"
 pairs="${AB_PAIRS:-3}"

@@ -9,7 +9,7 @@
 # A tree whose throughput.sh predates THROUGHPUT_WORK is given it on the fly (its copy is edited).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/throughput-trees}"
+OUT="${OUT:-$root/bench/data/throughput-trees}"
 mkdir -p "$OUT"
 a="$(cd "${A:?A names tree A}" && pwd)" b="$(cd "${B:?B names tree B}" && pwd)"
 read -r label_a label_b <<<"${LABELS:-A B}"

@@ -28,7 +28,7 @@
 #   (bench/throughput-trees.sh).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/throughput}"
+OUT="${OUT:-$root/bench/data/throughput}"
 mkdir -p "$OUT"
 jobs="${GI_JOBS:-$(nproc)}"
 seconds="${THROUGHPUT_SECONDS:-60}"

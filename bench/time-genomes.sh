@@ -10,7 +10,7 @@
 # GI_JOBS. Results: $OUT/results.md, $OUT/<kernel>/ (variant sources, logs).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-OUT="${OUT:-$root/out/time-genomes}"
+OUT="${OUT:-$root/bench/data/time-genomes}"
 mkdir -p "$OUT"
 kernel="${GI_KERNEL:-stereo}"
 jobs="${GI_JOBS:-$(nproc)}"
