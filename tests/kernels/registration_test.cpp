@@ -173,6 +173,18 @@ TEST(KernelRegistration, HydroMatchesTheKernelFile) {
     }
 }
 
+// The gate corpus (issue 44) is registered as a new user would: the kernel, a tolerance, no
+// parameters, the recorded geometry. Each registration must still parse and name the kernel's
+// own buffers.
+TEST(KernelRegistration, CorpusKernelsParseAndNameTheirBuffers) {
+    for (const char* kernel : {"thermal"}) {
+        SCOPED_TRACE(kernel);
+        const Checked c = check_registration(kernel);
+        EXPECT_TRUE(c.geometry.block.empty() && c.geometry.grid.empty()) << "the corpus launches with its recorded geometry";
+        EXPECT_TRUE(c.defaults.empty());
+    }
+}
+
 // The same preprocessed program (grammar/preprocessed_identity.hpp) for points that differ only in
 // genes no live code reads, and not otherwise; the tuner measures each program once.
 std::string program(const Grammar& grammar, const std::string& genome) {

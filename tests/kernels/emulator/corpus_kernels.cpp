@@ -1,0 +1,10 @@
+#include "emulator/corpus_kernels.hpp"
+
+namespace gi::emu {
+
+std::vector<ThermalConfig>& thermal_configs() {
+    static std::vector<ThermalConfig> configs;
+    return configs;
+}
+
+}  // namespace gi::emu

@@ -1,0 +1,26 @@
+#pragma once
+// The gate corpus's kernels (kernels/thermal, aniso_diffusion, dp_sweep, wavefront, lu_update,
+// elimination, matmul: third-party-style code, issue 44) compiled for the CUDA emulator, one entry
+// per macro configuration, as emulated_kernels.hpp does for the example kernels. Each config_*.cpp
+// runs the kernel file's own launch geometry and registers itself here.
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "emulator/cuda_emulator.hpp"
+#include "thermal/reference.hpp"
+
+namespace gi::emu {
+
+struct ThermalConfig {
+    std::string name;  // the configuration's macro settings, or "defaults"
+    // One launch of thermal_step: the temperatures after one step from `in`.
+    std::function<std::vector<float>(const std::vector<float>& power, const std::vector<float>& in, int rows, int cols,
+                                     const thermal::Coefficients& k, Order order)>
+        run;
+};
+
+std::vector<ThermalConfig>& thermal_configs();
+
+}  // namespace gi::emu
