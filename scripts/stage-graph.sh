@@ -7,7 +7,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 # Only the stage libraries: no executables, external or interface libraries (gi_core, gi_apply_core
-# are bundles of the stages), no recorder (the consumer's library, built from a few sources).
+# are bundles of the stages), no recorder (the consumer's library and gi-tool's launch intercept,
+# built from a few sources).
 cat >"$work/CMakeGraphVizOptions.cmake" <<'OPTIONS'
 set(GRAPHVIZ_GRAPH_NAME "gi_tool_stages")
 set(GRAPHVIZ_EXECUTABLES FALSE)
@@ -16,7 +17,7 @@ set(GRAPHVIZ_INTERFACE_LIBS FALSE)
 set(GRAPHVIZ_CUSTOM_TARGETS FALSE)
 set(GRAPHVIZ_GENERATE_PER_TARGET FALSE)
 set(GRAPHVIZ_GENERATE_DEPENDERS FALSE)
-set(GRAPHVIZ_IGNORE_TARGETS "gi_recorder")
+set(GRAPHVIZ_IGNORE_TARGETS "gi_recorder;gi_launch_intercept")
 OPTIONS
 cmake -S "$root" -B "$work" -DGI_BUILD_TESTS=OFF --graphviz="$work/graph.dot" >"$work/configure.log" 2>&1 ||
     { cat "$work/configure.log"; exit 1; }

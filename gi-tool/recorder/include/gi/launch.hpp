@@ -20,6 +20,10 @@
 // surface object, an array of pointers holding something other than device addresses) throws
 // gi::RecordError naming the argument, before anything is written.
 //
+// When `gi-tool record` runs the program with its launch intercept preloaded (its default), it sets
+// GI_RECORD_BY=intercept: the intercept then records every launch of the registered kernel,
+// gi::launch's included, and gi::launch only launches, so no launch is recorded twice.
+//
 // Distinct: a launch whose inputs (geometry, arguments, the bytes of everything it reads) equal
 // those of a case already recorded, by this process or in the folder (or in GI_RECORD_KNOWN_DIR,
 // where `gi-tool record` names its --out), runs without being recorded, so a benchmark's timing
@@ -35,6 +39,7 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <tuple>
 #include <type_traits>
@@ -128,11 +133,14 @@ ArgInfo describe(const Param& value) {
     return info;
 }
 
+// Whether gi::launch records, from GI_RECORD_DIR and GI_RECORD_BY: not when `gi-tool record` preloads
+// its launch intercept (GI_RECORD_BY=intercept), which records every launch, gi::launch's too.
+inline bool records_itself(const char* dir, const char* by) noexcept {
+    return dir != nullptr && *dir != '\0' && !(by != nullptr && std::strcmp(by, "intercept") == 0);
+}
+
 inline bool recording_enabled() noexcept {
-    static const bool enabled = [] {
-        const char* dir = std::getenv("GI_RECORD_DIR");
-        return dir != nullptr && *dir != '\0';
-    }();
+    static const bool enabled = records_itself(std::getenv("GI_RECORD_DIR"), std::getenv("GI_RECORD_BY"));
     return enabled;
 }
 
