@@ -28,6 +28,7 @@ struct SmallRun {
 const std::vector<SmallRun>& small_runs() {
     static const std::vector<SmallRun> runs = {
         {"thermal", {"--rows", "40", "--cols", "37", "--iterations", "2", "--reps", "2"}},
+        {"aniso_diffusion", {"--rows", "40", "--cols", "37", "--iterations", "2", "--reps", "2"}},
     };
     return runs;
 }

@@ -7,4 +7,9 @@ std::vector<ThermalConfig>& thermal_configs() {
     return configs;
 }
 
+std::vector<AnisoDiffusionConfig>& aniso_diffusion_configs() {
+    static std::vector<AnisoDiffusionConfig> configs;
+    return configs;
+}
+
 }  // namespace gi::emu

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "emulator/cuda_emulator.hpp"
+#include "aniso_diffusion/reference.hpp"
 #include "thermal/reference.hpp"
 
 namespace gi::emu {
@@ -22,5 +23,19 @@ struct ThermalConfig {
 };
 
 std::vector<ThermalConfig>& thermal_configs();
+
+struct AnisoDiffusionConfig {
+    std::string name;
+    // One launch of diffusion_coefficients: its six outputs for `image`.
+    std::function<aniso_diffusion::Coefficients(const std::vector<float>& image, int rows, int cols, float q0_squared,
+                                                Order order)>
+        coefficients;
+    // One launch of diffusion_update: `image` moves in place.
+    std::function<void(std::vector<float>& image, const aniso_diffusion::Coefficients& k, int rows, int cols,
+                       float lambda, Order order)>
+        update;
+};
+
+std::vector<AnisoDiffusionConfig>& aniso_diffusion_configs();
 
 }  // namespace gi::emu
