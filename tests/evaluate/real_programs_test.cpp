@@ -268,11 +268,13 @@ TEST_F(GpuRealPrograms, FloatAtomicsAreRefusedUnlessDeclaredNondeterministic) {
 }
 
 // A template kernel instantiated twice: each case says which instantiation ran, the run takes the
-// cases of every instantiation or of the one registered, and replays each with its own.
+// cases of every instantiation or of the one registered, and replays each with its own. Recorded
+// by gi::launch, which records every launch under the name the program gives it (the launch
+// intercept records the registered kernel alone: GpuIntercept's tests).
 TEST_F(GpuRealPrograms, EachInstantiationOfATemplateKernelReplaysItsOwnCases) {
     const fs::path cases = folder_.path() / "cases";
     const std::string command = "record '" + source("matrix_mul") + "' --function MatrixMulCUDA -I '" + recorder_include() +
-                                "' --recorded-name 'MatrixMulCUDA<16>' --out '" + cases.string() + "' -- '" +
+                                "' --record-with launch --recorded-name 'MatrixMulCUDA<16>' --out '" + cases.string() + "' -- '" +
                                 program("matrix_mul") + "' --n 128";
     test::ToolRun r = run_gi_tool(command);
     ASSERT_EQ(r.status, 0) << r.output;

@@ -40,10 +40,18 @@ TEST_F(RecordCli, AProgramThatFailsIsNamedWithItsStatus) {
 }
 
 TEST_F(RecordCli, AProgramThatRecordsNothingIsAnError) {
-    const test::ToolRun r = run_gi_tool("record '" + kernel() + "' --function filter" + settings() + "--out '" + out() + "' -- true");
+    test::ToolRun r = run_gi_tool("record '" + kernel() + "' --function filter" + settings() + "--out '" + out() + "' -- true");
     EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_NE(r.output.find("ran but recorded no launch of 'filter'"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("the launch intercept saw no kernel launched"), std::string::npos) << r.output;
+    r = run_gi_tool("record '" + kernel() + "' --function filter" + settings() + "--record-with launch --out '" + out() +
+                    "' -- true");
+    EXPECT_EQ(r.status, 1) << r.output;
     EXPECT_NE(r.output.find("gi::launch(kernel, \"filter\", ...)"), std::string::npos) << r.output;
+    r = run_gi_tool("record '" + kernel() + "' --function filter" + settings() + "--record-with cupti --out '" + out() +
+                    "' -- true");
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("must be 'intercept' or 'launch', got 'cupti'"), std::string::npos) << r.output;
 }
 
 TEST_F(RecordCli, TheKernelFileCompilesWithTheProgramsIncludeFoldersAndMacros) {

@@ -23,7 +23,8 @@ const char* const kAbout =
     "  (into DIR, which must not hold cases yet), and accepts the variant only when the program exits\n"
     "  0 and records as many launches of the kernel as the original program recorded in --reference\n"
     "  with the same arguments, each with the same outputs within the tolerance. What the CMake build\n"
-    "  runs after evolving a kernel, before the entry goes into the cache.\n"
+    "  runs after evolving a kernel, before the entry goes into the cache. It records as gi-tool record\n"
+    "  does: through the launch intercept, or with --record-with launch through gi::launch.\n"
     "  Exit status 0 accepted, 1 rejected (the reason and the program's output are printed).\n";
 const char* const kExamples =
     "example:\n"

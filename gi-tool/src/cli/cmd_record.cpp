@@ -1,7 +1,9 @@
-// `gi-tool record`: runs a program that launches the kernel through gi::launch with recording on,
-// telling the recorder which module variables of the kernel's file to capture besides the
-// arguments, and checks what came back: the program succeeded, it recorded the kernel, and every
-// case holds every variable. The one way to record cases that the CMake module and the docs use.
+// `gi-tool record`: runs a program with recording on, telling the recorder which module variables
+// of the kernel's file to capture besides the arguments, and checks what came back: the program
+// succeeded, it recorded the kernel, and every case holds every variable. By default the
+// recorder is gi-tool's launch intercept, preloaded into the program (cli/recording.hpp), so the
+// program needs no change; `--record-with launch` leaves it to the program's gi::launch calls. The
+// one way to record cases that the CMake module and the docs use.
 #include <algorithm>
 #include <iostream>
 
@@ -16,16 +18,27 @@ namespace fs = std::filesystem;
 
 const char* const kUsage = "usage: gi-tool record KERNEL.cu --function NAME --out DIR [options] -- PROGRAM [ARGS...]\n";
 const char* const kAbout =
-    "  Runs PROGRAM ARGS with recording on (GI_RECORD_DIR=DIR): each distinct launch of the kernel\n"
-    "  through gi::launch becomes a test case in DIR holding everything the kernel reads: the memory\n"
-    "  its pointer arguments point into, device pointers held in struct arguments and arrays, and the\n"
-    "  __constant__ and __device__ variables KERNEL.cu defines (listed by compiling it here and\n"
-    "  passed to the recorder as GI_RECORD_GLOBALS). Fails, removing this run's cases, when the\n"
-    "  program fails or records nothing; cases already in DIR are kept. The program records into a\n"
-    "  hidden folder of this run inside DIR, whose cases move into DIR (numbered after those there)\n"
-    "  when it succeeds: runs sharing DIR never take or remove each other's cases. A launch with the\n"
-    "  same inputs as one already recorded (a benchmark's timing loop, or a case already in DIR) is\n"
-    "  not recorded again; --limit counts distinct cases.\n";
+    "  Runs PROGRAM ARGS with recording on: each distinct launch of the kernel becomes a test case in\n"
+    "  DIR holding everything the kernel reads: the memory its pointer arguments point into, device\n"
+    "  pointers held in struct arguments and arrays, and the __constant__ and __device__ variables\n"
+    "  KERNEL.cu defines (listed by compiling it here and passed to the recorder as\n"
+    "  GI_RECORD_GLOBALS). Fails, removing this run's cases, when the program fails, records nothing\n"
+    "  (the error names the kernels it launched) or launches the kernel in a way that cannot be\n"
+    "  recorded; cases already in DIR are kept. The program records into a hidden folder of this run\n"
+    "  inside DIR, whose cases move into DIR (numbered after those there) when it succeeds: runs\n"
+    "  sharing DIR never take or remove each other's cases. A launch with the same inputs as one\n"
+    "  already recorded (a benchmark's timing loop, or a case already in DIR) is not recorded again;\n"
+    "  --limit counts distinct cases.\n"
+    "  The program needs no change: gi-tool preloads its launch intercept (libgi-intercept.so, through\n"
+    "  LD_PRELOAD), which sees the kernel's launches however they are made (<<<...>>>,\n"
+    "  cudaLaunchKernel, cudaLaunchKernelEx, cuLaunchKernel), with the CUDA runtime linked statically\n"
+    "  or shared. --function names the kernel as the program launches it: a template alone records\n"
+    "  every instantiation, \"k<32>\" one. The intercept cannot see launches inside CUDA graphs\n"
+    "  (cudaGraphLaunch; a launch into a stream being captured is made, not recorded), nor any launch\n"
+    "  of a setuid program (the loader ignores LD_PRELOAD there) or off Linux, and it refuses\n"
+    "  cooperative and cluster launches. For those, launch the kernel through gi::launch in the\n"
+    "  program and pass --record-with launch: then only gi::launch records, under the name the\n"
+    "  program gives it.\n";
 const char* const kExamples =
     "example:\n"
     "  gi-tool record kernels/stereo/stereo.cu --function stereo_kernel --out cases -- \\\n"
