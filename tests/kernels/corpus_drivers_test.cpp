@@ -29,6 +29,7 @@ const std::vector<SmallRun>& small_runs() {
     static const std::vector<SmallRun> runs = {
         {"thermal", {"--rows", "40", "--cols", "37", "--iterations", "2", "--reps", "2"}},
         {"aniso_diffusion", {"--rows", "40", "--cols", "37", "--iterations", "2", "--reps", "2"}},
+        {"dp_sweep", {"--cols", "1000", "--rows", "3", "--reps", "2"}},
     };
     return runs;
 }

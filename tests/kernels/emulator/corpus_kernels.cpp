@@ -12,4 +12,9 @@ std::vector<AnisoDiffusionConfig>& aniso_diffusion_configs() {
     return configs;
 }
 
+std::vector<DpSweepConfig>& dp_sweep_configs() {
+    static std::vector<DpSweepConfig> configs;
+    return configs;
+}
+
 }  // namespace gi::emu

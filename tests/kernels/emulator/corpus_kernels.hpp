@@ -10,6 +10,7 @@
 
 #include "emulator/cuda_emulator.hpp"
 #include "aniso_diffusion/reference.hpp"
+#include "dp_sweep/reference.hpp"
 #include "thermal/reference.hpp"
 
 namespace gi::emu {
@@ -37,5 +38,15 @@ struct AnisoDiffusionConfig {
 };
 
 std::vector<AnisoDiffusionConfig>& aniso_diffusion_configs();
+
+struct DpSweepConfig {
+    std::string name;
+    // One launch of dp_row: row `row`'s best costs from the previous row's.
+    std::function<std::vector<int>(const std::vector<int>& costs, const std::vector<int>& previous, int cols, int row,
+                                   Order order)>
+        run;
+};
+
+std::vector<DpSweepConfig>& dp_sweep_configs();
 
 }  // namespace gi::emu
