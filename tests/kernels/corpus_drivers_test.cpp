@@ -30,6 +30,7 @@ const std::vector<SmallRun>& small_runs() {
         {"thermal", {"--rows", "40", "--cols", "37", "--iterations", "2", "--reps", "2"}},
         {"aniso_diffusion", {"--rows", "40", "--cols", "37", "--iterations", "2", "--reps", "2"}},
         {"dp_sweep", {"--cols", "1000", "--rows", "3", "--reps", "2"}},
+        {"wavefront", {"--n", "40", "--m", "37", "--reps", "2"}},
     };
     return runs;
 }

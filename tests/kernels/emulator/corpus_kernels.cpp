@@ -17,4 +17,9 @@ std::vector<DpSweepConfig>& dp_sweep_configs() {
     return configs;
 }
 
+std::vector<WavefrontConfig>& wavefront_configs() {
+    static std::vector<WavefrontConfig> configs;
+    return configs;
+}
+
 }  // namespace gi::emu

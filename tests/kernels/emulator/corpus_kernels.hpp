@@ -12,6 +12,7 @@
 #include "aniso_diffusion/reference.hpp"
 #include "dp_sweep/reference.hpp"
 #include "thermal/reference.hpp"
+#include "wavefront/reference.hpp"
 
 namespace gi::emu {
 
@@ -48,5 +49,15 @@ struct DpSweepConfig {
 };
 
 std::vector<DpSweepConfig>& dp_sweep_configs();
+
+struct WavefrontConfig {
+    std::string name;
+    // The whole alignment: one launch of align_diagonal per anti-diagonal of tiles, in order.
+    std::function<std::vector<int>(const wavefront::SequencePair& s, const std::vector<int>& table, int gap,
+                                   Order order)>
+        run;
+};
+
+std::vector<WavefrontConfig>& wavefront_configs();
 
 }  // namespace gi::emu
