@@ -8,6 +8,7 @@
 //   best.genome     the final genome (during the search: the best so far)
 //   best.cu         the kernel source that genome gives
 // The same seed, inputs and options give the same record, whether or not the run was interrupted.
+// How: run/evolve_phases.hpp (the phases, one file each), run/evolve_run.hpp (what they share).
 #include <cstdint>
 #include <filesystem>
 #include <functional>

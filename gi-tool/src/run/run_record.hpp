@@ -49,7 +49,7 @@ struct BestRecord {
     Timing original, time;
     double error = 0;
     // Accepted variants not taken as best because another training case showed them wrong, and
-    // the last one's reason (evolve.cpp: confirm_best).
+    // the last one's reason (run/confirm_best.hpp).
     int refused = 0;
     std::string last_refusal;
 };

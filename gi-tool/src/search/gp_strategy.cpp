@@ -15,10 +15,11 @@ std::vector<Genome> gp_next_population(const std::vector<Scored>& evaluated, con
         if (births) births->push_back({birth, std::move(parents)});
     };
     // Evolve breeds a guess at this generation before the sanitizer gate has judged the parents
-    // and keeps its measurements for every child the real one shares with it (run/evolve.cpp). So
-    // breeding takes one draw of the run's generator, whatever it breeds (the next generation's
-    // case, drawn after it, is guessed right), and each parent slot draws from a stream of its own:
-    // a parent the gate fails changes its slot's children and those that mated with it, not all.
+    // and keeps its measurements for every child the real one shares with it
+    // (run/gate_overlap.hpp). So breeding takes one draw of the run's generator, whatever it
+    // breeds (the next generation's case, drawn after it, is guessed right), and each parent slot
+    // draws from a stream of its own: a parent the gate fails changes its slot's children and
+    // those that mated with it, not all.
     const std::uint64_t seed = rng.next();
     const std::vector<std::optional<std::size_t>> slots = parent_slots(evaluated, context.population / 2);
     std::size_t filled = 0;
