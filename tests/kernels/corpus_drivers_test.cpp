@@ -31,6 +31,7 @@ const std::vector<SmallRun>& small_runs() {
         {"aniso_diffusion", {"--rows", "40", "--cols", "37", "--iterations", "2", "--reps", "2"}},
         {"dp_sweep", {"--cols", "1000", "--rows", "3", "--reps", "2"}},
         {"wavefront", {"--n", "40", "--m", "37", "--reps", "2"}},
+        {"lu_update", {"--n", "48", "--reps", "2"}},
     };
     return runs;
 }

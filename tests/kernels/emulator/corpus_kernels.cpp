@@ -22,4 +22,9 @@ std::vector<WavefrontConfig>& wavefront_configs() {
     return configs;
 }
 
+std::vector<LuUpdateConfig>& lu_update_configs() {
+    static std::vector<LuUpdateConfig> configs;
+    return configs;
+}
+
 }  // namespace gi::emu

@@ -11,6 +11,7 @@
 #include "emulator/cuda_emulator.hpp"
 #include "aniso_diffusion/reference.hpp"
 #include "dp_sweep/reference.hpp"
+#include "lu_update/reference.hpp"
 #include "thermal/reference.hpp"
 #include "wavefront/reference.hpp"
 
@@ -59,5 +60,16 @@ struct WavefrontConfig {
 };
 
 std::vector<WavefrontConfig>& wavefront_configs();
+
+struct LuUpdateConfig {
+    std::string name;
+    int block = 0;  // BLOCK_SIZE: the matrix side must be a multiple of it
+    // The whole factorisation: the three kernels for each block step, as the driver launches them.
+    std::function<std::vector<float>(std::vector<float> a, int n, Order order)> factor;
+    // One launch of lu_trailing_update at `offset`.
+    std::function<std::vector<float>(std::vector<float> a, int n, int offset, Order order)> trailing_update;
+};
+
+std::vector<LuUpdateConfig>& lu_update_configs();
 
 }  // namespace gi::emu
