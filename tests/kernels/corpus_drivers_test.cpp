@@ -32,6 +32,7 @@ const std::vector<SmallRun>& small_runs() {
         {"dp_sweep", {"--cols", "1000", "--rows", "3", "--reps", "2"}},
         {"wavefront", {"--n", "40", "--m", "37", "--reps", "2"}},
         {"lu_update", {"--n", "48", "--reps", "2"}},
+        {"elimination", {"--n", "37", "--reps", "2"}},
     };
     return runs;
 }

@@ -27,4 +27,9 @@ std::vector<LuUpdateConfig>& lu_update_configs() {
     return configs;
 }
 
+std::vector<EliminationConfig>& elimination_configs() {
+    static std::vector<EliminationConfig> configs;
+    return configs;
+}
+
 }  // namespace gi::emu

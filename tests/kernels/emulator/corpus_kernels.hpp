@@ -11,6 +11,7 @@
 #include "emulator/cuda_emulator.hpp"
 #include "aniso_diffusion/reference.hpp"
 #include "dp_sweep/reference.hpp"
+#include "elimination/reference.hpp"
 #include "lu_update/reference.hpp"
 #include "thermal/reference.hpp"
 #include "wavefront/reference.hpp"
@@ -71,5 +72,14 @@ struct LuUpdateConfig {
 };
 
 std::vector<LuUpdateConfig>& lu_update_configs();
+
+struct EliminationConfig {
+    std::string name;
+    // Step t: one eliminate_multipliers launch, then one eliminate_rows launch, in place.
+    std::function<void(std::vector<float>& a, std::vector<float>& b, std::vector<float>& m, int n, int t, Order order)>
+        step;
+};
+
+std::vector<EliminationConfig>& elimination_configs();
 
 }  // namespace gi::emu
