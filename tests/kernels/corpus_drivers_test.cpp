@@ -33,6 +33,7 @@ const std::vector<SmallRun>& small_runs() {
         {"wavefront", {"--n", "40", "--m", "37", "--reps", "2"}},
         {"lu_update", {"--n", "48", "--reps", "2"}},
         {"elimination", {"--n", "37", "--reps", "2"}},
+        {"matmul", {"--m", "40", "--k", "37", "--n", "50", "--reps", "2"}},
     };
     return runs;
 }

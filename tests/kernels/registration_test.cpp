@@ -177,7 +177,7 @@ TEST(KernelRegistration, HydroMatchesTheKernelFile) {
 // parameters, the recorded geometry. Each registration must still parse and name the kernel's
 // own buffers.
 TEST(KernelRegistration, CorpusKernelsParseAndNameTheirBuffers) {
-    for (const char* kernel : {"thermal", "aniso_diffusion", "dp_sweep", "wavefront", "lu_update", "elimination"}) {
+    for (const char* kernel : {"thermal", "aniso_diffusion", "dp_sweep", "wavefront", "lu_update", "elimination", "matmul"}) {
         SCOPED_TRACE(kernel);
         const Checked c = check_registration(kernel);
         EXPECT_TRUE(c.geometry.block.empty() && c.geometry.grid.empty()) << "the corpus launches with its recorded geometry";

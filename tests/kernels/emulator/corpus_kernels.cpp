@@ -32,4 +32,9 @@ std::vector<EliminationConfig>& elimination_configs() {
     return configs;
 }
 
+std::vector<MatmulConfig>& matmul_configs() {
+    static std::vector<MatmulConfig> configs;
+    return configs;
+}
+
 }  // namespace gi::emu

@@ -13,6 +13,7 @@
 #include "dp_sweep/reference.hpp"
 #include "elimination/reference.hpp"
 #include "lu_update/reference.hpp"
+#include "matmul/reference.hpp"
 #include "thermal/reference.hpp"
 #include "wavefront/reference.hpp"
 
@@ -81,5 +82,15 @@ struct EliminationConfig {
 };
 
 std::vector<EliminationConfig>& elimination_configs();
+
+struct MatmulConfig {
+    std::string name;
+    // One launch of matmul_tiled<tile> (16 or 32): C = A B.
+    std::function<std::vector<float>(const std::vector<float>& A, const std::vector<float>& B, int M, int N, int K,
+                                     int tile, Order order)>
+        run;
+};
+
+std::vector<MatmulConfig>& matmul_configs();
 
 }  // namespace gi::emu
