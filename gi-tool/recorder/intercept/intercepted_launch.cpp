@@ -222,6 +222,11 @@ CUresult record(State& s, const DriverApi& api, const LaunchedKernel& k, const L
     }
 }
 
+// Read when the library is loaded, before the program could change its environment.
+__attribute__((constructor)) void read_settings_at_load() {
+    if (intercept_enabled()) state();
+}
+
 }  // namespace
 
 bool intercept_enabled() {
