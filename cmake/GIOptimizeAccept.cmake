@@ -100,8 +100,11 @@ foreach(item IN LISTS GI_TOLERANCE)
 endforeach()
 # A template whose argument is a parameter: its launches are named after the template.
 set(recorded_options "")
+if(GI_RECORD_WITH STREQUAL "launch")
+    list(APPEND recorded_options --record-with launch)
+endif()
 if(DEFINED GI_RECORDED_NAME AND NOT "${GI_RECORDED_NAME}" STREQUAL "")
-    set(recorded_options --recorded-name "${GI_RECORDED_NAME}")
+    list(APPEND recorded_options --recorded-name "${GI_RECORDED_NAME}")
 endif()
 # The budget's share: what the evolution step left of it, but at least twice the time the recording
 # this run repeats took (a slow build of the acceptance program must not throw a good result away).

@@ -40,6 +40,7 @@ _gi_add_scenario(shared_kernel shared_kernel)
 _gi_add_scenario(policies policies)
 _gi_add_scenario(sample_programs sample_programs)
 _gi_add_scenario(header_kernel header_kernel)
+_gi_add_scenario(recording_plan recording_plan)
 # Scenarios that take 20 s or more on a 2-core machine are `slow` too (ctest -LE slow leaves them out).
 set_property(TEST cmake.entry_problems cmake.corpus_fetch cmake.light_on cmake.build_failures cmake.sample_programs
              APPEND PROPERTY LABELS slow)

@@ -12,7 +12,7 @@
 function(_gi_acceptance_step out_stamp target identifier architecture gen_dir tool evolved_stamp compile_arguments
          recorded_name)
     _gi_registration_fields("${target}" "${identifier}"
-                            kernel functions tolerance cache_dir recorder recorder_args held_out)
+                            kernel functions tolerance cache_dir recorder record_with recorder_args held_out)
     list(JOIN functions "+" kernel_name)
     _gi_name_for_files(entry_name "+" ${functions})
     set(entry_file "${entry_name}.sm_${architecture}.xml")

@@ -23,7 +23,7 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
          compiled_count)
     set(prefix "_GI_${identifier}")
     _gi_registration_fields("${target}" "${identifier}" kernel functions tolerance cache_dir budget recorder
-                            recorder_args held_out sanitize_args nondeterministic allow_unvalidated)
+                            record_with recorder_args held_out sanitize_args nondeterministic allow_unvalidated)
     list(GET functions 0 function)
     list(JOIN functions "+" kernel_name)
     _gi_name_for_files(entry_name "+" ${functions})
@@ -52,6 +52,9 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
         endforeach()
     endif()
     set(record_options --function "${function}" --arch sm_${architecture} ${compile_arguments})
+    if(record_with STREQUAL "launch")
+        list(APPEND record_options --record-with launch)
+    endif()
     if(recorded_name)
         list(APPEND record_options --recorded-name "${recorded_name}")
         _gi_debug("${target}: ${function}: its template argument is a parameter, so its launches are recorded under "

@@ -65,6 +65,17 @@ function(_gi_architecture_plan entries_var stamps_var target identifier architec
                 message(WARNING "${line}")
                 continue()
             endif()
+            _gi_recording_problem(recording_problem "${target}" "${identifier}")
+            if(NOT recording_problem STREQUAL "")
+                _gi_strict(strict)
+                string(CONCAT line "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: original kernel (${reason}, and "
+                       "${recording_problem}: nothing is evolved)")
+                if(strict)
+                    message(FATAL_ERROR "${line}. GI_STRICT is ON, so this is an error")
+                endif()
+                message(WARNING "${line}")
+                continue()
+            endif()
             message(STATUS "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}, and this machine has a "
                            "sm_${gpu} GPU, so the build records test cases and evolves it (budget ${budget} min); an "
                            "accepted variant is written to ${entry}: commit it")

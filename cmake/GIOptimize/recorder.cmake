@@ -64,3 +64,44 @@ function(_gi_recorder_target out_var target recorder gpu_architecture gen_dir ke
     endif()
     set(${out_var} "${twin}" PARENT_SCOPE)
 endfunction()
+
+# _gi_recording_problem(<out-var> <target> <identifier>): why RECORDER cannot record the kernel's
+# launches on this machine ("" when it can), said when configuring, where it is cheap to fix, rather
+# than after a build spent on a recorder run that records nothing.
+#   RECORD_WITH intercept (the default): `gi-tool record` preloads its launch intercept (LD_PRELOAD),
+#     which needs Linux and a dynamically linked program (a static CUDA runtime is fine: it still
+#     loads the driver library, whose entry points are what the intercept wraps);
+#   RECORD_WITH launch: the program's own gi::launch calls record, so it must link the recorder.
+function(_gi_recording_problem out_var target identifier)
+    _gi_registration_fields("${target}" "${identifier}" recorder record_with)
+    set(problem "")
+    if(record_with STREQUAL "launch")
+        get_target_property(libraries "${recorder}" LINK_LIBRARIES)
+        if(NOT libraries MATCHES "GIOptimize::recorder|(^|;)gi_recorder(;|$)|\\$<")
+            string(CONCAT problem "RECORD_WITH launch records through the program's gi::launch calls, but RECORDER '${recorder}' "
+                        "does not link GIOptimize::recorder: add target_link_libraries(${recorder} PRIVATE "
+                        "GIOptimize::recorder), or leave RECORD_WITH out to record its launches by interception")
+        endif()
+    elseif(NOT CMAKE_HOST_SYSTEM_NAME STREQUAL "Linux")
+        string(CONCAT problem "recording intercepts the program's kernel launches by preloading a library (LD_PRELOAD), which "
+                    "${CMAKE_HOST_SYSTEM_NAME} does not have: launch the kernel through gi::launch, link "
+                    "GIOptimize::recorder and pass RECORD_WITH launch")
+    else()
+        get_target_property(link_options "${recorder}" LINK_OPTIONS)
+        get_target_property(link_flags "${recorder}" LINK_FLAGS)
+        foreach(where "LINK_OPTIONS of ${recorder}:${link_options}" "LINK_FLAGS of ${recorder}:${link_flags}"
+                      "CMAKE_EXE_LINKER_FLAGS:${CMAKE_EXE_LINKER_FLAGS}")
+            string(REGEX MATCH "^[^:]*" label "${where}")
+            string(REGEX REPLACE "^[^:]*:" "" value "${where}")
+            string(REPLACE ";" " " value "${value}")
+            if(value MATCHES "(^| )(-static|-Wl,-static|LINKER:-static)( |$)")
+                string(CONCAT problem "RECORDER '${recorder}' is linked fully static (-static in ${label}): such a program loads "
+                            "no preloaded library, so its kernel launches cannot be intercepted. Link it dynamically "
+                            "(a static CUDA runtime is fine), or launch the kernel through gi::launch, link "
+                            "GIOptimize::recorder and pass RECORD_WITH launch")
+                break()
+            endif()
+        endforeach()
+    endif()
+    set(${out_var} "${problem}" PARENT_SCOPE)
+endfunction()

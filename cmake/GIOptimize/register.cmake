@@ -11,7 +11,7 @@ Registers a CUDA kernel of ``<target>`` for genetic improvement::
 
   gi_optimize_cuda_kernel(<target>
       KERNEL <file.cu | header.cuh> FUNCTION <name>...
-      RECORDER <executable-target> [ARGS <arg>...]
+      [RECORDER <executable-target>] [ARGS <arg>...] [RECORD_WITH intercept|launch]
       [PARAMS <NAME> <values>... | <NAME>=<v1>,<v2>...]
       [FLAGS <nvcc-option-spec>...]
       [BLOCK_SIZE <expr>...] [GRID <expr>...]
@@ -25,7 +25,9 @@ included by copies of the target's sources that include it), a generated file th
 architecture's cached variant (rebuilt from the genome in ``CACHE_DIR/<FUNCTION>.sm_<n>.xml`` and the
 original kernel) and the original kernel for architectures without a valid entry. With a GPU of one
 of the architectures and no valid entry for it, the build records test cases by running
-``RECORDER ARGS`` through ``gi-tool record``, evolves the kernel within ``BUDGET`` minutes (validating
+``RECORDER ARGS`` through ``gi-tool record`` (``RECORDER`` defaults to ``<target>`` when it is an
+executable; its launches are intercepted, so its source needs no change: ``RECORD_WITH launch`` records
+through ``gi::launch`` calls instead), evolves the kernel within ``BUDGET`` minutes (validating
 the result on ``HELD_OUT`` cases, or on recorded cases set aside; with ``SANITIZE_ARGS`` a third,
 small recording is what the search's sanitizer gate runs would-be parents on), runs the recorder program again with
 the variant compiled in (``gi-tool accept``: it must succeed and reproduce the original's outputs) and
@@ -37,7 +39,7 @@ the target is only changed at the end of the calling directory (``cmake_language
 #]=======================================================================]
 function(gi_optimize_cuda_kernel target)
     set(options NONDETERMINISTIC ALLOW_UNVALIDATED)
-    set(one_value_keywords KERNEL RECORDER CACHE_DIR BUDGET)
+    set(one_value_keywords KERNEL RECORDER RECORD_WITH CACHE_DIR BUDGET)
     set(multi_value_keywords FUNCTION ARGS PARAMS FLAGS BLOCK_SIZE GRID ARCHITECTURES TOLERANCE HELD_OUT SANITIZE_ARGS)
     cmake_parse_arguments(PARSE_ARGV 1 GI "${options}" "${one_value_keywords}" "${multi_value_keywords}")
 
@@ -65,7 +67,7 @@ function(gi_optimize_cuda_kernel target)
         list(JOIN one_value_keywords " " k1)
         list(JOIN multi_value_keywords " " k2)
         _gi_fail("unknown argument(s) '${unknown}' for target '${target}' (keywords: ${k1} ${k2}, "
-                 "KERNEL, RECORDER, CACHE_DIR and BUDGET take one value, NONDETERMINISTIC and ALLOW_UNVALIDATED none)")
+                 "KERNEL, RECORDER, RECORD_WITH, CACHE_DIR and BUDGET take one value, NONDETERMINISTIC and ALLOW_UNVALIDATED none)")
     endif()
     foreach(keyword IN LISTS GI_KEYWORDS_MISSING_VALUES)
         _gi_fail("${keyword} needs a value")
@@ -85,11 +87,26 @@ function(gi_optimize_cuda_kernel target)
         endif()
         math(EXPR index "${index} + 1")
     endwhile()
-    foreach(keyword KERNEL FUNCTION RECORDER)
+    foreach(keyword KERNEL FUNCTION)
         if(NOT DEFINED GI_${keyword})
-            _gi_fail("${keyword} is required (see docs/cmake.md: KERNEL <file.cu> FUNCTION <name> RECORDER <target>)")
+            _gi_fail("${keyword} is required (see docs/cmake.md: KERNEL <file.cu> FUNCTION <name>)")
         endif()
     endforeach()
+    # The program that runs the kernel on real inputs: the target itself, unless it is a library.
+    if(NOT DEFINED GI_RECORDER)
+        if(NOT type STREQUAL "EXECUTABLE")
+            _gi_fail("RECORDER is required: '${target}' is a ${type}, so name the executable that runs its kernel on "
+                     "real inputs (RECORDER <program-target> ARGS <its arguments>)")
+        endif()
+        set(GI_RECORDER "${target}")
+    endif()
+    if(NOT DEFINED GI_RECORD_WITH)
+        set(GI_RECORD_WITH intercept)
+    elseif(NOT GI_RECORD_WITH MATCHES "^(intercept|launch)$")
+        _gi_fail("RECORD_WITH: '${GI_RECORD_WITH}' is neither 'intercept' (the default: the program's launches are "
+                 "intercepted, its source unchanged) nor 'launch' (the program launches the kernel through gi::launch "
+                 "and links GIOptimize::recorder)")
+    endif()
 
     get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
     if(NOT "CUDA" IN_LIST languages)
@@ -235,7 +252,8 @@ function(gi_optimize_cuda_kernel target)
     foreach(field
             kernel:kernel functions:GI_FUNCTION params:params flags:GI_FLAGS block_size:GI_BLOCK_SIZE grid:GI_GRID
             tolerance:GI_TOLERANCE architectures:architectures cache_dir:cache_dir budget:GI_BUDGET
-            recorder:GI_RECORDER recorder_args:GI_ARGS held_out:GI_HELD_OUT sanitize_args:GI_SANITIZE_ARGS
+            recorder:GI_RECORDER record_with:GI_RECORD_WITH recorder_args:GI_ARGS held_out:GI_HELD_OUT
+            sanitize_args:GI_SANITIZE_ARGS
             nondeterministic:GI_NONDETERMINISTIC
             allow_unvalidated:GI_ALLOW_UNVALIDATED)
         string(REPLACE ":" ";" field "${field}")
