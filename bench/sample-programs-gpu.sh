@@ -13,7 +13,7 @@
 # sample's OFF build under 10 s, ON build 31-35 s); a budget of 2 adds about a minute a sample that evolves.
 # Environment:
 #   GI_BUDGET      minutes per evolution (SAMPLES_GI_BUDGET; default 2)
-#   SAMPLES        the samples to run (default: convolutionSeparable reduction matrixMul). A device
+#   SAMPLES        the samples to run (default: convolutionSeparable reduction matrixMul BlackScholes). A device
 #                  command may run 10 minutes: with larger budgets, run some samples in a call and the
 #                  others in the next (the ON build folder, with gi-tool built, is kept in GI_WORK
 #                  between calls while the machine stays warm)
@@ -35,7 +35,7 @@ budget="${GI_BUDGET:-2}"
 jobs="${GI_JOBS:-$(nproc)}"
 timed_runs="${GI_RUNS:-3}"
 work="${GI_WORK:-/tmp/gi-sample-programs}"
-read -r -a samples <<<"${SAMPLES:-convolutionSeparable reduction matrixMul}"
+read -r -a samples <<<"${SAMPLES:-convolutionSeparable reduction matrixMul BlackScholes}"
 export PATH="/usr/local/cuda/bin:$PATH"
 # shellcheck source=bench/common.sh
 source "$root/bench/common.sh"
@@ -43,7 +43,7 @@ source "$root/bench/common.sh"
 source "$root/bench/summary.sh"
 
 # The kernel each sample registers (its cache entry is <kernel>.sm_<n>.xml).
-declare -A kernel_of=([convolutionSeparable]=convolutionRowsKernel [reduction]=reduce6 [matrixMul]=MatrixMulCUDA)
+declare -A kernel_of=([convolutionSeparable]=convolutionRowsKernel [reduction]=reduce6 [matrixMul]=MatrixMulCUDA [BlackScholes]=BlackScholesGPU)
 
 unpack_carried_packages >"$OUT/deps.log" 2>&1
 detect_gpu

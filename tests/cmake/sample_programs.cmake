@@ -18,7 +18,7 @@ if(GI_TEST_SKIP)
     return()
 endif()
 
-set(samples convolutionSeparable matrixMul reduction)
+set(samples convolutionSeparable matrixMul reduction BlackScholes)
 # The kernel each sample registers (the lines the build prints name it), and the architectures of a
 # sample that lists its own (the others: CMAKE_CUDA_ARCHITECTURES, 80 and 90). reduction's kernel
 # template is defined in reduction_kernel.cuh, which reduction_kernel.cu includes (the CUDA samples'
@@ -26,6 +26,7 @@ set(samples convolutionSeparable matrixMul reduction)
 set(kernel_of_convolutionSeparable convolutionRowsKernel)
 set(kernel_of_matrixMul MatrixMulCUDA)
 set(kernel_of_reduction reduce6)
+set(kernel_of_BlackScholes BlackScholesGPU)
 set(architectures_of_reduction "sm_86, sm_90")
 # Each known failure with the (regex of the) configure error it stops with.
 set(known_failures "")
@@ -70,6 +71,7 @@ function(run_samples out_var build_dir)
     set(small_convolutionSeparable --width 256 --height 64 --iterations 2)
     set(small_matrixMul --wA 64 --hA 64 --wB 64 --hB 64 --iterations 2)
     set(small_reduction --n 100000 --iterations 2)
+    set(small_BlackScholes --optn 100000 --iterations 2)
     foreach(sample IN LISTS samples)
         set(program "${build_dir}/${sample}/${sample}")
         if(NOT EXISTS "${program}")
