@@ -5,13 +5,13 @@
 // 2 for bad arguments or without a GPU (waived).
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <string>
 
 #include "aniso_diffusion/aniso_diffusion.cuh"
 #include "aniso_diffusion/reference.hpp"
 #include "common/cuda_check.cuh"
 #include "common/device.cuh"
+#include "common/driver_main.hpp"
 #include "common/driver_options.hpp"
 #include "common/launch.cuh"
 
@@ -117,15 +117,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    try {
-        return run(argc, argv);
-    } catch (const gi::UsageError& e) {
-        std::fprintf(stderr, "aniso_diffusion_driver: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "aniso_diffusion_driver: %s\n", e.what());
-        std::puts("FAIL");
-        return 1;
-    }
-}
+int main(int argc, char** argv) { return gi::kernels::driver_main("aniso_diffusion_driver", run, argc, argv); }

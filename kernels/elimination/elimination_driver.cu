@@ -5,10 +5,10 @@
 // or without a GPU (waived).
 #include <cmath>
 #include <cstdio>
-#include <exception>
 
 #include "common/cuda_check.cuh"
 #include "common/device.cuh"
+#include "common/driver_main.hpp"
 #include "common/driver_options.hpp"
 #include "common/launch.cuh"
 #include "elimination/elimination.cuh"
@@ -89,15 +89,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    try {
-        return run(argc, argv);
-    } catch (const gi::UsageError& e) {
-        std::fprintf(stderr, "elimination_driver: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "elimination_driver: %s\n", e.what());
-        std::puts("FAIL");
-        return 1;
-    }
-}
+int main(int argc, char** argv) { return gi::kernels::driver_main("elimination_driver", run, argc, argv); }

@@ -3,10 +3,10 @@
 // alignment with CUDA events. Prints one summary line and PASS or FAIL; exit 0 on PASS, 1 on FAIL, 2
 // for bad arguments or without a GPU (waived).
 #include <cstdio>
-#include <exception>
 
 #include "common/cuda_check.cuh"
 #include "common/device.cuh"
+#include "common/driver_main.hpp"
 #include "common/driver_options.hpp"
 #include "common/launch.cuh"
 #include "wavefront/reference.hpp"
@@ -79,15 +79,4 @@ int run(int argc, char** argv) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    try {
-        return run(argc, argv);
-    } catch (const gi::UsageError& e) {
-        std::fprintf(stderr, "wavefront_driver: %s\n", e.what());
-        return 2;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "wavefront_driver: %s\n", e.what());
-        std::puts("FAIL");
-        return 1;
-    }
-}
+int main(int argc, char** argv) { return gi::kernels::driver_main("wavefront_driver", run, argc, argv); }
