@@ -98,7 +98,8 @@ split_options() {
         i=$((i + 2))
     done
 }
-# Training and held-out inputs per kernel, one driver run per string: the training size is the
+# Training and held-out inputs per kernel, one driver run per string (and, for the gate corpus, the
+# hand-made gate case): for the examples the training size is the
 # seeds' (320x240 pairs, a 217^3 volume, a 1024^2 flow); held-out inputs are other sizes, seeds and
 # problems. Training must show the kernel what it will meet: hydro trains on a smooth flow
 # (Kelvin-Helmholtz) and on shocks (blasts), or an edit that zeroes the slopes (first order) looks correct.
@@ -108,6 +109,32 @@ record_args() {
         bspline) train=("--cases 3 --size 217"); held=("--cases 1 --size 160 --seed 1000") ;;
         hydro) train=("--nx 1024 --ny 1024 --problem 5 --steps 2" "--nx 1024 --ny 1024 --problem 6 --seed 2 --steps 1")
                held=("--nx 512 --ny 384 --problem 6 --seed 3 --steps 1" "--nx 256 --ny 64 --problem 3 --steps 2") ;;
+        # The gate corpus (issue 44): each program run at a realistic size records the 16 distinct
+        # launches the recorder keeps (GI_RECORD_LIMIT), each holding every buffer the launch is
+        # given, as a real program's recording would. `gate` is the hand-made gate case
+        # (--sanitize-cases, CMake SANITIZE_ARGS): the smallest run that still reaches every edge
+        # (partial tiles on both sides, more than one block), with few launches.
+        aniso_diffusion)  # 928 x 928 image, six output images: 16 cases of 43 MiB, 683 MiB
+            train=("--rows 928 --cols 928 --iterations 20"); held=("--rows 480 --cols 640 --iterations 2 --seed 7")
+            gate=("--rows 40 --cols 37 --iterations 1 --seed 3") ;;
+        dp_sweep)  # 300,000 columns x 21 rows, the whole 25 MB grid in every case: 16 of 27.5 MiB, 440 MiB
+            train=("--cols 300000 --rows 21"); held=("--cols 100000 --rows 4 --seed 7")
+            gate=("--cols 1000 --rows 3 --seed 3") ;;
+        wavefront)  # 1376 x 1376 residues, the 7.6 MB score matrix before and after: 16 of 14.5 MiB, 231 MiB
+            train=("--n 1376"); held=("--n 300 --m 280 --seed 7")
+            gate=("--n 40 --m 37 --seed 3") ;;
+        thermal)  # 1024 x 1024 cells: 16 cases of 16 MiB, 256 MiB
+            train=("--rows 1024 --cols 1024 --iterations 20"); held=("--rows 600 --cols 800 --iterations 3 --seed 7")
+            gate=("--rows 40 --cols 37 --iterations 2 --seed 3") ;;
+        lu_update)  # n = 1616, the 10 MB matrix before and after: 16 of 19.9 MiB, 319 MiB
+            train=("--n 1616"); held=("--n 400 --seed 7")
+            gate=("--n 48 --seed 3") ;;
+        elimination)  # n = 1000, the multipliers and the matrix before and after: 16 of 11.5 MiB, 183 MiB
+            train=("--n 1000"); held=("--n 300 --seed 7")
+            gate=("--n 17 --seed 3") ;;
+        matmul)  # the sample program's sizes: 2 cases of 2.7 MiB
+            train=("--m 320 --k 320 --n 640" "--m 640 --k 320 --n 320 --seed 2"); held=("--m 256 --k 512 --n 128 --seed 3")
+            gate=("--m 40 --k 37 --n 50 --seed 4") ;;
     esac
 }
 

@@ -8,12 +8,21 @@
 #
 #   OUT=out/throughput bash bench/throughput.sh          # on the device: needs a GPU, nvcc, GTest
 #   THROUGHPUT_KERNELS="stereo row_filter" THROUGHPUT_SECONDS=45 bash bench/throughput.sh
-#   (kernels: stereo, row_filter, struct_pointers, matrix_mul; the first three by default)
+#   (kernels: stereo, row_filter, struct_pointers, matrix_mul; the first three by default; and the
+#   gate corpus of issue 44, kernels/<name> registered as a new user would, their cases recorded as
+#   bench/common.sh record_args says: aniso_diffusion, dp_sweep, wavefront, thermal, lu_update,
+#   elimination, matmul, all seven as THROUGHPUT_KERNELS=corpus; bench/gate-corpus.sh runs them
+#   three times each for the median)
 #   THROUGHPUT_OPTIONS="--sanitize-batch 1" THROUGHPUT_LABEL="one per process" bash bench/throughput.sh
 #                                           # extra evolve options, e.g. a change's off switch, for A/B
 #   THROUGHPUT_SANITIZE_CASES=1 records a small case per kernel and passes it as --sanitize-cases
 #   (THROUGHPUT_GATE_ARGS="..." records it with these program arguments instead of the kernel's own)
 #                                           (the search's sanitizer gate runs on it)
+#   THROUGHPUT_SANITIZE_CASES=both evolves each kernel twice, without and then with that hand-made
+#                                           gate case: two rows a kernel, told apart by the gatecase
+#                                           column (none, made)
+#   THROUGHPUT_REUSE_CASES=1 keeps the work folder's recorded cases from an earlier run with the same
+#                                           recording arguments (runs for a median record once)
 #   THROUGHPUT_CUDA_BENCH=N also runs `gi-tool cuda-bench` with N random variants on each kernel's
 #                                           cases (and the gate's, with THROUGHPUT_SANITIZE_CASES=1)
 #                                           and prints where a variant's run time goes, by stage
@@ -33,8 +42,13 @@ mkdir -p "$OUT"
 jobs="${GI_JOBS:-$(nproc)}"
 seconds="${THROUGHPUT_SECONDS:-60}"
 kernels="${THROUGHPUT_KERNELS:-stereo row_filter struct_pointers}"
+# The gate corpus (issue 44): kernels/<name>, in the issue's order.
+corpus_kernels=(aniso_diffusion dp_sweep wavefront thermal lu_update elimination matmul)
+kernels="${kernels/corpus/${corpus_kernels[*]}}"
 work="${THROUGHPUT_WORK:-/tmp/gi-throughput}"
-rm -rf "$work" && mkdir -p "$work"
+reuse_cases="${THROUGHPUT_REUSE_CASES:-0}"
+[[ "$reuse_cases" == 1 ]] || rm -rf "$work"
+mkdir -p "$work"
 export PATH="/usr/local/cuda/bin:$PATH"
 # shellcheck source=bench/common.sh
 source "$root/bench/common.sh"
@@ -43,7 +57,14 @@ detect_gpu
 
 extra_options=(${THROUGHPUT_OPTIONS:-})
 label="${THROUGHPUT_LABEL:-${THROUGHPUT_OPTIONS:-defaults}}"
-[[ "${THROUGHPUT_SANITIZE_CASES:-0}" == 1 ]] && label="$label, small cases for the gate"
+# Which gate cases each kernel is evolved with: none (the training cases), made (the hand-made
+# small case), or both in turn.
+case "${THROUGHPUT_SANITIZE_CASES:-0}" in
+    0) gate_modes=(none) ;;
+    1) gate_modes=(made) label="$label, small cases for the gate" ;;
+    both) gate_modes=(none made) label="$label; each kernel without, then with, a hand-made gate case" ;;
+    *) echo "THROUGHPUT_SANITIZE_CASES is '$THROUGHPUT_SANITIZE_CASES': 0, 1 or both"; exit 2 ;;
+esac
 [[ -n "${THROUGHPUT_GATE_ARGS:-}" ]] && label="$label (recorded with: $THROUGHPUT_GATE_ARGS)"
 build="${GI_BUILD:-${THROUGHPUT_BUILD_DIR:-/tmp/gi-throughput-build}}"
 if [[ -z "${GI_BUILD:-}" ]]; then
@@ -51,7 +72,7 @@ if [[ -z "${GI_BUILD:-}" ]]; then
     if ! { cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON \
                -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
            cmake --build "$build" -j "$jobs" --target gi-tool gi-worker stereo_driver corpus_row_filter \
-               corpus_struct_pointers corpus_matrix_mul >>"$OUT/build.log" 2>&1; }; then
+               corpus_struct_pointers corpus_matrix_mul "${corpus_kernels[@]/%/_driver}" >>"$OUT/build.log" 2>&1; }; then
         tail -30 "$OUT/build.log"; exit 1
     fi
     echo "built in $(( $(date +%s) - start )) s"
@@ -85,35 +106,74 @@ setup() {
             options=(--function "MatrixMulCUDA<32>")   # the program launches <16> and <32>: both are recorded
             train=("--n 1024") held=("--n 512 --seed 3")
             gate=("--n 64 --seed 4") ;;   # 2 x 2 blocks of 32 x 32
-        *) echo "unknown kernel $1 (stereo, row_filter, struct_pointers, matrix_mul)"; exit 2 ;;
+        aniso_diffusion|dp_sweep|wavefront|thermal|lu_update|elimination|matmul)
+            # Registered as a new user would (function and tolerance); record_args gives the runs
+            # that record the large cases, the held-out runs and the hand-made gate case.
+            file="$root/kernels/$1/$1.cu" program="$build/kernels/$1_driver" includes=()
+            registration_options "$1"
+            record_args "$1" ;;
+        *) echo "unknown kernel $1 (stereo, row_filter, struct_pointers, matrix_mul, ${corpus_kernels[*]}, corpus)"; exit 2 ;;
     esac
 }
 
-rows=()
+# The original kernel's run time: the median over generations of its median on the generation's case.
+original_ms() {  # run.xml
+    python3 - "$1" 2>/dev/null <<'PY' || echo -
+import math, statistics, sys, xml.etree.ElementTree as ET
+times = []
+for generation in ET.parse(sys.argv[1]).getroot().iter("generation"):
+    for original in generation.findall("original"):
+        try:
+            t = float(original.get("median-ms", "nan"))
+        except ValueError:
+            continue
+        if math.isfinite(t):
+            times.append(t)
+print(f"{statistics.median(times):.3f}" if times else "-")
+PY
+}
+
+rows=() notes=()
+printf 'kernel\tgate_case\tmb\tcases\teval_per_min\tevaluations\teval_s\tgate_s\tgate_share\tgenerations\ts_per_gen\tbest\toriginal_ms\texit\twall_s\n' \
+    >"$OUT/throughput.tsv"
 for kernel in $kernels; do
     setup "$kernel"
     dir="$work/$kernel"
-    mkdir -p "$dir"
     function_name="$(printf '%s\n' "${options[@]}" | awk 'prev == "--function" { print; exit } { prev = $0 }')"
     function_name="${function_name%%<*}"   # a template's instantiation: the recorder takes the function's name
-    for args in "${train[@]}"; do
-        # shellcheck disable=SC2086
-        "$tool" record "$file" --function "$function_name" "${includes[@]}" --out "$dir/cases" -- "$program" $args \
-            >>"$dir/record.log" 2>&1
-    done
-    for args in "${held[@]}"; do
-        # shellcheck disable=SC2086
-        "$tool" record "$file" --function "$function_name" "${includes[@]}" --out "$dir/held-out" -- "$program" $args \
-            >>"$dir/record.log" 2>&1
-    done
-    gate_option=()
-    [[ -n "${THROUGHPUT_GATE_ARGS:-}" ]] && gate=("$THROUGHPUT_GATE_ARGS")
-    if [[ "${THROUGHPUT_SANITIZE_CASES:-0}" == 1 ]]; then
-        for args in "${gate[@]}"; do
+    # With THROUGHPUT_REUSE_CASES=1, cases recorded by an earlier run with the same arguments stay.
+    recorded="$(printf '%s\n' "$file" "${train[@]}" -- "${held[@]}")"
+    if [[ "$reuse_cases" != 1 || "$(cat "$dir/recorded" 2>/dev/null)" != "$recorded" ]]; then
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        for args in "${train[@]}"; do
             # shellcheck disable=SC2086
-            "$tool" record "$file" --function "$function_name" "${includes[@]}" --out "$dir/sanitize-cases" -- "$program" $args \
+            "$tool" record "$file" --function "$function_name" "${includes[@]}" --out "$dir/cases" -- "$program" $args \
                 >>"$dir/record.log" 2>&1
         done
+        for args in "${held[@]}"; do
+            # shellcheck disable=SC2086
+            "$tool" record "$file" --function "$function_name" "${includes[@]}" --out "$dir/held-out" -- "$program" $args \
+                >>"$dir/record.log" 2>&1
+        done
+        # Kept for reuse only when both folders hold cases (a failed recording is tried again).
+        [[ -n "$(ls -A "$dir/cases" 2>/dev/null)" && -n "$(ls -A "$dir/held-out" 2>/dev/null)" ]] &&
+            printf '%s' "$recorded" >"$dir/recorded"
+    fi
+    rm -rf "$dir"/run "$dir"/run-gatecase "$dir"/evolve*.log "$dir"/cuda-bench.log
+    gate_option=()
+    [[ -n "${THROUGHPUT_GATE_ARGS:-}" ]] && gate=("$THROUGHPUT_GATE_ARGS")
+    if [[ " ${gate_modes[*]} " == *" made "* ]]; then
+        gate_recorded="$(printf '%s\n' "${gate[@]}")"
+        if [[ "$(cat "$dir/sanitize-cases.args" 2>/dev/null)" != "$gate_recorded" ]]; then
+            rm -rf "$dir/sanitize-cases"
+            for args in "${gate[@]}"; do
+                # shellcheck disable=SC2086
+                "$tool" record "$file" --function "$function_name" "${includes[@]}" --out "$dir/sanitize-cases" -- "$program" $args \
+                    >>"$dir/record.log" 2>&1
+            done
+            [[ -n "$(ls -A "$dir/sanitize-cases" 2>/dev/null)" ]] && printf '%s' "$gate_recorded" >"$dir/sanitize-cases.args"
+        fi
         gate_option=(--sanitize-cases "$dir/sanitize-cases")
     fi
     case_mb=$(du -sm "$dir/cases" 2>/dev/null | cut -f1)
@@ -133,39 +193,57 @@ for kernel in $kernels; do
             grep -E '^====|per minute|run stages|module load|^comparison:|^sanitizer gate:'
     fi
     [[ "$seconds" == 0 ]] && continue
-    start=$(date +%s)
-    timeout $((seconds * 4 + 240)) "$tool" evolve "$file" "${options[@]}" "${includes[@]}" --evaluator cuda \
-        --cases "$dir/cases" --held-out "$dir/held-out" --time-limit "$seconds" --seed 1 "${gate_option[@]}" "${extra_options[@]}" --out "$dir/run" \
-        >"$dir/evolve.log" 2>&1
-    status=$?
-    wall=$(( $(date +%s) - start ))
-    { echo "==== $kernel: evolve exit $status in $wall s"; cat "$dir/record.log" "$dir/evolve.log"; } >>"$OUT/evolve.log"
-    # The run's record and its HTML report (gi-tool report), to look at what the search did.
-    cp "$dir/run/run.xml" "$OUT/$kernel-run.xml" 2>/dev/null
-    "$tool" report --out "$dir/run" -o "$OUT/$kernel-report.html" >/dev/null 2>&1
-    rate="$(grep -m1 '^evaluated per minute:' "$dir/evolve.log" | awk '{ print $4 }')"
-    evaluations="$(grep -m1 '^evaluated per minute:' "$dir/evolve.log" | sed 's/.*(\([0-9]*\) evaluations.*/\1/')"
-    read -r evaluate gate <<<"$(grep -m1 '^search time:' "$dir/evolve.log" | sed 's/.*evaluating \([0-9.]*\) s, sanitizer gate \([0-9.]*\) s.*/\1 \2/')"
-    share="$(awk -v e="${evaluate:-0}" -v g="${gate:-0}" 'BEGIN { if (e + g > 0) printf "%.0f%%", 100 * g / (e + g); else print "-" }')"
-    generations="$(grep -m1 '^generations:' "$dir/evolve.log" | awk '{ print $2 }')"
-    searched="$(grep -c '^generation [0-9]*/' "$dir/evolve.log")"
-    per_generation="$(awk -v n="$searched" -v t="$(awk -v e="${evaluate:-0}" -v g="${gate:-0}" 'BEGIN { print e + g }')" \
-        'BEGIN { if (n > 0) printf "%.1f", t / n; else print "-" }')"
-    best="$(grep -m1 '^best speedup:' "$dir/evolve.log" | awk '{ print $3 }')"
-    validation="$(grep -m1 '^validation:' "$dir/evolve.log" | cut -c22-60)"
-    rows+=("$(printf '%-16s %6s %5s %7s %9s %8s %8s %6s %7s %8s %9s  %s' "$kernel" "$case_mb" "$ncases" "${rate:--}" \
-        "${evaluations:--}" "${evaluate:--}" "${gate:--}" "$share" "${generations:--}" "$per_generation" "${best:--}" \
-        "exit $status, $wall s; ${validation:-no validation line}")")
+    for mode in "${gate_modes[@]}"; do
+        # With both modes, the run with the hand-made gate case keeps its files apart.
+        suffix=""
+        [[ "$mode" == made && ${#gate_modes[@]} -gt 1 ]] && suffix="-gatecase"
+        mode_option=()
+        [[ "$mode" == made ]] && mode_option=("${gate_option[@]}")
+        log="$dir/evolve$suffix.log"
+        start=$(date +%s)
+        timeout $((seconds * 4 + 240)) "$tool" evolve "$file" "${options[@]}" "${includes[@]}" --evaluator cuda \
+            --cases "$dir/cases" --held-out "$dir/held-out" --time-limit "$seconds" --seed 1 "${mode_option[@]}" "${extra_options[@]}" \
+            --out "$dir/run$suffix" >"$log" 2>&1
+        status=$?
+        wall=$(( $(date +%s) - start ))
+        { echo "==== $kernel (gate case: $mode): evolve exit $status in $wall s"; cat "$dir/record.log" "$log"; } >>"$OUT/evolve.log"
+        # The run's record and its HTML report (gi-tool report), to look at what the search did.
+        cp "$dir/run$suffix/run.xml" "$OUT/$kernel$suffix-run.xml" 2>/dev/null
+        "$tool" report --out "$dir/run$suffix" -o "$OUT/$kernel$suffix-report.html" >/dev/null 2>&1
+        rate="$(grep -m1 '^evaluated per minute:' "$log" | awk '{ print $4 }')"
+        evaluations="$(grep -m1 '^evaluated per minute:' "$log" | sed 's/.*(\([0-9]*\) evaluations.*/\1/')"
+        evaluate="" gate_s=""
+        read -r evaluate gate_s <<<"$(grep -m1 '^search time:' "$log" | sed 's/.*evaluating \([0-9.]*\) s, sanitizer gate \([0-9.]*\) s.*/\1 \2/')"
+        share="$(awk -v e="${evaluate:-0}" -v g="${gate_s:-0}" 'BEGIN { if (e + g > 0) printf "%.0f%%", 100 * g / (e + g); else print "-" }')"
+        generations="$(grep -m1 '^generations:' "$log" | awk '{ print $2 }')"
+        searched="$(grep -c '^generation [0-9]*/' "$log")"
+        per_generation="$(awk -v n="$searched" -v t="$(awk -v e="${evaluate:-0}" -v g="${gate_s:-0}" 'BEGIN { print e + g }')" \
+            'BEGIN { if (n > 0) printf "%.1f", t / n; else print "-" }')"
+        best="$(grep -m1 '^best speedup:' "$log" | awk '{ print $3 }')"
+        validation="$(grep -m1 '^validation:' "$log" | cut -c22-60)"
+        [[ "$ncases" == 0 ]] && validation="no cases recorded (record.log: $(grep -m1 'error' "$dir/record.log" | cut -c1-80))"
+        original="$(original_ms "$dir/run$suffix/run.xml")"
+        rows+=("$(printf '%-16s %6s %5s %7s %9s %8s %8s %6s %7s %8s %9s %8s %7s  %s' "$kernel" "$case_mb" "$ncases" "${rate:--}" \
+            "${evaluations:--}" "${evaluate:--}" "${gate_s:--}" "$share" "${generations:--}" "$per_generation" "${best:--}" \
+            "$mode" "$original" "exit $status, $wall s; ${validation:-no validation line}")")
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$kernel" "$mode" "${case_mb:--}" "$ncases" \
+            "${rate:--}" "${evaluations:--}" "${evaluate:--}" "${gate_s:--}" "${share%\%}" "${generations:--}" "$per_generation" \
+            "${best:--}" "$original" "$status" "$wall" >>"$OUT/throughput.tsv"
+        while IFS= read -r line; do notes+=("    $line [$kernel, gate case $mode]"); done \
+            < <(grep -h '^note: sanitizer gate' "$log")
+    done
 done
 
 {
     echo "gi-tool evolve throughput, all gates on ($seconds s of search each, seed 1): $label"
     echo "GPU: ${gpu:-none}; $(date -u +%Y-%m-%dT%H:%MZ); commit ${GI_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}; $jobs cores"
-    printf '%-16s %6s %5s %7s %9s %8s %8s %6s %7s %8s %9s  %s\n' kernel "MB" cases "eval/min" evaluations \
-        "eval s" "gate s" "gate%" "gens" "s/gen" best "outcome"
+    printf '%-16s %6s %5s %7s %9s %8s %8s %6s %7s %8s %9s %8s %7s  %s\n' kernel "MB" cases "eval/min" evaluations \
+        "eval s" "gate s" "gate%" "gens" "s/gen" best gatecase "orig ms" "outcome"
     printf '%s\n' "${rows[@]}"
-    grep -h '^note: sanitizer gate' "$work"/*/evolve.log | sed 's/^/    /' 
+    [[ ${#notes[@]} -gt 0 ]] && printf '%s\n' "${notes[@]}"
     echo "MB: the training cases on disk; eval/min and evaluations: evolve's own count (search, tuning and"
     echo "minimisation, checks included, over the whole wall time); eval s / gate s: the search's time evaluating"
-    echo "and in the sanitizer gate; gate%: the gate's share of search time."
+    echo "and in the sanitizer gate; gate%: the gate's share of search time; gatecase: the gate ran on the"
+    echo "training cases (none) or on a hand-made small case (made, --sanitize-cases); orig ms: the original"
+    echo "kernel's run time, the median over generations. The same rows, tab-separated: throughput.tsv."
 } | tee "$OUT/summary.txt"
