@@ -45,6 +45,11 @@ if(TARGET gi_recorder)
 else()
     set(GI_OPTIMIZE_HAS_RECORDER OFF)
 endif()
+# The launch intercept `gi-tool record` preloads into the program it records: a plain library in
+# the library folder, where the installed gi-tool looks (gi-tool/CMakeLists.txt tells it where).
+if(TARGET gi_launch_intercept)
+    install(TARGETS gi_launch_intercept LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+endif()
 install(EXPORT GIOptimizeTargets NAMESPACE GIOptimize:: DESTINATION "${GI_OPTIMIZE_INSTALL_CMAKEDIR}")
 configure_package_config_file("${CMAKE_CURRENT_LIST_DIR}/GIOptimizeConfig.cmake.in"
     "${PROJECT_BINARY_DIR}/GIOptimizeConfig.cmake" INSTALL_DESTINATION "${GI_OPTIMIZE_INSTALL_CMAKEDIR}")

@@ -67,3 +67,12 @@ gi_test_expect("${out}" "RECORDER is required: 'scalelib' is a STATIC_LIBRARY, s
 gi_test_call([[gi_optimize_cuda_kernel(app KERNEL scale.cu FUNCTION scaleKernel RECORD_WITH cupti)]])
 gi_test_configure(out FAIL)
 gi_test_expect("${out}" "RECORD_WITH: 'cupti' is neither 'intercept'" "an unknown RECORD_WITH")
+
+# 5. The installed package's gi-tool finds its launch intercept: a program that launches nothing is
+# run with it preloaded and said to have launched no kernel (not "cannot find libgi-intercept.so").
+find_program(true_program true REQUIRED)
+gi_test_run(out FAIL "${GI_TEST_PREFIX}/bin/gi-tool" record "${src}/scale.cu" --function scaleKernel
+            --out "${build}/installed-record" -- "${true_program}")
+gi_test_expect_not("${out}" "cannot find libgi-intercept" "the installed gi-tool finds its intercept")
+gi_test_expect("${out}" "recorded no launch of 'scaleKernel': the launch intercept saw no kernel launched"
+               "and preloads it into the program")

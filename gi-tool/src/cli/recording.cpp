@@ -54,10 +54,16 @@ std::string find_intercept_library() {
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     if (ec) return "";
     const fs::path dir = self.parent_path();
-    for (const fs::path& candidate : {dir / kInterceptLibraryName, dir.parent_path() / "lib" / kInterceptLibraryName,
-                                      dir.parent_path() / "lib64" / kInterceptLibraryName,
-                                      dir.parent_path() / "gi-tool" / kInterceptLibraryName})
-        if (fs::is_regular_file(candidate, ec)) return candidate.string();
+    std::vector<fs::path> candidates = {dir / kInterceptLibraryName, dir.parent_path() / "lib" / kInterceptLibraryName,
+                                        dir.parent_path() / "lib64" / kInterceptLibraryName,
+                                        dir.parent_path() / "gi-tool" / kInterceptLibraryName};
+#ifdef GI_INTERCEPT_INSTALL_DIR
+    // Where the installed package puts it (the platform's library folder, lib/x86_64-linux-gnu on
+    // Debian's /usr), relative to gi-tool's own folder unless absolute.
+    candidates.push_back(dir / GI_INTERCEPT_INSTALL_DIR / kInterceptLibraryName);
+#endif
+    for (const fs::path& candidate : candidates)
+        if (fs::is_regular_file(candidate, ec)) return fs::weakly_canonical(candidate, ec).string();
     return "";
 }
 
