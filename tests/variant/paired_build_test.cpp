@@ -1,7 +1,8 @@
 // The paired build (variant/paired_build.hpp) without a GPU: its text; which files are refused up
-// front; and on each registered kernel that NVRTC compiles it for sm_90 into one cubin with the
-// plain kernel, its gi_guarded:: copy and the guard once, and that nvcc's PTX of it reads
-// %globaltimer in the guarded kernel only (the plain one, which is timed, is untouched).
+// front; and on each registered kernel with a loop (test::kernels_with_loops) that NVRTC compiles
+// it for sm_90 into one cubin with the plain kernel, its gi_guarded:: copy and the guard once, and
+// that nvcc's PTX of it reads %globaltimer in the guarded kernel only (the plain one, which is
+// timed, is untouched).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -66,7 +67,7 @@ TEST(PairedBuild, CompilerMessagesKeepTheKernelsLineNumbers) {
 
 TEST(PairedBuild, RegisteredKernelsCompileIntoOneCubinWithBothKernels) {
     if (!nvrtc_available()) GTEST_SKIP() << "gi-tool was built without NVRTC (no CUDA toolkit)";
-    const std::vector<KernelFile> kernels = test::registered_kernels();
+    const std::vector<KernelFile> kernels = test::kernels_with_loops();
     ASSERT_GE(kernels.size(), 3u);
     for (const KernelFile& k : kernels) {
         SCOPED_TRACE(k.path.string());
@@ -97,7 +98,7 @@ TEST(PairedBuild, OnlyTheGuardedKernelReadsTheGlobalTimer) {
         GTEST_SKIP() << e.what();
     }
     TemporaryDirectory dir("gi-paired-ptx");
-    for (const KernelFile& k : test::registered_kernels()) {
+    for (const KernelFile& k : test::kernels_with_loops()) {
         SCOPED_TRACE(k.path.string());
         const std::string text = test::kernel_ptx(
             nvcc, k, paired_source(test::read_all(k.path), k.path.filename().string()).source, dir.path());

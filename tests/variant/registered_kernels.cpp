@@ -1,6 +1,7 @@
 #include "registered_kernels.hpp"
 
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "util/error.hpp"
@@ -24,6 +25,17 @@ std::vector<KernelFile> registered_kernels() {
             if (key == "function") function = value;
         }
         if (!kernel.empty()) out.push_back({entry.path() / kernel, function});
+    }
+    return out;
+}
+
+std::vector<KernelFile> kernels_with_loops() {
+    const std::regex loop(R"(\b(for|while)\s*\()");
+    std::vector<KernelFile> out;
+    for (const KernelFile& k : registered_kernels()) {
+        const std::string text = read_all(k.path);
+        const std::regex template_kernel("template\\s*<[^>]*>\\s*__global__\\s+void\\s+" + k.function + "\\s*\\(");
+        if (std::regex_search(text, loop) && !std::regex_search(text, template_kernel)) out.push_back(k);
     }
     return out;
 }

@@ -15,6 +15,11 @@ struct KernelFile {
 // Every registered kernel: its file and function, from the registration files.
 std::vector<KernelFile> registered_kernels();
 
+// The registered kernels the loop guard's tests apply to: files with a loop to guard (the gate
+// corpus's stencils have none) whose function is not a template (NVRTC compiles a template only
+// for the instantiations the evaluator names, from the recorded cases).
+std::vector<KernelFile> kernels_with_loops();
+
 std::string read_all(const std::filesystem::path& path);
 
 // The PTX of the first .entry whose name contains `function` (up to the next .entry); "" if none.
