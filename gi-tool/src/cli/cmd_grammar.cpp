@@ -25,10 +25,9 @@ std::string summary(const Grammar& grammar) {
     const int fixed = lines - static_cast<int>(slot_lines.size());
     std::ostringstream out;
     out << grammar.file_name << ": " << (fixed + static_cast<int>(grammar.rules.size())) << " rules, " << fixed
-        << " fixed, " << per_kind[RuleKind::Statement] << " statements, " << per_kind[RuleKind::IfCondition] << " IF, "
-        << per_kind[RuleKind::ForInit] << " for1, " << per_kind[RuleKind::ForCond] << " for2, "
-        << per_kind[RuleKind::ForStep] << " for3, " << per_kind[RuleKind::Pragma] << " pragma; " << grammar.genes.size()
-        << " genes";
+        << " fixed";
+    for (const RuleKindInfo& kind : rule_kinds()) out << ", " << per_kind[kind.kind] << " " << kind.label;
+    out << "; " << grammar.genes.size() << " genes";
     std::map<GeneKind, int> genes;
     for (const Gene& gene : grammar.genes) ++genes[gene.kind];
     const std::pair<GeneKind, const char*> names[] = {

@@ -128,7 +128,7 @@ int run_mutants(const std::vector<std::string>& raw) {
     }
     const int total = static_cast<int>(edits.size());
     std::cout << "compiled: " << compiled << "/" << total << " (" << percent(compiled, total) << ")\n";
-    for (const char* category : {"delete", "replace", "insert", "if", "for1", "for2", "for3", "pragma"}) {
+    for (const std::string& category : edit_categories()) {
         const auto it = by_category.find(category);
         if (it == by_category.end()) continue;
         std::cout << fmt::format("  {:<9}{}/{} ({})\n", category, it->second.first, it->second.second,

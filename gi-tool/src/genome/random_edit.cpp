@@ -26,12 +26,9 @@ EditSpace::EditSpace(const Grammar& grammar, const MacroTable& macros)
     for (std::size_t t = 0; t < n; ++t) {
         if (!live_[t]) continue;
         const Rule& target = grammar_->rules[t];
-        if (target.kind == RuleKind::Pragma) {
-            if (!target.text.empty()) add(t, Edit::Op::Delete);
-        } else if (target.kind == RuleKind::Statement) {
-            add(t, Edit::Op::Delete);
-            add(t, Edit::Op::Insert);
-        }
+        const RuleKindInfo& kind = rule_kind_info(target.kind);
+        if (kind.may_delete && !target.text.empty()) add(t, Edit::Op::Delete);  // an empty slot: nothing to delete
+        if (kind.may_insert) add(t, Edit::Op::Insert);
         add(t, Edit::Op::Replace);
     }
     for (const Group& group : groups_) size_ += group.count;
@@ -129,19 +126,29 @@ std::vector<Edit> enumerate_legal_edits(const Grammar& grammar, const MacroTable
     return EditSpace(grammar, macros).enumerate();
 }
 
+namespace {
+std::string op_name(Edit::Op op) { return op == Edit::Op::Delete ? "delete" : op == Edit::Op::Replace ? "replace" : "insert"; }
+}  // namespace
+
 std::string edit_category(const Edit& edit, const Grammar& grammar) {
     const Rule* target = grammar.find_rule(edit.target);
     if (target == nullptr) return "unknown";
-    switch (target->kind) {
-        case RuleKind::Statement:
-            return edit.op == Edit::Op::Delete ? "delete" : edit.op == Edit::Op::Replace ? "replace" : "insert";
-        case RuleKind::IfCondition: return "if";
-        case RuleKind::ForInit: return "for1";
-        case RuleKind::ForCond: return "for2";
-        case RuleKind::ForStep: return "for3";
-        case RuleKind::Pragma: return "pragma";
+    const RuleKindInfo& kind = rule_kind_info(target->kind);
+    return kind.category.empty() ? op_name(edit.op) : std::string(kind.category);
+}
+
+std::vector<std::string> edit_categories() {
+    std::vector<std::string> categories;
+    for (const RuleKindInfo& kind : rule_kinds()) {
+        if (!kind.category.empty()) {
+            categories.emplace_back(kind.category);
+            continue;
+        }
+        if (kind.may_delete) categories.push_back(op_name(Edit::Op::Delete));
+        categories.push_back(op_name(Edit::Op::Replace));
+        if (kind.may_insert) categories.push_back(op_name(Edit::Op::Insert));
     }
-    return "unknown";
+    return categories;
 }
 
 }  // namespace gi

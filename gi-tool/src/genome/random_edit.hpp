@@ -69,7 +69,10 @@ std::optional<Edit> draw_random_edit(const Grammar& grammar, const MacroTable& m
 std::vector<Edit> enumerate_legal_edits(const Grammar& grammar, const MacroTable& macros);
 
 // The category an edit falls in, for reports: "delete", "replace", "insert" (statements), "if",
-// "for1", "for2", "for3", "pragma". "unknown" when the target is not in the grammar.
+// "for1", "for2", "for3", "pragma" (grammar/rule_kinds.def). "unknown" when the target is not in
+// the grammar.
 std::string edit_category(const Edit& edit, const Grammar& grammar);
+// Every category edit_category() gives but "unknown", in the rule-kind table's order.
+std::vector<std::string> edit_categories();
 
 }  // namespace gi

@@ -10,17 +10,7 @@
 namespace gi {
 namespace {
 
-std::string kind_words(RuleKind kind) {
-    switch (kind) {
-        case RuleKind::Statement: return "a statement";
-        case RuleKind::IfCondition: return "an if condition";
-        case RuleKind::ForInit: return "a for-loop init";
-        case RuleKind::ForCond: return "a for-loop condition";
-        case RuleKind::ForStep: return "a for-loop step";
-        case RuleKind::Pragma: return "an unroll pragma slot";
-    }
-    return "a rule";
-}
+std::string kind_words(RuleKind kind) { return std::string(rule_kind_info(kind).words); }
 
 bool contains(const std::vector<std::string>& list, const std::string& name) {
     return std::find(list.begin(), list.end(), name) != list.end();
@@ -145,10 +135,9 @@ void check_edit(const Edit& edit, const Grammar& grammar, const CopyContext& con
                 "> (see 'gi-tool grammar' for the rule names)");
         return;
     }
-    const bool editable_by_op =
-        edit.op == Edit::Op::Replace ||
-        (edit.op == Edit::Op::Delete && (target->kind == RuleKind::Statement || target->kind == RuleKind::Pragma)) ||
-        (edit.op == Edit::Op::Insert && target->kind == RuleKind::Statement);
+    const RuleKindInfo& kind = rule_kind_info(target->kind);
+    const bool editable_by_op = edit.op == Edit::Op::Replace || (edit.op == Edit::Op::Delete && kind.may_delete) ||
+                                (edit.op == Edit::Op::Insert && kind.may_insert);
     if (!editable_by_op) {
         problem(std::string("<") + target->id + "> is " + kind_words(target->kind) + "; it may only be " +
                 (target->kind == RuleKind::Pragma ? "deleted or set (<" + target->id + "><pragma_K4>)"

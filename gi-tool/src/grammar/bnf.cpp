@@ -45,7 +45,9 @@ std::string grammar_to_bnf(const Grammar& grammar) {
     for (const Function& f : grammar.functions)
         out << "# " << (f.is_global ? "__global__ " : "__device__ ") << f.name << ": lines " << f.first_line << "-"
             << f.last_line << "\n";
-    out << "# Rules starting <_ <IF_ <for1_ <for2_ <for3_ <pragma_ may be replaced by rules of the same kind;\n"
+    out << "# Rules starting";
+    for (const RuleKindInfo& kind : rule_kinds()) out << " <" << kind.prefix;
+    out << " may be replaced by rules of the same kind;\n"
            "# <_ rules may also be deleted or copied before another <_ rule. Other lines are fixed.\n";
 
     if (!grammar.genes.empty()) out << "\n# configuration genes: value | value ... (default)\n";

@@ -59,17 +59,22 @@ std::string rule_id_file_part(const std::string& file_name) {
     return part;
 }
 
-std::string_view rule_kind_prefix(RuleKind kind) {
-    switch (kind) {
-    case RuleKind::Statement: return "_";
-    case RuleKind::IfCondition: return "IF_";
-    case RuleKind::ForInit: return "for1_";
-    case RuleKind::ForCond: return "for2_";
-    case RuleKind::ForStep: return "for3_";
-    case RuleKind::Pragma: return "pragma_";
-    }
-    return "?_";
+const std::vector<RuleKindInfo>& rule_kinds() {
+    static const std::vector<RuleKindInfo> kinds{
+#define GI_RULE_KIND(kind, prefix, words, label, category, may_delete, may_insert) \
+    {RuleKind::kind, prefix, words, label, category, may_delete, may_insert},
+#include "grammar/rule_kinds.def"
+#undef GI_RULE_KIND
+    };
+    return kinds;
 }
+
+const RuleKindInfo& rule_kind_info(RuleKind kind) {
+    // The table's rows are the enum's values in order (grammar.hpp makes the enum from it).
+    return rule_kinds().at(static_cast<std::size_t>(kind));
+}
+
+std::string_view rule_kind_prefix(RuleKind kind) { return rule_kind_info(kind).prefix; }
 
 std::string rule_name(const Rule& rule) { return "<" + rule.id + ">"; }
 

@@ -17,14 +17,28 @@ namespace gi {
 // Grammar format version; bump when rule ids or their meaning change, since cache keys include it.
 inline constexpr int kGrammarVersion = 1;
 
+// The kinds of editable slot, one per row of grammar/rule_kinds.def: Statement, IfCondition,
+// ForInit, ForCond, ForStep, Pragma.
 enum class RuleKind {
-    Statement,    // "_":      plain statement; may be deleted, replaced by or have inserted another statement
-    IfCondition,  // "IF_":    the expression inside if(...) / else if(...); replaceable only by another
-    ForInit,      // "for1_":  first part of a for header
-    ForCond,      // "for2_":  second part
-    ForStep,      // "for3_":  third part
-    Pragma,       // "pragma_": unroll pragma slot before a for loop (empty, "#pragma unroll", "#pragma unroll N")
+#define GI_RULE_KIND(kind, ...) kind,
+#include "grammar/rule_kinds.def"
+#undef GI_RULE_KIND
 };
+
+// A row of grammar/rule_kinds.def: what the rest of gi-tool knows of a kind of slot.
+struct RuleKindInfo {
+    RuleKind kind;
+    std::string_view prefix;    // of its rules' ids: "_", "IF_", "for1_", "for2_", "for3_", "pragma_"
+    std::string_view words;     // "a statement", for messages
+    std::string_view label;     // "statements", for counts
+    std::string_view category;  // its edits' name in reports; "" for the operation's
+    bool may_delete = false;    // besides being replaced by another of its kind
+    bool may_insert = false;    // another of its kind inserted before it
+};
+
+// Every kind, in the table's order.
+const std::vector<RuleKindInfo>& rule_kinds();
+const RuleKindInfo& rule_kind_info(RuleKind kind);
 
 // Prefix used in rule names: "_", "IF_", "for1_", "for2_", "for3_", "pragma_".
 std::string_view rule_kind_prefix(RuleKind kind);
