@@ -42,7 +42,7 @@ TEST(CompileOnlyEvaluator, DescribesItself) {
     CompileOnlyEvaluator evaluator(options);
     EXPECT_EQ(evaluator.name(), "compile-only");
     EXPECT_EQ(evaluator.case_count(), 1);
-    EXPECT_FALSE(evaluator.measures_time());
+    EXPECT_FALSE(evaluator.traits().measures_time);
     EXPECT_THROW(evaluator.evaluate({}, 1), Error);
     EXPECT_TRUE(evaluator.evaluate({}, 0).results.empty());
     options.jobs = 0;

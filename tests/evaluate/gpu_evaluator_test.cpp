@@ -417,8 +417,8 @@ TEST_F(GpuEvaluator, ChecksAlongsideEvaluationJudgeAndEvaluateAsAlone) {
     ASSERT_EQ(results.results.size(), expected.results.size());
     for (std::size_t i = 0; i < results.results.size(); ++i)
         EXPECT_EQ(results.results[i].status, expected.results[i].status) << i << ": " << results.results[i].detail;
-    EXPECT_GE(e.evaluation_waited_for_checks_s(), 0.0);
-    std::cout << "evaluate() waited " << e.evaluation_waited_for_checks_s() << " s for the checks' GPU turns\n";
+    EXPECT_GE(e.report().waited_for_checks_s, 0.0);
+    std::cout << "evaluate() waited " << e.report().waited_for_checks_s << " s for the checks' GPU turns\n";
     // A batch thrown away unseen (a spoiled guess) leaves its case to validation.
     e.discard_evaluation(1);
     EXPECT_EQ(e.validate(make_variant(smaller, grammar_)).cases.size(), 2u);  // case 1 and the held-out one

@@ -4,7 +4,7 @@
 // to the end, said nowhere.
 #include <gtest/gtest.h>
 
-#include "evaluate/cuda_checker.hpp"
+#include "evaluate/variant_checker.hpp"
 #include "grammar/build_grammar.hpp"
 #include "run/final_check.hpp"
 #include "run/run_record.hpp"
@@ -99,15 +99,16 @@ TEST(ValidationMessage, APassingReportHasNoFailureAndTheSummaryNoVerdictBesideIt
 // A checker whose validations all hold the issue's report: every element right, one case timed out.
 class TimingOutValidation : public Evaluator, public VariantChecker {
 public:
-    std::string name() const override { return "timing-out validation"; }
-    int case_count() const override { return 1; }
-    bool measures_time() const override { return true; }
+    EvaluatorTraits traits() const override { return {"timing-out validation", 1, true, false}; }
     BatchResult evaluate(const std::vector<Variant>& variants, int) override {
         BatchResult batch;
         batch.results.resize(variants.size());
         return batch;
     }
-    EvalResult sanitize(const Variant&, int) override { return {}; }
+    VariantChecker* checker() override { return this; }
+    std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int) override {
+        return std::vector<EvalResult>(variants.size());
+    }
     ValidationReport validate(const Variant&) override { return the_issues_report(); }
 };
 

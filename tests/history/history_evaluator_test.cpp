@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "evaluate/variant_checker.hpp"
 #include "history_test_util.hpp"
 
 namespace gi {
@@ -45,6 +46,37 @@ TEST(HistoryEvaluator, NeverMeasuresAProgramTwiceOnACase) {
     EXPECT_EQ(inner.calls, calls);
     EXPECT_EQ(third.original.median_ms, 3.0);
     EXPECT_EQ(third.results[1].detail, "error: expected ';'");
+}
+
+// The cache stands in for the evaluator everywhere search holds it: what the evaluator is, its report
+// and its gate are the inner one's.
+class ReportingCountingEvaluator : public CountingEvaluator, public VariantChecker {
+public:
+    EvaluatorReport report() override {
+        EvaluatorReport r;
+        r.device = "a GPU";
+        r.time_spent = {{"variant runs", 1.5}};
+        return r;
+    }
+    VariantChecker* checker() override { return this; }
+    std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int) override {
+        return std::vector<EvalResult>(variants.size());
+    }
+    ValidationReport validate(const Variant&) override { return {}; }
+};
+
+TEST(HistoryEvaluator, IsTheInnerEvaluatorButForEvaluate) {
+    const auto dir = scratch_dir("evaluator-view");
+    auto history = History::create(dir / kHistoryFileName, test_identity());
+    ReportingCountingEvaluator inner;
+    HistoryEvaluator cached(inner, *history);
+    EXPECT_EQ(cached.name(), "counting");
+    EXPECT_EQ(cached.case_count(), 4);
+    EXPECT_TRUE(cached.traits().measures_time);
+    EXPECT_EQ(cached.report().device, "a GPU");
+    ASSERT_EQ(cached.report().time_spent.size(), 1u);
+    EXPECT_EQ(cached.report().time_spent[0].seconds, 1.5);
+    EXPECT_EQ(cached.checker(), static_cast<VariantChecker*>(&inner));
 }
 
 TEST(HistoryEvaluator, TheCacheOutlivesTheSession) {

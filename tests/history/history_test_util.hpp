@@ -58,9 +58,7 @@ public:
     std::map<std::pair<std::string, int>, int> seen;  // (key, case) -> times evaluated
     int calls = 0;
 
-    std::string name() const override { return "counting"; }
-    int case_count() const override { return 4; }
-    bool measures_time() const override { return true; }
+    EvaluatorTraits traits() const override { return {"counting", 4, true, false}; }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
         ++calls;
         BatchResult out;

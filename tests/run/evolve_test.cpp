@@ -185,10 +185,12 @@ TEST(Evolve, TheSummarySaysWhatNothingBeat) {
 // individuals a minute the generation got (issue 19).
 TEST(Evolve, EachGenerationSaysWhereItsTimeWent) {
     struct SplittingEvaluator : testing::ScriptedEvaluator {
-        mutable double compiles = 0;
-        std::vector<TimeSpent> time_spent() const override {
+        double compiles = 0;
+        EvaluatorReport report() override {
             compiles += 1.5;  // 1.5 s more every time it is asked
-            return {{"waiting for compiles", compiles}, {"variant runs", 0}};
+            EvaluatorReport r;
+            r.time_spent = {{"waiting for compiles", compiles}, {"variant runs", 0}};
+            return r;
         }
     };
     const Grammar grammar = testing::small_grammar();
@@ -315,9 +317,7 @@ TEST(Evolve, AnEvaluatorDyingMidGenerationLosesOnlyThatGeneration) {
 // piecewise-constant start has no slopes to limit, so there the edit changes nothing).
 class WrongElsewhereEvaluator : public Evaluator {
 public:
-    std::string name() const override { return "wrong-elsewhere"; }
-    int case_count() const override { return 3; }
-    bool measures_time() const override { return true; }
+    EvaluatorTraits traits() const override { return {"wrong-elsewhere", 3, true, false}; }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
         BatchResult batch;
         batch.original = Timing{1.0, 0.001, 5};

@@ -23,8 +23,9 @@ namespace {
 // A checker whose checks run on a thread of their own, as the cuda evaluator's do, failing the
 // sanitizer for chosen genomes. evaluate() "takes" 3 s on the fake clock (on the caller's thread),
 // or seconds_a_variant a variant when that is set.
-class AlongsideChecker : public testing::ScriptedEvaluator, public VariantChecker {
+class AlongsideChecker : public testing::ScriptedEvaluator, public testing::OneByOneChecker {
 public:
+    VariantChecker* checker() override { return this; }
     std::set<std::string> racy;
     bool alongside = true;
     double now = 0;
@@ -43,7 +44,7 @@ public:
         return ScriptedEvaluator::evaluate(variants, case_index);
     }
     void discard_evaluation(int case_index) override { discarded.push_back(case_index); }
-    EvalResult sanitize(const Variant& variant, int) override {
+    EvalResult sanitize_one(const Variant& variant, int) override {
         const std::string text = genome_to_text(variant.genome);
         std::lock_guard lock(mutex);
         sanitized.push_back(text);
@@ -233,8 +234,8 @@ TEST(GateOverlap, TheLockedEvaluatorPassesTheOverlapToTheInnerChecker) {
     AlongsideChecker checker;
     checker.racy = {"<_k.cu_11>"};
     const std::unique_ptr<LockedEvaluator> locked = make_locked(checker);
-    auto* locked_checker = dynamic_cast<VariantChecker*>(locked.get());
-    ASSERT_NE(locked_checker, nullptr);
+    VariantChecker* locked_checker = locked->checker();
+    ASSERT_EQ(locked_checker, static_cast<VariantChecker*>(&checker));
     EXPECT_TRUE(locked_checker->checks_alongside_evaluation());
     std::future<std::vector<EvalResult>> verdicts = locked_checker->sanitize_many_async(
         {make_variant(parse_genome("<_k.cu_10>"), grammar), make_variant(parse_genome("<_k.cu_11>"), grammar)}, 0);
@@ -243,7 +244,7 @@ TEST(GateOverlap, TheLockedEvaluatorPassesTheOverlapToTheInnerChecker) {
     EXPECT_EQ(v[0].status, EvalStatus::Ok);
     EXPECT_EQ(v[1].status, EvalStatus::SanitizerError);
     EXPECT_EQ(checker.sanitized.size(), 2u);
-    locked->discard_evaluation(3);
+    locked_checker->discard_evaluation(3);
     EXPECT_EQ(checker.discarded, (std::vector<int>{3}));
 }
 

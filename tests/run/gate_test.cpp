@@ -17,15 +17,16 @@ namespace gi {
 namespace {
 
 // An evaluator with the sanitizer and validation gates, failing the sanitizer for chosen genomes.
-class CheckedEvaluator : public testing::ScriptedEvaluator, public VariantChecker {
+class CheckedEvaluator : public testing::ScriptedEvaluator, public testing::OneByOneChecker {
 public:
+    VariantChecker* checker() override { return this; }
     std::set<std::string> racy;  // genome texts the sanitizer rejects
     std::set<std::string> wrong_held_out;  // genome texts with mismatches on the held-out case
     bool no_validation_cases = false;      // every case used by search, no held-out folder
     std::vector<std::string> sanitized;
     int validations = 0;
     std::string validated;
-    EvalResult sanitize(const Variant& variant, int) override {
+    EvalResult sanitize_one(const Variant& variant, int) override {
         sanitized.push_back(genome_to_text(variant.genome));
         EvalResult result;
         if (racy.count(genome_to_text(variant.genome))) {
@@ -95,7 +96,7 @@ public:
     std::vector<std::size_t> waves;
     std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override {
         waves.push_back(variants.size());
-        return VariantChecker::sanitize_many(variants, case_index);
+        return CheckedEvaluator::sanitize_many(variants, case_index);
     }
 };
 
@@ -141,8 +142,8 @@ TEST(Gate, TheLockedEvaluatorPassesEverythingToTheInnerChecker) {
     const Grammar grammar = testing::small_grammar();
     GateCaseChecker checker;
     const std::unique_ptr<LockedEvaluator> locked = make_locked(checker);
-    auto* locked_checker = dynamic_cast<VariantChecker*>(locked.get());
-    ASSERT_NE(locked_checker, nullptr);
+    VariantChecker* locked_checker = locked->checker();
+    ASSERT_EQ(locked_checker, static_cast<VariantChecker*>(&checker));
     locked_checker->expect_checks();
     EXPECT_EQ(checker.expected, 1);
     EXPECT_EQ(locked_checker->gate_case(0), 7);
@@ -200,7 +201,7 @@ TEST(Gate, EvolveNeverKeepsAVariantThatFailsTheSanitizerAndValidatesTheFinalOne)
     std::filesystem::remove_all(dir);
 }
 
-// While the gate runs, evolve hands the evaluator its guess at the next generation (prepare_ahead,
+// While the gate runs, evolve hands the checker its guess at the next generation (prepare_ahead,
 // which a compiling evaluator builds meanwhile). With no parent failing the gate the guess is the
 // next generation exactly; a parent that fails makes it wrong, and changes nothing else; and there is
 // no guess after the last generation.
@@ -270,10 +271,10 @@ public:
         search_evaluations += searching;
         return CheckedEvaluator::evaluate(variants, case_index);
     }
-    EvalResult sanitize(const Variant& variant, int case_index) override {
+    EvalResult sanitize_one(const Variant& variant, int case_index) override {
         now += 1;
         search_checks += searching;
-        return CheckedEvaluator::sanitize(variant, case_index);
+        return CheckedEvaluator::sanitize_one(variant, case_index);
     }
 };
 

@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "../support/search_test_support.hpp"
-#include "evaluate/cuda_checker.hpp"
+#include "evaluate/variant_checker.hpp"
 #include "evaluate/fake_evaluator.hpp"
 #include "../history/history_test_util.hpp"
 #include "util/atomic_file.hpp"
@@ -134,11 +134,12 @@ TEST(SearchHistory, AsynchronousAnnealingKeepsItsWorkersBusyInsideEvolve) {
 }
 
 // A fake landscape with a sanitizer gate whose every check takes 20 ms.
-class SlowlyCheckedFake : public FakeEvaluator, public VariantChecker {
+class SlowlyCheckedFake : public FakeEvaluator, public testing::OneByOneChecker {
 public:
     using FakeEvaluator::FakeEvaluator;
     std::atomic<int> checks{0};
-    EvalResult sanitize(const Variant&, int) override {
+    VariantChecker* checker() override { return this; }
+    EvalResult sanitize_one(const Variant&, int) override {
         ++checks;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         return EvalResult{};

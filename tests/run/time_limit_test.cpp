@@ -13,7 +13,7 @@
 
 #include "../support/gi_tool_run.hpp"
 #include "../support/search_test_support.hpp"
-#include "evaluate/cuda_checker.hpp"
+#include "evaluate/variant_checker.hpp"
 #include "evaluate/fake_evaluator.hpp"
 #include "run/evolve.hpp"
 #include "run/final_check.hpp"
@@ -232,12 +232,13 @@ TEST(TimeLimit, APhaseThatRunsPastItsDeadlineIsNamedInTheRecord) {
 }
 
 // A checker whose sanitizer rejects chosen genomes and whose every check takes 5 s on a fake clock.
-class TimedFinalChecker : public testing::ScriptedEvaluator, public VariantChecker {
+class TimedFinalChecker : public testing::ScriptedEvaluator, public testing::OneByOneChecker {
 public:
+    VariantChecker* checker() override { return this; }
     std::set<std::string> racy;
     std::vector<std::string> checked;
     double now = 0;
-    EvalResult sanitize(const Variant& variant, int) override {
+    EvalResult sanitize_one(const Variant& variant, int) override {
         now += 5;
         checked.push_back(genome_to_text(variant.genome));
         EvalResult result;

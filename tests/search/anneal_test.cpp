@@ -125,9 +125,7 @@ class SleepyEvaluator : public Evaluator {
 public:
     explicit SleepyEvaluator(int ms, std::atomic<int>* running, std::atomic<int>* peak)
         : ms_(ms), running_(running), peak_(peak) {}
-    std::string name() const override { return "sleepy"; }
-    int case_count() const override { return 3; }
-    bool measures_time() const override { return true; }
+    EvaluatorTraits traits() const override { return {"sleepy", 3, true, false}; }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
         const int now = ++*running_;
         int seen = peak_->load();

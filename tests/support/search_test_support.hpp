@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "evaluate/evaluator.hpp"
+#include "evaluate/variant_checker.hpp"
 #include "genome/genome.hpp"
 #include "grammar/grammar.hpp"
 
@@ -100,9 +101,7 @@ public:
     int calls = 0;
     std::function<void(int call)> before_call;  // may throw to simulate a dying evaluator
 
-    std::string name() const override { return "scripted"; }
-    int case_count() const override { return cases; }
-    bool measures_time() const override { return times; }
+    EvaluatorTraits traits() const override { return {"scripted", cases, times, false}; }
     BatchResult evaluate(const std::vector<Variant>& variants, int) override {
         ++calls;
         if (before_call) before_call(calls);
@@ -113,6 +112,17 @@ public:
             batch.results.push_back(it == results.end() ? fallback : it->second);
         }
         return batch;
+    }
+};
+
+// A checker that judges one variant at a time, as the tests' fakes do.
+class OneByOneChecker : public VariantChecker {
+public:
+    virtual EvalResult sanitize_one(const Variant& variant, int case_index) = 0;
+    std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override {
+        std::vector<EvalResult> results;
+        for (const Variant& variant : variants) results.push_back(sanitize_one(variant, case_index));
+        return results;
     }
 };
 

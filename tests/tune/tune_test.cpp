@@ -133,7 +133,11 @@ TEST(Tune, PartsOfASweepAreDisjointAndTogetherCoverIt) {
 class ProgramJudgingFake : public FakeEvaluator {
 public:
     using FakeEvaluator::FakeEvaluator;
-    bool judges_the_program() const override { return true; }
+    EvaluatorTraits traits() const override {
+        EvaluatorTraits t = FakeEvaluator::traits();
+        t.judges_the_program = true;
+        return t;
+    }
 };
 
 TEST(Tune, APointThatIsTheStartsProgramIsNotMeasured) {

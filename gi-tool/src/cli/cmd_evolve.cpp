@@ -275,7 +275,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     const RunRecord record = evolve(grammar, session.evaluator(), options, out, mode, session.hooks(hooks));
     session.finish(record);
     std::cout << "\n" << run_summary(record);
-    for (const std::string& note : evaluator->run_notes()) std::cout << "note: " << note << "\n";
+    for (const std::string& note : evaluator->report().notes) std::cout << "note: " << note << "\n";
     std::cout << "outputs in " << out << ": best.cu best.genome run.xml pareto.xml history.sqlite\n";
     return kExitOk;
 }

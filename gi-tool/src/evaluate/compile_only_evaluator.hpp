@@ -21,10 +21,8 @@ class CompileOnlyEvaluator : public Evaluator {
 public:
     explicit CompileOnlyEvaluator(CompileOnlyOptions options);  // throws gi::Error when nvcc is missing
 
-    std::string name() const override { return "compile-only"; }
-    int case_count() const override { return 1; }  // compiling needs no inputs: one pseudo case
-    bool measures_time() const override { return false; }
-    bool judges_the_program() const override { return true; }
+    // One pseudo case (compiling needs no inputs); no timings.
+    EvaluatorTraits traits() const override { return {"compile-only", 1, false, true}; }
 
     // Ok, CompileError (detail: the first error lines) or Timeout per variant; timings stay invalid.
     // Variants with equal keys are compiled once, also across calls.

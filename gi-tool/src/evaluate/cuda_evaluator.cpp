@@ -1,6 +1,7 @@
 #include "evaluate/cuda_evaluator.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <iostream>
@@ -108,6 +109,11 @@ struct CudaEvaluator::Impl {
     bool oracle_checked = false;
     CudaEvaluatorStats stats;
     GpuTurns turns;  // evaluate()'s timing and the gate's checks never run kernels at once
+    // evaluate() and the checker's calls, which may come from another thread (anneal's master);
+    // not the background checks of sanitize_many_async, which take GPU turns.
+    std::mutex calls;
+    // Checks sanitize_many_async left running: they add to stats.gate, which run_notes() reads.
+    std::atomic<int> background_checks{0};
 
     explicit Impl(CudaEvaluatorOptions o) : options(std::move(o)) {}
 
@@ -271,7 +277,7 @@ CudaEvaluator::~CudaEvaluator() {
     impl_->worker.reset();
 }
 
-int CudaEvaluator::case_count() const { return impl_->cases.training; }
+EvaluatorTraits CudaEvaluator::traits() const { return {"cuda", impl_->cases.training, true, true}; }
 
 int CudaEvaluator::launches_per_time(int case_index) const {
     return std::max(1, impl_->slots.at(static_cast<std::size_t>(case_index)).launches_per_time);
@@ -311,12 +317,21 @@ std::vector<std::string> CudaEvaluator::run_notes() const {
                            builder ? builder->nvrtc_refusal() : std::string()});
 }
 
-std::vector<Evaluator::TimeSpent> CudaEvaluator::time_spent() const {
+EvaluatorReport CudaEvaluator::report() {
+    std::lock_guard lock(impl_->calls);
+    EvaluatorReport r;
+    r.device = device_name();
+    // The notes are for the end of a run; while checks run in the background (the search asks for
+    // the time spent in the middle of a gate) their counters are being written.
+    if (impl_->background_checks == 0) r.notes = run_notes();
     const CudaEvaluatorStats& t = stats();
-    return {{"waiting for compiles", t.compile_wait_ms / 1000},
-            {"variant runs", t.runs.run_ms / 1000},
-            {"original runs", t.workers.original_ms / 1000},
-            {"worker restarts", t.workers.restart_ms / 1000}};
+    r.time_spent = {{"waiting for compiles", t.compile_wait_ms / 1000},
+                    {"variant runs", t.runs.run_ms / 1000},
+                    {"original runs", t.workers.original_ms / 1000},
+                    {"worker restarts", t.workers.restart_ms / 1000}};
+    r.waited_for_checks_s = t.checks_wait_ms / 1000;
+    r.delayed_by_checks_s = t.checks_delay_ms / 1000;
+    return r;
 }
 
 bool CudaEvaluator::loop_guard() const { return impl_->options.loop_guard; }
@@ -333,6 +348,7 @@ std::string CudaEvaluator::arch() {
 
 BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int case_index) {
     Impl& s = *impl_;
+    std::lock_guard lock(s.calls);
     if (case_index < 0 || case_index >= s.cases.training)
         throw Error("case index " + std::to_string(case_index) + " is out of range (the evaluator has " +
                     std::to_string(s.cases.training) + " training cases)");
@@ -427,23 +443,22 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
 }
 
 void CudaEvaluator::discard_evaluation(int case_index) {
+    std::lock_guard lock(impl_->calls);
     if (case_index >= 0 && case_index < impl_->cases.training && impl_->slots[case_index].uses > 0)
         --impl_->slots[case_index].uses;
 }
 
 void CudaEvaluator::prepare_ahead(const std::vector<Variant>& variants) {
     Impl& s = *impl_;
+    std::lock_guard lock(s.calls);
     s.prepare_original();
     s.builder->forget_ahead();
     for (const Variant& v : variants) s.builder->submit_ahead(v, s.kernel.instance_of(v.genome));
 }
 
-EvalResult CudaEvaluator::sanitize(const Variant& variant, int case_index) {
-    return sanitize_many({variant}, case_index).front();
-}
-
 void CudaEvaluator::expect_checks() {
     Impl& s = *impl_;
+    std::lock_guard lock(s.calls);
     const int limit = s.session_limit();
     if (limit <= 0 || !s.options.sanitize_prewarm) return;
     std::string sanitizer;
@@ -571,26 +586,32 @@ std::vector<EvalResult> CudaEvaluator::Impl::run_gate_jobs(GateJobs g) {
 }
 
 std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>& variants, int case_index) {
+    std::lock_guard lock(impl_->calls);
     return impl_->run_gate_jobs(impl_->gate_jobs(variants, case_index));
 }
 
 std::future<std::vector<EvalResult>> CudaEvaluator::sanitize_many_async(const std::vector<Variant>& variants, int case_index) {
     Impl& s = *impl_;
+    std::lock_guard lock(s.calls);  // while the jobs are made; they run outside it
     GateJobs jobs = s.gate_jobs(variants, case_index);
     if (!jobs.context) {
         std::promise<std::vector<EvalResult>> done;
         done.set_value(s.run_gate_jobs(std::move(jobs)));
         return done.get_future();
     }
-    return std::async(std::launch::async, [&s, jobs = std::move(jobs)]() mutable { return s.run_gate_jobs(std::move(jobs)); });
+    ++s.background_checks;
+    return std::async(std::launch::async, [&s, jobs = std::move(jobs)]() mutable {
+        struct Finished {
+            std::atomic<int>& count;
+            ~Finished() { --count; }
+        } finished{s.background_checks};
+        return s.run_gate_jobs(std::move(jobs));
+    });
 }
-
-double CudaEvaluator::evaluation_waited_for_checks_s() const { return impl_->stats.checks_wait_ms / 1000; }
-
-double CudaEvaluator::evaluation_delayed_by_checks_s() const { return impl_->stats.checks_delay_ms / 1000; }
 
 ValidationReport CudaEvaluator::validate(const Variant& variant) {
     Impl& s = *impl_;
+    std::lock_guard lock(s.calls);
     s.prepare_original();
     // What is validated is what the build will compile: the whole file, by nvcc, even when search
     // compiled variants with NVRTC (its code differs from nvcc's in scheduling, and on a file with

@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "evaluate/cuda_checker.hpp"
+#include "evaluate/variant_checker.hpp"
 #include "evaluate/cuda_evaluator_options.hpp"
 #include "evaluate/evaluator.hpp"
 #include "evaluate/part_stats.hpp"
@@ -53,6 +53,9 @@ struct CudaEvaluatorStats {
     long unguarded() const { return build.unguarded + runs.unguarded; }
 };
 
+// Its own checker: evaluate() and the checker's calls take turns on one lock, since anneal's master
+// gates while a worker evaluates (evaluate/variant_checker.hpp); the checks sanitize_many_async
+// leaves running in the background take turns on the GPU instead.
 class CudaEvaluator : public Evaluator, public VariantChecker {
 public:
     // Reads the case manifests, checks the declared geometry against each recorded one, and
@@ -61,33 +64,28 @@ public:
     CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions options);
     ~CudaEvaluator() override;
 
-    std::string name() const override { return "cuda"; }
-    int case_count() const override;
+    EvaluatorTraits traits() const override;
     // Launches per timed repetition on a case (batches for short kernels), once its original was timed.
     int launches_per_time(int case_index) const;
-    bool measures_time() const override { return true; }
-    std::vector<std::string> run_notes() const override;
-    std::string device() override { return device_name(); }
-    std::vector<TimeSpent> time_spent() const override;
-    bool judges_the_program() const override { return true; }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
-    void prepare_ahead(const std::vector<Variant>& variants) override;
-    void discard_evaluation(int case_index) override;
+    // The device (starting the worker if needed), run_notes(), where evaluate() spent its time and
+    // what the gate's checks running alongside it cost.
+    EvaluatorReport report() override;
+    VariantChecker* checker() override { return this; }
 
-    EvalResult sanitize(const Variant& variant, int case_index) override;
     // Runs up to `sanitize_jobs` (options) compute-sanitizer processes at once: the gate between
     // generations is otherwise a queue of ~2 s runs.
     std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override;
     // Builds the jobs now (compiled-code cache hits) and runs compute-sanitizer on a thread of its
     // own; every request that runs kernels takes turns with evaluate()'s (evaluate/gpu_turns.hpp).
     std::future<std::vector<EvalResult>> sanitize_many_async(const std::vector<Variant>& variants, int case_index) override;
-    bool checks_alongside_evaluation() const override { return true; }
-    double evaluation_waited_for_checks_s() const override;
-    double evaluation_delayed_by_checks_s() const override;
     ValidationReport validate(const Variant& variant) override;
+    bool checks_alongside_evaluation() const override { return true; }
     int gate_case(int case_index) const override;
     // Starts the long-lived memcheck sessions (--sanitize-sessions) ahead of the first gate.
     void expect_checks() override;
+    void prepare_ahead(const std::vector<Variant>& variants) override;
+    void discard_evaluation(int case_index) override;
 
     // The oracle gate, done before the first variant is judged (evaluate, sanitize and validate
     // call it; callers may call it earlier to fail fast). Replays the original kernel on every
@@ -100,6 +98,8 @@ public:
     void check_oracle();
 
     const CudaEvaluatorStats& stats() const;
+    // What a person should know about how the run was evaluated (the report's notes).
+    std::vector<std::string> run_notes() const;
     std::string device_name();  // starts the worker if needed
     std::string arch();         // "sm_90"
     bool loop_guard() const;    // whether variants are checked with their loops guarded

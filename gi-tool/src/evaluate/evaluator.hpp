@@ -1,7 +1,8 @@
 #pragma once
 // Stage 6, evaluate: the narrow interface between search and whatever measures variants (a fake
-// landscape in tests, nvcc alone, or the GPU). Search hands over a batch of variants and the index
-// of a training case; the evaluator measures the original kernel and every variant on that case.
+// landscape in tests, nvcc alone, or the GPU: evaluate/cuda_evaluator.hpp). Search hands over a batch
+// of variants and the index of a training case; the evaluator measures the original kernel and
+// every variant on that case.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -50,40 +51,60 @@ struct BatchResult {
     std::vector<EvalResult> results;  // one per variant, in order
 };
 
-class Evaluator {
-public:
-    virtual ~Evaluator() = default;
-    virtual std::string name() const = 0;
-    // Number of training cases; search draws case indexes in [0, case_count()).
-    virtual int case_count() const = 0;
+// What an evaluator is, the same for its whole life: asked whenever needed.
+struct EvaluatorTraits {
+    std::string name;  // "cuda", "compile-only", "fake(seed=1,...)": for messages and the run record
+    // Training cases; search draws case indexes in [0, case_count).
+    int case_count = 0;
     // Whether results carry timings (a search without them cannot find faster variants).
-    virtual bool measures_time() const = 0;
+    bool measures_time = false;
     // Whether a result depends on nothing but the variant's program (its source and compile
     // options), so variants that are the same program may share one measurement. Not so for a
-    // fake landscape keyed by genome text; false unless an evaluator says otherwise.
-    virtual bool judges_the_program() const { return false; }
-    virtual BatchResult evaluate(const std::vector<Variant>& variants, int case_index) = 0;
-    // Variants evaluate() will probably be asked for next (the search's guess at its next generation
-    // while the sanitizer gate runs): an evaluator that compiles may start on them now, so their
-    // builds are ready or under way when they come. Changes no result; by default nothing.
-    virtual void prepare_ahead(const std::vector<Variant>& variants) { (void)variants; }
-    // A batch evaluate() ran on `case_index` was thrown away unseen (a guess at the next generation
-    // that the gate spoiled): the case counts as used by search only if another batch used it, so
-    // validation still runs on a training case search never looked at. By default nothing.
-    virtual void discard_evaluation(int case_index) { (void)case_index; }
-    // What a person should know about how this run was evaluated, for the end of its summary
-    // (a slower compiler it had to fall back to, say); empty by default.
-    virtual std::vector<std::string> run_notes() const { return {}; }
-    // The GPU this evaluator measures on ("NVIDIA H200"), for the run record and the cache entry's
-    // provenance; "" where there is none (fake, compile-only).
-    virtual std::string device() { return ""; }
-    // Where evaluate() has spent its time so far (seconds, cumulative, by what it waited for), so a
-    // search can say per generation what a budget buys; empty for evaluators that do not split it.
+    // fake landscape keyed by genome text.
+    bool judges_the_program = false;
+};
+
+// What an evaluator has to say about the run so far, for its record, its progress lines and the
+// end of its summary. Every field is empty or 0 where an evaluator keeps no such account.
+struct EvaluatorReport {
     struct TimeSpent {
         std::string what;  // "waiting for compiles", "variant runs", ...
         double seconds = 0;
     };
-    virtual std::vector<TimeSpent> time_spent() const { return {}; }
+    // The GPU it measures on ("NVIDIA H200"), for the run record and the cache entry's provenance.
+    std::string device;
+    // What a person should know about how the run was evaluated (a slower compiler it had to fall
+    // back to, say).
+    std::vector<std::string> notes;
+    // Where evaluate() has spent its time so far (seconds, cumulative, by what it waited for), so a
+    // search can say per generation what a budget buys.
+    std::vector<TimeSpent> time_spent;
+    // Seconds evaluate() has waited for its checker's checks running alongside it to leave the GPU
+    // (VariantChecker::checks_alongside_evaluation), and how much later its batches ended for
+    // those waits (compiles go on during a wait, so the runs after it catch up): the part of the
+    // gate that held evaluation back.
+    double waited_for_checks_s = 0;
+    double delayed_by_checks_s = 0;
+};
+
+class VariantChecker;
+
+// Four calls: what it is, a batch measured, what it has to report, and its correctness gate. A
+// decorator (a lock, a cache) implements evaluate() and passes the other three on.
+class Evaluator {
+public:
+    using TimeSpent = EvaluatorReport::TimeSpent;
+
+    virtual ~Evaluator() = default;
+    virtual EvaluatorTraits traits() const = 0;
+    virtual BatchResult evaluate(const std::vector<Variant>& variants, int case_index) = 0;
+    virtual EvaluatorReport report() { return {}; }
+    // The sanitizer gate and final checks this evaluator offers (evaluate/variant_checker.hpp);
+    // nullptr when it has none, and every variant then passes.
+    virtual VariantChecker* checker() { return nullptr; }
+
+    std::string name() const { return traits().name; }
+    int case_count() const { return traits().case_count; }
 };
 
 // Builds a Variant (applies the genome, computes the key).

@@ -70,10 +70,14 @@ FakeEvaluator::FakeEvaluator(Grammar grammar, FakeLandscapeOptions options)
     if (options_.cases < 1) throw UsageError("the fake evaluator needs at least one case");
 }
 
-std::string FakeEvaluator::name() const {
-    return "fake(seed=" + std::to_string(options_.seed) + ",cases=" + std::to_string(options_.cases) +
-           ",random=" + (options_.random_effects ? "1" : "0") + ",declared=" +
-           std::to_string(options_.declared.size()) + ")";
+EvaluatorTraits FakeEvaluator::traits() const {
+    EvaluatorTraits t;
+    t.name = "fake(seed=" + std::to_string(options_.seed) + ",cases=" + std::to_string(options_.cases) +
+             ",random=" + (options_.random_effects ? "1" : "0") + ",declared=" + std::to_string(options_.declared.size()) +
+             ")";
+    t.case_count = options_.cases;
+    t.measures_time = true;
+    return t;
 }
 
 FakeEffect FakeEvaluator::effect_of(const std::string& item) const {

@@ -47,9 +47,7 @@ class FakeEvaluator : public Evaluator {
 public:
     FakeEvaluator(Grammar grammar, FakeLandscapeOptions options);
 
-    std::string name() const override;
-    int case_count() const override { return options_.cases; }
-    bool measures_time() const override { return true; }
+    EvaluatorTraits traits() const override;
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
 
     // The effect of one genome item, as evaluate() uses it.

@@ -17,15 +17,10 @@ public:
     // Both must outlive this object.
     HistoryEvaluator(Evaluator& inner, History& history) : inner_(inner), history_(history) {}
 
-    std::string name() const override { return inner_.name(); }
-    int case_count() const override { return inner_.case_count(); }
-    bool measures_time() const override { return inner_.measures_time(); }
-    bool judges_the_program() const override { return inner_.judges_the_program(); }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override;
-    std::vector<TimeSpent> time_spent() const override { return inner_.time_spent(); }
-    void prepare_ahead(const std::vector<Variant>& variants) override { inner_.prepare_ahead(variants); }
-    void discard_evaluation(int case_index) override { inner_.discard_evaluation(case_index); }
-    std::string device() override { return inner_.device(); }
+    EvaluatorTraits traits() const override { return inner_.traits(); }
+    EvaluatorReport report() override { return inner_.report(); }
+    VariantChecker* checker() override { return inner_.checker(); }
 
     long long hits() const { return hits_; }
     long long misses() const { return misses_; }

@@ -69,7 +69,7 @@ MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator
     MinimiseResult result;
     result.case_index = case_index;
     result.before = result.after = genome_to_text(evolved);
-    if (!evaluator.measures_time()) {
+    if (!evaluator.traits().measures_time) {
         result.note = "not run: the " + evaluator.name() + " evaluator gives no timings to compare";
         return result;
     }

@@ -23,7 +23,7 @@ EvolveRun::EvolveRun(const Grammar& grammar_, Evaluator& evaluator_, const Evolv
       options(options_),
       hooks(hooks_),
       out_dir(out_dir_),
-      checker(dynamic_cast<VariantChecker*>(&evaluator_)),
+      checker(evaluator_.checker()),
       progress([&hooks_](const std::string& line) {
           if (hooks_.progress) hooks_.progress(line);
       }),

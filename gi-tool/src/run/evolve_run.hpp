@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "evaluate/cuda_checker.hpp"
+#include "evaluate/variant_checker.hpp"
 #include "run/checkpoint.hpp"
 #include "run/evolve.hpp"
 #include "run/run_budget.hpp"

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "evaluate/cuda_checker.hpp"
+#include "evaluate/variant_checker.hpp"
 #include "genome/genome.hpp"
 #include "grammar/grammar.hpp"
 #include "run/run_record.hpp"

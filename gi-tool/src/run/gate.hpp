@@ -1,6 +1,6 @@
 #pragma once
 // Correctness gates beyond evaluate() (issue 3): when the evaluator can run a variant under
-// compute-sanitizer (evaluate/cuda_checker.hpp), no variant becomes a parent or the best one
+// compute-sanitizer (evaluate/variant_checker.hpp), no variant becomes a parent or the best one
 // without passing it. Evaluators without the gate (fake, compile-only) pass everything.
 #include <cstddef>
 #include <future>
@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "evaluate/cuda_checker.hpp"
+#include "evaluate/variant_checker.hpp"
 #include "grammar/grammar.hpp"
 #include "fitness/scored.hpp"
 

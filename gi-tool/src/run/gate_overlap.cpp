@@ -36,7 +36,7 @@ bool GateOverlap::guess_is_next(const std::vector<Genome>& population, int case_
 
 void GateOverlap::discard_guess() {
     if (!guess_) return;
-    evaluator_.discard_evaluation(guess_->case_index);
+    checker_->discard_evaluation(guess_->case_index);
     ++record_.guesses_discarded;
     const double wasted = guess_->evaluate_s;
     record_.search_gate_discarded_seconds += wasted;
@@ -63,7 +63,7 @@ ScoredBatch GateOverlap::evaluate(const std::vector<Genome>& population, int cas
         for (const Genome& g : guess_->population) guessed.insert(genome_to_text(g));
         std::size_t shared = 0;
         for (const Genome& g : population) shared += guessed.count(genome_to_text(g));
-        evaluator_.discard_evaluation(guess_->case_index);
+        checker_->discard_evaluation(guess_->case_index);
         ++record_.guesses_discarded;
         times.evaluate_s = guess_->evaluate_s;
         times.spent = guess_->spent;
@@ -78,11 +78,11 @@ ScoredBatch GateOverlap::evaluate(const std::vector<Genome>& population, int cas
         guess_.reset();
         return batch;
     }
-    const std::vector<Evaluator::TimeSpent> before = evaluator_.time_spent();
+    const std::vector<Evaluator::TimeSpent> before = evaluator_.report().time_spent;
     const double evaluate_start = budget_.clock();
     ScoredBatch batch = evaluate_population();
     times.evaluate_s = budget_.clock() - evaluate_start;
-    times.spent = spent_between(before, evaluator_.time_spent());
+    times.spent = spent_between(before, evaluator_.report().time_spent);
     return batch;
 }
 
@@ -127,7 +127,7 @@ void GateOverlap::compile_ahead(const ScoredBatch& evaluated, const Strategy& st
             // Not a program: evaluate() will say so when it comes.
         }
     }
-    evaluator_.prepare_ahead(variants);
+    checker_->prepare_ahead(variants);
 }
 
 void GateOverlap::gate_alongside_guess(ScoredBatch& batch, const Strategy& strategy, const Rng& rng,
@@ -145,17 +145,16 @@ void GateOverlap::gate_alongside_guess(ScoredBatch& batch, const Strategy& strat
         Guess g;
         g.population = std::move(*next);
         g.case_index = static_cast<int>(ahead.index(static_cast<std::size_t>(evaluator_.case_count())));
-        const double waited_before = checker_->evaluation_waited_for_checks_s();
-        const double delayed_before = checker_->evaluation_delayed_by_checks_s();
-        const std::vector<Evaluator::TimeSpent> before = evaluator_.time_spent();
+        const EvaluatorReport before = evaluator_.report();
         const double guess_start = budget_.clock();
         g.batch = evaluate_(g.population, g.case_index);
         const double guess_s = budget_.clock() - guess_start;
+        const EvaluatorReport after = evaluator_.report();
         // What the gate's GPU turns cost the evaluation is how much later it ended for them (the
         // cuda evaluator's estimate), not the waits: compiles went on meanwhile.
-        const double delayed = std::min(guess_s, checker_->evaluation_delayed_by_checks_s() - delayed_before);
-        const double waited = checker_->evaluation_waited_for_checks_s() - waited_before;
-        g.spent = spent_between(before, evaluator_.time_spent());
+        const double delayed = std::min(guess_s, after.delayed_by_checks_s - before.delayed_by_checks_s);
+        const double waited = after.waited_for_checks_s - before.waited_for_checks_s;
+        g.spent = spent_between(before.time_spent, after.time_spent);
         g.evaluate_s = guess_s - delayed;
         times.gate_s += delayed;
         times.overlap_note += "; the next generation's runs waited " + fixed(waited, 1) + " s for its GPU turns, ending " +

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "evaluate/cuda_checker.hpp"
+#include "evaluate/variant_checker.hpp"
 #include "evaluate/evaluator.hpp"
 #include "fitness/scored.hpp"
 #include "grammar/grammar.hpp"
@@ -38,7 +38,7 @@ struct GenerationTimes {
     std::string overlap_note;  // where an overlapped gate's time went: "; ..." pieces
 };
 
-// " (what 1.2 s, ...)" for the evaluator's time_spent() from `before` to `after`; "" when it keeps none.
+// " (what 1.2 s, ...)" for the evaluator's report().time_spent from `before` to `after`; "" when it keeps none.
 std::string spent_between(const std::vector<Evaluator::TimeSpent>& before, const std::vector<Evaluator::TimeSpent>& after);
 
 class GateOverlap {

@@ -11,8 +11,8 @@ TimeBudget run_time_budget(const EvolveOptions& options, const Grammar& grammar,
     plan.limit_s = options.time_limit_s;
     plan.search = options.generations > 0;
     plan.confirm = evaluator.case_count() >= 2;
-    plan.minimise = options.minimise && evaluator.measures_time();
-    plan.post_tune = options.post_tune && evaluator.measures_time() && !tunable_genes(grammar).empty();
+    plan.minimise = options.minimise && evaluator.traits().measures_time;
+    plan.post_tune = options.post_tune && evaluator.traits().measures_time && !tunable_genes(grammar).empty();
     plan.final_check = final_check;
     return plan;
 }

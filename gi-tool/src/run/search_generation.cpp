@@ -111,14 +111,14 @@ GenerationEnd search_generation(EvolveRun& run, GateOverlap& gate, SearchPace& p
     };
     GenerationTimes times;
     ScoredBatch batch;
-    const std::vector<Evaluator::TimeSpent> spent_before = run.evaluator.time_spent();
+    const std::vector<Evaluator::TimeSpent> spent_before = run.evaluator.report().time_spent;
     const double whole_start = run.budget.clock();
     std::optional<ScoredBatch> whole =
         run.hooks.evaluate_generation ? run.hooks.evaluate_generation(generation, *run.strategy) : std::nullopt;
     if (whole) {
         batch = std::move(*whole);
         gate.gate_evaluated(batch, whole_start, times);
-        times.spent = spent_between(spent_before, run.evaluator.time_spent());
+        times.spent = spent_between(spent_before, run.evaluator.report().time_spent);
     } else {
         batch = gate.evaluate(state.population, case_index, evaluate_population, times);
         gate.gate(batch, *run.strategy, run.rng, stopped.has_value(), [&] { return breeds_again(times.evaluate_s); },

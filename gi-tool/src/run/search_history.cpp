@@ -236,7 +236,7 @@ ScoredBatch SearchHistory::anneal_generation(AnnealStrategy& strategy, int gener
         AnnealOptions anneal_options;
         anneal_options.acceptance = options_.acceptance;
         anneal_options.batch = history_options_.anneal_batch;
-        anneal_options.checker = dynamic_cast<VariantChecker*>(locked_.get());
+        anneal_options.checker = locked_->checker();
         // A resumed run continues the master's checkpointed state (search/anneal.hpp), so it ends
         // where the uninterrupted run does. A checkpoint from before that state was kept has none
         // past the first generation: the run goes on from the history, with draws that depend on

@@ -7,8 +7,8 @@ namespace gi {
 void start_phase(EvolveRun& run) {
     RunRecord& record = run.record;
     record.evaluator = run.evaluator.name();
-    record.device = run.evaluator.device();
-    record.measures_time = run.evaluator.measures_time();
+    record.device = run.evaluator.report().device;
+    record.measures_time = run.evaluator.traits().measures_time;
     Genome base;
     if (!run.options.start_genome.empty()) {
         base = canonical_genome(parse_genome(run.options.start_genome), run.grammar);

@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "evaluate/cuda_checker.hpp"
+#include "evaluate/variant_checker.hpp"
 #include "history/birth.hpp"
 #include "history/history.hpp"
 #include "history/score.hpp"

@@ -6,11 +6,7 @@
 
 namespace gi {
 
-std::unique_ptr<LockedEvaluator> make_locked(Evaluator& inner) {
-    if (auto* checker = dynamic_cast<VariantChecker*>(&inner))
-        return std::make_unique<LockedCheckingEvaluator>(inner, *checker);
-    return std::make_unique<LockedEvaluator>(inner);
-}
+std::unique_ptr<LockedEvaluator> make_locked(Evaluator& inner) { return std::make_unique<LockedEvaluator>(inner); }
 
 EvaluatorPool::EvaluatorPool(std::vector<Evaluator*> evaluators) : evaluators_(std::move(evaluators)) {
     if (evaluators_.empty()) throw Error("the asynchronous search needs at least one worker");

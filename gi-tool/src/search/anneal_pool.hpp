@@ -15,92 +15,33 @@
 #include <thread>
 #include <vector>
 
-#include "evaluate/cuda_checker.hpp"
 #include "evaluate/evaluator.hpp"
 
 namespace gi {
 
 // Serialises evaluate() calls on one Evaluator that several users share (a pool worker and the
-// run's tuning and minimisation, so they never run on one GPU at the same time).
+// run's tuning and minimisation, so they never run on one GPU at the same time). The checker is
+// the inner one, which keeps its calls apart from evaluate() itself (evaluate/variant_checker.hpp).
 class LockedEvaluator : public Evaluator {
 public:
     explicit LockedEvaluator(Evaluator& inner) : inner_(inner) {}
-    std::string name() const override { return inner_.name(); }
-    int case_count() const override { return inner_.case_count(); }
-    bool measures_time() const override { return inner_.measures_time(); }
-    bool judges_the_program() const override { return inner_.judges_the_program(); }
     BatchResult evaluate(const std::vector<Variant>& variants, int case_index) override {
         std::lock_guard lock(mutex_);
         return inner_.evaluate(variants, case_index);
     }
-    std::vector<TimeSpent> time_spent() const override {
+    EvaluatorTraits traits() const override { return inner_.traits(); }
+    EvaluatorReport report() override {
         std::lock_guard lock(mutex_);
-        return inner_.time_spent();
+        return inner_.report();
     }
-    void prepare_ahead(const std::vector<Variant>& variants) override {
-        std::lock_guard lock(mutex_);
-        inner_.prepare_ahead(variants);
-    }
-    void discard_evaluation(int case_index) override {
-        std::lock_guard lock(mutex_);
-        inner_.discard_evaluation(case_index);
-    }
-    std::string device() override {
-        std::lock_guard lock(mutex_);
-        return inner_.device();
-    }
-
-protected:
-    Evaluator& inner_;
-    mutable std::mutex mutex_;
-};
-
-// The same for an evaluator that also offers the correctness gates, so search still finds them.
-class LockedCheckingEvaluator : public LockedEvaluator, public VariantChecker {
-public:
-    LockedCheckingEvaluator(Evaluator& inner, VariantChecker& checker) : LockedEvaluator(inner), checker_(checker) {}
-    EvalResult sanitize(const Variant& variant, int case_index) override {
-        std::lock_guard lock(mutex_);
-        return checker_.sanitize(variant, case_index);
-    }
-    // Forwarded whole: the inner checker runs the variants' compute-sanitizer processes at once and
-    // in batches. The default (one sanitize() after another) made evolve's gate run them one at a
-    // time, 86% of a stereo search's time on the H100 (issue 19).
-    std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override {
-        std::lock_guard lock(mutex_);
-        return checker_.sanitize_many(variants, case_index);
-    }
-    // The checks' start is serialised; they then run on the checker's own thread, alongside
-    // evaluate() when the checker says so (the inner checker keeps their GPU use apart).
-    std::future<std::vector<EvalResult>> sanitize_many_async(const std::vector<Variant>& variants, int case_index) override {
-        std::lock_guard lock(mutex_);
-        return checker_.sanitize_many_async(variants, case_index);
-    }
-    bool checks_alongside_evaluation() const override { return checker_.checks_alongside_evaluation(); }
-    double evaluation_waited_for_checks_s() const override { return checker_.evaluation_waited_for_checks_s(); }
-    double evaluation_delayed_by_checks_s() const override { return checker_.evaluation_delayed_by_checks_s(); }
-    ValidationReport validate(const Variant& variant) override {
-        std::lock_guard lock(mutex_);
-        return checker_.validate(variant);
-    }
-    // Both forwarded too: evolve reaches the checker through this wrapper, and with the defaults
-    // the gate ran on the training case instead of the cases recorded for it (--sanitize-cases)
-    // and its sessions never started ahead (found at 4f98075: row_filter's memcheck sessions spent
-    // 24.9 s opening its 385 MB case in their first checks, H200).
-    int gate_case(int case_index) const override {
-        std::lock_guard lock(mutex_);
-        return checker_.gate_case(case_index);
-    }
-    void expect_checks() override {
-        std::lock_guard lock(mutex_);
-        checker_.expect_checks();
-    }
+    VariantChecker* checker() override { return inner_.checker(); }
 
 private:
-    VariantChecker& checker_;
+    Evaluator& inner_;
+    std::mutex mutex_;
 };
 
-// A LockedEvaluator, or a LockedCheckingEvaluator when `inner` is a VariantChecker.
+// The run's evaluator, serialised with anneal's first worker.
 std::unique_ptr<LockedEvaluator> make_locked(Evaluator& inner);
 
 struct PoolResult {

@@ -136,7 +136,7 @@ const TunePoint* choose_winner(const std::vector<TunePoint>& points, const Genom
 TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluator, const TuneOptions& options, Rng& rng) {
     TuneResult result;
     result.start = result.best = genome_to_text(start);
-    if (!evaluator.measures_time()) {
+    if (!evaluator.traits().measures_time) {
         result.note = "not run: the " + evaluator.name() + " evaluator gives no timings to tune by";
         return result;
     }
@@ -146,7 +146,7 @@ TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluato
     }
     std::vector<Genome> points =
         tune_points(start, grammar, options.max_points, rng, result.sampled, result.space_size,
-                    evaluator.judges_the_program() ? &result.same_program : nullptr);
+                    evaluator.traits().judges_the_program ? &result.same_program : nullptr);
     result.case_index = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
     result.ran = true;
     const std::string all = std::to_string(static_cast<long long>(result.space_size));

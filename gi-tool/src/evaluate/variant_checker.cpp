@@ -1,9 +1,10 @@
-// The validation report's judgement, apart from the cuda evaluator that fills it, so search can ask
-// a report whether it passed without depending on any CUDA code.
+// The checker's defaults, and the validation report's judgement apart from the cuda evaluator that
+// fills it, so search can ask a report whether it passed without depending on any CUDA code.
 #include <filesystem>
 #include <sstream>
 
-#include "evaluate/cuda_checker.hpp"
+#include "evaluate/variant_checker.hpp"
+#include "util/error.hpp"
 #include "util/format.hpp"
 
 namespace gi {
@@ -59,6 +60,23 @@ std::string ValidationReport::summary() const {
         << mismatches << " beyond tolerance, worst error " << worst_error << (built_by.empty() ? "" : ", built by " + built_by);
     if (!passed()) out << " -- " << failure();
     return out.str();
+}
+
+std::future<std::vector<EvalResult>> VariantChecker::sanitize_many_async(const std::vector<Variant>& variants, int case_index) {
+    std::promise<std::vector<EvalResult>> done;
+    try {
+        done.set_value(sanitize_many(variants, case_index));
+    } catch (...) {
+        done.set_exception(std::current_exception());
+    }
+    return done.get_future();
+}
+
+EvalResult VariantChecker::sanitize(const Variant& variant, int case_index) {
+    std::vector<EvalResult> results = sanitize_many({variant}, case_index);
+    if (results.size() != 1)
+        throw Error("the correctness gate returned " + std::to_string(results.size()) + " verdicts for one variant");
+    return std::move(results.front());
 }
 
 }  // namespace gi

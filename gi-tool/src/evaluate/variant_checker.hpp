@@ -1,17 +1,23 @@
 #pragma once
-// The correctness gates the cuda evaluator offers beyond Evaluator::evaluate, as an interface so
-// search and the CLI can use them without depending on CUDA:
+// The correctness gate an evaluator may offer beyond Evaluator::evaluate (the cuda evaluator's:
+// compute-sanitizer and validation on cases search never used), as an interface so search and the
+// CLI can use it without depending on CUDA:
 //
-//   if (auto* checker = dynamic_cast<VariantChecker*>(&evaluator)) {
+//   if (VariantChecker* checker = evaluator.checker()) {
 //       // before a variant becomes a parent or is cached:
-//       EvalResult gate = checker->sanitize(variant, case_index);   // Ok or SanitizerError/Crash/Timeout
+//       EvalResult gate = checker->sanitize(variant, checker->gate_case(case_index));  // Ok or SanitizerError/Crash/Timeout
 //       // once, for the final variant:
 //       ValidationReport report = checker->validate(variant);
 //   }
 //
-// sanitize() runs the variant once under compute-sanitizer memcheck, and also racecheck and
-// synccheck when the variant has fewer __syncthreads() than the original (a barrier was removed).
+// sanitize_many() runs the variants once under compute-sanitizer memcheck, and also racecheck and
+// synccheck when a variant has fewer __syncthreads() than the original (a barrier was removed).
 // Results are cached per variant key, so asking again is free.
+//
+// Its calls may come from another thread while evaluate() runs (anneal's master gates the parents
+// it draws while its workers evaluate): a checker keeps the two apart itself, as far as they
+// cannot share the GPU or its own state, so decorators of the evaluator (a lock, the history's
+// cache) hand out the checker as it is.
 #include <cstdint>
 #include <exception>
 #include <future>
@@ -50,46 +56,43 @@ struct ValidationReport {
 class VariantChecker {
 public:
     virtual ~VariantChecker() = default;
-    virtual EvalResult sanitize(const Variant& variant, int case_index) = 0;
-    // The gate for several variants on one case, one result each in order. Checkers that can run
-    // several compute-sanitizer processes at once override it; the default asks one at a time.
-    virtual std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) {
-        std::vector<EvalResult> results;
-        results.reserve(variants.size());
-        for (const Variant& variant : variants) results.push_back(sanitize(variant, case_index));
-        return results;
-    }
+
+    // ---- the checks
+    // The gate for several variants on one case, one result each in order.
+    virtual std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) = 0;
     // The same, started now and finished in the background when the checker can run its checks
     // while evaluate() works (checks_alongside_evaluation()); the default checks before returning.
     // Until the future is ready the caller asks the checker nothing else, and the evaluator only
     // evaluate(). Errors come out of the future's get().
-    virtual std::future<std::vector<EvalResult>> sanitize_many_async(const std::vector<Variant>& variants, int case_index) {
-        std::promise<std::vector<EvalResult>> done;
-        try {
-            done.set_value(sanitize_many(variants, case_index));
-        } catch (...) {
-            done.set_exception(std::current_exception());
-        }
-        return done.get_future();
-    }
-    // Whether sanitize_many_async's checks run alongside evaluate() (issue 19: search then evaluates
-    // its guess at the next generation while the gate runs). Such a checker keeps the two from
-    // running kernels at once, so no variant is timed beside a sanitizer's launches.
-    virtual bool checks_alongside_evaluation() const { return false; }
-    // Seconds evaluate() has waited, over the checker's life, for checks running alongside it to
-    // leave the GPU; and how much later its batches ended for those waits (compiles go on during a
-    // wait, so the runs after it catch up): the part of the gate that held evaluation back.
-    virtual double evaluation_waited_for_checks_s() const { return 0; }
-    virtual double evaluation_delayed_by_checks_s() const { return 0; }
+    virtual std::future<std::vector<EvalResult>> sanitize_many_async(const std::vector<Variant>& variants, int case_index);
     // Every training case never used by evaluate() plus every held-out case.
     virtual ValidationReport validate(const Variant& variant) = 0;
+    // One variant through sanitize_many().
+    EvalResult sanitize(const Variant& variant, int case_index);
+
+    // ---- what it is
+    // Whether sanitize_many_async's checks run alongside evaluate() (issue 19: search then evaluates
+    // its guess at the next generation while the gate runs). Such a checker keeps the two from
+    // running kernels at once, so no variant is timed beside a sanitizer's launches; what that cost
+    // evaluation is in the evaluator's report (EvaluatorReport::delayed_by_checks_s).
+    virtual bool checks_alongside_evaluation() const { return false; }
     // The case the search's gate checks a would-be parent on, when its generation was judged on
     // `case_index`: that case, or one of the small cases recorded for the gate (issue 19: memcheck
     // of a 385 MB case takes seconds a variant). The final checks ask for the case itself.
     virtual int gate_case(int case_index) const { return case_index; }
+
+    // ---- what the search does next (run/gate_overlap.hpp); none of these changes a result
     // Search is about to gate variants: a checker may get ready now (start its sanitizer processes,
-    // whose start-up then overlaps the search's first evaluations). Changes no verdict.
+    // whose start-up then overlaps the search's first evaluations).
     virtual void expect_checks() {}
+    // Variants evaluate() will probably be asked for next (the search's guess at its next
+    // generation while the gate runs): an evaluator that compiles may start on them now, so their
+    // builds are ready or under way when they come.
+    virtual void prepare_ahead(const std::vector<Variant>& variants) { (void)variants; }
+    // A batch evaluate() ran on `case_index` was thrown away unseen (a guess at the next generation
+    // that the gate spoiled): the case counts as used by search only if another batch used it, so
+    // validate() still runs on a training case search never looked at.
+    virtual void discard_evaluation(int case_index) { (void)case_index; }
 };
 
 }  // namespace gi
