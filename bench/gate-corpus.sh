@@ -17,6 +17,7 @@
 #   CORPUS_GPUS=2 OUT=... bash bench/gate-corpus.sh     # two GPUs: the kernels alternate between
 #                                                       # them (CUDA_VISIBLE_DEVICES 0 and 1)
 #   python3 bench/gate-corpus-median.py call1/ call2/ ...  # the table, on any machine
+#   CORPUS_RUNS=none OUT=... bash bench/gate-corpus.sh  # the build alone
 #
 # Knobs: THROUGHPUT_SECONDS (search seconds, default 60; the searches ran 90-100 s),
 # CORPUS_MODES (THROUGHPUT_SANITIZE_CASES: both (default), 0 for no gate case only, 1 for the
@@ -61,6 +62,11 @@ if [[ -z "${GI_BUILD:-}" ]]; then
         tail -30 "$OUT/build.log"; exit 1
     fi
     echo "built in $(( $(date +%s) - t0 )) s"
+fi
+# CORPUS_RUNS=none: the build alone (a first call that checks the drivers before any search).
+if [[ "${runs[*]}" == "none" ]]; then
+    echo "CORPUS_RUNS=none: built, no run started"
+    exit 0
 fi
 
 # Runs the kernels given to one GPU, run by run; writes $OUT/runR/KERNEL and its log, and one line
