@@ -259,10 +259,15 @@ TEST(SearchHistory, BadOptionsAreUsageErrors) {
     SearchHistoryOptions zero;
     zero.workers = 0;
     EXPECT_THROW(SearchHistory(grammar, fake, nullptr, options_for("anneal"), dir / "a", OutMode::Fresh, zero), UsageError);
-    SearchHistoryOptions no_batch;
-    no_batch.anneal_batch = 0;
-    EXPECT_THROW(SearchHistory(grammar, fake, nullptr, options_for("anneal"), dir / "b", OutMode::Fresh, no_batch),
-                 UsageError);
+    EvolveOptions no_batch = search_only("anneal", 1);
+    no_batch.strategy_settings["--anneal-batch"] = 0;
+    try {
+        run(grammar, no_batch, dir / "b", OutMode::Fresh, 1);
+        FAIL() << "--anneal-batch 0 was accepted";
+    } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("--anneal-batch must be between 1 and 100000, got 0"), std::string::npos)
+            << e.what();
+    }
     try {
         check_evolve_options(options_for("simulated-annealing"));
         FAIL();

@@ -22,7 +22,6 @@
 #include "util/folder_lock.hpp"
 #include "util/output_path.hpp"
 #include "run/evolve.hpp"
-#include "search/strategy.hpp"
 #include "util/error.hpp"
 
 namespace gi::cli {
@@ -54,16 +53,6 @@ const char* const kExamples =
 // without a time limit gets in all, so a search that still finds faster variants is never cut short.
 constexpr int kDefaultStagnation = 100;
 
-// The default strategy first, then the order, then anything registered later.
-std::string strategy_list() {
-    std::vector<std::string> names{"gp", "nsga2", "anneal"};
-    for (const std::string& name : strategy_names())
-        if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-    std::string list;
-    for (const std::string& name : names) list += (list.empty() ? "" : "|") + name;
-    return list;
-}
-
 // "K/N" into options.tune_shard and tune_shards; the range is checked with the other options.
 void parse_tune_shard(const std::string& text, EvolveOptions& options) {
     const std::size_t slash = text.find('/');
@@ -87,7 +76,6 @@ struct EvolveCommandLine {
     bool resume = false, restart = false, pre_tune = false, no_pre_tune = false, post_tune = false, no_post_tune = false;
     bool no_minimise = false, quiet = false, no_compile_ahead = false, no_gate_overlap = false;
     int workers = 0;  // 0: default_workers(evaluator)
-    int anneal_batch = 1;
     int target_architectures = 1;
 };
 
@@ -97,10 +85,7 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
     const std::string group = "search options";
     app.add_text("--out", c.out, "DIR", "output directory (created if missing)").group(group).required();
     add_evaluator_options(app, c.evaluator);
-    app.add_text("--strategy", o.strategy, strategy_list(),
-             "search strategy (default gp: Langdon's generational GP; nsga2: GEVO's multi-objective search over time "
-             "and error; anneal: Paraiso's asynchronous genetic annealing)")
-        .group(group);
+    app.add_strategy(o.strategy).group(group);
     app.add_integer("--generations", o.generations, 0, 1000000, "generations to run",
                     "50; with --time-limit, until the time is spent or the search stagnates")
         .group(group);
@@ -162,9 +147,7 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
                 "give it to repeat a run on another machine; a resumed run keeps the number it started with)",
                 "1 for cuda, one GPU; the machine's cores otherwise")
         .group(group);
-    app.add_integer("--anneal-batch", c.anneal_batch, 1, 100000,
-                "anneal: children per evaluator call (a batch lets the cuda evaluator compile them in parallel)")
-        .group(group);
+    app.add_strategy_options(o.strategy_settings, group);
     app.add_switch("--resume", c.resume,
                "continue the run in DIR from its checkpoint (same kernel and options; --generations and --time-limit may change)")
         .group(group);
@@ -238,7 +221,6 @@ int run_evolve(const std::vector<std::string>& arguments) {
     const Grammar grammar = search_grammar(c.kernel, c.target_architectures, c.quiet);
     SearchHistoryOptions history_options;
     history_options.workers = c.workers > 0 ? static_cast<std::size_t>(c.workers) : default_workers(evaluator_name);
-    history_options.anneal_batch = static_cast<std::size_t>(c.anneal_batch);
     std::unique_ptr<Evaluator> evaluator = make_evaluator(evaluator_name, grammar, evaluator_options);
 
     // Held until the run ends, so a second evolve on the same --out is refused instead of mixing

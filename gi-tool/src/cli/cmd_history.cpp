@@ -9,8 +9,9 @@
 #include "cli/command.hpp"
 #include "history/history.hpp"
 #include "history/history_report.hpp"
-#include "search/strategy.hpp"
+#include "search/strategy_table.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 
 namespace gi::cli {
 namespace {
@@ -38,8 +39,11 @@ int run_history(const std::vector<std::string>& arguments) {
     app.add_switch("--curve", curve,
                "the search's progress: 'evaluated wall_s best_speedup' per individual (best accepted speedup so far), "
                "for plotting strategies against each other");
+    std::vector<std::string> table_order;
+    for (const StrategyEntry& entry : strategy_table()) table_order.push_back(entry.name);
     app.add_text("--strategy", strategy, "S",
-             "only individuals of strategy S (gp, nsga2, anneal; or the phases pre-tune, minimise, post-tune)");
+                 "only individuals of strategy S (" + join(table_order, ", ") +
+                     "; or the phases pre-tune, minimise, post-tune)");
     if (!app.parse(arguments)) return kExitOk;
     const bool has_best = app.given("--best"), has_lineage = app.given("--lineage");
     if (has_best + has_lineage + failures + curve > 1) throw UsageError("give only one of --best, --lineage, --failures and --curve");

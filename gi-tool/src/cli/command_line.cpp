@@ -9,6 +9,7 @@
 
 #include "cache/registration.hpp"
 #include "cli/help_text.hpp"
+#include "search/strategy_table.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
 
@@ -208,6 +209,28 @@ void CommandLine::add_kernel_options(KernelSettings& kernel, bool positional, co
 void CommandLine::add_registration_options(RegistrationSettings& registration) {
     add_text("--grid", registration.grid, "EXPR", kGridHelp).group(kRegistrationGroup);
     add_list("--tolerance", registration.tolerance, "TEXT", kToleranceHelp).group(kRegistrationGroup);
+}
+
+Option CommandLine::add_strategy(std::string& field) {
+    std::vector<const StrategyEntry*> entries;
+    if (const StrategyEntry* chosen = find_strategy(field)) entries.push_back(chosen);
+    for (const StrategyEntry& entry : strategy_table())
+        if (entry.name != field) entries.push_back(&entry);
+    std::string names, about;
+    for (const StrategyEntry* entry : entries) {
+        names += (names.empty() ? "" : "|") + entry->name;
+        about += (about.empty() ? "default " : "; ") + entry->name + ": " + entry->summary;
+    }
+    return add_text("--strategy", field, names, "search strategy (" + about + ")");
+}
+
+void CommandLine::add_strategy_options(StrategySettings& settings, const std::string& group) {
+    for (const StrategyEntry& entry : strategy_table())
+        for (const StrategyOption& option : entry.options) {
+            long long& value = settings[option.name];  // std::map: the reference outlives later insertions
+            value = option.default_value;
+            add_integer(option.name, value, option.min, option.max, entry.name + ": " + option.help).group(group);
+        }
 }
 
 bool CommandLine::parse(const std::vector<std::string>& args) {

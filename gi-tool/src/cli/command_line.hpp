@@ -15,6 +15,7 @@
 
 #include "cli/cache_options.hpp"
 #include "cli/kernel_args.hpp"
+#include "search/strategy.hpp"
 
 namespace CLI {
 class App;
@@ -73,6 +74,12 @@ public:
     void add_kernel_options(KernelSettings& kernel, bool positional = true, const std::vector<std::string>& only = {});
     // --grid and --tolerance, as the cache's commands read them (cli/cache_options.hpp).
     void add_registration_options(RegistrationSettings& registration);
+    // --strategy NAME, its values and what each is from the strategy table (search/strategy_table.hpp),
+    // `field`'s value first as the default.
+    Option add_strategy(std::string& field);
+    // Every strategy's own options in `group`, each into settings[its name], which starts at its
+    // default; --help prefixes its text with the strategy's name.
+    void add_strategy_options(StrategySettings& settings, const std::string& group);
 
     // Parses `args` (those after the subcommand's name). Returns false when --help was asked for
     // (the help is printed; the command then exits 0); throws gi::UsageError for a malformed

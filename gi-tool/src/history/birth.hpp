@@ -1,7 +1,7 @@
 #pragma once
 // How an individual came to be, for the history database and for lineage questions ("which
 // births produce the winners?", seed 003 section 5). A strategy that knows its children's births
-// implements BirthReporter; the history database asks it after each generation.
+// says so through Strategy::births(); the history database asks it after each generation.
 #include <string>
 #include <vector>
 
@@ -21,12 +21,5 @@ struct BirthInfo {
 // texts, tab-separated) and back. `owner` names the strategy in the error a damaged text gives.
 std::string births_to_text(const std::vector<BirthInfo>& births);
 std::vector<BirthInfo> births_from_text(const std::string& text, const std::string& owner);
-
-class BirthReporter {
-public:
-    virtual ~BirthReporter() = default;
-    // One entry per genome of the population the strategy returned last (initial or next), in order.
-    virtual std::vector<BirthInfo> births() const = 0;
-};
 
 }  // namespace gi

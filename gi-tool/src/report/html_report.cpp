@@ -4,12 +4,12 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
-#include <optional>
 #include <set>
 #include <sstream>
 
 #include "genome/genome.hpp"
 #include "report/svg_chart.hpp"
+#include "search/strategy_table.hpp"
 #include "util/format.hpp"
 #include "util/median.hpp"
 
@@ -96,64 +96,6 @@ LineChart timing_chart(const RunRecord& r) {
         spread.y.push_back(100.0 * g.original.spread_ms / g.original.median_ms);
     }
     return {"Timing trust: the original kernel's noise in each generation's batch", "generation", "spread (%)", {spread}};
-}
-
-// For anneal runs: the temperatures the parents of each block's children were drawn at (median and
-// range; seed 003's draws are log-uniform between the best individual's deviation and mean), with
-// the share of the block accepted beside them in the shares chart.
-std::optional<LineChart> anneal_chart(const RunRecord& r) {
-    bool anneal = false;
-    for (const auto& [name, value] : r.settings) anneal |= name == "strategy" && value == "anneal";
-    if (!anneal) return std::nullopt;
-    ChartSeries median{"median temperature", "#1f77b4", {}, {}};
-    ChartSeries low{"lowest", "#aec7e8", {}, {}, true, false};
-    ChartSeries high{"highest", "#ff9896", {}, {}, true, false};
-    ChartSeries accepted{"accepted, % of the block / 100", "#2ca02c", {}, {}};
-    for (const GenerationRecord& g : r.generations) {
-        std::vector<double> temperatures;
-        for (const IndividualRecord& i : g.individuals)
-            if (i.temperature > 0) temperatures.push_back(i.temperature);
-        const double x = g.index + 1;
-        if (!temperatures.empty()) {
-            median.x.push_back(x), median.y.push_back(median_of(temperatures));
-            low.x.push_back(x), low.y.push_back(*std::min_element(temperatures.begin(), temperatures.end()));
-            high.x.push_back(x), high.y.push_back(*std::max_element(temperatures.begin(), temperatures.end()));
-        }
-        if (g.evaluated > 0) accepted.x.push_back(x), accepted.y.push_back(static_cast<double>(g.accepted) / g.evaluated);
-    }
-    return LineChart{"Annealing: the temperature of each block's draws, and how much of the block was accepted", "block",
-                     "temperature / share", {median, low, high, accepted}};
-}
-
-// For runs that trade time against error (nsga2): every individual that ran, and the front of those
-// no other beats on both time and error, by the median time over the original's on its case.
-std::optional<LineChart> pareto_chart(const RunRecord& r) {
-    bool nsga2 = false;
-    for (const auto& [name, value] : r.settings) nsga2 |= name == "strategy" && value == "nsga2";
-    if (!nsga2) return std::nullopt;
-    struct Point {
-        double time, error;
-    };
-    std::vector<Point> all;
-    for (const GenerationRecord& g : r.generations)
-        for (const IndividualRecord& i : g.individuals)
-            if (i.status == EvalStatus::Ok && !i.repeat && i.time.valid() && g.original.valid() && g.original.median_ms > 0)
-                all.push_back({i.time.median_ms / g.original.median_ms, i.error});
-    std::vector<Point> front;
-    for (const Point& p : all) {
-        bool dominated = false;
-        for (const Point& q : all)
-            dominated |= q.time <= p.time && q.error <= p.error && (q.time < p.time || q.error < p.error);
-        if (!dominated) front.push_back(p);
-    }
-    std::sort(front.begin(), front.end(), [](const Point& a, const Point& b) { return a.time < b.time; });
-    ChartSeries everyone{"individuals that ran", "#bbbbbb", {}, {}, true, false};
-    ChartSeries best{"Pareto front", "#d62728", {}, {}};
-    // A thousand points show the cloud; more only make the page heavier.
-    const std::size_t step = std::max<std::size_t>(1, all.size() / 1000);
-    for (std::size_t k = 0; k < all.size(); k += step) everyone.x.push_back(all[k].time), everyone.y.push_back(all[k].error);
-    for (const Point& p : front) best.x.push_back(p.time), best.y.push_back(p.error);
-    return LineChart{"Time against error (nsga2)", "time / original's time", "error", {everyone, best}};
 }
 
 // Gene values in numeric order when both are numbers ("2" before "10"), else as text.
@@ -318,8 +260,11 @@ std::string html_report(const RunRecord& r, const std::string& source, const Sou
 
     out << "<h2>Progress</h2>\n" << svg_line_chart(speedup_chart(r)) << svg_line_chart(shares_chart(r))
         << svg_line_chart(timing_chart(r));
-    if (const std::optional<LineChart> pareto = pareto_chart(r)) out << svg_line_chart(*pareto);
-    if (const std::optional<LineChart> anneal = anneal_chart(r)) out << svg_line_chart(*anneal);
+    // The strategy's own charts (search/strategy_table.hpp), for a strategy this gi-tool knows.
+    for (const auto& [name, value] : r.settings)
+        if (name == "strategy")
+            if (const StrategyEntry* strategy = find_strategy(value); strategy != nullptr && strategy->charts)
+                for (const LineChart& chart : strategy->charts(r.generations)) out << svg_line_chart(chart);
 
     out << "<h2>The final genome explained</h2>\n";
     if (!r.minimise.ran) {

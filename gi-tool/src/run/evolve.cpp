@@ -4,7 +4,7 @@
 
 #include "grammar/shape_hash.hpp"
 #include "run/evolve_phases.hpp"
-#include "search/strategy.hpp"
+#include "search/strategy_table.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
 
@@ -42,12 +42,9 @@ Fingerprint run_fingerprint(const Grammar& grammar, const Evaluator& evaluator, 
 }
 
 void check_evolve_options(const EvolveOptions& options) {
-    const std::vector<std::string> strategies = strategy_names();
-    if (std::find(strategies.begin(), strategies.end(), options.strategy) == strategies.end()) {
-        std::string known;
-        for (const std::string& name : strategies) known += (known.empty() ? "" : ", ") + name;
-        throw UsageError("--strategy: unknown strategy '" + options.strategy + "' (known: " + known + ")");
-    }
+    if (find_strategy(options.strategy) == nullptr)
+        throw UsageError("--strategy: unknown strategy '" + options.strategy + "' (known: " + join(strategy_names(), ", ") +
+                         ")");
     if (options.population < 2) throw UsageError("--population must be at least 2");
     if (options.generations < 0) throw UsageError("--generations must not be negative");
     if (!(options.time_limit_s >= 0)) throw UsageError("--time-limit must be a number of seconds >= 0");

@@ -29,6 +29,9 @@ namespace gi {
 
 struct EvolveOptions {
     std::string strategy = "gp";
+    // Values of strategies' own options (search/strategy_table.hpp): the strategy takes its own,
+    // at their defaults when not here.
+    StrategySettings strategy_settings;
     std::size_t population = 100;
     // kGenerationsUntilTimeLimit: search until the time limit (or stagnation) stops it.
     int generations = 50;

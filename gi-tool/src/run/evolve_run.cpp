@@ -2,6 +2,7 @@
 
 #include "genome/genome_ops.hpp"
 #include "run/record_xml.hpp"
+#include "search/strategy_table.hpp"
 #include "util/atomic_file.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
@@ -93,6 +94,7 @@ void EvolveRun::make_strategy(const Genome& base) {
     context.population = options.population;
     context.draw = draw_;
     context.max_error = options.acceptance.max_error;
+    context.settings = options.strategy_settings;
     strategy = gi::make_strategy(options.strategy, std::move(context));
 }
 

@@ -6,39 +6,11 @@
 #include <vector>
 
 #include "evaluate/evaluator.hpp"
+#include "fitness/generation_record.hpp"
 #include "minimise/minimise.hpp"
 #include "tune/tune.hpp"
 
 namespace gi {
-
-// Exact equality, NaN equal to NaN (records are compared after a checkpoint round trip).
-bool operator==(const Timing& a, const Timing& b);
-
-struct IndividualRecord {
-    std::string genome;
-    EvalStatus status = EvalStatus::Ok;
-    double error = 0;
-    Timing time;
-    std::string detail;
-    bool accepted = false;
-    double speedup = 0;
-    bool repeat = false;  // same program as an earlier member of its generation: measured once
-    double temperature = 0;  // anneal: the temperature of the draw that made it (0: not drawn)
-    friend bool operator==(const IndividualRecord&, const IndividualRecord&) = default;
-};
-
-struct GenerationRecord {
-    int index = 0;
-    int case_index = 0;
-    Timing original;
-    int evaluated = 0;    // individuals
-    int distinct = 0;     // programs sent to the evaluator
-    int compiled = 0;     // individuals whose status is not CompileError
-    int accepted = 0;
-    double best_speedup = 0;  // best accepted in this generation (0 when none)
-    std::string best_genome;
-    std::vector<IndividualRecord> individuals;
-};
 
 struct BestRecord {
     bool found = false;
@@ -121,8 +93,6 @@ struct RunRecord {
     // poisoned before every run (compare/write_set.hpp).
     long long left_outputs_unwritten() const;
 };
-
-bool operator==(const GenerationRecord& a, const GenerationRecord& b);
 
 // The short human summary printed at the end of a run.
 std::string run_summary(const RunRecord& record);

@@ -136,7 +136,6 @@ SearchHistory::SearchHistory(const Grammar& grammar, Evaluator& evaluator, Evalu
       make_worker_(std::move(make_worker)),
       locked_(make_locked(evaluator)) {
     if (history_options_.workers < 1) throw UsageError("--workers must be at least 1");
-    if (history_options_.anneal_batch < 1) throw UsageError("--anneal-batch must be at least 1");
     const std::filesystem::path db = out_dir / kHistoryFileName;
     const std::filesystem::path checkpoint = out_dir / "checkpoint.xml";
     HistoryIdentity identity = history_identity(grammar);
@@ -187,8 +186,19 @@ EvolveHooks SearchHistory::hooks(EvolveHooks base) {
         record_generation(generation, batch, strategy);
     };
     base.evaluate_generation = [this](int generation, Strategy& strategy) -> std::optional<ScoredBatch> {
-        if (auto* anneal = dynamic_cast<AnnealStrategy*>(&strategy)) return anneal_generation(*anneal, generation);
-        return std::nullopt;
+        SearchServices services;
+        services.pool = [this]() -> EvaluatorPool& { return worker_pool(); };
+        services.history = history_.get();
+        services.checker = locked_->checker();
+        services.acceptance = options_.acceptance;
+        services.seed = options_.seed;
+        std::optional<ScoredBatch> batch = strategy.evaluate_generation(services, generation);
+        if (batch && pool_) {
+            busy_at_last_block_ = 0;
+            for (double b : pool_->busy_s()) busy_at_last_block_ += b;
+            elapsed_at_last_block_ = pool_->elapsed_s();
+        }
+        return batch;
     };
     return base;
 }
@@ -200,8 +210,7 @@ double SearchHistory::utilisation() const {
 }
 
 void SearchHistory::record_generation(int generation, const ScoredBatch& batch, const Strategy& strategy) {
-    std::vector<BirthInfo> births;
-    if (const auto* reporter = dynamic_cast<const BirthReporter*>(&strategy)) births = reporter->births();
+    const std::vector<BirthInfo> births = strategy.births();
     for (std::size_t i = 0; i < batch.scored.size(); ++i) {
         const Scored& s = batch.scored[i];
         IndividualRow row = individual_row(genome_to_text(s.genome), batch.case_index, s.result, batch.original, s.accepted,
@@ -222,8 +231,8 @@ void SearchHistory::record_generation(int generation, const ScoredBatch& batch, 
     }
 }
 
-ScoredBatch SearchHistory::anneal_generation(AnnealStrategy& strategy, int generation) {
-    if (!master_) {
+EvaluatorPool& SearchHistory::worker_pool() {
+    if (!pool_) {
         std::vector<Evaluator*> workers;
         worker_views_.push_back(std::make_unique<HistoryEvaluator>(*locked_, *history_));
         workers.push_back(worker_views_.back().get());
@@ -233,29 +242,8 @@ ScoredBatch SearchHistory::anneal_generation(AnnealStrategy& strategy, int gener
             workers.push_back(worker_views_.back().get());
         }
         pool_ = std::make_unique<EvaluatorPool>(workers);
-        AnnealOptions anneal_options;
-        anneal_options.acceptance = options_.acceptance;
-        anneal_options.batch = history_options_.anneal_batch;
-        anneal_options.checker = locked_->checker();
-        // A resumed run continues the master's checkpointed state (search/anneal.hpp), so it ends
-        // where the uninterrupted run does. A checkpoint from before that state was kept has none
-        // past the first generation: the run goes on from the history, with draws that depend on
-        // how far it got.
-        const std::string& saved = strategy.restored_state();
-        const bool legacy = saved.empty() && generation > 0;
-        const std::uint64_t seed = options_.seed * 0x9E3779B97F4A7C15ULL +
-                                   (legacy ? static_cast<std::uint64_t>(history_->individual_count()) : 0);
-        master_ = std::make_unique<AnnealMaster>(grammar_, strategy.context().base, strategy.context().draw, *pool_,
-                                                 history_.get(), anneal_options, seed);
-        if (!saved.empty()) master_->restore(saved);
-        else if (legacy) master_->load_history();
-        strategy.attach(master_.get());
     }
-    ScoredBatch batch = anneal_batch(master_->run(options_.population));
-    busy_at_last_block_ = 0;
-    for (double b : pool_->busy_s()) busy_at_last_block_ += b;
-    elapsed_at_last_block_ = pool_->elapsed_s();
-    return batch;
+    return *pool_;
 }
 
 void SearchHistory::finish(const RunRecord& record) {

@@ -3,9 +3,9 @@
 // run's --resume/--restart asks (refusing a foreign database before anything is written), and gives
 // the evolve loop an evaluation hook through which every strategy's generations go:
 //   gp, nsga2: the generation is evaluated through the fitness cache (HistoryEvaluator) and each
-//              individual is stored with its birth and parents (when the strategy reports them);
-//   anneal:    the asynchronous master (search/anneal.hpp) keeps `workers` evaluations in flight
-//              and returns after `population` more complete.
+//              individual is stored with its birth and parents (Strategy::births);
+//   anneal:    a strategy that evaluates its generations itself (Strategy::evaluate_generation)
+//              is lent the run's `workers` evaluators, each through the cache, and the database.
 // Tuning and minimisation measure programs repeatedly on purpose, so they bypass the cache.
 // At the end the Pareto front of (time, error) over the run's individuals and the member the
 // error budget chooses are added to run.xml and written to pareto.xml.
@@ -16,15 +16,13 @@
 
 #include "history/history.hpp"
 #include "history/history_evaluator.hpp"
-#include "search/anneal.hpp"
 #include "search/anneal_pool.hpp"
 #include "run/evolve.hpp"
 
 namespace gi {
 
 struct SearchHistoryOptions {
-    std::size_t workers = 1;       // --workers: evaluations in flight for anneal
-    std::size_t anneal_batch = 1;  // --anneal-batch: children per evaluator call for anneal
+    std::size_t workers = 1;  // --workers: evaluations in flight for anneal
 };
 
 // The default of --workers for an evaluator kind: 1 for the GPU (two variants timed on one GPU at
@@ -76,7 +74,9 @@ public:
 private:
     // Adds a gated generation's individuals to the database (with their births and parents).
     void record_generation(int generation, const ScoredBatch& batch, const Strategy& strategy);
-    ScoredBatch anneal_generation(AnnealStrategy& strategy, int generation);
+    // The --workers evaluators lent to a strategy that evaluates its generations itself, made at
+    // the first call.
+    EvaluatorPool& worker_pool();
 
     const Grammar& grammar_;
     EvolveOptions options_;
@@ -86,11 +86,10 @@ private:
     std::unique_ptr<LockedEvaluator> locked_;
     std::unique_ptr<History> history_;
     std::unique_ptr<HistoryEvaluator> cached_;
-    // anneal
+    // The workers of a strategy that evaluates its generations itself (anneal).
     std::vector<std::unique_ptr<Evaluator>> extra_;
     std::vector<std::unique_ptr<HistoryEvaluator>> worker_views_;
     std::unique_ptr<EvaluatorPool> pool_;
-    std::unique_ptr<AnnealMaster> master_;
     double busy_at_last_block_ = 0, elapsed_at_last_block_ = 0;
 };
 

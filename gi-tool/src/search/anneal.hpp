@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -140,27 +141,26 @@ private:
     std::size_t window_ = 1;  // jobs kept out: the pool's workers, or a resumed run's
 };
 
-// The Strategy face of annealing, so `--strategy anneal` is known to the registry and run by the
-// evolve loop; the loop's evaluation hook (history/search_session.hpp) drives its master one
-// block of `population` completions per "generation".
+// The Strategy face of annealing, so `--strategy anneal` is in the strategy table and run by the
+// evolve loop: each "generation" its master (made at the first, on the run's workers) completes a
+// block of `population` more individuals. Its own option: --anneal-batch (AnnealOptions::batch).
 class AnnealStrategy : public Strategy {
 public:
-    explicit AnnealStrategy(StrategyContext context) : context_(std::move(context)) {}
+    explicit AnnealStrategy(StrategyContext context);
+    ~AnnealStrategy() override;
     std::string name() const override { return "anneal"; }
     std::vector<Genome> initial_population(Rng&) override { return {}; }
     std::vector<Genome> next_population(const ScoredBatch&, Rng&) override { return {}; }
     std::size_t population_size(int) const override { return 0; }  // its individuals are in the history
-    const StrategyContext& context() const { return context_; }
-    // The checkpoint holds the master's state once it runs (attach), else what was restored.
+    // The checkpoint holds the master's state once it runs, else what was restored.
     std::string save_state() const override { return master_ != nullptr ? master_->save_state() : restored_; }
     void restore_state(const std::string& state) override { restored_ = state; }
-    const std::string& restored_state() const { return restored_; }
-    void attach(const AnnealMaster* master) { master_ = master; }
+    std::optional<ScoredBatch> evaluate_generation(SearchServices& services, int generation) override;
 
 private:
     StrategyContext context_;
     std::string restored_;
-    const AnnealMaster* master_ = nullptr;
+    std::unique_ptr<AnnealMaster> master_;
 };
 
 // The completed individuals as the evolve loop's batch: scored in completion order, with the case

@@ -5,6 +5,7 @@
 #include "search/initial_population.hpp"
 #include "search/operators.hpp"
 #include "search/selection.hpp"
+#include "search/strategy_table.hpp"
 
 namespace gi {
 
@@ -68,6 +69,14 @@ std::vector<Genome> GpStrategy::initial_population(Rng& rng) {
 std::vector<Genome> GpStrategy::next_population(const ScoredBatch& evaluated, Rng& rng) {
     births_.clear();
     return gp_next_population(evaluated.scored, context_, rng, &births_);
+}
+
+StrategyEntry gp_strategy_entry() {
+    StrategyEntry entry;
+    entry.name = "gp";
+    entry.summary = "Langdon's generational GP";
+    entry.make = strategy_factory<GpStrategy>();
+    return entry;
 }
 
 }  // namespace gi

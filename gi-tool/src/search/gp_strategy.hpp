@@ -16,7 +16,7 @@ namespace gi {
 std::vector<Genome> gp_next_population(const std::vector<Scored>& evaluated, const StrategyContext& context, Rng& rng,
                                        std::vector<BirthInfo>* births = nullptr);
 
-class GpStrategy : public Strategy, public BirthReporter {
+class GpStrategy : public Strategy {
 public:
     explicit GpStrategy(StrategyContext context) : context_(std::move(context)) {}
     std::string name() const override { return "gp"; }

@@ -33,7 +33,7 @@ Objectives objectives_of(const Scored& scored, double max_error);
 // trade-off a user chooses from), best time first. Failures are never members.
 std::vector<std::size_t> pareto_front(const std::vector<Objectives>& population);
 
-class Nsga2Strategy : public Strategy, public BirthReporter {
+class Nsga2Strategy : public Strategy {
 public:
     Nsga2Strategy(StrategyContext context, Nsga2Options options = {});
     std::string name() const override { return "nsga2"; }

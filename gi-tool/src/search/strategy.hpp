@@ -1,20 +1,42 @@
 #pragma once
 // A search strategy decides which genomes to evaluate next; the generation loop (search_loop.hpp)
 // evaluates them, keeps the run record and checkpoints. `--strategy gp` (Langdon's generational GP)
-// is the default; other strategies register a factory here by name.
+// is the default; search/strategy_table.hpp holds every strategy by name, with its options.
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "fitness/acceptance.hpp"
+#include "fitness/scored.hpp"
 #include "genome/genome.hpp"
 #include "grammar/grammar.hpp"
+#include "history/birth.hpp"
 #include "search/code_edit.hpp"
-#include "fitness/scored.hpp"
 #include "util/rng.hpp"
 
 namespace gi {
+
+class EvaluatorPool;
+class History;
+class VariantChecker;
+
+// What the run lends a strategy that evaluates its generations itself (Strategy::evaluate_generation).
+struct SearchServices {
+    // The run's --workers evaluators as a pool (search/anneal_pool.hpp), made at the first call:
+    // the first worker is the run's own evaluator, each answers through the history's cache.
+    std::function<EvaluatorPool&()> pool;
+    History* history = nullptr;         // the run's database of every individual
+    VariantChecker* checker = nullptr;  // the sanitizer gate (run/gate.hpp); null: every variant passes
+    AcceptanceRule acceptance;
+    std::uint64_t seed = 0;             // --seed
+};
+
+// The values of a strategy's own options (StrategyEntry::options), by option name ("--anneal-batch").
+using StrategySettings = std::map<std::string, long long>;
 
 struct StrategyContext {
     const Grammar* grammar = nullptr;  // outlives the strategy
@@ -22,6 +44,11 @@ struct StrategyContext {
     std::size_t population = 100;
     EditDrawer draw;                   // code edits for mutation
     double max_error = 0;              // --max-error: the error budget (nsga2 ranks against it)
+    // The strategy's own options: make_strategy() leaves exactly those it declares, each given or
+    // at its default, so setting() finds every one of them.
+    StrategySettings settings;
+    // Throws gi::Error when `option` is not one of the strategy's (a mistake in its code, not the user's).
+    long long setting(const std::string& option) const;
 };
 
 class Strategy {
@@ -48,17 +75,19 @@ public:
     // State beyond the population that a checkpoint must keep (the births of the next population).
     virtual std::string save_state() const { return {}; }
     virtual void restore_state(const std::string& state) { (void)state; }
+    // How each genome of the population initial_population or next_population returned last was
+    // born, and of which parents, in order, for the history database; empty when the strategy
+    // does not say (the database then records generation 0's as Init and later ones as Unknown).
+    virtual std::vector<BirthInfo> births() const { return {}; }
+    // A generation the strategy evaluates itself, with what the run lends it (anneal: its workers
+    // complete `population` more individuals, gating as they go); nullopt: evolve evaluates the
+    // population next_population returned, as for every strategy that breeds in generations.
+    // Called only where the run has the services (gi-tool evolve's history database).
+    virtual std::optional<ScoredBatch> evaluate_generation(SearchServices& services, int generation) {
+        (void)services;
+        (void)generation;
+        return std::nullopt;
+    }
 };
-
-using StrategyFactory = std::function<std::unique_ptr<Strategy>(StrategyContext)>;
-
-// Registers a strategy under `name`; returns true so it can initialise a static in the strategy's file.
-bool register_strategy(const std::string& name, StrategyFactory factory);
-
-// Every registered name, sorted.
-std::vector<std::string> strategy_names();
-
-// Throws gi::UsageError listing the known strategies when `name` is not one.
-std::unique_ptr<Strategy> make_strategy(const std::string& name, StrategyContext context);
 
 }  // namespace gi
