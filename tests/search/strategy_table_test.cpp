@@ -199,11 +199,20 @@ TEST(StrategyTable, EntriesThatWouldCollideOrCannotRunAreRefused) {
     EXPECT_THROW(unregister_strategy("gp"), Error) << "gi-tool's own stay";
     EXPECT_THROW(unregister_strategy("refused-1"), Error);
 
-    // A strategy's setting outside its option's range, as a caller other than the command line may give it.
     StrategyContext context;
     const Grammar grammar = testing::small_grammar();
     context.grammar = &grammar;
     context.population = 4;
+    // An entry whose strategy calls itself otherwise: its rows in the history would not be the run's.
+    register_strategy(entry("misnamed", {{"--tiny-edits", "", 1, 5, 1}}));
+    try {
+        make_strategy("misnamed", context);
+        ADD_FAILURE() << "a strategy named 'tiny' was made for the entry 'misnamed'";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("made a strategy named 'tiny'"), std::string::npos) << e.what();
+    }
+    unregister_strategy("misnamed");
+    // A strategy's setting outside its option's range, as a caller other than the command line may give it.
     context.settings["--anneal-batch"] = 0;
     try {
         make_strategy("anneal", context);

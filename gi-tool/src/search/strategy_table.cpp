@@ -111,7 +111,11 @@ std::unique_ptr<Strategy> make_strategy(const std::string& name, StrategyContext
         own[option.name] = value;
     }
     context.settings = std::move(own);
-    return entry->make(std::move(context));
+    std::unique_ptr<Strategy> strategy = entry->make(std::move(context));
+    // The history's rows carry Strategy::name(), the run record and the report the entry's: one name.
+    if (strategy->name() != entry->name)
+        throw Error("strategy '" + entry->name + "': its factory made a strategy named '" + strategy->name() + "'");
+    return strategy;
 }
 
 }  // namespace gi

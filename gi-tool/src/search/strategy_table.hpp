@@ -59,7 +59,8 @@ std::vector<std::string> strategy_names();
 
 // The strategy `name` makes from `context`, its settings reduced to the strategy's own options
 // (those not in context.settings at their defaults). Throws gi::UsageError for an unknown name
-// (listing the known ones), a population below 2 or a setting outside its option's range.
+// (listing the known ones), a population below 2 or a setting outside its option's range, and
+// gi::Error when the strategy made calls itself by another name.
 std::unique_ptr<Strategy> make_strategy(const std::string& name, StrategyContext context);
 
 }  // namespace gi
