@@ -2,7 +2,7 @@
 # How many individuals of a recorded search compiled to the same program as another one, without a
 # GPU: every individual of a run record (gi-tool evolve's run.xml, plain or .gz) is applied and
 # compiled with nvcc -cubin for sm_90 (without -lineinfo, as the evaluator builds them), and the
-# cubins are compared. It answers what evaluate/binary_identity.hpp saves (one GPU run per
+# cubins are compared. It answers what cuda/binary_identity.hpp saves (one GPU run per
 # duplicate within a generation, and sanitizer checks of programs checked before) and checks its
 # premise on measured data: twins got the same verdict, and their timings differ only by noise.
 #

@@ -13,7 +13,7 @@
 #include "compile/module_variables.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "compile/nvrtc_compiler.hpp"
-#include "evaluate/variant_builder.hpp"
+#include "cuda/variant_builder.hpp"
 #include "process/process.hpp"
 #include "util/error.hpp"
 

@@ -213,7 +213,7 @@ TEST(DeviceSide, EveryCorpusFileCompilesWithNvrtc) {
 }
 
 // And so does each one's loop-guarded build at -Ofc=mid, as the cuda evaluator compiles it for the
-// check run (evaluate/variant_builder.hpp); without the shared-array guard where its checked accesses
+// check run (cuda/variant_builder.hpp); without the shared-array guard where its checked accesses
 // do not compile, as the evaluator then runs. A file where it failed would fall back, slower, to
 // optimised guarded builds.
 TEST(DeviceSide, EveryCorpusFilesFastGuardedBuildCompilesWithNvrtc) {

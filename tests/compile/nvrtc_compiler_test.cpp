@@ -37,7 +37,7 @@ TEST(NvrtcOptions, TranslatesNvccSpellings) {
     EXPECT_EQ(*o, (std::vector<std::string>{"--diag-suppress=177", "--diag-suppress=550", "--diag-warn=20012",
                                             "--diag-suppress=177,550"}));
     EXPECT_FALSE(nvrtc_options_for({"-diag-suppress"}));  // its value is missing
-    // The guarded builds' fast compile (evaluate/variant_builder.hpp), in nvcc's spellings.
+    // The guarded builds' fast compile (cuda/variant_builder.hpp), in nvcc's spellings.
     o = nvrtc_options_for({"-Ofc=mid", "--Ofast-compile=max", "-Ofast-compile=0"});
     ASSERT_TRUE(o);
     EXPECT_EQ(*o, (std::vector<std::string>{"--Ofast-compile=mid", "--Ofast-compile=max", "--Ofast-compile=0"}));

@@ -11,7 +11,7 @@
 
 #include "../support/gpu_fixture.hpp"
 #include "compile/nvrtc_compiler.hpp"
-#include "evaluate/cuda_classify.hpp"
+#include "cuda/cuda_classify.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
 #include "worker/worker_process.hpp"

@@ -171,7 +171,7 @@ int run_fake_replay() {
             cases[slot] = std::move(c);
             write_message(1, to_message(ok));
         } else if (m->type == "check-variants") {
-            // A long-lived sanitizer session's request (evaluate/sanitizer_sessions.hpp): a list that
+            // A long-lived sanitizer session's request (cuda/sanitizer_sessions.hpp): a list that
             // holds the 1024-thread launch gets a report in the fake sanitizer's log.
             // With guard zones (the gate's first check, no sanitizer), the 512-thread launch writes
             // into them.

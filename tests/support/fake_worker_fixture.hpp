@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "evaluate/cuda_evaluator.hpp"
+#include "cuda/cuda_evaluator.hpp"
 #include "grammar/grammar.hpp"
 #include "gpu_fixture.hpp"
 

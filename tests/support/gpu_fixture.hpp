@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "evaluate/cuda_evaluator.hpp"
+#include "cuda/cuda_evaluator.hpp"
 #include "testcase/test_case.hpp"
 
 namespace gi::gpu_test {

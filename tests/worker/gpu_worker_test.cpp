@@ -10,8 +10,8 @@
 #include <fstream>
 
 #include "compile/nvrtc_compiler.hpp"
-#include "evaluate/cuda_classify.hpp"
-#include "evaluate/sanitizer_sessions.hpp"
+#include "cuda/cuda_classify.hpp"
+#include "cuda/sanitizer_sessions.hpp"
 #include "../support/gpu_fixture.hpp"
 #include "testcase/case_io.hpp"
 #include <sys/wait.h>
@@ -607,7 +607,7 @@ TEST_F(GpuSanitizerBatch, OneOutOfBoundsVariantFailsTheBatch) {
     EXPECT_EQ(exit_code, 86) << output;
 }
 
-// Long-lived sanitizer sessions (evaluate/sanitizer_sessions.hpp, issue 19): one compute-sanitizer
+// Long-lived sanitizer sessions (cuda/sanitizer_sessions.hpp, issue 19): one compute-sanitizer
 // process checks request after request; a request holding a faulty or racy variant must be told
 // apart in that request (its report is logged before the reply), and the session ends with it.
 class GpuSanitizerSession : public GpuSanitizerBatch {

@@ -13,8 +13,8 @@
 
 #include "../support/gpu_fixture.hpp"
 #include "compile/nvrtc_compiler.hpp"
-#include "evaluate/cuda_classify.hpp"
-#include "evaluate/cuda_evaluator.hpp"
+#include "cuda/cuda_classify.hpp"
+#include "cuda/cuda_evaluator.hpp"
 #include "grammar/build_grammar.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "evaluate/cuda_classify.hpp"
+#include "cuda/cuda_classify.hpp"
 #include "util/error.hpp"
 
 namespace gi::worker {

@@ -6,7 +6,7 @@
 
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
-#include "evaluate/case_set.hpp"
+#include "cuda/case_set.hpp"
 #include "launch/geometry.hpp"
 #include "testcase/case_io.hpp"
 #include "util/error.hpp"

@@ -1,6 +1,6 @@
 #include "cli/cuda_options.hpp"
 
-#include "evaluate/nvrtc_processes.hpp"
+#include "cuda/nvrtc_processes.hpp"
 #include "util/error.hpp"
 
 namespace gi::cli {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "cli/command_line.hpp"
-#include "evaluate/cuda_evaluator.hpp"
+#include "cuda/cuda_evaluator.hpp"
 
 namespace gi::cli {
 

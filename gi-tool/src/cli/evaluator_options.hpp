@@ -7,7 +7,7 @@
 
 #include "cli/command_line.hpp"
 #include "cli/cuda_options.hpp"
-#include "evaluate/evaluator_factory.hpp"
+#include "cli/evaluator_factory.hpp"
 
 namespace gi::cli {
 

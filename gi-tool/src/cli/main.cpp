@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
         print_usage(std::cout);
         return args.empty() ? kExitUsage : kExitOk;
     }
-    // Internal: the cuda evaluator's NVRTC compiles run in such processes (evaluate/nvrtc_processes.hpp).
+    // Internal: the cuda evaluator's NVRTC compiles run in such processes (cuda/nvrtc_processes.hpp).
     if (args[0] == "--nvrtc-server") return gi::serve_nvrtc_compiles();
     if (args[0] == "--version") {
         std::cout << "gi-tool " << GI_OPTIMIZE_VERSION << "\n";

@@ -33,7 +33,7 @@ struct ResolvedGeometry {
 };
 
 // The geometry to launch `tc` with under `params` (parameter name -> value: the parameters and the
-// kernel file's integer #define constants, evaluate/case_set.hpp's CaseKernel::params_of; they win
+// kernel file's integer #define constants, cuda/case_set.hpp's CaseKernel::params_of; they win
 // over an argument of the same name). Throws gi::Error
 // naming the case and the expression when one cannot be evaluated or gives a dimension < 1.
 ResolvedGeometry resolve_geometry(const LaunchGeometry& geometry, const TestCase& tc, const NameValues& params,

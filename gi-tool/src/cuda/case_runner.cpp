@@ -1,0 +1,271 @@
+#include "cuda/case_runner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+
+#include "compile/nvcc_compiler.hpp"
+#include "util/elapsed.hpp"
+#include "util/error.hpp"
+#include "worker/run_result.hpp"
+
+namespace gi {
+using Clock = std::chrono::steady_clock;
+using worker::Message;
+
+namespace {
+// The original's first run is tried again this many times when it fails, each time probing less.
+constexpr int kProbeRetries = 2;
+}  // namespace
+
+int launches_per_time_for(double median_ms, double below_ms) {
+    if (!(median_ms > 0) || !(below_ms > 0) || median_ms >= below_ms) return 1;
+    return static_cast<int>(std::clamp(std::ceil(1.0 / median_ms), 1.0, 64.0));
+}
+
+void VariantRunStats::add(const RunVerdict& v, double request_ms, bool beside_exiting) {
+    if (v.loop_overrun) ++loop_overruns;
+    if (v.out_of_bounds) ++out_of_bounds;
+    if (v.corrupting) ++corrupting;
+    if (v.guard_unusable) ++unguarded;
+    if (!v.has_stages) return;
+    ++staged_runs;
+    stage_load_ms += v.load_ms;
+    stage_check_ms += v.check_ms;
+    stage_compare_ms += v.compare_ms;
+    compared_on_gpu += v.compared_on_gpu;
+    compared_on_host += v.compared_on_host;
+    integrity_on_gpu += v.integrity_on_gpu;
+    integrity_on_host += v.integrity_on_host;
+    stage_timed_ms += v.timed_ms;
+    stage_integrity_ms += v.integrity_ms;
+    stage_worker_ms += v.worker_ms;
+    stage_unload_ms += v.unload_ms;
+    stage_load_plain_ms += v.load_plain_ms;
+    stage_load_find_ms += v.load_find_ms;
+    stage_load_guard_ms += v.load_guard_ms;
+    stage_request_ms += request_ms;
+    if (beside_exiting) {
+        ++staged_beside_exiting;
+        beside_exiting_load_ms += v.load_ms;
+        beside_exiting_unload_ms += v.unload_ms;
+        beside_exiting_timed_ms += v.timed_ms;
+    }
+}
+
+void CaseRunner::ready_for(int index) {
+    if (worker_.ready(index)) return;
+    const bool restart = worker_.lost();
+    const auto start = Clock::now();
+    worker_.ensure_loaded(index);
+    if (!worker_.has_reference(index)) {
+        if (restart) ++worker_.stats().references_recomputed;
+        run_original(index, false);
+    }
+    (restart ? worker_.stats().restart_ms : worker_.stats().original_ms) += ms_since(start);
+}
+
+// With a guarded build, separate (it rides in front of the plain one) or paired (one module),
+// the request carries the guard's budget (worker/protocol.hpp).
+worker::RunSpec CaseRunner::run_spec(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
+                                     bool time, const VariantBuild* build, const std::string& kernel) const {
+    const CaseSlot& slot = slots_[index];
+    worker::RunSpec spec;
+    spec.slot = index;
+    spec.role = role;
+    spec.kernel = kernel.empty() ? slot.kernel : kernel;
+    spec.grid = g.grid;
+    spec.block = g.block;
+    spec.shared_bytes = slot.manifest.shared_bytes;
+    spec.warmups = options_.warmups;
+    spec.repetitions = options_.repetitions;
+    if (time) spec.launches_per_time = std::max(1, slot.launches_per_time);
+    spec.time = time;
+    spec.payload = code.cubin;
+    if (build && (build->paired || build->guarded)) {
+        const double base = slot.original_ms > 0 ? slot.original_ms : 1000.0;
+        const double budget_ms = options_.timeout_factor * base + options_.guard_margin_ms;
+        spec.guard_budget_us = std::max(1LL, static_cast<long long>(std::llround(1000 * budget_ms)));
+        if (build->paired) {
+            spec.guard_paired = true;
+        } else {
+            spec.guard_bytes = build->guarded->cubin.size();
+            spec.payload = build->guarded->cubin + code.cubin;
+        }
+    }
+    return spec;
+}
+
+Timing CaseRunner::run_original(int index, bool time) {
+    CaseSlot& slot = slots_[index];
+    const ResolvedGeometry g = resolve_geometry(kernel_.geometry, slot.manifest, kernel_.param_defaults, kernel_.arg_names);
+    for (int attempt = 0;; ++attempt) {
+        worker_.ensure_loaded(index);
+        const bool first = !worker_.has_reference(index);
+        worker::RunSpec spec = run_spec(index, "original", *original_, g, time);
+        // Probing write sets (compare/write_set.hpp) may crash an original that reads a writable
+        // buffer as indexes or counts: then only the buffers the recorded launch changed are
+        // probed, as before write sets; should that crash it too, nothing is poisoned.
+        spec.announce_probe = true;
+        if (attempt == 1) spec.probe_unchanged = false;
+        if (attempt > 1) spec.probe_poison = false;
+        if (first) spec.poisonable = slot.poisonable;
+        const bool hand_over =
+            first && slot.reference_file.empty() && !slot.reference_failed && references_ && !references_->path().empty();
+        if (hand_over) spec.reference_out = (references_->path() / ("case-" + std::to_string(index) + ".ref")).string();
+        Message reply;
+        try {
+            reply = request_original(spec);
+        } catch (const worker::WorkerFailure& e) {
+            if (attempt < kProbeRetries && first) continue;
+            throw Error(slot.path.string() + ": the original kernel did not run: " + e.what());
+        }
+        const RunVerdict v = classify_run_reply(reply);
+        if (v.restart_worker) worker_.drop();
+        if (v.result.status != EvalStatus::Ok) {
+            if (attempt < kProbeRetries && first && v.result.status == EvalStatus::Crash) continue;
+            throw Error(slot.path.string() + ": the original kernel fails on this case: " + v.result.detail);
+        }
+        if (first) {
+            // Judged by the oracle gate (cuda/oracle_gate.hpp), before any variant is compared with it.
+            slot.oracle_elements = v.elements;
+            slot.oracle_mismatches = v.mismatches;
+            slot.oracle_worst = v.worst_error;
+            slot.oracle_detail = v.result.detail;
+        }
+        worker_.set_referenced(index);
+        const worker::RunResult result = worker::run_result_from(reply);  // a "result": the run was Ok
+        if (first && slot.poisonable.empty()) slot.poisonable = result.poisonable;
+        if (hand_over) {
+            if (!result.reference_sha256.empty()) {
+                slot.reference_file = result.reference_file;
+                slot.reference_sha256 = result.reference_sha256;
+            } else {
+                slot.reference_failed = true;
+                std::cerr << "gi-tool: note: " << slot.path.string() << ": the original's outputs could not be "
+                          << "handed to other workers ("
+                          << (result.reference_error.empty() ? "the worker did not write them" : result.reference_error)
+                          << "); each new worker runs the original for this case instead\n";
+            }
+        }
+        if (!time) return {};
+        Timing t = summarise_timings(v.times_ms);
+        slot.original_ms = t.median_ms;
+        if (slot.launches_per_time == 0) {
+            // Decided once per case from the original's first timing, and that timing is then
+            // repeated the same way: the original and every variant are timed alike.
+            slot.launches_per_time = launches_per_time_for(t.median_ms, options_.batch_timing_below_ms);
+            if (slot.launches_per_time > 1) return run_original(index, true);
+        } else if (spec.launches_per_time > 1) {
+            // The worker times single launches where the case updates data in place: so be it here.
+            slot.launches_per_time = result.launches_per_time;
+        }
+        return t;
+    }
+}
+
+// How long one launch of a kernel whose original takes `original_ms` may run before it counts as hung.
+double CaseRunner::launch_allowance_ms(double original_ms) const {
+    return options_.timeout_factor * original_ms + options_.timeout_margin_ms;
+}
+
+// The original's first run on a case answers "probing" (with the plain run's time and the
+// probes' launches) before it probes write sets: poison in a writable buffer the kernel reads as a
+// count can make it loop for ever, and the request's own allowance would wait 300 s for that; the
+// probes get their launches' allowance, as a variant's run does, plus the transfers and the timed
+// repetitions that may follow in the same request.
+worker::Message CaseRunner::request_original(const worker::RunSpec& spec) {
+    using std::chrono::milliseconds;
+    worker::WorkerProcess& process = worker_.process();
+    const Message m = to_message(spec);
+    process.send(m, std::chrono::seconds(30));
+    Message reply = process.receive(m.type, std::chrono::seconds(300));
+    if (reply.type != "probing") return reply;
+    const double ms = std::max(1.0, std::atof(reply.get("original-ms", "0").c_str()));
+    const double launches = std::max(1.0, std::atof(reply.get("launches", "1").c_str()));
+    const double bytes = std::max(0.0, std::atof(reply.get("bytes", "0").c_str()));
+    const double per_launch = launch_allowance_ms(ms);
+    const double timed = spec.time ? per_launch * (spec.warmups + spec.repetitions) * std::max(1, spec.launches_per_time) : 0;
+    const double allowance = 10000 + launches * per_launch + bytes / 1e6 + timed;  // transfers at 1 GB/s, at worst
+    return process.receive(m.type, milliseconds(static_cast<long long>(allowance)));
+}
+
+// A variant's run request is answered in stages ("started" before its check launch, "checked"
+// after it, then the result), each with its own deadline: a hung kernel is killed after the
+// original's time x factor + margin, not after the allowance for the whole request.
+Message CaseRunner::run_variant_request(int index, const Message& m) {
+    using std::chrono::milliseconds;
+    const CaseSlot& slot = slots_[index];
+    const double base = slot.original_ms > 0 ? slot.original_ms : 1000.0;
+    const auto kernel_allowance = milliseconds(static_cast<long long>(launch_allowance_ms(base)));
+    const auto rest = milliseconds(static_cast<long long>(5000 + options_.timeout_margin_ms +
+                                                          options_.timeout_factor * base * (options_.warmups + options_.repetitions) *
+                                                              std::max(1, slot.launches_per_time)));
+    worker::WorkerProcess& process = worker_.process();
+    process.send(m, std::chrono::seconds(30));
+    Message reply = process.receive("run", std::chrono::seconds(30));  // module load and copies
+    if (reply.type == "started") reply = process.receive("run", kernel_allowance);
+    if (reply.type == "checked") reply = process.receive("run", rest);  // comparison and timed launches
+    return reply;
+}
+
+RunVerdict CaseRunner::rerun_original(int index) {
+    const ResolvedGeometry g = resolve_geometry(kernel_.geometry, slots_[index].manifest, kernel_.param_defaults, kernel_.arg_names);
+    ready_for(index);
+    RunVerdict v;
+    try {
+        v = classify_run_reply(run_variant_request(index, to_message(run_spec(index, "rerun", *original_, g, false))));
+    } catch (const worker::WorkerFailure& e) {
+        v = classify_worker_failure(e);
+    }
+    if (v.restart_worker) worker_.drop();
+    return v;
+}
+
+RunVerdict CaseRunner::run_variant(int index, const Genome& genome, const VariantBuild& build, bool time) {
+    const bool beside_exiting = worker::killed_workers_exiting() > 0;
+    RunVerdict v = run_variant_once(index, genome, build, time);
+    if (beside_exiting && v.loop_overrun && worker::wait_for_killed_workers(std::chrono::seconds(2))) {
+        --stats_.loop_overruns;
+        v = run_variant_once(index, genome, build, time);
+    }
+    return v;
+}
+
+RunVerdict CaseRunner::run_variant_once(int index, const Genome& genome, const VariantBuild& build, bool time) {
+    const DeviceCompileResult& code = build.code;
+    RunVerdict v;
+    if (!code.ok) {
+        v.result.status = EvalStatus::CompileError;
+        v.result.detail = first_error_lines(code.log, 3);
+        return v;
+    }
+    ResolvedGeometry g;
+    try {
+        g = resolve_geometry(kernel_.geometry, slots_[index].manifest, kernel_.params_of(genome), kernel_.arg_names);
+    } catch (const Error& e) {
+        v.result.status = EvalStatus::Crash;
+        v.result.detail = std::string("launch geometry: ") + e.what();
+        return v;
+    }
+    worker_.spares().poll();
+    ready_for(index);
+    const auto start = Clock::now();
+    const bool beside_exiting = worker::killed_workers_exiting() > 0;
+    try {
+        const Message reply = run_variant_request(
+            index, to_message(run_spec(index, "variant", code, g, time, &build, kernel_.instance_of(genome))));
+        v = classify_run_reply(reply);
+        stats_.add(v, ms_since(start), beside_exiting);
+    } catch (const worker::WorkerFailure& e) {
+        v = classify_worker_failure(e);
+        if (v.result.status == EvalStatus::Timeout) ++stats_.timeouts;
+    }
+    stats_.run_ms += ms_since(start);
+    if (v.result.status == EvalStatus::Timeout) stats_.timeout_ms += ms_since(start);
+    if (v.restart_worker) worker_.drop();
+    if (v.result.status == EvalStatus::Ok && time) v.result.time = summarise_timings(v.times_ms);
+    return v;
+}
+
+}  // namespace gi

@@ -1,0 +1,75 @@
+#pragma once
+// Runs the original and the variants on a case through the cuda evaluator's worker
+// (cuda/case_worker.hpp): builds each run request (guard budget, batch of launches, poisoned
+// outputs), waits for its replies stage by stage so a hung kernel is killed at its own deadline,
+// classifies the reply and counts where the time went.
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compile/nvrtc_compiler.hpp"
+#include "cuda/case_set.hpp"
+#include "cuda/case_worker.hpp"
+#include "cuda/cuda_classify.hpp"
+#include "evaluate/evaluator.hpp"
+#include "cuda/part_stats.hpp"
+#include "cuda/reference_folder.hpp"
+#include "cuda/variant_builder.hpp"
+#include "genome/genome.hpp"
+#include "worker/run_request.hpp"
+
+namespace gi {
+
+// Launches per timed repetition for a kernel whose median is `median_ms`: enough for about a
+// millisecond a repetition below `below_ms`, at most 64; 1 from `below_ms` up (or when it is 0).
+int launches_per_time_for(double median_ms, double below_ms);
+
+
+class CaseRunner {
+public:
+    // All outlive the runner. `original` is the original's plain build, set by set_original()
+    // before the first run.
+    CaseRunner(const CudaEvaluatorOptions& options, const CaseKernel& kernel, std::vector<CaseSlot>& slots, CaseWorker& worker)
+        : options_(options), kernel_(kernel), slots_(slots), worker_(worker) {}
+
+    // The original's build and the folder its reference outputs are handed over through.
+    void set_original(std::shared_ptr<const DeviceCompileResult> original, const ReferenceFolder* references) {
+        original_ = std::move(original);
+        references_ = references;
+    }
+
+    // Makes the worker ready to judge variants on `index`: alive, case loaded, reference outputs
+    // present (handed over, or the original run here when they could not be).
+    void ready_for(int index);
+    // Establishes the original's reference on a case (once per worker, unless handed over) and
+    // returns its timing (`time`; empty otherwise). The caller accounts for the time.
+    Timing run_original(int index, bool time);
+    // The original once more on a loaded, referenced case, as a variant is run (the oracle gate).
+    RunVerdict rerun_original(int index);
+    // One variant on one case (readied first). A variant whose guard stopped it while a killed
+    // worker was still exiting runs once more after that worker is gone: the killed worker's hung
+    // kernel can hold the GPU until its context is torn down, and a correct variant's guarded
+    // barrier then gave up at its deadline (seen on the H100).
+    RunVerdict run_variant(int index, const Genome& genome, const VariantBuild& build, bool time);
+
+    const VariantRunStats& stats() const { return stats_; }
+
+private:
+    worker::RunSpec run_spec(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
+                             bool time, const VariantBuild* build = nullptr, const std::string& kernel = "") const;
+    worker::Message run_variant_request(int index, const worker::Message& m);
+    worker::Message request_original(const worker::RunSpec& spec);
+    double launch_allowance_ms(double original_ms) const;
+    RunVerdict run_variant_once(int index, const Genome& genome, const VariantBuild& build, bool time);
+
+    const CudaEvaluatorOptions& options_;
+    const CaseKernel& kernel_;
+    std::vector<CaseSlot>& slots_;
+    CaseWorker& worker_;
+    std::shared_ptr<const DeviceCompileResult> original_;
+    const ReferenceFolder* references_ = nullptr;
+    VariantRunStats stats_;
+};
+
+}  // namespace gi

@@ -1,0 +1,157 @@
+#include "cuda/case_worker.hpp"
+
+#include <iostream>
+#include <optional>
+
+#include "util/elapsed.hpp"
+#include "util/error.hpp"
+#include "worker/case_messages.hpp"
+
+namespace gi {
+using Clock = std::chrono::steady_clock;
+using worker::Message;
+
+CaseWorker::CaseWorker(std::string program, std::string arch_option, int spare_workers, std::vector<CaseSlot>& slots)
+    : program_(std::move(program)), arch_(std::move(arch_option)), slots_(slots) {
+    spares_ = std::make_unique<SpareWorkers>(spare_workers, *this);
+}
+
+CaseWorker::~CaseWorker() {
+    if (process_ && process_->running()) {
+        try {
+            process_->request(worker::quit_message(), std::chrono::seconds(5));
+        } catch (const std::exception&) {
+        }
+        process_->kill();
+    }
+    spares_.reset();
+}
+
+worker::WorkerOptions CaseWorker::worker_options() const {
+    worker::WorkerOptions wo;
+    wo.executable = program_;
+    return wo;
+}
+
+Message CaseWorker::load_message(int index) const {
+    const CaseSlot& slot = slots_.at(static_cast<std::size_t>(index));
+    worker::LoadCase load;
+    load.slot = index;
+    load.path = slot.path.string();
+    load.verify = !verified_.count(index);
+    load.tolerances = slot.tolerances;
+    if (!slot.reference_file.empty()) {
+        load.reference_file = slot.reference_file.string();
+        load.reference_sha256 = slot.reference_sha256;
+        load.original_sha256 = original_sha256_;
+    }
+    return to_message(load);
+}
+
+bool CaseWorker::took_reference(int index, const Message& reply) {
+    const worker::CaseLoaded loaded = worker::case_loaded_from(reply);
+    const std::string& state = loaded.reference;
+    if (state == "loaded") {
+        ++stats_.references_loaded;
+        return true;
+    }
+    if (state == "rejected") {
+        ++stats_.references_rejected;
+        CaseSlot& slot = slots_[index];
+        if (!slot.rejection_noted)
+            std::cerr << "gi-tool: note: a GPU worker rejected the original's handed-over outputs for " << slot.path.string()
+                      << " (" << loaded.reference_error << "); the original runs on each new worker for this case instead\n";
+        slot.rejection_noted = true;
+        // Never offered again: every later worker recomputes the reference itself.
+        slot.reference_file.clear();
+        slot.reference_sha256.clear();
+        slot.reference_failed = true;
+    }
+    return false;
+}
+
+std::uint64_t CaseWorker::case_bytes(int index) const { return slots_.at(static_cast<std::size_t>(index)).bytes; }
+
+SpareWorkers::Demand CaseWorker::demand() const {
+    const double since = first_use_ == Clock::time_point{}
+                             ? 0.0
+                             : ms_since(first_use_);
+    return {stats_.worker_restarts, since, gpu_memory_};
+}
+
+void CaseWorker::start(int want_case) {
+    if (process_ && process_->running()) return;
+    const bool replacing = process_ != nullptr;
+    if (replacing) ++stats_.worker_restarts;
+    process_.reset();
+    loaded_.clear();
+    referenced_.clear();
+    if (replacing) {
+        if (std::optional<SpareWorkers::Adopted> adopted = spares_->adopt(want_case)) {
+            process_ = std::move(adopted->process);
+            for (const auto& [index, reference] : adopted->cases) {
+                loaded_.insert(index);
+                verified_.insert(index);
+                if (reference) referenced_.insert(index);
+            }
+            spares_->top_up();
+            return;
+        }
+        ++stats_.cold_starts;
+    }
+    process_ = std::make_unique<worker::WorkerProcess>(worker_options());
+    Message reply;
+    try {
+        reply = process_->request(worker::hello_message(), std::chrono::seconds(120));
+    } catch (const worker::WorkerFailure& e) {
+        throw Error(std::string("the GPU worker failed to start: ") + e.what());
+    }
+    if (reply.type == "error") throw Error("cannot use the GPU: " + worker::error_reply_from(reply).message);
+    const worker::Ready ready = worker::ready_from(reply);
+    device_ = ready.device;
+    gpu_memory_ = ready.memory_bytes;
+    if (arch_.empty()) arch_ = "sm_" + std::to_string(ready.compute_capability);
+    if (first_use_ == Clock::time_point{}) first_use_ = Clock::now();
+    // Their CUDA start-up overlaps the original's compile and the first batch.
+    spares_->top_up();
+}
+
+void CaseWorker::drop() {
+    if (process_) process_->kill();
+}
+
+Message CaseWorker::request(const Message& m, std::chrono::milliseconds timeout) {
+    start();
+    return process_->request(m, timeout);
+}
+
+void CaseWorker::ensure_loaded(int index) {
+    start(index);
+    if (loaded_.count(index)) return;
+    ++stats_.case_loads;
+    Message reply;
+    try {
+        reply = process_->request(load_message(index), std::chrono::seconds(300));
+    } catch (const worker::WorkerFailure& e) {
+        throw Error(slots_[index].path.string() + ": the GPU worker failed while loading this case: " + e.what());
+    }
+    if (reply.type != "case-loaded")
+        throw Error(reply.type == "error" ? worker::error_reply_from(reply).message
+                                          : "the GPU worker could not load " + slots_[index].path.string() +
+                                                " (it answered '" + reply.type + "')");
+    loaded_.insert(index);
+    verified_.insert(index);
+    if (took_reference(index, reply)) referenced_.insert(index);
+}
+
+void CaseWorker::unload(int index) {
+    try {
+        process_->request(to_message(worker::UnloadCase{index}), std::chrono::seconds(30));
+    } catch (const worker::WorkerFailure&) {
+        drop();
+    }
+    loaded_.erase(index);
+    referenced_.erase(index);
+}
+
+}  // namespace gi

@@ -1,0 +1,79 @@
+#pragma once
+// The gi-worker process the cuda evaluator runs variants in, and what it holds: which cases it has
+// loaded (their checksums verified) and on which it has the original's reference outputs, run
+// there or taken from the hand-over file. A worker a variant killed is replaced by a spare that has
+// the case loaded already (cuda/spare_workers.hpp), else started cold.
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cuda/case_set.hpp"
+#include "cuda/part_stats.hpp"
+#include "cuda/spare_workers.hpp"
+#include "worker/protocol.hpp"
+#include "worker/worker_process.hpp"
+
+namespace gi {
+
+
+class CaseWorker : public SpareWorkers::Owner {
+public:
+    // `slots`: the evaluator's cases, which outlive this; a rejected hand-over file is forgotten in them.
+    CaseWorker(std::string program, std::string arch_option, int spare_workers, std::vector<CaseSlot>& slots);
+    ~CaseWorker() override;
+    CaseWorker(const CaseWorker&) = delete;
+    CaseWorker& operator=(const CaseWorker&) = delete;
+
+    // Starts the worker (or adopts a spare, preferring one holding `want_case`) unless one is running.
+    // Throws gi::Error when the GPU cannot be used.
+    void start(int want_case = -1);
+    void drop();  // kills it: the next start() replaces it
+    // Whether a worker was started and has since died (a variant killed it).
+    bool lost() const { return process_ && !process_->running(); }
+    // Whether it is alive with `index` loaded and the original's outputs for it present.
+    bool ready(int index) const { return process_ && process_->running() && loaded_.count(index) && referenced_.count(index); }
+    bool has_reference(int index) const { return referenced_.count(index) > 0; }
+    void set_referenced(int index) { referenced_.insert(index); }
+    bool has_loaded(int index) const { return loaded_.count(index) > 0; }
+
+    // Loads case `index` into the worker (starting one first) unless it holds it already.
+    void ensure_loaded(int index);
+    void unload(int index);
+    // A request to the running worker (started first if need be); throws worker::WorkerFailure.
+    worker::Message request(const worker::Message& m, std::chrono::milliseconds timeout);
+    worker::WorkerProcess& process() { return *process_; }
+    // The original's cubin checksum, which a handed-over reference file must name to be taken.
+    void set_original_sha256(std::string sha256) { original_sha256_ = std::move(sha256); }
+    SpareWorkers& spares() { return *spares_; }
+
+    const std::string& device() const { return device_; }
+    const std::string& arch() const { return arch_; }  // the option's, else the GPU's own ("sm_90")
+    const CaseWorkerStats& stats() const { return stats_; }
+    CaseWorkerStats& stats() { return stats_; }
+
+    // SpareWorkers::Owner
+    worker::WorkerOptions worker_options() const override;
+    worker::Message load_message(int index) const override;
+    bool took_reference(int index, const worker::Message& reply) override;
+    std::uint64_t case_bytes(int index) const override;
+    SpareWorkers::Demand demand() const override;
+
+private:
+    std::string program_;
+    std::string arch_;
+    std::vector<CaseSlot>& slots_;
+    std::unique_ptr<worker::WorkerProcess> process_;
+    std::set<int> loaded_, referenced_;
+    std::set<int> verified_;  // cases whose checksums a worker has already checked
+    std::unique_ptr<SpareWorkers> spares_;
+    std::chrono::steady_clock::time_point first_use_{};
+    std::string device_;
+    std::string original_sha256_;
+    std::uint64_t gpu_memory_ = 0;
+    CaseWorkerStats stats_;
+};
+
+}  // namespace gi

@@ -1,0 +1,178 @@
+#pragma once
+// The sanitizer gate's long-lived compute-sanitizer processes (issue 19). Each is gi-worker serving
+// "check-variants" requests under one checker, with the sanitizer's reports going to a log file
+// that is read after every request. Starting compute-sanitizer, a CUDA context under it and the
+// case's upload cost seconds (about 8 s a process for stereo on the H100) where checking a small
+// kernel takes milliseconds, and the gate used to start a process per batch in every wave.
+//
+// The gate sends a session one variant a request (cuda/sanitizer_gate.cpp), so what it logs
+// during a request is that variant's own, and every request before it passed clean: a report
+// judges that variant. A session that dies, times out or fails a launch without a report judges
+// nothing; the variant is checked again in a process of its own. Either way the session ends.
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "process/process.hpp"
+#include "worker/case_messages.hpp"
+#include "worker/worker_process.hpp"
+
+namespace gi {
+
+// The first error the sanitizer logged in `text`: a report line of its own ("========= ...") that is
+// not the banner, a warning or a summary without errors; "" when there is none.
+std::string sanitizer_log_report(const std::string& text);
+inline bool sanitizer_log_reports(const std::string& text) { return !sanitizer_log_report(text).empty(); }
+
+// compute-sanitizer's arguments for `tool`: "--tool TOOL" and what the gate needs of it. Racecheck
+// detects errors only: its warning-level hazards never fail a variant (as for the exit code), and
+// tracking them cost a variant of row_filter without its barrier 0.67 s a launch against 0.02
+// (H200, bench/results/2026-11-26-h200-sanitizer-gate.md, section 5); error hazards are the same.
+std::vector<std::string> sanitizer_tool_arguments(const std::string& tool);
+
+// The gate's first checker, ahead of compute-sanitizer's: gi-worker alone, its case's buffers between
+// guard zones (CheckVariants::guard_bytes). A variant that writes into them is judged at once; one
+// that does not, or whose run fails otherwise, goes on to memcheck, which decides as before. Issue
+// 19: such a variant cost memcheck 2-4 s (reporting thousands of faulting threads, then a new
+// session), the guard zones a read-back of a few hundred KB.
+inline constexpr const char* kGuardZonesTool = "guard-zones";
+
+class SanitizerSession {
+public:
+    // Starts compute-sanitizer running `worker` (for kGuardZonesTool, `worker` alone with guard
+    // zones of `guard_bytes`); throws gi::Error when it cannot be started.
+    // With `case_path`, the worker opens that case right after its start-up, ahead of the first check.
+    SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool,
+                     const std::string& case_path = "", std::uint64_t guard_bytes = 0);
+
+    // Runs the variants of `list` (gi-worker --variants lines, `count` of them) on the case, in
+    // turn, or up to `side_by_side` of them at once (worker::CheckVariants): true only when every
+    // one ran and the sanitizer reported nothing meanwhile. After false the session is ended
+    // (alive() is false), except a guard-zones session whose worker found its own copies of the
+    // case intact after the variant's write (Checked::kept): it serves on.
+    bool check(const std::string& case_path, const std::string& kernel, const std::filesystem::path& list,
+               std::size_t count, std::chrono::milliseconds timeout, std::size_t side_by_side = 1);
+
+    bool alive() const;
+    const std::string& tool() const { return tool_; }
+    // Why the last check did not pass ("" when it did): a report line, the worker's failure with
+    // the end of its log, or the reply's error.
+    const std::string& failure() const { return failure_; }
+    // The sanitizer's log of the last check when it reported an error there ("" otherwise): the
+    // report, for the verdict of the variant that check ran. For kGuardZonesTool: where that
+    // variant wrote outside its buffers.
+    const std::string& reported() const { return reported_; }
+    // The last check's reply (its times in the worker), and how long it waited for the session's
+    // start-up to finish first (ms; 0 once started).
+    const worker::Checked& last_checked() const { return checked_; }
+    double startup_wait_ms() const { return startup_wait_ms_; }
+    // What opening the case ahead took in the worker (ms), reported with the first check.
+    double opened_ahead_ms() const { return opened_ahead_ms_; }
+    // The case the session opened ahead when its first check named another ("" otherwise): the
+    // guess was wrong, and the check paid for opening its own case.
+    const std::string& missed_case() const { return missed_case_; }
+    const std::string& last_case() const { return last_case_; }  // the case of the last check
+
+private:
+    std::string tool_;
+    std::uint64_t guard_bytes_ = 0;
+    TemporaryDirectory dir_;
+    std::filesystem::path log_;
+    std::unique_ptr<worker::WorkerProcess> process_;
+    std::uintmax_t log_read_ = 0;  // bytes of the log already read
+    bool hello_pending_ = false;   // the start-up's hello is sent, its reply not yet read
+    bool open_pending_ = false;    // likewise the case opened ahead
+    std::string opened_ahead_;     // that case's path, until the first check
+    std::string failure_;
+    std::string reported_;
+    worker::Checked checked_;
+    double startup_wait_ms_ = 0;
+    std::string missed_case_;
+    std::string last_case_;
+    double opened_ahead_ms_ = 0;
+};
+
+// How the sessions' places are shared between checkers.
+enum class SessionPooling {
+    // Each checker its own sessions: memcheck (every variant's) up to the limit, the guard zones
+    // half of it, racecheck and synccheck (only variants that removed a barrier) up to a quarter of
+    // it, at least one each (racecheck: `racecheck_limit` when given; processes take turns on the
+    // GPU, so more than two gained nothing on the H200). A
+    // checker whose sessions are all busy waits for one to come back (each check ends within its
+    // timeout) rather than paying compute-sanitizer's start-up again. Issue 19: with one shared
+    // pool, racecheck and synccheck sessions evicted idle memcheck ones (17 started for 35 batches).
+    PerChecker,
+    // The former: at most `limit` over all checkers; an idle session of another checker is ended
+    // to make room, and acquire() gives up when all are busy (--sanitize-shared-sessions, for A/B).
+    Shared,
+};
+
+// The sessions kept across the gate's waves. Thread-safe.
+class SanitizerSessions {
+public:
+    // `guard_bytes`: the guard zones of kGuardZonesTool's sessions. `racecheck_limit`: racecheck's
+    // sessions with per-checker pools (0: a quarter of `limit`, at least one).
+    SanitizerSessions(std::string sanitizer, std::string worker, int limit,
+                      SessionPooling pooling = SessionPooling::PerChecker, std::uint64_t guard_bytes = 0,
+                      int racecheck_limit = 0);
+
+    // An idle session for `tool`, or a new one while its pool has room; nullptr when one cannot be
+    // started (and, with shared pooling, when all are busy). Release it before acquiring another:
+    // a thread that waits holds none, so waiting cannot deadlock.
+    std::unique_ptr<SanitizerSession> acquire(const std::string& tool);
+    // Kept when still alive; one a report ended is replaced at once by a new session (see replaced()).
+    void release(std::unique_ptr<SanitizerSession> session);
+
+    // Starts `count` sessions of `tool` now (within its pool), so their start-up (compute-sanitizer
+    // and a CUDA context under it: seconds) overlaps whatever comes before the first check. Sessions
+    // that cannot be started are skipped: acquire() tries again when needed.
+    // `case_path` (may be empty): the case their first checks will most likely run on.
+    void prewarm(const std::string& tool, int count, const std::string& case_path = "");
+
+    // How many sessions of `tool` may exist at once (for kGuardZonesTool, none once turned off).
+    int capacity(const std::string& tool) const;
+
+    // The guard zones' health: a check that ran its variant (passed, or judged it, or the variant's
+    // own launch failed) counts as working; kGuardZonesOff checks in a row that failed otherwise (its
+    // worker could not start or open the case: too little GPU memory, say) turn them off for the
+    // rest of the run, said once on stderr, and memcheck checks alone, as with --gate-guard-kib 0.
+    void guard_worked();
+    void guard_failed(const SanitizerSession& session);
+    bool guard_off() const;
+    static constexpr int kGuardZonesOff = 3;
+
+    long started() const;  // sessions started so far
+    long evicted() const;  // idle sessions ended to make room for another checker's (shared pooling)
+    long replaced() const; // sessions started on release in place of one a report ended
+    long waited() const;   // acquire() calls that waited for a busy session of their checker
+
+private:
+    struct Pool {
+        std::vector<std::unique_ptr<SanitizerSession>> idle;
+        int busy = 0;
+    };
+    int live(const std::string& tool) const;  // with mutex_ held: sessions counted against `tool`'s pool
+    std::unique_ptr<SanitizerSession> start(const std::string& tool, std::unique_lock<std::mutex>& lock);
+    std::unique_ptr<SanitizerSession> make(const std::string& tool, const std::string& case_path) const;
+
+    std::string sanitizer_, worker_;
+    int limit_;
+    int racecheck_limit_ = 0;
+    std::uint64_t guard_bytes_ = 0;
+    SessionPooling pooling_;
+    mutable std::mutex mutex_;
+    std::condition_variable returned_;
+    std::map<std::string, Pool> pools_;
+    long started_ = 0, evicted_ = 0, waited_ = 0, replaced_ = 0;
+    mutable std::mutex guard_mutex_;  // apart from mutex_: capacity() runs with mutex_ held
+    int guard_failures_ = 0;  // guard-zone checks in a row that failed without running their variant
+    bool guard_off_ = false;
+};
+
+}  // namespace gi
