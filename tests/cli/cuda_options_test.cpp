@@ -158,7 +158,6 @@ TEST(CudaOptions, RacecheckSessionsAreAQuarterUnlessGiven) {
     EXPECT_EQ(parsed({"--cases", "c", "--racecheck-sessions", "6"}).racecheck_sessions, 6);
     expect_documented("--racecheck-sessions");
     expect_refused({"--cases", "c", "--racecheck-sessions", "0"}, "--racecheck-sessions");
-    expect_refused({"--cases", "c", "--racecheck-sessions", "4", "--sanitize-shared-sessions"}, "--sanitize-shared-sessions");
     expect_refused({"--cases", "c", "--racecheck-sessions", "4", "--sanitize-sessions", "0"}, "--sanitize-sessions 0");
 }
 
@@ -206,10 +205,9 @@ TEST(CudaOptions, SanitizerSessionOptions) {
     o = parsed({"--cases", "c", "--sanitize-sessions", "3", "--no-sanitize-prewarm"});
     EXPECT_FALSE(o.sanitize_prewarm);
     EXPECT_EQ(o.sanitize_sessions, 3);
-    EXPECT_FALSE(o.sanitize_shared_sessions);
     expect_documented("--no-sanitize-prewarm");
-    EXPECT_TRUE(parsed({"--cases", "c", "--sanitize-shared-sessions"}).sanitize_shared_sessions);
-    expect_documented("--sanitize-shared-sessions");
+    // One pool of sessions for all checkers lost its A/B (bench/results/2026-11-26-h200-sanitizer-gate.md).
+    expect_refused({"--cases", "c", "--sanitize-shared-sessions"}, "unknown option '--sanitize-shared-sessions'");
     EXPECT_EQ(parsed({"--cases", "c", "--sanitize-cases", "small"}).sanitize_cases, "small");
     expect_documented("--sanitize-cases DIR");
     EXPECT_EQ(parsed({"--cases", "c"}).gate_guard_kib, 256);
@@ -218,12 +216,12 @@ TEST(CudaOptions, SanitizerSessionOptions) {
     expect_documented("--gate-guard-kib");
 }
 
-// NVRTC's compiles run in gi-tool processes of their own, unless --nvrtc-in-process; only gi-tool
-// serves them, so a parse in this test program leaves them in process either way.
-TEST(CudaOptions, NvrtcInProcess) {
+// NVRTC's compiles run in gi-tool processes of their own; only gi-tool serves them, so a parse in
+// this test program leaves them in process. Compiling in gi-tool's own process lost its A/B
+// (bench/results/2026-11-26-h200-nvrtc-processes.md): no option asks for it.
+TEST(CudaOptions, NvrtcCompilesInGiToolProcesses) {
     EXPECT_EQ(parsed({"--cases", "c"}).nvrtc_server, "");
-    EXPECT_EQ(parsed({"--cases", "c", "--nvrtc-in-process"}).nvrtc_server, "");
-    expect_documented("--nvrtc-in-process");
+    expect_refused({"--cases", "c", "--nvrtc-in-process"}, "unknown option '--nvrtc-in-process'");
 }
 
 }  // namespace

@@ -33,11 +33,11 @@ TEST_F(SanitizerSessionPools, EachCheckerHasPlacesOfItsOwn) {
     EXPECT_EQ(pools.capacity("synccheck"), 2);
     EXPECT_EQ(SanitizerSessions(sanitizer_.string(), "/bin/true", 2).capacity("racecheck"), 1);
     // --racecheck-sessions gives racecheck its own number; the others keep theirs.
-    const SanitizerSessions more_race(sanitizer_.string(), "/bin/true", 8, SessionPooling::PerChecker, 0, 6);
+    const SanitizerSessions more_race(sanitizer_.string(), "/bin/true", 8, 0, 6);
     EXPECT_EQ(more_race.capacity("racecheck"), 6);
     EXPECT_EQ(more_race.capacity("synccheck"), 2);
     EXPECT_EQ(more_race.capacity("memcheck"), 8);
-    EXPECT_EQ(SanitizerSessions(sanitizer_.string(), "/bin/true", 0, SessionPooling::PerChecker, 0, 6).capacity("racecheck"), 0);
+    EXPECT_EQ(SanitizerSessions(sanitizer_.string(), "/bin/true", 0, 0, 6).capacity("racecheck"), 0);
 
     pools.prewarm("memcheck", 8);
     EXPECT_EQ(pools.started(), 8);
@@ -49,7 +49,6 @@ TEST_F(SanitizerSessionPools, EachCheckerHasPlacesOfItsOwn) {
     for (int k = 0; k < 8; ++k) mem.push_back(pools.acquire("memcheck"));
     for (const auto& m : mem) ASSERT_TRUE(m);
     EXPECT_EQ(pools.started(), 9);
-    EXPECT_EQ(pools.evicted(), 0);
     for (auto& m : mem) pools.release(std::move(m));
     pools.release(std::move(race));
     // Prewarming stays within the checker's own pool.
@@ -104,19 +103,6 @@ TEST_F(SanitizerSessionPools, ASessionAsksItsWorkerToOpenTheGpuAtOnce) {
     EXPECT_NE(seen.find("hello"), std::string::npos) << "no request reached the worker before any check";
 }
 
-TEST_F(SanitizerSessionPools, SharedPoolingEndsAnotherCheckersIdleSession) {
-    SanitizerSessions pools(sanitizer_.string(), "/bin/true", 2, SessionPooling::Shared);
-    EXPECT_EQ(pools.capacity("racecheck"), 2);
-    pools.prewarm("memcheck", 2);
-    auto race = pools.acquire("racecheck");
-    ASSERT_TRUE(race);
-    EXPECT_EQ(pools.evicted(), 1);
-    auto mem = pools.acquire("memcheck");
-    ASSERT_TRUE(mem);
-    EXPECT_FALSE(pools.acquire("synccheck"));  // all busy: the caller goes without
-    pools.release(std::move(race));
-    pools.release(std::move(mem));
-}
 
 }  // namespace
 }  // namespace gi

@@ -74,7 +74,7 @@ struct EvolveCommandLine {
     EvaluatorCommandLine evaluator;
     std::string out, tune_shard;
     bool resume = false, restart = false, pre_tune = false, no_pre_tune = false, post_tune = false, no_post_tune = false;
-    bool no_minimise = false, quiet = false, no_compile_ahead = false, no_gate_overlap = false;
+    bool no_minimise = false, quiet = false, no_gate_overlap = false;
     int workers = 0;  // 0: default_workers(evaluator)
     int target_architectures = 1;
 };
@@ -119,10 +119,6 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
     app.add_integer("--minimise-repeats", o.minimise_options.repeats, 1, 1000, "evaluations per minimisation comparison")
         .group(group);
     app.add_switch("--no-minimise", c.no_minimise, "keep the best genome as evolved").group(group);
-    app.add_switch("--no-compile-ahead", c.no_compile_ahead,
-                   "do not compile the next generation (as bred if every parent passes) while the sanitizer gate runs; "
-                   "results are the same either way, only slower")
-        .group(group);
     app.add_switch("--no-gate-overlap", c.no_gate_overlap,
                    "do not evaluate the next generation (as bred if every parent passes) while the sanitizer gate runs "
                    "(the two take turns on the GPU); results are the same either way, only slower")
@@ -200,7 +196,6 @@ int run_evolve(const std::vector<std::string>& arguments) {
     options.pre_tune = on_off(app, c.pre_tune, c.no_pre_tune, "--pre-tune", "--no-pre-tune", true);
     options.post_tune = on_off(app, c.post_tune, c.no_post_tune, "--post-tune", "--no-post-tune", true);
     options.minimise = !c.no_minimise;
-    options.compile_ahead = !c.no_compile_ahead;
     options.overlap_gate = !c.no_gate_overlap;
     app.at_most_one_of("--resume", "--restart");
     const OutMode mode = c.resume ? OutMode::Resume : c.restart ? OutMode::Restart : OutMode::Fresh;

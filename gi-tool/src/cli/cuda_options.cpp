@@ -84,9 +84,6 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
             return level == "0" || level == "min" || level == "mid" || level == "max" ? ""
                                                                                        : "needs min, mid, max or 0, got '" + level + "'";
         });
-    flag("--nvrtc-in-process", cuda.nvrtc_in_process,
-         "run NVRTC in gi-tool's own process, as before: one compile at a time whatever --jobs (by default each "
-         "compile thread has a gi-tool process of its own for NVRTC, which compiles one program at a time per process)");
     flag("--run-binary-duplicates", cuda.run_binary_duplicates,
          "run and sanitize every variant, also one whose build is the same program as one run before (by default it "
          "gets that one's result: within a batch for runs, across the whole search for sanitizer verdicts)");
@@ -120,9 +117,6 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
     flag("--no-sanitize-prewarm", cuda.no_sanitize_prewarm,
          "start those processes at the first gate, not when search begins (their start-up, seconds each, then delays "
          "the first generations)");
-    flag("--sanitize-shared-sessions", o.sanitize_shared_sessions,
-         "one pool of those processes for all checkers, as before issue 19's per-checker pools (memcheck up to N, "
-         "racecheck and synccheck N/4 each)");
 }
 
 CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCommandLine& cuda, const CompilerChoice& compiler,
@@ -148,9 +142,6 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
                          " (fast-compiled guarded builds are always separate); drop one of them");
     if (!o.loop_guard && cuda.no_shared_guard)
         throw UsageError("--no-shared-guard has no effect with --no-loop-guard (there is no guarded build); drop one of them");
-    if (app.given("--racecheck-sessions") && o.sanitize_shared_sessions)
-        throw UsageError("--racecheck-sessions has no effect with --sanitize-shared-sessions (one pool for all checkers); "
-                         "drop one of them");
     if (app.given("--sanitize-side-by-side") && app.given("--sanitize-sessions") && o.sanitize_sessions == 0)
         throw UsageError("--sanitize-side-by-side has no effect with --sanitize-sessions 0 (no long-lived processes); drop one of them");
     if (app.given("--racecheck-sessions") && app.given("--sanitize-sessions") && o.sanitize_sessions == 0)
@@ -161,7 +152,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
     o.reuse_binary_duplicates = !cuda.run_binary_duplicates;
     o.gpu_turn_per_run = cuda.gpu_turn_per_run;
     o.sanitize_prewarm = !cuda.no_sanitize_prewarm;
-    o.nvrtc_server = cuda.nvrtc_in_process ? "" : nvrtc_server_program();
+    o.nvrtc_server = nvrtc_server_program();
     return o;
 }
 

@@ -26,7 +26,6 @@ struct CudaCommandLine {
     bool separate_guard_build = false;
     bool run_binary_duplicates = false;
     bool gpu_turn_per_run = false;
-    bool nvrtc_in_process = false;
     bool no_sanitize_prewarm = false;
 };
 void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string& group);

@@ -200,7 +200,6 @@ struct CudaEvaluator::Impl {
         if (!sanitizer_sessions && session_limit() > 0)
             sanitizer_sessions = std::make_unique<SanitizerSessions>(
                 sanitizer, worker_program, session_limit(),
-                options.sanitize_shared_sessions ? SessionPooling::Shared : SessionPooling::PerChecker,
                 static_cast<std::uint64_t>(std::max(0, options.gate_guard_kib)) * 1024, options.racecheck_sessions);
         return sanitizer_sessions.get();
     }
@@ -301,7 +300,6 @@ const CudaEvaluatorStats& CudaEvaluator::stats() const {
     if (const VariantBuilder* builder = impl_->builder.get()) t.build = builder->stats();
     if (const SanitizerSessions* sessions = impl_->sanitizer_sessions.get()) {
         t.gate.sessions_started = sessions->started();
-        t.gate.sessions_evicted = sessions->evicted();
         t.gate.sessions_replaced = sessions->replaced();
         t.gate.session_waits = sessions->waited();
     }

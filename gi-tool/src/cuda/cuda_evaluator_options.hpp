@@ -61,7 +61,6 @@ struct CudaEvaluatorOptions {
     std::string nvrtc_server;               // gi-tool, whose --nvrtc-server processes run the NVRTC compiles
                                             // (cuda/nvrtc_processes.hpp); "" = in this process
     bool sanitize_prewarm = true;           // start the memcheck sessions when search begins (--no-sanitize-prewarm: at the first gate)
-    bool sanitize_shared_sessions = false;  // one session pool for all checkers (--sanitize-shared-sessions), for A/B
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     int sanitize_batch = 8;                 // variants checked in one compute-sanitizer process at most (1: one each);
                                             // a batch that does not pass is checked again one variant per process

@@ -380,7 +380,7 @@ std::string SanitizerGateStats::note(int batch_size) const {
     if (sessions_started > 0) {
         line += "; in " + std::to_string(sessions_started) + " long-lived compute-sanitizer processes (--sanitize-sessions; " +
                 std::to_string(sessions_replaced) + " started in place of one a report ended, " + std::to_string(session_waits) +
-                " checks waited for a busy one, " + std::to_string(sessions_evicted) + " ended for another checker's) " +
+                " checks waited for a busy one) " +
                 std::to_string(session_passes) + " variants passed and " + std::to_string(session_judged) +
                 " were judged by a report, one variant a request; the others ran in processes of their own";
         if (!session_failure.empty()) line += " (the first that did not pass there: " + session_failure + ")";

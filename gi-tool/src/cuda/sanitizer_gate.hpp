@@ -79,7 +79,6 @@ struct SanitizerGateStats {
     long long guard_judged = 0;     // variants the guard zones judged (kGuardZonesTool), before any sanitizer
     long long sessions_started = 0; // long-lived sessions started
     long long sessions_replaced = 0; // of them, started in place of one a report ended
-    long long sessions_evicted = 0; // idle ones ended to make room for another checker's (shared pool)
     long long session_waits = 0;    // checks that waited for a busy session of their checker
     long long side_by_side_requests = 0;  // session requests that ran several variants at once
     long long side_by_side_variants = 0;  // the variants they ran
@@ -99,7 +98,7 @@ struct SanitizerGateStats {
 };
 
 // Checks `jobs` (one result each, in order): batches of at most `max_batch` variants, `parallel`
-// of them at once. Adds to `stats`; the sessions' own counters (started, evicted, waits) stay with
+// of them at once. Adds to `stats`; the sessions' own counters (started, replaced, waits) stay with
 // SanitizerSessions, whose owner copies them in.
 std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, const std::vector<SanitizeJob>& jobs,
                                               std::size_t parallel, std::size_t max_batch, SanitizerGateStats& stats);

@@ -145,10 +145,10 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     return failure_.empty();
 }
 
-SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, int limit, SessionPooling pooling,
-                                     std::uint64_t guard_bytes, int racecheck_limit)
+SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, int limit, std::uint64_t guard_bytes,
+                                     int racecheck_limit)
     : sanitizer_(std::move(sanitizer)), worker_(std::move(worker)), limit_(limit), racecheck_limit_(racecheck_limit),
-      guard_bytes_(guard_bytes), pooling_(pooling) {}
+      guard_bytes_(guard_bytes) {}
 
 std::unique_ptr<SanitizerSession> SanitizerSessions::make(const std::string& tool, const std::string& case_path) const {
     return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool, case_path, guard_bytes_);
@@ -156,7 +156,7 @@ std::unique_ptr<SanitizerSession> SanitizerSessions::make(const std::string& too
 
 int SanitizerSessions::capacity(const std::string& tool) const {
     if (tool == kGuardZonesTool && guard_off()) return 0;
-    if (pooling_ == SessionPooling::Shared || tool == "memcheck") return limit_;
+    if (tool == "memcheck") return limit_;
     // Every variant meets the guard zones first, but for milliseconds: half as many as memcheck's.
     if (tool == kGuardZonesTool) return limit_ > 0 ? std::max(1, limit_ / 2) : 0;
     if (tool == "racecheck" && racecheck_limit_ > 0) return limit_ > 0 ? racecheck_limit_ : 0;
@@ -164,10 +164,8 @@ int SanitizerSessions::capacity(const std::string& tool) const {
 }
 
 int SanitizerSessions::live(const std::string& tool) const {
-    int count = 0;
-    for (const auto& [name, pool] : pools_)
-        if (pooling_ == SessionPooling::Shared || name == tool) count += pool.busy + static_cast<int>(pool.idle.size());
-    return count;
+    const auto it = pools_.find(tool);
+    return it == pools_.end() ? 0 : it->second.busy + static_cast<int>(it->second.idle.size());
 }
 
 std::unique_ptr<SanitizerSession> SanitizerSessions::start(const std::string& tool, std::unique_lock<std::mutex>& lock) {
@@ -200,16 +198,6 @@ std::unique_ptr<SanitizerSession> SanitizerSessions::acquire(const std::string& 
             return session;
         }
         if (live(tool) < cap) return start(tool, lock);
-        if (pooling_ == SessionPooling::Shared) {
-            // Another checker's idle session makes room; with none idle, the caller goes without.
-            for (auto& [name, other] : pools_) {
-                if (other.idle.empty()) continue;
-                other.idle.erase(other.idle.begin());
-                ++evicted_;
-                return start(tool, lock);
-            }
-            return nullptr;
-        }
         if (!waited) ++waited_;
         waited = true;
         returned_.wait(lock);
@@ -282,11 +270,6 @@ long SanitizerSessions::started() const {
 long SanitizerSessions::replaced() const {
     std::lock_guard lock(mutex_);
     return replaced_;
-}
-
-long SanitizerSessions::evicted() const {
-    std::lock_guard lock(mutex_);
-    return evicted_;
 }
 
 long SanitizerSessions::waited() const {

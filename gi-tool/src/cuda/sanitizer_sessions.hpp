@@ -98,33 +98,25 @@ private:
     double opened_ahead_ms_ = 0;
 };
 
-// How the sessions' places are shared between checkers.
-enum class SessionPooling {
-    // Each checker its own sessions: memcheck (every variant's) up to the limit, the guard zones
-    // half of it, racecheck and synccheck (only variants that removed a barrier) up to a quarter of
-    // it, at least one each (racecheck: `racecheck_limit` when given; processes take turns on the
-    // GPU, so more than two gained nothing on the H200). A
-    // checker whose sessions are all busy waits for one to come back (each check ends within its
-    // timeout) rather than paying compute-sanitizer's start-up again. Issue 19: with one shared
-    // pool, racecheck and synccheck sessions evicted idle memcheck ones (17 started for 35 batches).
-    PerChecker,
-    // The former: at most `limit` over all checkers; an idle session of another checker is ended
-    // to make room, and acquire() gives up when all are busy (--sanitize-shared-sessions, for A/B).
-    Shared,
-};
-
-// The sessions kept across the gate's waves. Thread-safe.
+// The sessions kept across the gate's waves, a pool for each checker: memcheck (every variant's)
+// up to the limit, the guard zones half of it, racecheck and synccheck (only variants that removed
+// a barrier) up to a quarter of it, at least one each (racecheck: `racecheck_limit` when given;
+// processes take turns on the GPU, so more than two gained nothing on the H200). A checker whose
+// sessions are all busy waits for one to come back (each check ends within its timeout) rather
+// than paying compute-sanitizer's start-up again. Issue 19: with one pool shared by all checkers,
+// racecheck and synccheck sessions ended idle memcheck ones (17 started for 35 batches), and
+// stereo's 45 s searches got 661 evaluations a minute against 1,240 with a pool each (medians of
+// three pairs, bench/results/2026-11-26-h200-sanitizer-gate.md). Thread-safe.
 class SanitizerSessions {
 public:
     // `guard_bytes`: the guard zones of kGuardZonesTool's sessions. `racecheck_limit`: racecheck's
-    // sessions with per-checker pools (0: a quarter of `limit`, at least one).
-    SanitizerSessions(std::string sanitizer, std::string worker, int limit,
-                      SessionPooling pooling = SessionPooling::PerChecker, std::uint64_t guard_bytes = 0,
+    // sessions (0: a quarter of `limit`, at least one).
+    SanitizerSessions(std::string sanitizer, std::string worker, int limit, std::uint64_t guard_bytes = 0,
                       int racecheck_limit = 0);
 
     // An idle session for `tool`, or a new one while its pool has room; nullptr when one cannot be
-    // started (and, with shared pooling, when all are busy). Release it before acquiring another:
-    // a thread that waits holds none, so waiting cannot deadlock.
+    // started. Release it before acquiring another: a thread that waits holds none, so waiting
+    // cannot deadlock.
     std::unique_ptr<SanitizerSession> acquire(const std::string& tool);
     // Kept when still alive; one a report ended is replaced at once by a new session (see replaced()).
     void release(std::unique_ptr<SanitizerSession> session);
@@ -148,7 +140,6 @@ public:
     static constexpr int kGuardZonesOff = 3;
 
     long started() const;  // sessions started so far
-    long evicted() const;  // idle sessions ended to make room for another checker's (shared pooling)
     long replaced() const; // sessions started on release in place of one a report ended
     long waited() const;   // acquire() calls that waited for a busy session of their checker
 
@@ -165,11 +156,10 @@ private:
     int limit_;
     int racecheck_limit_ = 0;
     std::uint64_t guard_bytes_ = 0;
-    SessionPooling pooling_;
     mutable std::mutex mutex_;
     std::condition_variable returned_;
     std::map<std::string, Pool> pools_;
-    long started_ = 0, evicted_ = 0, waited_ = 0, replaced_ = 0;
+    long started_ = 0, waited_ = 0, replaced_ = 0;
     mutable std::mutex guard_mutex_;  // apart from mutex_: capacity() runs with mutex_ held
     int guard_failures_ = 0;  // guard-zone checks in a row that failed without running their variant
     bool guard_off_ = false;

@@ -1,6 +1,6 @@
 #pragma once
 // Stage 6, evaluate: the narrow interface between search and whatever measures variants (a fake
-// landscape in tests, nvcc alone, or the GPU: evaluate/cuda_evaluator.hpp). Search hands over a batch
+// landscape in tests, nvcc alone, or the GPU: cuda/cuda_evaluator.hpp). Search hands over a batch
 // of variants and the index of a training case; the evaluator measures the original kernel and
 // every variant on that case.
 #include <cmath>

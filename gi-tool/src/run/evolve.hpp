@@ -50,9 +50,6 @@ struct EvolveOptions {
     std::string start_genome;
     bool post_tune = true;
     bool minimise = true;
-    // While the sanitizer gate runs, hand the evaluator the strategy's guess at the next generation
-    // to compile (Evaluator::prepare_ahead). Changes no result; off only to measure what it buys.
-    bool compile_ahead = true;
     // With a checker that can run its checks alongside evaluation (VariantChecker::
     // checks_alongside_evaluation), evaluate the strategy's guess at the next generation while the
     // gate checks this one's would-be parents; the guess is kept when the gate and the draws make

@@ -115,7 +115,6 @@ void GateOverlap::gate_now(ScoredBatch& batch, std::size_t parents, GenerationTi
 }
 
 void GateOverlap::compile_ahead(const ScoredBatch& evaluated, const Strategy& strategy, const Rng& rng) {
-    if (!options_.compile_ahead) return;
     Rng copy = rng;
     const std::optional<std::vector<Genome>> next = strategy.guess_next_population(evaluated, copy);
     if (!next) return;

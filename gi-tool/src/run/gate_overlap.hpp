@@ -5,10 +5,11 @@
 // one the strategy breeds as if all pass (Strategy::guess_next_population). Meanwhile:
 //   - overlapped (EvolveOptions::overlap_gate, with a checker whose checks run alongside
 //     evaluation): that guess is evaluated; it is kept when it is the next generation, population
-//     and case, and thrown away otherwise (evaluator.discard_evaluation), the generation then
+//     and case, and thrown away otherwise (VariantChecker::discard_evaluation), the generation then
 //     evaluated again;
-//   - else (EvolveOptions::compile_ahead): the evaluator compiles the guess (prepare_ahead), which
-//     only costs compiles when the gate spoils it.
+//   - else: the checker's evaluator compiles the guess (VariantChecker::prepare_ahead), which only
+//     costs compiles when the gate spoils it (stereo, 45 s on an H200: 2,372 evaluations a minute
+//     against 1,973 without; bench/results/2026-11-26-h200-guard-fast-compile.md).
 // The guess's draws come from a copy of the generator, so a run is the same with or without either.
 // What the overlap cost is the gate's time in the record (RunRecord::search_gate_* seconds,
 // guesses_kept, guesses_discarded).
