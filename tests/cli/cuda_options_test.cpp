@@ -19,12 +19,13 @@ struct Parsed {
     CudaCommandLine cuda;
     CommandLine app{"usage: test\n", ""};
     CudaEvaluatorOptions options;
-    std::string help;
+    std::string help, help_all;
 
     Parsed(const std::vector<std::string>& args, const std::string& registered_block_size = "") {
         add_compiler_options(app, compiler, "cuda evaluator options");
         add_cuda_options(app, cuda, "cuda evaluator options");
         help = app.help();
+        help_all = app.help_all();
         app.parse(args);
         options = cuda_evaluator_options(app, cuda, compiler, registered_block_size);
     }
@@ -44,10 +45,17 @@ void expect_refused(const std::vector<std::string>& args, const std::string& opt
     }
 }
 
-// `option` is declared, and the help describes it.
+// `option` is declared, and --help describes it.
 void expect_documented(const std::string& option) {
     const std::string help = Parsed({"--cases", "c"}).help;
     EXPECT_NE(help.find("  " + option), std::string::npos) << option << " in\n" << help;
+}
+
+// `option` is declared and --help-all describes it; --help leaves it out (a knob for measurements).
+void expect_hidden(const std::string& option) {
+    const Parsed parsed({"--cases", "c"});
+    EXPECT_EQ(parsed.help.find("  " + option + " "), std::string::npos) << option << " in\n" << parsed.help;
+    EXPECT_NE(parsed.help_all.find("  " + option + " "), std::string::npos) << option << " in\n" << parsed.help_all;
 }
 
 // The registration's --block-size is the launch's block unless --block says otherwise (issue 17:
@@ -112,8 +120,8 @@ TEST(CudaOptions, LoopGuardOptions) {
     const CudaEvaluatorOptions o = parsed({"--cases", "c", "--loop-guard-margin-ms", "7"});
     EXPECT_TRUE(o.loop_guard);
     EXPECT_EQ(o.guard_margin_ms, 7);
-    expect_documented("--no-loop-guard");
-    expect_documented("--loop-guard-margin-ms");
+    expect_hidden("--no-loop-guard");
+    expect_hidden("--loop-guard-margin-ms");
     // A margin for a guard that is off.
     expect_refused({"--cases", "c", "--loop-guard-margin-ms", "5", "--no-loop-guard"}, "--no-loop-guard");
 }
@@ -123,7 +131,7 @@ TEST(CudaOptions, BarrierGuardIsOnWithTheLoopGuardUnlessTurnedOff) {
     EXPECT_FALSE(parsed({"--cases", "c", "--no-barrier-guard"}).barrier_guard);
     EXPECT_TRUE(parsed({"--cases", "c", "--no-barrier-guard"}).loop_guard);
     EXPECT_FALSE(parsed({"--cases", "c", "--no-loop-guard"}).barrier_guard);
-    expect_documented("--no-barrier-guard");
+    expect_hidden("--no-barrier-guard");
     // Turning off a guard that --no-loop-guard already turned off.
     expect_refused({"--cases", "c", "--no-loop-guard", "--no-barrier-guard"}, "--no-barrier-guard");
 }
@@ -133,7 +141,7 @@ TEST(CudaOptions, SharedGuardIsOnWithTheLoopGuardUnlessTurnedOff) {
     EXPECT_FALSE(parsed({"--cases", "c", "--no-shared-guard"}).shared_guard);
     EXPECT_TRUE(parsed({"--cases", "c", "--no-shared-guard"}).barrier_guard);
     EXPECT_FALSE(parsed({"--cases", "c", "--no-loop-guard"}).shared_guard);
-    expect_documented("--no-shared-guard");
+    expect_hidden("--no-shared-guard");
     expect_refused({"--cases", "c", "--no-loop-guard", "--no-shared-guard"}, "--no-shared-guard");
 }
 
@@ -141,13 +149,13 @@ TEST(CudaOptions, PairedGuardBuildIsTheDefault) {
     EXPECT_TRUE(parsed({"--cases", "c"}).paired_guard_build);
     EXPECT_FALSE(parsed({"--cases", "c", "--separate-guard-build"}).paired_guard_build);
     EXPECT_FALSE(parsed({"--cases", "c", "--no-loop-guard"}).paired_guard_build);
-    expect_documented("--separate-guard-build");
+    expect_hidden("--separate-guard-build");
     expect_refused({"--cases", "c", "--no-loop-guard", "--separate-guard-build"}, "--separate-guard-build");
     EXPECT_EQ(parsed({"--cases", "c"}).guard_fast_compile, "mid");
     EXPECT_EQ(parsed({"--cases", "c", "--guard-fast-compile", "0"}).guard_fast_compile, "0");
     EXPECT_EQ(parsed({"--cases", "c", "--guard-fast-compile", "max"}).guard_fast_compile, "max");
     EXPECT_TRUE(parsed({"--cases", "c", "--guard-fast-compile", "0", "--separate-guard-build"}).guard_fast_compile == "0");
-    expect_documented("--guard-fast-compile");
+    expect_hidden("--guard-fast-compile");
     expect_refused({"--cases", "c", "--guard-fast-compile", "fast"}, "needs min, mid, max or 0, got 'fast'");
     expect_refused({"--cases", "c", "--no-loop-guard", "--guard-fast-compile", "mid"}, "--guard-fast-compile");
     expect_refused({"--cases", "c", "--separate-guard-build", "--guard-fast-compile", "mid"}, "--separate-guard-build");
@@ -156,7 +164,7 @@ TEST(CudaOptions, PairedGuardBuildIsTheDefault) {
 TEST(CudaOptions, RacecheckSessionsAreAQuarterUnlessGiven) {
     EXPECT_EQ(parsed({"--cases", "c"}).racecheck_sessions, 0);
     EXPECT_EQ(parsed({"--cases", "c", "--racecheck-sessions", "6"}).racecheck_sessions, 6);
-    expect_documented("--racecheck-sessions");
+    expect_hidden("--racecheck-sessions");
     expect_refused({"--cases", "c", "--racecheck-sessions", "0"}, "--racecheck-sessions");
     expect_refused({"--cases", "c", "--racecheck-sessions", "4", "--sanitize-sessions", "0"}, "--sanitize-sessions 0");
 }
@@ -164,7 +172,7 @@ TEST(CudaOptions, RacecheckSessionsAreAQuarterUnlessGiven) {
 TEST(CudaOptions, SlowCheckersRunEightVariantsAtOnceUnlessGiven) {
     EXPECT_EQ(parsed({"--cases", "c"}).sanitize_side_by_side, 8);
     EXPECT_EQ(parsed({"--cases", "c", "--sanitize-side-by-side", "1"}).sanitize_side_by_side, 1);
-    expect_documented("--sanitize-side-by-side");
+    expect_hidden("--sanitize-side-by-side");
     expect_refused({"--cases", "c", "--sanitize-side-by-side", "0"}, "--sanitize-side-by-side");
     expect_refused({"--cases", "c", "--sanitize-side-by-side", "4", "--sanitize-sessions", "0"}, "--sanitize-sessions 0");
 }
@@ -172,13 +180,13 @@ TEST(CudaOptions, SlowCheckersRunEightVariantsAtOnceUnlessGiven) {
 TEST(CudaOptions, BinaryDuplicatesGetTheFirstResultUnlessAskedToRun) {
     EXPECT_TRUE(parsed({"--cases", "c"}).reuse_binary_duplicates);
     EXPECT_FALSE(parsed({"--cases", "c", "--run-binary-duplicates"}).reuse_binary_duplicates);
-    expect_documented("--run-binary-duplicates");
+    expect_hidden("--run-binary-duplicates");
 }
 
 TEST(CudaOptions, EvaluationKeepsItsGpuTurnUnlessAskedToTakeOneARun) {
     EXPECT_FALSE(parsed({"--cases", "c"}).gpu_turn_per_run);
     EXPECT_TRUE(parsed({"--cases", "c", "--gpu-turn-per-run"}).gpu_turn_per_run);
-    expect_documented("--gpu-turn-per-run");
+    expect_hidden("--gpu-turn-per-run");
 }
 
 TEST(CudaOptions, MalformedValuesNameTheOption) {
@@ -205,7 +213,7 @@ TEST(CudaOptions, SanitizerSessionOptions) {
     o = parsed({"--cases", "c", "--sanitize-sessions", "3", "--no-sanitize-prewarm"});
     EXPECT_FALSE(o.sanitize_prewarm);
     EXPECT_EQ(o.sanitize_sessions, 3);
-    expect_documented("--no-sanitize-prewarm");
+    expect_hidden("--no-sanitize-prewarm");
     // One pool of sessions for all checkers lost its A/B (bench/results/2026-11-26-h200-sanitizer-gate.md).
     expect_refused({"--cases", "c", "--sanitize-shared-sessions"}, "unknown option '--sanitize-shared-sessions'");
     EXPECT_EQ(parsed({"--cases", "c", "--sanitize-cases", "small"}).sanitize_cases, "small");
@@ -213,7 +221,7 @@ TEST(CudaOptions, SanitizerSessionOptions) {
     EXPECT_EQ(parsed({"--cases", "c"}).gate_guard_kib, 256);
     EXPECT_EQ(parsed({"--cases", "c", "--gate-guard-kib", "0"}).gate_guard_kib, 0);
     expect_refused({"--cases", "c", "--gate-guard-kib", "-1"}, "--gate-guard-kib");
-    expect_documented("--gate-guard-kib");
+    expect_hidden("--gate-guard-kib");
 }
 
 // NVRTC's compiles run in gi-tool processes of their own; only gi-tool serves them, so a parse in
@@ -222,6 +230,25 @@ TEST(CudaOptions, SanitizerSessionOptions) {
 TEST(CudaOptions, NvrtcCompilesInGiToolProcesses) {
     EXPECT_EQ(parsed({"--cases", "c"}).nvrtc_server, "");
     expect_refused({"--cases", "c", "--nvrtc-in-process"}, "unknown option '--nvrtc-in-process'");
+}
+
+// What --help leaves to --help-all: switches kept for measurements and knobs the CMake module or a
+// benchmark sets; --help says how many it left out and where they are.
+TEST(CudaOptions, InternalKnobsAreListedByHelpAllOnly) {
+    for (const std::string option : {"--worker", "--nvcc-only", "--batch-timing-below-ms", "--timeout-margin-ms",
+                                     "--spare-workers", "--sanitize-batch", "--sanitize-sessions"})
+        expect_hidden(option);
+    for (const std::string option : {"--cases", "--held-out", "--sanitize-cases", "--tolerance", "--repetitions",
+                                     "--sanitize-jobs", "--compile-cache", "--arch"})
+        expect_documented(option);
+    const Parsed parsed({"--cases", "c"});
+    EXPECT_NE(parsed.help.find("19 options for measurements and the CMake module not listed: --help-all lists them"),
+              std::string::npos)
+        << parsed.help;
+    EXPECT_EQ(parsed.help_all.find("not listed"), std::string::npos) << parsed.help_all;
+    // Hidden options parse as any.
+    EXPECT_EQ(parsed.options.sanitize_batch, 8);
+    EXPECT_EQ(Parsed({"--cases", "c", "--sanitize-batch", "3"}).options.sanitize_batch, 3);
 }
 
 }  // namespace

@@ -122,7 +122,8 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
     app.add_switch("--no-gate-overlap", c.no_gate_overlap,
                    "do not evaluate the next generation (as bred if every parent passes) while the sanitizer gate runs "
                    "(the two take turns on the GPU); results are the same either way, only slower")
-        .group(group);
+        .group(group)
+        .hidden();
     app.add_text("--start", o.start_genome, "GENOME",
              "start from this genome instead of the original kernel (e.g. the winner of an exhaustive parameter sweep, "
              "or a cache entry's genome); pre-tuning then sweeps around it")
@@ -154,7 +155,8 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
                     "target's count): with two or more, a #define that host code of the file reads is kept at the "
                     "file's value, since the host pass sees one value for every architecture and the build refuses a "
                     "variant that changes it (docs/cmake.md, \"Several architectures in one binary\")")
-        .group(group);
+        .group(group)
+        .hidden();
 }
 
 // The kernel's grammar; for a program compiling several architectures, with every #define gene

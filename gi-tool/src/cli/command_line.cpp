@@ -17,28 +17,44 @@ namespace gi::cli {
 namespace {
 
 // --help as gi-tool has always printed it: the usage and prose, then each group of options under
-// its name, each option with its help wrapped beside it, then the examples.
+// its name, each option with its help wrapped beside it, then the examples. The hidden options
+// only with --help-all (AppFormatMode::All); --help says how many it left out.
 class HelpFormatter : public CLI::Formatter {
 public:
-    std::string make_help(const CLI::App* app, std::string, CLI::AppFormatMode) const override {
+    explicit HelpFormatter(std::shared_ptr<const HiddenOptions> hidden) : hidden_(std::move(hidden)) {}
+
+    std::string make_help(const CLI::App* app, std::string, CLI::AppFormatMode mode) const override {
+        const bool all = mode == CLI::AppFormatMode::All;
         std::string out = app->get_description();
         std::vector<std::string> groups;
         const std::vector<const CLI::Option*> options = app->get_options();
-        for (const CLI::Option* option : options)
-            if (shown(option) && std::find(groups.begin(), groups.end(), option->get_group()) == groups.end())
+        std::size_t left_out = 0;
+        for (const CLI::Option* option : options) {
+            if (!shown(option, all)) {
+                left_out += listed(option) ? 1 : 0;
+                continue;
+            }
+            if (std::find(groups.begin(), groups.end(), option->get_group()) == groups.end())
                 groups.push_back(option->get_group());
+        }
         for (const std::string& group : groups) {
             out += "\n" + group + ":\n";
             for (const CLI::Option* option : options)
-                if (shown(option) && option->get_group() == group) out += option_help_line(names(*option), help(*option));
+                if (shown(option, all) && option->get_group() == group) out += option_help_line(names(*option), help(*option));
         }
+        if (left_out > 0)
+            out += "\n" + std::to_string(left_out) + (left_out == 1 ? " option" : " options") +
+                   " for measurements and the CMake module not listed: --help-all lists them\n";
         const std::string footer = app->get_footer();
         if (!footer.empty()) out += "\n" + footer;
         return out + "\nexit status: 0 ok, 1 failure, 2 usage error\n";
     }
 
 private:
-    static bool shown(const CLI::Option* option) { return option->get_name() != "--help" && !option->get_group().empty(); }
+    static bool listed(const CLI::Option* option) {
+        return option->get_name() != "--help" && option->get_name() != "--help-all" && !option->get_group().empty();
+    }
+    bool shown(const CLI::Option* option, bool all) const { return listed(option) && (all || !hidden_->count(option)); }
 
     static std::string names(const CLI::Option& option) {
         if (option.get_positional()) return option.get_name(true);
@@ -54,6 +70,8 @@ private:
         if (!option.get_default_str().empty()) help += " (default " + option.get_default_str() + ")";
         return help;
     }
+
+    std::shared_ptr<const HiddenOptions> hidden_;
 };
 
 std::string shown_number(double value) { return significant(value, 6); }
@@ -100,6 +118,11 @@ Option& Option::group(const std::string& name) {
     return *this;
 }
 
+Option& Option::hidden() {
+    hidden_->insert(option_);
+    return *this;
+}
+
 Option& Option::required() {
     option_->required();
     return *this;
@@ -122,8 +145,9 @@ Option& Option::check(std::function<std::string(const std::string&)> problem) {
 
 CommandLine::CommandLine(const std::string& usage, const std::string& about, const std::string& footer)
     : app_(std::make_unique<CLI::App>(usage + about)) {
-    app_->formatter(std::make_shared<HelpFormatter>());
+    app_->formatter(std::make_shared<HelpFormatter>(hidden_));
     app_->set_help_flag("--help", "print this help");
+    app_->set_help_all_flag("--help-all", "print this help with every option");
     app_->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast)->group("options");
     app_->allow_extras();
     app_->footer(footer);
@@ -137,7 +161,7 @@ Option CommandLine::add_integer(const std::string& name, Int& field, long long m
     CLI::Option* option = app_->add_option(name, field, help)->type_name("N")->check(integer_in(min, max));
     if (shown_default.empty()) option->default_str(std::to_string(field));
     else if (shown_default != "-") option->default_str(shown_default);
-    return Option(option);
+    return wrap(option);
 }
 template Option CommandLine::add_integer(const std::string&, int&, long long, long long, const std::string&, const std::string&);
 template Option CommandLine::add_integer(const std::string&, long long&, long long, long long, const std::string&,
@@ -150,29 +174,29 @@ Option CommandLine::add_number(const std::string& name, double& field, double mi
     CLI::Option* option = app_->add_option(name, field, help)->type_name("X")->check(number_in(min, max));
     if (shown_default.empty()) option->default_str(shown_number(field));
     else if (shown_default != "-") option->default_str(shown_default);
-    return Option(option);
+    return wrap(option);
 }
 
 Option CommandLine::add_text(const std::string& name, std::string& field, const std::string& value_name,
                              const std::string& help) {
-    return Option(app_->add_option(name, field, help)->type_name(value_name));
+    return wrap(app_->add_option(name, field, help)->type_name(value_name));
 }
 
 Option CommandLine::add_path(const std::string& name, std::filesystem::path& field, const std::string& value_name,
                              const std::string& help) {
-    return Option(app_->add_option(name, field, help)->type_name(value_name));
+    return wrap(app_->add_option(name, field, help)->type_name(value_name));
 }
 
 Option CommandLine::add_list(const std::string& name, std::vector<std::string>& field, const std::string& value_name,
                              const std::string& help) {
-    return Option(app_->add_option(name, field, help)
+    return wrap(app_->add_option(name, field, help)
                       ->type_name(value_name)
                       ->allow_extra_args(false)
                       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll));
 }
 
 Option CommandLine::add_switch(const std::string& name, bool& field, const std::string& help) {
-    return Option(
+    return wrap(
         app_->add_flag(name, field, help)->disable_flag_override()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast));
 }
 
@@ -188,11 +212,11 @@ Option CommandLine::add_architecture(const std::string& name, std::string& field
             }
         },
         "", "architecture"));
-    return Option(option);
+    return wrap(option);
 }
 
 Option CommandLine::add_positionals(const std::string& name, std::vector<std::string>& field, const std::string& help) {
-    return Option(app_->add_option(name, field, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll));
+    return wrap(app_->add_option(name, field, help)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll));
 }
 
 void CommandLine::add_kernel_options(KernelSettings& kernel, bool positional, const std::vector<std::string>& only) {
@@ -239,7 +263,10 @@ bool CommandLine::parse(const std::vector<std::string>& args) {
     try {
         app.parse(reversed);
     } catch (const CLI::CallForHelp&) {
-        std::cout << app.help();
+        std::cout << help();
+        return false;
+    } catch (const CLI::CallForAllHelp&) {
+        std::cout << help_all();
         return false;
     } catch (const CLI::RequiredError& e) {
         const std::string what = e.what();
@@ -283,5 +310,7 @@ std::vector<std::string> CommandLine::given_in_group(const std::string& group) c
 }
 
 std::string CommandLine::help() const { return app_->help(); }
+
+std::string CommandLine::help_all() const { return app_->help("", CLI::AppFormatMode::All); }
 
 }  // namespace gi::cli

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,11 +25,17 @@ class Option;
 
 namespace gi::cli {
 
+// Options --help leaves out (CommandLine::help_all lists them).
+using HiddenOptions = std::set<const CLI::Option*>;
+
 // A declared option, to set what its declaration left at the defaults.
 class Option {
 public:
-    explicit Option(CLI::Option* option) : option_(option) {}
+    Option(CLI::Option* option, HiddenOptions* hidden) : option_(option), hidden_(hidden) {}
     Option& group(const std::string& name);  // the heading it is listed under in --help ("options" by default)
+    // Left out of --help, listed by --help-all: a knob for measurements and for the CMake module, not
+    // for a person choosing options. It parses, and is refused where its group does not apply, as any.
+    Option& hidden();
     Option& required();                      // "missing required option NAME" when absent
     Option& shown_default(const std::string& text);  // the default --help shows; "" shows none
     Option& value_name(const std::string& name);     // "N" in "--count N"
@@ -37,6 +44,7 @@ public:
 
 private:
     CLI::Option* option_;
+    HiddenOptions* hidden_;
 };
 
 class CommandLine {
@@ -89,9 +97,13 @@ public:
     bool given(const std::string& name) const;  // was the option on the command line?
     void at_most_one_of(const std::string& a, const std::string& b) const;  // UsageError naming both
     std::vector<std::string> given_in_group(const std::string& group) const;  // options of `group` given
-    std::string help() const;
+    std::string help() const;      // what --help prints: the hidden options left out
+    std::string help_all() const;  // what --help-all prints: every option
 
 private:
+    Option wrap(CLI::Option* option) { return Option(option, hidden_.get()); }
+
+    std::shared_ptr<HiddenOptions> hidden_ = std::make_shared<HiddenOptions>();  // the help formatter reads it too
     std::unique_ptr<CLI::App> app_;
 };
 

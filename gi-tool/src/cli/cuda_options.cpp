@@ -49,32 +49,41 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
              "float comparison: exact (default), abs=X, rel=X, ulp=N or a mix; NAME:SPEC for one pointer parameter "
              "(repeatable)")
         .group(group);
-    text("--worker", o.worker, "PATH", "the gi-worker program (default: next to gi-tool)");
+    text("--worker", o.worker, "PATH", "the gi-worker program (default: next to gi-tool)")
+        .hidden();
     flag("--nvcc-only", o.nvcc_only,
          "compile every variant with nvcc, also where NVRTC takes the file or its device side (slower; to compare "
-         "against NVRTC's builds)");
+         "against NVRTC's builds)")
+        .hidden();
     text("--sanitizer", o.sanitizer, "PATH", "compute-sanitizer (default: PATH, /usr/local/cuda/bin)");
     integer("--warmups", o.warmups, 0, 1000, "untimed runs per variant");
     integer("--repetitions", o.repetitions, 1, 10000, "timed runs per variant");
     app.add_number("--batch-timing-below-ms", o.batch_timing_below_ms, 0, 1e6,
                    "a kernel faster than this (the original's median on a case) is timed in batches of launches back "
                    "to back, about a millisecond each, each repetition their mean (0: single launches always)")
-        .group(group);
+        .group(group)
+        .hidden();
     app.add_number("--timeout-factor", o.timeout_factor, 1, 1e6, "a variant may run X times the original's time").group(group);
     integer("--timeout-margin-ms", o.timeout_margin_ms, 0, 3600000,
-            "plus this for a variant's check launch; a fault the driver reports later counts as a timeout");
+            "plus this for a variant's check launch; a fault the driver reports later counts as a timeout")
+        .hidden();
     flag("--no-loop-guard", cuda.no_loop_guard,
          "check variants as compiled, without guarding their loops and barriers; a loop that runs away or a barrier "
-         "deadlock is then only stopped by killing its worker (slow)");
+         "deadlock is then only stopped by killing its worker (slow)")
+        .hidden();
     integer("--loop-guard-margin-ms", o.guard_margin_ms, 0, 3600000,
-            "a guarded loop stops, and a guarded barrier gives up, at the original's time x factor + N ms");
-    flag("--no-barrier-guard", cuda.no_barrier_guard, "guard loops only; a barrier deadlock then costs a worker");
+            "a guarded loop stops, and a guarded barrier gives up, at the original's time x factor + N ms")
+        .hidden();
+    flag("--no-barrier-guard", cuda.no_barrier_guard, "guard loops only; a barrier deadlock then costs a worker")
+        .hidden();
     flag("--no-shared-guard", cuda.no_shared_guard,
          "leave __shared__ array accesses unchecked in the guarded build; an access outside its array then faults and "
-         "costs a worker");
+         "costs a worker")
+        .hidden();
     flag("--separate-guard-build", cuda.separate_guard_build,
          "compile each variant's guarded build apart from its plain build (two compiles and two module loads instead "
-         "of one; slower)");
+         "of one; slower)")
+        .hidden();
     text("--guard-fast-compile", o.guard_fast_compile, "LEVEL",
          "compile each variant's guarded build (it runs the check; the plain build is timed and shipped) with "
          "-Ofc=LEVEL (min, mid, max), apart from its plain build; 0: optimised as the plain build and in its module, "
@@ -83,40 +92,50 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
         .check([](const std::string& level) -> std::string {
             return level == "0" || level == "min" || level == "mid" || level == "max" ? ""
                                                                                        : "needs min, mid, max or 0, got '" + level + "'";
-        });
+        })
+        .hidden();
     flag("--run-binary-duplicates", cuda.run_binary_duplicates,
          "run and sanitize every variant, also one whose build is the same program as one run before (by default it "
-         "gets that one's result: within a batch for runs, across the whole search for sanitizer verdicts)");
+         "gets that one's result: within a batch for runs, across the whole search for sanitizer verdicts)")
+        .hidden();
     flag("--gpu-turn-per-run", cuda.gpu_turn_per_run,
          "with the sanitizer gate's checks running alongside evaluation, let them take the GPU between any two timed "
          "runs (by default evaluation keeps the GPU from one run to the next while their builds are ready, and the "
-         "checks run while it waits for compiles); for A/B");
+         "checks run while it waits for compiles); for A/B")
+        .hidden();
     path("--compile-cache", o.compile_cache, "DIR", "keep compiled variants here across runs");
-    integer("--spare-workers", o.spare_workers, 0, 16, "GPU workers kept ready to replace one a variant killed");
+    integer("--spare-workers", o.spare_workers, 0, 16, "GPU workers kept ready to replace one a variant killed")
+        .hidden();
     integer("--sanitize-jobs", o.sanitize_jobs, 1, 64, "compute-sanitizer processes at once in the correctness gate",
             "half the cores, at most 8");
     integer("--sanitize-batch", o.sanitize_batch, 1, 256,
             "variants one compute-sanitizer process checks in turn (1: a process each); a batch that fails is checked "
-            "again one by one");
+            "again one by one")
+        .hidden();
     integer("--sanitize-sessions", o.sanitize_sessions, 0, 64,
             "compute-sanitizer processes kept running across the gate's waves, each checking batches in turn (0: a "
             "process per batch). A batch they do not pass is checked in processes of its own",
-            "--sanitize-jobs");
+            "--sanitize-jobs")
+        .hidden();
     integer("--racecheck-sessions", o.racecheck_sessions, 1, 64,
             "of those processes, how many may run racecheck (the slow checker: variants that removed a barrier) at once",
-            "a quarter of --sanitize-sessions, at least one");
+            "a quarter of --sanitize-sessions, at least one")
+        .hidden();
     integer("--sanitize-side-by-side", o.sanitize_side_by_side, 1, 64,
             "variants a racecheck or synccheck session runs at once, each on a stream and a copy of the gate's case of "
             "its own: their instrumented launches share the GPU instead of queueing (1: one at a time). A request that "
             "does not pass is checked again one variant at a time, so every verdict is a single variant's own",
-            "8");
+            "8")
+        .hidden();
     integer("--gate-guard-kib", o.gate_guard_kib, 0, 65536,
             "before compute-sanitizer, the gate runs each variant in gi-worker with guard zones of N KiB before and after "
             "every buffer; a variant that writes into them is rejected at once (memcheck's report of such a write takes "
-            "seconds), the others go on to compute-sanitizer as before. Needs --sanitize-sessions above 0; 0: off");
+            "seconds), the others go on to compute-sanitizer as before. Needs --sanitize-sessions above 0; 0: off")
+        .hidden();
     flag("--no-sanitize-prewarm", cuda.no_sanitize_prewarm,
          "start those processes at the first gate, not when search begins (their start-up, seconds each, then delays "
-         "the first generations)");
+         "the first generations)")
+        .hidden();
 }
 
 CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCommandLine& cuda, const CompilerChoice& compiler,
