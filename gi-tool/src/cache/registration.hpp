@@ -2,7 +2,7 @@
 // Stage 9, cache: what identifies one registered kernel for one architecture, and the key derived
 // from it. The key is a SHA-256 over a small canonical text (key_text) so that the CMake module can
 // compute exactly the same key at configure time, before any gi-optimize program is built. Both
-// make the text from one definition, cache/key_format.txt (cmake/GIOptimize.cmake, _gi_cache_key,
+// make the text from one definition, cache/key_format.txt (cmake/GIOptimize/cache.cmake, _gi_cache_key,
 // reads it too); tests/cmake/cache_key.cmake checks that the two agree without nvcc.
 //
 // Registration strings are hashed as written, after trimming and collapsing runs of whitespace to
