@@ -11,7 +11,7 @@ set(cases
     "app ${base} SPEED fast|unknown argument\\(s\\) 'SPEED' 'fast'"
     "app FUNCTION scaleKernel RECORDER app|KERNEL is required"
     "app KERNEL scale.cu RECORDER app|FUNCTION is required"
-    "app KERNEL scale.cu FUNCTION scaleKernel|RECORDER is required"
+    "app KERNEL scale.cu FUNCTION scaleKernel RECORD_WITH|RECORD_WITH needs a value"
     "app KERNEL FUNCTION scaleKernel RECORDER app|KERNEL needs a value"
     "app KERNEL missing.cu FUNCTION scaleKernel RECORDER app|KERNEL: file 'missing.cu' does not exist"
     "app KERNEL main.cu FUNCTION scaleKernel RECORDER app|FUNCTION: no __global__ function 'scaleKernel' in main.cu"
@@ -30,7 +30,7 @@ set(cases
     "app ${base} BUDGET 0|BUDGET must be more than 0"
     "app ${base} CACHE_DIR scale.cu|CACHE_DIR: 'scale.cu' is a file"
     "app ${base} RECORDER nosuchrecorder|RECORDER: 'nosuchrecorder' is not a target"
-    "app KERNEL scale.cu scale.cu FUNCTION scaleKernel RECORDER app|unknown argument\\(s\\) 'scale.cu' [^\n]*KERNEL, RECORDER, CACHE_DIR and BUDGET take one value"
+    "app KERNEL scale.cu scale.cu FUNCTION scaleKernel RECORDER app|unknown argument\\(s\\) 'scale.cu' [^\n]*KERNEL, RECORDER, RECORD_WITH, CACHE_DIR and BUDGET take one value"
     "hostlib ${base}|KERNEL: '[^']*scale.cu' is not among the sources of target 'hostlib'"
     "subapp ${base}|target 'subapp' is defined in [^\n]*/sub: call gi_optimize_cuda_kernel\\(\\) in that directory"
 )
