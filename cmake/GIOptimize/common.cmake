@@ -23,6 +23,20 @@ function(_gi_strict out_var)
     endif()
 endfunction()
 
+# _gi_keep_original(<line> [<fix>]): says <line> (the original kernel is kept, and why) as a
+# warning, or with GI_STRICT stops configuring, adding ": <fix>" when given.
+function(_gi_keep_original line)
+    _gi_strict(strict)
+    if(strict)
+        set(fix "")
+        if(ARGC GREATER 1)
+            set(fix ": ${ARGV1}")
+        endif()
+        message(FATAL_ERROR "${line}. GI_STRICT is ON, so this is an error${fix}")
+    endif()
+    message(WARNING "${line}")
+endfunction()
+
 # _gi_fail(<message>...): a usage error of gi_optimize_cuda_kernel(), at configure time.
 function(_gi_fail)
     set(text "")  # the arguments joined, each as it is (a ';' in one stays)

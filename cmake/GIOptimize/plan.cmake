@@ -55,25 +55,17 @@ function(_gi_architecture_plan entries_var stamps_var target identifier architec
         if(architecture STREQUAL gpu)
             _gi_writable_folder(writable "${cache_dir}")
             if(NOT writable)
-                _gi_strict(strict)
                 string(CONCAT line "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: original kernel (${reason}, "
                        "and CACHE_DIR ${cache_dir} cannot be written here, so an evolved variant could not be kept: "
                        "nothing is evolved)")
-                if(strict)
-                    message(FATAL_ERROR "${line}. GI_STRICT is ON, so this is an error: make the folder writable")
-                endif()
-                message(WARNING "${line}")
+                _gi_keep_original("${line}" "make the folder writable")
                 continue()
             endif()
             _gi_recording_problem(recording_problem "${target}" "${identifier}")
             if(NOT recording_problem STREQUAL "")
-                _gi_strict(strict)
                 string(CONCAT line "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: original kernel (${reason}, and "
                        "${recording_problem}: nothing is evolved)")
-                if(strict)
-                    message(FATAL_ERROR "${line}. GI_STRICT is ON, so this is an error")
-                endif()
-                message(WARNING "${line}")
+                _gi_keep_original("${line}")
                 continue()
             endif()
             message(STATUS "gi-optimize: ${target}: ${kernel_name} sm_${architecture}: ${reason}, and this machine has a "
