@@ -75,6 +75,71 @@ Edit parse_edit(const std::string& item, std::size_t start) {
     return edit;
 }
 
+// "12": an instruction index, written without leading zeros so the text reads back the same.
+bool is_index(const std::string& s) {
+    return !s.empty() && s.size() <= 9 && s.find_first_not_of("0123456789") == std::string::npos && (s == "0" || s[0] != '0');
+}
+
+bool is_register_name(const std::string& s) {
+    if (s.size() < 2 || s[0] != '%' || !(std::isalpha(static_cast<unsigned char>(s[1])) || s[1] == '_' || s[1] == '$')) return false;
+    return std::all_of(s.begin() + 1, s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; });
+}
+
+struct PtxForm {
+    Edit::Op op;
+    const char* name;
+    int arguments;
+};
+constexpr PtxForm kPtxForms[] = {{Edit::Op::PtxDelete, "del", 1},
+                                 {Edit::Op::PtxCopy, "copy", 2},
+                                 {Edit::Op::PtxMove, "move", 2},
+                                 {Edit::Op::PtxSwap, "swap", 2},
+                                 {Edit::Op::PtxOperand, "opnd", 3}};
+constexpr const char* kPtxFormsText = "ptx:del(A), ptx:copy(A,B), ptx:move(A,B), ptx:swap(A,B) or ptx:opnd(A,K,%reg)";
+
+Edit parse_ptx_edit(const std::string& item, std::size_t start) {
+    const std::size_t open = item.find('(');
+    if (open == std::string::npos || item.back() != ')')
+        fail(item, start, std::string("a PTX edit is written ") + kPtxFormsText);
+    const std::string name = item.substr(4, open - 4);
+    const PtxForm* form = nullptr;
+    for (const PtxForm& f : kPtxForms)
+        if (name == f.name) form = &f;
+    if (form == nullptr)
+        fail(item, start + 4, "unknown PTX edit '" + excerpt(name) + "' (" + kPtxFormsText + ")");
+    std::vector<std::string> args;
+    std::string current;
+    for (std::size_t i = open + 1; i + 1 < item.size(); ++i) {
+        if (item[i] == ',') {
+            args.push_back(current);
+            current.clear();
+        } else {
+            current += item[i];
+        }
+    }
+    args.push_back(current);
+    if (static_cast<int>(args.size()) != form->arguments)
+        fail(item, start + open, "ptx:" + name + " takes " + std::to_string(form->arguments) + " argument" +
+                                     (form->arguments == 1 ? "" : "s") + " (" + kPtxFormsText + ")");
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const bool register_argument = form->op == Edit::Op::PtxOperand && i == 2;
+        if (register_argument ? !is_register_name(args[i]) : !is_index(args[i]))
+            fail(item, start + open + 1,
+                 "'" + excerpt(args[i]) + "' is not " +
+                     (register_argument ? "a register name (%r12, %f3)" : "an instruction index (0, 1, 2, ... without leading zeros)"));
+    }
+    Edit edit;
+    edit.op = form->op;
+    edit.target = args[0];
+    if (form->op == Edit::Op::PtxOperand) {
+        edit.operand = std::stoi(args[1]);
+        edit.source = args[2];
+    } else if (args.size() > 1) {
+        edit.source = args[1];
+    }
+    return edit;
+}
+
 GeneSetting parse_setting(const std::string& item, std::size_t start) {
     const std::size_t eq = item.find('=');
     GeneSetting setting{item.substr(0, eq), item.substr(eq + 1)};
@@ -98,6 +163,11 @@ std::string edit_to_text(const Edit& edit) {
         case Edit::Op::Delete: return "<" + edit.target + ">";
         case Edit::Op::Replace: return "<" + edit.target + "><" + edit.source + ">";
         case Edit::Op::Insert: return "<" + edit.target + ">+<" + edit.source + ">";
+        case Edit::Op::PtxDelete: return "ptx:del(" + edit.target + ")";
+        case Edit::Op::PtxCopy: return "ptx:copy(" + edit.target + "," + edit.source + ")";
+        case Edit::Op::PtxMove: return "ptx:move(" + edit.target + "," + edit.source + ")";
+        case Edit::Op::PtxSwap: return "ptx:swap(" + edit.target + "," + edit.source + ")";
+        case Edit::Op::PtxOperand: return "ptx:opnd(" + edit.target + "," + std::to_string(edit.operand) + "," + edit.source + ")";
     }
     return {};
 }
@@ -136,10 +206,12 @@ Genome parse_genome(const std::string& text) {
         const std::string item = text.substr(start, pos - start);
         if (item[0] == '<') {
             genome.edits.push_back(parse_edit(item, start));
+        } else if (item.rfind("ptx:", 0) == 0) {
+            genome.edits.push_back(parse_ptx_edit(item, start));
         } else if (item.find('=') != std::string::npos) {
             genome.settings.push_back(parse_setting(item, start));
         } else {
-            fail(item, start, "neither a gene setting NAME=value nor an edit <A>, <A><B> or <A>+<B>");
+            fail(item, start, "neither a gene setting NAME=value nor an edit <A>, <A><B>, <A>+<B> or ptx:...(...)");
         }
     }
     return genome;

@@ -7,6 +7,14 @@
 // "NAME=value" sets a gene; "<A>" deletes rule A; "<A><B>" replaces A by a copy of B;
 // "<A>+<B>" inserts a copy of B before A; "<pragma_x><pragma_Kn>" sets an unroll pragma.
 // The empty genome is the original kernel. Parsing needs no grammar; validate() checks against one.
+// Instruction-level edits on the variant's PTX (issue 46, src/ptx/) are items starting "ptx:":
+//   ptx:del(12)  ptx:copy(12,40)  ptx:move(12,40)  ptx:swap(12,40)  ptx:opnd(12,1,%f7)
+// delete instruction 12; insert a copy of 40 before 12; move 40 before 12; swap 12 and 40; make
+// the register instruction 12 reads second (read operand 1) %f7. Numbers are instruction indexes
+// in the PTX of the variant the genome's source part makes (genes and source edits), before any
+// PTX edit: so dropping one PTX edit leaves the others naming the same instructions. PTX edits
+// are applied after every source edit, whatever their place in the text. No earlier genome text
+// holds such an item (it was neither NAME=value nor <...>), so every old genome parses the same.
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -25,11 +33,17 @@ struct GeneSetting {
 };
 
 struct Edit {
-    enum class Op { Delete, Replace, Insert } op = Op::Delete;
-    std::string target;  // rule id as in the text between < >: "IF_k.cu_245", "_k.cu_288"
-    std::string source;  // Replace/Insert: id of the copied rule, or a pragma constant "pragma_K4"
+    enum class Op { Delete, Replace, Insert, PtxDelete, PtxCopy, PtxMove, PtxSwap, PtxOperand } op = Op::Delete;
+    std::string target;  // rule id as in the text between < >: "IF_k.cu_245", "_k.cu_288"; Ptx*: "12"
+    // Replace/Insert: id of the copied rule, or a pragma constant "pragma_K4"; PtxCopy/Move/Swap:
+    // the other instruction ("40"); PtxOperand: the register put in ("%f7")
+    std::string source;
+    int operand = 0;  // PtxOperand: which register the target reads, from 0
     friend bool operator==(const Edit&, const Edit&) = default;
 };
+
+// Whether the edit is one of the PTX instruction edits (applied to the compiled PTX, not the source).
+inline bool is_ptx_edit(const Edit& edit) { return edit.op >= Edit::Op::PtxDelete; }
 
 struct Genome {
     std::vector<GeneSetting> settings;  // in the order written

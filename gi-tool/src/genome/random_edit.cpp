@@ -131,6 +131,7 @@ std::string op_name(Edit::Op op) { return op == Edit::Op::Delete ? "delete" : op
 }  // namespace
 
 std::string edit_category(const Edit& edit, const Grammar& grammar) {
+    if (is_ptx_edit(edit)) return "ptx";
     const Rule* target = grammar.find_rule(edit.target);
     if (target == nullptr) return "unknown";
     const RuleKindInfo& kind = rule_kind_info(target->kind);

@@ -38,6 +38,7 @@ std::string copied_text(const Grammar& grammar, const Edit& edit) {
 std::vector<SlotState> apply_edits(const Genome& genome, const Grammar& grammar, std::vector<std::string>& skipped) {
     std::vector<SlotState> slots(grammar.rules.size());
     for (const Edit& edit : genome.edits) {
+        if (is_ptx_edit(edit)) continue;  // applied to the compiled PTX, after the source (ptx/ptx_edit.hpp)
         const std::string text = edit_to_text(edit);
         rule_or_throw(grammar, edit.target, text);
         SlotState& slot = slots[static_cast<std::size_t>(grammar.rule_index(edit.target))];
