@@ -236,19 +236,31 @@ TEST(CudaOptions, NvrtcCompilesInGiToolProcesses) {
 // benchmark sets; --help says how many it left out and where they are.
 TEST(CudaOptions, InternalKnobsAreListedByHelpAllOnly) {
     for (const std::string option : {"--worker", "--nvcc-only", "--batch-timing-below-ms", "--timeout-margin-ms",
-                                     "--spare-workers", "--sanitize-batch", "--sanitize-sessions"})
+                                     "--spare-workers", "--sanitize-batch", "--sanitize-sessions", "--launcher-retries"})
         expect_hidden(option);
     for (const std::string option : {"--cases", "--held-out", "--sanitize-cases", "--tolerance", "--repetitions",
-                                     "--sanitize-jobs", "--compile-cache", "--arch"})
+                                     "--sanitize-jobs", "--compile-cache", "--arch", "--worker-launcher"})
         expect_documented(option);
     const Parsed parsed({"--cases", "c"});
-    EXPECT_NE(parsed.help.find("19 options for measurements and the CMake module not listed: --help-all lists them"),
+    EXPECT_NE(parsed.help.find("20 options for measurements and the CMake module not listed: --help-all lists them"),
               std::string::npos)
         << parsed.help;
     EXPECT_EQ(parsed.help_all.find("not listed"), std::string::npos) << parsed.help_all;
     // Hidden options parse as any.
     EXPECT_EQ(parsed.options.sanitize_batch, 8);
     EXPECT_EQ(Parsed({"--cases", "c", "--sanitize-batch", "3"}).options.sanitize_batch, 3);
+}
+
+// --worker-launcher is split into words as a shell would (none is run); without it workers are local.
+TEST(CudaOptions, TheWorkerLauncherIsSplitIntoWords) {
+    EXPECT_TRUE(parsed({"--cases", "c"}).worker_launcher.empty());
+    const CudaEvaluatorOptions o =
+        parsed({"--cases", "c", "--worker-launcher", "srun --gres=gpu:1 -N1 -n1 --quiet --export='ALL,A=b c'", "--launcher-retries", "5"});
+    EXPECT_EQ(o.worker_launcher,
+              (std::vector<std::string>{"srun", "--gres=gpu:1", "-N1", "-n1", "--quiet", "--export=ALL,A=b c"}));
+    EXPECT_EQ(o.launcher_retries, 5);
+    expect_refused({"--cases", "c", "--worker-launcher", "ssh 'node"}, "--worker-launcher");
+    expect_refused({"--cases", "c", "--launcher-retries", "2"}, "--launcher-retries");
 }
 
 }  // namespace

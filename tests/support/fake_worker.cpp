@@ -326,6 +326,12 @@ int run_fake_replay() {
             stages.compare_ms = 2;
             stages.timed_ms = 3;
             stages.integrity_ms = 0.25;
+            // GI_FAKE_PAUSE_MS: a variant's run waits this long before "started" (logged as "pausing"),
+            // so a test's launcher can lose its worker in the middle of a request.
+            if (const char* pause = std::getenv("GI_FAKE_PAUSE_MS"); pause && spec.role == "variant") {
+                log("pausing", slot);
+                std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(pause)));
+            }
             write_message(1, {"started", {}, {}});
             const std::string block = spec.block ? gi::to_string(*spec.block) : "";
             // The oracle gate's second replay of the original is a run like a variant's.

@@ -2,6 +2,7 @@
 
 #include "cuda/nvrtc_processes.hpp"
 #include "util/error.hpp"
+#include "worker/launcher.hpp"
 
 namespace gi::cli {
 
@@ -50,6 +51,14 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
              "(repeatable)")
         .group(group);
     text("--worker", o.worker, "PATH", "the gi-worker program (default: next to gi-tool)")
+        .hidden();
+    text("--worker-launcher", cuda.worker_launcher, "\"CMD ...\"",
+         "start every gi-worker through this command prefix, e.g. \"srun --gres=gpu:1 -N1 -n1 --quiet\" or \"ssh "
+         "gpu-node\" (split into words as a shell would, no shell run): the worker runs where the launcher puts it, "
+         "talking through its stdin and stdout, and gi-worker's path must be the same there (docs/cluster.md). A "
+         "worker lost with its launcher is replaced and its variant run again");
+    integer("--launcher-retries", o.launcher_retries, 0, 1000,
+            "workers lost with their launcher in a row on one request before the run stops")
         .hidden();
     flag("--nvcc-only", o.nvcc_only,
          "compile every variant with nvcc, also where NVRTC takes the file or its device side (slower; to compare "
@@ -172,6 +181,9 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
     o.gpu_turn_per_run = cuda.gpu_turn_per_run;
     o.sanitize_prewarm = !cuda.no_sanitize_prewarm;
     o.nvrtc_server = nvrtc_server_program();
+    if (app.given("--worker-launcher")) o.worker_launcher = worker::split_launcher_command(cuda.worker_launcher);
+    else if (app.given("--launcher-retries"))
+        throw UsageError("--launcher-retries has no effect without --worker-launcher (workers are local); drop it");
     return o;
 }
 

@@ -27,6 +27,7 @@ struct CudaCommandLine {
     bool run_binary_duplicates = false;
     bool gpu_turn_per_run = false;
     bool no_sanitize_prewarm = false;
+    std::string worker_launcher;  // --worker-launcher's text, split into words by cuda_evaluator_options
 };
 void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string& group);
 

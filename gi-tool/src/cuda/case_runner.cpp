@@ -99,6 +99,7 @@ worker::RunSpec CaseRunner::run_spec(int index, const std::string& role, const D
 Timing CaseRunner::run_original(int index, bool time) {
     CaseSlot& slot = slots_[index];
     const ResolvedGeometry g = resolve_geometry(kernel_.geometry, slot.manifest, kernel_.param_defaults, kernel_.arg_names);
+    int losses = 0;  // workers lost with their launcher on this run: not the original's doing
     for (int attempt = 0;; ++attempt) {
         worker_.ensure_loaded(index);
         const bool first = !worker_.has_reference(index);
@@ -117,6 +118,11 @@ Timing CaseRunner::run_original(int index, bool time) {
         try {
             reply = request_original(spec);
         } catch (const worker::WorkerFailure& e) {
+            if (e.kind() == worker::WorkerFailure::Kind::LauncherLost) {
+                worker_.replace_lost(e, ++losses);
+                --attempt;
+                continue;
+            }
             if (attempt < kProbeRetries && first) continue;
             throw Error(slot.path.string() + ": the original kernel did not run: " + e.what());
         }
@@ -211,12 +217,19 @@ Message CaseRunner::run_variant_request(int index, const Message& m) {
 
 RunVerdict CaseRunner::rerun_original(int index) {
     const ResolvedGeometry g = resolve_geometry(kernel_.geometry, slots_[index].manifest, kernel_.param_defaults, kernel_.arg_names);
-    ready_for(index);
     RunVerdict v;
-    try {
-        v = classify_run_reply(run_variant_request(index, to_message(run_spec(index, "rerun", *original_, g, false))));
-    } catch (const worker::WorkerFailure& e) {
-        v = classify_worker_failure(e);
+    for (int losses = 0;;) {
+        ready_for(index);
+        try {
+            v = classify_run_reply(run_variant_request(index, to_message(run_spec(index, "rerun", *original_, g, false))));
+        } catch (const worker::WorkerFailure& e) {
+            if (e.kind() == worker::WorkerFailure::Kind::LauncherLost) {
+                worker_.replace_lost(e, ++losses);
+                continue;
+            }
+            v = classify_worker_failure(e);
+        }
+        break;
     }
     if (v.restart_worker) worker_.drop();
     return v;
@@ -249,17 +262,27 @@ RunVerdict CaseRunner::run_variant_once(int index, const Genome& genome, const V
         return v;
     }
     worker_.spares().poll();
-    ready_for(index);
-    const auto start = Clock::now();
-    const bool beside_exiting = worker::killed_workers_exiting() > 0;
-    try {
-        const Message reply = run_variant_request(
-            index, to_message(run_spec(index, "variant", code, g, time, &build, kernel_.instance_of(genome))));
-        v = classify_run_reply(reply);
-        stats_.add(v, ms_since(start), beside_exiting);
-    } catch (const worker::WorkerFailure& e) {
-        v = classify_worker_failure(e);
-        if (v.result.status == EvalStatus::Timeout) ++stats_.timeouts;
+    const worker::Message request = to_message(run_spec(index, "variant", code, g, time, &build, kernel_.instance_of(genome)));
+    auto start = Clock::now();
+    // A worker lost with its launcher (its node, its connection) judges nothing: the variant runs
+    // again on another worker.
+    for (int losses = 0;;) {
+        ready_for(index);
+        start = Clock::now();
+        const bool beside_exiting = worker::killed_workers_exiting() > 0;
+        try {
+            const Message reply = run_variant_request(index, request);
+            v = classify_run_reply(reply);
+            stats_.add(v, ms_since(start), beside_exiting);
+        } catch (const worker::WorkerFailure& e) {
+            if (e.kind() == worker::WorkerFailure::Kind::LauncherLost) {
+                worker_.replace_lost(e, ++losses);
+                continue;
+            }
+            v = classify_worker_failure(e);
+            if (v.result.status == EvalStatus::Timeout) ++stats_.timeouts;
+        }
+        break;
     }
     stats_.run_ms += ms_since(start);
     if (v.result.status == EvalStatus::Timeout) stats_.timeout_ms += ms_since(start);

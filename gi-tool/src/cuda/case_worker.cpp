@@ -30,7 +30,24 @@ CaseWorker::~CaseWorker() {
 worker::WorkerOptions CaseWorker::worker_options() const {
     worker::WorkerOptions wo;
     wo.executable = program_;
+    wo.launcher = launcher_;
     return wo;
+}
+
+void CaseWorker::set_launcher(std::vector<std::string> launcher, int retries) {
+    launcher_ = std::move(launcher);
+    launcher_retries_ = retries;
+}
+
+void CaseWorker::replace_lost(const worker::WorkerFailure& failure, int losses) {
+    drop();
+    ++stats_.launcher_losses;
+    if (losses > launcher_retries_)
+        throw Error(std::string(failure.what()) + "; that is " + std::to_string(losses) +
+                    " workers in a row lost with their launcher on one request, so the run stops. Check that the "
+                    "launcher can start gi-worker on a GPU node (run it by hand with a command after it, e.g. "
+                    "'... nvidia-smi'), or run without --worker-launcher");
+    std::cerr << "gi-tool: note: " << failure.what() << "; starting another worker and running its request again\n";
 }
 
 Message CaseWorker::load_message(int index) const {
@@ -80,6 +97,18 @@ SpareWorkers::Demand CaseWorker::demand() const {
 }
 
 void CaseWorker::start(int want_case) {
+    for (int losses = 0;;) {
+        try {
+            start_once(want_case);
+            return;
+        } catch (const worker::WorkerFailure& e) {
+            if (e.kind() != worker::WorkerFailure::Kind::LauncherLost) throw;
+            replace_lost(e, ++losses);
+        }
+    }
+}
+
+void CaseWorker::start_once(int want_case) {
     if (process_ && process_->running()) return;
     const bool replacing = process_ != nullptr;
     if (replacing) ++stats_.worker_restarts;
@@ -104,6 +133,7 @@ void CaseWorker::start(int want_case) {
     try {
         reply = process_->request(worker::hello_message(), std::chrono::seconds(120));
     } catch (const worker::WorkerFailure& e) {
+        if (e.kind() == worker::WorkerFailure::Kind::LauncherLost) throw;
         throw Error(std::string("the GPU worker failed to start: ") + e.what());
     }
     if (reply.type == "error") throw Error("cannot use the GPU: " + worker::error_reply_from(reply).message);
@@ -126,6 +156,18 @@ Message CaseWorker::request(const Message& m, std::chrono::milliseconds timeout)
 }
 
 void CaseWorker::ensure_loaded(int index) {
+    for (int losses = 0;;) {
+        try {
+            load_once(index);
+            return;
+        } catch (const worker::WorkerFailure& e) {
+            if (e.kind() != worker::WorkerFailure::Kind::LauncherLost) throw;
+            replace_lost(e, ++losses);
+        }
+    }
+}
+
+void CaseWorker::load_once(int index) {
     start(index);
     if (loaded_.count(index)) return;
     ++stats_.case_loads;
@@ -133,6 +175,7 @@ void CaseWorker::ensure_loaded(int index) {
     try {
         reply = process_->request(load_message(index), std::chrono::seconds(300));
     } catch (const worker::WorkerFailure& e) {
+        if (e.kind() == worker::WorkerFailure::Kind::LauncherLost) throw;
         throw Error(slots_[index].path.string() + ": the GPU worker failed while loading this case: " + e.what());
     }
     if (reply.type != "case-loaded")

@@ -26,6 +26,13 @@ public:
     ~CaseWorker() override;
     CaseWorker(const CaseWorker&) = delete;
     CaseWorker& operator=(const CaseWorker&) = delete;
+    // Starts every worker (spares too) through this command prefix (worker/launcher.hpp), replacing
+    // one lost with it at most `retries` times in a row.
+    void set_launcher(std::vector<std::string> launcher, int retries);
+    // A worker lost with its launcher (worker::WorkerFailure::Kind::LauncherLost), the `losses`-th
+    // time in a row for one request: drops it, so the next start() replaces it, and counts it.
+    // Throws gi::Error naming the launcher after more than the retries allowed.
+    void replace_lost(const worker::WorkerFailure& failure, int losses);
 
     // Starts the worker (or adopts a spare, preferring one holding `want_case`) unless one is running.
     // Throws gi::Error when the GPU cannot be used.
@@ -62,7 +69,12 @@ public:
     SpareWorkers::Demand demand() const override;
 
 private:
+    void start_once(int want_case);
+    void load_once(int index);
+
     std::string program_;
+    std::vector<std::string> launcher_;
+    int launcher_retries_ = 0;
     std::string arch_;
     std::vector<CaseSlot>& slots_;
     std::unique_ptr<worker::WorkerProcess> process_;

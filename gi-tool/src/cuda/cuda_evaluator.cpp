@@ -267,6 +267,7 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
         throw Error("cannot find gi-worker, the cuda evaluator's GPU process, next to gi-tool or on PATH "
                     "(build the gi-worker target, or pass --worker PATH)");
     s.worker = std::make_unique<CaseWorker>(s.worker_program, s.options.arch, s.options.spare_workers, s.slots);
+    if (!s.options.worker_launcher.empty()) s.worker->set_launcher(s.options.worker_launcher, s.options.launcher_retries);
     s.runner = std::make_unique<CaseRunner>(s.options, s.kernel, s.slots, *s.worker);
 }
 

@@ -19,6 +19,12 @@ struct CudaEvaluatorOptions {
     std::string grid;
     std::vector<std::string> tolerances;    // --tolerance texts (compare/tolerance.hpp)
     std::string worker;                     // gi-worker; "" = next to this program, then PATH
+    // A command prefix that starts each gi-worker elsewhere ("srun --gres=gpu:1 -N1 -n1 --quiet",
+    // "ssh gpu-node"; worker/launcher.hpp), its words; empty = a local process, as before. A worker
+    // lost with its launcher is replaced and its request re-run, at most `launcher_retries` times
+    // in a row, then the run stops naming the launcher.
+    std::vector<std::string> worker_launcher;
+    int launcher_retries = 3;
     std::string nvcc;                       // "" = PATH, then /usr/local/cuda/bin
     std::string sanitizer;                  // compute-sanitizer; "" = PATH, then /usr/local/cuda/bin
     std::string arch;                       // "" = the GPU's own (sm_XX)

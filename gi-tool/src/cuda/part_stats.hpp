@@ -75,6 +75,8 @@ struct CaseWorkerStats {
     double original_load_ms = 0;     // of which readying a worker with the batch's case (a replacement, a case load)
     long killed_reaped = 0;          // killed workers reaped so far (this process), and their mean
     double killed_exit_ms = 0;       //   time from the kill until they exited
+    long launcher_losses = 0;        // workers lost with their launcher (--worker-launcher), replaced and their request re-run
+    long cases_sent = 0;             // cases sent through the protocol to a worker whose node does not see them
 };
 
 }  // namespace gi

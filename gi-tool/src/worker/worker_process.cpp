@@ -17,8 +17,10 @@
 #include <random>
 #include <thread>
 
+#include "process/process.hpp"
 #include "util/elapsed.hpp"
 #include "util/long_wait.hpp"
+#include "worker/launcher.hpp"
 
 namespace gi::worker {
 namespace bp = boost::process;
@@ -34,16 +36,48 @@ struct WorkerProcess::Impl {
     fs::path log_file;
     bool owns_log = false;
     bool alive = false;
+    bool answered = true;  // a reply came since the last request was sent
+    int exit_status = 0;   // waitpid's, once describe_exit() has reaped it
+
+    bool launched() const { return !options.launcher.empty(); }
+    std::string launcher_text() const { return command_line_text(options.launcher); }
 
     std::string describe_exit() {
         std::error_code ec;
-        child.wait(ec);
-        const int status = child.native_exit_code();
+        if (launched()) {
+            exit_status = reap_launcher();
+        } else {
+            child.wait(ec);
+            exit_status = child.native_exit_code();
+        }
+        const int status = exit_status;
         std::string text;
         if (WIFSIGNALED(status)) text = "was killed by signal " + std::to_string(WTERMSIG(status));
         else if (WIFEXITED(status)) text = "exited with status " + std::to_string(WEXITSTATUS(status));
         else text = "ended";
         return text;
+    }
+
+    // The launcher closed the pipe: it is exiting, or (a launcher that outlives its worker) is
+    // ended here after 5 s, so a failure never waits on it.
+    int reap_launcher() {
+        const pid_t pid = child.id();
+        int status = 0;
+        const auto deadline = Clock::now() + std::chrono::seconds(5);
+        for (;;) {
+            const pid_t done = ::waitpid(pid, &status, WNOHANG);
+            if (done == pid) break;
+            if (done < 0 && errno != EINTR) break;
+            if (Clock::now() > deadline) {
+                ::kill(-pid, SIGKILL);
+                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+                }
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        child.detach();  // reaped here: Boost must not wait for (or signal) the pid again
+        return status;
     }
 };
 
@@ -99,6 +133,21 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : impl_(std::make_unique<Imp
     }
     bp::environment env = boost::this_process::environment();
     for (const auto& [key, value] : impl_->options.env) env[key] = value;
+    if (impl_->launched()) {
+        // The launcher runs first; the worker, its environment and arguments are its arguments.
+        const WorkerOptions& o = impl_->options;
+        std::vector<std::string> argv = launched_command(o.launcher, o.env, o.executable, o.args);
+        impl_->options.executable = argv.front();
+        if (impl_->options.executable.find('/') == std::string::npos) {
+            const fs::path found = bp::search_path(impl_->options.executable).string();
+            if (found.empty())
+                throw Error("cannot start the GPU worker through the launcher '" + impl_->launcher_text() + "': '" +
+                            argv.front() + "' is not on PATH (check --worker-launcher / GI_WORKER_LAUNCHER)");
+            impl_->options.executable = found.string();
+        }
+        impl_->options.args.assign(argv.begin() + 1, argv.end());
+        impl_->options.own_process_group = true;
+    }
     // Close-on-exec, so processes other threads start (nvcc, other workers) never inherit these
     // ends and keep a dead worker's pipe open.
     for (int fd : {impl_->to_worker.native_source(), impl_->to_worker.native_sink(),
@@ -114,6 +163,9 @@ WorkerProcess::WorkerProcess(WorkerOptions options) : impl_(std::make_unique<Imp
         impl_->child = bp::child(bp::exe = impl_->options.executable, bp::args = impl_->options.args,
                                  bp::std_in < impl_->to_worker, bp::std_out > impl_->from_worker,
                                  bp::std_err > impl_->log_file.string(), env, ec);
+    if (ec && impl_->launched())
+        throw Error("cannot start the GPU worker through the launcher '" + impl_->launcher_text() + "': " + ec.message() +
+                    " (check --worker-launcher / GI_WORKER_LAUNCHER)");
     if (ec)
         throw Error("cannot start the GPU worker '" + impl_->options.executable + "': " + ec.message() +
                     " (build the gi-worker target, or pass its path with --worker)");
@@ -144,14 +196,27 @@ void WorkerProcess::kill() {
     // thread of its own, and detach so Boost never signals the (possibly reused) pid again.
     if (impl_->child.running(ec)) {
         const pid_t pid = impl_->child.id();
-        ::kill(impl_->options.own_process_group ? -pid : pid, SIGKILL);
+        const bool launched = impl_->launched();
+        // A launcher is asked first (srun cancels its step on SIGTERM; killed, it leaves the step to
+        // Slurm's own timeouts), and killed with its group 2 s later if it is still there.
+        ::kill(impl_->options.own_process_group ? -pid : pid, launched ? SIGTERM : SIGKILL);
         {
             std::lock_guard lock(reaping().mutex);
             ++reaping().pending;
         }
-        std::thread([pid, killed = Clock::now()] {
+        std::thread([pid, launched, killed = Clock::now()] {
             int status = 0;
-            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            if (launched) {
+                pid_t done = 0;
+                while ((done = ::waitpid(pid, &status, WNOHANG)) == 0 && ms_since(killed) < 2000)
+                    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                ::kill(-pid, SIGKILL);  // the launcher if still there, and whatever it left in its group
+                if (done == 0)
+                    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+                    }
+            } else {
+                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+                }
             }
             const double ms = ms_since(killed);
             Reaping& r = reaping();
@@ -190,8 +255,13 @@ WorkerFailure WorkerProcess::died(const std::string& when) {
     impl_->to_worker.close();
     impl_->from_worker.close();
     const std::string tail = log_tail(1500);
-    return WorkerFailure(WorkerFailure::Kind::Died,
-                         "the GPU worker " + exit + " " + when + (tail.empty() ? "" : "; its last words: " + tail));
+    const std::string last_words = tail.empty() ? "" : "; its last words: " + tail;
+    if (impl_->launched() && launcher_lost(impl_->exit_status, impl_->answered))
+        return WorkerFailure(WorkerFailure::Kind::LauncherLost,
+                             "the GPU worker started through the launcher '" + impl_->launcher_text() + "' was lost: the launcher " +
+                                 exit + " " + when + (impl_->answered ? "" : ", before the worker answered it") + last_words);
+    if (impl_->launched()) return WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker (through the launcher '" + impl_->launcher_text() + "') " + exit + " " + when + last_words);
+    return WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker " + exit + " " + when + last_words);
 }
 
 WorkerFailure WorkerProcess::timed_out(std::chrono::milliseconds timeout, const std::string& when) {
@@ -203,6 +273,7 @@ WorkerFailure WorkerProcess::timed_out(std::chrono::milliseconds timeout, const 
 void WorkerProcess::send(const Message& request, std::chrono::milliseconds timeout) {
     if (!impl_->alive) throw WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker is not running");
     const auto deadline = Clock::now() + timeout;
+    impl_->answered = false;
     const std::string bytes = encode(request);
     const int out_fd = impl_->to_worker.native_sink();
     std::size_t done = 0;
@@ -230,7 +301,10 @@ Message WorkerProcess::receive_until(const std::string& request_type, std::chron
                          std::to_string(timeout.count() / 1000) + " s)");
     for (;;) {
         try {
-            if (auto reply = impl_->reader.next()) return *reply;
+            if (auto reply = impl_->reader.next()) {
+                impl_->answered = true;
+                return *reply;
+            }
         } catch (const Error& e) {
             kill();
             throw WorkerFailure(WorkerFailure::Kind::Protocol, e.what());
@@ -252,7 +326,10 @@ std::optional<Message> WorkerProcess::try_receive(const std::string& request_typ
     const int in_fd = impl_->from_worker.native_source();
     for (;;) {
         try {
-            if (auto reply = impl_->reader.next()) return reply;
+            if (auto reply = impl_->reader.next()) {
+                impl_->answered = true;
+                return reply;
+            }
         } catch (const Error& e) {
             kill();
             throw WorkerFailure(WorkerFailure::Kind::Protocol, e.what());

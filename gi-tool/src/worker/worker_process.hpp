@@ -15,10 +15,12 @@
 
 namespace gi::worker {
 
-// A request that got no reply: the worker timed out (and was killed), died, or spoke nonsense.
+// A request that got no reply: the worker timed out (and was killed), died, or spoke nonsense; or,
+// started through a launcher, was lost with it (worker/launcher.hpp: its node or connection went,
+// so what it was asked to run is not to blame).
 class WorkerFailure : public Error {
 public:
-    enum class Kind { Timeout, Died, Protocol };
+    enum class Kind { Timeout, Died, Protocol, LauncherLost };
     WorkerFailure(Kind kind, const std::string& what) : Error(what), kind_(kind) {}
     Kind kind() const { return kind_; }
 
@@ -32,6 +34,10 @@ struct WorkerOptions {
     std::map<std::string, std::string> env;   // added to this process's environment
     std::filesystem::path log_file;           // the worker's stderr; "" = a temporary file
     bool own_process_group = false;           // kill() ends the whole group (a program that runs the worker)
+    // A command prefix that starts the worker elsewhere (worker/launcher.hpp); `env` then goes on
+    // its command line. Implies own_process_group, and kill() asks the launcher to end (SIGTERM: srun
+    // then cancels its step) before it kills the group.
+    std::vector<std::string> launcher;
 };
 
 // Killed workers are reaped on threads of their own; a killed worker's CUDA context (and a hung

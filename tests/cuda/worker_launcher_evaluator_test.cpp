@@ -1,0 +1,102 @@
+// The cuda evaluator with its workers started through a launcher (--worker-launcher): a worker lost
+// with its launcher in the middle of a variant's request is replaced and the variant run again,
+// never judged; a launcher that keeps losing them stops the run, naming it; a variant that crashes
+// its worker is still a crash. The fake worker (mode replay) pauses before each variant's
+// "started" (GI_FAKE_PAUSE_MS), and the launcher script kills it there.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <fstream>
+#include <set>
+
+#include "cuda/cuda_evaluator.hpp"
+#include "../support/fake_worker_fixture.hpp"
+#include "util/error.hpp"
+
+namespace gi {
+namespace {
+namespace fs = std::filesystem;
+
+class LaunchedWorkers : public gpu_test::FakeWorkerEvaluatorTest {
+protected:
+    void SetUp() override {
+        set_up(gpu_test::kScaleKernel, "128,256", 1);
+        ::setenv("GI_FAKE_PAUSE_MS", "300", 1);
+    }
+    void TearDown() override {
+        ::unsetenv("GI_FAKE_PAUSE_MS");
+        FakeWorkerEvaluatorTest::TearDown();
+    }
+
+    // A launcher that runs the worker and, in the lives `doomed` (a shell test on the number of
+    // lives so far, $n), kills it once it pauses on a variant and exits 1, as srun does when its node goes.
+    std::string launcher(const std::string& doomed) const {
+        const fs::path script = folder_.path() / "launch";
+        const fs::path lives = folder_.path() / "lives";
+        std::ofstream(script) << "#!/bin/sh\n"
+                              << "echo life >> '" << lives.string() << "'; n=$(grep -c . '" << lives.string() << "')\n"
+                              << "exec 3<&0; \"$@\" 0<&3 3<&- & w=$!\n"  // a background job's stdin is /dev/null otherwise
+                              << "if " << doomed << "; then\n"
+                              << "  while kill -0 $w 2>/dev/null; do\n"
+                              << "    if grep -q \"^$w pausing \" '" << log_.string() << "' 2>/dev/null; then kill -9 $w; exit 1; fi\n"
+                              << "    sleep 0.02\n"
+                              << "  done\n"
+                              << "fi\n"
+                              << "wait $w\n";
+        fs::permissions(script, fs::perms::owner_all, fs::perm_options::add);
+        return script.string();
+    }
+
+    CudaEvaluatorOptions launched(const std::string& doomed) const {
+        CudaEvaluatorOptions o = options(1);
+        o.worker_launcher = {launcher(doomed)};
+        return o;
+    }
+
+    std::set<std::string> pausing_workers() const {
+        std::set<std::string> pids;
+        for (const gpu_test::FakeWorkerEvent& e : events())
+            if (e.what == "pausing") pids.insert(e.pid);
+        return pids;
+    }
+};
+
+// The main worker (the launcher's first life) is lost mid-request: the variant runs again on
+// another worker and is judged by that run.
+TEST_F(LaunchedWorkers, AWorkerLostWithItsLauncherIsReplacedAndItsVariantRunAgain) {
+    CudaEvaluator e(grammar_, launched("[ $n -eq 1 ]"));
+    const BatchResult r = e.evaluate({with_block("256")}, 0);
+    ASSERT_EQ(r.results.size(), 1u);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_EQ(pausing_workers().size(), 2u);
+    EXPECT_EQ(e.stats().workers.launcher_losses, 1);
+}
+
+TEST_F(LaunchedWorkers, ALauncherThatKeepsLosingWorkersStopsTheRunNamingIt) {
+    CudaEvaluatorOptions o = launched("true");
+    o.launcher_retries = 2;
+    CudaEvaluator e(grammar_, o);
+    try {
+        e.evaluate({with_block("256")}, 0);
+        FAIL() << "a launcher that loses every worker must stop the run";
+    } catch (const Error& error) {
+        const std::string what = error.what();
+        EXPECT_NE(what.find(o.worker_launcher.front()), std::string::npos) << what;
+        EXPECT_NE(what.find("3 workers in a row"), std::string::npos) << what;
+    }
+    EXPECT_EQ(pausing_workers().size(), 3u);
+}
+
+// Block 128 aborts the fake worker after "started": through a launcher that passes its worker's
+// exit status on, that is still the variant's crash, run once.
+TEST_F(LaunchedWorkers, AVariantThatCrashesItsLaunchedWorkerIsStillACrash) {
+    CudaEvaluator e(grammar_, launched("false"));
+    const BatchResult r = e.evaluate({with_block("128")}, 0);
+    ASSERT_EQ(r.results.size(), 1u);
+    EXPECT_EQ(r.results[0].status, EvalStatus::Crash) << r.results[0].detail;
+    EXPECT_EQ(pausing_workers().size(), 1u);
+    EXPECT_EQ(e.stats().workers.launcher_losses, 0);
+}
+
+}  // namespace
+}  // namespace gi
