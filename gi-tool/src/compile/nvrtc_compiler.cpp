@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "compile/ptx_compiler.hpp"
 #include "util/elapsed.hpp"
 #include "util/error.hpp"
 
@@ -131,7 +132,7 @@ DeviceCompileResult compile_with_nvrtc(const DeviceCompileRequest& request) {
     const auto translated = nvrtc_options_for(request.options);
     if (!translated) throw Error("NVRTC has no equivalent of one of the options; compile this variant with nvcc");
     std::vector<std::string> options = *translated;
-    options.push_back("--gpu-architecture=" + request.arch);
+    options.push_back("--gpu-architecture=" + (request.ptx ? virtual_architecture(request.arch) : request.arch));
     for (const auto& dir : request.include_dirs) options.push_back("--include-path=" + dir);
     for (const auto& dir : toolkit_include_dirs()) options.push_back("--include-path=" + dir);
     std::vector<const char*> argv;
@@ -164,7 +165,14 @@ DeviceCompileResult compile_with_nvrtc(const DeviceCompileRequest& request) {
     }
     if (compiled == NVRTC_ERROR_INVALID_OPTION)
         throw Error("NVRTC refused the options (" + result.log + "); compile this variant with nvcc");
-    if (compiled == NVRTC_SUCCESS) {
+    if (compiled == NVRTC_SUCCESS && request.ptx) {
+        std::size_t size = 0;
+        check(nvrtcGetPTXSize(program, &size), "reading the PTX size");
+        result.ptx.resize(size);
+        check(nvrtcGetPTX(program, result.ptx.data()), "reading the PTX");
+        while (!result.ptx.empty() && result.ptx.back() == '\0') result.ptx.pop_back();
+        result.ok = true;
+    } else if (compiled == NVRTC_SUCCESS) {
         std::size_t size = 0;
         check(nvrtcGetCUBINSize(program, &size), "reading the cubin size");
         if (size == 0) throw Error("NVRTC produced no cubin for " + request.arch + " (is it a real architecture like sm_90?)");

@@ -20,11 +20,14 @@ struct DeviceCompileRequest {
     std::vector<std::string> name_expressions;
     // In-memory headers by the name the source includes them with; they win over include folders.
     std::vector<std::pair<std::string, std::string>> headers;
+    // PTX for `arch`'s virtual architecture instead of a cubin (result.ptx), for PTX edits.
+    bool ptx = false;
 };
 
 struct DeviceCompileResult {
     bool ok = false;
     std::string cubin;                // the module image (ok only)
+    std::string ptx;                  // the PTX, when the request asked for it instead
     std::string log;                  // the compiler's messages
     std::string compiler;             // "nvrtc" or "nvcc"
     double ms = 0;                    // wall time of this compile (0 for a cache hit)
