@@ -75,13 +75,14 @@ TEST_F(CudaBenchGenomes, ABadListIsAUsageErrorNamingTheLine) {
 }
 
 // --sanitize N: the first N correct variants go through the search's gate as one wave, and the
-// line says how many there were, how many removed a barrier, and the wall time.
+// line says how many there were, how many removed a barrier, and the wall time. The wave runs on
+// the smaller of the two training cases (case 1: cuda/gate_case.hpp), whatever case they ran on.
 TEST_F(CudaBenchGenomes, SanitizePutsTheCorrectVariantsThroughTheGateAsOneWave) {
     const std::filesystem::path log = folder_.path() / "verdicts.tsv";
     const ProcessResult r = bench("0\tBLOCK=256\n0\tBLOCK=1024\n", log,
                                   {"--sanitize", "5", "--sanitizer", passing_sanitizer(folder_.path() / "sanitized.log"), "--sanitize-sessions", "0"});
     ASSERT_TRUE(r.succeeded()) << r.err << r.out;
-    EXPECT_NE(r.out.find("sanitizer gate: 2 correct variants (0 of them removed a barrier) checked as one wave on case 0 in "),
+    EXPECT_NE(r.out.find("sanitizer gate: 2 correct variants (0 of them removed a barrier) checked as one wave on case 1 in "),
               std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find(", 0 failed\n"), std::string::npos) << r.out;

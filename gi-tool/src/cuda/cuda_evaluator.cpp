@@ -21,6 +21,7 @@
 #include "cuda/case_worker.hpp"
 #include "cuda/cuda_classify.hpp"
 #include "cuda/cuda_run_notes.hpp"
+#include "cuda/gate_case.hpp"
 #include "cuda/oracle_gate.hpp"
 #include "cuda/reference_folder.hpp"
 #include "cuda/sanitizer_gate.hpp"
@@ -284,12 +285,7 @@ int CudaEvaluator::launches_per_time(int case_index) const {
 }
 
 int CudaEvaluator::gate_case(int case_index) const {
-    // The gate's cases in turn, so each is used when there are several.
-    std::vector<int> gate;
-    for (int index = 0; index < static_cast<int>(impl_->slots.size()); ++index)
-        if (impl_->slots[index].gate) gate.push_back(index);
-    if (gate.empty()) return case_index;
-    return gate[static_cast<std::size_t>(std::max(case_index, 0)) % gate.size()];
+    return choose_gate_case(impl_->slots, impl_->cases.training, case_index);
 }
 
 const CudaEvaluatorStats& CudaEvaluator::stats() const {
@@ -470,12 +466,11 @@ void CudaEvaluator::expect_checks() {
     // Every variant gets memcheck; racecheck and synccheck only those that removed a barrier, which
     // a kernel with barriers meets in its first generation: on the H200 stereo's first gate took
     // 13-15 s of a 45 s search while their sessions started, the later ones 0.1-2 s.
-    // With small cases recorded for the gate its first checks run on the first of them, which the
-    // sessions open now too; a training case (hundreds of MB in each) is left for the check.
+    // The sessions open the gate's case now too (cuda/gate_case.hpp: one case from generation to
+    // generation), so its load, seconds under the sanitizer for hundreds of MB, overlaps search.
     const int first_gate = gate_case(0);
-    const std::string gate_path = first_gate >= 0 && first_gate < static_cast<int>(s.slots.size()) && s.slots[first_gate].gate
-                                      ? s.slots[first_gate].path.string()
-                                      : "";
+    const std::string gate_path =
+        first_gate >= 0 && first_gate < static_cast<int>(s.slots.size()) ? s.slots[first_gate].path.string() : "";
     if (s.options.gate_guard_kib > 0) sessions->prewarm(kGuardZonesTool, sessions->capacity(kGuardZonesTool), gate_path);
     sessions->prewarm("memcheck", limit, gate_path);
     if (count_barriers(s.original) > 0)
