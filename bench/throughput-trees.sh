@@ -2,7 +2,9 @@
 # A/B of two trees on bench/throughput.sh, side by side on a machine with two GPUs: tree A on GPU 0
 # and tree B on GPU 1 at the same time (same seed, same search time), then, with ROUNDS=2, again
 # with the GPUs swapped, so a difference between the two GPUs favours neither side. Both runs share
-# the host's cores, alike. Prints each run's table and writes them to $OUT/summary.md.
+# the host's cores, alike. With one GPU the trees run in turn, A first in odd rounds and B first in
+# even ones. Prints each run's table and writes them to $OUT/summary.md. A build already in
+# /tmp/gi-tt-build-LABEL is reused (bench/gate-case-ab.sh builds both trees there at once).
 #
 #   A=/tmp/old-tree B=. LABELS="531049e after" ROUNDS=1 THROUGHPUT_KERNELS="stereo row_filter" \
 #       THROUGHPUT_SECONDS=45 OUT=out/throughput-trees bash bench/throughput-trees.sh   (carry .carry)
@@ -20,7 +22,7 @@ for tree in "$a" "$b"; do
             "$tree/bench/throughput.sh"
 done
 gpus="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)"
-((gpus >= 2)) || { echo "needs two GPUs (found $gpus)"; exit 1; }
+((gpus >= 1)) || { echo "needs a GPU (found none)"; exit 1; }
 
 run() {  # tree label gpu round
     local out="$OUT/round$4-$2"
@@ -34,10 +36,16 @@ run() {  # tree label gpu round
     echo "kernels: ${THROUGHPUT_KERNELS:-default}; search seconds: ${THROUGHPUT_SECONDS:-60}"
 } >"$OUT/summary.md"
 for ((r = 1; r <= rounds; r++)); do
-    ga=$(( (r + 1) % 2 )) gb=$(( r % 2 ))
-    run "$a" "$label_a" "$ga" "$r" &
-    run "$b" "$label_b" "$gb" "$r" &
-    wait
+    if ((gpus >= 2)); then
+        ga=$(( (r + 1) % 2 )) gb=$(( r % 2 ))
+        run "$a" "$label_a" "$ga" "$r" &
+        run "$b" "$label_b" "$gb" "$r" &
+        wait
+    elif ((r % 2)); then  # one GPU: the trees in turn, A first in odd rounds, B first in even ones
+        run "$a" "$label_a" 0 "$r"; run "$b" "$label_b" 0 "$r"
+    else
+        run "$b" "$label_b" 0 "$r"; run "$a" "$label_a" 0 "$r"
+    fi
     for label in "$label_a" "$label_b"; do
         { echo; echo "## round $r: $label"; echo '```'; cat "$OUT/round$r-$label/summary.txt" 2>/dev/null || tail -20 "$OUT/round$r-$label.log"; echo '```'; } >>"$OUT/summary.md"
     done
