@@ -33,7 +33,8 @@ std::vector<std::string> new_words(const std::string& text, const std::set<std::
 
 // The original's words and those genes write.
 std::set<std::string> vocabulary_of(const std::string& original, const Grammar& grammar) {
-    std::set<std::string> words{"__restrict__", "volatile", "const", "__launch_bounds__"};
+    // Transformation genes write an if/else around unrolled copies and a check's constant.
+    std::set<std::string> words{"__restrict__", "volatile", "const", "__launch_bounds__", "if", "else", "true", "false"};
     const grammar_detail::Scan scan = grammar_detail::scan_source(make_source_file("relex.cu", original));
     for (const auto& t : scan.tokens)
         if (t.identifier()) words.emplace(t.text);

@@ -33,7 +33,8 @@ std::string summary(const Grammar& grammar) {
     const std::pair<GeneKind, const char*> names[] = {
         {GeneKind::Param, "param"},       {GeneKind::Guard, "guard"},       {GeneKind::Flag, "flag"},
         {GeneKind::Restrict, "restrict"}, {GeneKind::Volatile, "volatile"}, {GeneKind::Const, "const"},
-        {GeneKind::LaunchBounds, "launch_bounds"}};
+        {GeneKind::LaunchBounds, "launch_bounds"}, {GeneKind::Unroll, "unroll"}, {GeneKind::Hoist, "hoist"},
+        {GeneKind::Unguard, "unguard"}};
     std::string detail;
     for (const auto& [kind, name] : names)
         if (genes[kind]) detail += (detail.empty() ? "" : ", ") + std::to_string(genes[kind]) + " " + name;

@@ -30,6 +30,9 @@ std::string_view gene_kind_name(GeneKind kind) {
     case GeneKind::Volatile: return "volatile __shared__";
     case GeneKind::Const: return "const scalar parameter";
     case GeneKind::LaunchBounds: return "__launch_bounds__";
+    case GeneKind::Unroll: return "loop unrolled by hand";
+    case GeneKind::Hoist: return "loop-invariant declaration hoisted";
+    case GeneKind::Unguard: return "bounds check dropped";
     }
     return "gene";
 }

@@ -116,8 +116,10 @@ private:
     int parse_block(int open) {
         const int close = match(open);
         scopes_.emplace_back();
+        blocks_.push_back(open);
         int i = open + 1;
         while (i < close) i = parse_statement(i, close, false);
+        blocks_.pop_back();
         scopes_.pop_back();
         return close + 1;
     }
@@ -127,7 +129,9 @@ private:
         if (i >= limit) return limit;
         if (tok(i).is("{")) return parse_block(i);
         scopes_.emplace_back();
+        blocks_.push_back(-1);
         const int next = parse_statement(i, limit, true);
+        blocks_.pop_back();
         scopes_.pop_back();
         return next;
     }
@@ -198,6 +202,7 @@ private:
         const int end = statement_end(i, limit, true, &macro_block);
         if (end < limit && tok(end).is(";")) {
             if (const auto names = declared_names(i, end)) {
+                facts_.declarations.push_back({i, end, blocks_.empty() ? -1 : blocks_.back(), *names});
                 declare(*names);
                 note_shared(i, end, *names);
                 return end + 1;
@@ -230,6 +235,8 @@ private:
             // "if (int x = f())" declares x for both branches: the condition is then fixed text.
             const auto condition_names = declared_names(open + 1, close);
             if (!condition_names) add_rule(RuleKind::IfCondition, open + 1, close, tok(open).end, tok(close).begin);
+            const std::size_t if_index = facts_.ifs.size();
+            if (!condition_names) facts_.ifs.push_back({function_.name, i, open, close, 0, false, loop_depth_});
             scopes_.emplace_back();
             if (condition_names) declare(*condition_names);
             struct ScopeEnd {
@@ -237,6 +244,10 @@ private:
                 ~ScopeEnd() { scopes.pop_back(); }
             } scope_end{scopes_};
             const int next = parse_substatement(close + 1, limit);
+            if (if_index < facts_.ifs.size()) {
+                facts_.ifs[if_index].then_end = next;
+                facts_.ifs[if_index].has_else = next < limit && tok(next).is("else");
+            }
             if (next >= limit || !tok(next).is("else")) return next;
             if (next + 1 < limit && tok(next + 1).is("if")) {
                 i = next + 1;
@@ -244,6 +255,14 @@ private:
             }
             return parse_substatement(next + 1, limit);
         }
+    }
+
+    // Where the loop's unroll pragma starts: its '#' when the line above the `for` is one.
+    std::size_t pragma_start(int for_token) const {
+        const Token& token = tok(for_token);
+        for (const RuleDraft& rule : facts_.rules)
+            if (rule.kind == RuleKind::Pragma && rule.first_token == for_token) return std::min(rule.begin, token.begin);
+        return token.begin;
     }
 
     void add_pragma_slot(int for_token) {
@@ -327,6 +346,9 @@ private:
         const int next = parse_substatement(close + 1, limit);
         --loop_depth_;
         scopes_.pop_back();
+        if (semicolons.size() == 2 && close + 1 < next)
+            facts_.loops.push_back({function_.name, i, open, close, semicolons[0], semicolons[1], close + 1, next,
+                                    tok(close + 1).is("{"), pragma_start(i), loop_depth_});
         return next;
     }
 
@@ -556,6 +578,7 @@ private:
     std::vector<std::vector<Declared>> scopes_;
     int loop_depth_ = 0;
     int depth_ = 0;
+    std::vector<int> blocks_;  // the '{' of each enclosing block; -1 for a braceless body
 };
 
 }  // namespace

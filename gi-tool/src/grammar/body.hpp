@@ -47,7 +47,40 @@ struct SharedDeclaration {
     std::vector<std::string> type_words;  // its type's words, qualifiers left out ("unsigned", "int")
 };
 
+// A for loop with a three-part header, for the transformations (grammar/transforms.cpp).
+struct LoopDraft {
+    std::string function;
+    int for_token = 0;
+    int open = 0, close = 0;            // the header's parentheses
+    int first_semicolon = 0, second_semicolon = 0;
+    int body_first = 0, body_end = 0;   // the body statement's tokens [body_first, body_end)
+    bool braced = false;                // the body is a { } block (body_first is its '{')
+    std::size_t pragma_begin = 0;       // its unroll pragma's '#' when it has one, else the `for`
+    int loop_depth = 0;                 // loops around it
+};
+
+// A declaration statement, with the block it stands in directly ('{' token; -1: a braceless body).
+struct DeclarationDraft {
+    int first_token = 0;
+    int semicolon = 0;
+    int block = -1;
+    std::vector<Declared> names;
+};
+
+// An if statement, for the bounds checks a transformation may drop.
+struct IfDraft {
+    std::string function;
+    int if_token = 0;
+    int open = 0, close = 0;  // the condition's parentheses
+    int then_end = 0;         // past the then statement
+    bool has_else = false;
+    int loop_depth = 0;
+};
+
 struct BodyFacts {
+    std::vector<LoopDraft> loops;
+    std::vector<DeclarationDraft> declarations;
+    std::vector<IfDraft> ifs;
     std::vector<RuleDraft> rules;
     std::vector<SharedDeclaration> shared;
     std::map<std::string, std::set<std::string>> locals;  // function -> names declared in its body

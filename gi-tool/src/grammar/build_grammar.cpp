@@ -9,6 +9,7 @@
 #include "grammar/functions.hpp"
 #include "grammar/genes.hpp"
 #include "grammar/scan.hpp"
+#include "grammar/transforms.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
 
@@ -320,7 +321,9 @@ Grammar build_grammar(const SourceFile& source, const GrammarOptions& options) {
         grammar.functions.push_back(std::move(described));
         parse_function_body(scan, function, bodies);
     }
-    const std::vector<GeneDraft> genes = make_genes({scan, facts, selected, bodies, options}, grammar.notes);
+    std::vector<GeneDraft> genes = make_genes({scan, facts, selected, bodies, options}, grammar.notes);
+    for (GeneDraft& transform : make_transform_genes({scan, facts, selected, bodies, options}, grammar.file_name))
+        genes.push_back(std::move(transform));
 
     const auto macro_names = macro_identifiers(facts);
     // Rules in file order, numbered per kind and line.

@@ -129,3 +129,11 @@ const Gene* Grammar::find_gene(std::string_view name) const {
 }
 
 }  // namespace gi
+
+namespace gi {
+
+bool is_transform_gene(GeneKind kind) {
+    return kind == GeneKind::Unroll || kind == GeneKind::Hoist || kind == GeneKind::Unguard;
+}
+
+}  // namespace gi

@@ -81,6 +81,25 @@ enum class GeneKind {
     Volatile,      // volatile on all __shared__ declarations or none: "0"/"1"
     Const,         // const on one scalar parameter: "0"/"1"
     LaunchBounds,  // __launch_bounds__: "off", "on" (threads only), "1".."5" (threads, min blocks)
+    // Transformations of the kernel's own code, one gene a site (grammar/transforms.hpp; the
+    // variant stage rewrites the site's text, variant/transform_apply.hpp):
+    Unroll,        // a canonical for loop's body unrolled by hand: "1" (as written), "2", "4", "8"
+    Hoist,         // a loop-invariant declaration moved before its loop: "0"/"1"
+    Unguard,       // a bounds check the launch geometry may make redundant dropped: "0"/"1"
+};
+
+// Where a transformation gene acts: byte ranges of the original file. The variant stage reads the
+// text edits and other genes left there and rewrites it, so a transformation composes with them.
+struct TransformSite {
+    std::size_t begin = 0;       // the text a non-default value rewrites: Unroll the loop's body
+    std::size_t end = 0;         // statement, Hoist the declaration, Unguard the if condition
+    std::size_t at = 0;          // Hoist: where the declaration goes (the start of the loop's line)
+    std::string indent;          // Hoist: that line's indentation
+    std::size_t cond_begin = 0;  // Unroll: the loop header's condition and step
+    std::size_t cond_end = 0;
+    std::size_t step_begin = 0;
+    std::size_t step_end = 0;
+    std::string replacement;     // Unguard: the condition that drops the check ("true", "false")
 };
 
 struct Gene {
@@ -92,7 +111,12 @@ struct Gene {
     std::string flag_template;        // Flag: the option text with "{}" where the value goes ("" for on/off flags)
     std::string launch_threads;       // LaunchBounds: the max-threads expression
     int line = 0;                     // where the gene shows in the source (0 for flags)
+    TransformSite site;               // Unroll, Hoist, Unguard: where it acts
 };
+
+// Whether the gene is a transformation of the kernel's code (Unroll, Hoist, Unguard) rather than
+// a configuration value.
+bool is_transform_gene(GeneKind kind);
 
 // A piece of the file: literal text, a rule slot, or a gene slot whose text depends on a gene value.
 struct Piece {

@@ -4,6 +4,7 @@
 
 #include "util/error.hpp"
 #include "util/text_rule.hpp"
+#include "variant/transform_apply.hpp"
 
 namespace gi {
 namespace {
@@ -125,6 +126,10 @@ std::string emit_gene_slot(const Piece& piece, const Gene& gene, const std::stri
             if (value == "on") return "__launch_bounds__(" + gene.launch_threads + ") ";
             return "__launch_bounds__(" + gene.launch_threads + ", " + value + ") ";
         case GeneKind::Flag: return piece.text;  // flags act on the command line, not the source
+        // Transformations have no slots: they rewrite a site after the edits (transform_apply).
+        case GeneKind::Unroll:
+        case GeneKind::Hoist:
+        case GeneKind::Unguard: return piece.text;
     }
     return piece.text;
 }
@@ -167,22 +172,18 @@ void check_settings(const Genome& genome, const Grammar& grammar) {
                         " (validate the genome against this kernel first)");
 }
 
-// Each piece's text in the variant, with the piece's text in the original beside it.
-struct EmittedPiece {
-    const Piece* piece = nullptr;
-    std::string original;
-    std::string text;
-};
-
-std::vector<EmittedPiece> emit_pieces(const Genome& genome, const Grammar& grammar, std::vector<std::string>& skipped) {
+// Each piece's text in the variant, with the piece's text in the original beside it; then the
+// transformation genes applied over them (variant/transform_apply.hpp).
+std::vector<TextSegment> emit_pieces(const Genome& genome, const Grammar& grammar, std::vector<std::string>& skipped) {
     check_settings(genome, grammar);
     const std::vector<SlotState> slots = apply_edits(genome, grammar, skipped);
     const std::vector<std::string> indentation =
         genome.edits.empty() ? std::vector<std::string>(grammar.rules.size()) : slot_indentation(grammar);
-    std::vector<EmittedPiece> out;
+    std::vector<TextSegment> out;
     out.reserve(grammar.pieces.size());
+    std::size_t offset = 0;
     for (const Piece& piece : grammar.pieces) {
-        EmittedPiece emitted{&piece, piece.text, piece.text};
+        TextSegment emitted{offset, piece.text, piece.text, piece.line};
         if (piece.kind == Piece::Kind::RuleSlot) {
             const auto index = static_cast<std::size_t>(piece.index);
             const Rule& rule = grammar.rules.at(index);
@@ -192,8 +193,10 @@ std::vector<EmittedPiece> emit_pieces(const Genome& genome, const Grammar& gramm
             const Gene& gene = grammar.genes.at(static_cast<std::size_t>(piece.index));
             emitted.text = emit_gene_slot(piece, gene, setting_or(genome, gene.name, gene.default_value));
         }
+        offset += emitted.original.size();
         out.push_back(std::move(emitted));
     }
+    apply_transforms(genome, grammar, out, skipped);
     return out;
 }
 
@@ -207,9 +210,9 @@ std::string headed(const std::string& first_line, const std::string& text) {
 
 AppliedVariant apply_genome(const Genome& genome, const Grammar& grammar) {
     AppliedVariant variant;
-    const std::vector<EmittedPiece> pieces = emit_pieces(genome, grammar, variant.skipped_edits);
+    const std::vector<TextSegment> pieces = emit_pieces(genome, grammar, variant.skipped_edits);
     std::string text;
-    for (const EmittedPiece& piece : pieces) text += piece.text;
+    for (const TextSegment& piece : pieces) text += piece.text;
     variant.source = headed("// gi-optimize variant: " + comment_text(genome_to_text(genome)), text);
     variant.compile_options = flag_options(genome, grammar);
     return variant;
@@ -218,12 +221,8 @@ AppliedVariant apply_genome(const Genome& genome, const Grammar& grammar) {
 std::vector<SourceChange> variant_changes(const Genome& genome, const Grammar& grammar) {
     std::vector<std::string> skipped;
     std::vector<SourceChange> changes;
-    std::size_t offset = 0;
-    for (const EmittedPiece& piece : emit_pieces(genome, grammar, skipped)) {
-        if (piece.text != piece.original)
-            changes.push_back({offset, offset + piece.original.size(), piece.text, piece.piece->line});
-        offset += piece.original.size();
-    }
+    for (const TextSegment& piece : emit_pieces(genome, grammar, skipped))
+        if (piece.text != piece.original) changes.push_back({piece.begin, piece.end(), piece.text, piece.line});
     return changes;
 }
 

@@ -1,0 +1,192 @@
+#include "grammar/transforms.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
+
+#include "grammar/loop_shape.hpp"
+
+namespace gi::grammar_detail {
+namespace {
+
+// A file name as a gene name may spell it (letters, digits, '_', '-', '.').
+std::string gene_file_part(const std::string& file_name) {
+    std::string part = file_name;
+    for (char& c : part)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '_';
+    return part;
+}
+
+class TransformMaker {
+public:
+    TransformMaker(const GeneInputs& inputs, const std::string& file_name)
+        : in_(inputs), file_(gene_file_part(file_name)) {
+        for (const FunctionDefinition& f : in_.functions)
+            if (f.is_global) kernels_.insert(f.name);
+    }
+
+    std::vector<GeneDraft> run() {
+        // Sites in file order, each kind apart: a gene's name says its line.
+        for (const IfDraft& check : in_.bodies.ifs) unguard(check);
+        for (const LoopDraft& loop : in_.bodies.loops) hoist(loop);
+        for (const LoopDraft& loop : in_.bodies.loops) unroll(loop);
+        std::stable_sort(genes_.begin(), genes_.end(), [](const GeneDraft& a, const GeneDraft& b) {
+            if (a.gene.kind != b.gene.kind) return kind_order(a.gene.kind) < kind_order(b.gene.kind);
+            return a.gene.site.begin < b.gene.site.begin;
+        });
+        std::map<std::string, int> per_line;
+        for (GeneDraft& draft : genes_) {
+            const int count = ++per_line[draft.gene.name];
+            if (count > 1) draft.gene.name += "." + std::to_string(count);
+        }
+        return std::move(genes_);
+    }
+
+private:
+    // The order the variant stage applies them in: conditions, then moves out of loops, then the
+    // loops themselves (a hoisted declaration leaves the body it copies).
+    static int kind_order(GeneKind kind) { return kind == GeneKind::Unguard ? 0 : kind == GeneKind::Hoist ? 1 : 2; }
+
+    const std::string& text() const { return in_.scan.source->text; }
+    const Token& tok(int index) const { return in_.scan.tokens[static_cast<std::size_t>(index)]; }
+    std::string between(std::size_t begin, std::size_t end) const { return text().substr(begin, end - begin); }
+    std::string tokens_text(int first, int last) const { return between(tok(first).begin, tok(last).end); }
+
+    void add(GeneKind kind, const std::string& prefix, int line, std::vector<std::string> values, TransformSite site) {
+        GeneDraft draft;
+        draft.gene.name = prefix + "_" + file_ + "_" + std::to_string(line);
+        draft.gene.kind = kind;
+        draft.gene.values = std::move(values);
+        draft.gene.default_value = draft.gene.values.front();
+        draft.gene.numeric = true;
+        draft.gene.line = line;
+        draft.gene.site = std::move(site);
+        genes_.push_back(std::move(draft));
+    }
+
+    std::string condition_text(const LoopDraft& loop) const {
+        return between(tok(loop.first_semicolon).end, tok(loop.second_semicolon).begin);
+    }
+    std::string step_text(const LoopDraft& loop) const { return between(tok(loop.second_semicolon).end, tok(loop.close).begin); }
+
+    void unroll(const LoopDraft& loop) {
+        std::string why;
+        const std::optional<CountedLoop> counted = counted_loop(condition_text(loop), step_text(loop), why);
+        if (!counted) return;
+        if (!unroll_blocker(tokens_text(loop.body_first, loop.body_end - 1), *counted).empty()) return;
+        TransformSite site;
+        site.begin = tok(loop.body_first).begin;
+        site.end = tok(loop.body_end - 1).end;
+        site.cond_begin = tok(loop.first_semicolon).end;
+        site.cond_end = tok(loop.second_semicolon).begin;
+        site.step_begin = tok(loop.second_semicolon).end;
+        site.step_end = tok(loop.close).begin;
+        add(GeneKind::Unroll, "unroll", tok(loop.for_token).line, {"1", "2", "4", "8"}, site);
+    }
+
+    void hoist(const LoopDraft& loop) {
+        if (!loop.braced) return;
+        // The declaration goes before the loop, in the block the loop stands in: not where the
+        // loop is the sole body of an if, else, for or label.
+        const Token& before = tok(loop.for_token - 1);
+        if (!before.is("{") && !before.is("}") && !before.is(";")) return;
+        for (const DeclarationDraft& declaration : in_.bodies.declarations) {
+            if (declaration.block != loop.body_first || declaration.names.size() != 1) continue;
+            const std::optional<std::vector<CodeToken>> tokens =
+                code_tokens(tokens_text(declaration.first_token, declaration.semicolon));
+            if (!tokens) continue;
+            const auto assign = std::find_if(tokens->begin(), tokens->end(), [](const CodeToken& t) { return t.text == "="; });
+            if (assign == tokens->end()) continue;
+            const std::vector<CodeToken> type(tokens->begin(), assign);
+            if (std::any_of(type.begin(), type.end(), [](const CodeToken& t) {
+                    return t.text == "__shared__" || t.text == "static" || t.text == "extern" || t.text == "[";
+                }))
+                continue;
+            const std::vector<CodeToken> initialiser(assign + 1, tokens->end() - 1);  // without the ';'
+            if (std::any_of(initialiser.begin(), initialiser.end(), [](const CodeToken& t) { return t.text == "{"; }))
+                continue;
+            if (calls_impure_function(initialiser)) continue;
+            // Everything else the loop does: its header and its body without this declaration.
+            const std::string rest = between(tok(loop.open).begin, tok(declaration.first_token).begin) + " ; " +
+                                     between(tok(declaration.semicolon).end, tok(loop.body_end - 1).end);
+            const std::optional<std::vector<CodeToken>> loop_tokens = code_tokens(rest);
+            if (!loop_tokens) continue;
+            const std::set<std::string> written = written_names(*loop_tokens);
+            const std::string& name = declaration.names.front().name;
+            const std::set<std::string> read = read_names(initialiser);
+            if (written.count(name) || read.count(name)) continue;
+            if (std::any_of(read.begin(), read.end(), [&](const std::string& r) { return written.count(r) > 0; })) continue;
+            TransformSite site;
+            site.begin = tok(declaration.first_token).begin;
+            site.end = tok(declaration.semicolon).end;
+            site.at = loop.pragma_begin;
+            const SourceFile& source = *in_.scan.source;
+            const std::size_t line_begin = source.line_starts[static_cast<std::size_t>(source.line_of(site.at) - 1)];
+            const std::string lead = between(line_begin, site.at);
+            site.indent = lead.find_first_not_of(" \t") == std::string::npos ? lead : std::string(lead.size(), ' ');
+            add(GeneKind::Hoist, "hoist", tok(declaration.first_token).line, {"0", "1"}, site);
+        }
+    }
+
+    // Locals of `function` computed from the thread's position: threadIdx and blockIdx, and each
+    // local whose initialiser reads one of them, in declaration order.
+    std::set<std::string> position_names(const IfDraft& check) const {
+        std::set<std::string> names = {"threadIdx", "blockIdx"};
+        const FunctionDefinition* function = nullptr;
+        for (const FunctionDefinition& f : in_.functions)
+            if (f.name == check.function && f.body_open >= 0 && f.body_open < check.if_token && check.if_token < f.body_close)
+                function = &f;
+        if (function == nullptr) return names;
+        for (const DeclarationDraft& declaration : in_.bodies.declarations) {
+            if (declaration.first_token < function->body_open || declaration.first_token > check.if_token) continue;
+            const auto tokens = code_tokens(tokens_text(declaration.first_token, declaration.semicolon));
+            if (!tokens) continue;
+            const std::set<std::string> read = read_names(*tokens);
+            if (std::any_of(read.begin(), read.end(), [&](const std::string& r) { return names.count(r) > 0; }))
+                for (const Declared& d : declaration.names) names.insert(d.name);
+        }
+        return names;
+    }
+
+    void unguard(const IfDraft& check) {
+        if (!kernels_.count(check.function) || check.loop_depth > 0 || check.has_else) return;
+        const auto condition = code_tokens(between(tok(check.open).end, tok(check.close).begin));
+        if (!condition || condition->empty()) return;
+        static const std::set<std::string> kWrites = {"=", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "<<=", ">>=", "++", "--"};
+        bool compares = false;
+        for (const CodeToken& t : *condition) {
+            if (t.text == "<" || t.text == "<=" || t.text == ">" || t.text == ">=") compares = true;
+            if (kWrites.count(t.text)) return;
+        }
+        if (!compares || calls_impure_function(*condition)) return;
+        const std::set<std::string> position = position_names(check);
+        const std::set<std::string> read = read_names(*condition);
+        if (std::none_of(read.begin(), read.end(), [&](const std::string& r) { return position.count(r) > 0; })) return;
+        const auto then = code_tokens(tokens_text(check.close + 1, check.then_end - 1));
+        if (!then) return;
+        const bool early_return = then->size() == 2 && (*then)[0].text == "return" && (*then)[1].text == ";";
+        const bool leaves = std::any_of(then->begin(), then->end(), [](const CodeToken& t) {
+            return t.text == "return" || t.text == "break" || t.text == "continue" || t.text == "goto";
+        });
+        if (leaves && !early_return) return;
+        TransformSite site;
+        site.begin = tok(check.open).end;
+        site.end = tok(check.close).begin;
+        site.replacement = early_return ? "false" : "true";
+        add(GeneKind::Unguard, "unguard", tok(check.if_token).line, {"0", "1"}, site);
+    }
+
+    const GeneInputs& in_;
+    std::string file_;
+    std::set<std::string> kernels_;
+    std::vector<GeneDraft> genes_;
+};
+
+}  // namespace
+
+std::vector<GeneDraft> make_transform_genes(const GeneInputs& inputs, const std::string& file_name) {
+    return TransformMaker(inputs, file_name).run();
+}
+
+}  // namespace gi::grammar_detail

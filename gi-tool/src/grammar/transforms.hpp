@@ -1,0 +1,22 @@
+#pragma once
+// Internal to the grammar stage: the sites where a code transformation applies (issue 46), each
+// one gene whose value is the transformation's parameter, named after the site's line:
+//   unroll_<file>_<line>=1|2|4|8  a counted for loop (grammar/loop_shape.hpp) whose body can run
+//                                 several times a trip: unrolled by hand, the remainder in the loop
+//   hoist_<file>_<line>=0|1       a declaration at the top of a loop body whose initialiser reads
+//                                 nothing the loop writes: moved before the loop
+//   unguard_<file>_<line>=0|1     a kernel's bounds check outside loops (if (i < n) ..., if (i >= n)
+//                                 return;) on an index derived from threadIdx/blockIdx: dropped;
+//                                 whether the launch geometry makes it redundant is the evaluator's
+//                                 to find out, on the recorded cases
+// A site is offered only where its premise holds in the original; the variant stage checks it
+// again on the text edits left (variant/transform_apply.hpp).
+#include <vector>
+
+#include "grammar/genes.hpp"
+
+namespace gi::grammar_detail {
+
+std::vector<GeneDraft> make_transform_genes(const GeneInputs& inputs, const std::string& file_name);
+
+}  // namespace gi::grammar_detail

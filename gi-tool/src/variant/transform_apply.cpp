@@ -1,0 +1,141 @@
+#include "variant/transform_apply.hpp"
+
+#include <optional>
+
+#include "grammar/loop_shape.hpp"
+
+namespace gi {
+namespace {
+
+class TransformSegments {
+public:
+    explicit TransformSegments(std::vector<TextSegment>& segments) : s_(segments) {}
+
+    // The variant's text for the original's [begin, end), or nullopt when a changed run crosses
+    // either end (the range no longer has text of its own).
+    std::optional<std::string> read(std::size_t begin, std::size_t end) {
+        const auto range = span(begin, end);
+        if (!range) return std::nullopt;
+        std::string out;
+        for (std::size_t k = range->first; k < range->second; ++k) out += s_[k].text;
+        return out;
+    }
+
+    // The original's [begin, end) now reads `text`; false, changing nothing, where read() fails.
+    bool replace(std::size_t begin, std::size_t end, const std::string& text) {
+        const auto range = span(begin, end);
+        if (!range) return false;
+        TextSegment merged;
+        merged.begin = begin;
+        merged.line = range->first < s_.size() ? s_[range->first].line : 0;
+        for (std::size_t k = range->first; k < range->second; ++k) merged.original += s_[k].original;
+        merged.text = text;
+        s_.erase(s_.begin() + static_cast<std::ptrdiff_t>(range->first), s_.begin() + static_cast<std::ptrdiff_t>(range->second));
+        s_.insert(s_.begin() + static_cast<std::ptrdiff_t>(range->first), std::move(merged));
+        return true;
+    }
+
+    // `text` put in at the original's offset `at`, before anything else inserted there.
+    bool insert(std::size_t at, const std::string& text) {
+        if (!split(at)) return false;
+        std::size_t k = 0;
+        while (k < s_.size() && s_[k].begin < at) ++k;
+        s_.insert(s_.begin() + static_cast<std::ptrdiff_t>(k), TextSegment{at, "", text, k < s_.size() ? s_[k].line : 0});
+        return true;
+    }
+
+private:
+    // Cuts an unchanged run in two at `at`; false when a changed run covers it.
+    bool split(std::size_t at) {
+        for (std::size_t k = 0; k < s_.size(); ++k) {
+            TextSegment& seg = s_[k];
+            if (at <= seg.begin || at >= seg.end()) continue;
+            if (seg.text != seg.original) return false;
+            const std::size_t cut = at - seg.begin;
+            TextSegment tail{at, seg.original.substr(cut), seg.original.substr(cut), seg.line};
+            for (std::size_t i = 0; i < cut; ++i)
+                if (seg.original[i] == '\n') ++tail.line;
+            seg.original.resize(cut);
+            seg.text = seg.original;
+            s_.insert(s_.begin() + static_cast<std::ptrdiff_t>(k + 1), std::move(tail));
+            return true;
+        }
+        return true;
+    }
+
+    // Segments [first, second) that make up the original's [begin, end): those inside it, with
+    // empty ones at `begin` (an empty pragma slot before a loop) but not at `end`.
+    std::optional<std::pair<std::size_t, std::size_t>> span(std::size_t begin, std::size_t end) {
+        if (!split(begin) || !split(end)) return std::nullopt;
+        std::size_t first = 0;
+        while (first < s_.size() && s_[first].begin < begin) ++first;
+        std::size_t last = first;
+        while (last < s_.size() && (s_[last].end() < end || (s_[last].end() == end && s_[last].begin < end) ||
+                                    (begin == end && s_[last].begin == begin && s_[last].original.empty())))
+            ++last;
+        return std::make_pair(first, last);
+    }
+
+    std::vector<TextSegment>& s_;
+};
+
+// "++k" for a step written " ++k ".
+std::string step_statement(const std::string& step) {
+    const std::size_t first = step.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return "";
+    return step.substr(first, step.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// Why the unrolled loop could not be written ("" when it was).
+std::string unroll_site(const Gene& gene, int factor, TransformSegments& text) {
+    const TransformSite& site = gene.site;
+    const std::optional<std::string> condition = text.read(site.cond_begin, site.cond_end);
+    const std::optional<std::string> step = text.read(site.step_begin, site.step_end);
+    const std::optional<std::string> body = text.read(site.begin, site.end);
+    if (!condition || !step || !body) return "another transformation rewrote the loop";
+    std::string why;
+    const std::optional<CountedLoop> loop = counted_loop(*condition, *step, why);
+    if (!loop) return why;
+    why = unroll_blocker(*body, *loop);
+    if (!why.empty()) return why;
+    // The body's copies each in a block of their own (their declarations do not clash); the
+    // header's step runs after the last copy as it did after the body.
+    const std::string copy = !body->empty() && body->front() == '{' ? *body : "{\n" + *body + "\n}";
+    std::string unrolled = "{ if (" + unrolled_condition(*loop, factor) + ") {\n";
+    for (int k = 0; k < factor; ++k) unrolled += copy + (k + 1 < factor ? " " + step_statement(*step) + ";\n" : "\n");
+    unrolled += "} else " + copy + " }";
+    text.replace(site.begin, site.end, unrolled);
+    return "";
+}
+
+std::string hoist_site(const Gene& gene, TransformSegments& text) {
+    const TransformSite& site = gene.site;
+    const std::optional<std::string> declaration = text.read(site.begin, site.end);
+    if (!declaration) return "another transformation rewrote the declaration";
+    if (!text.replace(site.begin, site.end, "")) return "another transformation rewrote the declaration";
+    if (!text.insert(site.at, *declaration + "\n" + site.indent)) return "another transformation rewrote the loop";
+    return "";
+}
+
+}  // namespace
+
+void apply_transforms(const Genome& genome, const Grammar& grammar, std::vector<TextSegment>& segments,
+                      std::vector<std::string>& skipped) {
+    TransformSegments text(segments);
+    for (const Gene& gene : grammar.genes) {
+        if (!is_transform_gene(gene.kind)) continue;
+        const std::string value = setting_or(genome, gene.name, gene.default_value);
+        if (value == gene.default_value) continue;
+        std::string why;
+        if (gene.kind == GeneKind::Unroll) {
+            why = unroll_site(gene, std::stoi(value), text);
+        } else if (gene.kind == GeneKind::Hoist) {
+            why = hoist_site(gene, text);
+        } else if (!text.replace(gene.site.begin, gene.site.end, gene.site.replacement)) {
+            why = "another transformation rewrote the condition";
+        }
+        if (!why.empty()) skipped.push_back(gene.name + "=" + value + " (not applied: " + why + ")");
+    }
+}
+
+}  // namespace gi
