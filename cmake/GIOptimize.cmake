@@ -44,6 +44,8 @@ option(GI_STRICT "Make a failure of gi-optimize's own build steps (recording, ev
 option(GI_OPTIMIZE_VERBOSE "Print every decision gi_optimize_cuda_kernel() takes (the same as --log-level=DEBUG for its messages)." OFF)
 set(GI_GPU_ARCHITECTURE "" CACHE STRING
     "Architecture of the GPU evolution may run on, e.g. 90. Empty: ask nvidia-smi at configure time. 'none': never evolve, only use the cache.")
+set(GI_GPUS "all" CACHE STRING
+    "The GPUs of this machine evolution spreads its evaluations over (gi-tool evolve --gpus): all, the first N, or ordinals separated by commas (0,2). Only read where a GPU evolves; a machine without one uses the cache.")
 set(GI_OPTIMIZE_TOOL "" CACHE FILEPATH
     "A gi-tool executable to use instead of the GIOptimize::gi-tool target (e.g. a prebuilt one, so gi-tool is not built again).")
 

@@ -74,6 +74,10 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
         endif()
     endforeach()
     set(evolve_options "")
+    # Every GPU of the machine by default (GI_GPUS): the BUDGET's minutes buy that many more evaluations.
+    if(NOT "${GI_GPUS}" STREQUAL "")
+        list(APPEND evolve_options --gpus "${GI_GPUS}")
+    endif()
     if(nondeterministic)
         list(APPEND evolve_options --nondeterministic)
     endif()

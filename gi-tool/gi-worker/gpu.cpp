@@ -13,7 +13,10 @@ Gpu open_gpu() {
     check_cuda(init, "cuInit failed (is the NVIDIA driver loaded?)");
     int ordinal = 0;
     if (const char* env = std::getenv("GI_WORKER_DEVICE")) ordinal = std::atoi(env);
-    check_cuda(cuDeviceGet(&gpu.device, ordinal), "selecting GPU " + std::to_string(ordinal));
+    cuDeviceGetCount(&gpu.devices);
+    gpu.ordinal = ordinal;
+    check_cuda(cuDeviceGet(&gpu.device, ordinal),
+               "selecting GPU " + std::to_string(ordinal) + " (GI_WORKER_DEVICE) of the " + std::to_string(gpu.devices) + " this driver sees");
     check_cuda(cuDevicePrimaryCtxRetain(&gpu.context, gpu.device), "creating the CUDA context");
     check_cuda(cuCtxSetCurrent(gpu.context), "making the CUDA context current");
     check_cuda(cuStreamCreate(&gpu.stream, CU_STREAM_NON_BLOCKING), "creating a stream");

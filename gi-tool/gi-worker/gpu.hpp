@@ -18,6 +18,8 @@ struct Gpu {
     std::size_t l2_bytes = 0;
     std::size_t memory_bytes = 0;
     int driver = 0;
+    int devices = 0;  // cuDeviceGetCount's: the GPUs `--gpus all` spreads over
+    int ordinal = 0;  // GI_WORKER_DEVICE's
 };
 
 // Throws CudaError when there is no usable GPU (no driver, no device).

@@ -60,7 +60,8 @@ public:
     // Returns false when the worker must exit (quit, or a sticky error).
     bool handle(const Message& m) {
         if (m.type == "hello") {
-            reply(to_message(Ready{gpu_.name, gpu_.compute_capability, gpu_.sms, gpu_.l2_bytes, gpu_.memory_bytes, gpu_.driver}));
+            reply(to_message(Ready{gpu_.name, gpu_.compute_capability, gpu_.sms, gpu_.l2_bytes, gpu_.memory_bytes, gpu_.driver,
+                                   gpu_.devices, gpu_.ordinal}));
             return true;
         }
         if (m.type == "quit") return false;

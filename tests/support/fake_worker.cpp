@@ -118,6 +118,36 @@ std::vector<gi::WriteSet> fake_probe(const gi::TestCase& tc, const gi::worker::R
     return sets;
 }
 
+// Several GPUs, as `--gpus` sees them: $GI_FAKE_GPUS of them (1 unless set), this worker the one
+// $GI_WORKER_DEVICE names (0 unless set; one past the count is refused at hello, as cuDeviceGet
+// refuses it). $GI_FAKE_GPU_NAMES: their names, comma-separated by ordinal ("Fake GPU" for any not
+// named); $GI_FAKE_GPU_SLOWDOWN: each one's factor on every kernel's time, comma-separated (1 for any
+// not given), so a test sees which original a variant was judged against.
+int fake_gpu_ordinal() { return std::getenv("GI_WORKER_DEVICE") ? std::atoi(std::getenv("GI_WORKER_DEVICE")) : 0; }
+int fake_gpu_count() { return std::getenv("GI_FAKE_GPUS") ? std::atoi(std::getenv("GI_FAKE_GPUS")) : 1; }
+
+std::string fake_gpu_field(const char* variable) {
+    const char* list = std::getenv(variable);
+    if (!list) return "";
+    std::string text = list;
+    for (int i = 0; i < fake_gpu_ordinal(); ++i) {
+        const std::size_t comma = text.find(',');
+        if (comma == std::string::npos) return "";
+        text = text.substr(comma + 1);
+    }
+    return text.substr(0, text.find(','));
+}
+
+std::string fake_gpu_name() {
+    const std::string name = fake_gpu_field("GI_FAKE_GPU_NAMES");
+    return name.empty() ? "Fake GPU" : name;
+}
+
+double fake_gpu_slowdown() {
+    const std::string factor = fake_gpu_field("GI_FAKE_GPU_SLOWDOWN");
+    return factor.empty() ? 1.0 : std::atof(factor.c_str());
+}
+
 int run_fake_replay() {
     using namespace gi::worker;
     const char* log_path = std::getenv("GI_FAKE_LOG");
@@ -142,9 +172,18 @@ int run_fake_replay() {
         if (m->type == "quit") return 0;
         if (m->type == "hello") {
             gi::worker::Ready ready;
-            ready.device = "Fake GPU";
+            ready.device = fake_gpu_name();
             ready.compute_capability = 90;
             ready.memory_bytes = 85899345920ull;
+            ready.devices = fake_gpu_count();
+            ready.ordinal = fake_gpu_ordinal();
+            if (ready.ordinal >= ready.devices) {
+                write_message(1, to_message(ErrorReply{"selecting GPU " + std::to_string(ready.ordinal) + " (GI_WORKER_DEVICE) of the " +
+                                                       std::to_string(ready.devices) + " this driver sees: invalid device ordinal"}));
+                continue;
+            }
+            // Logged only where a test pretends several GPUs: other tests count the log's lines.
+            if (std::getenv("GI_FAKE_GPUS")) log("hello", std::to_string(ready.ordinal), ready.device);
             write_message(1, to_message(ready));
         } else if (m->type == "load-case") {
             // Read as gi-worker reads them (worker/case_messages.hpp).
@@ -238,7 +277,8 @@ int run_fake_replay() {
             result.elements = 100;
             // GI_FAKE_TIME_MS: the kernel's time (1 ms unless set); the request's launches per timed
             // repetition are reported back, as gi-worker does for a case it may batch.
-            const double time_ms = std::getenv("GI_FAKE_TIME_MS") ? std::atof(std::getenv("GI_FAKE_TIME_MS")) : 1.0;
+            const double time_ms =
+                (std::getenv("GI_FAKE_TIME_MS") ? std::atof(std::getenv("GI_FAKE_TIME_MS")) : 1.0) * fake_gpu_slowdown();
             result.times_ms = {time_ms, time_ms, time_ms};
             result.launches_per_time = spec.launches_per_time;
             for (std::size_t b = 0; b < c.tc.buffers.size() && b < c.write_sets.size(); ++b)

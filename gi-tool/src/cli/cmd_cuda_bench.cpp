@@ -104,7 +104,21 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     const Grammar grammar = grammar_from(c.kernel);
     EvaluatorSettings settings = evaluator_settings_for(c.kernel);
     settings.cuda = cuda_evaluator_options(app, c.cuda, c.compiler, c.kernel.block_size);
-    CudaEvaluator evaluator(grammar, cuda_options_for(settings));
+    // --gpus: the batches are spread over the GPUs as evolve spreads them; the detailed counters
+    // below are the first GPU's, the rate all of them together.
+    CudaEvaluatorOptions cuda_options = cuda_options_for(settings);
+    std::unique_ptr<MultiGpuEvaluator> spread;
+    std::unique_ptr<CudaEvaluator> single;
+    if (!cuda_options.gpus.empty() && !parse_gpu_selection(cuda_options.gpus, "--gpus").just_the_default()) {
+        const bool mixed = cuda_options.gpus_mixed;
+        GpuSelection gpus = parse_gpu_selection(cuda_options.gpus, "--gpus");
+        spread = std::make_unique<MultiGpuEvaluator>(grammar, std::move(cuda_options), std::move(gpus), mixed);
+    } else {
+        single = std::make_unique<CudaEvaluator>(grammar, std::move(cuda_options));
+    }
+    Evaluator& runner = spread ? static_cast<Evaluator&>(*spread) : *single;
+    VariantChecker& checker = *runner.checker();
+    CudaEvaluator& evaluator = spread ? *spread->gpus().front() : *single;
 
     std::vector<Variant> variants;
     std::vector<int> cases;  // per variant, the case --genomes gave it (-1: drawn per batch)
@@ -135,11 +149,18 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
             throw UsageError("--genomes: genome " + std::to_string(i + 1) + " names case " + std::to_string(cases[i]) + ", but " +
                              std::to_string(evaluator.case_count()) + " training cases were loaded (0.." +
                              std::to_string(evaluator.case_count() - 1) + ")");
-    std::cout << "cuda-bench: " << grammar.source_path << " on " << evaluator.device_name() << " (" << evaluator.arch()
-              << "), " << variants.size() << (!c.genomes.empty() ? " variants from --genomes" : " distinct variants")
+    std::string on = evaluator.device_name() + " (" + evaluator.arch() + ")";
+    if (spread) {
+        const std::vector<int> ordinals = spread->ordinals();
+        on = std::to_string(ordinals.size()) + " GPUs (";
+        for (std::size_t g = 0; g < ordinals.size(); ++g)
+            on += (g ? ", " : "") + std::to_string(ordinals[g]) + " " + spread->gpus()[g]->device_name();
+        on += "; " + evaluator.arch() + ")";
+    }
+    std::cout << "cuda-bench: " << grammar.source_path << " on " << on << ", " << variants.size() << (!c.genomes.empty() ? " variants from --genomes" : " distinct variants")
               << ", batches of " << batch_size << "\n" << std::flush;
     // As search does: the gate's sessions start now, while the variants are evaluated.
-    if (to_sanitize > 0) evaluator.expect_checks();
+    if (to_sanitize > 0) checker.expect_checks();
     std::map<EvalStatus, long> statuses;
     int original_launches = 1;  // launches per timed repetition on the last batch's case
     Timing original;
@@ -153,7 +174,7 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
         const std::vector<Variant> batch(variants.begin() + static_cast<long>(first), variants.begin() + static_cast<long>(last));
         const int drawn = static_cast<int>(rng.index(static_cast<std::size_t>(evaluator.case_count())));
         const int case_index = cases[first] >= 0 ? cases[first] : drawn;
-        const BatchResult result = evaluator.evaluate(batch, case_index);
+        const BatchResult result = runner.evaluate(batch, case_index);
         original = result.original;
         original_launches = evaluator.launches_per_time(case_index);
         for (std::size_t i = 0; i < result.results.size(); ++i) {
@@ -177,11 +198,22 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     }
     const double wall_ms = ms_since(start);
     const CudaEvaluatorStats& s = evaluator.stats();
-    const double per_minute = s.variants / (wall_ms / 60000.0);
+    long all_variants = s.variants;
+    if (spread) {
+        all_variants = 0;
+        std::printf("variants per GPU:");
+        for (std::size_t g = 0; g < spread->gpus().size(); ++g) {
+            const long n = spread->gpus()[g]->stats().variants;
+            all_variants += n;
+            std::printf(" GPU %d %ld", spread->ordinals()[g], n);
+        }
+        std::printf(" (the lines below but the rate are GPU %d's)\n", spread->ordinals().front());
+    }
+    const double per_minute = static_cast<double>(all_variants) / (wall_ms / 60000.0);
     const long runs = s.variants - s.duplicates - s.binary_duplicates - statuses[EvalStatus::CompileError];
 
     auto share = [&](double ms) { return 100.0 * ms / wall_ms; };
-    std::printf("variants evaluated: %ld in %.1f s\n", s.variants, wall_ms / 1000);
+    std::printf("variants evaluated: %ld in %.1f s\n", all_variants, wall_ms / 1000);
     std::printf("variants per minute: %.0f\n", per_minute);
     std::printf("answered without a run: %ld repeated in their batch, %ld compiled to the module of an earlier variant in "
                 "their batch (binary duplicates); %ld variant runs\n",
@@ -263,9 +295,9 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
             removed += removes ? 1 : 0;
             wave.push_back(*v);
         }
-        const int gate_case = evaluator.gate_case(0);
+        const int gate_case = checker.gate_case(0);
         const auto sanitize_start = std::chrono::steady_clock::now();
-        const std::vector<EvalResult> verdicts = evaluator.sanitize_many(wave, gate_case);
+        const std::vector<EvalResult> verdicts = checker.sanitize_many(wave, gate_case);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sanitize_start).count();
         long failed = 0;
         for (std::size_t i = 0; i < verdicts.size(); ++i) {

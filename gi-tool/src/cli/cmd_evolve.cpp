@@ -219,6 +219,15 @@ int run_evolve(const std::vector<std::string>& arguments) {
     SearchHistoryOptions history_options;
     history_options.workers = c.workers > 0 ? static_cast<std::size_t>(c.workers) : default_workers(evaluator_name);
     std::unique_ptr<Evaluator> evaluator = make_evaluator(evaluator_name, grammar, evaluator_options);
+    // --gpus: anneal gets --workers slots on every GPU, each further one an evaluator of its GPU
+    // (the first is the run's, whose small batches run on the first GPU).
+    auto* gpus = dynamic_cast<MultiGpuEvaluator*>(evaluator.get());
+    if (gpus && options.strategy == "anneal") history_options.workers *= gpus->ordinals().size();
+    SearchHistory::EvaluatorMaker make_worker = [&, next = std::size_t{1}]() mutable -> std::unique_ptr<Evaluator> {
+        if (!gpus) return make_evaluator(evaluator_name, grammar, evaluator_options);
+        const std::vector<int> ordinals = gpus->ordinals();
+        return gpus->make_worker(ordinals[next++ % ordinals.size()]);
+    };
 
     // Held until the run ends, so a second evolve on the same --out is refused instead of mixing
     // two runs in one folder. A --resume of a folder that does not exist gets its error below.
@@ -229,7 +238,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     }
     // The database of every individual, the fitness cache and anneal's workers (run/search_history.hpp).
     SearchHistory session(
-        grammar, *evaluator, [&] { return make_evaluator(evaluator_name, grammar, evaluator_options); }, options, out,
+        grammar, *evaluator, std::move(make_worker), options, out,
         mode, history_options);
     EvolveHooks hooks;
     hooks.clock = [command_start] {

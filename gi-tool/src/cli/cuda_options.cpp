@@ -1,5 +1,6 @@
 #include "cli/cuda_options.hpp"
 
+#include "cuda/gpu_selection.hpp"
 #include "cuda/nvrtc_processes.hpp"
 #include "util/error.hpp"
 #include "worker/launcher.hpp"
@@ -29,6 +30,22 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
         return app.add_switch(name, field, help).group(group);
     };
     path("--cases", o.cases, "DIR", "recorded test cases (gi-tool record --out DIR); required");
+    text("--gpus", o.gpus, "all|N|LIST",
+         "the GPUs of this host to evaluate on: all, the first N, or ordinals separated by commas (0,2); each batch is "
+         "split over them, each variant timed against the original timed on its own GPU, the sanitizer gate's checks "
+         "spread too, and the final checks run on the first. GPUs of different models are refused unless --gpus-mixed")
+        .shown_default("1 (GPU 0; CUDA_VISIBLE_DEVICES chooses another)")
+        .check([](const std::string& text) -> std::string {
+            try {
+                parse_gpu_selection(text, "--gpus");
+            } catch (const UsageError& e) {
+                return e.what();
+            }
+            return "";
+        });
+    flag("--gpus-mixed", o.gpus_mixed,
+         "with --gpus: allow GPUs of different models in one run (speeds are still only compared with the original "
+         "timed on the same GPU; the final checks run on the first)");
     path("--held-out", o.held_out, "DIR", "cases kept out of training, used to validate the result");
     path("--sanitize-cases", o.sanitize_cases, "DIR",
          "small recorded cases (of the same kernel) on which the search's sanitizer gate runs each would-be parent, "
@@ -184,6 +201,9 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
     if (app.given("--worker-launcher")) o.worker_launcher = worker::split_launcher_command(cuda.worker_launcher);
     else if (app.given("--launcher-retries"))
         throw UsageError("--launcher-retries has no effect without --worker-launcher (workers are local); drop it");
+    if (o.gpus_mixed && o.gpus.empty())
+        throw UsageError("--gpus-mixed has no effect without --gpus (one GPU is one model); drop it or give --gpus");
+    if (!o.gpus.empty()) parse_gpu_selection(o.gpus, "--gpus");
     return o;
 }
 

@@ -31,7 +31,13 @@ std::unique_ptr<Evaluator> make_compile_only(const Grammar& grammar, const Evalu
 }
 
 std::unique_ptr<Evaluator> make_cuda(const Grammar& grammar, const EvaluatorSettings& settings) {
-    return std::make_unique<CudaEvaluator>(grammar, cuda_options_for(settings));
+    CudaEvaluatorOptions options = cuda_options_for(settings);
+    // --gpus 1 (GPU 0) is the evaluator of one GPU, exactly as without --gpus.
+    if (options.gpus.empty()) return std::make_unique<CudaEvaluator>(grammar, std::move(options));
+    GpuSelection gpus = parse_gpu_selection(options.gpus, "--gpus");
+    if (gpus.just_the_default()) return std::make_unique<CudaEvaluator>(grammar, std::move(options));
+    const bool mixed = options.gpus_mixed;
+    return std::make_unique<MultiGpuEvaluator>(grammar, std::move(options), std::move(gpus), mixed);
 }
 
 struct Entry {

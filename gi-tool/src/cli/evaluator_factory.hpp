@@ -8,6 +8,7 @@
 
 #include "evaluate/compile_only_evaluator.hpp"
 #include "cuda/cuda_evaluator.hpp"
+#include "cuda/multi_gpu_evaluator.hpp"
 #include "evaluate/evaluator.hpp"
 #include "evaluate/fake_evaluator.hpp"
 #include "grammar/grammar.hpp"

@@ -30,6 +30,7 @@ CaseWorker::~CaseWorker() {
 worker::WorkerOptions CaseWorker::worker_options() const {
     worker::WorkerOptions wo;
     wo.executable = program_;
+    wo.env.insert(env_.begin(), env_.end());
     wo.launcher = launcher_;
     return wo;
 }
@@ -139,6 +140,7 @@ void CaseWorker::start_once(int want_case) {
     if (reply.type == "error") throw Error("cannot use the GPU: " + worker::error_reply_from(reply).message);
     const worker::Ready ready = worker::ready_from(reply);
     device_ = ready.device;
+    devices_ = ready.devices;
     gpu_memory_ = ready.memory_bytes;
     if (arch_.empty()) arch_ = "sm_" + std::to_string(ready.compute_capability);
     if (first_use_ == Clock::time_point{}) first_use_ = Clock::now();

@@ -5,6 +5,7 @@
 // the case loaded already (cuda/spare_workers.hpp), else started cold.
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -56,7 +57,12 @@ public:
     void set_original_sha256(std::string sha256) { original_sha256_ = std::move(sha256); }
     SpareWorkers& spares() { return *spares_; }
 
+    // Variables every worker of this one's (spares and replacements too) starts with: the GPU it
+    // opens (GI_WORKER_DEVICE) when the evaluator has one of several (cuda/multi_gpu_evaluator.hpp).
+    void set_environment(std::map<std::string, std::string> env) { env_ = std::move(env); }
+
     const std::string& device() const { return device_; }
+    int device_count() const { return devices_; }  // the GPUs its driver sees; 0: the worker did not say
     const std::string& arch() const { return arch_; }  // the option's, else the GPU's own ("sm_90")
     const CaseWorkerStats& stats() const { return stats_; }
     CaseWorkerStats& stats() { return stats_; }
@@ -83,6 +89,8 @@ private:
     std::unique_ptr<SpareWorkers> spares_;
     std::chrono::steady_clock::time_point first_use_{};
     std::string device_;
+    int devices_ = 0;
+    std::map<std::string, std::string> env_;
     std::string original_sha256_;
     std::uint64_t gpu_memory_ = 0;
     CaseWorkerStats stats_;

@@ -193,6 +193,12 @@ struct CudaEvaluator::Impl {
         check_oracle();
     }
 
+    // What every process running kernels for this evaluator starts with: the GPU it was given (--gpus).
+    std::map<std::string, std::string> worker_env() const {
+        if (options.device < 0) return {};
+        return {{"GI_WORKER_DEVICE", std::to_string(options.device)}};
+    }
+
     // Long-lived sanitizer sessions the gate keeps (--sanitize-sessions, else as many as it runs at once).
     int session_limit() const { return options.sanitize_sessions >= 0 ? options.sanitize_sessions : sanitize_parallel(); }
 
@@ -201,7 +207,8 @@ struct CudaEvaluator::Impl {
         if (!sanitizer_sessions && session_limit() > 0)
             sanitizer_sessions = std::make_unique<SanitizerSessions>(
                 sanitizer, worker_program, session_limit(),
-                static_cast<std::uint64_t>(std::max(0, options.gate_guard_kib)) * 1024, options.racecheck_sessions);
+                static_cast<std::uint64_t>(std::max(0, options.gate_guard_kib)) * 1024, options.racecheck_sessions,
+                worker_env());
         return sanitizer_sessions.get();
     }
 
@@ -268,6 +275,7 @@ CudaEvaluator::CudaEvaluator(const Grammar& grammar, CudaEvaluatorOptions option
         throw Error("cannot find gi-worker, the cuda evaluator's GPU process, next to gi-tool or on PATH "
                     "(build the gi-worker target, or pass --worker PATH)");
     s.worker = std::make_unique<CaseWorker>(s.worker_program, s.options.arch, s.options.spare_workers, s.slots);
+    if (s.options.device >= 0) s.worker->set_environment(s.worker_env());
     if (!s.options.worker_launcher.empty()) s.worker->set_launcher(s.options.worker_launcher, s.options.launcher_retries);
     s.runner = std::make_unique<CaseRunner>(s.options, s.kernel, s.slots, *s.worker);
 }
@@ -334,6 +342,20 @@ bool CudaEvaluator::loop_guard() const { return impl_->options.loop_guard; }
 std::string CudaEvaluator::device_name() {
     impl_->worker->start();
     return impl_->worker->device();
+}
+
+int CudaEvaluator::device_count() {
+    impl_->worker->start();
+    return impl_->worker->device_count();
+}
+
+int CudaEvaluator::device() const { return impl_->options.device; }
+
+void CudaEvaluator::share_machine(int compile_jobs, int sanitize_jobs, int sanitize_sessions) {
+    std::lock_guard lock(impl_->calls);
+    impl_->options.jobs = compile_jobs;
+    impl_->options.sanitize_jobs = sanitize_jobs;
+    impl_->options.sanitize_sessions = sanitize_sessions;
 }
 
 std::string CudaEvaluator::arch() {
@@ -556,6 +578,7 @@ GateJobs CudaEvaluator::Impl::gate_jobs(const std::vector<Variant>& variants, in
                                 sessions_for(sanitizer),
                                 static_cast<std::size_t>(std::max(1, options.sanitize_side_by_side)),
                                 &turns};
+    for (const auto& [name, value] : worker_env()) g.context->environment.emplace_back(name, value);
     return g;
 }
 

@@ -102,6 +102,12 @@ public:
     std::vector<std::string> run_notes() const;
     std::string device_name();  // starts the worker if needed
     std::string arch();         // "sm_90"
+    int device_count();         // the GPUs the worker's driver sees (starts the worker); 0: it did not say
+    // Its share of the machine when it is one of several GPUs' evaluators: compile threads,
+    // compute-sanitizer processes at once, and sessions kept (-1: as many as processes). Takes effect
+    // only before its first evaluation or check (the builder and the sessions are made then).
+    void share_machine(int compile_jobs, int sanitize_jobs, int sanitize_sessions);
+    int device() const;         // the options' device: the GPU its workers open, -1 = their default
     bool loop_guard() const;    // whether variants are checked with their loops guarded
 
 private:

@@ -28,6 +28,13 @@ struct CudaEvaluatorOptions {
     std::string nvcc;                       // "" = PATH, then /usr/local/cuda/bin
     std::string sanitizer;                  // compute-sanitizer; "" = PATH, then /usr/local/cuda/bin
     std::string arch;                       // "" = the GPU's own (sm_XX)
+    int device = -1;                        // the GPU (CUDA ordinal) its workers open, through GI_WORKER_DEVICE;
+                                            // -1 = theirs by default (device 0), as before --gpus
+    // `--gpus all|N|LIST` (cuda/gpu_selection.hpp), for the command line's evaluator factory: one
+    // evaluator per GPU (cuda/multi_gpu_evaluator.hpp). "" = one GPU, as before. gpus_mixed: GPUs of
+    // different models may be used together.
+    std::string gpus;
+    bool gpus_mixed = false;
     int jobs = 0;                           // compile threads; 0 = every core
     int warmups = 2;
     int repetitions = 10;

@@ -258,6 +258,7 @@ std::vector<EvalResult> sanitize_batch(const SanitizeContext& c, const std::vect
         const auto [list_path, allowance] = write_variant_list(dir.path(), group, c.shared_bytes);
         ProcessOptions po;
         po.timeout = allowance;
+        po.environment = c.environment;
         EvalResult result;
         const std::string ran_line = "gi-worker: ran " + std::to_string(group.size()) + " variant(s)";
         for (std::size_t t = first_tool; t < all_tools.size(); ++t) {

@@ -41,6 +41,8 @@ struct SanitizeContext {
     // Every request that runs kernels (a session's check, a process of its own) takes a check's
     // turn on the GPU, so none runs while evaluate() times a variant; nullptr: no turns.
     GpuTurns* turns = nullptr;
+    // Variables a process of its own starts with (GI_WORKER_DEVICE: the GPU of several it checks on).
+    std::vector<std::pair<std::string, std::string>> environment{};
 };
 
 // The checkers whose session requests may run several variants at once (SanitizeContext::side_by_side):

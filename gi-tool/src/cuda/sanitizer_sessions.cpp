@@ -36,11 +36,13 @@ std::vector<std::string> sanitizer_tool_arguments(const std::string& tool) {
 }
 
 SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool,
-                                   const std::string& case_path, std::uint64_t guard_bytes)
+                                   const std::string& case_path, std::uint64_t guard_bytes,
+                                   const std::map<std::string, std::string>& env)
     : tool_(tool), guard_bytes_(tool == kGuardZonesTool ? guard_bytes : 0), dir_("gi-sanitizer-session"),
       log_(dir_.path() / "sanitizer.log") {
     if (tool == kGuardZonesTool && guard_bytes == 0) throw Error("a guard-zones session needs guard zones of at least a byte");
     worker::WorkerOptions options;
+    options.env = env;
     if (tool == kGuardZonesTool) {
         options.executable = worker;  // no sanitizer, so no log of its own: the replies say it all
     } else {
@@ -146,12 +148,12 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
 }
 
 SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, int limit, std::uint64_t guard_bytes,
-                                     int racecheck_limit)
+                                     int racecheck_limit, std::map<std::string, std::string> env)
     : sanitizer_(std::move(sanitizer)), worker_(std::move(worker)), limit_(limit), racecheck_limit_(racecheck_limit),
-      guard_bytes_(guard_bytes) {}
+      guard_bytes_(guard_bytes), env_(std::move(env)) {}
 
 std::unique_ptr<SanitizerSession> SanitizerSessions::make(const std::string& tool, const std::string& case_path) const {
-    return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool, case_path, guard_bytes_);
+    return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool, case_path, guard_bytes_, env_);
 }
 
 int SanitizerSessions::capacity(const std::string& tool) const {

@@ -48,8 +48,10 @@ public:
     // Starts compute-sanitizer running `worker` (for kGuardZonesTool, `worker` alone with guard
     // zones of `guard_bytes`); throws gi::Error when it cannot be started.
     // With `case_path`, the worker opens that case right after its start-up, ahead of the first check.
+    // `env`: variables the process starts with (GI_WORKER_DEVICE: the GPU of several it checks on).
     SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool,
-                     const std::string& case_path = "", std::uint64_t guard_bytes = 0);
+                     const std::string& case_path = "", std::uint64_t guard_bytes = 0,
+                     const std::map<std::string, std::string>& env = {});
 
     // Runs the variants of `list` (gi-worker --variants lines, `count` of them) on the case, in
     // turn, or up to `side_by_side` of them at once (worker::CheckVariants): true only when every
@@ -111,8 +113,9 @@ class SanitizerSessions {
 public:
     // `guard_bytes`: the guard zones of kGuardZonesTool's sessions. `racecheck_limit`: racecheck's
     // sessions (0: a quarter of `limit`, at least one).
+    // `env`: what every session starts with (SanitizerSession).
     SanitizerSessions(std::string sanitizer, std::string worker, int limit, std::uint64_t guard_bytes = 0,
-                      int racecheck_limit = 0);
+                      int racecheck_limit = 0, std::map<std::string, std::string> env = {});
 
     // An idle session for `tool`, or a new one while its pool has room; nullptr when one cannot be
     // started. Release it before acquiring another: a thread that waits holds none, so waiting
@@ -156,6 +159,7 @@ private:
     int limit_;
     int racecheck_limit_ = 0;
     std::uint64_t guard_bytes_ = 0;
+    std::map<std::string, std::string> env_;
     mutable std::mutex mutex_;
     std::condition_variable returned_;
     std::map<std::string, Pool> pools_;

@@ -44,7 +44,19 @@ struct EvalResult {
     double error = 0;   // >= 0; 0 means outputs identical within the comparison modes
     Timing time;        // invalid unless status == Ok and the evaluator times (compile-only does not)
     std::string detail; // the cause of a failure, for people and the run record
+    // What this variant is judged against when it is not the batch's `original`: an evaluator that
+    // spreads a batch over several GPUs (cuda/multi_gpu_evaluator.hpp) times the original on each,
+    // and a variant run on another GPU than the batch's original carries its own GPU's, with both
+    // its time and this one scaled by (batch original / its GPU's original): its speedup, its
+    // acceptance and any comparison of times within the batch are then against the original timed
+    // on its own GPU. Invalid (the default): the batch's original.
+    Timing original{};
 };
+
+// The original `result` is judged against in a batch whose original is `batch_original`.
+inline const Timing& original_for(const EvalResult& result, const Timing& batch_original) {
+    return result.original.valid() ? result.original : batch_original;
+}
 
 struct BatchResult {
     Timing original;                  // the unedited kernel on the same case

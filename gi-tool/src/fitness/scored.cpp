@@ -43,8 +43,9 @@ ScoredBatch evaluate_genomes(Evaluator& evaluator, const Grammar& grammar, const
             scored.result.detail = apply_failure[i];
         }
         scored.repeat = repeat[i];
-        scored.accepted = is_accepted(scored.result, batch.original, rule);
-        scored.speedup = scored.result.status == EvalStatus::Ok ? speedup(batch.original, scored.result.time) : 0;
+        const Timing& original = original_for(scored.result, batch.original);
+        scored.accepted = is_accepted(scored.result, original, rule);
+        scored.speedup = scored.result.status == EvalStatus::Ok ? speedup(original, scored.result.time) : 0;
         batch.scored.push_back(std::move(scored));
     }
     return batch;

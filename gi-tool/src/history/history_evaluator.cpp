@@ -41,7 +41,7 @@ BatchResult HistoryEvaluator::evaluate(const std::vector<Variant>& variants, int
             row.case_index = case_index;
             row.genome = genome_to_text(misses[m].genome);
             row.result = fresh.results[m];
-            row.original = fresh.original;
+            row.original = original_for(fresh.results[m], fresh.original);
             row.wall_s = wall;
             history_.add_evaluation(row);
         }

@@ -48,7 +48,7 @@ void update_best(BestRecord& best, int generation, const ScoredBatch& batch) {
         best.speedup = s.speedup;
         best.generation = generation;
         best.case_index = batch.case_index;
-        best.original = batch.original;
+        best.original = original_for(s.result, batch.original);
         best.time = s.result.time;
         best.error = s.result.error;
     }

@@ -213,7 +213,7 @@ void SearchHistory::record_generation(int generation, const ScoredBatch& batch, 
     const std::vector<BirthInfo> births = strategy.births();
     for (std::size_t i = 0; i < batch.scored.size(); ++i) {
         const Scored& s = batch.scored[i];
-        IndividualRow row = individual_row(genome_to_text(s.genome), batch.case_index, s.result, batch.original, s.accepted,
+        IndividualRow row = individual_row(genome_to_text(s.genome), batch.case_index, s.result, original_for(s.result, batch.original), s.accepted,
                                            strategy.name(), generation, static_cast<int>(i));
         try {
             row.variant_key = make_variant(s.genome, grammar_).key;

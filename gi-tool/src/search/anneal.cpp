@@ -396,11 +396,11 @@ AnnealIndividual AnnealMaster::complete(Child child, const EvalResult& result, c
     ind.key = child.variant ? child.variant->key : std::string();
     ind.case_index = child.case_index;
     ind.result = result;
-    ind.original = original;
-    ind.speedup = result.status == EvalStatus::Ok ? speedup(original, result.time) : 0;
-    ind.accepted = is_accepted(result, original, options_.acceptance);
+    ind.original = original_for(result, original);
+    ind.speedup = result.status == EvalStatus::Ok ? speedup(ind.original, result.time) : 0;
+    ind.accepted = is_accepted(result, ind.original, options_.acceptance);
     if (result.status == EvalStatus::Ok && result.error <= options_.acceptance.max_error)
-        ind.score = measurement_score({result, original});
+        ind.score = measurement_score({result, ind.original});
     ind.birth = child.birth;
     ind.temperature = child.temperature;
     ind.parents = std::move(child.parents);

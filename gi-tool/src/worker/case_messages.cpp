@@ -22,7 +22,9 @@ Message to_message(const Ready& r) {
              {"sms", std::to_string(r.sms)},
              {"l2-bytes", std::to_string(r.l2_bytes)},
              {"memory-bytes", std::to_string(r.memory_bytes)},
-             {"driver", std::to_string(r.driver)}},
+             {"driver", std::to_string(r.driver)},
+             {"devices", std::to_string(r.devices)},
+             {"ordinal", std::to_string(r.ordinal)}},
             {}};
 }
 
@@ -35,6 +37,8 @@ Ready ready_from(const Message& m) {
     r.l2_bytes = static_cast<std::uint64_t>(std::max(0LL, m.integer("l2-bytes")));
     r.memory_bytes = static_cast<std::uint64_t>(std::max(0LL, m.integer("memory-bytes")));
     r.driver = static_cast<int>(m.integer("driver"));
+    r.devices = static_cast<int>(m.integer("devices", 0));
+    r.ordinal = static_cast<int>(m.integer("ordinal", 0));
     return r;
 }
 

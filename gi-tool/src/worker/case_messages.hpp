@@ -41,6 +41,10 @@ struct Ready {
     int sms = 0;
     std::uint64_t l2_bytes = 0, memory_bytes = 0;
     int driver = 0;                 // cuDriverGetVersion's
+    // The GPUs the worker's driver sees (cuDeviceGetCount) and the one it opened (GI_WORKER_DEVICE):
+    // what `--gpus all` counts. 0 from a worker too old to say.
+    int devices = 0;
+    int ordinal = 0;
     bool operator==(const Ready&) const = default;
 };
 Message to_message(const Ready& ready);
