@@ -4,8 +4,10 @@
 
 #include <chrono>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "compare/tolerance.hpp"
 #include "cuda_driver.hpp"
@@ -18,6 +20,7 @@
 #include "variant/loop_guard.hpp"
 #include "variant/paired_build.hpp"
 #include "worker/case_messages.hpp"
+#include "worker/case_store.hpp"
 #include "worker/reference_file.hpp"
 #include "worker/run_request.hpp"
 #include "worker/run_result.hpp"
@@ -66,6 +69,10 @@ public:
         }
         if (m.type == "quit") return false;
         if (m.type == "load-case") return load_case(m);
+        if (m.type == "put-case") {
+            reply(case_store_.put(m));
+            return true;
+        }
         if (m.type == "unload-case") {
             const int slot = unload_case_from(m).slot;
             slots_.erase(slot);
@@ -215,10 +222,16 @@ private:
     bool load_case(const Message& m) {
         const LoadCase request = load_case_from(m);
         const int slot = request.slot;
+        // Through a launcher the case may not be on this node: from the store, or asked for.
+        const std::optional<std::filesystem::path> path = case_store_.locate(request);
+        if (!path) {
+            reply(case_missing_message(slot, request.sha256));
+            return true;
+        }
         while (unload_one()) {  // their memory may be what the case needs
         }
         try {
-            TestCase tc = read_test_case(request.path, request.verify ? CaseLoad::Data : CaseLoad::DataTrusted);
+            TestCase tc = read_test_case(*path, request.verify ? CaseLoad::Data : CaseLoad::DataTrusted);
             std::vector<Tolerance> tolerances;
             for (std::size_t b = 0; b < tc.buffers.size(); ++b)
                 tolerances.push_back(parse_tolerance(b < request.tolerances.size() ? request.tolerances[b] : "exact", "tolerance"));
@@ -488,6 +501,7 @@ private:
     std::string checked_case_path_;
     int out_;
     std::map<int, std::unique_ptr<Replay>> slots_;
+    CaseStore case_store_{CaseStore::default_dir()};
     std::deque<CUmodule> retired_;  // oldest first
     double unload_ms_ = 0;          // spent unloading since the last run reply (reported in it)
 };

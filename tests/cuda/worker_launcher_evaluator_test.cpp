@@ -25,6 +25,8 @@ protected:
     }
     void TearDown() override {
         ::unsetenv("GI_FAKE_PAUSE_MS");
+        ::unsetenv("GI_FAKE_NO_SHARED_FOLDER");
+        ::unsetenv("GI_WORKER_CASE_STORE");
         FakeWorkerEvaluatorTest::TearDown();
     }
 
@@ -96,6 +98,55 @@ TEST_F(LaunchedWorkers, AVariantThatCrashesItsLaunchedWorkerIsStillACrash) {
     EXPECT_EQ(r.results[0].status, EvalStatus::Crash) << r.results[0].detail;
     EXPECT_EQ(pausing_workers().size(), 1u);
     EXPECT_EQ(e.stats().workers.launcher_losses, 0);
+}
+
+// A node that does not see the master's folder (GI_FAKE_NO_SHARED_FOLDER) is sent each case once:
+// the main worker stores it, the spare and every later worker of the node read the stored copy,
+// and a later run on the same store sends nothing.
+TEST_F(LaunchedWorkers, CasesReachWorkersWithoutASharedFolderOncePerNode) {
+    const fs::path store = folder_.path() / "store";
+    ::setenv("GI_FAKE_NO_SHARED_FOLDER", "1", 1);
+    ::setenv("GI_WORKER_CASE_STORE", store.c_str(), 1);
+    auto count = [&](const std::string& what) {
+        int n = 0;
+        for (const gpu_test::FakeWorkerEvent& e : events()) n += e.what == what;
+        return n;
+    };
+    {
+        CudaEvaluator e(grammar_, launched("false"));
+        const BatchResult r = e.evaluate({with_block("256"), with_block("128"), with_block("256")}, 0);
+        ASSERT_EQ(r.results.size(), 3u);
+        EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+        EXPECT_EQ(r.results[1].status, EvalStatus::Crash) << r.results[1].detail;
+        EXPECT_EQ(r.results[2].status, EvalStatus::Ok) << r.results[2].detail;
+        EXPECT_EQ(count("case-stored"), 1);
+        EXPECT_EQ(e.stats().workers.cases_sent, 1);
+        EXPECT_GE(count("case-from-store"), 2);  // the main worker after storing it, and its replacement
+    }
+    const int from_store = count("case-from-store");
+    {
+        CudaEvaluator e(grammar_, launched("false"));
+        EXPECT_EQ(e.evaluate({with_block("256")}, 0).results.at(0).status, EvalStatus::Ok);
+        EXPECT_EQ(e.stats().workers.cases_sent, 0);
+    }
+    EXPECT_EQ(count("case-stored"), 1);
+    EXPECT_GT(count("case-from-store"), from_store);
+    ::unsetenv("GI_FAKE_NO_SHARED_FOLDER");
+    ::unsetenv("GI_WORKER_CASE_STORE");
+}
+
+// Where the node sees the master's folder (here, the same machine), nothing is sent or stored.
+TEST_F(LaunchedWorkers, AWorkerThatSeesTheMastersFolderReadsItsCasesThere) {
+    ::setenv("GI_WORKER_CASE_STORE", (folder_.path() / "store").c_str(), 1);
+    CudaEvaluator e(grammar_, launched("false"));
+    EXPECT_EQ(e.evaluate({with_block("256"), with_block("128"), with_block("256")}, 0).results.at(2).status, EvalStatus::Ok);
+    for (const gpu_test::FakeWorkerEvent& event : events()) {
+        EXPECT_NE(event.what, "case-missing");
+        EXPECT_NE(event.what, "case-from-store");
+    }
+    EXPECT_EQ(e.stats().workers.cases_sent, 0);
+    EXPECT_FALSE(fs::exists(folder_.path() / "store"));
+    ::unsetenv("GI_WORKER_CASE_STORE");
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "compare/compare.hpp"
@@ -26,6 +27,7 @@
 #include "worker/protocol.hpp"
 #include "worker/reference_file.hpp"
 #include "worker/case_messages.hpp"
+#include "worker/case_store.hpp"
 #include "worker/run_request.hpp"
 #include "worker/run_result.hpp"
 
@@ -161,6 +163,11 @@ int run_fake_replay() {
         std::vector<gi::WriteSet> write_sets;  // as learnt, given or handed over
     };
     std::map<std::string, Case> cases;
+    // Cases sent through the protocol (worker/case_store.hpp), in $GI_WORKER_CASE_STORE as gi-worker
+    // keeps them. $GI_FAKE_NO_SHARED_FOLDER: the master's paths are unreadable here, as on a node
+    // that does not mount its file system (the handed-over reference files too).
+    gi::worker::CaseStore store(gi::worker::CaseStore::default_dir());
+    const bool shared_folder = std::getenv("GI_FAKE_NO_SHARED_FOLDER") == nullptr;
     MessageReader reader;
     auto sizes_of = [](const gi::TestCase& tc) {
         std::vector<std::uint64_t> sizes;
@@ -188,11 +195,21 @@ int run_fake_replay() {
         } else if (m->type == "load-case") {
             // Read as gi-worker reads them (worker/case_messages.hpp).
             const gi::worker::LoadCase load = gi::worker::load_case_from(*m);
-            Case c{gi::read_test_case(load.path, gi::CaseLoad::ManifestOnly), false, {}};
+            const std::optional<std::filesystem::path> path = store.locate(load, shared_folder);
+            if (!path) {
+                log("case-missing", slot);
+                write_message(1, gi::worker::case_missing_message(load.slot, load.sha256));
+                continue;
+            }
+            if (*path != load.path) log("case-from-store", slot);
+            Case c{gi::read_test_case(*path, gi::CaseLoad::ManifestOnly), false, {}};
             c.write_sets.resize(c.tc.buffers.size());
             gi::worker::CaseLoaded ok;
             ok.slot = load.slot;
-            if (!load.reference_file.empty()) {
+            if (!load.reference_file.empty() && !shared_folder) {
+                ok.reference = "rejected";
+                ok.reference_error = "cannot open " + load.reference_file + " on this node";
+            } else if (!load.reference_file.empty()) {
                 try {
                     const ReferenceOutputs ref = read_reference_file(load.reference_file, load.reference_sha256, c.tc.path,
                                                                      load.original_sha256, sizes_of(c.tc));
@@ -209,6 +226,10 @@ int run_fake_replay() {
             }
             cases[slot] = std::move(c);
             write_message(1, to_message(ok));
+        } else if (m->type == "put-case") {
+            const Message stored = store.put(*m);
+            log(stored.type, "-", m->get("sha256"));
+            write_message(1, stored);
         } else if (m->type == "check-variants") {
             // A long-lived sanitizer session's request (cuda/sanitizer_sessions.hpp): a list that
             // holds the 1024-thread launch gets a report in the fake sanitizer's log.

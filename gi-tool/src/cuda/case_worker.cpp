@@ -6,6 +6,7 @@
 #include "util/elapsed.hpp"
 #include "util/error.hpp"
 #include "worker/case_messages.hpp"
+#include "worker/case_store.hpp"
 
 namespace gi {
 using Clock = std::chrono::steady_clock;
@@ -58,12 +59,25 @@ Message CaseWorker::load_message(int index) const {
     load.path = slot.path.string();
     load.verify = !verified_.count(index);
     load.tolerances = slot.tolerances;
+    if (!launcher_.empty()) {
+        std::string& sha256 = case_sha256_[index];
+        if (sha256.empty()) sha256 = worker::case_content_sha256(slot.path);
+        load.sha256 = sha256;
+    }
     if (!slot.reference_file.empty()) {
         load.reference_file = slot.reference_file.string();
         load.reference_sha256 = slot.reference_sha256;
         load.original_sha256 = original_sha256_;
     }
     return to_message(load);
+}
+
+Message CaseWorker::put_case_message(int index) {
+    ++stats_.cases_sent;
+    const CaseSlot& slot = slots_.at(static_cast<std::size_t>(index));
+    std::string& sha256 = case_sha256_[index];
+    if (sha256.empty()) sha256 = worker::case_content_sha256(slot.path);
+    return worker::put_case_message(slot.path, sha256);
 }
 
 bool CaseWorker::took_reference(int index, const Message& reply) {
@@ -176,6 +190,14 @@ void CaseWorker::load_once(int index) {
     Message reply;
     try {
         reply = process_->request(load_message(index), std::chrono::seconds(300));
+        if (reply.type == "case-missing") {
+            // Its node does not see the case: sent once (the node's store keeps it for later workers).
+            const Message stored = process_->request(put_case_message(index), std::chrono::seconds(600));
+            if (stored.type != "case-stored")
+                throw Error(slots_[index].path.string() + ": the GPU worker could not store this case, sent to it: " +
+                            (stored.type == "error" ? worker::error_reply_from(stored).message : "it answered '" + stored.type + "'"));
+            reply = process_->request(load_message(index), std::chrono::seconds(300));
+        }
     } catch (const worker::WorkerFailure& e) {
         if (e.kind() == worker::WorkerFailure::Kind::LauncherLost) throw;
         throw Error(slots_[index].path.string() + ": the GPU worker failed while loading this case: " + e.what());

@@ -70,6 +70,7 @@ public:
     // SpareWorkers::Owner
     worker::WorkerOptions worker_options() const override;
     worker::Message load_message(int index) const override;
+    worker::Message put_case_message(int index) override;
     bool took_reference(int index, const worker::Message& reply) override;
     std::uint64_t case_bytes(int index) const override;
     SpareWorkers::Demand demand() const override;
@@ -81,6 +82,7 @@ private:
     std::string program_;
     std::vector<std::string> launcher_;
     int launcher_retries_ = 0;
+    mutable std::map<int, std::string> case_sha256_;  // with a launcher: each case's content hash, read once
     std::string arch_;
     std::vector<CaseSlot>& slots_;
     std::unique_ptr<worker::WorkerProcess> process_;

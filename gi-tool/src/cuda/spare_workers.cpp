@@ -82,6 +82,14 @@ void SpareWorkers::advance(Spare& spare, bool wait) {
                                    static_cast<double>(startups_ + 1);
                 ++startups_;
                 stats_.startup_ms = startup_ms_;
+            } else if (type == "load-case" && reply->type == "case-missing") {
+                // Its node does not see the case: sent once, then loaded again.
+                spare.process->send(owner_.put_case_message(case_index), std::chrono::seconds(600));
+                spare.expect.emplace_back("put-case", case_index);
+                spare.process->send(owner_.load_message(case_index), std::chrono::seconds(5));
+                spare.expect.emplace_back("load-case", case_index);
+            } else if (type == "put-case") {
+                if (reply->type != "case-stored") spare.broken = true;
             } else if (type == "load-case") {
                 if (reply->type == "case-loaded") spare.loaded[case_index] = owner_.took_reference(case_index, *reply);
                 else spare.sent.erase(case_index);  // not held: offered again with the next prepare()

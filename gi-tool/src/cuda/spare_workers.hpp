@@ -44,6 +44,8 @@ public:
         virtual ~Owner() = default;
         virtual worker::WorkerOptions worker_options() const = 0;
         virtual worker::Message load_message(int case_index) const = 0;
+        // "put-case": the case's files, for a worker whose node does not see them (worker/case_store.hpp).
+        virtual worker::Message put_case_message(int case_index) = 0;
         // What a "case-loaded" reply says about the handed-over reference; true when it was taken.
         virtual bool took_reference(int case_index, const worker::Message& reply) = 0;
         virtual std::uint64_t case_bytes(int case_index) const = 0;

@@ -50,6 +50,7 @@ Message to_message(const LoadCase& l) {
         m.fields["reference-sha256"] = l.reference_sha256;
         m.fields["original-sha256"] = l.original_sha256;
     }
+    if (!l.sha256.empty()) m.fields["case-sha256"] = l.sha256;
     return m;
 }
 
@@ -63,6 +64,7 @@ LoadCase load_case_from(const Message& m) {
     l.reference_file = m.get("reference");
     l.reference_sha256 = m.get("reference-sha256");
     l.original_sha256 = m.get("original-sha256");
+    l.sha256 = m.get("case-sha256");
     return l;
 }
 

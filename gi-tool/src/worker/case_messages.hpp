@@ -59,6 +59,9 @@ struct LoadCase {
     bool verify = true;                    // check the case's blobs against their checksums
     std::vector<std::string> tolerances;   // per buffer, as text ("exact", "abs=1e-3")
     std::string reference_file, reference_sha256, original_sha256;
+    // The case's content hash (worker/case_store.hpp), sent to workers started through a launcher:
+    // one whose node does not see `path` reads the case from its store, or answers "case-missing".
+    std::string sha256;
     bool operator==(const LoadCase&) const = default;
 };
 Message to_message(const LoadCase& load);
