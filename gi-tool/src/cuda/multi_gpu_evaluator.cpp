@@ -84,9 +84,11 @@ void MultiGpuEvaluator::ensure_gpus() {
                                  : options_.sanitize_sessions == 0 ? 0
                                                                    : std::max(1, (options_.sanitize_sessions + gpus - 1) / gpus);
             gpus_[0]->share_machine(compile_jobs_, sanitize_jobs_, sanitize_sessions_);
-            for (std::size_t g = 1; g < n; ++g) gpus_.push_back(make_worker(ordinals[g]));
+            // Kept only once all are checked: a refusal leaves the first GPU's evaluator alone.
+            std::vector<std::unique_ptr<CudaEvaluator>> others;
+            for (std::size_t g = 1; g < n; ++g) others.push_back(make_worker(ordinals[g]));
             std::vector<std::string> names(n);
-            on_every_gpu(n, [&](std::size_t g) { names[g] = gpus_[g]->device_name(); });
+            on_every_gpu(n, [&](std::size_t g) { names[g] = g == 0 ? gpus_[0]->device_name() : others[g - 1]->device_name(); });
             if (!mixed_) {
                 for (std::size_t g = 1; g < n; ++g) {
                     if (names[g] == names[0]) continue;
@@ -100,6 +102,7 @@ void MultiGpuEvaluator::ensure_gpus() {
                                      std::to_string(ordinals[0]));
                 }
             }
+            for (auto& gpu : others) gpus_.push_back(std::move(gpu));
         }
         ordinals_ = std::move(ordinals);
     });
