@@ -29,6 +29,21 @@ for package in "${optional[@]}"; do
     fi
 done
 
+# Wanted by the Slurm test (ctest -L slurm: a single-node Slurm started by the test), which skips,
+# saying so, without them. Only as root: the test needs root to start the daemons.
+slurm=(slurm-wlm munge)
+slurm_missing=()
+for package in "${slurm[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || slurm_missing+=("$package")
+done
+if ((${#slurm_missing[@]})) && [[ $(id -u) -eq 0 ]]; then
+    echo "gi-optimize: installing ${slurm_missing[*]} (optional, for the Slurm test)"
+    if ! { apt-get update -qq &&
+           DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${slurm_missing[@]}" >/dev/null; }; then
+        echo "gi-optimize: note: could not install ${slurm_missing[*]}; the Slurm test will be skipped"
+    fi
+fi
+
 if ! command -v nvcc >/dev/null 2>&1 && [[ -x /usr/local/cuda/bin/nvcc ]]; then
     echo "gi-optimize: nvcc found in /usr/local/cuda/bin (add it to PATH to use it outside these scripts)"
 fi

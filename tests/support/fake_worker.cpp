@@ -191,6 +191,8 @@ int run_fake_replay() {
             }
             // Logged only where a test pretends several GPUs: other tests count the log's lines.
             if (std::getenv("GI_FAKE_GPUS")) log("hello", std::to_string(ready.ordinal), ready.device);
+            // Started by srun (tests/slurm/run_slurm_test.sh): the job it runs in.
+            if (const char* job = std::getenv("SLURM_JOB_ID")) log("slurm-job", job);
             write_message(1, to_message(ready));
         } else if (m->type == "load-case") {
             // Read as gi-worker reads them (worker/case_messages.hpp).
