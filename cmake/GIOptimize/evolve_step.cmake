@@ -78,6 +78,10 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     if(NOT "${GI_GPUS}" STREQUAL "")
         list(APPEND evolve_options --gpus "${GI_GPUS}")
     endif()
+    # Workers started elsewhere, e.g. by srun on a cluster's GPU nodes (GI_WORKER_LAUNCHER, docs/cluster.md).
+    if(NOT "${GI_WORKER_LAUNCHER}" STREQUAL "")
+        list(APPEND evolve_options --worker-launcher "${GI_WORKER_LAUNCHER}")
+    endif()
     if(nondeterministic)
         list(APPEND evolve_options --nondeterministic)
     endif()

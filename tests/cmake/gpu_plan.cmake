@@ -37,6 +37,7 @@ gi_test_expect_not("${calls}" "cache write [^\n]*--allow-unvalidated" "no opt-in
 gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--target-architectures 2 " "a two-architecture target's evolve keeps host-read #defines")
 # Every GPU of the machine by default (GI_GPUS, issue 45).
 gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--gpus all " "evolve spreads over every GPU by default")
+gi_test_expect_not("${calls}" "--worker-launcher" "workers on this machine by default")
 # The acceptance program compiles the candidate, built by the acceptance step itself when it has a
 # variant to run (none after a failed evolution or for an empty genome: build_failures.cmake).
 file(READ "${build}/build.ninja" ninja)
@@ -69,9 +70,10 @@ target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math> $
 gi_optimize_cuda_kernel(app KERNEL scale.cu FUNCTION scaleKernel RECORDER app ARGS --record
     HELD_OUT --record --seed 9 SANITIZE_ARGS --record --n 4096 PARAMS SCALE 2 3 4 BLOCK 64 128 256 BLOCK_SIZE BLOCK GRID "(n + BLOCK - 1) / BLOCK"
     TOLERANCE exact NONDETERMINISTIC ALLOW_UNVALIDATED)]])
-gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=90" -DGI_GPUS=0,2)
+gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=90" -DGI_GPUS=0,2 "-DGI_WORKER_LAUNCHER=srun --gres=gpu:1 -N1")
 gi_test_evolve_calls(calls "${build}/gi-optimize/app/evolve.sm_90")
 gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--gpus 0,2 " "GI_GPUS chooses the GPUs")
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--worker-launcher srun --gres=gpu:1 -N1 " "GI_WORKER_LAUNCHER reaches evolve")
 gi_test_expect("${calls}" "(^|\n)record [^\n]*--out [^\n]*evolve.sm_90/held-out -- [^\n]*app_gi_recorder --record --seed 9\n"
                "HELD_OUT is recorded")
 gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--nondeterministic [^\n]*--held-out " "NONDETERMINISTIC reaches evolve")
