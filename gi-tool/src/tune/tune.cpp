@@ -23,9 +23,20 @@ std::vector<int> tunable_genes(const Grammar& grammar) {
     return genes;
 }
 
+std::vector<int> tunable_genes(const Grammar& grammar, const Genome& start) {
+    std::vector<int> genes = tunable_genes(grammar);
+    for (std::size_t i = 0; i < grammar.genes.size(); ++i) {
+        const Gene& gene = grammar.genes[i];
+        if (is_transform_gene(gene.kind) && setting_or(start, gene.name, gene.default_value) != gene.default_value)
+            genes.push_back(static_cast<int>(i));
+    }
+    std::sort(genes.begin(), genes.end());
+    return genes;
+}
+
 std::vector<Genome> tune_points(const Genome& start, const Grammar& grammar, int max_points, Rng& rng, bool& sampled,
                                 double& space_size, std::size_t* same_program) {
-    const std::vector<int> genes = tunable_genes(grammar);
+    const std::vector<int> genes = tunable_genes(grammar, start);
     sampled = false;
     space_size = genes.empty() ? 0 : 1;
     for (int g : genes) space_size *= static_cast<double>(grammar.genes[static_cast<std::size_t>(g)].values.size());
@@ -140,7 +151,7 @@ TuneResult tune(const Genome& start, const Grammar& grammar, Evaluator& evaluato
         result.note = "not run: the " + evaluator.name() + " evaluator gives no timings to tune by";
         return result;
     }
-    if (tunable_genes(grammar).empty()) {
+    if (tunable_genes(grammar, start).empty()) {
         result.note = "not run: no --param or --flag gene with two or more values to tune";
         return result;
     }

@@ -1,6 +1,7 @@
 #pragma once
 // Parameter tuning (seeds 000 8.11, 001 4.2-4.3): a sweep over the Param and Flag genes (the
-// user-declared configuration genes, numeric or not) on top of a starting genome, every point
+// user-declared configuration genes, numeric or not), and the transformations the start applies
+// (their parameters: tunable_genes), on top of a starting genome, every point
 // measured on one case. Exhaustive when the space has at most `max_points` points, otherwise
 // `max_points` distinct points drawn with the run's Rng. Before search the start is the empty genome
 // or --start's (so the winner is "the best time by parameter tuning alone"); after minimisation it
@@ -65,6 +66,11 @@ struct TuneResult {
 
 // Genes a tuner sweeps: Param and Flag genes with two or more values, in grammar order.
 std::vector<int> tunable_genes(const Grammar& grammar);
+
+// Those, and the transformation genes (Unroll, Hoist, Unguard) `start` sets: a post-tune sweeps
+// the parameter of each transformation search chose (unroll by 2, 4 or 8), never one it did not,
+// so tuning alone stays "the best parameters" and the sweep stays small. In grammar order.
+std::vector<int> tunable_genes(const Grammar& grammar, const Genome& start);
 
 // The points of the sweep: the start genome with each combination of tunable values (the start's
 // own combination excluded). Exhaustive in mixed-radix order, or `max_points` distinct samples.
