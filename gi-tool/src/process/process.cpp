@@ -22,22 +22,20 @@
 #include <optional>
 #include <thread>
 
+#include "process/spawn_lock.hpp"
 #include "util/error.hpp"
 
 namespace gi {
-namespace {
 
-namespace bp = boost::process;
-using Clock = std::chrono::steady_clock;
-
-// Pipes are created and children forked under one lock: between a pipe's creation and the parent
-// closing its write end, a child forked by another thread would inherit that end, hold it open and
-// make this child look alive until the other one ends. Close-on-exec on every end also keeps
-// children started elsewhere (without this lock) from inheriting them.
 std::mutex& spawn_mutex() {
     static std::mutex mutex;
     return mutex;
 }
+
+namespace {
+
+namespace bp = boost::process;
+using Clock = std::chrono::steady_clock;
 
 void set_close_on_exec(int fd) { ::fcntl(fd, F_SETFD, ::fcntl(fd, F_GETFD) | FD_CLOEXEC); }
 
@@ -139,6 +137,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
     bp::environment environment = boost::this_process::environment();
     for (const auto& [name, value] : options.environment) environment[name] = value;
     {
+        // Pipes are created and children forked under one lock (process/spawn_lock.hpp): between a
+        // pipe's creation and the parent closing its write end, a child forked by another thread
+        // would inherit that end, hold it open and make this child look alive until the other one
+        // ends. Close-on-exec on every end also keeps children started elsewhere from inheriting them.
         const std::lock_guard<std::mutex> lock(spawn_mutex());
         out.emplace(io, options.max_output_bytes);
         err.emplace(io, options.max_output_bytes);

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "process/process.hpp"
+#include "process/spawn_lock.hpp"
 #include "util/elapsed.hpp"
 #include "util/long_wait.hpp"
 #include "worker/launcher.hpp"
@@ -122,7 +123,11 @@ std::string temp_log_name() {
 }
 }  // namespace
 
-WorkerProcess::WorkerProcess(WorkerOptions options) : impl_(std::make_unique<Impl>()) {
+WorkerProcess::WorkerProcess(WorkerOptions options) {
+    // From the pipes' creation (in Impl) until the child has exec'd, no other thread may fork: it
+    // would inherit ends that are not close-on-exec yet (process/spawn_lock.hpp).
+    std::unique_lock spawning(spawn_mutex());
+    impl_ = std::make_unique<Impl>();
     // A worker that dies while we write to it must give us EPIPE, not kill gi-tool with SIGPIPE.
     ::signal(SIGPIPE, SIG_IGN);
     impl_->options = std::move(options);
