@@ -122,37 +122,45 @@ void VariantBuilder::make_loadable(DeviceCompileResult& r) const {
     if (!linked.ok) r.log = linked.log;
 }
 
+std::optional<VariantBuilder::NvrtcJob> VariantBuilder::nvrtc_job(const std::string& source, const std::vector<std::string>& flags,
+                                                                   const std::string& instance) const {
+    DeviceCompileRequest request;
+    request.source = source;
+    if (device_side_) {
+        std::optional<DeviceSide> cut = device_side_of(source, "variant.cu");
+        if (!cut) return std::nullopt;  // unbalanced brackets: nvcc's verdict
+        request.source = std::move(cut->source);
+        request.headers = device_side_headers_;
+    }
+    // A paired build holds the template twice: its guarded copy's instantiations too.
+    std::vector<std::string> names = instantiations_;
+    if (!instance.empty() && std::find(names.begin(), names.end(), instance) == names.end()) names.push_back(instance);
+    if (source.find(std::string("namespace ") + kGuardedNamespace) != std::string::npos)
+        for (std::size_t k = 0, n = names.size(); k < n; ++k) names.push_back(std::string(kGuardedNamespace) + "::" + names[k]);
+    std::vector<std::string> keyed = flags;
+    for (const std::string& name : names) keyed.push_back("--name-expression=" + name);
+    // The cut project headers are part of what NVRTC compiled (a --compile-cache outlives
+    // the run, and the headers may change while the kernel file does not).
+    if (device_side_) keyed.insert(keyed.end(), project_side_key_.begin(), project_side_key_.end());
+    const std::string key = compiled_code_key(request.source, keyed, arch_, device_side_ ? "nvrtc-device-side" : "nvrtc");
+    request.options = flags;
+    request.arch = arch_;
+    request.include_dirs = options_.include_dirs;
+    request.name_expressions = names;
+    return NvrtcJob{std::move(request), key};
+}
+
 DeviceCompileResult VariantBuilder::compile(const std::string& source, const std::vector<std::string>& flags, bool whole_file,
                                             const std::string& instance) {
+    if (has_ptx_edits(flags)) return compile_ptx_edited(source, flags, instance);
     if (use_nvrtc_ && !whole_file && nvrtc_options_for(flags)) {
-        DeviceCompileRequest request;
-        request.source = source;
-        if (device_side_) {
-            std::optional<DeviceSide> cut = device_side_of(source, "variant.cu");
-            if (!cut) return compile_nvcc(source, flags);  // unbalanced brackets: nvcc's verdict
-            request.source = std::move(cut->source);
-            request.headers = device_side_headers_;
-        }
-        // A paired build holds the template twice: its guarded copy's instantiations too.
-        std::vector<std::string> names = instantiations_;
-        if (!instance.empty() && std::find(names.begin(), names.end(), instance) == names.end()) names.push_back(instance);
-        if (source.find(std::string("namespace ") + kGuardedNamespace) != std::string::npos)
-            for (std::size_t k = 0, n = names.size(); k < n; ++k) names.push_back(std::string(kGuardedNamespace) + "::" + names[k]);
-        std::vector<std::string> keyed = flags;
-        for (const std::string& name : names) keyed.push_back("--name-expression=" + name);
-        // The cut project headers are part of what NVRTC compiled (a --compile-cache outlives
-        // the run, and the headers may change while the kernel file does not).
-        if (device_side_) keyed.insert(keyed.end(), project_side_key_.begin(), project_side_key_.end());
-        const std::string key = compiled_code_key(request.source, keyed, arch_, device_side_ ? "nvrtc-device-side" : "nvrtc");
-        if (auto hit = cache_.get(key)) return *hit;
-        request.options = flags;
-        request.arch = arch_;
-        request.include_dirs = options_.include_dirs;
-        request.name_expressions = names;
+        std::optional<NvrtcJob> job = nvrtc_job(source, flags, instance);
+        if (!job) return compile_nvcc(source, flags);
+        if (auto hit = cache_.get(job->key)) return *hit;
         try {
-            DeviceCompileResult r = nvrtc_processes_ ? nvrtc_processes_->compile(request) : compile_with_nvrtc(request);
+            DeviceCompileResult r = nvrtc_processes_ ? nvrtc_processes_->compile(job->request) : compile_with_nvrtc(job->request);
             make_loadable(r);
-            cache_.put(key, r);
+            cache_.put(job->key, r);
             return r;
         } catch (const Error&) {
             // NVRTC refused the options: nvcc takes them.
@@ -267,6 +275,8 @@ std::vector<std::string> VariantBuilder::flags_of(const Variant& v) const {
     std::vector<std::string> flags = options_.compile_options;
     flags.insert(flags.end(), v.compile_options.begin(), v.compile_options.end());
     flags.insert(flags.end(), strict_flags_.begin(), strict_flags_.end());
+    const std::vector<std::string> ptx = ptx_edits_flag(v.genome);  // variant_builder_ptx.cpp
+    flags.insert(flags.end(), ptx.begin(), ptx.end());
     return flags;
 }
 
@@ -371,6 +381,10 @@ std::string VariantBuilder::paired_source_of(const std::string& source) const {
 VariantBuild VariantBuilder::build(const std::string& source, const std::string& paired, const std::vector<std::string>& flags,
                                    bool whole_file, const std::string& instance) {
     VariantBuild b;
+    if (has_ptx_edits(flags)) {  // no guarded or paired build (variant_builder_ptx.cpp)
+        b.code = compile(source, flags, whole_file, instance);
+        return b;
+    }
     if (!paired.empty()) {
         DeviceCompileResult r = compile(paired, flags, whole_file, instance);
         if (r.ok) {
@@ -413,6 +427,12 @@ VariantBuilder::Pending VariantBuilder::submit(const Variant& v, const std::stri
         return started;
     }
     Pending b;
+    if (has_ptx_edits(flags_of(v))) {  // no guarded or paired build (variant_builder_ptx.cpp)
+        b.plain = pool_->submit<DeviceCompileResult>([this, source = v.source, flags = flags_of(v), instance, ready = b.ready_ns] {
+            return stamped(compile(source, flags, false, instance), *ready);
+        });
+        return b;
+    }
     if (std::string paired = paired_source_of(v.source); !paired.empty()) {
         b.paired = pool_->submit<VariantBuild>(
             [this, source = v.source, paired = std::move(paired), flags = flags_of(v), instance, ready = b.ready_ns] {

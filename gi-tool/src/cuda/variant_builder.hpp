@@ -10,6 +10,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -41,6 +42,10 @@ struct VariantBuild {
     std::chrono::steady_clock::time_point ready{};
 };
 
+// The flag that carries a genome's PTX edits to the builder (none when it has none): flags_of()
+// adds it, and compile() then takes the PTX path (variant_builder_ptx.cpp).
+std::vector<std::string> ptx_edits_flag(const Genome& genome);
+
 class VariantBuilder {
 public:
     // `original`: the kernel file's text; `instantiations`: a template kernel's, as recorded;
@@ -54,6 +59,8 @@ public:
     DeviceCompileResult prepare();
 
     // With `whole_file` nvcc compiles the file as the build will; otherwise the run's compiler does.
+    // Flags holding PTX edits (flags_of) compile the source's PTX with NVRTC, edited, by ptxas,
+    // `whole_file` or not.
     // `instance`: the variant's own instantiation, when the template argument is a parameter.
     DeviceCompileResult compile(const std::string& source, const std::vector<std::string>& flags, bool whole_file = false,
                                 const std::string& instance = "");
@@ -109,7 +116,23 @@ public:
     const std::string& nvrtc_refusal() const { return nvrtc_refusal_; }  // why NVRTC could not ("" when it could)
     BuildStats stats() const;
 
+    // Whether `flags` (flags_of) carry PTX edits.
+    static bool has_ptx_edits(const std::vector<std::string>& flags);
+
 private:
+    struct NvrtcJob {
+        DeviceCompileRequest request;
+        std::string key;  // the compiled-code cache's
+    };
+    // The NVRTC request for a variant (its device side, instantiations), or nothing when its
+    // device side cannot be cut out.
+    std::optional<NvrtcJob> nvrtc_job(const std::string& source, const std::vector<std::string>& flags,
+                                      const std::string& instance) const;
+    struct PtxBase;
+    std::shared_ptr<const PtxBase> ptx_base(const std::string& source, const std::vector<std::string>& flags,
+                                            const std::string& instance);
+    DeviceCompileResult compile_ptx_edited(const std::string& source, const std::vector<std::string>& flags,
+                                           const std::string& instance);
     void make_loadable(DeviceCompileResult& r) const;
     DeviceCompileResult compile_nvcc(const std::string& source, const std::vector<std::string>& flags,
                                      const std::vector<ProjectHeader>& headers = {});
@@ -141,6 +164,8 @@ private:
     std::string nvrtc_refusal_;
     BuildStats stats_;
     std::map<std::string, Pending> ahead_;  // by variant key: builds started by submit_ahead()
+    std::mutex ptx_mutex_;
+    std::map<std::string, std::shared_ptr<const PtxBase>> ptx_bases_;  // a source's PTX, parsed, by NVRTC key
     // NVRTC in processes of its own (options.nvrtc_server), or null: in this one.
     std::unique_ptr<NvrtcProcesses> nvrtc_processes_;
     // Last, so it is destroyed first: its threads finish their compiles while everything they read

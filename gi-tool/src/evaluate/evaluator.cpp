@@ -56,6 +56,10 @@ Variant make_variant(const Genome& genome, const Grammar& grammar) {
     // program (a skipped edit, a setting at its default) the same key, so it is compiled once.
     add(applied.source.substr(applied.source.find('\n') + 1));
     for (const std::string& option : applied.compile_options) add(option);
+    // PTX edits act after the source (ptx/ptx_edit.hpp): the same source with other PTX edits is
+    // another program. Added only when there are some, so every other variant keeps its key.
+    for (const Edit& edit : genome.edits)
+        if (is_ptx_edit(edit)) add("ptx-edit " + edit_to_text(edit));
     return Variant{genome, std::move(applied.source), std::move(applied.compile_options), hash.hex_digest()};
 }
 

@@ -1,6 +1,7 @@
 #include "ptx/ptx_edit.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 
 #include "util/error.hpp"
@@ -125,6 +126,15 @@ std::vector<Edit> ptx_edits_of(const Genome& genome) {
     std::vector<Edit> edits;
     std::copy_if(genome.edits.begin(), genome.edits.end(), std::back_inserter(edits), is_ptx_edit);
     return edits;
+}
+
+std::string ptx_edits_refusal(const Genome& genome) {
+    std::vector<std::string> texts;
+    for (const Edit& edit : ptx_edits_of(genome)) texts.push_back(edit_to_text(edit));
+    if (texts.empty()) return "";
+    return "its PTX edits (" + join(texts, " ") +
+           ") cannot be shipped yet: the build compiles the variant's source with nvcc, and shipping the edited PTX "
+           "is not implemented (issue 46)";
 }
 
 PtxEditResult apply_ptx_edits(const PtxModule& base, const std::vector<Edit>& edits) {

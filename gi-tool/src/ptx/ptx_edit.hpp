@@ -26,4 +26,10 @@ std::vector<Edit> ptx_edits_of(const Genome& genome);
 // instruction is or of another type than the one it replaces.
 PtxEditResult apply_ptx_edits(const PtxModule& base, const std::vector<Edit>& edits);
 
+// Why `genome` cannot be shipped, when it has PTX edits: the build (a cache entry's variant,
+// gi-apply, the CMake module) compiles the variant's source with nvcc, so they would be dropped
+// without a word; shipping the edited PTX is not implemented. "" when it has none. The run's final
+// check gives such a genome up with this reason, and the cache refuses it.
+std::string ptx_edits_refusal(const Genome& genome);
+
 }  // namespace gi

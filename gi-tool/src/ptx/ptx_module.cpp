@@ -1,5 +1,6 @@
 #include "ptx/ptx_module.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 

@@ -1,5 +1,6 @@
 #include "ptx/random_ptx_edit.hpp"
 
+#include <iterator>
 #include <set>
 
 namespace gi {
