@@ -24,6 +24,21 @@ TEST(CudaRunNotes, NothingEvaluatedNothingToSay) {
     EXPECT_TRUE(cuda_run_notes({stats, options, slots, false, false, ""}).empty());
 }
 
+// Through a launcher the run says how many workers were lost with it and how many cases it sent.
+TEST(CudaRunNotes, ALaunchedRunCountsLostWorkersAndCasesSent) {
+    CudaEvaluatorStats stats;
+    stats.workers.launcher_losses = 2;
+    stats.workers.cases_sent = 3;
+    CudaEvaluatorOptions options;
+    std::vector<CaseSlot> slots(1);
+    EXPECT_EQ(all(cuda_run_notes({stats, options, slots, false, false, ""})).find("launcher"), std::string::npos);
+    options.worker_launcher = {"srun", "--gres=gpu:1", "-N1"};
+    EXPECT_NE(all(cuda_run_notes({stats, options, slots, false, false, ""}))
+                  .find("workers were started through the launcher 'srun --gres=gpu:1 -N1': 2 lost with it and replaced "
+                        "(their requests run again, never judged), 3 cases sent to a worker whose node did not see them"),
+              std::string::npos);
+}
+
 TEST(CudaRunNotes, TimeNoteSaysWhereEvaluateTimeWentFromEachPartsCounters) {
     CudaEvaluatorStats stats;
     stats.variants = 40;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compile/nvrtc_compiler.hpp"
+#include "process/process.hpp"
 #include "util/format.hpp"
 
 namespace gi {
@@ -55,6 +56,11 @@ std::vector<std::string> cuda_run_notes(const CudaRunFacts& facts) {
     std::vector<std::string> notes;
     if (t.variants > 0) notes.push_back(time_note(t));
     if (const std::string gate = t.gate.note(facts.options.sanitize_batch); !gate.empty()) notes.push_back(gate);
+    if (!facts.options.worker_launcher.empty())
+        notes.push_back("workers were started through the launcher '" + command_line_text(facts.options.worker_launcher) +
+                        "': " + std::to_string(t.workers.launcher_losses) +
+                        " lost with it and replaced (their requests run again, never judged), " +
+                        std::to_string(t.workers.cases_sent) + " cases sent to a worker whose node did not see them");
     std::string batched;
     for (const CaseSlot& slot : facts.slots)
         if (slot.launches_per_time > 1)
