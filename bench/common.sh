@@ -132,6 +132,9 @@ record_args() {
         elimination)  # n = 1000, the multipliers and the matrix before and after: 16 of 11.5 MiB, 183 MiB
             train=("--n 1000"); held=("--n 300 --seed 7")
             gate=("--n 17 --seed 3") ;;
+        fir_decimate)  # 2^20 outputs a phase, 4 phases of 512 taps: 4 cases of 24 MiB
+            train=("--outputs 1048576 --decimation 4 --taps 512 --phases 4"); held=("--outputs 30000 --decimation 3 --taps 127 --phases 3 --seed 7")
+            gate=("--outputs 1000 --decimation 3 --taps 37 --phases 3 --seed 3") ;;
         matmul)  # the sample program's sizes: 2 cases of 2.7 MiB
             train=("--m 320 --k 320 --n 640" "--m 640 --k 320 --n 320 --seed 2"); held=("--m 256 --k 512 --n 128 --seed 3")
             gate=("--m 40 --k 37 --n 50 --seed 4") ;;

@@ -177,7 +177,8 @@ TEST(KernelRegistration, HydroMatchesTheKernelFile) {
 // parameters, the recorded geometry. Each registration must still parse and name the kernel's
 // own buffers.
 TEST(KernelRegistration, CorpusKernelsParseAndNameTheirBuffers) {
-    for (const char* kernel : {"thermal", "aniso_diffusion", "dp_sweep", "wavefront", "lu_update", "elimination", "matmul"}) {
+    for (const char* kernel :
+         {"thermal", "aniso_diffusion", "dp_sweep", "wavefront", "lu_update", "elimination", "matmul", "fir_decimate"}) {
         SCOPED_TRACE(kernel);
         const Checked c = check_registration(kernel);
         EXPECT_TRUE(c.geometry.block.empty() && c.geometry.grid.empty()) << "the corpus launches with its recorded geometry";

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Issue 46: does a transformation gene pay on the corpus kernel written to need it? Builds
+# kernels/fir_decimate's driver once with the original kernel and once per genome with the variant
+# `gi-tool apply` writes (each transformation gene of the kernel, each value alone, and the pairs
+# below), runs each at the training size bench/common.sh records (the driver checks every output
+# against its CPU reference: PASS or FAIL) and prints the median time of a pass over the phases
+# and the speedup over the original. Needs a GPU, nvcc and a built gi-tool.
+#
+#   bash bench/transform-pays.sh [BUILD_DIR]        BUILD_DIR: where gi-tool was built (build/tests)
+#   GENOMES="unroll_fir_decimate.cu_23=4;..." bash bench/transform-pays.sh   other genomes
+#   ARGS="--outputs 262144 --taps 1024" bash bench/transform-pays.sh          other sizes
+#   ARCH=sm_90 (default native: the GPU of this machine)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$(cd "${1:-$root/build/tests}" && pwd)"
+gi_tool="$build/gi-tool/gi-tool"
+[ -x "$gi_tool" ] || { echo "no gi-tool at $gi_tool: build it first (cmake --build $build --target gi-tool)"; exit 2; }
+nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
+kernel="$root/kernels/fir_decimate/fir_decimate.cu"
+args="${ARGS:---outputs 1048576 --decimation 4 --taps 512 --phases 4} --reps 50"
+work="$(mktemp -d "${TMPDIR:-/tmp}/gi-transform-pays.XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+
+if [ -z "${GENOMES:-}" ]; then
+    # Every value of every transformation gene the grammar offers, then unroll with the check dropped.
+    mapfile -t genes < <("$gi_tool" grammar "$kernel" --function fir_decimate |
+        sed -n 's/^<\(\(unroll\|hoist\|unguard\)_[^>]*\)> ::= \(.*\)#.*default "\([^"]*\)".*/\1 \3 \4/p')
+    list=()
+    unroll="" unguard=""
+    for line in "${genes[@]}"; do
+        name="${line%% *}" default="${line##* }"
+        for value in $(echo "$line" | grep -o '"[^"]*"' | tr -d '"'); do
+            [ "$value" = "$default" ] || list+=("$name=$value")
+        done
+        case "$name" in unroll_*) unroll="$name" ;; unguard_*) unguard="$name" ;; esac
+    done
+    [ -n "$unroll" ] && [ -n "$unguard" ] && list+=("$unroll=4 $unguard=1" "$unroll=8 $unguard=1")
+    GENOMES="$(IFS=';'; echo "${list[*]}")"
+fi
+
+build_driver() {  # kernel_file out
+    "$nvcc" -O3 -std=c++17 -arch="${ARCH:-native}" -diag-suppress=177 -I "$root/kernels" -I "$root/gi-tool/src" \
+        "$root/kernels/fir_decimate/fir_decimate_driver.cu" "$1" "$root/kernels/fir_decimate/reference.cpp" -o "$2"
+}
+run_driver() {  # binary -> "median PASS|FAIL"
+    local out t
+    out="$("$1" $args 2>&1)" || true
+    t="$(echo "$out" | sed -n 's/.*pass median \([0-9.]*\) ms.*/\1/p')"
+    echo "${t:--} $(echo "$out" | tail -1 | cut -c1-60)"
+}
+
+build_driver "$kernel" "$work/original"
+read -r base base_verdict < <(run_driver "$work/original")
+printf '%-52s %10s %8s %s\n' genome "median ms" speedup check
+printf '%-52s %10s %8s %s\n' "(original)" "$base" "1.000" "$base_verdict"
+IFS=';' read -ra genomes <<<"$GENOMES"
+for genome in "${genomes[@]}"; do
+    "$gi_tool" apply "$kernel" --function fir_decimate --genome "$genome" -o "$work/fir_decimate.cu" >/dev/null
+    build_driver "$work/fir_decimate.cu" "$work/variant"
+    read -r t verdict < <(run_driver "$work/variant")
+    printf '%-52s %10s %8s %s\n' "$genome" "$t" "$(awk -v b="$base" -v t="$t" 'BEGIN { if (t + 0 > 0 && b + 0 > 0) printf "%.3f", b / t; else print "-" }')" "$verdict"
+done
