@@ -146,7 +146,8 @@ void CaseWorker::start_once(int want_case) {
     process_ = std::make_unique<worker::WorkerProcess>(worker_options());
     Message reply;
     try {
-        reply = process_->request(worker::hello_message(), std::chrono::seconds(120));
+        // Through a launcher the worker may first wait for a free GPU (a queued srun step).
+        reply = process_->request(worker::hello_message(), std::chrono::seconds(launcher_.empty() ? 120 : 600));
     } catch (const worker::WorkerFailure& e) {
         if (e.kind() == worker::WorkerFailure::Kind::LauncherLost) throw;
         throw Error(std::string("the GPU worker failed to start: ") + e.what());
