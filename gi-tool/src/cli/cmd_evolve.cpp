@@ -14,10 +14,12 @@
 #include "cli/command_line.hpp"
 #include "cli/evaluator_options.hpp"
 #include "cli/kernel_args.hpp"
+#include "compile/nvrtc_compiler.hpp"
 #include "grammar/build_grammar.hpp"
 #include "grammar/macro_reach.hpp"
 #include "run/out_folder_names.hpp"
 #include "run/search_history.hpp"
+#include "search/ptx_edit_drawer.hpp"
 #include "util/atomic_file.hpp"
 #include "util/folder_lock.hpp"
 #include "util/output_path.hpp"
@@ -77,6 +79,7 @@ struct EvolveCommandLine {
     bool no_minimise = false, quiet = false, no_gate_overlap = false;
     int workers = 0;  // 0: default_workers(evaluator)
     int target_architectures = 1;
+    double ptx_edits = 0;
 };
 
 void declare(CommandLine& app, EvolveCommandLine& c) {
@@ -124,6 +127,12 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
                    "(the two take turns on the GPU); results are the same either way, only slower")
         .group(group)
         .hidden();
+    app.add_number("--ptx-edits", c.ptx_edits, 0, 1,
+                   "the share of code edits drawn as instruction edits on the kernel's PTX (delete, copy, move, swap, "
+                   "operand; compiled by ptxas alone); needs --arch. Off by default: measured on no GPU yet, and a "
+                   "genome with them cannot ship yet (the final check gives it up, saying so)")
+        .group(group)
+        .hidden();
     app.add_text("--start", o.start_genome, "GENOME",
              "start from this genome instead of the original kernel (e.g. the winner of an exhaustive parameter sweep, "
              "or a cache entry's genome); pre-tuning then sweeps around it")
@@ -157,6 +166,31 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
                     "variant that changes it (docs/cmake.md, \"Several architectures in one binary\")")
         .group(group)
         .hidden();
+}
+
+// The PTX --ptx-edits draws on: NVRTC's for the genome's source part, with the options and folders
+// the cuda evaluator compiles variants with, for `arch`, which must be the evaluator's (the edits'
+// instruction indexes are those of the PTX its builder edits). Null when NVRTC cannot compile the
+// file alone: search then draws source edits only.
+PtxOf nvrtc_ptx_of(const Grammar& grammar, const CudaEvaluatorOptions& cuda, std::string arch) {
+    return [&grammar, include_dirs = cuda.include_dirs, options = cuda.compile_options,
+            arch = std::move(arch)](const Genome& part) -> std::shared_ptr<const PtxModule> {
+        const Variant variant = make_variant(part, grammar);
+        DeviceCompileRequest request;
+        request.source = variant.source;
+        request.options = options;
+        request.options.insert(request.options.end(), variant.compile_options.begin(), variant.compile_options.end());
+        request.include_dirs = include_dirs;
+        request.arch = arch;
+        request.ptx = true;
+        try {
+            const DeviceCompileResult r = compile_with_nvrtc(request);
+            if (!r.ok) return nullptr;
+            return std::make_shared<const PtxModule>(parse_ptx(r.ptx, "variant.ptx"));
+        } catch (const Error&) {
+            return nullptr;
+        }
+    };
 }
 
 // The kernel's grammar; for a program compiling several architectures, with every #define gene
@@ -241,6 +275,19 @@ int run_evolve(const std::vector<std::string>& arguments) {
         grammar, *evaluator, std::move(make_worker), options, out,
         mode, history_options);
     EvolveHooks hooks;
+    if (c.ptx_edits > 0) {
+        // The cuda evaluator's builder alone compiles PTX edits (cuda/variant_builder_ptx.cpp).
+        if (evaluator_name != "cuda")
+            throw UsageError("--ptx-edits needs --evaluator cuda: the " + evaluator_name +
+                             " evaluator does not build variants from their PTX");
+        const CudaEvaluatorOptions cuda = cuda_options_for(evaluator_options);
+        if (cuda.arch.empty())
+            throw UsageError("--ptx-edits needs --arch (e.g. --arch 90): the PTX its edits are drawn on must be the one "
+                             "the evaluator builds variants from");
+        const std::string arch = cuda.arch.rfind("sm_", 0) == 0 ? cuda.arch : "sm_" + cuda.arch;
+        hooks.draw = with_ptx_edits(grammar_edit_drawer(grammar), nvrtc_ptx_of(grammar, cuda, arch),
+                                    evaluator_options.function.substr(0, evaluator_options.function.find('<')), c.ptx_edits);
+    }
     hooks.clock = [command_start] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - command_start).count();
     };

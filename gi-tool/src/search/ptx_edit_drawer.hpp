@@ -1,0 +1,26 @@
+#pragma once
+// PTX edits as mutations (issue 46, `evolve --ptx-edits RATE`): a code edit drawer that, with
+// probability RATE, draws a PTX edit on the instructions of the kernel's entry in the PTX of the
+// genome's source part (ptx/random_ptx_edit.hpp), and otherwise, or when there is no PTX to draw
+// on, asks the source drawer. Off (the source drawer alone, the same draws as before) at rate 0.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "ptx/ptx_module.hpp"
+#include "search/code_edit.hpp"
+
+namespace gi {
+
+// The PTX a genome's source part (its genes and source edits) compiles to, parsed, or null when it
+// has none to offer (NVRTC cannot compile the file alone, say). Must be what the evaluator builds
+// PTX-edited variants from: same compiler, options and architecture.
+using PtxOf = std::function<std::shared_ptr<const PtxModule>(const Genome& source_part)>;
+
+// The genome without its PTX edits.
+Genome source_part(const Genome& genome);
+
+// `function`: the kernel's name in the source, to find its entry in the PTX.
+EditDrawer with_ptx_edits(EditDrawer source, PtxOf ptx_of, std::string function, double rate);
+
+}  // namespace gi
