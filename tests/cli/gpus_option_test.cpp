@@ -51,6 +51,8 @@ TEST(GpusOption, ABadValueIsRefusedNamingTheOption) {
         const std::string why = gpus_refusal({"--gpus", bad});
         EXPECT_EQ(why.rfind("--gpus " + bad + ": ", 0), 0u) << "'" << bad << "': " << why;
     }
+    const std::string launched = gpus_refusal({"--gpus", "all", "--worker-launcher", "srun --gres=gpu:1"});
+    EXPECT_EQ(launched.rfind("--gpus spreads the evaluation over this host's GPUs, but --worker-launcher", 0), 0u) << launched;
     const std::string mixed_alone = gpus_refusal({"--gpus-mixed"});
     EXPECT_EQ(mixed_alone.rfind("--gpus-mixed has no effect without --gpus", 0), 0u) << mixed_alone;
 }

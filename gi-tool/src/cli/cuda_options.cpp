@@ -203,6 +203,11 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
         throw UsageError("--launcher-retries has no effect without --worker-launcher (workers are local); drop it");
     if (o.gpus_mixed && o.gpus.empty())
         throw UsageError("--gpus-mixed has no effect without --gpus (one GPU is one model); drop it or give --gpus");
+    // GI_WORKER_DEVICE names a GPU of this host; a launcher's worker runs where the launcher puts it,
+    // on the GPU it gives it (srun --gres=gpu:1).
+    if (!o.gpus.empty() && !o.worker_launcher.empty())
+        throw UsageError("--gpus spreads the evaluation over this host's GPUs, but --worker-launcher starts every worker "
+                         "elsewhere, on the GPU its launcher gives it; drop one of them");
     if (!o.gpus.empty()) parse_gpu_selection(o.gpus, "--gpus");
     return o;
 }
