@@ -74,13 +74,14 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
         endif()
     endforeach()
     set(evolve_options "")
-    # Every GPU of the machine by default (GI_GPUS): the BUDGET's minutes buy that many more evaluations.
-    if(NOT "${GI_GPUS}" STREQUAL "")
-        list(APPEND evolve_options --gpus "${GI_GPUS}")
-    endif()
-    # Workers started elsewhere, e.g. by srun on a cluster's GPU nodes (GI_WORKER_LAUNCHER, docs/cluster.md).
+    # Workers started elsewhere, e.g. by srun on a cluster's GPU nodes (GI_WORKER_LAUNCHER,
+    # docs/cluster.md), each on the GPU its launcher gives it: GI_GPUS, this machine's GPUs, is not
+    # read then (evolve refuses the two together). Else every GPU of the machine by default
+    # (GI_GPUS): the BUDGET's minutes buy that many more evaluations.
     if(NOT "${GI_WORKER_LAUNCHER}" STREQUAL "")
         list(APPEND evolve_options --worker-launcher "${GI_WORKER_LAUNCHER}")
+    elseif(NOT "${GI_GPUS}" STREQUAL "")
+        list(APPEND evolve_options --gpus "${GI_GPUS}")
     endif()
     if(nondeterministic)
         list(APPEND evolve_options --nondeterministic)

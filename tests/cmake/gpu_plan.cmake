@@ -70,10 +70,9 @@ target_compile_options(app PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math> $
 gi_optimize_cuda_kernel(app KERNEL scale.cu FUNCTION scaleKernel RECORDER app ARGS --record
     HELD_OUT --record --seed 9 SANITIZE_ARGS --record --n 4096 PARAMS SCALE 2 3 4 BLOCK 64 128 256 BLOCK_SIZE BLOCK GRID "(n + BLOCK - 1) / BLOCK"
     TOLERANCE exact NONDETERMINISTIC ALLOW_UNVALIDATED)]])
-gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=90" -DGI_GPUS=0,2 "-DGI_WORKER_LAUNCHER=srun --gres=gpu:1 -N1")
+gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_TEST_ARCHS=90" -DGI_GPUS=0,2)
 gi_test_evolve_calls(calls "${build}/gi-optimize/app/evolve.sm_90")
 gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--gpus 0,2 " "GI_GPUS chooses the GPUs")
-gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--worker-launcher srun --gres=gpu:1 -N1 " "GI_WORKER_LAUNCHER reaches evolve")
 gi_test_expect("${calls}" "(^|\n)record [^\n]*--out [^\n]*evolve.sm_90/held-out -- [^\n]*app_gi_recorder --record --seed 9\n"
                "HELD_OUT is recorded")
 gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--nondeterministic [^\n]*--held-out " "NONDETERMINISTIC reaches evolve")
@@ -119,8 +118,11 @@ file(WRITE "${src}/tscale.cu" "#include <cstdio>\n#define FACTOR 2\n"
      "int main() { float* d = nullptr; cudaMalloc(&d, 4); tscale<FACTOR><<<1, 1>>>(d, 1); return cudaDeviceSynchronize(); }\n")
 gi_test_call("add_executable(tapp tscale.cu)\nset_target_properties(tapp PROPERTIES CUDA_ARCHITECTURES 90)\n\
 gi_optimize_cuda_kernel(tapp KERNEL tscale.cu FUNCTION \"tscale<FACTOR>\" RECORDER tapp PARAMS FACTOR 2 3)\n")
-gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90)
+# (With workers started by srun: GI_WORKER_LAUNCHER reaches evolve, and GI_GPUS, this machine's GPUs, does not.)
+gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_WORKER_LAUNCHER=srun --gres=gpu:1 -N1")
 gi_test_evolve_calls(calls "${build}/gi-optimize/tapp/evolve.sm_90")
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--worker-launcher srun --gres=gpu:1 -N1 " "GI_WORKER_LAUNCHER reaches evolve")
+gi_test_expect_not("${calls}" "--gpus" "and GI_GPUS does not: evolve refuses the two together")
 gi_test_expect("${calls}" "(^|\n)record [^\n]*tscale.cu --function tscale<FACTOR> [^\n]*--recorded-name tscale --out"
                "the template's launches are recorded under its name")
 gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--function tscale<FACTOR> --param FACTOR=2,3" "evolve follows FACTOR")
