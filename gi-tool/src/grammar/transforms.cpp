@@ -44,8 +44,7 @@ public:
     }
 
 private:
-    // The order the variant stage applies them in: conditions, then moves out of loops, then the
-    // loops themselves (a hoisted declaration leaves the body it copies).
+    // Listed by kind (the order the variant stage applies the kinds in), each kind in file order.
     static int kind_order(GeneKind kind) { return kind == GeneKind::Unguard ? 0 : kind == GeneKind::Hoist ? 1 : 2; }
 
     const std::string& text() const { return in_.scan.source->text; }

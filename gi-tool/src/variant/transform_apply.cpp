@@ -1,5 +1,6 @@
 #include "variant/transform_apply.hpp"
 
+#include <algorithm>
 #include <optional>
 
 #include "grammar/loop_shape.hpp"
@@ -121,9 +122,19 @@ std::string hoist_site(const Gene& gene, TransformSegments& text) {
 
 void apply_transforms(const Genome& genome, const Grammar& grammar, std::vector<TextSegment>& segments,
                       std::vector<std::string>& skipped) {
+    // Conditions first, then declarations out of loops, then loops from the innermost out: an
+    // outer loop's copies hold its inner loops as already unrolled, and the declarations moved.
+    std::vector<const Gene*> order;
+    for (const Gene& gene : grammar.genes)
+        if (is_transform_gene(gene.kind)) order.push_back(&gene);
+    auto rank = [](const Gene* gene) { return gene->kind == GeneKind::Unguard ? 0 : gene->kind == GeneKind::Hoist ? 1 : 2; };
+    std::stable_sort(order.begin(), order.end(), [&](const Gene* a, const Gene* b) {
+        if (rank(a) != rank(b)) return rank(a) < rank(b);
+        return a->kind == GeneKind::Unroll && a->site.begin > b->site.begin;
+    });
     TransformSegments text(segments);
-    for (const Gene& gene : grammar.genes) {
-        if (!is_transform_gene(gene.kind)) continue;
+    for (const Gene* transform : order) {
+        const Gene& gene = *transform;
         const std::string value = setting_or(genome, gene.name, gene.default_value);
         if (value == gene.default_value) continue;
         std::string why;
