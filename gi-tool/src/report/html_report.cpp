@@ -167,7 +167,10 @@ std::string source_view_html(const SourceView& view, const std::string& hint) {
     if (view.items.empty()) out << "<p>" << html_escape(view.note.empty() ? hint : view.note) << "</p>\n";
     for (const ItemDiff& item : view.items) {
         out << "<p><code>" << html_escape(item.item) << "</code>";
-        if (item.hunks.empty()) out << ": changes no source line (a compile option)";
+        // A PTX edit acts on the compiled instructions (ptx/ptx_edit.hpp), not on a line or an option.
+        if (item.hunks.empty())
+            out << (item.item.rfind("ptx:", 0) == 0 ? ": an instruction edit on the kernel's PTX (changes no source line)"
+                                                    : ": changes no source line (a compile option)");
         out << "</p>\n";
         for (const DiffHunk& hunk : item.hunks) {
             out << "<pre class=\"diff\">";
