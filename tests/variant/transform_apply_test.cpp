@@ -218,5 +218,16 @@ TEST(TransformApply, GenomesWithoutThemApplyAsBefore) {
     EXPECT_EQ(genome_to_text(canonical_genome(parse_genome("unroll_k.cu_5=1 hoist_k.cu_6=0"), grammar)), "");
 }
 
+TEST(TransformApply, OffTheGrammarOffersNoneAndGenomesWithoutThemApplyTheSame) {
+    GrammarOptions off;
+    off.transforms = false;
+    const Grammar without = test::grammar_of(kDotKernel, off);
+    const Grammar with = test::grammar_of(kDotKernel);
+    for (const Gene& gene : without.genes) EXPECT_FALSE(is_transform_gene(gene.kind)) << gene.name;
+    EXPECT_EQ(without.genes.size() + 3, with.genes.size());
+    const Genome genome = parse_genome("restrict=1 <_k.cu_7>");
+    EXPECT_EQ(apply_genome(genome, without).source, apply_genome(genome, with).source);
+}
+
 }  // namespace
 }  // namespace gi

@@ -22,6 +22,10 @@ const std::vector<KernelOption>& kernel_options() {
          "threads per block as X[,Y[,Z]] over parameters, e.g. BLOCK_W,4; enables the __launch_bounds__ gene", nullptr,
          &K::block_size},
         {"--no-helpers", "", "do not make rules for __device__ functions the kernel calls", nullptr, nullptr, &K::no_helpers},
+        {"--no-transforms", "",
+         "offer no transformation genes (unroll_, hoist_, unguard_: loops unrolled by hand, declarations hoisted, bounds "
+         "checks dropped), to measure line edits alone",
+         nullptr, nullptr, &K::no_transforms},
         {"-I", "DIR", "include folder the kernel file needs besides its own (repeatable)", &K::include_dirs},
         {"-D", "NAME[=VALUE]", "macro the kernel file is compiled with (repeatable)", &K::defines},
         {"--compile-option", "WORD",
@@ -69,6 +73,7 @@ GrammarOptions grammar_options_from(const KernelSettings& kernel) {
     GrammarOptions options;
     options.functions = kernel.functions;
     options.include_helpers = !kernel.no_helpers;
+    options.transforms = !kernel.no_transforms;
     for (const std::string& text : kernel.params) options.params.push_back(parse_param_declaration(text, "--param"));
     for (const std::string& text : kernel.flags) options.flags.push_back(parse_flag_declaration(text, "--flag"));
     options.block_size = kernel.block_size;

@@ -2,7 +2,7 @@
 // The options every kernel-taking subcommand shares (grammar, apply, evolve, ...), so a kernel is
 // described the same way everywhere:
 //   KERNEL.cu --function NAME [--function NAME...] [--param NAME=VALUES...] [--flag SPEC...]
-//   [--block-size EXPR] [--no-helpers] [-I DIR] [-D NAME[=VALUE]] [--compile-option WORD]
+//   [--block-size EXPR] [--no-helpers] [--no-transforms] [-I DIR] [-D NAME[=VALUE]] [--compile-option WORD]
 // Declared once, in kernel_options(): gi-tool's commands add them to their CLI11 command line
 // (cli/kernel_options.hpp), gi-apply's `cache apply` reads them with Args, and both print the
 // same help for them.
@@ -22,6 +22,7 @@ struct KernelSettings {
     std::vector<std::string> functions, params, flags;
     std::string block_size;
     bool no_helpers = false;
+    bool no_transforms = false;
     std::vector<std::string> include_dirs;     // -I
     std::vector<std::string> defines;          // -D, without the -D
     std::vector<std::string> compile_options;  // --compile-option

@@ -322,8 +322,9 @@ Grammar build_grammar(const SourceFile& source, const GrammarOptions& options) {
         parse_function_body(scan, function, bodies);
     }
     std::vector<GeneDraft> genes = make_genes({scan, facts, selected, bodies, options}, grammar.notes);
-    for (GeneDraft& transform : make_transform_genes({scan, facts, selected, bodies, options}, grammar.file_name))
-        genes.push_back(std::move(transform));
+    if (options.transforms)
+        for (GeneDraft& transform : make_transform_genes({scan, facts, selected, bodies, options}, grammar.file_name))
+            genes.push_back(std::move(transform));
 
     const auto macro_names = macro_identifiers(facts);
     // Rules in file order, numbered per kind and line.

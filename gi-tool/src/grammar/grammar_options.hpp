@@ -25,6 +25,9 @@ struct GrammarOptions {
     std::vector<ParamDeclaration> params;
     std::vector<FlagDeclaration> flags;
     std::string block_size;                 // "BLOCK_W" or "BLOCK_W,4,1": threads expression for launch bounds
+    // Offer the transformation genes (grammar/transforms.hpp). Off measures line edits alone; a
+    // genome made without them applies the same with them, since they default to the original.
+    bool transforms = true;
 };
 
 // Parses "BLOCK_W=32,64,128", "ROWS=1..48", "ROWS=1..18,20,24" (values kept in order, duplicates
