@@ -68,6 +68,7 @@ std::optional<PtxFunction> function_header(const std::string& code) {
                 if (code[pos] == '(') ++depth;
                 if (code[pos] == ')' && --depth == 0) break;
             }
+            if (pos >= code.size()) return std::nullopt;  // the return parameter's list does not close
             ++pos;
             while (pos < code.size() && is_blank(code[pos])) ++pos;
         }
