@@ -13,7 +13,7 @@
 namespace gi {
 namespace {
 
-class GpusCommand : public gpu_test::FakeWorkerEvaluatorTest {
+class MultiGpuCommand : public gpu_test::FakeWorkerEvaluatorTest {
 protected:
     void SetUp() override {
         set_up(gpu_test::kScaleKernel, kGpusCommandBlocks, 2);
@@ -47,7 +47,7 @@ protected:
     }
 };
 
-TEST_F(GpusCommand, EvolveSpreadsEachGenerationOverEveryGpu) {
+TEST_F(MultiGpuCommand, EvolveSpreadsEachGenerationOverEveryGpu) {
     if (IsSkipped()) return;
     std::vector<std::string> args = common("evolve");
     for (const std::string a : {"--evaluator", "cuda", "--generations", "2", "--population", "16", "--seed", "3",
@@ -61,7 +61,7 @@ TEST_F(GpusCommand, EvolveSpreadsEachGenerationOverEveryGpu) {
     EXPECT_GT(runs.count("0") ? runs.at("0") : 0, 4);
 }
 
-TEST_F(GpusCommand, AnnealGetsItsWorkersOnEveryGpu) {
+TEST_F(MultiGpuCommand, AnnealGetsItsWorkersOnEveryGpu) {
     if (IsSkipped()) return;
     std::vector<std::string> args = common("evolve");
     for (const std::string a : {"--evaluator", "cuda", "--strategy", "anneal", "--workers", "1", "--generations", "3",
@@ -77,7 +77,7 @@ TEST_F(GpusCommand, AnnealGetsItsWorkersOnEveryGpu) {
     EXPECT_GT(runs.count("0") ? runs.at("0") : 0, 0);
 }
 
-TEST_F(GpusCommand, CudaBenchCountsTheVariantsOfEachGpu) {
+TEST_F(MultiGpuCommand, CudaBenchCountsTheVariantsOfEachGpu) {
     if (IsSkipped()) return;
     // Each of the ten BLOCK values once, in one batch: five a GPU.
     const std::filesystem::path genomes = folder_.path() / "genomes.txt";

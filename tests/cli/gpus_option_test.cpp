@@ -31,14 +31,14 @@ std::string gpus_refusal(const std::vector<std::string>& args) {
     return "";
 }
 
-TEST(GpusOption, WithoutItOneGpuAsBefore) {
+TEST(MultiGpuOption, WithoutItOneGpuAsBefore) {
     const CudaEvaluatorOptions o = options_with_gpus({});
     EXPECT_EQ(o.gpus, "");
     EXPECT_FALSE(o.gpus_mixed);
     EXPECT_EQ(o.device, -1);
 }
 
-TEST(GpusOption, TakesAllACountOrAList) {
+TEST(MultiGpuOption, TakesAllACountOrAList) {
     EXPECT_EQ(options_with_gpus({"--gpus", "all"}).gpus, "all");
     EXPECT_EQ(options_with_gpus({"--gpus", "2"}).gpus, "2");
     const CudaEvaluatorOptions o = options_with_gpus({"--gpus", "0,2", "--gpus-mixed"});
@@ -46,7 +46,7 @@ TEST(GpusOption, TakesAllACountOrAList) {
     EXPECT_TRUE(o.gpus_mixed);
 }
 
-TEST(GpusOption, ABadValueIsRefusedNamingTheOption) {
+TEST(MultiGpuOption, ABadValueIsRefusedNamingTheOption) {
     for (const std::string bad : {"none", "0", "1,1", "0,", "-2"}) {
         const std::string why = gpus_refusal({"--gpus", bad});
         EXPECT_EQ(why.rfind("--gpus " + bad + ": ", 0), 0u) << "'" << bad << "': " << why;

@@ -30,7 +30,7 @@ std::string gpu_resolution_refusal(const std::string& text, int devices) {
     return "";
 }
 
-TEST(GpuSelection, ReadsAllACountAndAList) {
+TEST(MultiGpuSelection, ReadsAllACountAndAList) {
     EXPECT_EQ(parse_gpu_selection("all").kind, GpuSelection::Kind::All);
     const GpuSelection two = parse_gpu_selection("2");
     EXPECT_EQ(two.kind, GpuSelection::Kind::Count);
@@ -43,7 +43,7 @@ TEST(GpuSelection, ReadsAllACountAndAList) {
     EXPECT_FALSE(parse_gpu_selection("all").just_the_default());
 }
 
-TEST(GpuSelection, ErrorsNameTheOptionAndTheText) {
+TEST(MultiGpuSelection, ErrorsNameTheOptionAndTheText) {
     for (const std::string bad : {"", "0", "two", "-1", "2x", "0,,1", "0,1,", "1,1", "0,x", "99999", "all,1"}) {
         const std::string why = gpu_selection_refusal(bad);
         EXPECT_EQ(why.rfind("--gpus ", 0), 0u) << "'" << bad << "': " << why;
@@ -52,7 +52,7 @@ TEST(GpuSelection, ErrorsNameTheOptionAndTheText) {
     EXPECT_NE(gpu_selection_refusal("1,1").find("named twice"), std::string::npos);
 }
 
-TEST(GpuSelection, ResolvesAgainstTheGpusTheDriverSees) {
+TEST(MultiGpuSelection, ResolvesAgainstTheGpusTheDriverSees) {
     EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("all"), 4), (std::vector<int>{0, 1, 2, 3}));
     EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("all"), 0), (std::vector<int>{0}));  // a worker that did not say
     EXPECT_EQ(resolve_gpu_selection(parse_gpu_selection("2"), 4), (std::vector<int>{0, 1}));
