@@ -11,6 +11,8 @@
 #include "compile/nvrtc_compiler.hpp"
 #include "registered_kernels.hpp"
 #include "variant/apply.hpp"
+#include "variant/hang_guard.hpp"
+#include "variant/loop_guard.hpp"
 
 namespace gi {
 namespace {
@@ -73,6 +75,20 @@ TEST(TransformKernels, EveryValueOfASmallKernelsTransformationsCompiles) {
     for (const TransformCompile& c : compiled) {
         EXPECT_TRUE(c.applied) << c.genome;
         EXPECT_TRUE(c.result.ok) << c.genome << "\n" << c.result.log;
+    }
+    // And as the evaluator's check runs build them, with every loop and barrier guarded: the
+    // guard finds the unrolled copies' loops and the text still compiles.
+    for (const Gene& gene : grammar.genes) {
+        if (gene.kind != GeneKind::Unroll) continue;
+        Genome genome;
+        set_gene(genome, gene.name, "4");
+        const LoopGuardResult guarded = guard_hangs(apply_genome(genome, grammar).source, "dot.cu");
+        EXPECT_EQ(guarded.guarded, 2) << guarded.source;
+        EXPECT_TRUE(guarded.unguarded.empty());
+        DeviceCompileRequest request;
+        request.source = guarded.source;
+        const DeviceCompileResult result = compile_with_nvrtc(request);
+        EXPECT_TRUE(result.ok) << gene.name << "\n" << result.log;
     }
 }
 
