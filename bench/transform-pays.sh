@@ -10,18 +10,25 @@
 #   GENOMES="unroll_fir_decimate.cu_23=4;..." bash bench/transform-pays.sh   other genomes
 #   ARGS="--outputs 262144 --taps 1024" bash bench/transform-pays.sh          other sizes
 #   ARCH=sm_90 (default native: the GPU of this machine)
+# Where the GPU machine lacks gi-tool's libraries, write the variants here and run them there:
+#   PREPARE=DIR bash bench/transform-pays.sh build/tests   (no GPU needed: DIR/genomes.txt, DIR/N.cu)
+#   FROM=DIR bash bench/transform-pays.sh                   (no gi-tool needed)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$(cd "${1:-$root/build/tests}" && pwd)"
-gi_tool="$build/gi-tool/gi-tool"
-[ -x "$gi_tool" ] || { echo "no gi-tool at $gi_tool: build it first (cmake --build $build --target gi-tool)"; exit 2; }
+if [ -z "${FROM:-}" ]; then
+    build="$(cd "${1:-$root/build/tests}" && pwd)"
+    gi_tool="$build/gi-tool/gi-tool"
+    [ -x "$gi_tool" ] || { echo "no gi-tool at $gi_tool: build it first (cmake --build $build --target gi-tool)"; exit 2; }
+fi
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
 kernel="$root/kernels/fir_decimate/fir_decimate.cu"
 args="${ARGS:---outputs 1048576 --decimation 4 --taps 512 --phases 4} --reps 50"
 work="$(mktemp -d "${TMPDIR:-/tmp}/gi-transform-pays.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
-if [ -z "${GENOMES:-}" ]; then
+if [ -n "${FROM:-}" ]; then
+    GENOMES="$(paste -sd ';' "$FROM/genomes.txt")"
+elif [ -z "${GENOMES:-}" ]; then
     # Every value of every transformation gene the grammar offers, then unroll with the check dropped.
     mapfile -t genes < <("$gi_tool" grammar "$kernel" --function fir_decimate |
         sed -n 's/^<\(\(unroll\|hoist\|unguard\)_[^>]*\)> ::= \(.*\)#.*default "\([^"]*\)".*/\1 \3 \4/p')
@@ -49,14 +56,33 @@ run_driver() {  # binary -> "median PASS|FAIL"
     echo "${t:--} $(echo "$out" | tail -1 | cut -c1-60)"
 }
 
+IFS=';' read -ra genomes <<<"$GENOMES"
+variant_of() {  # index genome -> the variant's file
+    if [ -n "${FROM:-}" ]; then
+        echo "$FROM/$1.cu"
+    else
+        "$gi_tool" apply "$kernel" --function fir_decimate --genome "$2" -o "$work/$1.cu" >/dev/null
+        echo "$work/$1.cu"
+    fi
+}
+if [ -n "${PREPARE:-}" ]; then
+    mkdir -p "$PREPARE"
+    : >"$PREPARE/genomes.txt"
+    for i in "${!genomes[@]}"; do
+        cp "$(variant_of "$i" "${genomes[$i]}")" "$PREPARE/$i.cu"
+        echo "${genomes[$i]}" >>"$PREPARE/genomes.txt"
+    done
+    echo "wrote ${#genomes[@]} variants to $PREPARE; on the GPU machine: FROM=$PREPARE bash bench/transform-pays.sh"
+    exit 0
+fi
+
 build_driver "$kernel" "$work/original"
 read -r base base_verdict < <(run_driver "$work/original")
 printf '%-52s %10s %8s %s\n' genome "median ms" speedup check
 printf '%-52s %10s %8s %s\n' "(original)" "$base" "1.000" "$base_verdict"
-IFS=';' read -ra genomes <<<"$GENOMES"
-for genome in "${genomes[@]}"; do
-    "$gi_tool" apply "$kernel" --function fir_decimate --genome "$genome" -o "$work/fir_decimate.cu" >/dev/null
-    build_driver "$work/fir_decimate.cu" "$work/variant"
+for i in "${!genomes[@]}"; do
+    genome="${genomes[$i]}"
+    build_driver "$(variant_of "$i" "$genome")" "$work/variant"
     read -r t verdict < <(run_driver "$work/variant")
     printf '%-52s %10s %8s %s\n' "$genome" "$t" "$(awk -v b="$base" -v t="$t" 'BEGIN { if (t + 0 > 0 && b + 0 > 0) printf "%.3f", b / t; else print "-" }')" "$verdict"
 done
