@@ -10,6 +10,7 @@
 #include "util/atomic_file.hpp"
 #include "util/error.hpp"
 #include "util/file_read.hpp"
+#include "util/format.hpp"
 #include "util/output_path.hpp"
 #include "variant/apply.hpp"
 
@@ -66,6 +67,14 @@ int run_apply(const std::vector<std::string>& raw) {
     const AppliedVariant variant = apply_genome(genome, grammar);
     for (const std::string& skipped : variant.skipped_edits)
         std::cerr << "skipped edit " << skipped << ": an earlier edit already deleted or replaced its target\n";
+    // The variant file is source: PTX edits act on its compiled PTX (ptx/ptx_edit.hpp), so it holds
+    // the genome's source part only, and says so rather than pass for the whole genome.
+    std::vector<std::string> ptx_items;
+    for (const Edit& edit : genome.edits)
+        if (is_ptx_edit(edit)) ptx_items.push_back(edit_to_text(edit));
+    if (!ptx_items.empty())
+        std::cerr << "gi-tool apply: note: the variant file leaves out the genome's PTX edits (" << join(ptx_items, " ")
+                  << "): they act on its compiled PTX, not on its source\n";
     std::string options;
     for (const std::string& option : variant.compile_options) options += " " + option;
     // With the variant on standard output, the options go to stderr so the source stays clean.
