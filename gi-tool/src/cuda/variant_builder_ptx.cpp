@@ -101,7 +101,12 @@ DeviceCompileResult VariantBuilder::compile_ptx_edited(const std::string& source
     const std::vector<std::string> assembler = ptxas_options_for(plain);
     const std::string key = compiled_code_key(edited, assembler, arch_, "ptxas");
     if (auto hit = cache_.get(key)) return *hit;
-    r = compile_ptx(edited, arch_, assembler, find_ptxas(options_.nvcc));
+    try {
+        r = compile_ptx(edited, arch_, assembler, find_ptxas(options_.nvcc));
+    } catch (const Error& e) {  // no ptxas, or it cannot be started: this variant's verdict, not the run's end
+        r.log = e.what();
+        return r;
+    }
     make_loadable(r);
     cache_.put(key, r);
     return r;
