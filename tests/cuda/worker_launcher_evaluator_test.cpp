@@ -1,7 +1,7 @@
 // The cuda evaluator with its workers started through a launcher (--worker-launcher): a worker lost
 // with its launcher in the middle of a variant's request is replaced and the variant run again,
 // never judged; a launcher that keeps losing them stops the run, naming it; a variant that crashes
-// its worker is still a crash. The fake worker (mode replay) pauses before each variant's
+// its worker, before "started" too, is still a crash. The fake worker (mode replay) pauses before each variant's
 // "started" (GI_FAKE_PAUSE_MS), and the launcher script kills it there.
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -25,13 +25,16 @@ protected:
     }
     void TearDown() override {
         ::unsetenv("GI_FAKE_PAUSE_MS");
+        ::unsetenv("GI_FAKE_PAUSE_RERUNS");
+        ::unsetenv("GI_FAKE_CRASH_BEFORE_STARTED");
         ::unsetenv("GI_FAKE_NO_SHARED_FOLDER");
         ::unsetenv("GI_WORKER_CASE_STORE");
         FakeWorkerEvaluatorTest::TearDown();
     }
 
     // A launcher that runs the worker and, in the lives `doomed` (a shell test on the number of
-    // lives so far, $n), kills it once it pauses on a variant and exits 1, as srun does when its node goes.
+    // lives so far, $n), kills it once it pauses on a variant and exits 1, as srun does when its node
+    // goes (and leaves the file `lost`).
     std::string launcher(const std::string& doomed) const {
         const fs::path script = folder_.path() / "launch";
         const fs::path lives = folder_.path() / "lives";
@@ -40,7 +43,8 @@ protected:
                               << "exec 3<&0; \"$@\" 0<&3 3<&- & w=$!\n"  // a background job's stdin is /dev/null otherwise
                               << "if " << doomed << "; then\n"
                               << "  while kill -0 $w 2>/dev/null; do\n"
-                              << "    if grep -q \"^$w pausing \" '" << log_.string() << "' 2>/dev/null; then kill -9 $w; exit 1; fi\n"
+                              << "    if grep -q \"^$w pausing \" '" << log_.string() << "' 2>/dev/null; then kill -9 $w; touch '"
+                              << (folder_.path() / "lost").string() << "'; exit 1; fi\n"
                               << "    sleep 0.02\n"
                               << "  done\n"
                               << "fi\n"
@@ -74,7 +78,11 @@ TEST_F(LaunchedWorkers, AWorkerLostWithItsLauncherIsReplacedAndItsVariantRunAgai
     EXPECT_EQ(e.stats().workers.launcher_losses, 1);
 }
 
+// Every worker is lost, the fresh one that runs the original after the variant's retries too
+// (GI_FAKE_PAUSE_RERUNS: the original's reruns pause once a worker was lost): the launcher is
+// broken, and the run stops.
 TEST_F(LaunchedWorkers, ALauncherThatKeepsLosingWorkersStopsTheRunNamingIt) {
+    ::setenv("GI_FAKE_PAUSE_RERUNS", (folder_.path() / "lost").c_str(), 1);
     CudaEvaluatorOptions o = launched("true");
     o.launcher_retries = 2;
     CudaEvaluator e(grammar_, o);
@@ -84,9 +92,36 @@ TEST_F(LaunchedWorkers, ALauncherThatKeepsLosingWorkersStopsTheRunNamingIt) {
     } catch (const Error& error) {
         const std::string what = error.what();
         EXPECT_NE(what.find(o.worker_launcher.front()), std::string::npos) << what;
-        EXPECT_NE(what.find("3 workers in a row"), std::string::npos) << what;
+        EXPECT_NE(what.find("4 workers in a row"), std::string::npos) << what;
+        EXPECT_NE(what.find("the original kernel's"), std::string::npos) << what;
     }
-    EXPECT_EQ(pausing_workers().size(), 3u);
+    ::unsetenv("GI_FAKE_PAUSE_RERUNS");
+    EXPECT_EQ(pausing_workers().size(), 4u);
+}
+
+// A variant that kills its worker before "started" (GI_FAKE_CRASH_BEFORE_STARTED: as one that
+// crashes it while its module loads) looks like a lost node every time; the original then runs on
+// a fresh worker, so the variant is judged a crash and the batch goes on.
+TEST_F(LaunchedWorkers, AVariantThatKillsItsWorkerBeforeStartedIsACrashNotAStoppedRun) {
+    ::setenv("GI_FAKE_CRASH_BEFORE_STARTED", "128", 1);
+    CudaEvaluatorOptions o = launched("false");
+    o.launcher_retries = 2;
+    CudaEvaluator e(grammar_, o);
+    BatchResult r;
+    try {
+        r = e.evaluate({with_block("128"), with_block("256"), with_block("128")}, 0);
+    } catch (const Error& error) {
+        ::unsetenv("GI_FAKE_CRASH_BEFORE_STARTED");
+        FAIL() << "a variant that kills its worker must not stop the run: " << error.what();
+    }
+    ::unsetenv("GI_FAKE_CRASH_BEFORE_STARTED");
+    ASSERT_EQ(r.results.size(), 3u);
+    for (const int i : {0, 2}) {
+        EXPECT_EQ(r.results[i].status, EvalStatus::Crash) << r.results[i].detail;
+        EXPECT_NE(r.results[i].detail.find("lost 3 times in a row through the launcher"), std::string::npos) << r.results[i].detail;
+    }
+    EXPECT_EQ(r.results[1].status, EvalStatus::Ok) << r.results[1].detail;
+    EXPECT_EQ(e.stats().workers.launcher_losses, 3);  // the second block-128 variant is the first's duplicate
 }
 
 // Block 128 aborts the fake worker after "started": through a launcher that passes its worker's

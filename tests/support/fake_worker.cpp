@@ -389,9 +389,19 @@ int run_fake_replay() {
             stages.compare_ms = 2;
             stages.timed_ms = 3;
             stages.integrity_ms = 0.25;
-            // GI_FAKE_PAUSE_MS: a variant's run waits this long before "started" (logged as "pausing"),
-            // so a test's launcher can lose its worker in the middle of a request.
-            if (const char* pause = std::getenv("GI_FAKE_PAUSE_MS"); pause && spec.role == "variant") {
+            // GI_FAKE_CRASH_BEFORE_STARTED=BLOCK: a variant of that block aborts its worker before
+            // "started", as one that crashes it while its module loads.
+            if (const char* crash = std::getenv("GI_FAKE_CRASH_BEFORE_STARTED");
+                crash && spec.role == "variant" && spec.block && gi::to_string(*spec.block).rfind(std::string(crash) + ",", 0) == 0) {
+                log("crash-before-started", slot);
+                std::abort();
+            }
+            // GI_FAKE_PAUSE_MS: a variant's run (and the original's rerun once the file
+            // GI_FAKE_PAUSE_RERUNS names exists) waits this long before "started" (logged as
+            // "pausing"), so a test's launcher can lose its worker in the middle of a request.
+            const char* pause_reruns = std::getenv("GI_FAKE_PAUSE_RERUNS");
+            const bool pause_rerun = spec.role == "rerun" && pause_reruns && std::filesystem::exists(pause_reruns);
+            if (const char* pause = std::getenv("GI_FAKE_PAUSE_MS"); pause && (spec.role == "variant" || pause_rerun)) {
                 log("pausing", slot);
                 std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(pause)));
             }

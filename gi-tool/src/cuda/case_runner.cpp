@@ -7,6 +7,7 @@
 #include "compile/nvcc_compiler.hpp"
 #include "util/elapsed.hpp"
 #include "util/error.hpp"
+#include "util/format.hpp"
 #include "worker/run_result.hpp"
 
 namespace gi {
@@ -235,6 +236,35 @@ RunVerdict CaseRunner::rerun_original(int index) {
     return v;
 }
 
+// A variant's request lost on `losses` workers in a row, the retries used up: a lost node and a
+// variant that kills its worker before it says anything (a crash while its module loads) look
+// alike, so the original kernel runs once on a fresh worker. Answered, the launcher works and the
+// variant is judged a crash; lost as well, the launcher is broken and the run stops.
+RunVerdict CaseRunner::judge_lost_variant(int index, const worker::WorkerFailure& failure, int losses) {
+    worker_.drop();
+    ++worker_.stats().launcher_losses;
+    std::cerr << "gi-tool: note: " << failure.what() << "; that is " << losses
+              << " workers in a row lost on one variant's request: the original kernel runs on a fresh worker to tell a "
+                 "broken launcher from a variant that kills its worker\n";
+    const ResolvedGeometry g = resolve_geometry(kernel_.geometry, slots_[index].manifest, kernel_.param_defaults, kernel_.arg_names);
+    try {
+        ready_for(index);
+        const RunVerdict probe = classify_run_reply(run_variant_request(index, to_message(run_spec(index, "rerun", *original_, g, false))));
+        if (probe.restart_worker) worker_.drop();
+    } catch (const worker::WorkerFailure& e) {
+        if (e.kind() == worker::WorkerFailure::Kind::LauncherLost)
+            worker_.replace_lost(e, losses + 1, "a variant's request and then on the original kernel's");  // throws
+        worker_.drop();  // it answered something: the launcher works
+    }
+    RunVerdict v;
+    v.result.status = EvalStatus::Crash;
+    v.result.detail = "its GPU worker was lost " + std::to_string(losses) +
+                      " times in a row through the launcher before answering (it kills its worker, e.g. while its module "
+                      "loads), while a fresh worker ran the original kernel: " +
+                      excerpt(failure.what(), 300);
+    return v;
+}
+
 RunVerdict CaseRunner::run_variant(int index, const Genome& genome, const VariantBuild& build, bool time) {
     const bool beside_exiting = worker::killed_workers_exiting() > 0;
     RunVerdict v = run_variant_once(index, genome, build, time);
@@ -276,7 +306,11 @@ RunVerdict CaseRunner::run_variant_once(int index, const Genome& genome, const V
             stats_.add(v, ms_since(start), beside_exiting);
         } catch (const worker::WorkerFailure& e) {
             if (e.kind() == worker::WorkerFailure::Kind::LauncherLost) {
-                worker_.replace_lost(e, ++losses);
+                if (!worker_.may_retry_lost(++losses)) {
+                    v = judge_lost_variant(index, e, losses);
+                    break;
+                }
+                worker_.replace_lost(e, losses);
                 continue;
             }
             v = classify_worker_failure(e);

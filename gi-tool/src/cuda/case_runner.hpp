@@ -62,6 +62,7 @@ private:
     worker::Message request_original(const worker::RunSpec& spec);
     double launch_allowance_ms(double original_ms) const;
     RunVerdict run_variant_once(int index, const Genome& genome, const VariantBuild& build, bool time);
+    RunVerdict judge_lost_variant(int index, const worker::WorkerFailure& failure, int losses);
 
     const CudaEvaluatorOptions& options_;
     const CaseKernel& kernel_;

@@ -41,12 +41,12 @@ void CaseWorker::set_launcher(std::vector<std::string> launcher, int retries) {
     launcher_retries_ = retries;
 }
 
-void CaseWorker::replace_lost(const worker::WorkerFailure& failure, int losses) {
+void CaseWorker::replace_lost(const worker::WorkerFailure& failure, int losses, const std::string& on) {
     drop();
     ++stats_.launcher_losses;
-    if (losses > launcher_retries_)
+    if (!may_retry_lost(losses))
         throw Error(std::string(failure.what()) + "; that is " + std::to_string(losses) +
-                    " workers in a row lost with their launcher on one request, so the run stops. Check that the "
+                    " workers in a row lost with their launcher on " + on + ", so the run stops. Check that the "
                     "launcher can start gi-worker on a GPU node (run it by hand with a command after it, e.g. "
                     "'... nvidia-smi'), or run without --worker-launcher");
     std::cerr << "gi-tool: note: " << failure.what() << "; starting another worker and running its request again\n";

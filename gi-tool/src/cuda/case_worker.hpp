@@ -32,8 +32,11 @@ public:
     void set_launcher(std::vector<std::string> launcher, int retries);
     // A worker lost with its launcher (worker::WorkerFailure::Kind::LauncherLost), the `losses`-th
     // time in a row for one request: drops it, so the next start() replaces it, and counts it.
-    // Throws gi::Error naming the launcher after more than the retries allowed.
-    void replace_lost(const worker::WorkerFailure& failure, int losses);
+    // Throws gi::Error naming the launcher after more than the retries allowed; `on` says on what
+    // the workers were lost.
+    void replace_lost(const worker::WorkerFailure& failure, int losses, const std::string& on = "one request");
+    // Whether a request lost on `losses` workers in a row may be run again.
+    bool may_retry_lost(int losses) const { return losses <= launcher_retries_; }
 
     // Starts the worker (or adopts a spare, preferring one holding `want_case`) unless one is running.
     // Throws gi::Error when the GPU cannot be used.
