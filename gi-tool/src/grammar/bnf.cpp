@@ -33,6 +33,7 @@ std::string_view gene_kind_name(GeneKind kind) {
     case GeneKind::Unroll: return "loop unrolled by hand";
     case GeneKind::Hoist: return "loop-invariant declaration hoisted";
     case GeneKind::Unguard: return "bounds check dropped";
+    case GeneKind::Vectorize: return "loads through float2/float4";
     }
     return "gene";
 }

@@ -133,7 +133,8 @@ const Gene* Grammar::find_gene(std::string_view name) const {
 namespace gi {
 
 bool is_transform_gene(GeneKind kind) {
-    return kind == GeneKind::Unroll || kind == GeneKind::Hoist || kind == GeneKind::Unguard;
+    return kind == GeneKind::Unroll || kind == GeneKind::Hoist || kind == GeneKind::Unguard ||
+           kind == GeneKind::Vectorize;
 }
 
 }  // namespace gi

@@ -86,6 +86,13 @@ enum class GeneKind {
     Unroll,        // a canonical for loop's body unrolled by hand: "1" (as written), "2", "4", "8"
     Hoist,         // a loop-invariant declaration moved before its loop: "0"/"1"
     Unguard,       // a bounds check the launch geometry may make redundant dropped: "0"/"1"
+    Vectorize,     // a unit-step loop's p[V] reads loaded as float2/float4: "1" (as written), "2", "4"
+};
+
+// Vectorize: a `const float*` parameter the loop's body reads only as p[V].
+struct VectorRead {
+    std::string pointer;
+    bool restricted = false;  // declared __restrict__: the body may store to other memory
 };
 
 // Where a transformation gene acts: byte ranges of the original file. The variant stage reads the
@@ -100,6 +107,7 @@ struct TransformSite {
     std::size_t step_begin = 0;
     std::size_t step_end = 0;
     std::string replacement;     // Unguard: the condition that drops the check ("true", "false")
+    std::vector<VectorRead> reads;  // Vectorize (with Unroll's body, condition and step)
 };
 
 struct Gene {
@@ -111,11 +119,11 @@ struct Gene {
     std::string flag_template;        // Flag: the option text with "{}" where the value goes ("" for on/off flags)
     std::string launch_threads;       // LaunchBounds: the max-threads expression
     int line = 0;                     // where the gene shows in the source (0 for flags)
-    TransformSite site;               // Unroll, Hoist, Unguard: where it acts
+    TransformSite site;               // Unroll, Hoist, Unguard, Vectorize: where it acts
 };
 
-// Whether the gene is a transformation of the kernel's code (Unroll, Hoist, Unguard) rather than
-// a configuration value.
+// Whether the gene is a transformation of the kernel's code (Unroll, Hoist, Unguard, Vectorize)
+// rather than a configuration value.
 bool is_transform_gene(GeneKind kind);
 
 // A piece of the file: literal text, a rule slot, or a gene slot whose text depends on a gene value.

@@ -5,7 +5,9 @@
 #include <map>
 #include <set>
 
+#include "grammar/functions.hpp"
 #include "grammar/loop_shape.hpp"
+#include "grammar/vector_load.hpp"
 
 namespace gi::grammar_detail {
 namespace {
@@ -31,6 +33,7 @@ public:
         for (const IfDraft& check : in_.bodies.ifs) unguard(check);
         for (const LoopDraft& loop : in_.bodies.loops) hoist(loop);
         for (const LoopDraft& loop : in_.bodies.loops) unroll(loop);
+        for (const LoopDraft& loop : in_.bodies.loops) vectorize(loop);
         std::stable_sort(genes_.begin(), genes_.end(), [](const GeneDraft& a, const GeneDraft& b) {
             if (a.gene.kind != b.gene.kind) return kind_order(a.gene.kind) < kind_order(b.gene.kind);
             return a.gene.site.begin < b.gene.site.begin;
@@ -45,7 +48,9 @@ public:
 
 private:
     // Listed by kind (the order the variant stage applies the kinds in), each kind in file order.
-    static int kind_order(GeneKind kind) { return kind == GeneKind::Unguard ? 0 : kind == GeneKind::Hoist ? 1 : 2; }
+    static int kind_order(GeneKind kind) {
+        return kind == GeneKind::Unguard ? 0 : kind == GeneKind::Hoist ? 1 : kind == GeneKind::Unroll ? 2 : 3;
+    }
 
     const std::string& text() const { return in_.scan.source->text; }
     const Token& tok(int index) const { return in_.scan.tokens[static_cast<std::size_t>(index)]; }
@@ -69,11 +74,8 @@ private:
     }
     std::string step_text(const LoopDraft& loop) const { return between(tok(loop.second_semicolon).end, tok(loop.close).begin); }
 
-    void unroll(const LoopDraft& loop) {
-        std::string why;
-        const std::optional<CountedLoop> counted = counted_loop(condition_text(loop), step_text(loop), why);
-        if (!counted) return;
-        if (!unroll_blocker(tokens_text(loop.body_first, loop.body_end - 1), *counted).empty()) return;
+    // A loop's body, condition and step: what Unroll and Vectorize read and rewrite.
+    TransformSite loop_site(const LoopDraft& loop) const {
         TransformSite site;
         site.begin = tok(loop.body_first).begin;
         site.end = tok(loop.body_end - 1).end;
@@ -81,7 +83,76 @@ private:
         site.cond_end = tok(loop.second_semicolon).begin;
         site.step_begin = tok(loop.second_semicolon).end;
         site.step_end = tok(loop.close).begin;
+        return site;
+    }
+
+    void unroll(const LoopDraft& loop) {
+        std::string why;
+        const std::optional<CountedLoop> counted = counted_loop(condition_text(loop), step_text(loop), why);
+        if (!counted) return;
+        if (!unroll_blocker(tokens_text(loop.body_first, loop.body_end - 1), *counted).empty()) return;
+        TransformSite site = loop_site(loop);
         add(GeneKind::Unroll, "unroll", tok(loop.for_token).line, {"1", "2", "4", "8"}, site);
+    }
+
+    // The kernel's `const float*` parameters (`float const*`, with or without __restrict__): what
+    // a float2/float4 load may read, the address checked at run time.
+    std::vector<VectorRead> float_pointers(const std::string& kernel) const {
+        std::vector<VectorRead> out;
+        for (const FunctionDefinition& f : in_.functions) {
+            if (f.name != kernel || !f.is_global || f.body_open < 0) continue;
+            for (const ParameterTokens& p : parse_parameters(in_.scan, f)) {
+                const auto type = code_tokens(p.parameter.type);
+                if (!type || p.is_reference || p.is_array) continue;
+                std::vector<std::string> words;
+                bool restricted = false;
+                for (const CodeToken& t : *type) {
+                    if (t.text == "__restrict__" || t.text == "__restrict") restricted = true;
+                    else words.push_back(t.text);
+                }
+                if (words == std::vector<std::string>{"const", "float", "*"} ||
+                    words == std::vector<std::string>{"float", "const", "*"})
+                    out.push_back({p.parameter.name, restricted});
+            }
+        }
+        return out;
+    }
+
+    // A unit-step counted loop whose body reads `const float*` parameters only as p[V] (all of
+    // them loaded as vectors: a dot product's two arrays in one trip).
+    void vectorize(const LoopDraft& loop) {
+        std::string why;
+        const std::optional<CountedLoop> counted = counted_loop(condition_text(loop), step_text(loop), why);
+        if (!counted || counted->stride != "1") return;
+        const std::string body = tokens_text(loop.body_first, loop.body_end - 1);
+        // The loop's own header must not declare a name that hides a parameter.
+        const auto header = code_tokens(between(tok(loop.open).end, tok(loop.first_semicolon).begin));
+        if (!header) return;
+        const std::set<std::string> header_names = read_names(*header);
+        std::vector<VectorRead> reads;
+        for (const VectorRead& candidate : float_pointers(loop.function)) {
+            if (header_names.count(candidate.pointer) || shadowed(candidate.pointer, loop)) continue;
+            if (vector_load_blocker(body, *counted, {candidate}).empty()) reads.push_back(candidate);
+        }
+        if (reads.empty() || !vector_load_blocker(body, *counted, reads).empty()) return;
+        TransformSite site = loop_site(loop);
+        site.reads = std::move(reads);
+        add(GeneKind::Vectorize, "vec", tok(loop.for_token).line, {"1", "2", "4"}, site);
+    }
+
+    // Whether a declaration of the kernel's body before the loop's end declares `name` again
+    // (a local that hides the parameter need not be a const float*).
+    bool shadowed(const std::string& name, const LoopDraft& loop) const {
+        for (const FunctionDefinition& f : in_.functions) {
+            if (f.name != loop.function || f.body_open < 0 || f.body_open > loop.for_token || loop.for_token > f.body_close)
+                continue;
+            for (const DeclarationDraft& declaration : in_.bodies.declarations) {
+                if (declaration.first_token < f.body_open || declaration.first_token > loop.body_end) continue;
+                for (const Declared& d : declaration.names)
+                    if (d.name == name) return true;
+            }
+        }
+        return false;
     }
 
     void hoist(const LoopDraft& loop) {

@@ -9,6 +9,11 @@
 //                                 return;) on an index derived from threadIdx/blockIdx: dropped;
 //                                 whether the launch geometry makes it redundant is the evaluator's
 //                                 to find out, on the recorded cases
+//   vec_<file>_<line>=1|2|4      a unit-step counted loop whose body reads `const float*` kernel
+//                                 parameters only as p[V] and calls nothing (stores nothing either,
+//                                 unless they are __restrict__): 2 or 4 iterations a trip from one
+//                                 float2/float4 load of each where p + V is aligned at run time
+//                                 (grammar/vector_load.hpp)
 // A site is offered only where its premise holds in the original; the variant stage checks it
 // again on the text edits left (variant/transform_apply.hpp).
 #include <vector>

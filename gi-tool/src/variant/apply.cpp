@@ -129,7 +129,8 @@ std::string emit_gene_slot(const Piece& piece, const Gene& gene, const std::stri
         // Transformations have no slots: they rewrite a site after the edits (transform_apply).
         case GeneKind::Unroll:
         case GeneKind::Hoist:
-        case GeneKind::Unguard: return piece.text;
+        case GeneKind::Unguard:
+        case GeneKind::Vectorize: return piece.text;
     }
     return piece.text;
 }

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <optional>
+#include <set>
 
 #include "grammar/loop_shape.hpp"
+#include "grammar/vector_load.hpp"
 
 namespace gi {
 namespace {
@@ -87,25 +89,56 @@ std::string step_statement(const std::string& step) {
     return step.substr(first, step.find_last_not_of(" \t\r\n") - first + 1);
 }
 
-// Why the unrolled loop could not be written ("" when it was).
-std::string unroll_site(const Gene& gene, int factor, TransformSegments& text) {
-    const TransformSite& site = gene.site;
+// A loop site's header and body as the edits left them, its premise as a counted loop checked.
+struct LoopText {
+    std::string step;
+    std::string body;
+    CountedLoop loop;
+};
+
+std::optional<LoopText> read_loop(const TransformSite& site, TransformSegments& text, std::string& why) {
     const std::optional<std::string> condition = text.read(site.cond_begin, site.cond_end);
     const std::optional<std::string> step = text.read(site.step_begin, site.step_end);
     const std::optional<std::string> body = text.read(site.begin, site.end);
-    if (!condition || !step || !body) return "another transformation rewrote the loop";
-    std::string why;
+    if (!condition || !step || !body) {
+        why = "another transformation rewrote the loop";
+        return std::nullopt;
+    }
     const std::optional<CountedLoop> loop = counted_loop(*condition, *step, why);
-    if (!loop) return why;
-    why = unroll_blocker(*body, *loop);
+    if (!loop) return std::nullopt;
+    return LoopText{*step, *body, *loop};
+}
+
+// Why the unrolled loop could not be written ("" when it was).
+std::string unroll_site(const Gene& gene, int factor, TransformSegments& text) {
+    const TransformSite& site = gene.site;
+    std::string why;
+    const std::optional<LoopText> read = read_loop(site, text, why);
+    if (!read) return why;
+    const std::string& body = read->body;
+    why = unroll_blocker(body, read->loop);
     if (!why.empty()) return why;
     // The body's copies each in a block of their own (their declarations do not clash); the
     // header's step runs after the last copy as it did after the body.
-    const std::string copy = !body->empty() && body->front() == '{' ? *body : "{\n" + *body + "\n}";
-    std::string unrolled = "{ if (" + unrolled_condition(*loop, factor) + ") {\n";
-    for (int k = 0; k < factor; ++k) unrolled += copy + (k + 1 < factor ? " " + step_statement(*step) + ";\n" : "\n");
+    const std::string copy = !body.empty() && body.front() == '{' ? body : "{\n" + body + "\n}";
+    std::string unrolled = "{ if (" + unrolled_condition(read->loop, factor) + ") {\n";
+    for (int k = 0; k < factor; ++k) unrolled += copy + (k + 1 < factor ? " " + step_statement(read->step) + ";\n" : "\n");
     unrolled += "} else " + copy + " }";
     text.replace(site.begin, site.end, unrolled);
+    return "";
+}
+
+// Why the vector loads could not be written ("" when they were).
+std::string vectorize_site(const Gene& gene, int width, TransformSegments& text) {
+    const TransformSite& site = gene.site;
+    std::string why;
+    const std::optional<LoopText> read = read_loop(site, text, why);
+    if (!read) return why;
+    why = vector_load_blocker(read->body, read->loop, site.reads);
+    if (!why.empty()) return why;
+    text.replace(site.begin, site.end,
+                 vector_load_body(read->body, step_statement(read->step), read->loop, site.reads, width,
+                                  "gi_vec" + std::to_string(gene.line)));
     return "";
 }
 
@@ -127,24 +160,33 @@ void apply_transforms(const Genome& genome, const Grammar& grammar, std::vector<
     std::vector<const Gene*> order;
     for (const Gene& gene : grammar.genes)
         if (is_transform_gene(gene.kind)) order.push_back(&gene);
+    // Unroll and Vectorize both rewrite a loop's body: one rank, and the first set on a loop
+    // takes it (the other's premise, no write to V, no longer holds on the rewritten body).
     auto rank = [](const Gene* gene) { return gene->kind == GeneKind::Unguard ? 0 : gene->kind == GeneKind::Hoist ? 1 : 2; };
     std::stable_sort(order.begin(), order.end(), [&](const Gene* a, const Gene* b) {
         if (rank(a) != rank(b)) return rank(a) < rank(b);
-        return a->kind == GeneKind::Unroll && a->site.begin > b->site.begin;
+        return rank(a) == 2 && a->site.begin > b->site.begin;
     });
+    std::set<std::size_t> rewritten_loops;
     TransformSegments text(segments);
     for (const Gene* transform : order) {
         const Gene& gene = *transform;
         const std::string value = setting_or(genome, gene.name, gene.default_value);
         if (value == gene.default_value) continue;
         std::string why;
-        if (gene.kind == GeneKind::Unroll) {
+        const bool loop_kind = gene.kind == GeneKind::Unroll || gene.kind == GeneKind::Vectorize;
+        if (loop_kind && rewritten_loops.count(gene.site.begin)) {
+            why = "another transformation rewrote the loop";
+        } else if (gene.kind == GeneKind::Unroll) {
             why = unroll_site(gene, std::stoi(value), text);
+        } else if (gene.kind == GeneKind::Vectorize) {
+            why = vectorize_site(gene, std::stoi(value), text);
         } else if (gene.kind == GeneKind::Hoist) {
             why = hoist_site(gene, text);
         } else if (!text.replace(gene.site.begin, gene.site.end, gene.site.replacement)) {
             why = "another transformation rewrote the condition";
         }
+        if (loop_kind && why.empty()) rewritten_loops.insert(gene.site.begin);
         if (!why.empty()) skipped.push_back(gene.name + "=" + value + " (not applied: " + why + ")");
     }
 }
