@@ -173,6 +173,14 @@ TEST(VectorLoad, EveryValueCompilesWithNvrtcAndUnderTheHangGuard) {
             const DeviceCompileResult result = compile_with_nvrtc(request);
             EXPECT_TRUE(result.ok) << value << "\n" << result.log << "\n" << source;
         }
+        // The vector path is one vector load of each array, not a scalar load a lane.
+        DeviceCompileRequest request;
+        request.source = variant.source;
+        request.ptx = true;
+        const DeviceCompileResult ptx = compile_with_nvrtc(request);
+        ASSERT_TRUE(ptx.ok) << ptx.log;
+        const std::string vector_load = "ld.global.v" + value + ".f32";
+        EXPECT_EQ(vec_count(ptx.ptx, vector_load), 2u) << ptx.ptx;
     }
 }
 
