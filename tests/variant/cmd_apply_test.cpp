@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../grammar/grammar_test_util.hpp"
 #include "../support/gi_tool_run.hpp"
 #include "process/process.hpp"
 
@@ -41,6 +42,31 @@ TEST(CmdApply, ReportsSkippedEditsOnStderr) {
     const ProcessResult r = tool({"apply", kApplyKernelPath, "--genome", "<_scale.cu_11> <_scale.cu_11><_scale.cu_13>", "-o", "-"});
     ASSERT_TRUE(r.succeeded()) << r.err;
     EXPECT_NE(r.err.find("skipped edit <_scale.cu_11><_scale.cu_13>"), std::string::npos) << r.err;
+}
+
+// A transformation an edit made impossible is reported with its own reason, not as an edit whose
+// target an earlier edit removed.
+TEST(CmdApply, ATransformationAnEditTurnedOffIsReportedWithItsReason) {
+    TemporaryDirectory dir("gi-test");
+    const std::filesystem::path kernel = dir.path() / "k.cu";
+    const std::string text =
+        "__global__ void b(float* x, int n) {\n"
+        "    for (int i = 0; i < n; ++i) {\n"
+        "        x[i] = 0;\n"
+        "    }\n"
+        "    for (int k = 0; k < n; ++k) {\n"
+        "        if (x[k] > 1) break;\n"
+        "    }\n"
+        "}\n";
+    std::ofstream(kernel) << text;
+    const Rule* brk = test::rule_with_text(test::grammar_of(text), "break;");
+    ASSERT_TRUE(brk);
+    const ProcessResult r = tool({"apply", kernel.string(), "--genome", "unroll_k.cu_2=4 <_k.cu_3>+<" + brk->id + ">", "-o", "-"});
+    ASSERT_TRUE(r.succeeded()) << r.err;
+    EXPECT_NE(r.err.find("skipped setting unroll_k.cu_2=4 (not applied: its body can leave or skip an iteration ('break'))\n"),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find("already deleted or replaced"), std::string::npos) << r.err;
 }
 
 TEST(CmdApply, InvalidGenomeListsEveryProblemAndFails) {

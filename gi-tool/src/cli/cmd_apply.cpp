@@ -65,8 +65,12 @@ int run_apply(const std::vector<std::string>& raw) {
     }
 
     const AppliedVariant variant = apply_genome(genome, grammar);
+    // A transformation gene's entry carries its own reason ("unroll_k.cu_2=4 (not applied: ...)").
     for (const std::string& skipped : variant.skipped_edits)
-        std::cerr << "skipped edit " << skipped << ": an earlier edit already deleted or replaced its target\n";
+        if (skipped.find(" (not applied: ") != std::string::npos)
+            std::cerr << "skipped setting " << skipped << "\n";
+        else
+            std::cerr << "skipped edit " << skipped << ": an earlier edit already deleted or replaced its target\n";
     // The variant file is source: PTX edits act on its compiled PTX (ptx/ptx_edit.hpp), so it holds
     // the genome's source part only, and says so rather than pass for the whole genome.
     std::vector<std::string> ptx_items;
