@@ -216,13 +216,17 @@ Message CaseRunner::run_variant_request(int index, const Message& m) {
     return reply;
 }
 
-RunVerdict CaseRunner::rerun_original(int index) {
+RunVerdict CaseRunner::rerun_once(int index) {
     const ResolvedGeometry g = resolve_geometry(kernel_.geometry, slots_[index].manifest, kernel_.param_defaults, kernel_.arg_names);
+    return classify_run_reply(run_variant_request(index, to_message(run_spec(index, "rerun", *original_, g, false))));
+}
+
+RunVerdict CaseRunner::rerun_original(int index) {
     RunVerdict v;
     for (int losses = 0;;) {
         ready_for(index);
         try {
-            v = classify_run_reply(run_variant_request(index, to_message(run_spec(index, "rerun", *original_, g, false))));
+            v = rerun_once(index);
         } catch (const worker::WorkerFailure& e) {
             if (e.kind() == worker::WorkerFailure::Kind::LauncherLost) {
                 worker_.replace_lost(e, ++losses);
@@ -246,11 +250,9 @@ RunVerdict CaseRunner::judge_lost_variant(int index, const worker::WorkerFailure
     std::cerr << "gi-tool: note: " << failure.what() << "; that is " << losses
               << " workers in a row lost on one variant's request: the original kernel runs on a fresh worker to tell a "
                  "broken launcher from a variant that kills its worker\n";
-    const ResolvedGeometry g = resolve_geometry(kernel_.geometry, slots_[index].manifest, kernel_.param_defaults, kernel_.arg_names);
     try {
         ready_for(index);
-        const RunVerdict probe = classify_run_reply(run_variant_request(index, to_message(run_spec(index, "rerun", *original_, g, false))));
-        if (probe.restart_worker) worker_.drop();
+        if (rerun_once(index).restart_worker) worker_.drop();
     } catch (const worker::WorkerFailure& e) {
         if (e.kind() == worker::WorkerFailure::Kind::LauncherLost)
             worker_.replace_lost(e, losses + 1, "a variant's request and then on the original kernel's");  // throws

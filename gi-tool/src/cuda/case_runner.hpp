@@ -63,6 +63,8 @@ private:
     double launch_allowance_ms(double original_ms) const;
     RunVerdict run_variant_once(int index, const Genome& genome, const VariantBuild& build, bool time);
     RunVerdict judge_lost_variant(int index, const worker::WorkerFailure& failure, int losses);
+    // The original once more on case `index`, which the worker holds (ready_for); throws worker::WorkerFailure.
+    RunVerdict rerun_once(int index);
 
     const CudaEvaluatorOptions& options_;
     const CaseKernel& kernel_;

@@ -112,15 +112,7 @@ SpareWorkers::Demand CaseWorker::demand() const {
 }
 
 void CaseWorker::start(int want_case) {
-    for (int losses = 0;;) {
-        try {
-            start_once(want_case);
-            return;
-        } catch (const worker::WorkerFailure& e) {
-            if (e.kind() != worker::WorkerFailure::Kind::LauncherLost) throw;
-            replace_lost(e, ++losses);
-        }
-    }
+    replacing_lost([&] { start_once(want_case); });
 }
 
 void CaseWorker::start_once(int want_case) {
@@ -173,15 +165,7 @@ Message CaseWorker::request(const Message& m, std::chrono::milliseconds timeout)
 }
 
 void CaseWorker::ensure_loaded(int index) {
-    for (int losses = 0;;) {
-        try {
-            load_once(index);
-            return;
-        } catch (const worker::WorkerFailure& e) {
-            if (e.kind() != worker::WorkerFailure::Kind::LauncherLost) throw;
-            replace_lost(e, ++losses);
-        }
-    }
+    replacing_lost([&] { load_once(index); });
 }
 
 void CaseWorker::load_once(int index) {

@@ -81,6 +81,19 @@ public:
 private:
     void start_once(int want_case);
     void load_once(int index);
+    // Runs `step` again on a new worker each time the worker is lost with its launcher, until it
+    // succeeds or replace_lost() gives up.
+    template <typename Step>
+    void replacing_lost(Step step) {
+        for (int losses = 0;;) {
+            try {
+                return step();
+            } catch (const worker::WorkerFailure& e) {
+                if (e.kind() != worker::WorkerFailure::Kind::LauncherLost) throw;
+                replace_lost(e, ++losses);
+            }
+        }
+    }
 
     std::string program_;
     std::vector<std::string> launcher_;
