@@ -71,6 +71,17 @@ build_tools_unless_built() {  # targets...
     sanitizer="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
 }
 
+# Configures and builds the tree at $1 into $2 (Release, tests configured, $arch) with half the
+# cores, so two trees of an A/B build at once; the log goes to $3. The rest of the arguments are the
+# targets. Returns non-zero when either step fails. Needs `prefix_args` and `arch` (above).
+build_tree() {  # tree build-dir log targets...
+    local tree="$1" dir="$2" log="$3"
+    shift 3
+    cmake -S "$tree" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
+        "${prefix_args[@]}" >"$log" 2>&1 &&
+        cmake --build "$dir" -j "$(($(nproc) / 2))" --target "$@" >>"$log" 2>&1
+}
+
 # Builds gi-optimize (Release, no tests, sm_90) into $work/build unless GI_BUILD names a build to
 # reuse; the log goes to $OUT/build.log. Sets `build` and `tool`; exits when the build fails.
 build_unless_given() {

@@ -19,19 +19,14 @@ old_tree=/tmp/gi-ab-old-tree
 rm -rf "$old_tree" && mkdir -p "$old_tree" && tar -xzf "${OLD_TAR:?OLD_TAR: the old tree as a tar.gz}" -C "$old_tree"
 # The old tree's own common.sh would unpack the packages again under running programs.
 rm -rf "$old_tree/.carry"
-build_tree() {  # tree build-dir log
-    cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
-        "${prefix_args[@]}" >"$3" 2>&1 &&
-        cmake --build "$2" -j "$(($(nproc) / 2))" --target gi-tool gi-worker stereo_driver >>"$3" 2>&1
-}
 new_tree="$root"
 if [[ -n "${NEW_TAR:-}" ]]; then
     new_tree=/tmp/gi-ab-new-tree
     rm -rf "$new_tree" && mkdir -p "$new_tree" && tar -xzf "$NEW_TAR" -C "$new_tree"
 fi
 start=$SECONDS
-build_tree "$old_tree" "/tmp/gi-ab-build-$label_a" "$OUT/build-$label_a.log" & pa=$!
-build_tree "$new_tree" "/tmp/gi-ab-build-$label_b" "$OUT/build-$label_b.log" & pb=$!
+build_tree "$old_tree" "/tmp/gi-ab-build-$label_a" "$OUT/build-$label_a.log" gi-tool gi-worker stereo_driver & pa=$!
+build_tree "$new_tree" "/tmp/gi-ab-build-$label_b" "$OUT/build-$label_b.log" gi-tool gi-worker stereo_driver & pb=$!
 wait $pa || { tail -20 "$OUT/build-$label_a.log"; exit 1; }
 wait $pb || { tail -20 "$OUT/build-$label_b.log"; exit 1; }
 echo "built both in $((SECONDS - start)) s"

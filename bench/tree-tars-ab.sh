@@ -16,19 +16,17 @@ unpack_carried_packages >/dev/null
 detect_gpu
 read -r label_a label_b <<<"${LABELS:-A B}"
 corpus=(aniso_diffusion dp_sweep wavefront thermal lu_update elimination matmul)
-build_tree() {  # tar label
-    local tree="/tmp/gi-tt-tree-$2" build="/tmp/gi-tt-build-$2"
+build_tar() {  # tar label
+    local tree="/tmp/gi-tt-tree-$2"
     rm -rf "$tree" && mkdir -p "$tree" && tar -xzf "$1" -C "$tree" || return 1
     # The tree's own common.sh would unpack the packages again under running programs.
     rm -rf "$tree/.carry"
-    cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES="$arch" \
-        "${prefix_args[@]}" >"$OUT/build-$2.log" 2>&1 &&
-        cmake --build "$build" -j "$(($(nproc) / 2))" --target gi-tool gi-worker stereo_driver corpus_row_filter \
-            corpus_struct_pointers corpus_matrix_mul "${corpus[@]/%/_driver}" >>"$OUT/build-$2.log" 2>&1
+    build_tree "$tree" "/tmp/gi-tt-build-$2" "$OUT/build-$2.log" gi-tool gi-worker stereo_driver corpus_row_filter \
+        corpus_struct_pointers corpus_matrix_mul "${corpus[@]/%/_driver}"
 }
 start=$(date +%s)
-build_tree "${A_TAR:?A_TAR: tree A as a tar.gz}" "$label_a" & pa=$!
-build_tree "${B_TAR:?B_TAR: tree B as a tar.gz}" "$label_b" & pb=$!
+build_tar "${A_TAR:?A_TAR: tree A as a tar.gz}" "$label_a" & pa=$!
+build_tar "${B_TAR:?B_TAR: tree B as a tar.gz}" "$label_b" & pb=$!
 wait $pa || { echo "tree A ($label_a) did not build:"; tail -20 "$OUT/build-$label_a.log"; exit 1; }
 wait $pb || { echo "tree B ($label_b) did not build:"; tail -20 "$OUT/build-$label_b.log"; exit 1; }
 echo "both trees built in $(( $(date +%s) - start )) s"
