@@ -306,6 +306,7 @@ const CudaEvaluatorStats& CudaEvaluator::stats() const {
     if (const SanitizerSessions* sessions = impl_->sanitizer_sessions.get()) {
         t.gate.sessions_started = sessions->started();
         t.gate.sessions_replaced = sessions->replaced();
+        t.gate.sessions_with_case = sessions->with_case();
         t.gate.session_waits = sessions->waited();
     }
     return t;

@@ -51,6 +51,9 @@ struct SessionCounts {
         t.unloads = c.unload_ms / 1000;
         t.syncs = c.sync_ms / 1000;
         t.other = std::max(0.0, s - (t.startup + t.cases + t.loads + t.launches + t.unloads + t.syncs));
+        t.case_opens = c.case_ms > 0 ? 1 : 0;
+        t.ahead_used = session.opened_ahead_ms() > 0 && session.missed_case().empty() ? 1 : 0;
+        t.ahead_missed = session.missed_case().empty() ? 0 : 1;
         std::lock_guard lock(mutex);
         times[tool] += t;
     }
@@ -380,7 +383,8 @@ std::string SanitizerGateStats::note(int batch_size) const {
                        " of them checked again one variant at a time because the batch did not pass in one process";
     if (sessions_started > 0) {
         line += "; in " + std::to_string(sessions_started) + " long-lived compute-sanitizer processes (--sanitize-sessions; " +
-                std::to_string(sessions_replaced) + " started in place of one a report ended, " + std::to_string(session_waits) +
+                std::to_string(sessions_replaced) + " started in place of one a report ended, " +
+                std::to_string(sessions_with_case) + " told a case to open ahead, " + std::to_string(session_waits) +
                 " checks waited for a busy one) " +
                 std::to_string(session_passes) + " variants passed and " + std::to_string(session_judged) +
                 " were judged by a report, one variant a request; the others ran in processes of their own";
@@ -404,9 +408,11 @@ std::string SanitizerGateStats::note(int batch_size) const {
     std::string parts;
     for (const auto& [tool, t] : session_times) {
         parts += fmt::format(
-            "{}{}: start-up waited {:.1f}, cases opened ahead {:.1f} (the session's own time), cases {:.1f}, module loads "
-            "{:.1f}, launches {:.1f}, unloads {:.1f}, syncs {:.1f}, the rest {:.1f}",
-            parts.empty() ? "" : "; ", tool, t.startup, t.opened_ahead, t.cases, t.loads, t.launches, t.unloads, t.syncs, t.other);
+            "{}{}: start-up waited {:.1f}, cases opened ahead {:.1f} (the session's own time; {} used by the first check, {} "
+            "not), cases {:.1f} ({} opened at a check), module loads {:.1f}, launches {:.1f}, unloads {:.1f}, syncs {:.1f}, "
+            "the rest {:.1f}",
+            parts.empty() ? "" : "; ", tool, t.startup, t.opened_ahead, t.ahead_used, t.ahead_missed, t.cases, t.case_opens,
+            t.loads, t.launches, t.unloads, t.syncs, t.other);
     }
     if (!parts.empty()) line += "; in sessions, seconds: " + parts;
     return line;

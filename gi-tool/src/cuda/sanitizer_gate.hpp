@@ -57,6 +57,9 @@ bool runs_side_by_side(const std::string& tool);
 struct SessionTimes {
     double startup = 0, cases = 0, loads = 0, launches = 0, unloads = 0, syncs = 0, other = 0;
     double opened_ahead = 0;  // opening the case ahead, in the start-up (not part of the checks' time)
+    // How often: cases a check had to open (case_ms > 0), cases opened ahead that a first check
+    // used, and ones it did not (the session had guessed another case).
+    long case_opens = 0, ahead_used = 0, ahead_missed = 0;
 
     SessionTimes& operator+=(const SessionTimes& t) {
         startup += t.startup;
@@ -67,6 +70,9 @@ struct SessionTimes {
         syncs += t.syncs;
         other += t.other;
         opened_ahead += t.opened_ahead;
+        case_opens += t.case_opens;
+        ahead_used += t.ahead_used;
+        ahead_missed += t.ahead_missed;
         return *this;
     }
 };
@@ -81,6 +87,7 @@ struct SanitizerGateStats {
     long long guard_judged = 0;     // variants the guard zones judged (kGuardZonesTool), before any sanitizer
     long long sessions_started = 0; // long-lived sessions started
     long long sessions_replaced = 0; // of them, started in place of one a report ended
+    long long sessions_with_case = 0; // of them, told a case to open ahead (prewarmed, replacements)
     long long session_waits = 0;    // checks that waited for a busy session of their checker
     long long side_by_side_requests = 0;  // session requests that ran several variants at once
     long long side_by_side_variants = 0;  // the variants they ran

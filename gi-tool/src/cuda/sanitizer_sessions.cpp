@@ -222,6 +222,7 @@ void SanitizerSessions::release(std::unique_ptr<SanitizerSession> session) {
             pool.idle.push_back(make(session->tool(), session->last_case()));
             ++started_;
             ++replaced_;
+            ++with_case_;
         } catch (const Error&) {
         }
     }
@@ -235,6 +236,7 @@ void SanitizerSessions::prewarm(const std::string& tool, int count, const std::s
             // The process starts at once and initialises on its own; nothing here waits for it.
             pools_[tool].idle.push_back(make(tool, case_path));
             ++started_;
+            if (!case_path.empty()) ++with_case_;
         } catch (const Error&) {
             return;
         }
@@ -272,6 +274,11 @@ long SanitizerSessions::started() const {
 long SanitizerSessions::replaced() const {
     std::lock_guard lock(mutex_);
     return replaced_;
+}
+
+long SanitizerSessions::with_case() const {
+    std::lock_guard lock(mutex_);
+    return with_case_;
 }
 
 long SanitizerSessions::waited() const {

@@ -144,6 +144,7 @@ public:
 
     long started() const;  // sessions started so far
     long replaced() const; // sessions started on release in place of one a report ended
+    long with_case() const; // sessions started with a case to open ahead (prewarm, replacements)
     long waited() const;   // acquire() calls that waited for a busy session of their checker
 
 private:
@@ -163,7 +164,7 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable returned_;
     std::map<std::string, Pool> pools_;
-    long started_ = 0, waited_ = 0, replaced_ = 0;
+    long started_ = 0, waited_ = 0, replaced_ = 0, with_case_ = 0;
     mutable std::mutex guard_mutex_;  // apart from mutex_: capacity() runs with mutex_ held
     int guard_failures_ = 0;  // guard-zone checks in a row that failed without running their variant
     bool guard_off_ = false;
