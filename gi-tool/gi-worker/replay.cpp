@@ -481,13 +481,17 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
                     probe_plan_.bytes += 4 * tc_.buffers[b].size;
                 }
             if (request.announce_probe) progress("probing");
+            const auto probe_start = std::chrono::steady_clock::now();
             if (auto failed = probe_write_sets(kernel, request, sets, report.detail)) return *failed;
+            // An original's first run has no check launch: its stage times say what the probes took.
+            report.stages.check_ms = ms_since(probe_start);
         }
         set_write_sets(std::move(sets));
         has_reference_ = true;
         keep_reference_on_device();
         report.poisonable = write_sets_text(write_sets_);
         // How far this GPU's original is from the recorded oracle (the program's own run).
+        const auto compare_start = std::chrono::steady_clock::now();
         std::vector<BufferComparison> versus_oracle;
         std::vector<std::string> labels;
         for (std::size_t b = 0; b < tc_.buffers.size(); ++b)
@@ -497,6 +501,7 @@ RunReport Replay::run(CUfunction kernel, const RunRequest& request, const std::f
                 labels.push_back(buffer_label(tc_, b));
             }
         report.comparison = summarise_comparisons(versus_oracle, labels);
+        report.stages.compare_ms = ms_since(compare_start);
     } else if (!request.original) {
         const LoopGuard* guard = request.guard;
         const auto check_start = std::chrono::steady_clock::now();

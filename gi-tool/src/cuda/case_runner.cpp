@@ -116,6 +116,7 @@ Timing CaseRunner::run_original(int index, bool time) {
             first && slot.reference_file.empty() && !slot.reference_failed && references_ && !references_->path().empty();
         if (hand_over) spec.reference_out = (references_->path() / ("case-" + std::to_string(index) + ".ref")).string();
         Message reply;
+        const auto request_start = Clock::now();
         try {
             reply = request_original(spec);
         } catch (const worker::WorkerFailure& e) {
@@ -142,6 +143,13 @@ Timing CaseRunner::run_original(int index, bool time) {
         }
         worker_.set_referenced(index);
         const worker::RunResult result = worker::run_result_from(reply);  // a "result": the run was Ok
+        if (first && result.stages) {
+            first_runs_.probe_ms += result.stages->check_ms;
+            first_runs_.compare_ms += result.stages->compare_ms;
+            first_runs_.worker_ms += result.stages->worker_ms;
+            first_runs_.request_ms += ms_since(request_start);
+            ++first_runs_.runs;
+        }
         if (first && slot.poisonable.empty()) slot.poisonable = result.poisonable;
         if (hand_over) {
             if (!result.reference_sha256.empty()) {

@@ -55,6 +55,17 @@ public:
 
     const VariantRunStats& stats() const { return stats_; }
 
+    // The original's first runs on cases (reference outputs made here, not handed over), by part
+    // as the worker reports them: where a large case set's cold start goes (issue 44).
+    struct FirstRunTimes {
+        double probe_ms = 0;    // finding what the kernel writes (write-set probes)
+        double compare_ms = 0;  // comparing its outputs with the recorded ones
+        double worker_ms = 0;   // the worker's whole time on them (the plain run, references written)
+        double request_ms = 0;  // the parent's wall time of those requests
+        long runs = 0;
+    };
+    const FirstRunTimes& first_run_times() const { return first_runs_; }
+
 private:
     worker::RunSpec run_spec(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
                              bool time, const VariantBuild* build = nullptr, const std::string& kernel = "") const;
@@ -73,6 +84,7 @@ private:
     std::shared_ptr<const DeviceCompileResult> original_;
     const ReferenceFolder* references_ = nullptr;
     VariantRunStats stats_;
+    FirstRunTimes first_runs_;
 };
 
 }  // namespace gi

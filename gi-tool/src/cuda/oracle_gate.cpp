@@ -171,7 +171,9 @@ void run_oracle_gate(const std::vector<CaseSlot>& slots, OracleReplays& replays,
     notes << "gi-tool: the original kernel reproduces its recorded outputs on all " << slots.size() << " cases (" << held_out
           << " kept for validation), in " << fixed((first_ms + rerun_ms + passed_ms) / 1000, 1)
           << " s (first replays, with loading the case and finding what the kernel writes, "
-          << fixed(first_ms / 1000, 1) << " s; replays again " << fixed(rerun_ms / 1000, 1)
+          << fixed(first_ms / 1000, 1) << " s"
+          << replays.first_replay_parts()
+          << "; replays again " << fixed(rerun_ms / 1000, 1)
           << " s; the fast-compiled guarded build's check " << fixed(passed_ms / 1000, 1) << " s)";
     if (nondeterministic)
         notes << "; declared nondeterministic: over " << kNondeterministicReplays << " replays per case its outputs moved by up to "

@@ -6,6 +6,7 @@
 // (compare/write_set.hpp). Otherwise every verdict would be judged against a wrong or moving oracle. The decisions are pure; the
 // replays come through OracleReplays (the cuda evaluator's worker, or a test's fake).
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "compile/module_variables.hpp"
@@ -25,6 +26,8 @@ public:
     virtual RunVerdict rerun(int index) = 0;
     // Called after each case passed (the evaluator checks its fast-compiled guarded build there).
     virtual void case_passed(int index) = 0;
+    // Where the first replays' time went, where the replays know it: ", of which ..." or "".
+    virtual std::string first_replay_parts() const { return ""; }
 };
 
 // Every capturable module variable of the kernel's file must be in every case: a case recorded
