@@ -24,9 +24,9 @@ s=$(date +%s)
 [[ "${FIR:-1}" == 1 ]] && FROM="$root/.carry/fir" timeout 90 bash bench/transform-pays.sh >"$OUT/transform-pays.log" 2>&1
 echo "transform-pays: exit $? in $(( $(date +%s) - s )) s"; tail -12 "$OUT/transform-pays.log"
 s=$(date +%s)
-GI_BUILD=$b THROUGHPUT_KERNELS="${KERNELS:-dp_sweep aniso_diffusion}" THROUGHPUT_SECONDS=${SECS:-45} THROUGHPUT_SANITIZE_CASES=0 \
+GI_BUILD=$b THROUGHPUT_CUDA_BENCH=${CUDA_BENCH:-} THROUGHPUT_KERNELS="${KERNELS:-dp_sweep aniso_diffusion}" THROUGHPUT_SECONDS=${SECS:-45} THROUGHPUT_SANITIZE_CASES=0 \
   THROUGHPUT_WORK=/tmp/w THROUGHPUT_REUSE_CASES=1 OUT="$OUT/tp" timeout 420 bash bench/throughput.sh >"$OUT/tp.log" 2>&1
 echo "throughput: exit $? in $(( $(date +%s) - s )) s"; grep -A4 "^kernel" "$OUT/tp.log" | cut -c1-250
 grep -ho "sanitizer gate:.*" "$OUT"/tp/evolve.log 2>/dev/null | grep -o "long-lived.*open ahead\|in sessions, seconds.*" | cut -c1-700
-grep -h "original kernel reproduces" "$OUT"/tp/evolve.log | cut -c1-400
+grep -h "original kernel reproduces" "$OUT"/tp/evolve.log "$OUT"/tp/cuda-bench.log 2>/dev/null | cut -c1-600
 cd "$OUT" && tar -czf all.tar.gz *.log tp 2>/dev/null; ls
