@@ -23,6 +23,11 @@ unpack_carried_packages() {
         fi
         export LD_LIBRARY_PATH="/tmp/deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}"
         prefix_args=(-DCMAKE_PREFIX_PATH=/tmp/deps/usr)
+        # Carried OpenSSL headers (gi-tool hashes cases with libcrypto when it finds it) keep their
+        # configuration under the multiarch folder, which the compiler searches only in /usr.
+        if [[ -d /tmp/deps/usr/include/x86_64-linux-gnu/openssl && ! -f /usr/include/openssl/evp.h ]]; then
+            export CPATH="/tmp/deps/usr/include/x86_64-linux-gnu${CPATH:+:$CPATH}"
+        fi
         echo "unpacked $(ls "$candidate"/*.deb | wc -l) packages from $candidate"
         return 0
     done
@@ -146,6 +151,9 @@ record_args() {
         fir_decimate)  # 2^20 outputs a phase, 4 phases of 512 taps: 4 cases of 24 MiB
             train=("--outputs 1048576 --decimation 4 --taps 512 --phases 4"); held=("--outputs 30000 --decimation 3 --taps 127 --phases 3 --seed 7")
             gate=("--outputs 1000 --decimation 3 --taps 37 --phases 3 --seed 3") ;;
+        row_norms)  # 32768 rows of 256: one case of 32 MiB
+            train=("--rows 32768 --cols 256"); held=("--rows 1000 --cols 1000 --seed 7")
+            gate=("--rows 37 --cols 300 --seed 3") ;;
         matmul)  # the sample program's sizes: 2 cases of 2.7 MiB
             train=("--m 320 --k 320 --n 640" "--m 640 --k 320 --n 320 --seed 2"); held=("--m 256 --k 512 --n 128 --seed 3")
             gate=("--m 40 --k 37 --n 50 --seed 4") ;;

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config libtinyxml2-dev libboost-dev libboost-filesystem-dev
-          libgtest-dev libsqlite3-dev libcli11-dev libfmt-dev)
+          libgtest-dev libsqlite3-dev libcli11-dev libfmt-dev libssl-dev)
 # Wanted, not needed: ccache makes the CMake scenarios compile each source once a run. A machine
 # that cannot install it runs them without.
 optional=(ccache)

@@ -51,6 +51,19 @@ TEST_F(AtomicWrite, ALinkAtTheTargetIsReplacedNotWrittenThrough) {
     EXPECT_EQ(test::file_text(dir / "out.txt"), "new");
 }
 
+// A scratch file (not flushed to disk: the original's reference outputs) is still all-or-nothing:
+// a new file renamed into place, a planted link not followed, no temporary left.
+TEST_F(AtomicWrite, AScratchFileIsRenamedIntoPlaceLikeAnyOther) {
+    const fs::path precious = dir / "precious.txt";
+    std::ofstream(precious) << "the user's";
+    fs::create_symlink(precious, dir / "case-0.ref");
+    write_file_atomically(dir / "case-0.ref", std::string(1 << 20, 'r'), Durability::Scratch);
+    EXPECT_EQ(test::file_text(precious), "the user's");
+    EXPECT_FALSE(fs::is_symlink(dir / "case-0.ref"));
+    EXPECT_EQ(test::file_text(dir / "case-0.ref"), std::string(1 << 20, 'r'));
+    EXPECT_EQ(names(), (std::set<std::string>{"case-0.ref", "precious.txt"}));
+}
+
 TEST_F(AtomicWrite, WritersOfOneFileAtOnceNeverShareATemporary) {
     // Eight writers, each its own content: every write succeeds, the file is one of them whole.
     const fs::path target = dir / "k.gi.cu";

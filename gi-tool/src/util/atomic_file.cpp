@@ -35,7 +35,7 @@ bool is_letter_or_digit(char c) { return kLetters.find(c) != std::string_view::n
 
 }  // namespace
 
-void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
+void write_file_atomically(const std::filesystem::path& path, const std::string& content, Durability durability) {
     std::filesystem::path temp;
     int fd = -1;
     auto fail = [&](const std::string& what) {
@@ -62,7 +62,7 @@ void write_file_atomically(const std::filesystem::path& path, const std::string&
         if (n < 0) fail("write");
         written += static_cast<std::size_t>(n);
     }
-    if (::fsync(fd) != 0) fail("flush");
+    if (durability == Durability::Flushed && ::fsync(fd) != 0) fail("flush");
     const int closed = ::close(fd);
     fd = -1;
     if (closed != 0) fail("flush");

@@ -10,9 +10,15 @@
 
 namespace gi {
 
+// Whether the content is flushed to disk before the rename: a run's scratch files (the original's
+// reference outputs handed between workers, tens of MB a case, in a folder the run removes) need
+// only the rename's all-or-nothing; an fsync each cost a large case set's cold start for nothing.
+enum class Durability { Flushed, Scratch };
+
 // Throws gi::Error naming the path and the system's reason when the file cannot be written; the
 // temporary is then removed and the target left as it was.
-void write_file_atomically(const std::filesystem::path& path, const std::string& content);
+void write_file_atomically(const std::filesystem::path& path, const std::string& content,
+                           Durability durability = Durability::Flushed);
 
 // Whether `file_name` is one of the temporaries write_file_atomically makes ("run.xml.tmp-h3Xq9Z";
 // also "run.xml.tmp4711", the name earlier versions used).

@@ -1,6 +1,11 @@
 #include "util/hash.hpp"
 
 #include <cstring>
+#include <stdexcept>
+
+#if defined(GI_SHA256_OPENSSL)
+#include <openssl/evp.h>
+#endif
 
 namespace gi {
 namespace {
@@ -20,7 +25,29 @@ constexpr std::uint32_t rotr(std::uint32_t x, int n) { return (x >> n) | (x << (
 }  // namespace
 
 Sha256::Sha256()
-    : state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {}
+    : state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19} {
+#if defined(GI_SHA256_OPENSSL)
+    // A context libcrypto cannot make (out of memory, a FIPS provider without SHA-256) leaves the
+    // code below to hash: the digest is the same.
+    EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+    if (ctx != nullptr && EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr) == 1) evp_ = ctx;
+    else EVP_MD_CTX_free(ctx);
+#endif
+}
+
+Sha256::~Sha256() {
+#if defined(GI_SHA256_OPENSSL)
+    EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(evp_));
+#endif
+}
+
+const char* sha256_implementation() {
+#if defined(GI_SHA256_OPENSSL)
+    return "openssl";
+#else
+    return "built-in";
+#endif
+}
 
 void Sha256::compress(const unsigned char* block) {
     std::uint32_t w[64];
@@ -48,6 +75,13 @@ void Sha256::compress(const unsigned char* block) {
 }
 
 void Sha256::update(const void* data, std::size_t size) {
+#if defined(GI_SHA256_OPENSSL)
+    if (evp_ != nullptr) {
+        if (EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(evp_), data, size) != 1)
+            throw std::runtime_error("SHA-256: OpenSSL's EVP_DigestUpdate failed");
+        return;
+    }
+#endif
     const auto* bytes = static_cast<const unsigned char*>(data);
     total_bytes_ += size;
     while (size > 0) {
@@ -66,6 +100,21 @@ void Sha256::update(const void* data, std::size_t size) {
 void Sha256::update(std::string_view bytes) { update(bytes.data(), bytes.size()); }
 
 std::string Sha256::hex_digest() {
+    static const char* digits = "0123456789abcdef";
+#if defined(GI_SHA256_OPENSSL)
+    if (evp_ != nullptr) {
+        unsigned char digest[32];
+        unsigned int length = 0;
+        if (EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(evp_), digest, &length) != 1 || length != sizeof digest)
+            throw std::runtime_error("SHA-256: OpenSSL's EVP_DigestFinal_ex failed");
+        std::string hex;
+        for (unsigned char byte : digest) {
+            hex += digits[byte >> 4];
+            hex += digits[byte & 0xf];
+        }
+        return hex;
+    }
+#endif
     const std::uint64_t bit_length = total_bytes_ * 8;
     const unsigned char pad = 0x80;
     update(&pad, 1);
@@ -74,7 +123,6 @@ std::string Sha256::hex_digest() {
     unsigned char length_bytes[8];
     for (int i = 0; i < 8; ++i) length_bytes[i] = static_cast<unsigned char>(bit_length >> (56 - 8 * i));
     update(length_bytes, 8);
-    static const char* digits = "0123456789abcdef";
     std::string hex;
     for (std::uint32_t word : state_)
         for (int shift = 28; shift >= 0; shift -= 4) hex += digits[(word >> shift) & 0xf];

@@ -45,7 +45,7 @@ std::string write_reference_file(const fs::path& path, const ReferenceOutputs& r
     // As every file gi-tool writes: a temporary of this writer's own, renamed into place, so two
     // workers writing the same reference never interleave and a reader never sees half of one.
     try {
-        write_file_atomically(path, encode(m));
+        write_file_atomically(path, encode(m), Durability::Scratch);  // the run's own folder, removed after it
     } catch (const Error& e) {
         throw Error(std::string("cannot store the original's reference outputs: ") + e.what());
     }
