@@ -13,6 +13,7 @@
 #include "genome/validate.hpp"
 #include "registered_kernels.hpp"
 #include "variant/apply.hpp"
+#include "variant/hang_guard.hpp"
 #include "variant/loop_guard.hpp"
 
 namespace gi {

@@ -34,7 +34,8 @@ std::string summary(const Grammar& grammar) {
         {GeneKind::Param, "param"},       {GeneKind::Guard, "guard"},       {GeneKind::Flag, "flag"},
         {GeneKind::Restrict, "restrict"}, {GeneKind::Volatile, "volatile"}, {GeneKind::Const, "const"},
         {GeneKind::LaunchBounds, "launch_bounds"}, {GeneKind::Unroll, "unroll"}, {GeneKind::Hoist, "hoist"},
-        {GeneKind::Unguard, "unguard"}, {GeneKind::Vectorize, "vec"}};
+        {GeneKind::Unguard, "unguard"}, {GeneKind::Vectorize, "vec"},
+        {GeneKind::WarpReduce, "shfl"}};
     std::string detail;
     for (const auto& [kind, name] : names)
         if (genes[kind]) detail += (detail.empty() ? "" : ", ") + std::to_string(genes[kind]) + " " + name;

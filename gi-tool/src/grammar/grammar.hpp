@@ -87,6 +87,7 @@ enum class GeneKind {
     Hoist,         // a loop-invariant declaration moved before its loop: "0"/"1"
     Unguard,       // a bounds check the launch geometry may make redundant dropped: "0"/"1"
     Vectorize,     // a unit-step loop's p[V] reads loaded as float2/float4: "1" (as written), "2", "4"
+    WarpReduce,    // a shared-memory tree reduction's last six steps by warp shuffles: "0"/"1"
 };
 
 // Vectorize: a `const float*` parameter the loop's body reads only as p[V].
@@ -108,6 +109,8 @@ struct TransformSite {
     std::size_t step_end = 0;
     std::string replacement;     // Unguard: the condition that drops the check ("true", "false")
     std::vector<VectorRead> reads;  // Vectorize (with Unroll's body, condition and step)
+    std::size_t scope_begin = 0;    // WarpReduce: its function's body (inside the braces), whose
+    std::size_t scope_end = 0;      // text before and after the loop [begin, end) the premise reads
 };
 
 struct Gene {
@@ -119,11 +122,11 @@ struct Gene {
     std::string flag_template;        // Flag: the option text with "{}" where the value goes ("" for on/off flags)
     std::string launch_threads;       // LaunchBounds: the max-threads expression
     int line = 0;                     // where the gene shows in the source (0 for flags)
-    TransformSite site;               // Unroll, Hoist, Unguard, Vectorize: where it acts
+    TransformSite site;               // Unroll, Hoist, Unguard, Vectorize, WarpReduce: where it acts
 };
 
-// Whether the gene is a transformation of the kernel's code (Unroll, Hoist, Unguard, Vectorize)
-// rather than a configuration value.
+// Whether the gene is a transformation of the kernel's code (Unroll, Hoist, Unguard, Vectorize,
+// WarpReduce) rather than a configuration value.
 bool is_transform_gene(GeneKind kind);
 
 // A piece of the file: literal text, a rule slot, or a gene slot whose text depends on a gene value.

@@ -8,6 +8,7 @@
 #include "grammar/functions.hpp"
 #include "grammar/loop_shape.hpp"
 #include "grammar/vector_load.hpp"
+#include "grammar/warp_reduce.hpp"
 
 namespace gi::grammar_detail {
 namespace {
@@ -34,6 +35,7 @@ public:
         for (const LoopDraft& loop : in_.bodies.loops) hoist(loop);
         for (const LoopDraft& loop : in_.bodies.loops) unroll(loop);
         for (const LoopDraft& loop : in_.bodies.loops) vectorize(loop);
+        for (const LoopDraft& loop : in_.bodies.loops) warp_reduce(loop);
         std::stable_sort(genes_.begin(), genes_.end(), [](const GeneDraft& a, const GeneDraft& b) {
             if (a.gene.kind != b.gene.kind) return kind_order(a.gene.kind) < kind_order(b.gene.kind);
             return a.gene.site.begin < b.gene.site.begin;
@@ -49,7 +51,8 @@ public:
 private:
     // Listed by kind (the order the variant stage applies the kinds in), each kind in file order.
     static int kind_order(GeneKind kind) {
-        return kind == GeneKind::Unguard ? 0 : kind == GeneKind::Hoist ? 1 : kind == GeneKind::Unroll ? 2 : 3;
+        return kind == GeneKind::Unguard ? 0 : kind == GeneKind::Hoist ? 1 : kind == GeneKind::Unroll ? 2
+               : kind == GeneKind::Vectorize ? 3 : 4;
     }
 
     const std::string& text() const { return in_.scan.source->text; }
@@ -138,6 +141,27 @@ private:
         TransformSite site = loop_site(loop);
         site.reads = std::move(reads);
         add(GeneKind::Vectorize, "vec", tok(loop.for_token).line, {"1", "2", "4"}, site);
+    }
+
+    // A shared-memory tree reduction at the top level of its function's body (grammar/warp_reduce.hpp):
+    // inside another loop, the next trip could read the elements the warp leaves as they were.
+    void warp_reduce(const LoopDraft& loop) {
+        if (loop.loop_depth > 0) return;
+        for (const FunctionDefinition& f : in_.functions) {
+            if (f.name != loop.function || f.body_open < 0 || f.body_open > loop.for_token || loop.for_token > f.body_close)
+                continue;
+            TransformSite site;
+            site.begin = loop.pragma_begin;
+            site.end = tok(loop.body_end - 1).end;
+            site.scope_begin = tok(f.body_open).end;
+            site.scope_end = tok(f.body_close).begin;
+            std::string why;
+            if (!tree_reduction(between(site.scope_begin, site.begin), between(site.begin, site.end),
+                                between(site.end, site.scope_end), why))
+                return;
+            add(GeneKind::WarpReduce, "shfl", tok(loop.for_token).line, {"0", "1"}, site);
+            return;
+        }
     }
 
     // Whether a declaration of the kernel's body before the loop's end declares `name` again

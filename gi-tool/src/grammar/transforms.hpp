@@ -14,6 +14,12 @@
 //                                 unless they are __restrict__): 2 or 4 iterations a trip from one
 //                                 float2/float4 load of each where p + V is aligned at run time
 //                                 (grammar/vector_load.hpp)
+//   shfl_<file>_<line>=0|1        a shared-memory tree reduction (for (s = blockDim.x / 2; s > 0;
+//                                 s >>= 1) { if (tid < s) a[tid] += a[tid + s]; __syncthreads(); },
+//                                 +, *, max or min) whose array the code after it reads only as
+//                                 a[0]: its last six steps by __shfl_down_sync in the first warp,
+//                                 where the start is a power of two >= 32 at run time, else as
+//                                 written (grammar/warp_reduce.hpp)
 // A site is offered only where its premise holds in the original; the variant stage checks it
 // again on the text edits left (variant/transform_apply.hpp).
 #include <vector>

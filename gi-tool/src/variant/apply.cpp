@@ -130,7 +130,8 @@ std::string emit_gene_slot(const Piece& piece, const Gene& gene, const std::stri
         case GeneKind::Unroll:
         case GeneKind::Hoist:
         case GeneKind::Unguard:
-        case GeneKind::Vectorize: return piece.text;
+        case GeneKind::Vectorize:
+        case GeneKind::WarpReduce: return piece.text;
     }
     return piece.text;
 }

@@ -6,6 +6,7 @@
 
 #include "grammar/loop_shape.hpp"
 #include "grammar/vector_load.hpp"
+#include "grammar/warp_reduce.hpp"
 
 namespace gi {
 namespace {
@@ -142,6 +143,21 @@ std::string vectorize_site(const Gene& gene, int width, TransformSegments& text)
     return "";
 }
 
+// Why the warp could not finish the reduction ("" when it does): the premise read again on the
+// loop and on the function's text around it, as edits and the other transformations left them.
+std::string warp_reduce_site(const Gene& gene, TransformSegments& text) {
+    const TransformSite& site = gene.site;
+    const std::optional<std::string> before = text.read(site.scope_begin, site.begin);
+    const std::optional<std::string> loop = text.read(site.begin, site.end);
+    const std::optional<std::string> after = text.read(site.end, site.scope_end);
+    if (!before || !loop || !after) return "an edit rewrote the loop together with the code around it";
+    std::string why;
+    const std::optional<TreeReduction> reduction = tree_reduction(*before, *loop, *after, why);
+    if (!reduction) return why;
+    text.replace(site.begin, site.end, warp_reduce_text(*reduction, "gi_shfl" + std::to_string(gene.line)));
+    return "";
+}
+
 std::string hoist_site(const Gene& gene, TransformSegments& text) {
     const TransformSite& site = gene.site;
     const std::optional<std::string> declaration = text.read(site.begin, site.end);
@@ -162,7 +178,10 @@ void apply_transforms(const Genome& genome, const Grammar& grammar, std::vector<
         if (is_transform_gene(gene.kind)) order.push_back(&gene);
     // Unroll and Vectorize both rewrite a loop's body: one rank, and the first set on a loop
     // takes it (the other's premise, no write to V, no longer holds on the rewritten body).
-    auto rank = [](const Gene* gene) { return gene->kind == GeneKind::Unguard ? 0 : gene->kind == GeneKind::Hoist ? 1 : 2; };
+    // WarpReduce last: its premise reads the whole function as the others left it.
+    auto rank = [](const Gene* gene) {
+        return gene->kind == GeneKind::Unguard ? 0 : gene->kind == GeneKind::Hoist ? 1 : gene->kind == GeneKind::WarpReduce ? 3 : 2;
+    };
     std::stable_sort(order.begin(), order.end(), [&](const Gene* a, const Gene* b) {
         if (rank(a) != rank(b)) return rank(a) < rank(b);
         return rank(a) == 2 && a->site.begin > b->site.begin;
@@ -183,6 +202,8 @@ void apply_transforms(const Genome& genome, const Grammar& grammar, std::vector<
             why = vectorize_site(gene, std::stoi(value), text);
         } else if (gene.kind == GeneKind::Hoist) {
             why = hoist_site(gene, text);
+        } else if (gene.kind == GeneKind::WarpReduce) {
+            why = warp_reduce_site(gene, text);
         } else if (!text.replace(gene.site.begin, gene.site.end, gene.site.replacement)) {
             why = "another transformation rewrote the condition";
         }
