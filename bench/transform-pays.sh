@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # Issue 46: does a transformation gene pay on the corpus kernel written to need it? Builds
-# kernels/fir_decimate's driver once with the original kernel and once per genome with the variant
-# `gi-tool apply` writes (each transformation gene of the kernel, each value alone, and the pairs
-# below), runs each at the training size bench/common.sh records (the driver checks every output
-# against its CPU reference: PASS or FAIL) and prints the median time of a pass over the phases
-# and the speedup over the original. Needs a GPU, nvcc and a built gi-tool.
+# kernels/$KERNEL's driver (fir_decimate unless KERNEL says otherwise: row_norms, written for the
+# shfl gene) once with the original kernel and once per genome with the variant `gi-tool apply`
+# writes (each transformation gene of the kernel, each value alone, and the pairs below), runs each
+# at the training size bench/common.sh records (the driver checks every output against its CPU
+# reference: PASS or FAIL) and prints the median time of a pass and the speedup over the original.
+# Needs a GPU, nvcc and a built gi-tool.
 #
 #   bash bench/transform-pays.sh [BUILD_DIR]        BUILD_DIR: where gi-tool was built (build/tests)
+#   KERNEL=row_norms bash bench/transform-pays.sh   another corpus kernel (its function is its name)
 #   GENOMES="unroll_fir_decimate.cu_23=4;..." bash bench/transform-pays.sh   other genomes
 #   ARGS="--outputs 262144 --taps 1024" bash bench/transform-pays.sh          other sizes
 #   ARCH=sm_90 (default native: the GPU of this machine)
 # Where the GPU machine lacks gi-tool's libraries, write the variants here and run them there:
-#   PREPARE=DIR bash bench/transform-pays.sh build/tests   (no GPU needed: DIR/genomes.txt, DIR/N.cu)
-#   FROM=DIR bash bench/transform-pays.sh                   (no gi-tool needed)
+#   PREPARE=DIR bash bench/transform-pays.sh build/tests   (no GPU needed: DIR/genomes.txt, DIR/N.cu,
+#                                                           DIR/kernel.txt)
+#   FROM=DIR bash bench/transform-pays.sh                   (no gi-tool needed; the kernel DIR names)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ -z "${FROM:-}" ]; then
@@ -21,33 +24,40 @@ if [ -z "${FROM:-}" ]; then
     [ -x "$gi_tool" ] || { echo "no gi-tool at $gi_tool: build it first (cmake --build $build --target gi-tool)"; exit 2; }
 fi
 nvcc="${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}"
-kernel="$root/kernels/fir_decimate/fir_decimate.cu"
-args="${ARGS:---outputs 1048576 --decimation 4 --taps 512 --phases 4} --reps 50"
+name="${KERNEL:-fir_decimate}"
+[ -n "${FROM:-}" ] && [ -f "$FROM/kernel.txt" ] && name="$(cat "$FROM/kernel.txt")"
+kernel="$root/kernels/$name/$name.cu"
+[ -f "$kernel" ] || { echo "no corpus kernel $kernel (KERNEL=$name)"; exit 2; }
+source "$root/bench/common.sh"
+record_args "$name"
+args="${ARGS:-${train[0]}} --reps 50"
 work="$(mktemp -d "${TMPDIR:-/tmp}/gi-transform-pays.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
 
 if [ -n "${FROM:-}" ]; then
     GENOMES="$(paste -sd ';' "$FROM/genomes.txt")"
 elif [ -z "${GENOMES:-}" ]; then
-    # Every value of every transformation gene the grammar offers, then unroll with the check dropped.
-    mapfile -t genes < <("$gi_tool" grammar "$kernel" --function fir_decimate |
-        sed -n 's/^<\(\(unroll\|hoist\|unguard\)_[^>]*\)> ::= \(.*\)#.*default "\([^"]*\)".*/\1 \3 \4/p')
+    # Every value of every transformation gene the grammar offers, then unroll with the check
+    # dropped, and the warp's reduction with the loop before it unrolled.
+    mapfile -t genes < <("$gi_tool" grammar "$kernel" --function "$name" |
+        sed -n 's/^<\(\(unroll\|hoist\|unguard\|vec\|shfl\)_[^>]*\)> ::= \(.*\)#.*default "\([^"]*\)".*/\1 \3 \4/p')
     list=()
-    unroll="" unguard=""
+    unroll="" unguard="" shfl=""
     for line in "${genes[@]}"; do
-        name="${line%% *}" default="${line##* }"
+        gene="${line%% *}" default="${line##* }"
         for value in $(echo "$line" | grep -o '"[^"]*"' | tr -d '"'); do
-            [ "$value" = "$default" ] || list+=("$name=$value")
+            [ "$value" = "$default" ] || list+=("$gene=$value")
         done
-        case "$name" in unroll_*) unroll="$name" ;; unguard_*) unguard="$name" ;; esac
+        case "$gene" in unroll_*) unroll="$gene" ;; unguard_*) unguard="$gene" ;; shfl_*) shfl="$gene" ;; esac
     done
     [ -n "$unroll" ] && [ -n "$unguard" ] && list+=("$unroll=4 $unguard=1" "$unroll=8 $unguard=1")
+    [ -n "$unroll" ] && [ -n "$shfl" ] && list+=("$shfl=1 $unroll=4")
     GENOMES="$(IFS=';'; echo "${list[*]}")"
 fi
 
 build_driver() {  # kernel_file out
     "$nvcc" -O3 -std=c++17 -arch="${ARCH:-native}" -diag-suppress=177 -I "$root/kernels" -I "$root/gi-tool/src" \
-        "$root/kernels/fir_decimate/fir_decimate_driver.cu" "$1" "$root/kernels/fir_decimate/reference.cpp" -o "$2"
+        "$root/kernels/$name/${name}_driver.cu" "$1" "$root/kernels/$name/reference.cpp" -o "$2"
 }
 run_driver() {  # binary -> "median PASS|FAIL"
     local out t
@@ -61,13 +71,14 @@ variant_of() {  # index genome -> the variant's file
     if [ -n "${FROM:-}" ]; then
         echo "$FROM/$1.cu"
     else
-        "$gi_tool" apply "$kernel" --function fir_decimate --genome "$2" -o "$work/$1.cu" >/dev/null
+        "$gi_tool" apply "$kernel" --function "$name" --genome "$2" -o "$work/$1.cu" >/dev/null
         echo "$work/$1.cu"
     fi
 }
 if [ -n "${PREPARE:-}" ]; then
     mkdir -p "$PREPARE"
     : >"$PREPARE/genomes.txt"
+    echo "$name" >"$PREPARE/kernel.txt"
     for i in "${!genomes[@]}"; do
         cp "$(variant_of "$i" "${genomes[$i]}")" "$PREPARE/$i.cu"
         echo "${genomes[$i]}" >>"$PREPARE/genomes.txt"

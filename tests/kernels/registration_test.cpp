@@ -178,7 +178,8 @@ TEST(KernelRegistration, HydroMatchesTheKernelFile) {
 // own buffers.
 TEST(KernelRegistration, CorpusKernelsParseAndNameTheirBuffers) {
     for (const char* kernel :
-         {"thermal", "aniso_diffusion", "dp_sweep", "wavefront", "lu_update", "elimination", "matmul", "fir_decimate"}) {
+         {"thermal", "aniso_diffusion", "dp_sweep", "wavefront", "lu_update", "elimination", "matmul", "fir_decimate",
+          "row_norms"}) {
         SCOPED_TRACE(kernel);
         const Checked c = check_registration(kernel);
         EXPECT_TRUE(c.geometry.block.empty() && c.geometry.grid.empty()) << "the corpus launches with its recorded geometry";
