@@ -80,5 +80,27 @@ TEST(WorkerProtocol, EndOfInputInsideAMessageIsAnError) {
     ::close(fds[0]);
 }
 
+// Through srun a job step's output arrives a line at a time (slurmstepd keeps what follows the
+// last newline until more comes), so every frame written ends with a newline, and readers skip it.
+TEST(WorkerProtocol, FramesWrittenEndWithANewlineThatReadersSkip) {
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    const Message cubin{"compiled", {{"ok", "1"}}, std::string("\x7f" "ELF\0\1binary", 10)};
+    const Message plain{"ready", {}, {}};
+    write_message(fds[1], cubin);
+    write_message(fds[1], plain);
+    ::close(fds[1]);
+    std::string written(4096, '\0');
+    written.resize(static_cast<std::size_t>(::read(fds[0], written.data(), written.size())));
+    ::close(fds[0]);
+    EXPECT_EQ(written, encode(cubin) + "\n" + encode(plain));  // a frame already ending in one gets none
+    MessageReader reader;
+    for (char c : written) reader.feed(&c, 1);
+    EXPECT_EQ(reader.next(), cubin);
+    EXPECT_EQ(reader.next(), plain);
+    EXPECT_FALSE(reader.next());
+    EXPECT_EQ(reader.buffered(), 0u);
+}
+
 }  // namespace
 }  // namespace gi::worker

@@ -100,6 +100,9 @@ std::string encode(const Message& message) {
 void MessageReader::feed(const char* data, std::size_t size) { buffer_.append(data, size); }
 
 std::optional<Message> MessageReader::next() {
+    // A frame may be followed by a newline (write_message), which is no part of the next one.
+    const std::size_t frame = buffer_.find_first_not_of('\n');
+    buffer_.erase(0, frame == std::string::npos ? buffer_.size() : frame);
     if (buffer_.size() < kPrefix) {
         if (!buffer_.empty() && std::memcmp(buffer_.data(), kMagic, std::min<std::size_t>(4, buffer_.size())) != 0)
             throw Error("worker protocol: the peer sent bytes that do not start a message (is something else writing to the pipe?)");
@@ -156,7 +159,11 @@ std::optional<Message> read_message(int fd, MessageReader& reader) {
 }
 
 void write_message(int fd, const Message& message) {
-    const std::string bytes = encode(message);
+    // Ended by a newline: a launcher may pass output on a line at a time (srun's slurmstepd holds
+    // what follows the last newline until more comes, without --unbuffered), and a frame whose
+    // payload (a cubin) ends otherwise would then wait there, its reader with it.
+    std::string bytes = encode(message);
+    if (bytes.back() != '\n') bytes += '\n';
     std::size_t done = 0;
     while (done < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);

@@ -54,7 +54,9 @@ private:
 };
 
 // Blocking helpers over file descriptors (the worker's side). read_message returns nullopt at
-// end of input; both throw gi::Error on I/O errors.
+// end of input; both throw gi::Error on I/O errors. write_message ends each frame with a newline
+// (one is added after a payload that ends otherwise; readers skip it): srun passes a job step's
+// output on a line at a time.
 std::optional<Message> read_message(int fd, MessageReader& reader);
 void write_message(int fd, const Message& message);
 
