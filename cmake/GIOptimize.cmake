@@ -48,6 +48,8 @@ set(GI_GPUS "all" CACHE STRING
     "The GPUs of this machine evolution spreads its evaluations over (gi-tool evolve --gpus): all, the first N, or ordinals separated by commas (0,2). Only read where a GPU evolves; a machine without one uses the cache.")
 set(GI_WORKER_LAUNCHER "" CACHE STRING
     "A command prefix evolution starts every gi-worker through (gi-tool evolve --worker-launcher), e.g. \"srun --gres=gpu:1 -N1 -n1 --quiet\": variants run on other machines, such as a cluster's GPU nodes (docs/cluster.md); GI_GPUS is not read then. Empty: on this machine.")
+set(GI_COMPILE_LAUNCHER "" CACHE STRING
+    "A command prefix evolution starts NVRTC's compile processes through (gi-tool evolve --compile-launcher), e.g. \"srun -N1 -n1 --cpus-per-task=1 --quiet\": variants compile on other machines when this one's CPUs are the limit (docs/cluster.md). Empty: on this machine.")
 set(GI_OPTIMIZE_TOOL "" CACHE FILEPATH
     "A gi-tool executable to use instead of the GIOptimize::gi-tool target (e.g. a prebuilt one, so gi-tool is not built again).")
 

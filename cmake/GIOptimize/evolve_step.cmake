@@ -83,6 +83,10 @@ function(_gi_evolve_steps out_stamp target identifier architecture gen_dir tool 
     elseif(NOT "${GI_GPUS}" STREQUAL "")
         list(APPEND evolve_options --gpus "${GI_GPUS}")
     endif()
+    # Variants compiled elsewhere when this machine's CPUs are the limit (GI_COMPILE_LAUNCHER).
+    if(NOT "${GI_COMPILE_LAUNCHER}" STREQUAL "")
+        list(APPEND evolve_options --compile-launcher "${GI_COMPILE_LAUNCHER}")
+    endif()
     if(nondeterministic)
         list(APPEND evolve_options --nondeterministic)
     endif()

@@ -263,5 +263,28 @@ TEST(CudaOptions, TheWorkerLauncherIsSplitIntoWords) {
     expect_refused({"--cases", "c", "--launcher-retries", "2"}, "--launcher-retries");
 }
 
+// --compile-launcher starts NVRTC's processes through a command of its own, --compile-on-workers
+// through the worker launcher's; without either they run here, as before.
+TEST(CudaOptions, TheCompileLauncherIsItsOwnOrTheWorkers) {
+    const CudaEvaluatorOptions plain = parsed({"--cases", "c", "--worker-launcher", "ssh node"});
+    EXPECT_TRUE(plain.compile_launcher.empty());
+    const CudaEvaluatorOptions own = parsed({"--cases", "c", "--compile-launcher", "srun -N1 --cpus-per-task=4 'a b'"});
+    EXPECT_EQ(own.compile_launcher, (std::vector<std::string>{"srun", "-N1", "--cpus-per-task=4", "a b"}));
+    EXPECT_TRUE(own.worker_launcher.empty());
+    const CudaEvaluatorOptions shared =
+        parsed({"--cases", "c", "--worker-launcher", "ssh node", "--compile-on-workers", "--launcher-retries", "1"});
+    EXPECT_EQ(shared.compile_launcher, (std::vector<std::string>{"ssh", "node"}));
+    EXPECT_EQ(shared.compile_launcher_option, "--compile-on-workers (--worker-launcher)");
+    EXPECT_EQ(shared.launcher_retries, 1);
+    EXPECT_EQ(parsed({"--cases", "c", "--compile-launcher", "ssh b", "--launcher-retries", "2"}).launcher_retries, 2);
+    expect_refused({"--cases", "c", "--compile-on-workers"}, "--compile-on-workers starts the compiles through --worker-launcher");
+    expect_refused({"--cases", "c", "--worker-launcher", "ssh a", "--compile-on-workers", "--compile-launcher", "ssh b"},
+                   "drop one of them");
+    expect_refused({"--cases", "c", "--compile-launcher", "ssh 'b"}, "--compile-launcher");
+    expect_refused({"--cases", "c", "--compile-launcher", "ssh b", "--nvcc-only"}, "--nvcc-only");
+    expect_documented("--compile-launcher");
+    expect_documented("--compile-on-workers");
+}
+
 }  // namespace
 }  // namespace gi::cli

@@ -2,10 +2,14 @@
 // which tests/slurm/run_slurm_test.sh starts (ctest -L slurm) and names in GI_SLURM_LAUNCHER; skipped
 // elsewhere. The workers are the fake worker (tests/support/fake_worker.cpp, mode replay) started
 // by srun as Slurm job steps, their node pretending not to see the master's folder, so the cases
-// also travel through srun's stdin; compiles are real (NVRTC).
+// also travel through srun's stdin; compiles are real (NVRTC), in gi-tool --nvrtc-server processes
+// that srun starts too (--compile-on-workers). The test prints how many Slurm jobs the run must
+// have made (GI_SLURM_EXPECTED_JOBS=N: its workers' and its compile processes'), which the script
+// checks against slurmctld's log.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -38,7 +42,7 @@ TEST_F(SlurmEvolve, EvolveRunsEveryWorkerAsASlurmJobStep) {
         "evolve", kernel_.string(), "--function", "scale", "--param", "BLOCK=128,160,192,224,256", "--block", "BLOCK",
         "--grid", "ceil(n/BLOCK)", "--cases", (folder_.path() / "cases").string(), "--set-aside", "0", "--evaluator", "cuda",
         "--worker", std::filesystem::read_symlink("/proc/self/exe").string(), "--worker-launcher",
-        std::getenv("GI_SLURM_LAUNCHER"), "--arch", "sm_90", "--timeout-margin-ms", "2000", "--spare-workers", "1",
+        std::getenv("GI_SLURM_LAUNCHER"), "--compile-on-workers", "--arch", "sm_90", "--timeout-margin-ms", "2000", "--spare-workers", "1",
         "--sanitizer", passing_sanitizer(folder_.path() / "sanitized.log"), "--sanitize-sessions", "0", "--generations", "2",
         "--population", "8", "--seed", "3", "--no-pre-tune", "--no-post-tune", "--no-minimise", "--quiet", "--out",
         (folder_.path() / "run").string()};
@@ -58,6 +62,15 @@ TEST_F(SlurmEvolve, EvolveRunsEveryWorkerAsASlurmJobStep) {
     EXPECT_FALSE(variant_pids.empty()) << "no variant ran";
     for (const std::string& pid : variant_pids) EXPECT_TRUE(job_pids.count(pid)) << "worker " << pid << " ran outside Slurm";
     EXPECT_EQ(stored, 1) << "the case was not sent through srun exactly once";
+    // The run's note on where its compiles ran: started through srun, none lost.
+    const std::string note = "NVRTC's compiles ran where the launcher '" + std::string(std::getenv("GI_SLURM_LAUNCHER")) +
+                             "' (--compile-on-workers) put them: ";
+    const std::size_t at = r.out.find(note);
+    ASSERT_NE(at, std::string::npos) << r.out;
+    const int compile_processes = std::atoi(r.out.c_str() + at + note.size());
+    EXPECT_GE(compile_processes, 1) << r.out;
+    EXPECT_NE(r.out.find(" processes started, 0 lost with it", at), std::string::npos) << r.out;
+    std::cout << "GI_SLURM_EXPECTED_JOBS=" << jobs.size() + static_cast<std::size_t>(compile_processes) << "\n";
 }
 
 }  // namespace

@@ -38,6 +38,7 @@ gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--target-architectures 2 " "a two-
 # Every GPU of the machine by default (GI_GPUS, issue 45).
 gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--gpus all " "evolve spreads over every GPU by default")
 gi_test_expect_not("${calls}" "--worker-launcher" "workers on this machine by default")
+gi_test_expect_not("${calls}" "--compile-launcher" "compiles on this machine by default")
 # The acceptance program compiles the candidate, built by the acceptance step itself when it has a
 # variant to run (none after a failed evolution or for an empty genome: build_failures.cmake).
 file(READ "${build}/build.ninja" ninja)
@@ -118,10 +119,13 @@ file(WRITE "${src}/tscale.cu" "#include <cstdio>\n#define FACTOR 2\n"
      "int main() { float* d = nullptr; cudaMalloc(&d, 4); tscale<FACTOR><<<1, 1>>>(d, 1); return cudaDeviceSynchronize(); }\n")
 gi_test_call("add_executable(tapp tscale.cu)\nset_target_properties(tapp PROPERTIES CUDA_ARCHITECTURES 90)\n\
 gi_optimize_cuda_kernel(tapp KERNEL tscale.cu FUNCTION \"tscale<FACTOR>\" RECORDER tapp PARAMS FACTOR 2 3)\n")
-# (With workers started by srun: GI_WORKER_LAUNCHER reaches evolve, and GI_GPUS, this machine's GPUs, does not.)
-gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_WORKER_LAUNCHER=srun --gres=gpu:1 -N1")
+# (With workers started by srun: GI_WORKER_LAUNCHER reaches evolve, and GI_GPUS, this machine's GPUs, does not;
+# GI_COMPILE_LAUNCHER too.)
+gi_test_configure(out PASS -DGI_GPU_ARCHITECTURE=90 "-DGI_WORKER_LAUNCHER=srun --gres=gpu:1 -N1"
+                  "-DGI_COMPILE_LAUNCHER=srun -N1 --cpus-per-task=2")
 gi_test_evolve_calls(calls "${build}/gi-optimize/tapp/evolve.sm_90")
 gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--worker-launcher srun --gres=gpu:1 -N1 " "GI_WORKER_LAUNCHER reaches evolve")
+gi_test_expect("${calls}" "(^|\n)evolve [^\n]*--compile-launcher srun -N1 --cpus-per-task=2 " "GI_COMPILE_LAUNCHER reaches evolve")
 gi_test_expect_not("${calls}" "--gpus" "and GI_GPUS does not: evolve refuses the two together")
 gi_test_expect("${calls}" "(^|\n)record [^\n]*tscale.cu --function tscale<FACTOR> [^\n]*--recorded-name tscale --out"
                "the template's launches are recorded under its name")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Starts a real single-node Slurm on this machine (Debian's slurm-wlm and munge; localhost; every
 # file in a temporary folder; the daemons stopped afterwards, whatever happens), then runs the
-# gi_tests that need one (SlurmEvolve.*: `gi-tool evolve --worker-launcher "srun ..."` with the fake
-# worker). Registered with ctest as `slurm_evolve` (label slurm).
+# gi_tests that need one (SlurmEvolve.*: `gi-tool evolve --worker-launcher "srun ..." --compile-on-workers`
+# with the fake worker and NVRTC's compile processes as Slurm jobs), and checks Slurm saw every job.
+# Registered with ctest as `slurm_evolve` (label slurm).
 #   usage: run_slurm_test.sh GI_TESTS
 # Exit 77 (ctest: skipped) when not root or Slurm is not installed (scripts/install-deps.sh installs
 # it where apt can); the daemons need root here. The node uses no cgroups (proctrack/linuxproc,
@@ -131,4 +132,15 @@ echo "$output"
 ((status == 0)) || fail "SlurmEvolve failed (exit $status)"
 grep -q '^\[  PASSED  \] 1 test' <<<"$output" && ! grep -q '^\[  SKIPPED \]' <<<"$output" ||
     fail "SlurmEvolve did not run (skipped, or no such test in $gi_tests)"
-echo "slurm_evolve: jobs the run started: $(grep -c '_job_complete: JobId=.* done' "$run/slurmctld.log")"
+# Every worker and every NVRTC compile process was a job of its own (srun outside an allocation),
+# besides the probe above: the test says how many that makes; their ends reach the log shortly.
+expected="$(sed -n 's/^GI_SLURM_EXPECTED_JOBS=\([0-9]*\)$/\1/p' <<<"$output")"
+[[ -n "$expected" ]] || fail "SlurmEvolve did not say how many jobs its run made"
+jobs=0
+for _ in $(seq 100); do
+    jobs=$(($(grep -c '_job_complete: JobId=.* done' "$run/slurmctld.log") - 1))
+    ((jobs >= expected)) && break
+    sleep 0.1
+done
+echo "slurm_evolve: jobs the run started: $jobs (its workers' and compile processes': $expected)"
+((jobs >= expected)) || fail "the run's workers and compile processes made $jobs Slurm jobs, not the $expected they were"

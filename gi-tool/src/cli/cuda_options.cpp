@@ -74,8 +74,16 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
          "gpu-node\" (split into words as a shell would, no shell run): the worker runs where the launcher puts it, "
          "talking through its stdin and stdout, and gi-worker's path must be the same there (docs/cluster.md). A "
          "worker lost with its launcher is replaced and its variant run again");
+    text("--compile-launcher", cuda.compile_launcher, "\"CMD ...\"",
+         "start NVRTC's compile processes (gi-tool --nvrtc-server) through this command prefix, e.g. \"srun -N1 -n1 "
+         "--cpus-per-task=1 --quiet\" or \"ssh build-node\", where this machine's CPUs are the limit (the run notes' "
+         "wait for compiles says so): gi-tool's path must be the same there, the kernel's headers are sent. --jobs "
+         "sets how many run at once. A process lost with its launcher is replaced and its compile run again");
+    flag("--compile-on-workers", cuda.compile_on_workers,
+         "start NVRTC's compile processes through --worker-launcher's command, as the workers (docs/cluster.md: with "
+         "srun --gres=gpu:1 each then holds a GPU; --compile-launcher gives a command of its own)");
     integer("--launcher-retries", o.launcher_retries, 0, 1000,
-            "workers lost with their launcher in a row on one request before the run stops")
+            "workers (or compile processes) lost with their launcher in a row on one request before the run stops")
         .hidden();
     flag("--nvcc-only", o.nvcc_only,
          "compile every variant with nvcc, also where NVRTC takes the file or its device side (slower; to compare "
@@ -199,8 +207,25 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
     o.sanitize_prewarm = !cuda.no_sanitize_prewarm;
     o.nvrtc_server = nvrtc_server_program();
     if (app.given("--worker-launcher")) o.worker_launcher = worker::split_launcher_command(cuda.worker_launcher);
-    else if (app.given("--launcher-retries"))
-        throw UsageError("--launcher-retries has no effect without --worker-launcher (workers are local); drop it");
+    if (app.given("--compile-launcher") && cuda.compile_on_workers)
+        throw UsageError("--compile-on-workers starts the compiles through --worker-launcher's command, and --compile-launcher "
+                         "gives another; drop one of them");
+    if (app.given("--compile-launcher")) {
+        o.compile_launcher = worker::split_launcher_command(cuda.compile_launcher, "--compile-launcher");
+        o.compile_launcher_option = "--compile-launcher / GI_COMPILE_LAUNCHER";
+    } else if (cuda.compile_on_workers) {
+        if (o.worker_launcher.empty())
+            throw UsageError("--compile-on-workers starts the compiles through --worker-launcher's command, and there is none "
+                             "(workers are local); give --worker-launcher, or --compile-launcher CMD");
+        o.compile_launcher = o.worker_launcher;
+        o.compile_launcher_option = "--compile-on-workers (--worker-launcher)";
+    }
+    if (!o.compile_launcher.empty() && o.nvcc_only)
+        throw UsageError("--compile-launcher (or --compile-on-workers) moves NVRTC's compiles, and --nvcc-only compiles every "
+                         "variant with nvcc, here; drop one of them");
+    if (app.given("--launcher-retries") && o.worker_launcher.empty() && o.compile_launcher.empty())
+        throw UsageError("--launcher-retries has no effect without --worker-launcher or --compile-launcher (every process is "
+                         "local); drop it");
     if (o.gpus_mixed && o.gpus.empty())
         throw UsageError("--gpus-mixed has no effect without --gpus (one GPU is one model); drop it or give --gpus");
     // GI_WORKER_DEVICE names a GPU of this host; a launcher's worker runs where the launcher puts it,

@@ -28,6 +28,8 @@ struct CudaCommandLine {
     bool gpu_turn_per_run = false;
     bool no_sanitize_prewarm = false;
     std::string worker_launcher;  // --worker-launcher's text, split into words by cuda_evaluator_options
+    std::string compile_launcher;  // --compile-launcher's, likewise
+    bool compile_on_workers = false;
 };
 void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string& group);
 

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "util/error.hpp"
+#include "util/hash.hpp"
 
 namespace gi {
 namespace {
@@ -36,23 +37,32 @@ std::string take(const std::string& payload, std::size_t& at, long long bytes) {
 
 }  // namespace
 
-worker::Message to_message(const DeviceCompileRequest& r) {
+worker::Message to_message(const DeviceCompileRequest& r, std::set<std::string>* known) {
     worker::Message m{"compile", {{"name", r.name}, {"arch", r.arch}, {"source-bytes", std::to_string(r.source.size())}}, r.source};
     put_list(m, "option", r.options);
     put_list(m, "include", r.include_dirs);
     put_list(m, "name-expression", r.name_expressions);
-    std::vector<std::string> names, sizes;
+    std::vector<std::string> names, sizes, hashes;
     for (const auto& [name, text] : r.headers) {
         names.push_back(name);
+        if (known) {
+            hashes.push_back(sha256_hex(text));
+            // -1: the process has it already, by this hash.
+            if (!known->insert(hashes.back()).second) {
+                sizes.push_back("-1");
+                continue;
+            }
+        }
         sizes.push_back(std::to_string(text.size()));
         m.payload += text;
     }
     put_list(m, "header", names);
     put_list(m, "header-bytes", sizes);
+    if (known) put_list(m, "header-sha256", hashes);
     return m;
 }
 
-DeviceCompileRequest compile_request_from(const worker::Message& m) {
+DeviceCompileRequest compile_request_from(const worker::Message& m, std::map<std::string, std::string>* store) {
     if (m.type != "compile") throw Error("expected a compile request, got '" + m.type + "'");
     DeviceCompileRequest r;
     r.name = m.get("name", r.name);
@@ -65,13 +75,33 @@ DeviceCompileRequest compile_request_from(const worker::Message& m) {
     const std::vector<std::string> names = get_list(m, "header"), sizes = get_list(m, "header-bytes");
     if (names.size() != sizes.size()) throw Error("compile request: " + std::to_string(names.size()) + " headers but " +
                                                   std::to_string(sizes.size()) + " sizes");
+    const std::vector<std::string> hashes = get_list(m, "header-sha256");
+    if (!hashes.empty() && hashes.size() != names.size())
+        throw Error("compile request: " + std::to_string(names.size()) + " headers but " + std::to_string(hashes.size()) + " hashes");
+    if (!hashes.empty() && !store) throw Error("compile request: headers by hash, but this process keeps none");
     for (std::size_t k = 0; k < names.size(); ++k) {
-        long long bytes = -1;
+        long long bytes = -2;
         try {
             bytes = std::stoll(sizes[k]);
         } catch (const std::exception&) {
         }
-        r.headers.emplace_back(names[k], take(m.payload, at, bytes));
+        if (hashes.empty()) {
+            r.headers.emplace_back(names[k], take(m.payload, at, bytes));
+            continue;
+        }
+        if (bytes == -1) {
+            const auto it = store->find(hashes[k]);
+            if (it == store->end())
+                throw Error("compile request: the header " + names[k] + " came by its hash " + hashes[k] +
+                            ", which this process was never sent");
+            r.headers.emplace_back(names[k], it->second);
+            continue;
+        }
+        std::string text = take(m.payload, at, bytes);
+        if (sha256_hex(text) != hashes[k])
+            throw Error("compile request: the header " + names[k] + " does not match its sha256 (damaged on the way)");
+        (*store)[hashes[k]] = text;
+        r.headers.emplace_back(names[k], std::move(text));
     }
     if (at != m.payload.size()) throw Error("compile request: the payload is longer than its sizes say");
     return r;

@@ -2,6 +2,8 @@
 
 #include <exception>
 #include <iostream>
+#include <map>
+#include <string>
 
 #include "compile/nvrtc_messages.hpp"
 #include "util/error.hpp"
@@ -10,6 +12,7 @@ namespace gi {
 
 int serve_nvrtc_compiles() {
     worker::MessageReader reader;
+    std::map<std::string, std::string> headers;  // by sha256: what a master elsewhere sends once
     try {
         const int out_fd = worker::protocol_stdout();
         while (std::optional<worker::Message> request = worker::read_message(0, reader)) {
@@ -18,9 +21,17 @@ int serve_nvrtc_compiles() {
                 worker::write_message(out_fd, {"error", {{"message", "unknown request '" + request->type + "'"}}, {}});
                 continue;
             }
+            DeviceCompileRequest compile;
+            try {
+                compile = compile_request_from(*request, &headers);
+            } catch (const Error& e) {
+                // Not NVRTC's refusal (which sends the variant to nvcc): the request itself is wrong.
+                worker::write_message(out_fd, {"error", {{"message", e.what()}}, {}});
+                continue;
+            }
             worker::Message reply;
             try {
-                reply = to_message(compile_with_nvrtc(compile_request_from(*request)));
+                reply = to_message(compile_with_nvrtc(compile));
             } catch (const Error& e) {
                 reply = {"refused", {{"message", e.what()}}, {}};
             }

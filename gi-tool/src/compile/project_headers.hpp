@@ -29,4 +29,19 @@ std::vector<ProjectHeader> project_headers(const std::string& source, const std:
                                            const std::vector<std::string>& excluded_dirs,
                                            const std::vector<std::string>& stand_in_names);
 
+// Every file `texts` include (and those include, transitively) from `source_dir` (quoted
+// #include) or `include_dirs`, outside `excluded_dirs` and not named in `skipped_names`, whole: what
+// a compile on a machine that does not see these folders needs (cuda/nvrtc_processes.hpp sends them
+// through the protocol). `path` is the file; `device_side` holds its whole text here. Throws
+// gi::Error naming both files when one include name stands for two (NVRTC's in-memory headers are
+// looked up by name alone).
+std::vector<ProjectHeader> included_project_files(const std::vector<std::string>& texts, const std::filesystem::path& source_dir,
+                                                  const std::vector<std::string>& include_dirs,
+                                                  const std::vector<std::string>& excluded_dirs,
+                                                  const std::vector<std::string>& skipped_names);
+
+// The #include lines of `text` (their names and whether quoted), one a line: what decides which
+// files included_project_files() finds, as a key.
+std::string include_lines_text(const std::string& text);
+
 }  // namespace gi

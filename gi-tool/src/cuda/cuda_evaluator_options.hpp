@@ -73,6 +73,12 @@ struct CudaEvaluatorOptions {
     bool gpu_turn_per_run = false;
     std::string nvrtc_server;               // gi-tool, whose --nvrtc-server processes run the NVRTC compiles
                                             // (cuda/nvrtc_processes.hpp); "" = in this process
+    // A command prefix that starts those processes elsewhere (--compile-launcher, or
+    // --compile-on-workers: the worker launcher's), its words; empty = on this machine, as before.
+    // Lost processes are replaced as lost workers are (launcher_retries). `compile_launcher_option`
+    // names where it came from in messages.
+    std::vector<std::string> compile_launcher;
+    std::string compile_launcher_option = "--compile-launcher";
     bool sanitize_prewarm = true;           // start the memcheck sessions when search begins (--no-sanitize-prewarm: at the first gate)
     int sanitize_jobs = 0;                  // compute-sanitizer runs at once in sanitize_many(); 0 = half the cores, at most 8
     int sanitize_batch = 8;                 // variants checked in one compute-sanitizer process at most (1: one each);

@@ -61,6 +61,20 @@ std::vector<std::string> cuda_run_notes(const CudaRunFacts& facts) {
                         "': " + std::to_string(t.workers.launcher_losses) +
                         " lost with it and replaced (their requests run again, never judged), " +
                         std::to_string(t.workers.cases_sent) + " cases sent to a worker whose node did not see them");
+    if (!facts.options.compile_launcher.empty()) {
+        const NvrtcProcessStats& p = t.build.nvrtc_processes;
+        const std::string launcher = "'" + command_line_text(facts.options.compile_launcher) + "' (" +
+                                     facts.options.compile_launcher_option.substr(0, facts.options.compile_launcher_option.find(' ')) + ")";
+        if (p.started > 0)
+            notes.push_back("NVRTC's compiles ran where the launcher " + launcher + " put them: " + std::to_string(p.started) +
+                            " processes started, " + std::to_string(p.launcher_lost) +
+                            " lost with it and replaced (their compiles run again, never judged)" +
+                            (t.build.compiler == "nvcc" ? "" : "; nvcc's compiles and device links, if any, ran here"));
+        else
+            notes.push_back("the compile launcher " + launcher + " started nothing: every compile ran here (" +
+                            (t.build.compiler.empty() ? std::string("none") : t.build.compiler) +
+                            (t.build.compiler == "nvcc" ? ", which the launcher does not move" : "") + ")");
+    }
     std::string batched;
     for (const CaseSlot& slot : facts.slots)
         if (slot.launches_per_time > 1)

@@ -11,6 +11,7 @@ struct RunVerdict;  // cuda/cuda_classify.hpp
 struct NvrtcProcessStats {
     long started = 0;   // processes started
     long lost = 0;      // of them, killed or crashed on a variant
+    long launcher_lost = 0;  // of them, lost with their compile launcher (its node, its connection): the compile ran again
 };
 
 // The builder's counters (CudaEvaluatorStats shows them).

@@ -59,7 +59,10 @@ VariantBuilder::VariantBuilder(const CudaEvaluatorOptions& options, std::string 
       use_nvrtc_(nvrtc_available() && !options.nvcc_only),
       nvrtc_processes_(options.nvrtc_server.empty()
                            ? nullptr
-                           : std::make_unique<NvrtcProcesses>(options.nvrtc_server, std::chrono::milliseconds(kNvrtcTimeoutMs))),
+                           : std::make_unique<NvrtcProcesses>(NvrtcProcessOptions{options.nvrtc_server,
+                                                                                  std::chrono::milliseconds(kNvrtcTimeoutMs),
+                                                                                  options.compile_launcher, options.launcher_retries,
+                                                                                  options.compile_launcher_option})),
       pool_(std::make_unique<CompilePool>(options.jobs > 0 ? options.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())))) {}
 
 BuildStats VariantBuilder::stats() const {
@@ -162,6 +165,8 @@ DeviceCompileResult VariantBuilder::compile(const std::string& source, const std
             make_loadable(r);
             cache_.put(job->key, r);
             return r;
+        } catch (const CompileLauncherError&) {
+            throw;  // the launcher, not the variant: the run stops
         } catch (const Error&) {
             // NVRTC refused the options: nvcc takes them.
         }

@@ -146,8 +146,8 @@ WorkerProcess::WorkerProcess(WorkerOptions options) {
         if (impl_->options.executable.find('/') == std::string::npos) {
             const fs::path found = bp::search_path(impl_->options.executable).string();
             if (found.empty())
-                throw Error("cannot start the GPU worker through the launcher '" + impl_->launcher_text() + "': '" +
-                            argv.front() + "' is not on PATH (check --worker-launcher / GI_WORKER_LAUNCHER)");
+                throw Error("cannot start " + impl_->options.role + " through the launcher '" + impl_->launcher_text() + "': '" +
+                            argv.front() + "' is not on PATH (check " + impl_->options.launcher_option + ")");
             impl_->options.executable = found.string();
         }
         impl_->options.args.assign(argv.begin() + 1, argv.end());
@@ -169,8 +169,8 @@ WorkerProcess::WorkerProcess(WorkerOptions options) {
                                  bp::std_in < impl_->to_worker, bp::std_out > impl_->from_worker,
                                  bp::std_err > impl_->log_file.string(), env, ec);
     if (ec && impl_->launched())
-        throw Error("cannot start the GPU worker through the launcher '" + impl_->launcher_text() + "': " + ec.message() +
-                    " (check --worker-launcher / GI_WORKER_LAUNCHER)");
+        throw Error("cannot start " + impl_->options.role + " through the launcher '" + impl_->launcher_text() + "': " + ec.message() +
+                    " (check " + impl_->options.launcher_option + ")");
     if (ec)
         throw Error("cannot start the GPU worker '" + impl_->options.executable + "': " + ec.message() +
                     " (build the gi-worker target, or pass its path with --worker)");
@@ -263,9 +263,9 @@ WorkerFailure WorkerProcess::died(const std::string& when) {
     const std::string last_words = tail.empty() ? "" : "; its last words: " + tail;
     if (impl_->launched() && launcher_lost(impl_->exit_status, impl_->answered))
         return WorkerFailure(WorkerFailure::Kind::LauncherLost,
-                             "the GPU worker started through the launcher '" + impl_->launcher_text() + "' was lost: the launcher " +
+                             impl_->options.role + " started through the launcher '" + impl_->launcher_text() + "' was lost: the launcher " +
                                  exit + " " + when + (impl_->answered ? "" : ", before the worker answered it") + last_words);
-    if (impl_->launched()) return WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker (through the launcher '" + impl_->launcher_text() + "') " + exit + " " + when + last_words);
+    if (impl_->launched()) return WorkerFailure(WorkerFailure::Kind::Died, impl_->options.role + " (through the launcher '" + impl_->launcher_text() + "') " + exit + " " + when + last_words);
     return WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker " + exit + " " + when + last_words);
 }
 

@@ -38,6 +38,10 @@ struct WorkerOptions {
     // its command line. Implies own_process_group, and kill() asks the launcher to end (SIGTERM: srun
     // then cancels its step) before it kills the group.
     std::vector<std::string> launcher;
+    // How the launcher's messages name the process and the option the launcher came from (NVRTC's
+    // compile processes have a launcher of their own, cuda/nvrtc_processes.hpp).
+    std::string role = "the GPU worker";
+    std::string launcher_option = "--worker-launcher / GI_WORKER_LAUNCHER";
 };
 
 // Killed workers are reaped on threads of their own; a killed worker's CUDA context (and a hung
