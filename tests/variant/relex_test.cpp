@@ -38,8 +38,12 @@ std::set<std::string> vocabulary_of(const std::string& original, const Grammar& 
     const grammar_detail::Scan scan = grammar_detail::scan_source(make_source_file("relex.cu", original));
     for (const auto& t : scan.tokens)
         if (t.identifier()) words.emplace(t.text);
-    for (const Gene& gene : grammar.genes)
+    for (const Gene& gene : grammar.genes) {
         for (const std::string& value : gene.values) words.insert(value);
+        // The warp's reduction: its register, named after the loop's line, and the shuffle.
+        if (gene.kind == GeneKind::WarpReduce)
+            words.insert({"auto", "__shfl_down_sync", "gi_shfl" + std::to_string(gene.line)});
+    }
     return words;
 }
 
