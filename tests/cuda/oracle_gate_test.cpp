@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include <algorithm>
+#include <set>
 
 #include "../support/fake_worker_fixture.hpp"
 #include "testcase/case_io.hpp"
@@ -58,6 +59,62 @@ TEST_F(OracleGate, ReplaysTheOriginalTwiceOnEveryCaseBeforeTheFirstVariant) {
     }
     EXPECT_EQ(count("rerun"), 3);
     EXPECT_NE(err.find("reproduces its recorded outputs on all 3 cases"), std::string::npos) << err;
+}
+
+// Issue 44: with spare workers allowed, the original's first runs (write-set probes, reference
+// outputs written) are made in other workers at once; the evaluator's worker takes each case with
+// its outputs handed over and replays the original once more, as the gate asks of every case.
+TEST_F(OracleGate, FirstRunsAreMadeAheadInOtherWorkersAndHandedOver) {
+    if (IsSkipped()) return;
+    CudaEvaluator e(grammar_, options(2));
+    ::testing::internal::CaptureStderr();
+    const BatchResult r = e.evaluate({with_block("256")}, 0);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    const std::vector<gpu_test::FakeWorkerEvent> log = events();
+    std::set<std::string> rerun_by, computed_by;
+    for (const auto& event : log) {
+        if (event.what == "rerun") rerun_by.insert(event.pid);
+        if (event.what == "original-computed") computed_by.insert(event.pid);
+    }
+    ASSERT_EQ(rerun_by.size(), 1u);  // the evaluator's worker
+    const std::string main_worker = *rerun_by.begin();
+    EXPECT_EQ(computed_by.count(main_worker), 0u) << "the evaluator's worker ran a first run itself";
+    EXPECT_EQ(computed_by.size(), 2u);
+    for (const std::string slot : {"0", "1", "2"}) {
+        EXPECT_TRUE(std::any_of(log.begin(), log.end(), [&](const auto& e) {
+            return e.pid == main_worker && e.what == "reference-loaded" && e.slot == slot;
+        })) << "case " << slot;
+        EXPECT_EQ(std::count_if(log.begin(), log.end(), [&](const auto& e) { return e.what == "original-computed" && e.slot == slot; }), 1)
+            << "case " << slot;
+    }
+    EXPECT_NE(err.find("reproduces its recorded outputs on all 3 cases"), std::string::npos) << err;
+    EXPECT_NE(err.find("3 of the 3 made ahead in 2 workers at once"), std::string::npos) << err;
+}
+
+TEST_F(OracleGate, ACaseMadeAheadThatDoesNotReproduceItsRecordingStopsTheRunAlike) {
+    if (IsSkipped()) return;
+    ::setenv("GI_FAKE_ORACLE", "differs", 1);
+    const std::string error = gate_error(options(2));
+    EXPECT_NE(error.find("scale-0000"), std::string::npos) << error;
+    EXPECT_NE(error.find("does not reproduce the outputs recorded"), std::string::npos) << error;
+    EXPECT_EQ(count("variant"), 0);
+}
+
+// A first run that fails ahead (here its probes crash the original every time) is the evaluator's
+// worker's to run again, with fewer probes, as without runs ahead: nothing is judged by it.
+TEST_F(OracleGate, AFirstRunThatFailsAheadIsRunAgainInTheEvaluatorsWorker) {
+    if (IsSkipped()) return;
+    ::setenv("GI_FAKE_PROBE_CRASH", "any", 1);
+    CudaEvaluator e(grammar_, options(2));
+    ::testing::internal::CaptureStderr();
+    const BatchResult r = e.evaluate({with_block("256")}, 0);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    ::unsetenv("GI_FAKE_PROBE_CRASH");
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    EXPECT_NE(err.find("reproduces its recorded outputs on all 3 cases"), std::string::npos) << err;
+    EXPECT_NE(err.find("0 of the 3 made ahead in 2 workers at once"), std::string::npos) << err;
+    EXPECT_NE(err.find("the first not made there: scale-0000"), std::string::npos) << err;
 }
 
 TEST_F(OracleGate, ACaseThatDoesNotReproduceItsRecordingStopsTheRun) {

@@ -134,35 +134,9 @@ Timing CaseRunner::run_original(int index, bool time) {
             if (attempt < kProbeRetries && first && v.result.status == EvalStatus::Crash) continue;
             throw Error(slot.path.string() + ": the original kernel fails on this case: " + v.result.detail);
         }
-        if (first) {
-            // Judged by the oracle gate (cuda/oracle_gate.hpp), before any variant is compared with it.
-            slot.oracle_elements = v.elements;
-            slot.oracle_mismatches = v.mismatches;
-            slot.oracle_worst = v.worst_error;
-            slot.oracle_detail = v.result.detail;
-        }
         worker_.set_referenced(index);
+        if (first) note_first_run(index, reply, v, ms_since(request_start), hand_over);
         const worker::RunResult result = worker::run_result_from(reply);  // a "result": the run was Ok
-        if (first && result.stages) {
-            first_runs_.probe_ms += result.stages->check_ms;
-            first_runs_.compare_ms += result.stages->compare_ms;
-            first_runs_.worker_ms += result.stages->worker_ms;
-            first_runs_.request_ms += ms_since(request_start);
-            ++first_runs_.runs;
-        }
-        if (first && slot.poisonable.empty()) slot.poisonable = result.poisonable;
-        if (hand_over) {
-            if (!result.reference_sha256.empty()) {
-                slot.reference_file = result.reference_file;
-                slot.reference_sha256 = result.reference_sha256;
-            } else {
-                slot.reference_failed = true;
-                std::cerr << "gi-tool: note: " << slot.path.string() << ": the original's outputs could not be "
-                          << "handed to other workers ("
-                          << (result.reference_error.empty() ? "the worker did not write them" : result.reference_error)
-                          << "); each new worker runs the original for this case instead\n";
-            }
-        }
         if (!time) return {};
         Timing t = summarise_timings(v.times_ms);
         slot.original_ms = t.median_ms;
@@ -177,6 +151,88 @@ Timing CaseRunner::run_original(int index, bool time) {
         }
         return t;
     }
+}
+
+void CaseRunner::note_first_run(int index, const worker::Message& reply, const RunVerdict& v, double request_ms, bool hand_over) {
+    CaseSlot& slot = slots_[index];
+    // Judged by the oracle gate (cuda/oracle_gate.hpp), before any variant is compared with it.
+    slot.oracle_elements = v.elements;
+    slot.oracle_mismatches = v.mismatches;
+    slot.oracle_worst = v.worst_error;
+    slot.oracle_detail = v.result.detail;
+    const worker::RunResult result = worker::run_result_from(reply);  // a "result": the run was Ok
+    if (result.stages) {
+        first_runs_.probe_ms += result.stages->check_ms;
+        first_runs_.compare_ms += result.stages->compare_ms;
+        first_runs_.worker_ms += result.stages->worker_ms;
+    }
+    first_runs_.request_ms += request_ms;
+    ++first_runs_.runs;
+    if (slot.poisonable.empty()) slot.poisonable = result.poisonable;
+    if (!hand_over) return;
+    if (!result.reference_sha256.empty()) {
+        slot.reference_file = result.reference_file;
+        slot.reference_sha256 = result.reference_sha256;
+    } else {
+        slot.reference_failed = true;
+        std::cerr << "gi-tool: note: " << slot.path.string() << ": the original's outputs could not be "
+                  << "handed to other workers ("
+                  << (result.reference_error.empty() ? "the worker did not write them" : result.reference_error)
+                  << "); each new worker runs the original for this case instead\n";
+    }
+}
+
+void CaseRunner::start_first_runs_ahead(int processes) {
+    if (processes <= 0 || slots_.size() < 3 || !original_ || !references_ || references_->path().empty() || worker_.launched())
+        return;
+    std::vector<FirstRunsAhead::Job> jobs;
+    for (int index = 0; index < static_cast<int>(slots_.size()); ++index) {
+        const CaseSlot& slot = slots_[index];
+        if (worker_.has_reference(index) || !slot.reference_file.empty() || slot.reference_failed) continue;
+        const ResolvedGeometry g = resolve_geometry(kernel_.geometry, slot.manifest, kernel_.param_defaults, kernel_.arg_names);
+        worker::RunSpec spec = run_spec(index, "original", *original_, g, false);
+        spec.announce_probe = true;
+        spec.poisonable = slot.poisonable;
+        spec.reference_out = (references_->path() / ("case-" + std::to_string(index) + ".ref")).string();
+        jobs.push_back({index, worker_.load_message(index), to_message(spec)});
+    }
+    if (jobs.size() < 2) return;
+    first_runs_.ahead_processes = std::min<int>(processes, static_cast<int>(jobs.size()));
+    // The allowance reads only the options: the same for every thread.
+    ahead_ = std::make_unique<FirstRunsAhead>(worker_.worker_options(), std::move(jobs), processes,
+                                              [this](const worker::Message& probing) {
+                                                  worker::RunSpec untimed;
+                                                  return probe_allowance(untimed, probing);
+                                              });
+}
+
+void CaseRunner::take_first_run_ahead(int index) {
+    if (!ahead_ || worker_.has_reference(index) || !slots_[index].reference_file.empty()) return;
+    const auto start = Clock::now();
+    const std::optional<worker::Message> reply = ahead_->take(index);
+    if (!reply) {
+        const std::string why = ahead_->failure(index);
+        if (!why.empty() && first_runs_.ahead_failure.empty())
+            first_runs_.ahead_failure = slots_[index].path.filename().string() + ": " + excerpt(why, 200);
+        return;
+    }
+    RunVerdict v;
+    try {
+        v = classify_run_reply(*reply);
+    } catch (const Error&) {
+        return;  // malformed: the worker's own first run decides
+    }
+    if (v.result.status != EvalStatus::Ok) return;
+    // Its blobs were checked by the worker that ran it; the evaluator's worker takes its outputs.
+    worker_.mark_verified(index);
+    note_first_run(index, *reply, v, ms_since(start), true);
+    ++first_runs_.ahead_runs;
+    first_runs_.ahead_wall_ms = ahead_->wall_ms();
+}
+
+void CaseRunner::end_first_runs_ahead() {
+    if (!ahead_) return;
+    ahead_.reset();
 }
 
 // How long one launch of a kernel whose original takes `original_ms` may run before it counts as hung.
@@ -196,13 +252,18 @@ worker::Message CaseRunner::request_original(const worker::RunSpec& spec) {
     process.send(m, std::chrono::seconds(30));
     Message reply = process.receive(m.type, std::chrono::seconds(300));
     if (reply.type != "probing") return reply;
+    return process.receive(m.type, probe_allowance(spec, reply));
+}
+
+std::chrono::milliseconds CaseRunner::probe_allowance(const worker::RunSpec& spec, const worker::Message& reply) const {
+    using std::chrono::milliseconds;
     const double ms = std::max(1.0, std::atof(reply.get("original-ms", "0").c_str()));
     const double launches = std::max(1.0, std::atof(reply.get("launches", "1").c_str()));
     const double bytes = std::max(0.0, std::atof(reply.get("bytes", "0").c_str()));
     const double per_launch = launch_allowance_ms(ms);
     const double timed = spec.time ? per_launch * (spec.warmups + spec.repetitions) * std::max(1, spec.launches_per_time) : 0;
     const double allowance = 10000 + launches * per_launch + bytes / 1e6 + timed;  // transfers at 1 GB/s, at worst
-    return process.receive(m.type, milliseconds(static_cast<long long>(allowance)));
+    return milliseconds(static_cast<long long>(allowance));
 }
 
 // A variant's run request is answered in stages ("started" before its check launch, "checked"

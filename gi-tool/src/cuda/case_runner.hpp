@@ -12,6 +12,7 @@
 #include "cuda/case_set.hpp"
 #include "cuda/case_worker.hpp"
 #include "cuda/cuda_classify.hpp"
+#include "cuda/first_runs_ahead.hpp"
 #include "evaluate/evaluator.hpp"
 #include "cuda/part_stats.hpp"
 #include "cuda/reference_folder.hpp"
@@ -42,6 +43,14 @@ public:
     // Makes the worker ready to judge variants on `index`: alive, case loaded, reference outputs
     // present (handed over, or the original run here when they could not be).
     void ready_for(int index);
+    // The original's first runs on every case not yet run, in `processes` extra workers at once
+    // (cuda/first_runs_ahead.hpp), their outputs handed over; a no-op without a hand-over folder,
+    // with a worker launcher, or for fewer than three cases. take_first_run_ahead(index) waits for
+    // case `index`'s and, when it ran, records what it found as the worker's own first run would;
+    // end_first_runs_ahead() stops those not taken. Call all three from the evaluator's thread.
+    void start_first_runs_ahead(int processes);
+    void take_first_run_ahead(int index);
+    void end_first_runs_ahead();
     // Establishes the original's reference on a case (once per worker, unless handed over) and
     // returns its timing (`time`; empty otherwise). The caller accounts for the time.
     Timing run_original(int index, bool time);
@@ -63,6 +72,10 @@ public:
         double worker_ms = 0;   // the worker's whole time on them (the plain run, references written)
         double request_ms = 0;  // the parent's wall time of those requests
         long runs = 0;
+        int ahead_processes = 0;  // of them, made ahead in this many workers at once,
+        long ahead_runs = 0;      //   so many,
+        double ahead_wall_ms = 0; //   in this wall time (all the workers, until the last ended)
+        std::string ahead_failure;  // the first that failed there (run again in the worker)
     };
     const FirstRunTimes& first_run_times() const { return first_runs_; }
 
@@ -71,6 +84,11 @@ private:
                              bool time, const VariantBuild* build = nullptr, const std::string& kernel = "") const;
     worker::Message run_variant_request(int index, const worker::Message& m);
     worker::Message request_original(const worker::RunSpec& spec);
+    // How long to wait for an original's run once its worker said "probing" (`probing`'s fields).
+    std::chrono::milliseconds probe_allowance(const worker::RunSpec& spec, const worker::Message& probing) const;
+    // Records an original's first run on `index` (its reply `reply`, classified `v`, the request's
+    // wall time `request_ms`): the oracle's fields, write sets, reference outputs handed over.
+    void note_first_run(int index, const worker::Message& reply, const RunVerdict& v, double request_ms, bool hand_over);
     double launch_allowance_ms(double original_ms) const;
     RunVerdict run_variant_once(int index, const Genome& genome, const VariantBuild& build, bool time);
     RunVerdict judge_lost_variant(int index, const worker::WorkerFailure& failure, int losses);
@@ -85,6 +103,7 @@ private:
     const ReferenceFolder* references_ = nullptr;
     VariantRunStats stats_;
     FirstRunTimes first_runs_;
+    std::unique_ptr<FirstRunsAhead> ahead_;
 };
 
 }  // namespace gi

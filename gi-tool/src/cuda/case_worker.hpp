@@ -49,6 +49,10 @@ public:
     bool has_reference(int index) const { return referenced_.count(index) > 0; }
     void set_referenced(int index) { referenced_.insert(index); }
     bool has_loaded(int index) const { return loaded_.count(index) > 0; }
+    // A case whose blobs another worker of this run has checked: loaded without checking them again.
+    void mark_verified(int index) { verified_.insert(index); }
+    // Whether workers start through a launcher (elsewhere: the hand-over folder may not be shared).
+    bool launched() const { return !launcher_.empty(); }
 
     // Loads case `index` into the worker (starting one first) unless it holds it already.
     void ensure_loaded(int index);

@@ -124,6 +124,9 @@ struct CudaEvaluator::Impl {
         explicit Replays(Impl& impl) : s(impl) {}
         double loading_ms = 0;
         void first_replay(int index) override {
+            // Made ahead in other workers, usually (cuda/first_runs_ahead.hpp): this worker then
+            // loads the case with the outputs handed over and the gate's rerun checks them.
+            s.runner->take_first_run_ahead(index);
             // Loading apart from the original's first run (its write-set probes, its reference
             // outputs written for other workers): the two levers of a large case set's cold start differ.
             const auto start = std::chrono::steady_clock::now();
@@ -133,8 +136,13 @@ struct CudaEvaluator::Impl {
         }
         std::string first_replay_parts() const override {
             const CaseRunner::FirstRunTimes& t = s.runner->first_run_times();
+            std::string ahead;
+            if (t.ahead_processes > 0)
+                ahead = " (" + std::to_string(t.ahead_runs) + " of the " + std::to_string(t.runs) + " made ahead in " +
+                        std::to_string(t.ahead_processes) + " workers at once in " + fixed(t.ahead_wall_ms / 1000, 1) +
+                        " s" + (t.ahead_failure.empty() ? "" : "; the first not made there: " + t.ahead_failure) + ")";
             return ", of which loading the cases " + fixed(loading_ms / 1000, 1) + " s; the original's first runs " +
-                   fixed(t.request_ms / 1000, 1) + " s, the worker's " + fixed(t.worker_ms / 1000, 1) +
+                   fixed(t.request_ms / 1000, 1) + " s" + ahead + ", the workers' " + fixed(t.worker_ms / 1000, 1) +
                    " s: write-set probes " + fixed(t.probe_ms / 1000, 1) + " s, comparing with the recorded outputs " +
                    fixed(t.compare_ms / 1000, 1) + " s, the rest (the plain run, reference outputs written) " +
                    fixed(std::max(0.0, t.worker_ms - t.probe_ms - t.compare_ms) / 1000, 1) + " s";
@@ -186,7 +194,16 @@ struct CudaEvaluator::Impl {
         oracle_checked = true;
         check_module_variables_of_original();
         Replays replays(*this);
-        run_oracle_gate(slots, replays, options.nondeterministic, std::cerr);
+        // As many workers at once as spares are kept: what the run may hold on the GPU beside its
+        // worker (--spare-workers 0 keeps the first runs in the one worker).
+        runner->start_first_runs_ahead(std::min(options.spare_workers, 8));
+        try {
+            run_oracle_gate(slots, replays, options.nondeterministic, std::cerr);
+        } catch (...) {
+            runner->end_first_runs_ahead();  // the run stops: no more cases started ahead
+            throw;
+        }
+        runner->end_first_runs_ahead();
         // Only the cases search uses next stay loaded: the worker checks every loaded case's copies
         // after each variant. The others come back with their reference outputs when needed.
         for (int index = 0; index < static_cast<int>(slots.size()); ++index)
