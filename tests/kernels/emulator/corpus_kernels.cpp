@@ -37,4 +37,9 @@ std::vector<MatmulConfig>& matmul_configs() {
     return configs;
 }
 
+std::vector<RowNormsConfig>& row_norms_configs() {
+    static std::vector<RowNormsConfig> configs;
+    return configs;
+}
+
 }  // namespace gi::emu

@@ -14,6 +14,7 @@
 #include "elimination/reference.hpp"
 #include "lu_update/reference.hpp"
 #include "matmul/reference.hpp"
+#include "row_norms/reference.hpp"
 #include "thermal/reference.hpp"
 #include "wavefront/reference.hpp"
 
@@ -92,5 +93,14 @@ struct MatmulConfig {
 };
 
 std::vector<MatmulConfig>& matmul_configs();
+
+struct RowNormsConfig {
+    std::string name;  // "row_norms <settings>" for the kernel file, "row_norms_shfl <settings>" for
+                       // its variant with the warp-shuffle transformation (tests/data/warp_reduce)
+    // One launch of row_norms over the problem's matrix: its norms.
+    std::function<std::vector<float>(const row_norms::NormProblem& problem, Order order)> run;
+};
+
+std::vector<RowNormsConfig>& row_norms_configs();
 
 }  // namespace gi::emu

@@ -62,6 +62,20 @@ T __ldg(const T* address) {
     return *address;
 }
 
+// __shfl_down_sync for whole warps: every lane puts its value in a slot of its own, the warp meets
+// at __syncwarp, each lane reads lane + delta's (its own past the warp's end), and the warp meets
+// again before a slot is reused. The slots are per value type; blocks run one at a time.
+template <class T>
+T __shfl_down_sync(unsigned mask, T value, unsigned delta) {
+    static T slots[1024];
+    const unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    slots[linear] = value;
+    __syncwarp(mask);
+    const T out = linear % 32 + delta < 32 ? slots[linear + delta] : value;
+    __syncwarp(mask);
+    return out;
+}
+
 enum class Order { Forward, Reverse };
 
 // A kernel that broke the emulator's rules (barrier divergence, deadlock, block too large).
