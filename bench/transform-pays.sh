@@ -40,7 +40,7 @@ elif [ -z "${GENOMES:-}" ]; then
     # Every value of every transformation gene the grammar offers, then unroll with the check
     # dropped, and the warp's reduction with the loop before it unrolled.
     mapfile -t genes < <("$gi_tool" grammar "$kernel" --function "$name" |
-        sed -n 's/^<\(\(unroll\|hoist\|unguard\|vec\|shfl\)_[^>]*\)> ::= \(.*\)#.*default "\([^"]*\)".*/\1 \3 \4/p')
+        sed -n 's/^<\(\(unroll\|hoist\|unguard\|vec\|shfl\|coarsen\)_[^>]*\)> ::= \(.*\)#.*default "\([^"]*\)".*/\1 \3 \4/p')
     list=()
     unroll="" unguard="" shfl=""
     for line in "${genes[@]}"; do

@@ -11,8 +11,8 @@
 
 #include "../grammar/grammar_test_util.hpp"
 #include "../support/gpu_fixture.hpp"
+#include "../support/corpus_driver.hpp"
 #include "../support/toolkit.hpp"
-#include "process/process.hpp"
 #include "variant/apply.hpp"
 
 namespace gi {
@@ -38,29 +38,17 @@ TEST(GpuWarpReduce, RowNormsWithTheWarpsReductionPassTheDriversCheck) {
     gpu_test::TempFolder folder;
     const std::filesystem::path source = folder.path() / "row_norms.cu";
     std::ofstream(source) << variant;
-    const std::string root = GI_SOURCE_DIR;
     for (const int block : {64, 256, 1024, 32}) {
         SCOPED_TRACE("BLOCK_SIZE=" + std::to_string(block));
-        const std::string binary = (folder.path() / ("driver_" + std::to_string(block))).string();
-        ProcessOptions build_options;
-        build_options.timeout = std::chrono::minutes(3);
-        const ProcessResult built = run_process(
-            {find_nvcc(), "-O3", "-std=c++17", "-arch=native", "-diag-suppress=177", "-DBLOCK_SIZE=" + std::to_string(block),
-             "-I", root + "/kernels", "-I", root + "/gi-tool/src", (kRowNormsDir / "row_norms_driver.cu").string(),
-             source.string(), (kRowNormsDir / "reference.cpp").string(), "-o", binary},
-            build_options);
+        const std::filesystem::path binary = folder.path() / ("driver_" + std::to_string(block));
+        const ProcessResult built = test::build_corpus_driver("row_norms", source, binary, {"BLOCK_SIZE=" + std::to_string(block)});
         ASSERT_TRUE(built.succeeded()) << built.out << built.err;
         // The gate case's odd sizes, the training size, and long rows.
         for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-                 {"--rows", "37", "--cols", "300", "--seed", "3"},
-                 {"--rows", "32768", "--cols", "256"},
-                 {"--rows", "1000", "--cols", "5000", "--seed", "7"}}) {
-            std::vector<std::string> argv{binary};
-            argv.insert(argv.end(), args.begin(), args.end());
-            argv.insert(argv.end(), {"--reps", "3"});
-            ProcessOptions run_options;
-            run_options.timeout = std::chrono::minutes(1);
-            const ProcessResult run = run_process(argv, run_options);
+                 {"--rows", "37", "--cols", "300", "--seed", "3", "--reps", "3"},
+                 {"--rows", "32768", "--cols", "256", "--reps", "3"},
+                 {"--rows", "1000", "--cols", "5000", "--seed", "7", "--reps", "3"}}) {
+            const ProcessResult run = test::run_corpus_driver(binary, args);
             EXPECT_TRUE(run.succeeded()) << run.out << run.err;
             EXPECT_NE(run.out.find("\nPASS\n"), std::string::npos) << run.out << run.err;
         }

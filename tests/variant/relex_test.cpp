@@ -43,6 +43,8 @@ std::set<std::string> vocabulary_of(const std::string& original, const Grammar& 
         // The warp's reduction: its register, named after the loop's line, and the shuffle.
         if (gene.kind == GeneKind::WarpReduce)
             words.insert({"auto", "__shfl_down_sync", "gi_shfl" + std::to_string(gene.line)});
+        // Coarsening's loop counter, named after the kernel's first line, and its loop.
+        if (gene.kind == GeneKind::Coarsen) words.insert({"for", "int", "gi_coarsen" + std::to_string(gene.line)});
     }
     return words;
 }

@@ -356,7 +356,7 @@ RunVerdict CaseRunner::run_variant_once(int index, const Genome& genome, const V
     }
     ResolvedGeometry g;
     try {
-        g = resolve_geometry(kernel_.geometry, slots_[index].manifest, kernel_.params_of(genome), kernel_.arg_names);
+        g = kernel_.geometry_of(slots_[index].manifest, genome);
     } catch (const Error& e) {
         v.result.status = EvalStatus::Crash;
         v.result.detail = std::string("launch geometry: ") + e.what();

@@ -92,9 +92,21 @@ NameValues CaseKernel::params_of(const Genome& genome) const {
     return values;
 }
 
+ResolvedGeometry CaseKernel::geometry_of(const TestCase& tc, const Genome& genome) const {
+    ResolvedGeometry g = resolve_geometry(geometry, tc, params_of(genome), arg_names);
+    for (const GeneSetting& s : genome.settings) {
+        if (!coarsen_genes.count(s.name)) continue;
+        const std::uint32_t factor = s.value == "2" ? 2 : s.value == "4" ? 4 : 1;
+        g.grid.x = (g.grid.x + factor - 1) / factor;
+    }
+    return g;
+}
+
 void CaseKernel::read_names(const Grammar& grammar) {
-    for (const Gene& gene : grammar.genes)
+    for (const Gene& gene : grammar.genes) {
         if (gene.kind == GeneKind::Param) param_texts[gene.name] = gene.default_value;
+        if (gene.kind == GeneKind::Coarsen) coarsen_genes.insert(gene.name);
+    }
     file_macros = grammar.file_macros;
     param_defaults = params_of(Genome{});
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -58,13 +59,20 @@ struct CaseKernel {
     std::vector<std::string> arg_names;
     LaunchGeometry geometry;
     ToleranceSpec tolerance;
+    // The kernel's thread-coarsening genes (grammar/thread_coarsen.hpp): a variant that sets one to
+    // K does K blocks' work a block, its grid's x divided by K.
+    std::set<std::string> coarsen_genes;
 
     // The names a variant's launch geometry knows besides the case's arguments: the file's integer
     // #define constants (grammar/preprocessor.hpp, integer_macros), each parameter at the variant's
     // value (or its default), so `#define THREADS (BLOCK * 2)` follows a tuned BLOCK. Throws
     // gi::Error for a gene whose default is an integer set to a value that is not.
     NameValues params_of(const Genome& genome) const;
-    // Sets param_texts, file_macros and param_defaults from the kernel's grammar.
+    // The geometry to launch the variant `genome` makes on case `tc` (launch/geometry.hpp's
+    // resolve_geometry under params_of(genome)), the grid's x divided by its coarsening factor
+    // rounding up, as the variant file's own grid function divides it. Throws as resolve_geometry.
+    ResolvedGeometry geometry_of(const TestCase& tc, const Genome& genome) const;
+    // Sets param_texts, file_macros, param_defaults and coarsen_genes from the kernel's grammar.
     void read_names(const Grammar& grammar);
     // The instantiation a variant runs when the template argument is a parameter ("K<TILE>" with
     // TILE=16: "K<16>"); "" otherwise.

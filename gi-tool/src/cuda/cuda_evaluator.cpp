@@ -260,8 +260,7 @@ struct CudaEvaluator::Impl {
     std::string binary_identity_of(int index, const Variant& variant, const VariantBuild& build) const {
         if (!build.code.ok) return "";
         try {
-            const ResolvedGeometry g =
-                resolve_geometry(kernel.geometry, slots[index].manifest, kernel.params_of(variant.genome), kernel.arg_names);
+            const ResolvedGeometry g = kernel.geometry_of(slots[index].manifest, variant.genome);
             return binary_identity(build.code.cubin, build.guarded ? std::string_view(build.guarded->cubin) : std::string_view(), g);
         } catch (const Error&) {
             return "";
@@ -572,8 +571,7 @@ GateJobs CudaEvaluator::Impl::gate_jobs(const std::vector<Variant>& variants, in
             g.results[i].detail = first_error_lines(code.log, 3);
             continue;
         }
-        const ResolvedGeometry geometry =
-            resolve_geometry(kernel.geometry, slots[case_index].manifest, kernel.params_of(variant.genome), kernel.arg_names);
+        const ResolvedGeometry geometry = kernel.geometry_of(slots[case_index].manifest, variant.genome);
         std::vector<std::string> tools{"memcheck"};
         // Guard zones first (sessions only): they catch the commonest fault, a write just past a
         // buffer, in milliseconds where memcheck's report of it takes seconds.

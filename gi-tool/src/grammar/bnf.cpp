@@ -35,6 +35,7 @@ std::string_view gene_kind_name(GeneKind kind) {
     case GeneKind::Unguard: return "bounds check dropped";
     case GeneKind::Vectorize: return "loads through float2/float4";
     case GeneKind::WarpReduce: return "reduction finished by warp shuffles";
+    case GeneKind::Coarsen: return "threads coarsened, the grid divided";
     }
     return "gene";
 }

@@ -134,7 +134,8 @@ namespace gi {
 
 bool is_transform_gene(GeneKind kind) {
     return kind == GeneKind::Unroll || kind == GeneKind::Hoist || kind == GeneKind::Unguard ||
-           kind == GeneKind::Vectorize || kind == GeneKind::WarpReduce;
+           kind == GeneKind::Vectorize || kind == GeneKind::WarpReduce ||
+           kind == GeneKind::Coarsen;
 }
 
 }  // namespace gi

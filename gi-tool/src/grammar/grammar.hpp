@@ -88,6 +88,7 @@ enum class GeneKind {
     Unguard,       // a bounds check the launch geometry may make redundant dropped: "0"/"1"
     Vectorize,     // a unit-step loop's p[V] reads loaded as float2/float4: "1" (as written), "2", "4"
     WarpReduce,    // a shared-memory tree reduction's last six steps by warp shuffles: "0"/"1"
+    Coarsen,       // each thread does the elements of 1, 2 or 4 threads, the grid divided: "1", "2", "4"
 };
 
 // Vectorize: a `const float*` parameter the loop's body reads only as p[V].
@@ -111,6 +112,8 @@ struct TransformSite {
     std::vector<VectorRead> reads;  // Vectorize (with Unroll's body, condition and step)
     std::size_t scope_begin = 0;    // WarpReduce: its function's body (inside the braces), whose
     std::size_t scope_end = 0;      // text before and after the loop [begin, end) the premise reads
+    std::size_t grid_begin = 0;     // Coarsen: the x expression of the grid the file's host code
+    std::size_t grid_end = 0;       // computes ([begin, end) is the kernel's body)
 };
 
 struct Gene {
@@ -122,11 +125,11 @@ struct Gene {
     std::string flag_template;        // Flag: the option text with "{}" where the value goes ("" for on/off flags)
     std::string launch_threads;       // LaunchBounds: the max-threads expression
     int line = 0;                     // where the gene shows in the source (0 for flags)
-    TransformSite site;               // Unroll, Hoist, Unguard, Vectorize, WarpReduce: where it acts
+    TransformSite site;               // the transformations (is_transform_gene): where it acts
 };
 
 // Whether the gene is a transformation of the kernel's code (Unroll, Hoist, Unguard, Vectorize,
-// WarpReduce) rather than a configuration value.
+// WarpReduce, Coarsen) rather than a configuration value.
 bool is_transform_gene(GeneKind kind);
 
 // A piece of the file: literal text, a rule slot, or a gene slot whose text depends on a gene value.

@@ -7,6 +7,7 @@
 
 #include "grammar/functions.hpp"
 #include "grammar/loop_shape.hpp"
+#include "grammar/thread_coarsen.hpp"
 #include "grammar/vector_load.hpp"
 #include "grammar/warp_reduce.hpp"
 
@@ -36,6 +37,7 @@ public:
         for (const LoopDraft& loop : in_.bodies.loops) unroll(loop);
         for (const LoopDraft& loop : in_.bodies.loops) vectorize(loop);
         for (const LoopDraft& loop : in_.bodies.loops) warp_reduce(loop);
+        for (const FunctionDefinition& f : in_.functions) coarsen(f);
         std::stable_sort(genes_.begin(), genes_.end(), [](const GeneDraft& a, const GeneDraft& b) {
             if (a.gene.kind != b.gene.kind) return kind_order(a.gene.kind) < kind_order(b.gene.kind);
             return a.gene.site.begin < b.gene.site.begin;
@@ -52,7 +54,7 @@ private:
     // Listed by kind (the order the variant stage applies the kinds in), each kind in file order.
     static int kind_order(GeneKind kind) {
         return kind == GeneKind::Unguard ? 0 : kind == GeneKind::Hoist ? 1 : kind == GeneKind::Unroll ? 2
-               : kind == GeneKind::Vectorize ? 3 : 4;
+               : kind == GeneKind::Vectorize ? 3 : kind == GeneKind::WarpReduce ? 4 : 5;
     }
 
     const std::string& text() const { return in_.scan.source->text; }
@@ -162,6 +164,59 @@ private:
             add(GeneKind::WarpReduce, "shfl", tok(loop.for_token).line, {"0", "1"}, site);
             return;
         }
+    }
+
+    // A one-dimensional kernel whose threads each do one element (grammar/thread_coarsen.hpp), where
+    // the file's own host code sizes the grid, so the build launches the coarsened grid too. The
+    // file's only kernel: another's grid function would be divided for it.
+    void coarsen(const FunctionDefinition& f) {
+        if (!f.is_global || f.body_open < 0) return;
+        const auto kernels = std::count_if(in_.scan.tokens.begin(), in_.scan.tokens.end(),
+                                           [](const Token& t) { return t.is("__global__"); });
+        if (kernels != 1) return;
+        const std::optional<std::pair<std::size_t, std::size_t>> grid = grid_expression();
+        if (!grid) return;
+        TransformSite site;
+        site.begin = tok(f.body_open).end;
+        site.end = tok(f.body_close).begin;
+        site.grid_begin = grid->first;
+        site.grid_end = grid->second;
+        std::string why;
+        if (!coarsen_plan(between(site.begin, site.end), why)) return;
+        add(GeneKind::Coarsen, "coarsen", tok(f.body_open + 1).line, {"1", "2", "4"}, site);
+    }
+
+    // The x expression of the grid the file's host code computes: its one `dim3` named *grid*
+    // (any case) is a function `dim3 NAME(...) { return dim3(X ...); }`. nullopt where the file has
+    // none, or another such dim3 (a launcher's variable), whichever sizes the launch.
+    std::optional<std::pair<std::size_t, std::size_t>> grid_expression() const {
+        const std::vector<Token>& t = in_.scan.tokens;
+        std::optional<std::pair<std::size_t, std::size_t>> found;
+        int named = 0;
+        for (std::size_t k = 0; k + 2 < t.size(); ++k) {
+            if (!t[k].is("dim3") || !t[k + 1].identifier()) continue;
+            std::string name(t[k + 1].text);
+            for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (name.find("grid") == std::string::npos) continue;
+            ++named;
+            if (!t[k + 2].is("(")) continue;
+            std::size_t p = k + 2;
+            for (int depth = 0; p < t.size(); ++p) {
+                if (t[p].is("(")) ++depth;
+                if (t[p].is(")") && --depth == 0) break;
+            }
+            if (p + 5 >= t.size() || !t[p + 1].is("{") || !t[p + 2].is("return") || !t[p + 3].is("dim3") || !t[p + 4].is("("))
+                continue;
+            std::size_t x = p + 5, end = x;
+            for (int depth = 0; end < t.size(); ++end) {
+                if (t[end].is("(")) ++depth;
+                if (t[end].is(")") && depth-- == 0) break;
+                if (t[end].is(",") && depth == 0) break;
+            }
+            if (end == x || end >= t.size()) continue;
+            found = std::make_pair(t[x].begin, t[end - 1].end);
+        }
+        return named == 1 ? found : std::nullopt;
     }
 
     // Whether a declaration of the kernel's body before the loop's end declares `name` again

@@ -20,6 +20,11 @@
 //                                 a[0]: its last six steps by __shfl_down_sync in the first warp,
 //                                 where the start is a power of two >= 32 at run time, else as
 //                                 written (grammar/warp_reduce.hpp)
+//   coarsen_<file>_<line>=1|2|4   the file's one kernel, one-dimensional (i = blockIdx.x * blockDim.x
+//                                 + threadIdx.x; if (i < n) ...), whose grid the file's one host
+//                                 function dim3 *grid*(...) { return dim3(X ...); } computes: each
+//                                 thread does K blocks' elements in turn, X and the evaluator's grid
+//                                 divided by K (grammar/thread_coarsen.hpp)
 // A site is offered only where its premise holds in the original; the variant stage checks it
 // again on the text edits left (variant/transform_apply.hpp).
 #include <vector>

@@ -131,7 +131,8 @@ std::string emit_gene_slot(const Piece& piece, const Gene& gene, const std::stri
         case GeneKind::Hoist:
         case GeneKind::Unguard:
         case GeneKind::Vectorize:
-        case GeneKind::WarpReduce: return piece.text;
+        case GeneKind::WarpReduce:
+        case GeneKind::Coarsen: return piece.text;
     }
     return piece.text;
 }

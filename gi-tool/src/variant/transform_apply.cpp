@@ -5,6 +5,7 @@
 #include <set>
 
 #include "grammar/loop_shape.hpp"
+#include "grammar/thread_coarsen.hpp"
 #include "grammar/vector_load.hpp"
 #include "grammar/warp_reduce.hpp"
 
@@ -158,6 +159,21 @@ std::string warp_reduce_site(const Gene& gene, TransformSegments& text) {
     return "";
 }
 
+// Why the kernel could not be coarsened ("" when it was): the body and the host code's grid
+// rewritten together, or neither.
+std::string coarsen_site(const Gene& gene, int factor, TransformSegments& text) {
+    const TransformSite& site = gene.site;
+    const std::optional<std::string> body = text.read(site.begin, site.end);
+    const std::optional<std::string> grid = text.read(site.grid_begin, site.grid_end);
+    if (!body || !grid) return "an edit rewrote the kernel's body or its grid";
+    std::string why;
+    const std::optional<CoarsenPlan> plan = coarsen_plan(*body, why);
+    if (!plan) return why;
+    text.replace(site.begin, site.end, coarsened_body(*body, *plan, factor, "gi_coarsen" + std::to_string(gene.line)));
+    text.replace(site.grid_begin, site.grid_end, coarsened_grid(*grid, factor));
+    return "";
+}
+
 std::string hoist_site(const Gene& gene, TransformSegments& text) {
     const TransformSite& site = gene.site;
     const std::optional<std::string> declaration = text.read(site.begin, site.end);
@@ -178,9 +194,11 @@ void apply_transforms(const Genome& genome, const Grammar& grammar, std::vector<
         if (is_transform_gene(gene.kind)) order.push_back(&gene);
     // Unroll and Vectorize both rewrite a loop's body: one rank, and the first set on a loop
     // takes it (the other's premise, no write to V, no longer holds on the rewritten body).
-    // WarpReduce last: its premise reads the whole function as the others left it.
+    // WarpReduce, then Coarsen last: their premises read the whole function as the others left
+    // it, and Coarsen wraps all of it.
     auto rank = [](const Gene* gene) {
-        return gene->kind == GeneKind::Unguard ? 0 : gene->kind == GeneKind::Hoist ? 1 : gene->kind == GeneKind::WarpReduce ? 3 : 2;
+        return gene->kind == GeneKind::Unguard ? 0 : gene->kind == GeneKind::Hoist ? 1 : gene->kind == GeneKind::WarpReduce ? 3
+               : gene->kind == GeneKind::Coarsen ? 4 : 2;
     };
     std::stable_sort(order.begin(), order.end(), [&](const Gene* a, const Gene* b) {
         if (rank(a) != rank(b)) return rank(a) < rank(b);
@@ -204,6 +222,8 @@ void apply_transforms(const Genome& genome, const Grammar& grammar, std::vector<
             why = hoist_site(gene, text);
         } else if (gene.kind == GeneKind::WarpReduce) {
             why = warp_reduce_site(gene, text);
+        } else if (gene.kind == GeneKind::Coarsen) {
+            why = coarsen_site(gene, std::stoi(value), text);
         } else if (!text.replace(gene.site.begin, gene.site.end, gene.site.replacement)) {
             why = "another transformation rewrote the condition";
         }
