@@ -42,4 +42,9 @@ std::vector<RowNormsConfig>& row_norms_configs() {
     return configs;
 }
 
+std::vector<FirDecimateConfig>& fir_decimate_configs() {
+    static std::vector<FirDecimateConfig> configs;
+    return configs;
+}
+
 }  // namespace gi::emu

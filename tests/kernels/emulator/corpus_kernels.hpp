@@ -12,6 +12,7 @@
 #include "aniso_diffusion/reference.hpp"
 #include "dp_sweep/reference.hpp"
 #include "elimination/reference.hpp"
+#include "fir_decimate/reference.hpp"
 #include "lu_update/reference.hpp"
 #include "matmul/reference.hpp"
 #include "row_norms/reference.hpp"
@@ -102,5 +103,14 @@ struct RowNormsConfig {
 };
 
 std::vector<RowNormsConfig>& row_norms_configs();
+
+struct FirDecimateConfig {
+    std::string name;  // "fir_decimate <settings>" for the kernel file, "fir_decimate_coarsen4 <settings>"
+                       // for its variant with four blocks' work a block (tests/data/thread_coarsen)
+    // One launch of fir_decimate for `phase`: that phase's outputs.
+    std::function<std::vector<float>(const fir::FilterProblem& problem, int phase, Order order)> run;
+};
+
+std::vector<FirDecimateConfig>& fir_decimate_configs();
 
 }  // namespace gi::emu
