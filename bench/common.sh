@@ -154,6 +154,9 @@ record_args() {
         row_norms)  # 32768 rows of 256: one case of 32 MiB
             train=("--rows 32768 --cols 256"); held=("--rows 1000 --cols 1000 --seed 7")
             gate=("--rows 37 --cols 300 --seed 3") ;;
+        pcm_to_float)  # 2^23 samples: one case of 48 MiB
+            train=("--count 8388608"); held=("--count 1000003 --seed 7")
+            gate=("--count 1000 --seed 3") ;;
         matmul)  # the sample program's sizes: 2 cases of 2.7 MiB
             train=("--m 320 --k 320 --n 640" "--m 640 --k 320 --n 320 --seed 2"); held=("--m 256 --k 512 --n 128 --seed 3")
             gate=("--m 40 --k 37 --n 50 --seed 4") ;;

@@ -36,6 +36,7 @@ const std::vector<SmallRun>& small_runs() {
         {"matmul", {"--m", "40", "--k", "37", "--n", "50", "--reps", "2"}},
         {"fir_decimate", {"--outputs", "1000", "--decimation", "3", "--taps", "37", "--phases", "3", "--reps", "2"}},
         {"row_norms", {"--rows", "37", "--cols", "300", "--seed", "3", "--reps", "2"}},
+        {"pcm_to_float", {"--count", "1000", "--seed", "3", "--reps", "2"}},
     };
     return runs;
 }
