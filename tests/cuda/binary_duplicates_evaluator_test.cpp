@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 
 #include "../support/fake_worker_fixture.hpp"
 #include "cuda/binary_identity.hpp"
@@ -358,6 +359,50 @@ TEST_F(BinaryDuplicates, GuardZonesJudgeAWriteOutsideItsBuffersBeforeTheSanitize
     CudaEvaluator off(grammar_, o);
     EXPECT_EQ(off.sanitize_many({with_block("512")}, 0).front().status, EvalStatus::Ok);
     EXPECT_EQ(off.stats().gate.tool_variants.count(kGuardZonesTool), 0u);
+}
+
+// Issue 44: the prescreen before the search's guess runs the guard zones alone. A variant they
+// catch writing outside its buffers is rejected with the verdict the gate gives, and that verdict
+// is kept: the gate does not run it again. Those they pass are not judged (memcheck is the gate's).
+TEST_F(BinaryDuplicates, ThePrescreenRunsTheGuardZonesAloneAndTheGateKeepsItsRejections) {
+    CudaEvaluatorOptions o = options(0);
+    o.sanitizer = session_sanitizer();
+    o.sanitize_jobs = 1;
+    o.sanitize_sessions = 2;
+    o.gate_guard_kib = 4;
+    CudaEvaluator e(grammar_, o);
+    const std::vector<std::optional<EvalResult>> screened =
+        e.prescreen({program("2.0f * in[i] + 0.0f"), with_block("512"), with_block("1024")}, 0);
+    ASSERT_EQ(screened.size(), 3u);
+    EXPECT_FALSE(screened[0].has_value());
+    ASSERT_TRUE(screened[1].has_value());
+    EXPECT_EQ(screened[1]->status, EvalStatus::SanitizerError);
+    EXPECT_NE(screened[1]->detail.find("guard zones found it writing outside its buffers"), std::string::npos) << screened[1]->detail;
+    EXPECT_FALSE(screened[2].has_value());  // a read outside: memcheck's to judge, in the gate
+    EXPECT_EQ(e.stats().gate.tool_variants.at(kGuardZonesTool), 3);
+    EXPECT_EQ(e.stats().gate.tool_variants.count("memcheck"), 0u);
+    EXPECT_EQ(e.stats().gate.prescreen_rejected, 1);
+    // The gate: the rejection as kept, no run; the two the prescreen passed are checked in full.
+    const std::vector<EvalResult> gated = e.sanitize_many({with_block("512"), with_block("1024"), program("2.0f * in[i] + 0.0f")}, 0);
+    EXPECT_EQ(gated[0].status, EvalStatus::SanitizerError);
+    EXPECT_EQ(gated[0].detail, screened[1]->detail);
+    EXPECT_EQ(gated[1].status, EvalStatus::SanitizerError) << gated[1].detail;
+    EXPECT_NE(gated[1].detail.find("Invalid __global__ read"), std::string::npos) << gated[1].detail;
+    EXPECT_EQ(gated[2].status, EvalStatus::Ok) << gated[2].detail;
+    EXPECT_EQ(e.stats().gate.tool_variants.at(kGuardZonesTool), 5);
+    EXPECT_EQ(e.stats().gate.tool_variants.at("memcheck"), 2);
+    bool noted = false;
+    for (const std::string& note : e.run_notes())
+        noted = noted || note.find("the guard zones alone checked the would-be parents and rejected 1") != std::string::npos;
+    EXPECT_TRUE(noted);
+
+    // --gate-guard-kib 0: nothing to prescreen with; nothing runs.
+    o.gate_guard_kib = 0;
+    CudaEvaluator off(grammar_, o);
+    const std::vector<std::optional<EvalResult>> none = off.prescreen({with_block("512")}, 0);
+    ASSERT_EQ(none.size(), 1u);
+    EXPECT_FALSE(none[0].has_value());
+    EXPECT_EQ(off.stats().gate.checked, 0);
 }
 
 // Issue 19: with small cases recorded for the gate (--sanitize-cases), the search's gate runs

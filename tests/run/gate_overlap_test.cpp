@@ -3,10 +3,12 @@
 // away otherwise, and the run is the one evolve makes without the overlap.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <future>
 #include <initializer_list>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include <unistd.h>
@@ -60,6 +62,26 @@ public:
         return std::async(std::launch::async, [this, variants, case_index] { return sanitize_many(variants, case_index); });
     }
     bool checks_alongside_evaluation() const override { return alongside; }
+    // With `prescreens`, a first check that rejects the racy genomes at once, as the guard zones
+    // reject a variant that writes outside its buffers; `prescreen_option`: EvolveOptions'.
+    bool prescreens = false;
+    bool prescreen_option = true;
+    std::vector<std::string> prescreened;
+    std::vector<std::optional<EvalResult>> prescreen(const std::vector<Variant>& variants, int) override {
+        std::vector<std::optional<EvalResult>> out(variants.size());
+        if (!prescreens) return out;
+        for (std::size_t k = 0; k < variants.size(); ++k) {
+            const std::string text = genome_to_text(variants[k].genome);
+            prescreened.push_back(text);
+            if (racy.count(text)) {
+                EvalResult result;
+                result.status = EvalStatus::SanitizerError;
+                result.detail = "racecheck: hazard on shared memory";
+                out[k] = result;
+            }
+        }
+        return out;
+    }
     ValidationReport validate(const Variant&) override {
         ValidationReport report;
         report.cases.push_back(CaseValidation{"cases/7", true, EvalStatus::Ok, 1000, 0, 0.0, 0.0, ""});
@@ -82,6 +104,7 @@ RunRecord evolve_with(AlongsideChecker& checker, bool overlap, const std::string
     options.post_tune = false;
     options.minimise = false;
     options.overlap_gate = overlap;
+    options.prescreen_gate = checker.prescreen_option;
     options.time_limit_s = time_limit_s;
     EvolveHooks hooks;
     hooks.clock = [&checker] { return checker.now; };
@@ -167,6 +190,34 @@ TEST(GateOverlap, AGuessAParentSpoiledIsThrownAwayAndTheRunIsTheSame) {
     EXPECT_DOUBLE_EQ(record.search_gate_discarded_seconds, record.search_gate_seconds);
     EXPECT_DOUBLE_EQ(record.search_gate_delay_seconds, 0.0);  // no GPU turns in this checker
     EXPECT_DOUBLE_EQ(record.search_evaluate_seconds, 15.0);
+}
+
+// Issue 44: a would-be parent the checker's prescreen rejects (the guard zones, milliseconds a
+// variant) is left out of the guess at the next generation, so the guess is kept; the run is the
+// same, and the same as without the prescreen, which throws the guess away.
+TEST(GateOverlap, AParentThePrescreenRejectsIsLeftOutOfTheGuessWhichIsKept) {
+    AlongsideChecker sequential, overlapped, unscreened;
+    overlapped.prescreens = unscreened.prescreens = true;
+    unscreened.prescreen_option = false;
+    const std::string fastest = spoil_first_parent(8, false, {&sequential, &overlapped, &unscreened});
+    ASSERT_FALSE(fastest.empty());
+    const RunRecord plain = evolve_with(sequential, false, "prescreen-off");
+    const RunRecord record = evolve_with(overlapped, true, "prescreen-on");
+    const RunRecord without = evolve_with(unscreened, true, "prescreen-unused");
+    expect_the_same_search(record, plain);
+    expect_the_same_search(without, plain);
+    EXPECT_GE(without.guesses_discarded, 1);
+    EXPECT_TRUE(unscreened.prescreened.empty());
+    EXPECT_EQ(record.guesses_discarded, 0);
+    EXPECT_EQ(record.guesses_kept, 4);
+    EXPECT_GE(record.gate_prescreen_rejected, 1);
+    EXPECT_NE(std::find(overlapped.prescreened.begin(), overlapped.prescreened.end(), fastest), overlapped.prescreened.end());
+    EXPECT_EQ(overlapped.evaluations, sequential.evaluations);
+    EXPECT_DOUBLE_EQ(record.search_gate_discarded_seconds, 0.0);
+    bool failed = false;
+    for (const IndividualRecord& i : record.generations.front().individuals)
+        failed = failed || (i.genome == fastest && i.status == EvalStatus::SanitizerError && !i.accepted);
+    EXPECT_TRUE(failed);
 }
 
 // As `gi-tool evolve` runs it: a would-be parent that fails changes only the children it took part

@@ -76,7 +76,7 @@ struct EvolveCommandLine {
     EvaluatorCommandLine evaluator;
     std::string out, tune_shard;
     bool resume = false, restart = false, pre_tune = false, no_pre_tune = false, post_tune = false, no_post_tune = false;
-    bool no_minimise = false, quiet = false, no_gate_overlap = false;
+    bool no_minimise = false, quiet = false, no_gate_overlap = false, no_gate_prescreen = false;
     int workers = 0;  // 0: default_workers(evaluator)
     int target_architectures = 1;
     double ptx_edits = 0;
@@ -125,6 +125,11 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
     app.add_switch("--no-gate-overlap", c.no_gate_overlap,
                    "do not evaluate the next generation (as bred if every parent passes) while the sanitizer gate runs "
                    "(the two take turns on the GPU); results are the same either way, only slower")
+        .group(group)
+        .hidden();
+    app.add_switch("--no-gate-prescreen", c.no_gate_prescreen,
+                   "breed that next generation as if every would-be parent passes, without first checking them under "
+                   "the guard zones alone; results are the same either way")
         .group(group)
         .hidden();
     app.add_number("--ptx-edits", c.ptx_edits, 0, 1,
@@ -233,6 +238,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     options.post_tune = on_off(app, c.post_tune, c.no_post_tune, "--post-tune", "--no-post-tune", true);
     options.minimise = !c.no_minimise;
     options.overlap_gate = !c.no_gate_overlap;
+    options.prescreen_gate = !c.no_gate_prescreen;
     app.at_most_one_of("--resume", "--restart");
     const OutMode mode = c.resume ? OutMode::Resume : c.restart ? OutMode::Restart : OutMode::Fresh;
     const std::string out = c.out;

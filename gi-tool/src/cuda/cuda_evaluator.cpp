@@ -252,8 +252,10 @@ struct CudaEvaluator::Impl {
     }
 
     // The gate's jobs (compiles from the cache, verdicts known without a run), then their run.
-    GateJobs gate_jobs(const std::vector<Variant>& variants, int case_index);
-    std::vector<EvalResult> run_gate_jobs(GateJobs g);
+    // `guard_only`: the guard zones alone (prescreen), no compute-sanitizer checker.
+    GateJobs gate_jobs(const std::vector<Variant>& variants, int case_index, bool guard_only = false);
+    // `prescreen`: only the verdicts that reject are kept for the gate (the guard zones alone ran).
+    std::vector<EvalResult> run_gate_jobs(GateJobs g, bool prescreen = false);
 
     // The variant's binary_identity on case `index`, or "" when it did not compile or its launch
     // geometry cannot be resolved (run_variant reports either).
@@ -532,7 +534,7 @@ void CudaEvaluator::expect_checks() {
         for (const char* tool : {"racecheck", "synccheck"}) sessions->prewarm(tool, sessions->capacity(tool), gate_path);
 }
 
-GateJobs CudaEvaluator::Impl::gate_jobs(const std::vector<Variant>& variants, int case_index) {
+GateJobs CudaEvaluator::Impl::gate_jobs(const std::vector<Variant>& variants, int case_index, bool guard_only) {
     GateJobs g;
     g.results.resize(variants.size());
     g.identities.resize(variants.size());
@@ -576,7 +578,8 @@ GateJobs CudaEvaluator::Impl::gate_jobs(const std::vector<Variant>& variants, in
         // Guard zones first (sessions only): they catch the commonest fault, a write just past a
         // buffer, in milliseconds where memcheck's report of it takes seconds.
         if (options.gate_guard_kib > 0 && session_limit() > 0) tools.insert(tools.begin(), kGuardZonesTool);
-        if (needs_race_checks(variant.source, original_barriers)) {
+        if (guard_only) tools = {kGuardZonesTool};
+        if (!guard_only && needs_race_checks(variant.source, original_barriers)) {
             tools.push_back("racecheck");
             tools.push_back("synccheck");
         }
@@ -616,7 +619,7 @@ GateJobs CudaEvaluator::Impl::gate_jobs(const std::vector<Variant>& variants, in
 
 // Runs the jobs under compute-sanitizer and keeps the verdicts; touches only the gate's own state
 // (its sessions, counters and verdict caches), so it may run beside evaluate().
-std::vector<EvalResult> CudaEvaluator::Impl::run_gate_jobs(GateJobs g) {
+std::vector<EvalResult> CudaEvaluator::Impl::run_gate_jobs(GateJobs g, bool prescreen) {
     if (g.context) {
         const std::vector<EvalResult> checked =
             check_under_sanitizer(*g.context, g.jobs, static_cast<std::size_t>(sanitize_parallel()),
@@ -626,7 +629,8 @@ std::vector<EvalResult> CudaEvaluator::Impl::run_gate_jobs(GateJobs g) {
         std::lock_guard lock(verdicts_mutex);
         for (const SanitizeJob& job : g.jobs)
             if (!g.identities[job.variant].empty()) sanitized_binaries[g.identities[job.variant]] = g.results[job.variant];
-        for (std::size_t i : g.to_check) sanitized[g.keys[i] + g.verdict_suffix] = g.results[i];
+        for (std::size_t i : g.to_check)
+            if (!prescreen || g.results[i].status != EvalStatus::Ok) sanitized[g.keys[i] + g.verdict_suffix] = g.results[i];
     }
     for (std::size_t i = 0; i < g.results.size(); ++i)
         if (auto it = g.first_with_key.find(g.keys[i]); it != g.first_with_key.end() && it->second != i)
@@ -637,6 +641,22 @@ std::vector<EvalResult> CudaEvaluator::Impl::run_gate_jobs(GateJobs g) {
 std::vector<EvalResult> CudaEvaluator::sanitize_many(const std::vector<Variant>& variants, int case_index) {
     std::lock_guard lock(impl_->calls);
     return impl_->run_gate_jobs(impl_->gate_jobs(variants, case_index));
+}
+
+std::vector<std::optional<EvalResult>> CudaEvaluator::prescreen(const std::vector<Variant>& variants, int case_index) {
+    std::vector<std::optional<EvalResult>> rejected(variants.size());
+    Impl& s = *impl_;
+    std::lock_guard lock(s.calls);
+    if (s.options.gate_guard_kib <= 0 || s.session_limit() <= 0) return rejected;
+    if (const SanitizerSessions* sessions = s.sanitizer_sessions.get(); sessions && sessions->guard_off()) return rejected;
+    const std::vector<EvalResult> results = s.run_gate_jobs(s.gate_jobs(variants, case_index, true), true);
+    ++s.stats.gate.prescreens;
+    for (std::size_t i = 0; i < results.size(); ++i)
+        if (results[i].status != EvalStatus::Ok) {
+            rejected[i] = results[i];
+            ++s.stats.gate.prescreen_rejected;
+        }
+    return rejected;
 }
 
 std::future<std::vector<EvalResult>> CudaEvaluator::sanitize_many_async(const std::vector<Variant>& variants, int case_index) {

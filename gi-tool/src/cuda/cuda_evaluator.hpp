@@ -79,6 +79,9 @@ public:
     // Builds the jobs now (compiled-code cache hits) and runs compute-sanitizer on a thread of its
     // own; every request that runs kernels takes turns with evaluate()'s (cuda/gpu_turns.hpp).
     std::future<std::vector<EvalResult>> sanitize_many_async(const std::vector<Variant>& variants, int case_index) override;
+    // The guard zones alone (--gate-guard-kib; none without them): a variant that writes outside
+    // its buffers is rejected, and that verdict kept for the gate.
+    std::vector<std::optional<EvalResult>> prescreen(const std::vector<Variant>& variants, int case_index) override;
     ValidationReport validate(const Variant& variant) override;
     bool checks_alongside_evaluation() const override { return true; }
     int gate_case(int case_index) const override;

@@ -250,6 +250,10 @@ std::future<std::vector<EvalResult>> MultiGpuEvaluator::sanitize_many_async(cons
     });
 }
 
+std::vector<std::optional<EvalResult>> MultiGpuEvaluator::prescreen(const std::vector<Variant>& variants, int case_index) {
+    return gpus_[0]->prescreen(variants, case_index);
+}
+
 std::vector<EvalResult> MultiGpuEvaluator::sanitize_many(const std::vector<Variant>& variants, int case_index) {
     return sanitize_many_async(variants, case_index).get();
 }

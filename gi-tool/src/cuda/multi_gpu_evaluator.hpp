@@ -51,6 +51,8 @@ public:
 
     std::vector<EvalResult> sanitize_many(const std::vector<Variant>& variants, int case_index) override;
     std::future<std::vector<EvalResult>> sanitize_many_async(const std::vector<Variant>& variants, int case_index) override;
+    // On the first GPU's guard zones: a rejection is the variant's own, on any GPU.
+    std::vector<std::optional<EvalResult>> prescreen(const std::vector<Variant>& variants, int case_index) override;
     ValidationReport validate(const Variant& variant) override;
     bool checks_alongside_evaluation() const override { return true; }
     int gate_case(int case_index) const override;

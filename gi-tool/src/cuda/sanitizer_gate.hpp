@@ -93,6 +93,8 @@ struct SanitizerGateStats {
     long long side_by_side_variants = 0;  // the variants they ran
     long long side_by_side_failed = 0;    // of those requests, ones that did not pass: their variants were
                                           // checked again one a request (a report names no variant)
+    long prescreens = 0;            // prescreen() calls: guard zones alone on would-be parents, before
+    long prescreen_rejected = 0;    //   the search's guess at its next generation, and those they rejected
     long binary_reuses = 0;         // verdicts taken from a program checked before (any text, same
                                     // module, launch and checkers), no sanitizer run
     std::string session_failure;    // why the first batch that did not pass in a session did not

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <exception>
 #include <future>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,15 @@ public:
     virtual ValidationReport validate(const Variant& variant) = 0;
     // One variant through sanitize_many().
     EvalResult sanitize(const Variant& variant, int case_index);
+    // A first check, fast and able only to reject (the cuda evaluator's guard zones: milliseconds
+    // a variant, where its memcheck takes seconds): the verdict of each variant it rejects, which
+    // is final (sanitize_many() gives the same), and nullopt for the others; the default checks
+    // nothing. Search breeds its guess at the next generation without the rejected ones
+    // (run/gate_overlap.hpp). Called only when no checks run in the background.
+    virtual std::vector<std::optional<EvalResult>> prescreen(const std::vector<Variant>& variants, int case_index) {
+        (void)case_index;
+        return std::vector<std::optional<EvalResult>>(variants.size());
+    }
 
     // ---- what it is
     // Whether sanitize_many_async's checks run alongside evaluate() (issue 19: search then evaluates

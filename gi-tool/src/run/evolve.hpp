@@ -55,6 +55,10 @@ struct EvolveOptions {
     // gate checks this one's would-be parents; the guess is kept when the gate and the draws make
     // it the next generation exactly, else thrown away. Changes no result; off only to measure it.
     bool overlap_gate = true;
+    // Before that guess, the checker's fast prescreen (VariantChecker::prescreen: the guard zones)
+    // of the would-be parents the gate is sure to check, so the guess is bred without those it
+    // rejects. Changes no result either; off only to measure it.
+    bool prescreen_gate = true;
     int tune_max = 256;
     // Pre-tuning sweeps only part `tune_shard` (1-based) of `tune_shards`: every tune_shards-th point.
     // For an exhaustive parameter baseline too big for one sitting (--generations 0 only: a search

@@ -1,5 +1,6 @@
 #include "run/gate.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -16,7 +17,59 @@ std::size_t fastest_accepted(const std::vector<Scored>& scored) {
     return fastest;
 }
 
+// Individual i failed the gate with `verdict`: it and every repeat of its program lose their
+// acceptance and take the verdict's status and detail.
+void mark_failed(ScoredBatch& batch, std::size_t i, const EvalResult& verdict) {
+    const std::string text = genome_to_text(batch.scored[i].genome);
+    for (std::size_t j = 0; j < batch.scored.size(); ++j) {
+        Scored& other = batch.scored[j];
+        if (j != i && genome_to_text(other.genome) != text) continue;
+        if (other.accepted) other.failed_gate = true;
+        other.accepted = false;
+        other.result.status = verdict.status;
+        other.result.detail = verdict.detail;
+    }
+}
+
+// The individuals gate_batch's walk checks before any verdict is in: the first `parents` accepted
+// in selection order, and the fastest accepted one.
+std::vector<std::size_t> first_walked(const ScoredBatch& batch, std::size_t parents) {
+    std::vector<std::size_t> out;
+    for (std::size_t i : truncation_select(batch.scored, batch.scored.size())) {
+        if (out.size() == parents) break;
+        if (batch.scored[i].accepted) out.push_back(i);
+    }
+    if (const std::size_t fastest = fastest_accepted(batch.scored);
+        fastest != batch.scored.size() && std::find(out.begin(), out.end(), fastest) == out.end())
+        out.push_back(fastest);
+    return out;
+}
+
 }  // namespace
+
+int prescreen_parents(ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents,
+                      std::map<std::string, EvalResult>& rejected) {
+    std::vector<std::size_t> walked = first_walked(batch, parents);
+    std::vector<Variant> variants;
+    std::vector<std::size_t> of;  // the individual each variant is
+    std::set<std::string> asked;
+    for (std::size_t i : walked) {
+        Variant v = make_variant(batch.scored[i].genome, grammar);
+        if (!asked.insert(v.key).second) continue;
+        variants.push_back(std::move(v));
+        of.push_back(i);
+    }
+    if (variants.empty()) return 0;
+    const std::vector<std::optional<EvalResult>> verdicts = checker.prescreen(variants, checker.gate_case(batch.case_index));
+    int count = 0;
+    for (std::size_t k = 0; k < variants.size() && k < verdicts.size(); ++k) {
+        if (!verdicts[k] || verdicts[k]->status == EvalStatus::Ok) continue;
+        rejected.emplace(variants[k].key, *verdicts[k]);
+        mark_failed(batch, of[k], *verdicts[k]);
+        ++count;
+    }
+    return count;
+}
 
 int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents,
                const std::map<std::string, EvalResult>& known) {
@@ -34,14 +87,7 @@ int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& gramm
             failed += it->second.status != EvalStatus::Ok;
         }
         if (it->second.status == EvalStatus::Ok) return true;
-        for (std::size_t j = 0; j < batch.scored.size(); ++j) {
-            Scored& other = batch.scored[j];
-            if (j != i && genome_to_text(other.genome) != genome_to_text(s.genome)) continue;
-            if (other.accepted) other.failed_gate = true;
-            other.accepted = false;
-            other.result.status = it->second.status;
-            other.result.detail = it->second.detail;
-        }
+        mark_failed(batch, i, it->second);
         return false;
     };
     // The parents are gated in waves: each wave asks the checker about as many not-yet-judged
@@ -101,7 +147,7 @@ StartedGate start_gate(const ScoredBatch& batch, VariantChecker& checker, const 
 
 int finish_gate(StartedGate& started, ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents) {
     const std::vector<EvalResult> results = started.verdicts.get();
-    std::map<std::string, EvalResult> known;
+    std::map<std::string, EvalResult> known = started.prescreened;
     for (std::size_t k = 0; k < started.keys.size() && k < results.size(); ++k) known.emplace(started.keys[k], results[k]);
     return gate_batch(batch, checker, grammar, parents, known);
 }

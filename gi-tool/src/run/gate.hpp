@@ -30,8 +30,17 @@ int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& gramm
 struct StartedGate {
     std::vector<std::string> keys;  // the variants asked about, in order
     std::future<std::vector<EvalResult>> verdicts;
+    std::map<std::string, EvalResult> prescreened;  // rejections prescreen_parents() found, by variant key
 };
 StartedGate start_gate(const ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents);
+
+// Before start_gate: the checker's prescreen (VariantChecker::prescreen, fast, only rejects) of
+// the individuals gate_batch's walk is sure to check, the first `parents` accepted in selection
+// order and the fastest accepted one. Each it rejects is marked failed in `batch` as gate_batch
+// would mark it, so start_gate and the guess at the next generation see the batch closer to how the
+// gate will leave it; its verdict goes to `started.prescreened`. Returns how many it rejected.
+int prescreen_parents(ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents,
+                      std::map<std::string, EvalResult>& rejected);
 int finish_gate(StartedGate& started, ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents);
 
 }  // namespace gi

@@ -342,6 +342,7 @@ void fields(Io& io, R& record) {
         wall.since("search-gate-discarded-seconds", record.search_gate_discarded_seconds);
         wall.since("guesses-kept", record.guesses_kept);
         wall.since("guesses-discarded", record.guesses_discarded);
+        wall.since("gate-prescreen-rejected", record.gate_prescreen_rejected);
         // By phase.
         wall.since("pre-tune-seconds", record.pre_tune_seconds);
         wall.since("search-seconds", record.search_seconds);

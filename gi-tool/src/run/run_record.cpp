@@ -101,7 +101,12 @@ std::string run_summary(const RunRecord& record) {
             << (record.guesses_kept + record.guesses_discarded > 0
                     ? "; the gate's checks ran alongside " + fixed(record.search_gate_alongside_seconds, 1) +
                           " s of evaluating the next generation (" + std::to_string(record.guesses_kept) + " of " +
-                          std::to_string(record.guesses_kept + record.guesses_discarded) + " guesses kept); of the gate's " +
+                          std::to_string(record.guesses_kept + record.guesses_discarded) + " guesses kept" +
+                          (record.gate_prescreen_rejected > 0
+                               ? ", bred without " + std::to_string(record.gate_prescreen_rejected) +
+                                     " would-be parents the prescreen rejected"
+                               : std::string()) +
+                          "); of the gate's " +
                           fixed(record.search_gate_seconds, 1) + " s: evaluations ending " +
                           fixed(record.search_gate_delay_seconds, 1) + " s later for its GPU turns (their runs waited " +
                           fixed(record.search_gate_turn_wait_seconds, 1) + " s), waits for its checks to end " +

@@ -84,6 +84,7 @@ struct RunRecord {
     double final_check_seconds = 0;
     long long guesses_kept = 0;       // guesses evaluated alongside the gate that became the next generation
     long long guesses_discarded = 0;  // those not kept (a would-be parent failed, or the budget ended)
+    long long gate_prescreen_rejected = 0;  // would-be parents the prescreen rejected before a guess
 
     long long individuals() const;
     long long distinct_evaluated() const;
