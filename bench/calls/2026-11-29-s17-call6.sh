@@ -7,7 +7,7 @@ root="$PWD"
 source bench/common.sh; unpack_carried_packages >/dev/null 2>&1; detect_gpu
 b=/tmp/b-b
 s=$(date +%s)
-cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
+cmake -S . -B $b -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
   cmake --build $b -j 16 --target gi-tool gi-worker dp_sweep_driver >>"$OUT/build.log" 2>&1
 echo "build: $? in $(( $(date +%s) - s )) s"
 for mode in on off; do
