@@ -393,7 +393,8 @@ TEST_F(BinaryDuplicates, ThePrescreenRunsTheGuardZonesAloneAndTheGateKeepsItsRej
     EXPECT_EQ(e.stats().gate.tool_variants.at("memcheck"), 2);
     bool noted = false;
     for (const std::string& note : e.run_notes())
-        noted = noted || note.find("the guard zones alone checked the would-be parents and rejected 1") != std::string::npos;
+        noted = noted || note.find("the would-be parents were prescreened (the guard zones alone, or a verdict already known) and 1 "
+                                   "rejected") != std::string::npos;
     EXPECT_TRUE(noted);
 
     // --gate-guard-kib 0: nothing to prescreen with; nothing runs.

@@ -397,8 +397,9 @@ std::string SanitizerGateStats::note(int batch_size) const {
                 side_by_side_failure.empty() ? "" : " (the first: " + side_by_side_failure + ")");
     }
     if (prescreens > 0)
-        line += fmt::format("; before {} of the search's guesses at its next generation the guard zones alone checked the "
-                            "would-be parents and rejected {} (their verdicts kept for the gate)",
+        line += fmt::format("; before {} of the search's guesses at its next generation the would-be parents were "
+                            "prescreened (the guard zones alone, or a verdict already known) and {} rejected (their verdicts "
+                            "kept for the gate)",
                             prescreens, prescreen_rejected);
     // Where the gate's time went, per checker: wall seconds of its checks (several run at once,
     // so they add up to more than the gate's own time) and the variants they ran.
