@@ -66,30 +66,63 @@ TEST_F(OracleGate, ReplaysTheOriginalTwiceOnEveryCaseBeforeTheFirstVariant) {
 // its outputs handed over and replays the original once more, as the gate asks of every case.
 TEST_F(OracleGate, FirstRunsAreMadeAheadInOtherWorkersAndHandedOver) {
     if (IsSkipped()) return;
-    CudaEvaluator e(grammar_, options(2));
+    CudaEvaluatorOptions o = options(2);
+    o.set_aside = 1;  // the third case is held out
+    CudaEvaluator e(grammar_, o);
+    ASSERT_EQ(e.traits().case_count, 2);
     ::testing::internal::CaptureStderr();
     const BatchResult r = e.evaluate({with_block("256")}, 0);
     const std::string err = ::testing::internal::GetCapturedStderr();
     EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
     const std::vector<gpu_test::FakeWorkerEvent> log = events();
-    std::set<std::string> rerun_by, computed_by;
+    std::set<std::string> variant_by, computed_by;
     for (const auto& event : log) {
-        if (event.what == "rerun") rerun_by.insert(event.pid);
+        if (event.what == "variant") variant_by.insert(event.pid);
         if (event.what == "original-computed") computed_by.insert(event.pid);
     }
-    ASSERT_EQ(rerun_by.size(), 1u);  // the evaluator's worker
-    const std::string main_worker = *rerun_by.begin();
+    ASSERT_EQ(variant_by.size(), 1u);  // the evaluator's worker
+    const std::string main_worker = *variant_by.begin();
     EXPECT_EQ(computed_by.count(main_worker), 0u) << "the evaluator's worker ran a first run itself";
     EXPECT_EQ(computed_by.size(), 2u);
+    auto by = [&](const std::string& pid, const std::string& what, const std::string& slot) {
+        return std::any_of(log.begin(), log.end(), [&](const auto& e) { return e.pid == pid && e.what == what && e.slot == slot; });
+    };
     for (const std::string slot : {"0", "1", "2"}) {
-        EXPECT_TRUE(std::any_of(log.begin(), log.end(), [&](const auto& e) {
-            return e.pid == main_worker && e.what == "reference-loaded" && e.slot == slot;
-        })) << "case " << slot;
         EXPECT_EQ(std::count_if(log.begin(), log.end(), [&](const auto& e) { return e.what == "original-computed" && e.slot == slot; }), 1)
             << "case " << slot;
+        EXPECT_EQ(std::count_if(log.begin(), log.end(), [&](const auto& e) { return e.what == "rerun" && e.slot == slot; }), 1)
+            << "case " << slot;
     }
+    // The training cases: taken with their outputs handed over, replayed again here.
+    for (const std::string slot : {"0", "1"}) {
+        EXPECT_TRUE(by(main_worker, "reference-loaded", slot)) << "case " << slot;
+        EXPECT_TRUE(by(main_worker, "rerun", slot)) << "case " << slot;
+    }
+    // The held-out case: replayed again where it was first run; loaded here only to validate.
+    EXPECT_FALSE(by(main_worker, "rerun", "2"));
+    EXPECT_FALSE(by(main_worker, "reference-loaded", "2"));
     EXPECT_NE(err.find("reproduces its recorded outputs on all 3 cases"), std::string::npos) << err;
     EXPECT_NE(err.find("3 of the 3 made ahead in 2 workers at once"), std::string::npos) << err;
+    EXPECT_NE(err.find("with the replays of 1 held-out cases, which this worker loads only to validate"), std::string::npos) << err;
+}
+
+// A held-out case whose replay ahead moves beyond what is allowed stops the run as one replayed in
+// the evaluator's worker would.
+TEST_F(OracleGate, AHeldOutCaseReplayedAheadThatMovesStopsTheRunAlike) {
+    if (IsSkipped()) return;
+    ::setenv("GI_FAKE_ORACLE", "moves-in-2", 1);
+    CudaEvaluatorOptions o = options(2);
+    o.set_aside = 1;  // the case in slot 2, held out
+    const std::string error = gate_error(o);
+    EXPECT_NE(error.find("scale-0002"), std::string::npos) << error;
+    EXPECT_NE(error.find("change from one run to the next"), std::string::npos) << error;
+    EXPECT_EQ(count("variant"), 0);
+    std::set<std::string> rerun_by;
+    for (const auto& event : events())
+        if (event.what == "rerun" && event.slot == "2") rerun_by.insert(event.pid);
+    ASSERT_EQ(rerun_by.size(), 1u);
+    for (const auto& event : events())  // not the worker that replayed the training cases again
+        if (event.what == "rerun" && event.slot == "0") EXPECT_EQ(rerun_by.count(event.pid), 0u);
 }
 
 TEST_F(OracleGate, ACaseMadeAheadThatDoesNotReproduceItsRecordingStopsTheRunAlike) {

@@ -45,7 +45,7 @@ namespace {
 // reruns of the original (role "rerun") are logged as "rerun"; $GI_FAKE_ORACLE makes the original
 // misbehave for the gate's tests: "differs" (its first run does not reproduce the recorded outputs
 // of the case in slot 0), "moves" (reruns differ from the reference within the tolerance),
-// "moves-beyond" (beyond it).
+// "moves-beyond" (beyond it), "moves-in-2" (as "moves", on the case in slot 2 only).
 //
 // Write sets (compare/write_set.hpp) as gi-worker learns and uses them: the original's first run
 // learns each writable buffer's from pretend probe outputs ($GI_FAKE_WRITES: "all", the default,
@@ -374,7 +374,7 @@ int run_fake_replay() {
                 log(well_formed ? "paired" : "paired-malformed", slot, std::to_string(spec.guard_budget_us));
             }
             const bool guarded_run = guard_bytes > 0 || paired;
-            if (spec.role == "rerun" && (oracle == "moves" || oracle == "moves-beyond")) {
+            if (spec.role == "rerun" && (oracle == "moves" || oracle == "moves-beyond" || (oracle == "moves-in-2" && slot == "2"))) {
                 result.worst = 0.002;
                 result.error = 0.0001;
                 if (oracle == "moves-beyond") {

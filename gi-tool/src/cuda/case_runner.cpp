@@ -182,7 +182,7 @@ void CaseRunner::note_first_run(int index, const worker::Message& reply, const R
     }
 }
 
-void CaseRunner::start_first_runs_ahead(int processes) {
+void CaseRunner::start_first_runs_ahead(int processes, int reruns) {
     if (processes <= 0 || slots_.size() < 3 || !original_ || !references_ || references_->path().empty() || worker_.launched())
         return;
     std::vector<FirstRunsAhead::Job> jobs;
@@ -194,7 +194,17 @@ void CaseRunner::start_first_runs_ahead(int processes) {
         spec.announce_probe = true;
         spec.poisonable = slot.poisonable;
         spec.reference_out = (references_->path() / ("case-" + std::to_string(index) + ".ref")).string();
-        jobs.push_back({index, worker_.load_message(index), to_message(spec)});
+        FirstRunsAhead::Job job{index, worker_.load_message(index), to_message(spec)};
+        if (slot.held_out && reruns > 0) {
+            // As rerun_once() asks it, with run_variant_request()'s waits for a case not yet timed.
+            job.rerun = to_message(run_spec(index, "rerun", *original_, g, false));
+            job.reruns = reruns;
+            const double base = slot.original_ms > 0 ? slot.original_ms : 1000.0;
+            job.rerun_kernel = std::chrono::milliseconds(static_cast<long long>(launch_allowance_ms(base)));
+            job.rerun_rest = std::chrono::milliseconds(static_cast<long long>(
+                5000 + options_.timeout_margin_ms + options_.timeout_factor * base * (options_.warmups + options_.repetitions)));
+        }
+        jobs.push_back(std::move(job));
     }
     if (jobs.size() < 2) return;
     first_runs_.ahead_processes = std::min<int>(processes, static_cast<int>(jobs.size()));
@@ -209,7 +219,8 @@ void CaseRunner::start_first_runs_ahead(int processes) {
 void CaseRunner::take_first_run_ahead(int index) {
     if (!ahead_ || worker_.has_reference(index) || !slots_[index].reference_file.empty()) return;
     const auto start = Clock::now();
-    const std::optional<worker::Message> reply = ahead_->take(index);
+    const std::optional<FirstRunsAhead::Ran> ran = ahead_->take(index);
+    const std::optional<worker::Message> reply = ran ? std::optional<worker::Message>(ran->first) : std::nullopt;
     if (!reply) {
         const std::string why = ahead_->failure(index);
         if (!why.empty() && first_runs_.ahead_failure.empty())
@@ -228,11 +239,32 @@ void CaseRunner::take_first_run_ahead(int index) {
     note_first_run(index, *reply, v, ms_since(start), true);
     ++first_runs_.ahead_runs;
     first_runs_.ahead_wall_ms = ahead_->wall_ms();
+    for (const worker::Message& again : ran->reruns) {
+        try {
+            ahead_reruns_[index].push_back(classify_run_reply(again));
+            ++first_runs_.ahead_reruns;
+        } catch (const Error&) {
+            break;  // malformed: the rest are the evaluator's worker's
+        }
+    }
+}
+
+std::optional<RunVerdict> CaseRunner::take_rerun_ahead(int index) {
+    const auto it = ahead_reruns_.find(index);
+    if (it == ahead_reruns_.end() || it->second.empty()) return std::nullopt;
+    RunVerdict v = std::move(it->second.front());
+    it->second.pop_front();
+    return v;
+}
+
+std::size_t CaseRunner::reruns_ahead(int index) const {
+    const auto it = ahead_reruns_.find(index);
+    return it == ahead_reruns_.end() ? 0 : it->second.size();
 }
 
 void CaseRunner::end_first_runs_ahead() {
-    if (!ahead_) return;
     ahead_.reset();
+    ahead_reruns_.clear();
 }
 
 // How long one launch of a kernel whose original takes `original_ms` may run before it counts as hung.

@@ -4,6 +4,9 @@
 // outputs), waits for its replies stage by stage so a hung kernel is killed at its own deadline,
 // classifies the reply and counts where the time went.
 #include <chrono>
+#include <deque>
+#include <map>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,8 +51,13 @@ public:
     // with a worker launcher, or for fewer than three cases. take_first_run_ahead(index) waits for
     // case `index`'s and, when it ran, records what it found as the worker's own first run would;
     // end_first_runs_ahead() stops those not taken. Call all three from the evaluator's thread.
-    void start_first_runs_ahead(int processes);
+    // A held-out case's `reruns` oracle replays (the original once more as variants are run) are
+    // made there too, so the evaluator's worker loads it only for validation; take_rerun_ahead()
+    // hands them out in order (nullopt when none is left: the evaluator's worker replays it).
+    void start_first_runs_ahead(int processes, int reruns);
     void take_first_run_ahead(int index);
+    std::optional<RunVerdict> take_rerun_ahead(int index);
+    std::size_t reruns_ahead(int index) const;
     void end_first_runs_ahead();
     // Establishes the original's reference on a case (once per worker, unless handed over) and
     // returns its timing (`time`; empty otherwise). The caller accounts for the time.
@@ -74,6 +82,7 @@ public:
         long runs = 0;
         int ahead_processes = 0;  // of them, made ahead in this many workers at once,
         long ahead_runs = 0;      //   so many,
+        long ahead_reruns = 0;    //   and of the oracle's replays, so many (held-out cases),
         double ahead_wall_ms = 0; //   in this wall time (all the workers, until the last ended)
         std::string ahead_failure;  // the first that failed there (run again in the worker)
     };
@@ -104,6 +113,7 @@ private:
     VariantRunStats stats_;
     FirstRunTimes first_runs_;
     std::unique_ptr<FirstRunsAhead> ahead_;
+    std::map<int, std::deque<RunVerdict>> ahead_reruns_;
 };
 
 }  // namespace gi

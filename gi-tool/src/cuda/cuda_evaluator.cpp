@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <set>
 #include <future>
 #include <iostream>
 #include <map>
@@ -123,10 +124,18 @@ struct CudaEvaluator::Impl {
         Impl& s;
         explicit Replays(Impl& impl) : s(impl) {}
         double loading_ms = 0;
+        std::set<int> elsewhere;  // held-out cases replayed only in the workers ahead
         void first_replay(int index) override {
             // Made ahead in other workers, usually (cuda/first_runs_ahead.hpp): this worker then
             // loads the case with the outputs handed over and the gate's rerun checks them.
             s.runner->take_first_run_ahead(index);
+            // A held-out case whose replays were made there too is loaded here only to validate:
+            // on wavefront, lu_update and elimination that is half of the cases.
+            const int reruns = s.options.nondeterministic ? kNondeterministicReplays : 1;
+            if (s.slots[index].held_out && s.runner->reruns_ahead(index) >= static_cast<std::size_t>(reruns)) {
+                elsewhere.insert(index);
+                return;
+            }
             // Loading apart from the original's first run (its write-set probes, its reference
             // outputs written for other workers): the two levers of a large case set's cold start differ.
             const auto start = std::chrono::steady_clock::now();
@@ -140,15 +149,25 @@ struct CudaEvaluator::Impl {
             if (t.ahead_processes > 0)
                 ahead = " (" + std::to_string(t.ahead_runs) + " of the " + std::to_string(t.runs) + " made ahead in " +
                         std::to_string(t.ahead_processes) + " workers at once in " + fixed(t.ahead_wall_ms / 1000, 1) +
-                        " s" + (t.ahead_failure.empty() ? "" : "; the first not made there: " + t.ahead_failure) + ")";
+                        " s" +
+                        (elsewhere.empty() ? ""
+                                           : ", with the replays of " + std::to_string(elsewhere.size()) +
+                                                 " held-out cases, which this worker loads only to validate") +
+                        (t.ahead_failure.empty() ? "" : "; the first not made there: " + t.ahead_failure) + ")";
             return ", of which loading the cases " + fixed(loading_ms / 1000, 1) + " s; the original's first runs " +
                    fixed(t.request_ms / 1000, 1) + " s" + ahead + ", the workers' " + fixed(t.worker_ms / 1000, 1) +
                    " s: write-set probes " + fixed(t.probe_ms / 1000, 1) + " s, comparing with the recorded outputs " +
                    fixed(t.compare_ms / 1000, 1) + " s, the rest (the plain run, reference outputs written) " +
                    fixed(std::max(0.0, t.worker_ms - t.probe_ms - t.compare_ms) / 1000, 1) + " s";
         }
-        RunVerdict rerun(int index) override { return s.runner->rerun_original(index); }
-        void case_passed(int index) override { s.check_fast_guard_build(index); }
+        RunVerdict rerun(int index) override {
+            if (std::optional<RunVerdict> v = s.runner->take_rerun_ahead(index)) return *v;
+            return s.runner->rerun_original(index);
+        }
+        void case_passed(int index) override {
+            // The guarded build is judged on the cases this worker holds (the training cases).
+            if (!elsewhere.count(index)) s.check_fast_guard_build(index);
+        }
     };
 
     void check_module_variables_of_original() {
@@ -196,7 +215,7 @@ struct CudaEvaluator::Impl {
         Replays replays(*this);
         // As many workers at once as spares are kept: what the run may hold on the GPU beside its
         // worker (--spare-workers 0 keeps the first runs in the one worker).
-        runner->start_first_runs_ahead(std::min(options.spare_workers, 8));
+        runner->start_first_runs_ahead(std::min(options.spare_workers, 8), options.nondeterministic ? kNondeterministicReplays : 1);
         try {
             run_oracle_gate(slots, replays, options.nondeterministic, std::cerr);
         } catch (...) {

@@ -26,9 +26,9 @@ FirstRunsAhead::~FirstRunsAhead() {
     for (std::thread& t : threads_) t.join();
 }
 
-void FirstRunsAhead::finish(int index, std::optional<Message> reply, std::string failure) {
+void FirstRunsAhead::finish(int index, std::optional<Ran> ran, std::string failure) {
     std::lock_guard lock(mutex_);
-    replies_[index] = std::move(reply);
+    replies_[index] = std::move(ran);
     if (!failure.empty()) failures_[index] = std::move(failure);
     done_.notify_all();
 }
@@ -64,7 +64,23 @@ void FirstRunsAhead::serve(std::vector<Job> jobs) {
             // original that reads a writable buffer as a count fault) is the evaluator's worker's
             // to retry with fewer probes and to report.
             if (reply.type == "result") {
-                finish(job.index, std::move(reply), "");
+                Ran ran{std::move(reply), {}};
+                try {
+                    for (int r = 0; r < job.reruns; ++r) {
+                        process.send(job.rerun, std::chrono::seconds(30));
+                        Message again = process.receive(job.rerun.type, std::chrono::seconds(30));
+                        if (again.type == "started") again = process.receive(job.rerun.type, job.rerun_kernel);
+                        if (again.type == "checked") again = process.receive(job.rerun.type, job.rerun_rest);
+                        ran.reruns.push_back(std::move(again));
+                    }
+                } catch (const worker::WorkerFailure&) {
+                    // The first run stands; the reruns not made are the evaluator's worker's.
+                    finish(job.index, std::move(ran), "");
+                    ++next;
+                    give_up("the worker failed while replaying the original again");
+                    break;
+                }
+                finish(job.index, std::move(ran), "");
             } else {
                 finish(job.index, std::nullopt,
                        "the run: " + (reply.type == "error" ? worker::error_reply_from(reply).message : reply.type));
@@ -93,13 +109,13 @@ void FirstRunsAhead::serve(std::vector<Job> jobs) {
     if (--running_ == 0) wall_ms_ = ms_since(start_);
 }
 
-std::optional<Message> FirstRunsAhead::take(int index) {
+std::optional<FirstRunsAhead::Ran> FirstRunsAhead::take(int index) {
     std::unique_lock lock(mutex_);
     if (std::find(expected_.begin(), expected_.end(), index) == expected_.end()) return std::nullopt;
     done_.wait(lock, [&] { return replies_.count(index) > 0; });
-    std::optional<Message> reply = std::move(replies_[index]);
+    std::optional<Ran> ran = std::move(replies_[index]);
     replies_[index].reset();
-    return reply;
+    return ran;
 }
 
 std::string FirstRunsAhead::failure(int index) const {

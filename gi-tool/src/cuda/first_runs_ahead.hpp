@@ -33,6 +33,18 @@ public:
         int index = -1;
         worker::Message load;  // "load-case", verifying the blobs
         worker::Message run;   // the original's run, probing write sets, writing reference outputs
+        // Then, after a first run that ended in a result, the oracle's replays of the original as
+        // variants are run ("rerun"), `reruns` of them: for a held-out case, which the evaluator's
+        // worker then need not load until validation. Their waits: for "started" 30 s, then these.
+        worker::Message rerun;
+        int reruns = 0;
+        std::chrono::milliseconds rerun_kernel{0}, rerun_rest{0};
+    };
+    // A case's run ahead: the first run's "result", and the reruns' replies (fewer than asked when
+    // the worker failed meanwhile: the rest are the evaluator's worker's).
+    struct Ran {
+        worker::Message first;
+        std::vector<worker::Message> reruns;
     };
     // The wait for the reply after the worker said "probing" with these fields (the plain run's
     // time, the probes' launches and bytes): CaseRunner's allowance, so a hang is cut off alike.
@@ -45,9 +57,9 @@ public:
     FirstRunsAhead(const FirstRunsAhead&) = delete;
     FirstRunsAhead& operator=(const FirstRunsAhead&) = delete;
 
-    // Blocks until case `index`'s run ahead has ended: its "result" reply, or nullopt when it was
-    // not one of the jobs or failed (failure(index) says how).
-    std::optional<worker::Message> take(int index);
+    // Blocks until case `index`'s run ahead has ended: what it ran, or nullopt when it was not one
+    // of the jobs or its first run failed (failure(index) says how).
+    std::optional<Ran> take(int index);
     std::string failure(int index) const;
 
     // Wall time from the start until the last thread ended (ms), for the oracle's line.
@@ -55,13 +67,13 @@ public:
 
 private:
     void serve(std::vector<Job> jobs);
-    void finish(int index, std::optional<worker::Message> reply, std::string failure);
+    void finish(int index, std::optional<Ran> ran, std::string failure);
 
     worker::WorkerOptions options_;
     ProbeAllowance allowance_;
     mutable std::mutex mutex_;
     std::condition_variable done_;
-    std::map<int, std::optional<worker::Message>> replies_;
+    std::map<int, std::optional<Ran>> replies_;
     std::map<int, std::string> failures_;
     std::vector<int> expected_;
     std::chrono::steady_clock::time_point start_;
