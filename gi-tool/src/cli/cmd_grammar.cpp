@@ -35,7 +35,7 @@ std::string summary(const Grammar& grammar) {
         {GeneKind::Restrict, "restrict"}, {GeneKind::Volatile, "volatile"}, {GeneKind::Const, "const"},
         {GeneKind::LaunchBounds, "launch_bounds"}, {GeneKind::Unroll, "unroll"}, {GeneKind::Hoist, "hoist"},
         {GeneKind::Unguard, "unguard"}, {GeneKind::Vectorize, "vec"},
-        {GeneKind::WarpReduce, "shfl"}, {GeneKind::Coarsen, "coarsen"}};
+        {GeneKind::WarpReduce, "shfl"}, {GeneKind::Coarsen, "coarsen"}, {GeneKind::Stage, "stage"}};
     std::string detail;
     for (const auto& [kind, name] : names)
         if (genes[kind]) detail += (detail.empty() ? "" : ", ") + std::to_string(genes[kind]) + " " + name;

@@ -36,6 +36,7 @@ std::string_view gene_kind_name(GeneKind kind) {
     case GeneKind::Vectorize: return "loads through float2/float4";
     case GeneKind::WarpReduce: return "reduction finished by warp shuffles";
     case GeneKind::Coarsen: return "threads coarsened, the grid divided";
+    case GeneKind::Stage: return "re-read array staged through shared memory";
     }
     return "gene";
 }

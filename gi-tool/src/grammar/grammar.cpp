@@ -135,7 +135,7 @@ namespace gi {
 bool is_transform_gene(GeneKind kind) {
     return kind == GeneKind::Unroll || kind == GeneKind::Hoist || kind == GeneKind::Unguard ||
            kind == GeneKind::Vectorize || kind == GeneKind::WarpReduce ||
-           kind == GeneKind::Coarsen;
+           kind == GeneKind::Coarsen || kind == GeneKind::Stage;
 }
 
 }  // namespace gi

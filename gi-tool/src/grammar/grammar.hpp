@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "grammar/shared_stage.hpp"
+
 namespace gi {
 
 // Grammar format version; bump when rule ids or their meaning change, since cache keys include it.
@@ -89,6 +91,7 @@ enum class GeneKind {
     Vectorize,     // a unit-step loop's p[V] reads loaded as float2/float4: "1" (as written), "2", "4"
     WarpReduce,    // a shared-memory tree reduction's last six steps by warp shuffles: "0"/"1"
     Coarsen,       // each thread does the elements of 1, 2 or 4 threads, the grid divided: "1", "2", "4"
+    Stage,         // a stencil loop's reads of a const array from a __shared__ copy of the block's window: "0"/"1"
 };
 
 // Vectorize: a `const float*` parameter the loop's body reads only as p[V].
@@ -114,6 +117,8 @@ struct TransformSite {
     std::size_t scope_end = 0;      // text before and after the loop [begin, end) the premise reads
     std::size_t grid_begin = 0;     // Coarsen: the x expression of the grid the file's host code
     std::size_t grid_end = 0;       // computes ([begin, end) is the kernel's body)
+    StageContext stage;             // Stage (with WarpReduce's scope): the array, its element type, the
+                                    // block size and the compile-time constant names
 };
 
 struct Gene {
@@ -129,7 +134,7 @@ struct Gene {
 };
 
 // Whether the gene is a transformation of the kernel's code (Unroll, Hoist, Unguard, Vectorize,
-// WarpReduce, Coarsen) rather than a configuration value.
+// WarpReduce, Coarsen, Stage) rather than a configuration value.
 bool is_transform_gene(GeneKind kind);
 
 // A piece of the file: literal text, a rule slot, or a gene slot whose text depends on a gene value.

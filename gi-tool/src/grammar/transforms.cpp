@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <regex>
 #include <set>
 
 #include "grammar/functions.hpp"
 #include "grammar/loop_shape.hpp"
+#include "grammar/shared_stage.hpp"
 #include "grammar/thread_coarsen.hpp"
 #include "grammar/vector_load.hpp"
 #include "grammar/warp_reduce.hpp"
@@ -38,6 +40,7 @@ public:
         for (const LoopDraft& loop : in_.bodies.loops) vectorize(loop);
         for (const LoopDraft& loop : in_.bodies.loops) warp_reduce(loop);
         for (const FunctionDefinition& f : in_.functions) coarsen(f);
+        for (const LoopDraft& loop : in_.bodies.loops) stage(loop);
         std::stable_sort(genes_.begin(), genes_.end(), [](const GeneDraft& a, const GeneDraft& b) {
             if (a.gene.kind != b.gene.kind) return kind_order(a.gene.kind) < kind_order(b.gene.kind);
             return a.gene.site.begin < b.gene.site.begin;
@@ -54,7 +57,7 @@ private:
     // Listed by kind (the order the variant stage applies the kinds in), each kind in file order.
     static int kind_order(GeneKind kind) {
         return kind == GeneKind::Unguard ? 0 : kind == GeneKind::Hoist ? 1 : kind == GeneKind::Unroll ? 2
-               : kind == GeneKind::Vectorize ? 3 : kind == GeneKind::WarpReduce ? 4 : 5;
+               : kind == GeneKind::Vectorize ? 3 : kind == GeneKind::WarpReduce ? 4 : kind == GeneKind::Coarsen ? 5 : 6;
     }
 
     const std::string& text() const { return in_.scan.source->text; }
@@ -184,6 +187,94 @@ private:
         std::string why;
         if (!coarsen_plan(between(site.begin, site.end), why)) return;
         add(GeneKind::Coarsen, "coarsen", tok(f.body_open + 1).line, {"1", "2", "4"}, site);
+    }
+
+    // A stencil loop at its kernel's loop level that re-reads a `const T*` parameter through
+    // i + k (grammar/shared_stage.hpp): the first such array the premise holds for.
+    void stage(const LoopDraft& loop) {
+        if (loop.loop_depth > 0 || !kernels_.count(loop.function)) return;
+        for (const FunctionDefinition& f : in_.functions) {
+            if (f.name != loop.function || !f.is_global || f.body_open < 0 || f.body_open > loop.for_token ||
+                loop.for_token > f.body_close)
+                continue;
+            StageContext context;
+            context.constants = constant_names(f);
+            context.block = block_size(f, context.constants);
+            std::vector<std::pair<std::string, std::string>> arrays;
+            for (const ParameterTokens& p : parse_parameters(in_.scan, f)) {
+                context.parameters.insert(p.parameter.name);
+                const auto type = code_tokens(p.parameter.type);
+                if (!type || p.is_reference || p.is_array) continue;
+                std::vector<std::string> words;
+                for (const CodeToken& t : *type)
+                    if (t.text != "__restrict__" && t.text != "__restrict") words.push_back(t.text);
+                if (words.size() == 3 && words[2] == "*" && (words[0] == "const" || words[1] == "const"))
+                    arrays.emplace_back(p.parameter.name, words[0] == "const" ? words[1] : words[0]);
+            }
+            TransformSite site;
+            site.begin = loop.pragma_begin;
+            site.end = tok(loop.body_end - 1).end;
+            site.scope_begin = tok(f.body_open).end;
+            site.scope_end = tok(f.body_close).begin;
+            for (const auto& [array, element] : arrays) {
+                context.array = array;
+                context.element = element;
+                std::string why;
+                if (!stage_plan(between(site.scope_begin, site.begin), between(site.begin, site.end),
+                                between(site.end, site.scope_end), context, why))
+                    continue;
+                site.stage = context;
+                add(GeneKind::Stage, "stage", tok(loop.for_token).line, {"0", "1"}, site);
+                return;
+            }
+            return;
+        }
+    }
+
+    // Names the file makes compile-time constants: #define'd (by a parameter gene too), constexpr
+    // or static const ones, and the kernel's template parameters.
+    std::set<std::string> constant_names(const FunctionDefinition& f) const {
+        std::set<std::string> names;
+        static const std::regex kDefine(R"(#\s*define\s+([A-Za-z_]\w*)(?![\w(]))");
+        for (std::sregex_iterator m(text().begin(), text().end(), kDefine), end; m != end; ++m) names.insert((*m)[1]);
+        const std::vector<Token>& t = in_.scan.tokens;
+        for (std::size_t k = 0; k + 2 < t.size(); ++k) {
+            const bool constexpr_ = t[k].is("constexpr");
+            const bool static_const = t[k].is("static") && t[k + 1].is("const");
+            if (!constexpr_ && !static_const) continue;
+            for (std::size_t j = k + 1; j + 1 < t.size() && !t[j].is(";") && !t[j].is("("); ++j)
+                if (t[j].identifier() && t[j + 1].is("=")) {
+                    names.insert(std::string(t[j].text));
+                    break;
+                }
+        }
+        if (f.is_template && tok(f.first_token).is("template")) {
+            const int open = f.first_token + 1;
+            for (int k = open + 1; k < f.name_token && !(tok(k).is(">") && tok(k - 1).text != "-"); ++k)
+                if (tok(k).identifier() && (tok(k + 1).is(",") || tok(k + 1).is(">") || tok(k + 1).is("=")))
+                    names.insert(std::string(tok(k).text));
+        }
+        return names;
+    }
+
+    // The kernel's block size where the file fixes it: __launch_bounds__(B ...) on the kernel, or
+    // the file's launches of it all with the one <<<grid, B>>>, B a number or a constant name.
+    // "" where it does not.
+    std::string block_size(const FunctionDefinition& f, const std::set<std::string>& constants) const {
+        auto constant = [&](const std::string& b) {
+            return !b.empty() && (std::isdigit(static_cast<unsigned char>(b[0])) || constants.count(b));
+        };
+        for (int k = f.first_token; k + 2 < f.params_open; ++k)
+            if (tok(k).is("__launch_bounds__") && tok(k + 1).is("(")) {
+                const std::string b(tok(k + 2).text);
+                if (constant(b) && (tok(k + 3).is(")") || tok(k + 3).is(","))) return b;
+            }
+        const std::regex launch("\\b" + f.name + "\\s*(<[^<>;]*>)?\\s*<<<[^,;]*,\\s*([A-Za-z_0-9]+)\\s*[,>]");
+        std::set<std::string> found;
+        const std::string& masked = in_.scan.masked;
+        for (std::sregex_iterator m(masked.begin(), masked.end(), launch), end; m != end; ++m) found.insert((*m)[2]);
+        if (found.size() == 1 && constant(*found.begin())) return *found.begin();
+        return "";
     }
 
     // The x expression of the grid the file's host code computes: its one `dim3` named *grid*

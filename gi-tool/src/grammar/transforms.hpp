@@ -25,6 +25,13 @@
 //                                 function dim3 *grid*(...) { return dim3(X ...); } computes: each
 //                                 thread does K blocks' elements in turn, X and the evaluator's grid
 //                                 divided by K (grammar/thread_coarsen.hpp)
+//   stage_<file>_<line>=0|1       a kernel's stencil loop (for (int k = -R; k <= R; ++k) { int j = i + k;
+//                                 if (j >= 0 && j < n) acc += w[k + R] * in[j]; }) re-reading a
+//                                 `const T*` parameter no other code touches, R and the block size
+//                                 (__launch_bounds__ or the file's <<<grid, B>>>) compile-time
+//                                 constants: the block's window loaded once into a __shared__ tile
+//                                 at the top of the body, where the block size allows it, the loop
+//                                 reading the tile (grammar/shared_stage.hpp)
 // A site is offered only where its premise holds in the original; the variant stage checks it
 // again on the text edits left (variant/transform_apply.hpp).
 #include <vector>

@@ -132,7 +132,8 @@ std::string emit_gene_slot(const Piece& piece, const Gene& gene, const std::stri
         case GeneKind::Unguard:
         case GeneKind::Vectorize:
         case GeneKind::WarpReduce:
-        case GeneKind::Coarsen: return piece.text;
+        case GeneKind::Coarsen:
+        case GeneKind::Stage: return piece.text;
     }
     return piece.text;
 }

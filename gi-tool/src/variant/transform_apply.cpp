@@ -5,6 +5,7 @@
 #include <set>
 
 #include "grammar/loop_shape.hpp"
+#include "grammar/shared_stage.hpp"
 #include "grammar/thread_coarsen.hpp"
 #include "grammar/vector_load.hpp"
 #include "grammar/warp_reduce.hpp"
@@ -174,6 +175,24 @@ std::string coarsen_site(const Gene& gene, int factor, TransformSegments& text) 
     return "";
 }
 
+// Why the array could not be staged ("" when it was): the premise read again on the loop and the
+// kernel's body around it; the tile and its load go at the top of the body, the loop reads it.
+std::string stage_site(const Gene& gene, TransformSegments& text) {
+    const TransformSite& site = gene.site;
+    const std::optional<std::string> before = text.read(site.scope_begin, site.begin);
+    const std::optional<std::string> loop = text.read(site.begin, site.end);
+    const std::optional<std::string> after = text.read(site.end, site.scope_end);
+    if (!before || !loop || !after) return "an edit rewrote the loop together with the code around it";
+    std::string why;
+    const std::optional<StagePlan> plan = stage_plan(*before, *loop, *after, site.stage, why);
+    if (!plan) return why;
+    const std::string name = "gi_stage" + std::to_string(gene.line);
+    if (!text.insert(site.scope_begin, staged_prologue(*plan, site.stage, name)))
+        return "an edit rewrote the start of the kernel's body";
+    text.replace(site.begin, site.end, staged_loop(*plan, site.stage, name));
+    return "";
+}
+
 std::string hoist_site(const Gene& gene, TransformSegments& text) {
     const TransformSite& site = gene.site;
     const std::optional<std::string> declaration = text.read(site.begin, site.end);
@@ -194,11 +213,12 @@ void apply_transforms(const Genome& genome, const Grammar& grammar, std::vector<
         if (is_transform_gene(gene.kind)) order.push_back(&gene);
     // Unroll and Vectorize both rewrite a loop's body: one rank, and the first set on a loop
     // takes it (the other's premise, no write to V, no longer holds on the rewritten body).
-    // WarpReduce, then Coarsen last: their premises read the whole function as the others left
-    // it, and Coarsen wraps all of it.
+    // WarpReduce, Stage, then Coarsen last: their premises read the whole function as the others
+    // left it, and Coarsen wraps all of it (a staged kernel's body no longer starts with its index:
+    // Coarsen is then skipped with its reason).
     auto rank = [](const Gene* gene) {
         return gene->kind == GeneKind::Unguard ? 0 : gene->kind == GeneKind::Hoist ? 1 : gene->kind == GeneKind::WarpReduce ? 3
-               : gene->kind == GeneKind::Coarsen ? 4 : 2;
+               : gene->kind == GeneKind::Stage ? 4 : gene->kind == GeneKind::Coarsen ? 5 : 2;
     };
     std::stable_sort(order.begin(), order.end(), [&](const Gene* a, const Gene* b) {
         if (rank(a) != rank(b)) return rank(a) < rank(b);
@@ -222,6 +242,8 @@ void apply_transforms(const Genome& genome, const Grammar& grammar, std::vector<
             why = hoist_site(gene, text);
         } else if (gene.kind == GeneKind::WarpReduce) {
             why = warp_reduce_site(gene, text);
+        } else if (gene.kind == GeneKind::Stage) {
+            why = stage_site(gene, text);
         } else if (gene.kind == GeneKind::Coarsen) {
             why = coarsen_site(gene, std::stoi(value), text);
         } else if (!text.replace(gene.site.begin, gene.site.end, gene.site.replacement)) {

@@ -1,9 +1,10 @@
 #pragma once
-// Stage 4, variant source: the transformation genes (Unroll, Hoist, Unguard, Vectorize, WarpReduce:
-// grammar/grammar.hpp) applied to a variant's text after its edits and other genes, so a
-// transformation rewrites the code as the edits left it: an unrolled body copies the edited
+// Stage 4, variant source: the transformation genes (Unroll, Hoist, Unguard, Vectorize, WarpReduce,
+// Coarsen, Stage: grammar/grammar.hpp) applied to a variant's text after its edits and other genes,
+// so a transformation rewrites the code as the edits left it: an unrolled body copies the edited
 // statements. Each transformation checks its premise again on that text (grammar/loop_shape.hpp,
-// grammar/vector_load.hpp, grammar/warp_reduce.hpp); where an edit broke it (a
+// grammar/vector_load.hpp, grammar/warp_reduce.hpp, grammar/thread_coarsen.hpp,
+// grammar/shared_stage.hpp); where an edit broke it (a
 // `break` copied into the loop, the loop's bound replaced by a load), it is not applied and the
 // setting is reported as skipped, as an edit whose target is gone is.
 #include <string>
