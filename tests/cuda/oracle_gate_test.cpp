@@ -23,6 +23,7 @@ protected:
     void TearDown() override {
         ::unsetenv("GI_FAKE_ORACLE");
         ::unsetenv("GI_FAKE_WRITES");
+        ::unsetenv("GI_FAKE_GPU_MEMORY");
         FakeWorkerEvaluatorTest::TearDown();
     }
     // The error evaluate() throws (the gate runs before the first variant), "" when none.
@@ -104,6 +105,26 @@ TEST_F(OracleGate, FirstRunsAreMadeAheadInOtherWorkersAndHandedOver) {
     EXPECT_NE(err.find("reproduces its recorded outputs on all 3 cases"), std::string::npos) << err;
     EXPECT_NE(err.find("3 of the 3 made ahead in 2 workers at once"), std::string::npos) << err;
     EXPECT_NE(err.find("with the replays of 1 held-out cases, which this worker loads only to validate"), std::string::npos) << err;
+}
+
+// Workers ahead hold a case each beside the evaluator's worker, which holds them all: on a GPU
+// whose memory the cases would crowd, the first runs stay in the evaluator's worker.
+TEST_F(OracleGate, NoFirstRunIsMadeAheadWhereTheCasesWouldCrowdTheGpu) {
+    if (IsSkipped()) return;
+    ::setenv("GI_FAKE_GPU_MEMORY", "1200000000", 1);  // 1.2 GB: room for the evaluator's worker only
+    CudaEvaluator e(grammar_, options(2));
+    ::testing::internal::CaptureStderr();
+    const BatchResult r = e.evaluate({with_block("256")}, 0);
+    const std::string err = ::testing::internal::GetCapturedStderr();
+    ::unsetenv("GI_FAKE_GPU_MEMORY");
+    EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+    std::set<std::string> variant_by, computed_by;
+    for (const auto& event : events()) {
+        if (event.what == "variant") variant_by.insert(event.pid);
+        if (event.what == "original-computed") computed_by.insert(event.pid);
+    }
+    EXPECT_EQ(computed_by, variant_by);  // all in the evaluator's worker
+    EXPECT_EQ(err.find("made ahead"), std::string::npos) << err;
 }
 
 // A held-out case whose replay ahead moves beyond what is allowed stops the run as one replayed in

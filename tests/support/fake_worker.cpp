@@ -181,7 +181,8 @@ int run_fake_replay() {
             gi::worker::Ready ready;
             ready.device = fake_gpu_name();
             ready.compute_capability = 90;
-            ready.memory_bytes = 85899345920ull;
+            // GI_FAKE_GPU_MEMORY: the GPU's memory in bytes (80 GiB otherwise).
+            ready.memory_bytes = std::getenv("GI_FAKE_GPU_MEMORY") ? std::stoull(std::getenv("GI_FAKE_GPU_MEMORY")) : 85899345920ull;
             ready.devices = fake_gpu_count();
             ready.ordinal = fake_gpu_ordinal();
             if (ready.ordinal >= ready.devices) {

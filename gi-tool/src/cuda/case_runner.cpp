@@ -207,6 +207,20 @@ void CaseRunner::start_first_runs_ahead(int processes, int reruns) {
         jobs.push_back(std::move(job));
     }
     if (jobs.size() < 2) return;
+    // Within half the GPU's memory, as spares are kept (cuda/spare_workers.cpp: a worker's context
+    // and ten times the cases it holds): the evaluator's worker holds every case, each worker ahead
+    // one at a time; on a GPU the cases crowd, the first runs stay in the evaluator's worker.
+    if (const std::uint64_t memory = worker_.demand().gpu_memory; memory > 0) {
+        double all = 0, largest = 0;
+        for (const CaseSlot& slot : slots_) {
+            all += static_cast<double>(slot.bytes);
+            largest = std::max(largest, static_cast<double>(slot.bytes));
+        }
+        const double context = 512.0 * (1 << 20);
+        const double room = 0.5 * static_cast<double>(memory) - (context + 10.0 * all);
+        processes = std::min(processes, std::max(0, static_cast<int>(room / (context + 10.0 * largest))));
+        if (processes <= 0) return;
+    }
     first_runs_.ahead_processes = std::min<int>(processes, static_cast<int>(jobs.size()));
     // The allowance reads only the options: the same for every thread.
     ahead_ = std::make_unique<FirstRunsAhead>(worker_.worker_options(), std::move(jobs), processes,
