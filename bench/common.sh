@@ -154,6 +154,9 @@ record_args() {
         row_norms)  # 32768 rows of 256: one case of 32 MiB
             train=("--rows 32768 --cols 256"); held=("--rows 1000 --cols 1000 --seed 7")
             gate=("--rows 37 --cols 300 --seed 3") ;;
+        conv1d)  # 2^22 samples, 17 taps: one case of 48 MiB
+            train=("--n 4194304"); held=("--n 1000003 --seed 7")
+            gate=("--n 1000 --seed 3") ;;
         pcm_to_float)  # 2^23 samples: one case of 48 MiB
             train=("--count 8388608"); held=("--count 1000003 --seed 7")
             gate=("--count 1000 --seed 3") ;;

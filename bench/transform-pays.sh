@@ -9,6 +9,7 @@
 #
 #   bash bench/transform-pays.sh [BUILD_DIR]        BUILD_DIR: where gi-tool was built (build/tests)
 #   KERNEL=row_norms bash bench/transform-pays.sh   another corpus kernel (its function is its name)
+#   KERNEL=conv1d bash bench/transform-pays.sh      the stage gene's kernel (a 17-tap convolution)
 #   GENOMES="unroll_fir_decimate.cu_23=4;..." bash bench/transform-pays.sh   other genomes
 #   ARGS="--outputs 262144 --taps 1024" bash bench/transform-pays.sh          other sizes
 #   ARCH=sm_90 (default native: the GPU of this machine)
@@ -40,7 +41,7 @@ elif [ -z "${GENOMES:-}" ]; then
     # Every value of every transformation gene the grammar offers, then unroll with the check
     # dropped, and the warp's reduction with the loop before it unrolled.
     mapfile -t genes < <("$gi_tool" grammar "$kernel" --function "$name" |
-        sed -n 's/^<\(\(unroll\|hoist\|unguard\|vec\|shfl\|coarsen\)_[^>]*\)> ::= \(.*\)#.*default "\([^"]*\)".*/\1 \3 \4/p')
+        sed -n 's/^<\(\(unroll\|hoist\|unguard\|vec\|shfl\|coarsen\|stage\)_[^>]*\)> ::= \(.*\)#.*default "\([^"]*\)".*/\1 \3 \4/p')
     list=()
     unroll="" unguard="" shfl=""
     for line in "${genes[@]}"; do

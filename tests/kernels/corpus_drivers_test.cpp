@@ -37,6 +37,7 @@ const std::vector<SmallRun>& small_runs() {
         {"fir_decimate", {"--outputs", "1000", "--decimation", "3", "--taps", "37", "--phases", "3", "--reps", "2"}},
         {"row_norms", {"--rows", "37", "--cols", "300", "--seed", "3", "--reps", "2"}},
         {"pcm_to_float", {"--count", "1000", "--seed", "3", "--reps", "2"}},
+        {"conv1d", {"--n", "1000", "--seed", "3", "--reps", "2"}},
     };
     return runs;
 }

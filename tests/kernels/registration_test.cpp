@@ -179,7 +179,7 @@ TEST(KernelRegistration, HydroMatchesTheKernelFile) {
 TEST(KernelRegistration, CorpusKernelsParseAndNameTheirBuffers) {
     for (const char* kernel :
          {"thermal", "aniso_diffusion", "dp_sweep", "wavefront", "lu_update", "elimination", "matmul", "fir_decimate",
-          "row_norms", "pcm_to_float"}) {
+          "row_norms", "pcm_to_float", "conv1d"}) {
         SCOPED_TRACE(kernel);
         const Checked c = check_registration(kernel);
         EXPECT_TRUE(c.geometry.block.empty() && c.geometry.grid.empty()) << "the corpus launches with its recorded geometry";

@@ -45,6 +45,12 @@ std::set<std::string> vocabulary_of(const std::string& original, const Grammar& 
             words.insert({"auto", "__shfl_down_sync", "gi_shfl" + std::to_string(gene.line)});
         // Coarsening's loop counter, named after the kernel's first line, and its loop.
         if (gene.kind == GeneKind::Coarsen) words.insert({"for", "int", "gi_coarsen" + std::to_string(gene.line)});
+        // Staging's tile, its flag, base, load counter and address, and the load's words.
+        if (gene.kind == GeneKind::Stage) {
+            const std::string tile = "gi_stage" + std::to_string(gene.line);
+            words.insert({tile, tile + "_on", tile + "_base", tile + "_t", tile + "_g", "__shared__", "bool", "long", "int",
+                          "for", "blockDim", "blockIdx", "threadIdx", "x", "y", "z", "__syncthreads", gene.site.stage.element});
+        }
     }
     return words;
 }

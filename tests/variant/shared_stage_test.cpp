@@ -183,6 +183,11 @@ TEST(SharedStage, NotOfferedWithoutAKnownBlockSize) {
     EXPECT_EQ(stage_genes_in(test::grammar_of(kernel + "void run(float* o, const float* x, int n) { conv<<<n / 64, 64>>>(x, o, n); }\n"))
                   .size(),
               1u);
+    // The corpus's style: the file's one host function that sizes the block.
+    EXPECT_EQ(stage_genes_in(test::grammar_of(kernel + "#define BLOCK_SIZE 256\ndim3 conv_block() { return dim3(BLOCK_SIZE); }\n"))
+                  .size(),
+              1u);
+    EXPECT_TRUE(stage_genes_in(test::grammar_of(kernel + "dim3 conv_block(int b) { return dim3(b); }\n")).empty());
 }
 
 TEST(SharedStage, AnEditThatBreaksThePremiseTurnsItOffAndSaysWhy) {

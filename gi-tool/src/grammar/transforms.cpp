@@ -257,9 +257,9 @@ private:
         return names;
     }
 
-    // The kernel's block size where the file fixes it: __launch_bounds__(B ...) on the kernel, or
-    // the file's launches of it all with the one <<<grid, B>>>, B a number or a constant name.
-    // "" where it does not.
+    // The kernel's block size where the file fixes it: __launch_bounds__(B ...) on the kernel, the
+    // file's launches of it all with the one <<<grid, B>>>, or the file's one host function
+    // dim3 *block*() { return dim3(B); }, B a number or a constant name. "" where it does not.
     std::string block_size(const FunctionDefinition& f, const std::set<std::string>& constants) const {
         auto constant = [&](const std::string& b) {
             return !b.empty() && (std::isdigit(static_cast<unsigned char>(b[0])) || constants.count(b));
@@ -274,7 +274,25 @@ private:
         const std::string& masked = in_.scan.masked;
         for (std::sregex_iterator m(masked.begin(), masked.end(), launch), end; m != end; ++m) found.insert((*m)[2]);
         if (found.size() == 1 && constant(*found.begin())) return *found.begin();
-        return "";
+        if (!found.empty()) return "";
+        // The corpus's and examples' style: the file's one kernel and one host function
+        // `dim3 NAME_block(...) { return dim3(B); }` that sizes its block.
+        const std::vector<Token>& t = in_.scan.tokens;
+        if (std::count_if(t.begin(), t.end(), [](const Token& token) { return token.is("__global__"); }) != 1) return "";
+        std::set<std::string> blocks;
+        for (std::size_t k = 0; k + 9 < t.size(); ++k) {
+            if (!t[k].is("dim3") || !t[k + 1].identifier() || !t[k + 2].is("(")) continue;
+            std::string name(t[k + 1].text);
+            for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+            if (name.find("block") == std::string::npos) continue;
+            if (in_.scan.match[k + 2] < 0) return "";
+            const std::size_t close = static_cast<std::size_t>(in_.scan.match[k + 2]);
+            if (close + 8 >= t.size() || !t[close + 1].is("{") || !t[close + 2].is("return") || !t[close + 3].is("dim3") ||
+                !t[close + 4].is("(") || !t[close + 6].is(")") || !t[close + 7].is(";") || !t[close + 8].is("}"))
+                return "";
+            blocks.insert(std::string(t[close + 5].text));
+        }
+        return blocks.size() == 1 && constant(*blocks.begin()) ? *blocks.begin() : "";
     }
 
     // The x expression of the grid the file's host code computes: its one `dim3` named *grid*
