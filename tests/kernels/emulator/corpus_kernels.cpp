@@ -47,4 +47,9 @@ std::vector<FirDecimateConfig>& fir_decimate_configs() {
     return configs;
 }
 
+std::vector<Conv1dConfig>& conv1d_configs() {
+    static std::vector<Conv1dConfig> configs;
+    return configs;
+}
+
 }  // namespace gi::emu

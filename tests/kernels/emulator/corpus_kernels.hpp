@@ -10,6 +10,7 @@
 
 #include "emulator/cuda_emulator.hpp"
 #include "aniso_diffusion/reference.hpp"
+#include "conv1d/reference.hpp"
 #include "dp_sweep/reference.hpp"
 #include "elimination/reference.hpp"
 #include "fir_decimate/reference.hpp"
@@ -112,5 +113,15 @@ struct FirDecimateConfig {
 };
 
 std::vector<FirDecimateConfig>& fir_decimate_configs();
+
+struct Conv1dConfig {
+    std::string name;  // "conv1d <settings>" for the kernel file, "conv1d_stage <settings>" for its
+                       // variant with the signal staged through shared memory (tests/data/shared_stage)
+    // One launch of conv1d over the problem's signal: its outputs. `block`: threads a block, 0 for
+    // the file's conv1d_block() (the grid covers the signal either way).
+    std::function<std::vector<float>(const conv1d::ConvProblem& problem, int block, Order order)> run;
+};
+
+std::vector<Conv1dConfig>& conv1d_configs();
 
 }  // namespace gi::emu
