@@ -145,16 +145,28 @@ std::string vectorize_site(const Gene& gene, int width, TransformSegments& text)
     return "";
 }
 
+// A loop site's text and its function's body before and after it, as edits and the other
+// transformations left them (WarpReduce, Stage): nullopt when a changed run crosses a boundary.
+struct LoopInScope {
+    std::string before, loop, after;
+};
+
+std::optional<LoopInScope> read_in_scope(const TransformSite& site, TransformSegments& text) {
+    std::optional<std::string> before = text.read(site.scope_begin, site.begin);
+    std::optional<std::string> loop = text.read(site.begin, site.end);
+    std::optional<std::string> after = text.read(site.end, site.scope_end);
+    if (!before || !loop || !after) return std::nullopt;
+    return LoopInScope{std::move(*before), std::move(*loop), std::move(*after)};
+}
+
 // Why the warp could not finish the reduction ("" when it does): the premise read again on the
 // loop and on the function's text around it, as edits and the other transformations left them.
 std::string warp_reduce_site(const Gene& gene, TransformSegments& text) {
     const TransformSite& site = gene.site;
-    const std::optional<std::string> before = text.read(site.scope_begin, site.begin);
-    const std::optional<std::string> loop = text.read(site.begin, site.end);
-    const std::optional<std::string> after = text.read(site.end, site.scope_end);
-    if (!before || !loop || !after) return "an edit rewrote the loop together with the code around it";
+    const std::optional<LoopInScope> read = read_in_scope(site, text);
+    if (!read) return "an edit rewrote the loop together with the code around it";
     std::string why;
-    const std::optional<TreeReduction> reduction = tree_reduction(*before, *loop, *after, why);
+    const std::optional<TreeReduction> reduction = tree_reduction(read->before, read->loop, read->after, why);
     if (!reduction) return why;
     text.replace(site.begin, site.end, warp_reduce_text(*reduction, "gi_shfl" + std::to_string(gene.line)));
     return "";
@@ -179,12 +191,10 @@ std::string coarsen_site(const Gene& gene, int factor, TransformSegments& text) 
 // kernel's body around it; the tile and its load go at the top of the body, the loop reads it.
 std::string stage_site(const Gene& gene, TransformSegments& text) {
     const TransformSite& site = gene.site;
-    const std::optional<std::string> before = text.read(site.scope_begin, site.begin);
-    const std::optional<std::string> loop = text.read(site.begin, site.end);
-    const std::optional<std::string> after = text.read(site.end, site.scope_end);
-    if (!before || !loop || !after) return "an edit rewrote the loop together with the code around it";
+    const std::optional<LoopInScope> read = read_in_scope(site, text);
+    if (!read) return "an edit rewrote the loop together with the code around it";
     std::string why;
-    const std::optional<StagePlan> plan = stage_plan(*before, *loop, *after, site.stage, why);
+    const std::optional<StagePlan> plan = stage_plan(read->before, read->loop, read->after, site.stage, why);
     if (!plan) return why;
     const std::string name = "gi_stage" + std::to_string(gene.line);
     if (!text.insert(site.scope_begin, staged_prologue(*plan, site.stage, name)))
