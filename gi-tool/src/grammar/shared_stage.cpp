@@ -280,6 +280,10 @@ std::optional<StagePlan> stage_plan(std::string_view before, std::string_view lo
         why = "the loop's header is not for (int k = LO; k <= HI; ++k)";
         return std::nullopt;
     }
+    if (eq != 4 || t[2].text != "int") {
+        why = "the loop's counter is not declared as an int in its header (for (int k = LO; ...))";
+        return std::nullopt;
+    }
     const std::string counter = t[eq - 1].text;
     std::string loop_why;
     const std::optional<CountedLoop> counted =
@@ -394,18 +398,24 @@ std::optional<StagePlan> stage_plan(std::string_view before, std::string_view lo
                 }
             }
             if (read > then_end) continue;
+            // Only a chain of && says that each test holds: `a && b || c` reads past n where c does.
+            const StageTokens condition(body.begin() + static_cast<std::ptrdiff_t>(k + 2),
+                                        body.begin() + static_cast<std::ptrdiff_t>(cond_end));
+            if (std::any_of(condition.begin(), condition.end(),
+                            [](const CodeToken& token) { return token.text == "||" || token.text == "?"; }))
+                continue;
             bool has_lower = false;
             StageTokens n;
-            for (const StageTokens& term : conjuncts(StageTokens(body.begin() + static_cast<std::ptrdiff_t>(k + 2),
-                                                                  body.begin() + static_cast<std::ptrdiff_t>(cond_end)))) {
+            for (const StageTokens& term : conjuncts(condition)) {
                 if (lower_test(term, x)) has_lower = true;
                 StageTokens upper;
                 if (upper_test(term, x, upper)) n = upper;
             }
             if (!has_lower || n.empty()) continue;
-            for (const CodeToken& name : n)
-                if (name.identifier && !context.parameters.count(name.text) && !context.constants.count(name.text)) n.clear();
-            if (n.empty() || calls_other(n)) continue;
+            // n: parameters, constants, numbers and arithmetic (nothing of lower precedence than '<').
+            std::set<std::string> names = context.parameters;
+            names.insert(context.constants.begin(), context.constants.end());
+            if (!constant_expression(n, names)) continue;
             const std::string bound = stage_joined(n, 0, n.size());
             if (!plan.bound.empty() && plan.bound != bound) continue;
             plan.bound = bound;
