@@ -1,6 +1,5 @@
 #include "run/gate.hpp"
 
-#include <algorithm>
 #include <map>
 #include <set>
 
@@ -31,41 +30,41 @@ void mark_failed(ScoredBatch& batch, std::size_t i, const EvalResult& verdict) {
     }
 }
 
-// The individuals gate_batch's walk checks before any verdict is in: the first `parents` accepted
-// in selection order, and the fastest accepted one.
-std::vector<std::size_t> first_walked(const ScoredBatch& batch, std::size_t parents) {
-    std::vector<std::size_t> out;
-    for (std::size_t i : truncation_select(batch.scored, batch.scored.size())) {
-        if (out.size() == parents) break;
-        if (batch.scored[i].accepted) out.push_back(i);
+// The distinct programs gate_batch's walk checks before any verdict is in: those of the first
+// `parents` accepted individuals in selection order and of the fastest accepted one, each with
+// the individual it was first found in.
+struct FirstWalked {
+    std::vector<Variant> variants;
+    std::vector<std::size_t> of;
+};
+
+FirstWalked first_walked(const ScoredBatch& batch, const Grammar& grammar, std::size_t parents) {
+    std::vector<std::size_t> order = truncation_select(batch.scored, parents);
+    if (const std::size_t fastest = fastest_accepted(batch.scored); fastest != batch.scored.size()) order.push_back(fastest);
+    FirstWalked walked;
+    std::set<std::string> keys;
+    for (std::size_t i : order) {
+        Variant v = make_variant(batch.scored[i].genome, grammar);
+        if (!keys.insert(v.key).second) continue;
+        walked.variants.push_back(std::move(v));
+        walked.of.push_back(i);
     }
-    if (const std::size_t fastest = fastest_accepted(batch.scored);
-        fastest != batch.scored.size() && std::find(out.begin(), out.end(), fastest) == out.end())
-        out.push_back(fastest);
-    return out;
+    return walked;
 }
 
 }  // namespace
 
 int prescreen_parents(ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents,
                       std::map<std::string, EvalResult>& rejected) {
-    std::vector<std::size_t> walked = first_walked(batch, parents);
-    std::vector<Variant> variants;
-    std::vector<std::size_t> of;  // the individual each variant is
-    std::set<std::string> asked;
-    for (std::size_t i : walked) {
-        Variant v = make_variant(batch.scored[i].genome, grammar);
-        if (!asked.insert(v.key).second) continue;
-        variants.push_back(std::move(v));
-        of.push_back(i);
-    }
+    const FirstWalked walked = first_walked(batch, grammar, parents);
+    const std::vector<Variant>& variants = walked.variants;
     if (variants.empty()) return 0;
     const std::vector<std::optional<EvalResult>> verdicts = checker.prescreen(variants, checker.gate_case(batch.case_index));
     int count = 0;
     for (std::size_t k = 0; k < variants.size() && k < verdicts.size(); ++k) {
         if (!verdicts[k] || verdicts[k]->status == EvalStatus::Ok) continue;
         rejected.emplace(variants[k].key, *verdicts[k]);
-        mark_failed(batch, of[k], *verdicts[k]);
+        mark_failed(batch, walked.of[k], *verdicts[k]);
         ++count;
     }
     return count;
@@ -126,22 +125,9 @@ int gate_batch(ScoredBatch& batch, VariantChecker& checker, const Grammar& gramm
 
 StartedGate start_gate(const ScoredBatch& batch, VariantChecker& checker, const Grammar& grammar, std::size_t parents) {
     StartedGate started;
-    std::vector<Variant> variants;
-    std::set<std::string> asked;
-    auto ask = [&](std::size_t i) {
-        Variant v = make_variant(batch.scored[i].genome, grammar);
-        if (!asked.insert(v.key).second) return;
-        started.keys.push_back(v.key);
-        variants.push_back(std::move(v));
-    };
-    std::size_t wanted = 0;
-    for (std::size_t i : truncation_select(batch.scored, batch.scored.size())) {
-        if (wanted == parents) break;
-        ask(i);
-        ++wanted;
-    }
-    if (const std::size_t fastest = fastest_accepted(batch.scored); fastest != batch.scored.size()) ask(fastest);
-    started.verdicts = checker.sanitize_many_async(variants, checker.gate_case(batch.case_index));
+    const FirstWalked walked = first_walked(batch, grammar, parents);
+    for (const Variant& v : walked.variants) started.keys.push_back(v.key);
+    started.verdicts = checker.sanitize_many_async(walked.variants, checker.gate_case(batch.case_index));
     return started;
 }
 
