@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <iostream>
 
 #include "compile/nvcc_compiler.hpp"
@@ -114,7 +115,7 @@ Timing CaseRunner::run_original(int index, bool time) {
         if (first) spec.poisonable = slot.poisonable;
         const bool hand_over =
             first && slot.reference_file.empty() && !slot.reference_failed && references_ && !references_->path().empty();
-        if (hand_over) spec.reference_out = (references_->path() / ("case-" + std::to_string(index) + ".ref")).string();
+        if (hand_over) spec.reference_out = reference_path(index);
         Message reply;
         const auto request_start = Clock::now();
         try {
@@ -193,16 +194,13 @@ void CaseRunner::start_first_runs_ahead(int processes, int reruns) {
         worker::RunSpec spec = run_spec(index, "original", *original_, g, false);
         spec.announce_probe = true;
         spec.poisonable = slot.poisonable;
-        spec.reference_out = (references_->path() / ("case-" + std::to_string(index) + ".ref")).string();
+        spec.reference_out = reference_path(index);
         FirstRunsAhead::Job job{index, worker_.load_message(index), to_message(spec)};
         if (slot.held_out && reruns > 0) {
-            // As rerun_once() asks it, with run_variant_request()'s waits for a case not yet timed.
+            // As rerun_once() asks it, with run_variant_request()'s waits.
             job.rerun = to_message(run_spec(index, "rerun", *original_, g, false));
             job.reruns = reruns;
-            const double base = slot.original_ms > 0 ? slot.original_ms : 1000.0;
-            job.rerun_kernel = std::chrono::milliseconds(static_cast<long long>(launch_allowance_ms(base)));
-            job.rerun_rest = std::chrono::milliseconds(static_cast<long long>(
-                5000 + options_.timeout_margin_ms + options_.timeout_factor * base * (options_.warmups + options_.repetitions)));
+            std::tie(job.rerun_kernel, job.rerun_rest) = run_waits(index);
         }
         jobs.push_back(std::move(job));
     }
@@ -216,9 +214,8 @@ void CaseRunner::start_first_runs_ahead(int processes, int reruns) {
             all += static_cast<double>(slot.bytes);
             largest = std::max(largest, static_cast<double>(slot.bytes));
         }
-        const double context = 512.0 * (1 << 20);
-        const double room = 0.5 * static_cast<double>(memory) - (context + 10.0 * all);
-        processes = std::min(processes, std::max(0, static_cast<int>(room / (context + 10.0 * largest))));
+        const double room = 0.5 * static_cast<double>(memory) - worker_memory_estimate(all);
+        processes = std::min(processes, std::max(0, static_cast<int>(room / worker_memory_estimate(largest))));
         if (processes <= 0) return;
     }
     first_runs_.ahead_processes = std::min<int>(processes, static_cast<int>(jobs.size()));
@@ -234,8 +231,7 @@ void CaseRunner::take_first_run_ahead(int index) {
     if (!ahead_ || worker_.has_reference(index) || !slots_[index].reference_file.empty()) return;
     const auto start = Clock::now();
     const std::optional<FirstRunsAhead::Ran> ran = ahead_->take(index);
-    const std::optional<worker::Message> reply = ran ? std::optional<worker::Message>(ran->first) : std::nullopt;
-    if (!reply) {
+    if (!ran) {
         const std::string why = ahead_->failure(index);
         if (!why.empty() && first_runs_.ahead_failure.empty())
             first_runs_.ahead_failure = slots_[index].path.filename().string() + ": " + excerpt(why, 200);
@@ -243,14 +239,14 @@ void CaseRunner::take_first_run_ahead(int index) {
     }
     RunVerdict v;
     try {
-        v = classify_run_reply(*reply);
+        v = classify_run_reply(ran->first);
     } catch (const Error&) {
         return;  // malformed: the worker's own first run decides
     }
     if (v.result.status != EvalStatus::Ok) return;
     // Its blobs were checked by the worker that ran it; the evaluator's worker takes its outputs.
     worker_.mark_verified(index);
-    note_first_run(index, *reply, v, ms_since(start), true);
+    note_first_run(index, ran->first, v, ms_since(start), true);
     ++first_runs_.ahead_runs;
     first_runs_.ahead_wall_ms = ahead_->wall_ms();
     for (const worker::Message& again : ran->reruns) {
@@ -315,7 +311,7 @@ std::chrono::milliseconds CaseRunner::probe_allowance(const worker::RunSpec& spe
 // A variant's run request is answered in stages ("started" before its check launch, "checked"
 // after it, then the result), each with its own deadline: a hung kernel is killed after the
 // original's time x factor + margin, not after the allowance for the whole request.
-Message CaseRunner::run_variant_request(int index, const Message& m) {
+std::pair<std::chrono::milliseconds, std::chrono::milliseconds> CaseRunner::run_waits(int index) const {
     using std::chrono::milliseconds;
     const CaseSlot& slot = slots_[index];
     const double base = slot.original_ms > 0 ? slot.original_ms : 1000.0;
@@ -323,12 +319,16 @@ Message CaseRunner::run_variant_request(int index, const Message& m) {
     const auto rest = milliseconds(static_cast<long long>(5000 + options_.timeout_margin_ms +
                                                           options_.timeout_factor * base * (options_.warmups + options_.repetitions) *
                                                               std::max(1, slot.launches_per_time)));
-    worker::WorkerProcess& process = worker_.process();
-    process.send(m, std::chrono::seconds(30));
-    Message reply = process.receive("run", std::chrono::seconds(30));  // module load and copies
-    if (reply.type == "started") reply = process.receive("run", kernel_allowance);
-    if (reply.type == "checked") reply = process.receive("run", rest);  // comparison and timed launches
-    return reply;
+    return {kernel_allowance, rest};
+}
+
+std::string CaseRunner::reference_path(int index) const {
+    return (references_->path() / ("case-" + std::to_string(index) + ".ref")).string();
+}
+
+Message CaseRunner::run_variant_request(int index, const Message& m) {
+    const auto [kernel_allowance, rest] = run_waits(index);
+    return worker::request_in_stages(worker_.process(), m, kernel_allowance, rest);
 }
 
 RunVerdict CaseRunner::rerun_once(int index) {

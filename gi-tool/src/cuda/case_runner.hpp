@@ -9,6 +9,7 @@
 #include <optional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compile/nvrtc_compiler.hpp"
@@ -92,6 +93,11 @@ private:
     worker::RunSpec run_spec(int index, const std::string& role, const DeviceCompileResult& code, const ResolvedGeometry& g,
                              bool time, const VariantBuild* build = nullptr, const std::string& kernel = "") const;
     worker::Message run_variant_request(int index, const worker::Message& m);
+    // How long a run request on case `index` may wait after "started" (its check launch) and then
+    // after "checked" (the comparison and timed launches).
+    std::pair<std::chrono::milliseconds, std::chrono::milliseconds> run_waits(int index) const;
+    // Where the original's outputs on case `index` are handed over (the references folder's).
+    std::string reference_path(int index) const;
     worker::Message request_original(const worker::RunSpec& spec);
     // How long to wait for an original's run once its worker said "probing" (`probing`'s fields).
     std::chrono::milliseconds probe_allowance(const worker::RunSpec& spec, const worker::Message& probing) const;

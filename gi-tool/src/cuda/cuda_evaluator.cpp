@@ -131,8 +131,8 @@ struct CudaEvaluator::Impl {
             s.runner->take_first_run_ahead(index);
             // A held-out case whose replays were made there too is loaded here only to validate:
             // on wavefront, lu_update and elimination that is half of the cases.
-            const int reruns = s.options.nondeterministic ? kNondeterministicReplays : 1;
-            if (s.slots[index].held_out && s.runner->reruns_ahead(index) >= static_cast<std::size_t>(reruns)) {
+            if (s.slots[index].held_out &&
+                s.runner->reruns_ahead(index) >= static_cast<std::size_t>(oracle_replays(s.options.nondeterministic))) {
                 elsewhere.insert(index);
                 return;
             }
@@ -215,7 +215,7 @@ struct CudaEvaluator::Impl {
         Replays replays(*this);
         // As many workers at once as spares are kept: what the run may hold on the GPU beside its
         // worker (--spare-workers 0 keeps the first runs in the one worker).
-        runner->start_first_runs_ahead(std::min(options.spare_workers, 8), options.nondeterministic ? kNondeterministicReplays : 1);
+        runner->start_first_runs_ahead(std::min(options.spare_workers, 8), oracle_replays(options.nondeterministic));
         try {
             run_oracle_gate(slots, replays, options.nondeterministic, std::cerr);
         } catch (...) {

@@ -105,5 +105,7 @@ struct CudaEvaluatorOptions {
 };
 
 inline constexpr int kNondeterministicReplays = 5;
+// The oracle gate's replays of the original per case after its first run.
+inline int oracle_replays(bool nondeterministic) { return nondeterministic ? kNondeterministicReplays : 1; }
 
 }  // namespace gi

@@ -67,11 +67,7 @@ void FirstRunsAhead::serve(std::vector<Job> jobs) {
                 Ran ran{std::move(reply), {}};
                 try {
                     for (int r = 0; r < job.reruns; ++r) {
-                        process.send(job.rerun, std::chrono::seconds(30));
-                        Message again = process.receive(job.rerun.type, std::chrono::seconds(30));
-                        if (again.type == "started") again = process.receive(job.rerun.type, job.rerun_kernel);
-                        if (again.type == "checked") again = process.receive(job.rerun.type, job.rerun_rest);
-                        ran.reruns.push_back(std::move(again));
+                        ran.reruns.push_back(worker::request_in_stages(process, job.rerun, job.rerun_kernel, job.rerun_rest));
                     }
                 } catch (const worker::WorkerFailure&) {
                     // The first run stands; the reruns not made are the evaluator's worker's.

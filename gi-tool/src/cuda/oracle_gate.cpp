@@ -99,7 +99,7 @@ void check_module_variables(const std::vector<ModuleVariable>& variables, const 
 }
 
 void run_oracle_gate(const std::vector<CaseSlot>& slots, OracleReplays& replays, bool nondeterministic, std::ostream& notes) {
-    const int reruns = nondeterministic ? kNondeterministicReplays : 1;
+    const int reruns = oracle_replays(nondeterministic);
     // Cases whose launch changed nothing, with their outputs poisoned or not (blind), and cases
     // where poisoning was given up: named, with what their write sets say.
     CaseGroups unchanged, blind, unverified;

@@ -38,9 +38,8 @@ int SpareWorkers::wanted() {
     }
     want = std::min(want, cap);
     if (d.gpu_memory > 0 && case_ >= 0) {
-        // A worker: its context, plus each case it holds (pristine, poison and up to 8 working copies).
         const double held = keep_all_cases() ? given_bytes() : static_cast<double>(owner_.case_bytes(case_));
-        const double per_worker = 512.0 * (1 << 20) + 10.0 * held;
+        const double per_worker = worker_memory_estimate(held);
         const int fit = static_cast<int>(0.5 * static_cast<double>(d.gpu_memory) / per_worker) - 1;
         want = std::min(want, std::max(fit, 0));
     }
@@ -58,7 +57,7 @@ double SpareWorkers::given_bytes() const {
 bool SpareWorkers::keep_all_cases() const {
     const Demand d = owner_.demand();
     if (d.gpu_memory == 0) return false;  // the GPU's memory unknown: only the current case, as before
-    const double per_worker = 512.0 * (1 << 20) + 10.0 * given_bytes();
+    const double per_worker = worker_memory_estimate(given_bytes());
     return static_cast<double>(std::max(target_, 1) + 1) * per_worker <= 0.5 * static_cast<double>(d.gpu_memory);
 }
 

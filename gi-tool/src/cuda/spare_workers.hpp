@@ -30,6 +30,11 @@ struct SpareWorkerStats {
     double startup_ms = 0;    // mean time from a spare's start to its GPU being up (as polled)
 };
 
+// The GPU memory a gi-worker holding cases of `case_bytes` together is reckoned to take: its
+// context, and each case's pristine, poison and up to 8 working copies. Workers beside the
+// evaluator's (spares, cuda/first_runs_ahead.hpp) are kept within half the GPU's memory by it.
+inline double worker_memory_estimate(double case_bytes) { return 512.0 * (1 << 20) + 10.0 * case_bytes; }
+
 class SpareWorkers {
 public:
     // How hard the evaluator's workers are being used, for the pool's size.

@@ -326,6 +326,15 @@ Message WorkerProcess::receive_until(const std::string& request_type, std::chron
     }
 }
 
+Message request_in_stages(WorkerProcess& process, const Message& run, std::chrono::milliseconds check_wait,
+                          std::chrono::milliseconds rest_wait) {
+    process.send(run, std::chrono::seconds(30));
+    Message reply = process.receive(run.type, std::chrono::seconds(30));
+    if (reply.type == "started") reply = process.receive(run.type, check_wait);
+    if (reply.type == "checked") reply = process.receive(run.type, rest_wait);
+    return reply;
+}
+
 std::optional<Message> WorkerProcess::try_receive(const std::string& request_type) {
     if (!impl_->alive) throw WorkerFailure(WorkerFailure::Kind::Died, "the GPU worker is not running");
     const int in_fd = impl_->from_worker.native_source();

@@ -96,6 +96,13 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
+// A "run" request, answered in stages: "started" before its check launch (module load and copies:
+// 30 s), "checked" after it (`check_wait`: the kernel's allowance), then the result (`rest_wait`:
+// comparison and timed launches), so a hung kernel is cut off at its own deadline. Throws
+// WorkerFailure as request() does.
+Message request_in_stages(WorkerProcess& process, const Message& run, std::chrono::milliseconds check_wait,
+                          std::chrono::milliseconds rest_wait);
+
 // Removes the logs in `dir` that workers of processes no longer running left behind
 // (gi-worker-<owner pid>-<n>.log: an owner killed before it could remove its workers' logs). A
 // WorkerProcess without a log file of its own names its log so, and sweeps the temporary
