@@ -11,10 +11,14 @@
 #   REJUDGE_KERNELS="row_filter stereo" REJUDGE_VARIANTS=200 (the defaults)
 #   REJUDGE_OLD_OPTIONS="--guard-fast-compile 0": instead of an older tree, this build with these
 #       evolve/cuda-bench options is "old" (a change behind an option, judged against its off switch)
+#   REJUDGE_SANITIZE=N: also the sanitizer gate's verdicts (cuda-bench --sanitize N: the first N correct
+#       variants through the gate as one wave; the refused ones compared by genome)
 #   REJUDGE_GENOMES_DIR=DIR: a recorded search's individuals instead of random variants, from
 #       DIR/KERNEL.genomes (python3 bench/run-xml-genomes.py run.xml > DIR/stereo.genomes); the older
 #       tree's cuda-bench must take --genomes too (the commit that added it, or later)
 #
+# The cases are recorded once, by this tree's build, and all three runs read them (the gate corpus's
+# programs exist only in trees after 269c876).
 # Errors are compared to six decimals: workers before 06b47be sent numbers with six (std::to_string),
 # so an older build's errors carry no more.
 # REJUDGE_OLD: a tarball of the older source tree, or its folder. Results: $OUT/rejudge.md and the
@@ -55,15 +59,22 @@ fi
 # (racy ones: their outputs differ from run to run) can be told from what the change did.
 # With REJUDGE_OLD_OPTIONS the first run ("old": these options) builds this tree, the others reuse it.
 this_build="${GI_BUILD:-/tmp/gi-throughput-build}"
+# The cases are recorded once, by this tree's build and programs (the gate corpus's programs may not
+# exist in the older tree), and all three runs read the same recorded cases.
+work=/tmp/gi-rejudge-work
+rm -rf "$work"
+env OUT="$OUT/record" THROUGHPUT_SECONDS=0 THROUGHPUT_REUSE_CASES=1 THROUGHPUT_WORK="$work" \
+    THROUGHPUT_KERNELS="$kernels" bash "$root/bench/throughput.sh" >"$OUT/record.log" 2>&1
+sanitize_option="${REJUDGE_SANITIZE:+--sanitize $REJUDGE_SANITIZE}"
 for which in old new again; do
-    build_option=() options=()
+    build_option=() options=(THROUGHPUT_OPTIONS="$sanitize_option")
     if [[ "$which" == old ]]; then
-        if [[ -n "$old" ]]; then build_option=(GI_BUILD="$old_build"); else options=(THROUGHPUT_OPTIONS="$old_options"); fi
+        if [[ -n "$old" ]]; then build_option=(GI_BUILD="$old_build"); else options=(THROUGHPUT_OPTIONS="$old_options $sanitize_option"); fi
     elif [[ "$which" == again || -z "$old" ]]; then
         build_option=(GI_BUILD="$this_build")
     fi
     env "${build_option[@]}" "${options[@]}" OUT="$OUT/$which" THROUGHPUT_SECONDS=0 THROUGHPUT_CUDA_BENCH="$variants" \
-        THROUGHPUT_GENOMES_DIR="${REJUDGE_GENOMES_DIR:-}" \
+        THROUGHPUT_GENOMES_DIR="${REJUDGE_GENOMES_DIR:-}" THROUGHPUT_REUSE_CASES=1 THROUGHPUT_WORK="$work" \
         THROUGHPUT_KERNELS="$kernels" bash "$root/bench/throughput.sh" >"$OUT/$which.log" 2>&1
     grep -E '^====|per minute|run stages|^comparison:' "$OUT/$which.log"
 done
@@ -110,6 +121,37 @@ done
                 if (++shown <= 25) printf "    %s variant %s (case %s): %s %s -> %s %s%s%s: %s\n", k, $1, $2, s[$1], e[$1], $3, $4,
                                           racy ? " [racy]" : "", self ? " [again: " s2[$1] " " e2[$1] "]" : "", substr($6, 1, 160) }' "$a" "$b"
     done
+    if [[ -n "$sanitize_option" ]]; then
+        # The gate's verdicts: cuda-bench --sanitize N puts the first N correct variants through the
+        # search's sanitizer gate as one wave and prints a line for each it refuses.
+        echo
+        echo "The sanitizer gate (cuda-bench $sanitize_option: the first correct variants as one wave of would-be parents):"
+        echo
+        echo "| kernel | runs compared | checked | refused by both | refused only by the first | refused only by the second |"
+        echo "|---|---|---|---|---|---|"
+        for pair in "old new" "new again"; do
+        for kernel in $kernels; do
+            read -r first second <<<"$pair"
+            refused() {  # which -> the refused genomes, sorted
+                awk -v k="==== $kernel:" 'index($0, k) == 1 { on = 1; next } /^==== / { on = 0 }
+                    on && /^sanitizer: / { sub(/^sanitizer: /, ""); n = index($0, ": "); print substr($0, 1, n - 1) }' \
+                    "$OUT/$1/cuda-bench.log" 2>/dev/null | sort -u
+            }
+            checked() {  # which -> "N correct variants ... F failed" of this kernel's wave
+                awk -v k="==== $kernel:" 'index($0, k) == 1 { on = 1; next } /^==== / { on = 0 }
+                    on && /^sanitizer gate: / { print $3 }' "$OUT/$1/cuda-bench.log" 2>/dev/null | head -1
+            }
+            refused "$first" >"$OUT/refused-a" && refused "$second" >"$OUT/refused-b"
+            both=$(comm -12 "$OUT/refused-a" "$OUT/refused-b" | grep -c .)
+            only_a=$(comm -23 "$OUT/refused-a" "$OUT/refused-b" | grep -c .)
+            only_b=$(comm -13 "$OUT/refused-a" "$OUT/refused-b" | grep -c .)
+            echo "| $kernel | $first -> $second | $(checked "$first") / $(checked "$second") | $both | $only_a | $only_b |"
+            comm -23 "$OUT/refused-a" "$OUT/refused-b" | head -10 | sed "s/^/    $kernel: refused by $first only: /"
+            comm -13 "$OUT/refused-a" "$OUT/refused-b" | head -10 | sed "s/^/    $kernel: refused by $second only: /"
+            rm -f "$OUT/refused-a" "$OUT/refused-b"
+        done
+        done
+    fi
     echo
     echo "Variants whose worker was killed at the hard allowance (\"did not answer within\"), per build:"
     for kernel in $kernels; do
@@ -119,4 +161,4 @@ done
     done
 } | tee "$OUT/rejudge.md"
 # The device tool returns a few files of $OUT: the three builds' verdicts go back as one tarball.
-(cd "$OUT" && tar -czf verdicts.tgz old new again && rm -rf old new again)
+(cd "$OUT" && tar -czf verdicts.tgz old new again record && rm -rf old new again record)
