@@ -6,9 +6,10 @@
 #   lines        --no-transforms: line edits alone (and the grammar's genes: restrict, const, ...)
 #   transforms   gi-tool's default: plus the transformation genes (unroll_, vec_, coarsen_, stage_,
 #                hoist_, shfl_, unguard_)
-#   ptx          --ptx-edits EDIT_PTX_RATE (default 1). At 1 every code edit drawn is a PTX
-#                instruction edit, so this arm has genes (parameters, transformations) and PTX
-#                edits but no line edits; EDIT_PTX_RATE=0.5 mixes all three kinds. A genome with PTX
+#   ptx          --ptx-edits EDIT_PTX_RATE (default 0.5): half the code edits drawn are PTX
+#                instruction edits, the rest line edits, with the transformation genes as in
+#                `transforms`: the issue's "plus PTX edits" (at 1 there would be no line edits
+#                left). A genome with PTX
 #                edits cannot ship yet (the final checks give it up and say so), so what the driver
 #                measures is the run's next candidate; the table shows the search's own best too.
 # Then the run's final genome is measured OUTSIDE the tool, by the kernel's own driver, built by
@@ -59,7 +60,7 @@
 # and nothing else ran: set EDIT_DEADLINE_S so that no search starts that cannot end in time.
 #
 # Knobs: EDIT_KERNELS, EDIT_ARMS (lines transforms ptx), EDIT_SECONDS (600), EDIT_GPUS (1: GPUs
-# 0..N-1, one job each at a time, jobs taken in order), EDIT_ROUNDS (3), EDIT_PTX_RATE (1),
+# 0..N-1, one job each at a time, jobs taken in order), EDIT_ROUNDS (3), EDIT_PTX_RATE (0.5),
 # EDIT_POPULATION (100), EDIT_SEED (1), EDIT_TUNE_MAX (256: post-tuning points),
 # EDIT_DEADLINE_S (0: none; else start no job that would end later than this many seconds after
 # the script started), EDIT_SANITIZE (1), EDIT_RETRY_FAILED (0: a folder whose search failed is
@@ -77,7 +78,7 @@ read -r -a arms <<<"${EDIT_ARMS:-lines transforms ptx}"
 seconds="${EDIT_SECONDS:-600}"
 gpus="${EDIT_GPUS:-1}"
 rounds="${EDIT_ROUNDS:-3}"
-ptx_rate="${EDIT_PTX_RATE:-1}"
+ptx_rate="${EDIT_PTX_RATE:-0.5}"
 population="${EDIT_POPULATION:-100}"
 seed="${EDIT_SEED:-1}"
 tune_max="${EDIT_TUNE_MAX:-256}"
