@@ -1,0 +1,116 @@
+#include "cuda/nvcc_ptx_edits.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <ostream>
+
+#include "compile/nvcc_dryrun.hpp"
+#include "compile/ptx_compiler.hpp"
+#include "process/process.hpp"
+#include "ptx/ptx_edit.hpp"
+#include "ptx/ptx_rebase.hpp"
+#include "util/error.hpp"
+#include "util/format.hpp"
+
+namespace gi {
+namespace fs = std::filesystem;
+namespace {
+
+std::string output_of(const std::vector<std::string>& args) {
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        if (args[i] == "-o") return args[i + 1];
+    return "";
+}
+
+void forward(const ProcessResult& r, std::ostream& out, std::ostream& err) {
+    out << r.out;
+    err << r.err;
+}
+
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot read " + path.string() + ", the PTX nvcc's front end wrote");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The edited PTX in place of cicc's, for the steps after it.
+std::vector<std::string> edit_ptx_file(const NvccPtxEdits& request, const std::string& file) {
+    const std::string virtual_arch = virtual_architecture(request.arch);
+    const PtxModule nvcc_ptx = parse_ptx(read_text(file), "nvcc's PTX for " + virtual_arch);
+    const std::vector<Edit> edits = rebase_ptx_edits(request.base, nvcc_ptx, request.edits, request.function);
+    const PtxEditResult edited = apply_ptx_edits(nvcc_ptx, edits);
+    std::ofstream(file, std::ios::binary | std::ios::trunc) << edited.ptx;
+    return edited.skipped;
+}
+
+}  // namespace
+
+NvccPtxEditsOutcome compile_with_ptx_edits(const NvccPtxEdits& request, std::ostream& out, std::ostream& err) {
+    if (request.command.empty()) throw Error("no compile command after --");
+    const std::string& nvcc = request.command.front();
+    const NvccDependencySplit split =
+        split_dependency_options(std::vector<std::string>(request.command.begin() + 1, request.command.end()));
+    const std::string object = output_of(split.compile);
+    std::error_code ec;
+    if (!object.empty()) fs::remove(object, ec);  // a failure below leaves no object, not an old one
+
+    ProcessOptions options;
+    options.timeout = request.step_timeout;
+    if (!split.depend.empty()) {
+        std::vector<std::string> argv{nvcc};
+        argv.insert(argv.end(), split.depend.begin(), split.depend.end());
+        const ProcessResult r = run_process(argv, options);
+        forward(r, out, err);
+        if (!r.succeeded()) throw Error("writing the dependency file failed: " + command_line_text(argv));
+    }
+
+    // The steps' scratch files go to a folder of this build's own (nvcc names them after its
+    // process id, which another build's nvcc may have by the time a step runs).
+    TemporaryDirectory scratch("gi-nvcc-ptx");
+    std::vector<std::string> dryrun{nvcc, "--dryrun"};
+    dryrun.insert(dryrun.end(), split.compile.begin(), split.compile.end());
+    ProcessOptions planning = options;
+    planning.environment.emplace_back("TMPDIR", scratch.path().string());
+    const ProcessResult plan = run_process(dryrun, planning);
+    if (!plan.succeeded()) {
+        err << plan.err;
+        throw Error("nvcc refused the command: " + command_line_text(dryrun));
+    }
+    const NvccTrajectory trajectory = parse_nvcc_dryrun(plan.err);
+
+    const std::string virtual_arch = virtual_architecture(request.arch);
+    std::vector<std::string> archs;
+    for (const NvccStep& step : trajectory.steps)
+        if (!step.virtual_arch.empty()) archs.push_back(step.virtual_arch);
+    if (std::find(archs.begin(), archs.end(), virtual_arch) == archs.end())
+        throw Error("the command compiles no PTX for " + virtual_arch + " to apply the edits to (its PTX: " +
+                    (archs.empty() ? std::string("none") : join(archs, ", ")) + "): " + command_line_text(request.command));
+
+    NvccPtxEditsOutcome outcome;
+    ProcessOptions stepping = options;
+    stepping.environment = trajectory.environment;
+    for (const NvccStep& step : trajectory.steps) {
+        const ProcessResult r = run_process({"/bin/sh", "-c", step.command}, stepping);
+        if (step.cleanup && !r.succeeded()) continue;
+        forward(r, out, err);
+        if (!r.succeeded()) {
+            fs::remove(object, ec);
+            throw Error("nvcc's step failed (" +
+                        (r.timed_out ? std::string("ran too long") : "exit status " + std::to_string(r.exit_code)) +
+                        "): " + excerpt(step.command, 400));
+        }
+        if (step.virtual_arch != virtual_arch) continue;
+        try {
+            for (std::string& skipped : edit_ptx_file(request, step.ptx_output)) outcome.skipped.push_back(std::move(skipped));
+        } catch (const Error&) {
+            fs::remove(object, ec);
+            throw;
+        }
+        outcome.edited_ptx.push_back(step.ptx_output);
+    }
+    return outcome;
+}
+
+}  // namespace gi

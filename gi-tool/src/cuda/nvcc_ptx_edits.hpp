@@ -1,0 +1,41 @@
+#pragma once
+// A variant with PTX edits built as the user's build compiles it (issue 46): nvcc's own compile
+// trajectory (compile/nvcc_dryrun.hpp), step by step, with the PTX of one virtual architecture
+// edited between the front end (cicc) and ptxas, so the object holds the edited kernel: its cubin
+// for that architecture and its embedded PTX, when the command embeds any. The counterpart of the
+// evaluator's PTX path (variant_builder_ptx.cpp), which edits NVRTC's PTX and runs ptxas alone.
+//
+// The edits index the PTX they were made on (NVRTC's for the variant's source); they are carried
+// to nvcc's PTX only when the kernel there is the same code (ptx/ptx_rebase.hpp). Otherwise, or
+// when a step fails, nothing is written where the command's -o points.
+#include <chrono>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "genome/genome.hpp"
+#include "ptx/ptx_module.hpp"
+
+namespace gi {
+
+struct NvccPtxEdits {
+    std::vector<std::string> command;  // nvcc and its arguments, as the build runs them
+    std::vector<Edit> edits;           // PTX edits, made on `base`
+    PtxModule base;                    // the PTX they index
+    std::string function;              // the kernel they edit
+    std::string arch;                  // "sm_90": the PTX of compute_90 is edited
+    std::chrono::milliseconds step_timeout{std::chrono::minutes(30)};
+};
+
+struct NvccPtxEditsOutcome {
+    std::vector<std::string> edited_ptx;  // the PTX files edited (one per cicc step of the architecture)
+    std::vector<std::string> skipped;     // edits that no longer applied (an earlier one deleted their instruction)
+};
+
+// Runs the command with the edits applied. Its steps' output goes to `out` and `err` as nvcc's
+// would. Throws gi::Error saying what failed: nvcc refusing the command, no PTX for the
+// architecture in it, the kernel differing from the one the edits were made on, an edit that does
+// not apply, a step that fails (its command and exit status; its messages went to `err`).
+NvccPtxEditsOutcome compile_with_ptx_edits(const NvccPtxEdits& request, std::ostream& out, std::ostream& err);
+
+}  // namespace gi

@@ -1,0 +1,172 @@
+// A genome's PTX edits built into an object by the user's nvcc command (gi-tool nvcc-ptx-edits,
+// cuda/nvcc_ptx_edits.hpp, issue 46), no GPU: the object's sm_90 code is the cubin the cuda
+// evaluator's PTX path (VariantBuilder: NVRTC's PTX edited, ptxas alone) built for the same genome,
+// the other architecture's code is untouched, and a kernel nvcc compiles differently from the
+// PTX the edits index is refused with no object written.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+
+#include "../support/gi_tool_run.hpp"
+#include "../support/toolkit.hpp"
+#include "compile/cubin_sections.hpp"
+#include "compile/device_side.hpp"
+#include "compile/nvrtc_compiler.hpp"
+#include "cuda/variant_builder.hpp"
+#include "ptx/ptx_edit.hpp"
+#include "ptx/ptx_module.hpp"
+
+namespace gi {
+namespace {
+
+const char* kNvccPtxKernel = R"(#include <vector>
+#ifndef SCALE
+#define SCALE 2
+#endif
+__global__ void scale(float* out, const float* in, int n, float k) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = SCALE * k * in[i] + 1.0f;
+}
+int main() { std::vector<float> v(4); return static_cast<int>(v.size()) - 4; }
+)";
+
+std::uint64_t read_le(const std::string& bytes, std::size_t at, int size) {
+    std::uint64_t v = 0;
+    for (int i = size - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
+    return v;
+}
+
+// The CUDA device images (ELF64, machine EM_CUDA) a host object's fatbinary holds, uncompressed.
+std::vector<std::string> embedded_cubins(const std::string& object) {
+    std::vector<std::string> images;
+    for (std::size_t at = object.find("\x7f" "ELF", 1); at != std::string::npos; at = object.find("\x7f" "ELF", at + 1)) {
+        if (at + 64 > object.size() || object[at + 4] != 2 || read_le(object, at + 18, 2) != 190) continue;
+        const std::uint64_t end = read_le(object, at + 40, 8) + read_le(object, at + 60, 2) * read_le(object, at + 58, 2);
+        if (at + end <= object.size()) images.push_back(object.substr(at, end));
+    }
+    return images;
+}
+
+// NVRTC's PTX of the kernel's device side, as the cuda evaluator compiles a file with host code.
+PtxModule nvrtc_ptx_of_kernel(const std::vector<std::string>& options) {
+    DeviceCompileRequest request;
+    request.source = device_side_of(kNvccPtxKernel, "k.cu")->source;
+    request.headers = host_header_stand_ins();
+    request.options = options;
+    request.arch = "sm_90";
+    request.ptx = true;
+    const DeviceCompileResult r = compile_with_nvrtc(request);
+    EXPECT_TRUE(r.ok) << r.log;
+    return parse_ptx(r.ptx, "variant.ptx");
+}
+
+// A deletion that changes the code (the first add.f32) and a swap (the first two mov.u32), found by
+// opcode in the PTX the edits index.
+Genome edits_for(const PtxModule& module) {
+    std::vector<int> adds, movs;
+    for (std::size_t i = 0; i < module.instructions.size(); ++i) {
+        if (module.instructions[i].opcode == "add.f32") adds.push_back(static_cast<int>(i));
+        if (module.instructions[i].opcode == "mov.u32") movs.push_back(static_cast<int>(i));
+    }
+    EXPECT_FALSE(adds.empty());
+    EXPECT_GE(movs.size(), 2u);
+    if (adds.empty() || movs.size() < 2) return {};
+    return parse_genome("ptx:del(" + std::to_string(adds[0]) + ") ptx:swap(" + std::to_string(movs[0]) + "," +
+                        std::to_string(movs[1]) + ")");
+}
+
+std::string object_bytes(const std::filesystem::path& path) { return test::file_text(path); }
+
+class NvccPtxEdits : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!nvrtc_available() || !test::have_nvcc()) GTEST_SKIP() << "no NVRTC or nvcc in this build";
+        dir_ = test::fresh_temp_dir("gi-nvcc-ptx-edits");
+        std::filesystem::create_directories(dir_);
+        std::ofstream(dir_ / "k.cu") << kNvccPtxKernel;
+    }
+    // The evaluator's build of the genome's PTX edits (compile options `flags`), for sm_90.
+    DeviceCompileResult evaluator_build(const Genome& genome, std::vector<std::string> flags) {
+        CudaEvaluatorOptions options;
+        options.function = "scale";
+        options.compile_options = flags;
+        VariantBuilder builder(options, "sm_90", kNvccPtxKernel, "scale", {}, dir_);
+        EXPECT_TRUE(builder.prepare().ok);
+        for (const std::string& f : ptx_edits_flag(genome)) flags.push_back(f);
+        return builder.compile(kNvccPtxKernel, flags);
+    }
+    // nvcc's compile of k.cu to `object` for sm_80 and sm_90 (with `extra` options), through
+    // gi-tool nvcc-ptx-edits when `genome` is not empty.
+    ProcessResult compile(const std::string& genome, const std::string& object, const std::vector<std::string>& extra,
+                          const std::vector<std::string>& nvrtc_options) {
+        std::vector<std::string> argv;
+        if (!genome.empty()) {
+            argv = {"nvcc-ptx-edits", "--genome", genome, "--function", "scale", "--arch", "90", "--source", (dir_ / "k.cu").string()};
+            for (const std::string& o : nvrtc_options) argv.insert(argv.end(), {"--option", o});
+            argv.push_back("--");
+        }
+        argv.insert(argv.end(), {find_nvcc(), "-gencode", "arch=compute_80,code=sm_80", "-gencode",
+                                 "arch=compute_90,code=[sm_90,compute_90]", "-O3"});
+        argv.insert(argv.end(), extra.begin(), extra.end());
+        argv.insert(argv.end(), {"-MD", "-MT", object, "-MF", object + ".d", "-c", (dir_ / "k.cu").string(), "-o", object});
+        if (genome.empty()) return run_process(argv);
+        return test::gi_tool(argv);
+    }
+    std::filesystem::path dir_;
+};
+
+TEST_F(NvccPtxEdits, TheObjectHoldsTheCubinTheEvaluatorBuilt) {
+    const Genome genome = edits_for(nvrtc_ptx_of_kernel({"-DSCALE=2"}));
+    ASSERT_FALSE(genome.edits.empty());
+    const DeviceCompileResult evaluator = evaluator_build(genome, {"-DSCALE=2"});
+    ASSERT_TRUE(evaluator.ok) << evaluator.log;
+    ASSERT_EQ(evaluator.compiler, "ptxas");
+
+    const std::string edited = (dir_ / "edited.o").string(), plain = (dir_ / "plain.o").string();
+    const ProcessResult e = compile(genome_to_text(genome), edited, {"-DSCALE=2"}, {"-DSCALE=2"});
+    ASSERT_EQ(e.exit_code, 0) << e.err << e.out;
+    const ProcessResult p = compile("", plain, {"-DSCALE=2"}, {});
+    ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
+    EXPECT_NE(test::file_text(edited + ".d").find("k.cu"), std::string::npos) << "no dependency file";
+
+    const std::vector<std::string> ours = embedded_cubins(object_bytes(edited)), theirs = embedded_cubins(object_bytes(plain));
+    ASSERT_EQ(ours.size(), 2u);
+    ASSERT_EQ(theirs.size(), 2u);
+    // One image is the evaluator's kernel and not nvcc's own; the other is nvcc's sm_80 code, untouched.
+    int evaluators = 0, untouched = 0;
+    for (const std::string& image : ours) {
+        if (same_device_code(evaluator.cubin, image)) {
+            ++evaluators;
+            EXPECT_FALSE(same_device_code(theirs[0], image) || same_device_code(theirs[1], image))
+                << "the edited sm_90 code is nvcc's unedited code";
+        } else if (same_device_code(image, theirs[0]) || same_device_code(image, theirs[1])) {
+            ++untouched;
+        }
+    }
+    EXPECT_EQ(evaluators, 1);
+    EXPECT_EQ(untouched, 1);
+    // The PTX embedded for compute_90 is the edited one too (a newer GPU's JIT builds the same kernel).
+    EXPECT_NE(object_bytes(edited), object_bytes(plain));
+}
+
+TEST_F(NvccPtxEdits, AKernelNvccCompilesOtherwiseIsRefusedAndNoObjectWritten) {
+    const Genome genome = edits_for(nvrtc_ptx_of_kernel({"-DSCALE=2"}));
+    ASSERT_FALSE(genome.edits.empty());
+    const std::string object = (dir_ / "k.o").string();
+    std::ofstream(object) << "an old object";
+    // The edits index the PTX of SCALE=2; the build compiles SCALE=3.
+    const ProcessResult r = compile(genome_to_text(genome), object, {"-DSCALE=3"}, {"-DSCALE=2"});
+    EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+    EXPECT_NE(r.err.find("kernel scale (_Z5scalePfPKfif) in nvcc's PTX for compute_90 is not the code its PTX edits were "
+                         "made on (NVRTC's PTX of "),
+              std::string::npos)
+        << r.err;
+    EXPECT_NE(r.err.find("add.f32"), std::string::npos) << r.err;  // both instructions' texts
+    EXPECT_NE(r.err.find("mul.f32"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(object));
+}
+
+}  // namespace
+}  // namespace gi
