@@ -189,6 +189,12 @@ TEST(CudaOptions, EvaluationKeepsItsGpuTurnUnlessAskedToTakeOneARun) {
     expect_hidden("--gpu-turn-per-run");
 }
 
+TEST(CudaOptions, TheOriginalIsTimedTwiceABatchUnlessAskedToTimeItOnce) {
+    EXPECT_FALSE(parsed({"--cases", "c"}).original_once);
+    EXPECT_TRUE(parsed({"--cases", "c", "--original-once"}).original_once);
+    expect_hidden("--original-once");
+}
+
 TEST(CudaOptions, MalformedValuesNameTheOption) {
     expect_refused({}, "--cases");
     expect_refused({"--cases", "c", "--arch", "sm9x"}, "--arch 'sm9x' is not a CUDA architecture");
@@ -242,7 +248,7 @@ TEST(CudaOptions, InternalKnobsAreListedByHelpAllOnly) {
                                      "--sanitize-jobs", "--compile-cache", "--arch", "--worker-launcher"})
         expect_documented(option);
     const Parsed parsed({"--cases", "c"});
-    EXPECT_NE(parsed.help.find("20 options for measurements and the CMake module not listed: --help-all lists them"),
+    EXPECT_NE(parsed.help.find("21 options for measurements and the CMake module not listed: --help-all lists them"),
               std::string::npos)
         << parsed.help;
     EXPECT_EQ(parsed.help_all.find("not listed"), std::string::npos) << parsed.help_all;

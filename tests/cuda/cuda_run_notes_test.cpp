@@ -62,6 +62,8 @@ TEST(CudaRunNotes, TimeNoteSaysWhereEvaluateTimeWentFromEachPartsCounters) {
     EXPECT_NE(text.find("launches per case: small 16;"), std::string::npos) << text;
     EXPECT_EQ(text.find("by stage"), std::string::npos) << "no run reported its stages";
 
+    EXPECT_EQ(text.find("timed twice"), std::string::npos) << "no batch timed the original twice";
+
     // Evolve's summary says where the runs went by stage (issue 19: restores and comparison too).
     stats.runs.staged_runs = 30;
     stats.runs.stage_load_ms = 300;
@@ -110,6 +112,24 @@ TEST(VariantRunStats, CountsGuardStopsAlwaysAndStagesWhenReported) {
     EXPECT_EQ(stats.compared_on_gpu, 2);
     EXPECT_EQ(stats.staged_beside_exiting, 1);
     EXPECT_DOUBLE_EQ(stats.beside_exiting_timed_ms, 3);
+}
+
+// The original timed before and after each batch's variants: how often its two timings disagreed
+// beyond noise, each way, beside the time its runs took.
+TEST(CudaRunNotes, TimeNoteSaysHowOftenTheOriginalsTwoTimingsDisagreed) {
+    CudaEvaluatorStats stats;
+    stats.variants = 40;
+    stats.workers.original_ms = 250;
+    stats.originals_timed_twice = 12;
+    stats.original_first_slower = 2;
+    stats.original_second_slower = 1;
+    CudaEvaluatorOptions options;
+    std::vector<CaseSlot> slots(1);
+    const std::string text = all(cuda_run_notes({stats, options, slots, false, false, ""}));
+    EXPECT_NE(text.find("original runs 0.2 s (timed twice in 12 batches, the faster kept: 2 times the first was slower "
+                        "beyond noise, 1 times the second; of which readying a worker"),
+              std::string::npos)
+        << text;
 }
 
 }  // namespace

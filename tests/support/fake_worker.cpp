@@ -12,6 +12,7 @@
 #include <iostream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <algorithm>
 #include <filesystem>
@@ -163,6 +164,7 @@ int run_fake_replay() {
         std::vector<gi::WriteSet> write_sets;  // as learnt, given or handed over
     };
     std::map<std::string, Case> cases;
+    long originals_timed = 0;  // this worker's timed runs of the original, for $GI_FAKE_ORIGINAL_TIMES_MS
     // Cases sent through the protocol (worker/case_store.hpp), in $GI_WORKER_CASE_STORE as gi-worker
     // keeps them. $GI_FAKE_NO_SHARED_FOLDER: the master's paths are unreadable here, as on a node
     // that does not mount its file system (the handed-over reference files too).
@@ -304,6 +306,26 @@ int run_fake_replay() {
             const double time_ms =
                 (std::getenv("GI_FAKE_TIME_MS") ? std::atof(std::getenv("GI_FAKE_TIME_MS")) : 1.0) * fake_gpu_slowdown();
             result.times_ms = {time_ms, time_ms, time_ms};
+            // GI_FAKE_ORIGINAL_TIMES_MS: the original's timed runs in this worker take these times
+            // in turn ("3,1": the first 3 ms, every later one 1 ms), as a slow outlier among its
+            // timings; each is logged as "original-timed <slot> <ms>".
+            if (spec.role == "original" && spec.time) {
+                double original_ms = time_ms;
+                if (const char* times = std::getenv("GI_FAKE_ORIGINAL_TIMES_MS")) {
+                    std::vector<double> listed;
+                    for (const char* p = times; *p;) {
+                        char* end = nullptr;
+                        listed.push_back(std::strtod(p, &end));
+                        p = *end == ',' ? end + 1 : end + std::strlen(end);
+                    }
+                    if (!listed.empty())
+                        original_ms = listed[std::min<std::size_t>(static_cast<std::size_t>(originals_timed), listed.size() - 1)] *
+                                      fake_gpu_slowdown();
+                }
+                ++originals_timed;
+                result.times_ms = {original_ms, original_ms, original_ms};
+                log("original-timed", slot, std::to_string(original_ms));
+            }
             result.launches_per_time = spec.launches_per_time;
             for (std::size_t b = 0; b < c.tc.buffers.size() && b < c.write_sets.size(); ++b)
                 if (!c.tc.buffers[b].read_only && gi::restores_each_launch(c.write_sets[b], c.tc.buffers[b].changed))

@@ -278,6 +278,10 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
     std::printf("original kernel: median %.4f ms, spread %.5f ms (%.2f%% of the median, %d repetitions%s)\n", original.median_ms,
                 original.spread_ms, 100 * original.spread_ms / original.median_ms, original.repetitions,
                 original_launches > 1 ? (", each the mean of " + std::to_string(original_launches) + " launches").c_str() : "");
+    if (s.originals_timed_twice > 0)
+        std::printf("original timed before and after each batch's variants, the faster kept (--original-once: before "
+                    "only): in %ld batches the first was slower beyond noise %ld times, the second %ld times\n",
+                    s.originals_timed_twice, s.original_first_slower, s.original_second_slower);
     const char* bound = "the GPU worker (runs are sequential on one GPU; compiles finish in their shadow)";
     if (s.compile_wait_ms > s.runs.run_ms && s.compile_wait_ms > s.workers.restart_ms)
         bound = "compilation (the GPU worker waits for compiles; more cores or fewer options NVRTC lacks would help)";

@@ -137,6 +137,10 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
          "runs (by default evaluation keeps the GPU from one run to the next while their builds are ready, and the "
          "checks run while it waits for compiles); for A/B")
         .hidden();
+    flag("--original-once", cuda.original_once,
+         "time the original once a batch, before its variants (by default it is timed again after them and the faster "
+         "timing is what they are compared with, so one slow outlier does not make them all look faster); for A/B")
+        .hidden();
     path("--compile-cache", o.compile_cache, "DIR", "keep compiled variants here across runs");
     integer("--spare-workers", o.spare_workers, 0, 16, "GPU workers kept ready to replace one a variant killed")
         .hidden();
@@ -204,6 +208,7 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
     o.paired_guard_build = o.loop_guard && !cuda.separate_guard_build;
     o.reuse_binary_duplicates = !cuda.run_binary_duplicates;
     o.gpu_turn_per_run = cuda.gpu_turn_per_run;
+    o.original_once = cuda.original_once;
     o.sanitize_prewarm = !cuda.no_sanitize_prewarm;
     o.nvrtc_server = nvrtc_server_program();
     if (app.given("--worker-launcher")) o.worker_launcher = worker::split_launcher_command(cuda.worker_launcher);

@@ -26,6 +26,7 @@ struct CudaCommandLine {
     bool separate_guard_build = false;
     bool run_binary_duplicates = false;
     bool gpu_turn_per_run = false;
+    bool original_once = false;
     bool no_sanitize_prewarm = false;
     std::string worker_launcher;  // --worker-launcher's text, split into words by cuda_evaluator_options
     std::string compile_launcher;  // --compile-launcher's, likewise

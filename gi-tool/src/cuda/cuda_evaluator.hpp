@@ -43,6 +43,12 @@ struct CudaEvaluatorStats {
     double compile_wait_ms = 0;   // time evaluate() waited for compiles (not hidden behind GPU work)
     double checks_wait_ms = 0;    // time its runs waited for the GPU while gate checks ran alongside
     double checks_delay_ms = 0;   // how much later its batches ended for those waits (gpu_turns.hpp)
+    // The original timed again after a batch's variants, the faster timing kept as the batch's
+    // yardstick (cuda/original_yardstick.hpp): batches so timed, and of them those whose two
+    // timings disagreed beyond noise, the first slower (the outlier that flatters variants) or the second.
+    long originals_timed_twice = 0;
+    long original_first_slower = 0;
+    long original_second_slower = 0;
     BuildStats build;             // the variant builder's (cuda/variant_builder.hpp)
     VariantRunStats runs;         // the variant runs' (cuda/case_runner.hpp)
     CaseWorkerStats workers;      // the worker in use (cuda/case_worker.hpp)

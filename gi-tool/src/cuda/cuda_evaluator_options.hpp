@@ -71,6 +71,10 @@ struct CudaEvaluatorOptions {
     // their builds are ready, and lets the checks in only while it waits for a compile. true: a turn
     // for each run (--gpu-turn-per-run), as before, for A/B.
     bool gpu_turn_per_run = false;
+    // The original is timed before a batch's variants and again after them, the faster timing the
+    // batch's yardstick (cuda/original_yardstick.hpp). true: once, before them (--original-once),
+    // as before, for A/B.
+    bool original_once = false;
     std::string nvrtc_server;               // gi-tool, whose --nvrtc-server processes run the NVRTC compiles
                                             // (cuda/nvrtc_processes.hpp); "" = in this process
     // A command prefix that starts those processes elsewhere (--compile-launcher, or

@@ -23,6 +23,15 @@ std::string stages_note(const VariantRunStats& r) {
                                      r.stage_timed_ms - r.stage_integrity_ms));
 }
 
+// How often the original's two timings in a batch (before and after its variants, the faster kept:
+// cuda/original_yardstick.hpp) disagreed beyond noise; "" when it was timed once a batch.
+std::string twice_note(const CudaEvaluatorStats& t) {
+    if (t.originals_timed_twice == 0) return "";
+    return "timed twice in " + std::to_string(t.originals_timed_twice) + " batches, the faster kept: " +
+           std::to_string(t.original_first_slower) + " times the first was slower beyond noise, " +
+           std::to_string(t.original_second_slower) + " times the second; ";
+}
+
 // Where evaluate()'s time went (the sanitizer gate's is the search's "gate" figure), so a user
 // sees what bounds a budget: compiles, GPU runs, or workers replaced after failing variants.
 std::string time_note(const CudaEvaluatorStats& t) {
@@ -43,7 +52,7 @@ std::string time_note(const CudaEvaluatorStats& t) {
            stages_note(t.runs) +
            "; output buffers found equal to the original's on the GPU " + std::to_string(t.runs.compared_on_gpu) +
            ", compared on the host " + std::to_string(t.runs.compared_on_host) + "), original runs " + seconds(w.original_ms) +
-           " (of which readying a worker with the batch's case: replacing one the last batch killed, loading the case " +
+           " (" + twice_note(t) + "of which readying a worker with the batch's case: replacing one a batch's final variant killed, loading the case " +
            seconds(w.original_load_ms) + ", waiting for killed workers to exit " + seconds(w.reap_wait_ms) +
            "), worker restarts " + seconds(w.restart_ms) + " (" + std::to_string(w.worker_restarts) + "), for " +
            std::to_string(t.variants) + " variants";
