@@ -24,6 +24,14 @@ struct BestRecord {
     // the last one's reason (run/confirm_best.hpp).
     int refused = 0;
     std::string last_refusal;
+    // Its speed measured again against the original (run/confirm_best.hpp): confirm_repeats paired
+    // batches each (0: not measured again, and speedup, original and time are the search's), and
+    // then speedup, original and time are those measurements; search_speedup is what the search
+    // measured (found) or its best (none found faster). confirm_note says why speed was not
+    // confirmed, or that nothing was faster. Records from before it read as not measured again.
+    double search_speedup = 0;
+    int confirm_repeats = 0;
+    std::string confirm_note;
 };
 
 // The final variant's correctness checks, when the evaluator offers them (the cuda evaluator).
