@@ -3,7 +3,6 @@
 #include "genome/genome.hpp"
 #include "genome/validate.hpp"
 #include "grammar/build_grammar.hpp"
-#include "ptx/ptx_edit.hpp"
 #include "util/error.hpp"
 #include "util/hash.hpp"
 
@@ -125,7 +124,6 @@ EntryCheck check_cache_entry(const std::filesystem::path& path, const Registered
     }
     for (const GenomeProblem& problem : validate_genome(genome, kernel.grammar))
         check.reasons.push_back("genome item " + problem.item + ": " + problem.message);
-    if (const std::string why = ptx_edits_refusal(genome); !why.empty()) check.reasons.push_back("the genome: " + why);
     if (!check.reasons.empty()) return check;
 
     if (parameter_values(genome, kernel.grammar) != entry.parameters) {
@@ -145,8 +143,6 @@ EntryCheck check_cache_entry(const std::filesystem::path& path, const Registered
 CacheEntry make_cache_entry(const RegisteredKernel& kernel, int architecture, const Genome& genome,
                             Provenance provenance) {
     require_valid_genome(genome, kernel.grammar, "genome for " + kernel.source.path);
-    if (const std::string why = ptx_edits_refusal(genome); !why.empty())
-        throw Error("genome for " + kernel.source.path + ": " + why + "; write the entry without them");
     CacheEntry entry;
     entry.kernel_file = kernel.source.name;
     entry.architecture = architecture;

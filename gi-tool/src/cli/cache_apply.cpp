@@ -18,6 +18,7 @@
 #include "cli/kernel_args.hpp"
 #include "genome/genome.hpp"
 #include "grammar/macro_reach.hpp"
+#include "ptx/ptx_edit.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
 #include "util/output_path.hpp"
@@ -284,6 +285,13 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
         const int arch = architectures[a];
         std::vector<EntryCheck>& checks = all_checks[a];
         for (EntryCheck& check : checks) {
+            // An entry keeps a genome's PTX edits (cache verify --compile replays them), but the
+            // wrapper is compiled from source: its variant without them is not what was evolved.
+            if (check.status == EntryStatus::Valid)
+                if (const std::string why = ptx_edits_refusal(parse_genome(check.entry->genome)); !why.empty()) {
+                    check.status = EntryStatus::Invalid;
+                    check.reasons.push_back("the genome: " + why);
+                }
             if (check.status == EntryStatus::Valid && !several && compile_options &&
                 *compile_options != check.variant->compile_options) {
                 check.status = EntryStatus::Invalid;

@@ -19,7 +19,12 @@
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
 #include "cli/help_text.hpp"
+#include "cli/kernel_args.hpp"
 #include "compile/nvcc_compiler.hpp"
+#include "compile/ptx_compiler.hpp"
+#include "cuda/nvcc_ptx_edits.hpp"
+#include "ptx/ptx_edit.hpp"
+#include "ptx/ptx_module.hpp"
 #include "report/cache_page.hpp"
 #include "genome/genome.hpp"
 #include "source/source_file.hpp"
@@ -174,6 +179,51 @@ bool compile_variant(const EntryCheck& check, const RegisteredKernel& kernel, co
     return false;
 }
 
+// A genome's PTX edits replayed as the cuda evaluator built the variant (issue 46): NVRTC's PTX of
+// its source, with the kernel's -D, --compile-option and folders and the variant's own options, the
+// edits applied, ptxas alone for the entry's architecture.
+bool replay_ptx_edits(const EntryCheck& check, const RegisteredKernel& kernel, const CompileSettings& compile,
+                      const std::string& nvcc) {
+    const std::string arch = architecture_name(check.entry->architecture);
+    const std::vector<Edit> edits = ptx_edits_of(parse_genome(check.entry->genome));
+    std::vector<std::string> texts;
+    for (const Edit& edit : edits) texts.push_back(edit_to_text(edit));
+    const std::string shown = "PTX edits (" + join(texts, " ") + ")";
+    DeviceCompileRequest request;
+    request.source = check.variant->source;
+    request.name = kernel.source.name;
+    request.options = compile.options;
+    request.options.insert(request.options.end(), check.variant->compile_options.begin(), check.variant->compile_options.end());
+    request.include_dirs.push_back(fs::absolute(kernel.source.path).parent_path().string());
+    request.include_dirs.insert(request.include_dirs.end(), compile.include_dirs.begin(), compile.include_dirs.end());
+    request.arch = arch;
+    const DeviceCompileResult ptx = nvrtc_ptx_as_evaluated(request);
+    if (!ptx.ok) {
+        std::cout << "  " << shown << " not replayed for " << arch << ": NVRTC cannot compile the variant for its PTX: "
+                  << printable_message(first_error_lines(ptx.log, 3)) << "\n";
+        return false;
+    }
+    PtxEditResult edited;
+    try {
+        edited = apply_ptx_edits(parse_ptx(ptx.ptx, "the variant's PTX"), edits);
+    } catch (const Error& e) {
+        std::cout << "  " << shown << " do not apply for " << arch << ": " << printable_message(e.what()) << "\n";
+        return false;
+    }
+    const DeviceCompileResult cubin =
+        compile_ptx(edited.ptx, arch, ptxas_options_for(request.options), find_ptxas(nvcc));
+    if (!cubin.ok) {
+        std::cout << "  " << shown << " applied, but the edited PTX does not assemble for " << arch << ": "
+                  << printable_message(cubin.log) << "\n";
+        return false;
+    }
+    std::cout << "  " << shown << " replayed for " << arch << ": NVRTC's PTX of the variant, edited, assembled by ptxas in "
+              << cubin.ms / 1000 << " s\n";
+    if (!edited.skipped.empty())
+        std::cout << "  note: PTX edits that no longer apply (skipped, as in the search): " << join(edited.skipped, " ") << "\n";
+    return true;
+}
+
 int run_verify(const std::vector<std::string>& argv) {
     KernelSettings kernel_settings;
     RegistrationSettings registration;
@@ -267,6 +317,11 @@ int run_verify(const std::vector<std::string>& argv) {
             std::cout << "  note: edits that no longer apply (skipped, as in the search): "
                       << printable(join(check.variant->skipped_edits, " ")) << "\n";
         if (compile && !compile_variant(check, kernel, nvcc)) ok = false;
+        if (!ptx_edits_of(parse_genome(check.entry->genome)).empty()) {
+            if (compile && !replay_ptx_edits(check, kernel, compile_settings_from(kernel_settings), nvcc)) ok = false;
+            std::cout << "  note: " << printable(ptx_edits_refusal(parse_genome(check.entry->genome)))
+                      << "; the build leaves this entry out" << (compile ? "" : " (--compile replays them)") << "\n";
+        }
     }
     return ok ? kExitOk : kExitFailure;
 }

@@ -8,7 +8,6 @@
 
 #include "cli/command.hpp"
 #include "cli/command_line.hpp"
-#include "compile/device_side.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "cuda/nvcc_ptx_edits.hpp"
 #include "genome/genome.hpp"
@@ -37,8 +36,6 @@ const char* const kExamples =
 
 constexpr std::size_t kMaxPtxBytes = 256u << 20;
 
-// NVRTC's PTX of `source` as the cuda evaluator makes it: the whole file, or, when NVRTC cannot
-// take the whole file (host code, C++ library headers), its device side (compile/device_side.hpp).
 PtxModule base_ptx(const std::string& base_file, const std::string& source, const std::vector<std::string>& options,
                    const std::vector<std::string>& include_dirs, const std::vector<std::string>& names,
                    const std::string& arch) {
@@ -50,17 +47,7 @@ PtxModule base_ptx(const std::string& base_file, const std::string& source, cons
     request.include_dirs = include_dirs;
     request.name_expressions = names;
     request.arch = arch;
-    request.ptx = true;
-    DeviceCompileResult r = compile_with_nvrtc(request);
-    if (!r.ok) {
-        if (std::optional<DeviceSide> cut = device_side_of(request.source, source)) {
-            const std::string whole_file_log = r.log;
-            request.source = std::move(cut->source);
-            request.headers = host_header_stand_ins();
-            r = compile_with_nvrtc(request);
-            if (!r.ok) r.log = whole_file_log + "\n(and its device side alone:)\n" + r.log;
-        }
-    }
+    const DeviceCompileResult r = nvrtc_ptx_as_evaluated(request);
     if (!r.ok) throw Error("NVRTC cannot compile " + source + " for the PTX the edits index:\n" + r.log);
     return parse_ptx(r.ptx, "NVRTC's PTX of " + source);
 }

@@ -4,8 +4,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <ostream>
 
+#include "compile/device_side.hpp"
 #include "compile/nvcc_dryrun.hpp"
 #include "compile/ptx_compiler.hpp"
 #include "process/process.hpp"
@@ -46,6 +48,20 @@ std::vector<std::string> edit_ptx_file(const NvccPtxEdits& request, const std::s
 }
 
 }  // namespace
+
+DeviceCompileResult nvrtc_ptx_as_evaluated(DeviceCompileRequest request) {
+    request.ptx = true;
+    DeviceCompileResult r = compile_with_nvrtc(request);
+    if (r.ok) return r;
+    std::optional<DeviceSide> cut = device_side_of(request.source, request.name);
+    if (!cut) return r;
+    const std::string whole_file_log = r.log;
+    request.source = std::move(cut->source);
+    request.headers.insert(request.headers.begin(), host_header_stand_ins().begin(), host_header_stand_ins().end());
+    r = compile_with_nvrtc(request);
+    if (!r.ok) r.log = whole_file_log + "\n(and its device side alone:)\n" + r.log;
+    return r;
+}
 
 NvccPtxEditsOutcome compile_with_ptx_edits(const NvccPtxEdits& request, std::ostream& out, std::ostream& err) {
     if (request.command.empty()) throw Error("no compile command after --");

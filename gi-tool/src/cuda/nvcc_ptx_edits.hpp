@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "compile/nvrtc_compiler.hpp"
 #include "genome/genome.hpp"
 #include "ptx/ptx_module.hpp"
 
@@ -31,6 +32,12 @@ struct NvccPtxEditsOutcome {
     std::vector<std::string> edited_ptx;  // the PTX files edited (one per cicc step of the architecture)
     std::vector<std::string> skipped;     // edits that no longer applied (an earlier one deleted their instruction)
 };
+
+// NVRTC's PTX of `request.source` (request.ptx is set here) as the cuda evaluator compiles a
+// variant: the whole file, or, when NVRTC cannot take the whole file (host code, C++ library
+// headers), its device side with the host headers' stand-ins (compile/device_side.hpp). A compile
+// error is a result (ok=false, log: both compiles' messages).
+DeviceCompileResult nvrtc_ptx_as_evaluated(DeviceCompileRequest request);
 
 // Runs the command with the edits applied. Its steps' output goes to `out` and `err` as nvcc's
 // would. Throws gi::Error saying what failed: nvcc refusing the command, no PTX for the

@@ -133,8 +133,8 @@ std::string ptx_edits_refusal(const Genome& genome) {
     for (const Edit& edit : ptx_edits_of(genome)) texts.push_back(edit_to_text(edit));
     if (texts.empty()) return "";
     return "its PTX edits (" + join(texts, " ") +
-           ") cannot be shipped yet: the build compiles the variant's source with nvcc, and shipping the edited PTX "
-           "is not implemented (issue 46)";
+           ") cannot be shipped yet: the build compiles the variant's source with nvcc, and the CMake module does not "
+           "apply PTX edits (gi-tool nvcc-ptx-edits can; issue 46)";
 }
 
 PtxEditResult apply_ptx_edits(const PtxModule& base, const std::vector<Edit>& edits) {

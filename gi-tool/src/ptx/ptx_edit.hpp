@@ -28,8 +28,10 @@ PtxEditResult apply_ptx_edits(const PtxModule& base, const std::vector<Edit>& ed
 
 // Why `genome` cannot be shipped, when it has PTX edits: the build (a cache entry's variant,
 // gi-apply, the CMake module) compiles the variant's source with nvcc, so they would be dropped
-// without a word; shipping the edited PTX is not implemented. "" when it has none. The run's final
-// check gives such a genome up with this reason, and the cache refuses it.
+// without a word; `gi-tool nvcc-ptx-edits` builds them into an object, but the CMake module does
+// not use it yet. "" when it has none. The run's final check gives such a genome up with this
+// reason, and `cache apply` (the build) leaves such an entry out; the entry itself keeps them
+// (cache write, and cache verify --compile replays them).
 std::string ptx_edits_refusal(const Genome& genome);
 
 }  // namespace gi
