@@ -59,15 +59,19 @@ TEST(Acceptance, MissingSpreadCountsAsZero) {
     EXPECT_EQ(combined_spread(Timing{1, NAN, 1}, Timing{1, NAN, 1}), 0);
 }
 
-TEST(Acceptance, SpeedupAndSlowerBeyondNoise) {
+TEST(Acceptance, SpeedupAndSlowerBeyondUncertainty) {
     EXPECT_DOUBLE_EQ(speedup(Timing{2.0, 0, 1}, Timing{0.5, 0, 1}), 4.0);
     EXPECT_EQ(speedup(Timing{2.0, 0, 1}, Timing{}), 0);
     EXPECT_EQ(speedup(Timing{2.0, 0, 1}, Timing{0, 0, 1}), 0);
-    // 3 x sqrt(0.01^2 + 0.01^2) = 0.0424...
-    EXPECT_FALSE(slower_beyond_noise(Timing{1.04, 0.01, 5}, Timing{1.0, 0.01, 5}, 3));
-    EXPECT_TRUE(slower_beyond_noise(Timing{1.05, 0.01, 5}, Timing{1.0, 0.01, 5}, 3));
-    EXPECT_FALSE(slower_beyond_noise(Timing{0.5, 0.01, 5}, Timing{1.0, 0.01, 5}, 3));
-    EXPECT_TRUE(slower_beyond_noise(Timing{}, Timing{1.0, 0.01, 5}, 3));
+    // The medians' uncertainties are compared, not the samples' spreads (0.5 here, which would
+    // hide both): 3 x sqrt(0.01^2 + 0.01^2) = 0.0424...
+    const Timing reference{1.0, 0.5, 30};
+    EXPECT_FALSE(slower_beyond_uncertainty(Timing{1.04, 0.5, 30}, 0.01, reference, 0.01, 3));
+    EXPECT_TRUE(slower_beyond_uncertainty(Timing{1.05, 0.5, 30}, 0.01, reference, 0.01, 3));
+    EXPECT_FALSE(slower_beyond_uncertainty(Timing{0.5, 0.5, 30}, 0.01, reference, 0.01, 3));
+    EXPECT_TRUE(slower_beyond_uncertainty(Timing{}, 0.01, reference, 0.01, 3));
+    // A missing uncertainty counts as zero: any loss is beyond it.
+    EXPECT_TRUE(slower_beyond_uncertainty(Timing{1.001, 0.5, 30}, NAN, reference, NAN, 3));
 }
 
 }  // namespace

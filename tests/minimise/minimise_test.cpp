@@ -126,6 +126,91 @@ TEST(CombineRepeats, MedianOfMediansWithTheLargerSpread) {
     EXPECT_FALSE(combine_repeats({a, Timing{}}).valid());
 }
 
+// The uncertainty of a median of R evaluations: the larger of the drift between them / sqrt(R)
+// and the standard error of a median of all their repetitions (1.2533 x spread / sqrt(n)).
+TEST(MedianError, TheLargerOfDriftBetweenEvaluationsAndTheMediansOwnError) {
+    // Steady evaluations: 0.1 x 1.2533 / sqrt(30).
+    const Timing steady{1.0, 0.1, 10};
+    EXPECT_NEAR(median_error({steady, steady, steady}), 0.1 * 1.2533 / std::sqrt(30.0), 1e-12);
+    // Drifting ones: 1.4826 x MAD(1.0, 1.2, 1.1) / sqrt(3) = 0.14826 / sqrt(3).
+    const Timing a{1.0, 0.01, 10}, b{1.2, 0.01, 10}, c{1.1, 0.01, 10};
+    EXPECT_NEAR(median_error({a, b, c}), 1.4826 * 0.1 / std::sqrt(3.0), 1e-12);
+    // One evaluation measures no drift: the spread of single samples, as before.
+    EXPECT_DOUBLE_EQ(median_error({Timing{1.0, 0.1, 30}}), 0.1);
+    // Precise evaluations: at least 0.5% of the median (1% x 1.2533 / sqrt(30) = 0.23% is less),
+    // but never beyond the samples' spread (0.3%), so never stricter than comparing samples.
+    const Timing precise{1.0, 0.01, 10}, very_precise{1.0, 0.003, 10};
+    EXPECT_DOUBLE_EQ(median_error({precise, precise, precise}), 0.005);
+    EXPECT_DOUBLE_EQ(median_error({very_precise, very_precise, very_precise}), 0.003);
+    EXPECT_TRUE(std::isnan(median_error({a, Timing{}})));
+    EXPECT_TRUE(std::isnan(median_error({})));
+}
+
+// Seen on the H200 (elimination, 7.7 us): the variant without `restrict=1` was 9% slower,
+// measured 3 x 10 times with a spread of about 10% per sample, and the rule that compared the
+// samples' spreads (3 x sqrt(0.1^2 + 0.109^2) = 0.44 ms here, a 44% loss) removed it. Compared by
+// the medians' uncertainties (0.0229 and 0.0249 ms), a 9% loss is 2.7 of them (kept at k = 2) and
+// a 12% loss 3.5 (kept at the default k = 3); a 0.5% loss is noise either way.
+TEST(Minimise, ALossOfAFewStandardErrorsOfTheMediansKeepsTheItem) {
+    const Grammar grammar = testing::small_grammar();
+    testing::ScriptedEvaluator scripted;
+    const auto timed = [](double ms) {
+        EvalResult result;
+        result.time = Timing{ms, 0.1 * ms, 10};  // 10 repetitions per evaluation, 10% spread
+        return result;
+    };
+    scripted.results["<_k.cu_10> <_k.cu_11> <_k.cu_12>"] = timed(1.0);
+    scripted.results["<_k.cu_11> <_k.cu_12>"] = timed(1.12);   // without _10: 12% slower
+    scripted.results["<_k.cu_10> <_k.cu_12>"] = timed(1.09);   // without _11: 9% slower
+    scripted.results["<_k.cu_10> <_k.cu_11>"] = timed(1.005);  // without _12: 0.5% slower
+    scripted.results["<_k.cu_10>"] = timed(1.095);             // without both (k = 3 removed _11)
+    const Genome evolved = parse_genome("<_k.cu_10> <_k.cu_11> <_k.cu_12>");
+
+    const MinimiseResult at_3 = minimise(evolved, grammar, scripted, 0, MinimiseOptions{});
+    EXPECT_EQ(at_3.after, "<_k.cu_10>");
+    ASSERT_EQ(at_3.steps.size(), 3u);
+    EXPECT_FALSE(at_3.steps[0].removed);
+    EXPECT_EQ(at_3.steps[0].reason, "kept: without it the variant is slower by more than k x the medians' uncertainty");
+    EXPECT_EQ(at_3.steps[2].reason, "removed: no loss beyond k x the medians' uncertainty");
+    // The record says what was compared: 30 repetitions' medians, and their uncertainties.
+    EXPECT_EQ(at_3.steps[0].candidate.repetitions, 30);
+    EXPECT_NEAR(at_3.steps[0].reference_error_ms, 0.1 * 1.2533 / std::sqrt(30.0), 1e-12);
+    EXPECT_NEAR(at_3.steps[0].candidate_error_ms, 0.112 * 1.2533 / std::sqrt(30.0), 1e-12);
+
+    MinimiseOptions k2;
+    k2.k = 2;
+    const MinimiseResult at_2 = minimise(evolved, grammar, scripted, 0, k2);
+    EXPECT_EQ(at_2.after, "<_k.cu_10> <_k.cu_11>");
+    ASSERT_EQ(at_2.steps.size(), 3u);
+    EXPECT_FALSE(at_2.steps[1].removed) << "a 9% loss, 2.7 standard errors, is beyond k = 2";
+    EXPECT_TRUE(at_2.steps[2].removed) << "a 0.5% loss is noise";
+}
+
+// With one evaluation per side (--minimise-repeats 1) nothing measures the drift between the
+// evolved genome's runs and the candidate's, so the rule falls back to the samples' spread: the
+// 12% loss kept above with three evaluations is within noise here; a 60% loss is not.
+TEST(Minimise, WithOneEvaluationTheSamplesSpreadIsTheUncertainty) {
+    const Grammar grammar = testing::small_grammar();
+    testing::ScriptedEvaluator scripted;
+    const auto timed = [](double ms) {
+        EvalResult result;
+        result.time = Timing{ms, 0.1 * ms, 30};  // one evaluation of 30 repetitions, 10% spread
+        return result;
+    };
+    scripted.results["<_k.cu_10> <_k.cu_11>"] = timed(1.0);
+    scripted.results["<_k.cu_11>"] = timed(1.6);   // without _10: 60% slower
+    scripted.results["<_k.cu_10>"] = timed(1.12);  // without _11: 12% slower
+    MinimiseOptions once;
+    once.repeats = 1;
+    const MinimiseResult result = minimise(parse_genome("<_k.cu_10> <_k.cu_11>"), grammar, scripted, 0, once);
+    EXPECT_EQ(result.after, "<_k.cu_10>");
+    ASSERT_EQ(result.steps.size(), 2u);
+    EXPECT_FALSE(result.steps[0].removed);
+    EXPECT_TRUE(result.steps[1].removed);
+    EXPECT_DOUBLE_EQ(result.steps[1].reference_error_ms, 0.1);
+    EXPECT_NEAR(result.steps[1].candidate_error_ms, 0.112, 1e-12);
+}
+
 // evolve --time-limit (issue 40): no comparison starts once the deadline has passed, or when one
 // as long as the last would end after it; the removals made so far are kept.
 TEST(Minimise, AtItsDeadlineItStopsAndKeepsTheRemovalsMadeSoFar) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -118,9 +119,8 @@ TEST(HtmlReport, AnNsga2RunShowsItsParetoFront) {
     EXPECT_EQ(points_of(html_report(record, "gp"), "Pareto front"), -1) << "only for nsga2 runs";
 }
 
-// The knock-out table's noise bars: the cost without/with the item, its whisker the two timings'
-// spreads combined (here 2.0 +- 2 x sqrt(0.05^2 + 0.05^2) = 0.1414).
-TEST(HtmlReport, KnockOutCostsHaveNoiseBars) {
+// A run whose minimisation kept BLOCK=128: 2x slower without it.
+RunRecord knock_out_bar_record(double reference_error_ms, double candidate_error_ms) {
     RunRecord record;
     record.final_genome = "BLOCK=128";
     record.minimise.ran = true;
@@ -129,11 +129,27 @@ TEST(HtmlReport, KnockOutCostsHaveNoiseBars) {
     step.item = "BLOCK=128";
     step.reference = {1.0, 0.05, 30};
     step.candidate = {2.0, 0.1, 30};
-    step.reason = "kept: without it the variant is slower by more than k x noise";
+    step.reference_error_ms = reference_error_ms;
+    step.candidate_error_ms = candidate_error_ms;
+    step.reason = "kept: without it the variant is slower by more than k x the medians' uncertainty";
     record.minimise.steps = {step};
-    const std::string html = html_report(record, "run");
+    return record;
+}
+
+// The knock-out table's noise bars: the cost without/with the item, its whisker, in a record from
+// before the medians' uncertainties were kept, the two timings' spreads combined (here
+// 2.0 +- 2 x sqrt(0.05^2 + 0.05^2) = 0.1414).
+TEST(HtmlReport, KnockOutCostsHaveNoiseBars) {
+    const std::string html = html_report(knock_out_bar_record(NAN, NAN), "run");
     EXPECT_NE(html.find("2.000x <svg class=\"bar\""), std::string::npos) << html;
     EXPECT_NE(html.find("data-ratio=\"2.0000\" data-noise=\"0.1414\""), std::string::npos) << html;
+}
+
+// Where the step keeps the uncertainties of the two medians (what minimisation compared), the
+// whisker is those combined: 2.0 x sqrt((0.02 / 2)^2 + (0.01 / 1)^2) = 0.0283, not the spreads'.
+TEST(HtmlReport, KnockOutNoiseBarsShowTheMediansUncertainty) {
+    const std::string html = html_report(knock_out_bar_record(0.01, 0.02), "run");
+    EXPECT_NE(html.find("data-ratio=\"2.0000\" data-noise=\"0.0283\""), std::string::npos) << html;
 }
 
 // Anneal runs: each block's draw temperatures (seed 003), kept in run.xml per individual.

@@ -117,7 +117,8 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
                "a variant must beat the original by K x the combined timing spread")
         .group(group);
     app.add_number("--minimise-k", o.minimise_options.k, 0, 1e6,
-               "minimisation keeps an edit only when removing it costs more than K x noise")
+               "minimisation keeps an edit only when removing it costs more than K x the medians' combined "
+               "standard errors")
         .group(group);
     app.add_integer("--minimise-repeats", o.minimise_options.repeats, 1, 1000, "evaluations per minimisation comparison")
         .group(group);

@@ -24,9 +24,11 @@ double speedup(const Timing& original, const Timing& variant) {
     return original.median_ms / variant.median_ms;
 }
 
-bool slower_beyond_noise(const Timing& candidate, const Timing& reference, double k) {
+bool slower_beyond_uncertainty(const Timing& candidate, double candidate_error_ms, const Timing& reference,
+                               double reference_error_ms, double k) {
     if (!candidate.valid()) return true;  // nothing measured cannot show it is as fast
-    return candidate.median_ms - reference.median_ms > k * combined_spread(candidate, reference);
+    const double ec = finite_or_zero(candidate_error_ms), er = finite_or_zero(reference_error_ms);
+    return candidate.median_ms - reference.median_ms > k * std::sqrt(ec * ec + er * er);
 }
 
 }  // namespace gi

@@ -19,7 +19,12 @@ bool is_accepted(const EvalResult& result, const Timing& original, const Accepta
 // original / variant when both timings are valid and positive, else 0.
 double speedup(const Timing& original, const Timing& variant);
 
-// True when `candidate` is slower than `reference` by more than k times their combined noise.
-bool slower_beyond_noise(const Timing& candidate, const Timing& reference, double k);
+// True when `candidate`'s median is slower than `reference`'s by more than k times the combined
+// uncertainty of the two medians, sqrt(candidate_error^2 + reference_error^2) (in ms; a missing
+// one, NaN, counts as zero). The errors are those of the medians (minimise.hpp's median_error), not
+// the spreads of single samples, which ask far too much of a median of many (issue: minimisation
+// on microsecond kernels removed every gain under about 40%).
+bool slower_beyond_uncertainty(const Timing& candidate, double candidate_error_ms, const Timing& reference,
+                               double reference_error_ms, double k);
 
 }  // namespace gi

@@ -16,6 +16,7 @@ struct Measured {
     double error = 0;
     std::string detail;
     Timing time;
+    double median_error_ms = NAN;
 };
 
 // Evaluates [reference, candidate] `repeats` times on the case; a failure in any repeat counts.
@@ -38,30 +39,67 @@ std::pair<Measured, Measured> measure_pair(const Genome& reference, const Genome
     }
     ref.time = combine_repeats(ref_times);
     cand.time = combine_repeats(cand_times);
+    ref.median_error_ms = median_error(ref_times);
+    cand.median_error_ms = median_error(cand_times);
     return {ref, cand};
+}
+
+// What combine_repeats and median_error share: the evaluations' medians and their dispersions.
+struct Repeats {
+    bool valid = false;
+    std::size_t count = 0;   // evaluations (R)
+    int repetitions = 0;     // over all of them
+    double median_ms = NAN;  // of their medians
+    double between = 0;      // 1.4826 x MAD of their medians (0 for one)
+    double within = 0;       // the median of their own spreads
+};
+
+Repeats summarise_repeats(const std::vector<Timing>& timings) {
+    Repeats r;
+    std::vector<double> medians, spreads;
+    for (const Timing& t : timings) {
+        if (!t.valid()) return r;
+        medians.push_back(t.median_ms);
+        if (std::isfinite(t.spread_ms)) spreads.push_back(t.spread_ms);
+        r.repetitions += t.repetitions;
+    }
+    if (medians.empty()) return r;
+    r.valid = true;
+    r.count = medians.size();
+    r.median_ms = median_of(medians);
+    std::vector<double> deviations;
+    for (double m : medians) deviations.push_back(std::fabs(m - r.median_ms));
+    r.between = medians.size() > 1 ? 1.4826 * median_of(deviations) : 0.0;
+    r.within = spreads.empty() ? 0.0 : median_of(spreads);
+    return r;
 }
 
 }  // namespace
 
 Timing combine_repeats(const std::vector<Timing>& timings) {
-    std::vector<double> medians, spreads;
-    int repetitions = 0;
-    for (const Timing& t : timings) {
-        if (!t.valid()) return Timing{};
-        medians.push_back(t.median_ms);
-        if (std::isfinite(t.spread_ms)) spreads.push_back(t.spread_ms);
-        repetitions += t.repetitions;
-    }
+    const Repeats r = summarise_repeats(timings);
     Timing combined;
-    if (medians.empty()) return combined;
-    combined.median_ms = median_of(medians);
-    std::vector<double> deviations;
-    for (double m : medians) deviations.push_back(std::fabs(m - combined.median_ms));
-    const double between = medians.size() > 1 ? 1.4826 * median_of(deviations) : 0.0;
-    const double within = spreads.empty() ? 0.0 : median_of(spreads);
-    combined.spread_ms = std::max(between, within);
-    combined.repetitions = repetitions;
+    if (!r.valid) return combined;
+    combined.median_ms = r.median_ms;
+    combined.spread_ms = std::max(r.between, r.within);
+    combined.repetitions = r.repetitions;
     return combined;
+}
+
+double median_error(const std::vector<Timing>& timings) {
+    const Repeats r = summarise_repeats(timings);
+    if (!r.valid) return NAN;
+    const double spread = std::max(r.between, r.within);  // combine_repeats' spread
+    if (r.count < 2) return spread;
+    // sqrt(pi / 2): a median of n samples of normal noise varies 1.2533 x as much as their mean.
+    const double within = r.within * 1.2533 / std::sqrt(std::max(1, r.repetitions));
+    const double between = r.between / std::sqrt(static_cast<double>(r.count));
+    // What neither measures (an effect of the order within an evaluation, the same in each: the
+    // evolved genome is listed first; a dispersion of 2 or 3 medians near zero by chance) is taken
+    // as at least kMedianErrorFloor of the median, but never beyond the spread of single samples:
+    // the rule is never stricter than comparing those, as it did before.
+    const double floor = std::min(kMedianErrorFloor * std::fabs(r.median_ms), spread);
+    return std::max({between, within, floor});
 }
 
 MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator& evaluator, int case_index,
@@ -120,6 +158,8 @@ MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator
             step.pass = pass;
             step.reference = ref.time;
             step.candidate = cand.time;
+            step.reference_error_ms = ref.median_error_ms;
+            step.candidate_error_ms = cand.median_error_ms;
             step.status = cand.status;
             step.error = cand.error;
             bool dependent = false;
@@ -129,11 +169,12 @@ MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator
             } else if (cand.error > ref.error) {
                 step.reason = "kept: without it the error grows";
                 dependent = true;
-            } else if (slower_beyond_noise(cand.time, ref.time, options.k)) {
-                step.reason = "kept: without it the variant is slower by more than k x noise";
+            } else if (slower_beyond_uncertainty(cand.time, cand.median_error_ms, ref.time, ref.median_error_ms,
+                                                 options.k)) {
+                step.reason = "kept: without it the variant is slower by more than k x the medians' uncertainty";
             } else {
                 step.removed = true;
-                step.reason = "removed: no loss beyond k x noise";
+                step.reason = "removed: no loss beyond k x the medians' uncertainty";
             }
             if (step.removed) {
                 current = candidate;

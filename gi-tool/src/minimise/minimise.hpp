@@ -2,9 +2,9 @@
 // Post-evolution clean-up (seeds 000 8.11, 001 4.3): knock out the evolved genome's items one at a
 // time, left to right (gene settings reset to their defaults, then edits removed), and keep each
 // removal unless the variant without it is slower than the evolved one by more than k times the
-// measured noise, gains error, or stops working. Items kept because removing them failed or added
-// error are tried again after a pass that removed something (they may have propped up an item
-// that is gone now), until a pass removes nothing. All measurements are on one fixed case; each
+// combined uncertainty of the two medians (median_error), gains error, or stops working. Items
+// kept because removing them failed or added error are tried again after a pass that removed
+// something (they may have propped up an item that is gone now), until a pass removes nothing. All measurements are on one fixed case; each
 // comparison evaluates the evolved genome and the candidate together `repeats` times.
 #include <string>
 #include <vector>
@@ -31,6 +31,11 @@ struct MinimiseStep {
     std::string reason;     // why it was kept or removed
     Timing reference;       // the evolved genome in the same evaluations
     Timing candidate;       // the current genome without the item
+    // The uncertainty of each median (median_error), what the decision compared: the item stays
+    // when candidate - reference > k x sqrt(candidate_error^2 + reference_error^2). NaN in records
+    // from before it was kept (the rule then used the spreads).
+    double reference_error_ms = NAN;
+    double candidate_error_ms = NAN;
     EvalStatus status = EvalStatus::Ok;
     double error = 0;
 };
@@ -49,6 +54,17 @@ struct MinimiseResult {
 // Median of the medians of repeated evaluations, with a spread that is the larger of the typical
 // within-run spread and the spread between runs (1.4826 x MAD), so slow drift counts as noise.
 Timing combine_repeats(const std::vector<Timing>& timings);
+
+// The uncertainty (a standard error, in ms) of combine_repeats(timings).median_ms: the largest of
+// the between-evaluation dispersion of the medians / sqrt(R), which includes drift between
+// evaluations, the typical within-evaluation spread x 1.2533 / sqrt(all repetitions), the
+// standard error of a median of normal noise, and kMedianErrorFloor of the median (for what
+// neither measures), the last never beyond combine_repeats' spread, so it is never more than that
+// spread. With one evaluation (R = 1) nothing measures drift, which averaging repetitions does not
+// remove, so it is that spread, of single samples, as the rule was before. NaN when the timings
+// are not all valid.
+inline constexpr double kMedianErrorFloor = 0.005;
+double median_error(const std::vector<Timing>& timings);
 
 MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator& evaluator, int case_index,
                         const MinimiseOptions& options);

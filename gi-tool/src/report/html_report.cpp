@@ -23,14 +23,18 @@ std::string timing_text(const Timing& t) {
 
 
 // A knock-out cost as a small bar from 1x (no cost) to the ratio without/with the item, with a
-// whisker of the ratio's noise (the two timings' spreads combined); the grey band is 1x +- that
-// noise, so a bar ending inside it is a cost the measurement cannot tell from none.
+// whisker of the ratio's noise (the uncertainties of the two medians that minimisation compared
+// combined; the two timings' spreads in records from before those were kept); the grey band is
+// 1x +- that noise, so a bar ending inside it is a cost the measurement cannot tell from none.
 std::string knockout_bar(const MinimiseStep& step) {
     const double ratio = step.candidate.median_ms / step.reference.median_ms;
-    const auto relative = [](const Timing& t) {
-        return std::isfinite(t.spread_ms) && t.median_ms > 0 ? t.spread_ms / t.median_ms : 0.0;
+    const bool errors = std::isfinite(step.candidate_error_ms) && std::isfinite(step.reference_error_ms);
+    const auto relative = [errors](const Timing& t, double error_ms) {
+        const double noise = errors ? error_ms : t.spread_ms;
+        return std::isfinite(noise) && t.median_ms > 0 ? noise / t.median_ms : 0.0;
     };
-    const double noise = ratio * std::hypot(relative(step.candidate), relative(step.reference));
+    const double noise = ratio * std::hypot(relative(step.candidate, step.candidate_error_ms),
+                                            relative(step.reference, step.reference_error_ms));
     const double top = std::max(2.0, ratio + noise);
     const double width = 120, height = 12;
     auto at = [&](double value) { return std::clamp(value / top, 0.0, 1.0) * width; };

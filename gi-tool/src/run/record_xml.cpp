@@ -228,8 +228,16 @@ void fields(Io& io, R& step) {
     io.attribute("reason", step.reason);
     io.attribute("status", step.status);
     io.attribute("error", step.error);
-    io.timing("reference", step.reference);
-    io.timing("candidate", step.candidate);
+    // Each side's timing and the uncertainty of its median that the decision compared (absent from
+    // records written before it was kept).
+    io.element("reference", [&](auto& side) {
+        side.timing(step.reference);
+        side.since("median-error-ms", step.reference_error_ms);
+    });
+    io.element("candidate", [&](auto& side) {
+        side.timing(step.candidate);
+        side.since("median-error-ms", step.candidate_error_ms);
+    });
 }
 
 template <typename Io, typename R>
