@@ -73,7 +73,8 @@ RunRecord every_field_set() {
         }
         r.generations.push_back(g);
     }
-    r.best = {true, "<_k.cu_12>", 2.5, 3, 4, {1.0, 0.1, 5}, {0.4, 0.04, 5}, 0.125, 6, "wrong on case 2"};
+    r.best = {true, "<_k.cu_12>", 2.5, 3, 4, {1.0, 0.1, 5}, {0.4, 0.04, 5}, 0.125, 6, "wrong on case 2",
+              3.25, 3, "speed not confirmed: the time limit came first"};
     r.minimise.ran = true;
     r.minimise.note = "minimised";
     r.minimise.case_index = 5;
@@ -133,6 +134,9 @@ TEST(RecordXml, EveryFieldRoundTrips) {
     EXPECT_EQ(back.generations[0].individuals[0].error, 1.0 / 16777216.0);
     EXPECT_EQ(back.best.refused, 6);
     EXPECT_EQ(back.best.last_refusal, "wrong on case 2");
+    EXPECT_EQ(back.best.search_speedup, 3.25);
+    EXPECT_EQ(back.best.confirm_repeats, 3);
+    EXPECT_EQ(back.best.confirm_note, "speed not confirmed: the time limit came first");
     EXPECT_EQ(back.minimise.steps[1].pass, 3);
     EXPECT_EQ(back.post_tune.points[1].status, EvalStatus::Timeout);
     EXPECT_TRUE(std::isnan(back.pre_tune.original.spread_ms));
@@ -166,12 +170,17 @@ TEST(RecordXml, OlderRecordsReadWithDefaults) {
     tinyxml2::XMLElement* root = document.RootElement();
     root->FirstChildElement("best")->DeleteAttribute("refused");
     root->FirstChildElement("best")->DeleteAttribute("last-refusal");
+    for (const char* name : {"search-speedup", "confirm-repeats", "confirm-note"})
+        root->FirstChildElement("best")->DeleteAttribute(name);
     root->FirstChildElement("final")->DeleteAttribute("finished");
     root->FirstChildElement("wall")->DeleteAttribute("search-evaluate-seconds");
     root->FirstChildElement("wall")->DeleteAttribute("search-gate-seconds");
     const RunRecord old = read_run_record(root, "run.xml");
     EXPECT_EQ(old.best.refused, 0);
     EXPECT_EQ(old.best.last_refusal, "");
+    EXPECT_EQ(old.best.search_speedup, 0);
+    EXPECT_EQ(old.best.confirm_repeats, 0) << "an older best reads as not measured again";
+    EXPECT_EQ(old.best.confirm_note, "");
     EXPECT_FALSE(old.finished) << "an older record reads as unfinished";
     EXPECT_EQ(old.search_evaluate_seconds, 0);
     EXPECT_EQ(old.search_gate_seconds, 0);

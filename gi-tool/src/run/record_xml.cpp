@@ -293,6 +293,10 @@ void fields(Io& io, R& best) {
     // Absent from records written before winners were confirmed on every case.
     io.since("refused", best.refused);
     io.since("last-refusal", best.last_refusal);
+    // Absent from records written before the best's speed was measured again.
+    io.since("search-speedup", best.search_speedup);
+    io.since("confirm-repeats", best.confirm_repeats);
+    io.since("confirm-note", best.confirm_note);
     io.timing("original", best.original);
     io.timing("time", best.time);
 }

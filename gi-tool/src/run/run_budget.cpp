@@ -10,7 +10,8 @@ TimeBudget run_time_budget(const EvolveOptions& options, const Grammar& grammar,
     TimeBudget plan;
     plan.limit_s = options.time_limit_s;
     plan.search = options.generations > 0;
-    plan.confirm = evaluator.case_count() >= 2;
+    // Other cases to check the best on, or its speed to measure again (run/confirm_best.hpp).
+    plan.confirm = evaluator.case_count() >= 2 || evaluator.traits().measures_time;
     plan.minimise = options.minimise && evaluator.traits().measures_time;
     plan.post_tune = options.post_tune && evaluator.traits().measures_time && !tunable_genes(grammar).empty();
     plan.final_check = final_check;

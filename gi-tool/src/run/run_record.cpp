@@ -131,10 +131,18 @@ std::string run_summary(const RunRecord& record) {
     if (record.best.refused > 0)
         out << "refused as best:     " << record.best.refused << " accepted variant(s) wrong on another training case (last: "
             << record.best.last_refusal << ")\n";
-    if (record.best.found)
-        out << "best speedup:        " << fixed(record.best.speedup, 3) << "x in generation " << record.best.generation + 1
-            << " on case " << record.best.case_index << "\n"
+    if (record.best.found && record.best.confirm_repeats > 0)
+        out << "best speedup:        " << fixed(record.best.speedup, 3) << "x confirmed on case " << record.best.case_index
+            << " (the search measured " << fixed(record.best.search_speedup, 3) << "x in generation "
+            << record.best.generation + 1 << ")\n"
             << "best genome:         " << record.best.genome << "\n";
+    else if (record.best.found)
+        out << "best speedup:        " << fixed(record.best.speedup, 3) << "x in generation " << record.best.generation + 1
+            << " on case " << record.best.case_index
+            << (record.best.confirm_note.empty() ? std::string() : " (" + record.best.confirm_note + ")") << "\n"
+            << "best genome:         " << record.best.genome << "\n";
+    else if (!record.best.confirm_note.empty())
+        out << "best speedup:        none (" << record.best.confirm_note << ")\n";
     else
         // best.cu holds the final genome below: the start (original kernel, pre-tuned or --start
         // genome), post-tuned.

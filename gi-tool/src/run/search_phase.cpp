@@ -48,10 +48,11 @@ void end_search(EvolveRun& run, const Deadline& search_deadline, const std::stri
     run.budget.charge(record.confirm_seconds);
     run.budget.overran(RunPhase::Confirm, confirm_deadline,
                        "checking a candidate on every training case cannot be interrupted");
-    if (record.best.found && record.best.genome != searched_best)
+    // confirm_best says itself what measuring speed again decided.
+    if (record.best.found && record.best.genome != searched_best && record.best.confirm_repeats == 0)
         run.progress("best: '" + searched_best + "' is wrong on another training case (" + record.best.last_refusal +
                      "); taking '" + record.best.genome + "'");
-    else if (!record.best.found && !searched_best.empty())
+    else if (!record.best.found && !searched_best.empty() && record.best.confirm_repeats == 0)
         run.progress("best: no accepted variant is right on every training case (" + record.best.last_refusal + ")");
     if (record.best.found) run.write_best(parse_genome(record.best.genome));
     run.state.phase = CheckpointPhase::Searched;
