@@ -33,7 +33,15 @@ TEST(Minimise, RemovesEveryUselessItemAndKeepsTheUsefulOnes) {
     EXPECT_FALSE(result.steps[0].removed);
     EXPECT_TRUE(result.steps[1].removed);
     EXPECT_EQ(result.steps[1].item, "ROWS=2");
-    EXPECT_EQ(fake.calls(), 9 * 3);  // each comparison evaluated `repeats` times
+    // Each comparison evaluated `repeats` (3) times a round, and another round only while its loss
+    // was between 1 and k x the medians' uncertainty (the fake's evaluations: 5 repetitions).
+    long long batches = 0;
+    for (const MinimiseStep& step : result.steps) {
+        EXPECT_EQ(step.reference.repetitions % 15, 0) << step.item;
+        batches += step.reference.repetitions / 5;
+    }
+    EXPECT_EQ(fake.calls(), batches);
+    EXPECT_LT(fake.calls(), 9 * 3 * kMaxPairRounds);
 }
 
 TEST(Minimise, KeepsItemsWhoseRemovalBreaksTheVariantOrAddsError) {
@@ -149,8 +157,10 @@ TEST(MedianError, TheLargerOfDriftBetweenEvaluationsAndTheMediansOwnError) {
 // Seen on the H200 (elimination, 7.7 us): the variant without `restrict=1` was 9% slower,
 // measured 3 x 10 times with a spread of about 10% per sample, and the rule that compared the
 // samples' spreads (3 x sqrt(0.1^2 + 0.109^2) = 0.44 ms here, a 44% loss) removed it. Compared by
-// the medians' uncertainties (0.0229 and 0.0249 ms), a 9% loss is 2.7 of them (kept at k = 2) and
-// a 12% loss 3.5 (kept at the default k = 3); a 0.5% loss is noise either way.
+// the medians' uncertainties (0.0229 and 0.0249 ms), a 12% loss is 3.5 of them (kept at the default
+// k = 3 in one round); a 9% loss is 2.7, undecided at k = 3, so it is measured again
+// (kMaxPairRounds): after a second round of 3 x 10 it is 3.9 and kept; a 0.5% loss is within one
+// uncertainty, noise, and settled at once.
 TEST(Minimise, ALossOfAFewStandardErrorsOfTheMediansKeepsTheItem) {
     const Grammar grammar = testing::small_grammar();
     testing::ScriptedEvaluator scripted;
@@ -167,15 +177,20 @@ TEST(Minimise, ALossOfAFewStandardErrorsOfTheMediansKeepsTheItem) {
     const Genome evolved = parse_genome("<_k.cu_10> <_k.cu_11> <_k.cu_12>");
 
     const MinimiseResult at_3 = minimise(evolved, grammar, scripted, 0, MinimiseOptions{});
-    EXPECT_EQ(at_3.after, "<_k.cu_10>");
+    EXPECT_EQ(at_3.after, "<_k.cu_10> <_k.cu_11>");
     ASSERT_EQ(at_3.steps.size(), 3u);
     EXPECT_FALSE(at_3.steps[0].removed);
     EXPECT_EQ(at_3.steps[0].reason, "kept: without it the variant is slower by more than k x the medians' uncertainty");
+    EXPECT_FALSE(at_3.steps[1].removed) << "a 9% loss, measured again, is beyond k = 3";
     EXPECT_EQ(at_3.steps[2].reason, "removed: no loss beyond k x the medians' uncertainty");
-    // The record says what was compared: 30 repetitions' medians, and their uncertainties.
+    // The record says what was compared: 30 repetitions' medians, and their uncertainties; 60 for
+    // the comparison measured again; 30 for the 0.5% loss, noise from the start.
     EXPECT_EQ(at_3.steps[0].candidate.repetitions, 30);
     EXPECT_NEAR(at_3.steps[0].reference_error_ms, 0.1 * 1.2533 / std::sqrt(30.0), 1e-12);
     EXPECT_NEAR(at_3.steps[0].candidate_error_ms, 0.112 * 1.2533 / std::sqrt(30.0), 1e-12);
+    EXPECT_EQ(at_3.steps[1].candidate.repetitions, 60);
+    EXPECT_NEAR(at_3.steps[1].candidate_error_ms, 0.109 * 1.2533 / std::sqrt(60.0), 1e-12);
+    EXPECT_EQ(at_3.steps[2].candidate.repetitions, 30);
 
     MinimiseOptions k2;
     k2.k = 2;

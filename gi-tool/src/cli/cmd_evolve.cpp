@@ -120,7 +120,7 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
                "minimisation keeps an edit only when removing it costs more than K x the medians' combined "
                "standard errors")
         .group(group);
-    app.add_integer("--minimise-repeats", o.minimise_options.repeats, 1, 1000, "evaluations per minimisation comparison")
+    app.add_integer("--minimise-repeats", o.minimise_options.repeats, 1, 1000, "evaluations per minimisation comparison, a round (up to 4 rounds while a loss is within 1-k x noise)")
         .group(group);
     app.add_switch("--no-minimise", c.no_minimise, "keep the best genome as evolved").group(group);
     app.add_switch("--no-gate-overlap", c.no_gate_overlap,
@@ -135,8 +135,9 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
         .hidden();
     app.add_number("--ptx-edits", c.ptx_edits, 0, 1,
                    "the share of code edits drawn as instruction edits on the kernel's PTX (delete, copy, move, swap, "
-                   "operand; compiled by ptxas alone); needs --arch. Off by default: measured on no GPU yet, and a "
-                   "genome with them cannot ship yet (the final check gives it up, saying so)")
+                   "operand; compiled by ptxas alone); needs --arch. Off by default: the CMake build cannot compile "
+                   "them in yet, so the final check gives such a genome up, saying so (the cache keeps them and "
+                   "`cache verify --compile` replays them)")
         .group(group)
         .hidden();
     app.add_text("--start", o.start_genome, "GENOME",

@@ -5,102 +5,9 @@
 
 #include "fitness/acceptance.hpp"
 #include "genome/genome_ops.hpp"
-#include "fitness/scored.hpp"
-#include "util/median.hpp"
+#include "fitness/paired_measure.hpp"
 
 namespace gi {
-namespace {
-
-struct Measured {
-    EvalStatus status = EvalStatus::Ok;
-    double error = 0;
-    std::string detail;
-    Timing time;
-    double median_error_ms = NAN;
-};
-
-// Evaluates [reference, candidate] `repeats` times on the case; a failure in any repeat counts.
-std::pair<Measured, Measured> measure_pair(const Genome& reference, const Genome& candidate, const Grammar& grammar,
-                                           Evaluator& evaluator, int case_index, int repeats) {
-    std::vector<Timing> ref_times, cand_times;
-    Measured ref, cand;
-    for (int r = 0; r < std::max(1, repeats); ++r) {
-        const ScoredBatch batch = evaluate_genomes(evaluator, grammar, {reference, candidate}, case_index, {});
-        for (int which = 0; which < 2; ++which) {
-            const EvalResult& result = batch.scored[static_cast<std::size_t>(which)].result;
-            Measured& m = which == 0 ? ref : cand;
-            if (result.status != EvalStatus::Ok && m.status == EvalStatus::Ok) {
-                m.status = result.status;
-                m.detail = result.detail;
-            }
-            m.error = std::max(m.error, result.error);
-            (which == 0 ? ref_times : cand_times).push_back(result.time);
-        }
-    }
-    ref.time = combine_repeats(ref_times);
-    cand.time = combine_repeats(cand_times);
-    ref.median_error_ms = median_error(ref_times);
-    cand.median_error_ms = median_error(cand_times);
-    return {ref, cand};
-}
-
-// What combine_repeats and median_error share: the evaluations' medians and their dispersions.
-struct Repeats {
-    bool valid = false;
-    std::size_t count = 0;   // evaluations (R)
-    int repetitions = 0;     // over all of them
-    double median_ms = NAN;  // of their medians
-    double between = 0;      // 1.4826 x MAD of their medians (0 for one)
-    double within = 0;       // the median of their own spreads
-};
-
-Repeats summarise_repeats(const std::vector<Timing>& timings) {
-    Repeats r;
-    std::vector<double> medians, spreads;
-    for (const Timing& t : timings) {
-        if (!t.valid()) return r;
-        medians.push_back(t.median_ms);
-        if (std::isfinite(t.spread_ms)) spreads.push_back(t.spread_ms);
-        r.repetitions += t.repetitions;
-    }
-    if (medians.empty()) return r;
-    r.valid = true;
-    r.count = medians.size();
-    r.median_ms = median_of(medians);
-    std::vector<double> deviations;
-    for (double m : medians) deviations.push_back(std::fabs(m - r.median_ms));
-    r.between = medians.size() > 1 ? 1.4826 * median_of(deviations) : 0.0;
-    r.within = spreads.empty() ? 0.0 : median_of(spreads);
-    return r;
-}
-
-}  // namespace
-
-Timing combine_repeats(const std::vector<Timing>& timings) {
-    const Repeats r = summarise_repeats(timings);
-    Timing combined;
-    if (!r.valid) return combined;
-    combined.median_ms = r.median_ms;
-    combined.spread_ms = std::max(r.between, r.within);
-    combined.repetitions = r.repetitions;
-    return combined;
-}
-
-double median_error(const std::vector<Timing>& timings) {
-    const Repeats r = summarise_repeats(timings);
-    if (!r.valid) return NAN;
-    const double spread = std::max(r.between, r.within);  // combine_repeats' spread
-    if (r.count < 2) return spread;
-    // sqrt(pi / 2): a median of n samples of normal noise varies 1.2533 x as much as their mean.
-    const double within = r.within * 1.2533 / std::sqrt(std::max(1, r.repetitions));
-    const double between = r.between / std::sqrt(static_cast<double>(r.count));
-    // What neither measures (an effect of the order within an evaluation, the same in each: the
-    // evolved genome is listed first; a dispersion of 2 or 3 medians near zero by chance) is taken
-    // as at least kMedianErrorFloor of the median, but never beyond the spread of single samples:
-    // the rule is never stricter than comparing those, as it did before.
-    const double floor = std::min(kMedianErrorFloor * std::fabs(r.median_ms), spread);
-    return std::max({between, within, floor});
-}
 
 MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator& evaluator, int case_index,
                         const MinimiseOptions& options) {
@@ -142,8 +49,13 @@ MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator
             }
             const Genome candidate = without_item(current, index);
             const double comparison_start = options.deadline.now();
-            auto [ref, cand] = measure_pair(evolved, candidate, grammar, evaluator, case_index, options.repeats);
+            // Undecided comparisons (slower, but within k x the uncertainty) are measured again, up
+            // to kMaxPairRounds rounds: the medians' uncertainty falls as the repeats add up.
+            const PairedMeasure m = measure_pair_until_decided(evolved, candidate, grammar, evaluator, case_index,
+                                                               options.repeats, options.k, SlowerSide::Candidate,
+                                                               options.deadline);
             last_comparison_s = options.deadline.now() - comparison_start;
+            const PairedSummary ref = summarise(m.reference), cand = summarise(m.candidate);
             if (!result.ran) {
                 result.before_time = ref.time;
                 if (ref.status != EvalStatus::Ok) {

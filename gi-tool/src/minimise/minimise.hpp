@@ -5,11 +5,13 @@
 // combined uncertainty of the two medians (median_error), gains error, or stops working. Items
 // kept because removing them failed or added error are tried again after a pass that removed
 // something (they may have propped up an item that is gone now), until a pass removes nothing. All measurements are on one fixed case; each
-// comparison evaluates the evolved genome and the candidate together `repeats` times.
+// comparison evaluates the evolved genome and the candidate together `repeats` times, and again
+// while the answer is within the noise (fitness/paired_measure.hpp: kMaxPairRounds rounds at most).
 #include <string>
 #include <vector>
 
 #include "evaluate/evaluator.hpp"
+#include "fitness/paired_measure.hpp"  // combine_repeats, median_error: what a comparison decides on
 #include "genome/genome.hpp"
 #include "grammar/grammar.hpp"
 #include "util/deadline.hpp"
@@ -50,21 +52,6 @@ struct MinimiseResult {
     std::vector<MinimiseStep> steps;
     bool stopped = false;    // the deadline ended it before every item was tried
 };
-
-// Median of the medians of repeated evaluations, with a spread that is the larger of the typical
-// within-run spread and the spread between runs (1.4826 x MAD), so slow drift counts as noise.
-Timing combine_repeats(const std::vector<Timing>& timings);
-
-// The uncertainty (a standard error, in ms) of combine_repeats(timings).median_ms: the largest of
-// the between-evaluation dispersion of the medians / sqrt(R), which includes drift between
-// evaluations, the typical within-evaluation spread x 1.2533 / sqrt(all repetitions), the
-// standard error of a median of normal noise, and kMedianErrorFloor of the median (for what
-// neither measures), the last never beyond combine_repeats' spread, so it is never more than that
-// spread. With one evaluation (R = 1) nothing measures drift, which averaging repetitions does not
-// remove, so it is that spread, of single samples, as the rule was before. NaN when the timings
-// are not all valid.
-inline constexpr double kMedianErrorFloor = 0.005;
-double median_error(const std::vector<Timing>& timings);
 
 MinimiseResult minimise(const Genome& evolved, const Grammar& grammar, Evaluator& evaluator, int case_index,
                         const MinimiseOptions& options);

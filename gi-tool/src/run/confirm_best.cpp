@@ -6,7 +6,6 @@
 
 #include "fitness/paired_measure.hpp"
 #include "fitness/scored.hpp"
-#include "minimise/minimise.hpp"
 #include "util/format.hpp"
 
 namespace gi {
@@ -40,6 +39,7 @@ struct Remeasured {
     Timing original, time;  // combined over the paired batches
     double speedup = 0;
     double error = 0;
+    int batches = 0;        // paired batches measured (kConfirmRepeats a round)
     std::string refusal;    // why it is not faster beyond the noise, "" when it is
 };
 
@@ -58,6 +58,7 @@ Remeasured judge(const Candidate& c, const PairedMeasure& m, const AcceptanceRul
     Remeasured r{c, combine_repeats(m.reference.batches), combine_repeats(m.candidate.batches)};
     r.speedup = speedup(r.original, r.time);
     r.error = m.candidate.error;
+    r.batches = static_cast<int>(m.candidate.batches.size());
     if (m.candidate.status != EvalStatus::Ok)
         r.refusal = to_string(m.candidate.status) + " when measured again: " + m.candidate.detail;
     else if (m.candidate.error > rule.max_error)
@@ -134,8 +135,11 @@ void confirm_best(RunRecord& record, Evaluator& evaluator, const Grammar& gramma
             break;
         }
         const double start = deadline.now();
-        const PairedMeasure m = measure_pair(Genome{}, genome, grammar, evaluator, c.generation->case_index, kConfirmRepeats);
-        variant_s = (deadline.now() - start) / (2 * kConfirmRepeats);
+        // A gain within k x the uncertainty after one round is measured again (kMaxPairRounds).
+        const PairedMeasure m = measure_pair_until_decided(Genome{}, genome, grammar, evaluator, c.generation->case_index,
+                                                           kConfirmRepeats, kConfirmNoiseK, SlowerSide::Reference, deadline);
+        const int batches = m.rounds * kConfirmRepeats;
+        variant_s = (deadline.now() - start) / (2 * batches);
         if (const std::string why = original_unmeasured(m.reference, c.generation->case_index); !why.empty()) {
             not_remeasured = why;
             break;
@@ -144,7 +148,7 @@ void confirm_best(RunRecord& record, Evaluator& evaluator, const Grammar& gramma
         remeasured.push_back(judge(c, m, rule));
         const Remeasured& r = remeasured.back();
         progress("confirming the best: '" + c.individual->genome + "' " + fixed(r.speedup, 3) + "x on case " +
-                 std::to_string(c.generation->case_index) + " in " + std::to_string(kConfirmRepeats) +
+                 std::to_string(c.generation->case_index) + " in " + std::to_string(batches) +
                  " paired runs (the search measured " + fixed(c.individual->speedup, 3) + "x)" +
                  (r.refusal.empty() ? "" : ": " + r.refusal));
     }
@@ -166,12 +170,18 @@ void confirm_best(RunRecord& record, Evaluator& evaluator, const Grammar& gramma
     const Remeasured* chosen = nullptr;
     for (const Remeasured& r : remeasured)
         if (r.refusal.empty() && (chosen == nullptr || r.speedup > chosen->speedup)) chosen = &r;
-    best.confirm_repeats = kConfirmRepeats;
+    int fewest = remeasured.front().batches, most = fewest;
+    for (const Remeasured& r : remeasured) {
+        fewest = std::min(fewest, r.batches);
+        most = std::max(most, r.batches);
+    }
+    best.confirm_repeats = chosen != nullptr ? chosen->batches : most;
     if (chosen == nullptr) {
         best.found = false;
         best.search_speedup = search_best;
         best.confirm_note = "no candidate was faster than the original when re-measured (" +
-                            std::to_string(remeasured.size()) + " measured again, " + std::to_string(kConfirmRepeats) +
+                            std::to_string(remeasured.size()) + " measured again, " +
+                            (fewest == most ? std::to_string(most) : std::to_string(fewest) + " to " + std::to_string(most)) +
                             " paired runs each): the search's best, " + fixed(search_best, 3) + "x, was noise";
         progress("best: " + best.confirm_note);
         return;

@@ -10,12 +10,14 @@
 // 0.0108 ms against the usual 0.004-0.0047 ms; 15 of 21 runs then minimised the best down to the
 // original). So, with an evaluator that times, the correct candidates, fastest first, at most one
 // from each generation (a badly timed original inflates its whole generation), are re-measured
-// against the original: kSpeedConfirmations of them, each kConfirmRepeats times as a paired batch
-// [original, candidate] on its own generation's case. The best is the one with the highest
+// against the original: kSpeedConfirmations of them, each in rounds of kConfirmRepeats paired
+// batches [original, candidate] on its own generation's case, another round while a gain is within
+// the noise (fitness/paired_measure.hpp: kMaxPairRounds). The best is the one with the highest
 // re-measured speedup among those faster than the original by more than kConfirmNoiseK times the
-// combined uncertainty of the two medians (minimise.hpp's median_error); none such: no best.
+// combined uncertainty of the two medians (fitness/paired_measure.hpp's median_error); none such: no best.
 // Done once, after the search, inside the time limit's share for it (RunPhase::Confirm): at most
-// kSpeedConfirmations x kConfirmRepeats batches of two variants, on top of the correctness checks.
+// kSpeedConfirmations x kConfirmRepeats x kMaxPairRounds batches of two variants, on top of the
+// correctness checks.
 #include <functional>
 #include <string>
 
