@@ -10,6 +10,7 @@
 #include "cache/entry.hpp"
 #include "cache/files.hpp"
 #include "cache/generate.hpp"
+#include "cache/ptx_manifest.hpp"
 #include "cache/registration.hpp"
 #include "cli/args.hpp"
 #include "cli/cache_options.hpp"
@@ -172,7 +173,8 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     const std::vector<std::vector<std::string>> groups = split_registrations(argv);
     const std::vector<std::string> own = {"--grid", "--tolerance", "--arch", "--also-compiled", "--cache-dir", "--wrapper", "--header",
                                           "--options-file"};
-    const Args args(groups.front(), with(kernel_value_options(), own), with(kernel_switch_options(), {"--help", "--require"}));
+    const Args args(groups.front(), with(kernel_value_options(), own),
+                    with(kernel_switch_options(), {"--help", "--require", "--ptx-edits"}));
     if (args.has("--help")) {
         std::cout << "usage: " << program << " KERNEL.cu --function NAME [options] --cache-dir DIR --arch ARCH...\n"
                   << std::string(program.size() + 8, ' ') << "--wrapper OUT.cu --header OUT.h --options-file OUT.options [--require]\n"
@@ -191,6 +193,12 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                      "  (<a>+<b>.sm_N.cu), in the order given; a variant is left out, with the reason, where it\n"
                      "  overlaps an earlier one, where a #define it changes reaches another registration's code,\n"
                      "  or where its compile options are not the whole file's.\n"
+                     "  --ptx-edits: the build compiles the wrapper through `gi-tool nvcc-launcher`, which applies\n"
+                     "  PTX edits: a variant whose genome has them is used (one registration per file), its genome\n"
+                     "  written to <function>.sm_N.ptx-edits and listed in <function>.ptx-edits beside OUT.cu, with\n"
+                     "  <function>.fallback.gi.cu and .fallback.options: the wrapper and options with those\n"
+                     "  architectures compiling the original kernel, for when the edits cannot be applied.\n"
+                     "  Without it such a variant is left out, saying why.\n"
                      "  Host code is compiled once for all architectures: a variant that changes a #define which\n"
                      "  the file's host code reads is used only where every architecture the target compiles\n"
                      "  (--arch, and --also-compiled N: those without a registration, which compile the original)\n"
@@ -210,6 +218,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     const fs::path options_file = args.required("--options-file");
     const std::string kernel_path = kernel_path_from(kernel_settings_from(args));
     const bool require = args.has("--require");
+    const bool ptx_switch = args.has("--ptx-edits");
 
     std::vector<Registered> registered;
     const std::vector<std::string> group_options = {"--function", "--param", "--flag", "--block-size", "--grid",
@@ -262,10 +271,22 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
         guard.check("--wrapper", wrapper, "the wrapper");
         guard.check("--options-file", options_file, "the compile options");
         for (const Registered& r : registered) guard.check("--header", r.header, "the header");
-        for (const int arch : architectures)
+        for (const int arch : architectures) {
             guard.check("the variant file beside --wrapper:",
                         wrapper.parent_path() / (file_identifier + "." + architecture_name(arch) + ".cu"),
                         "the variant", "choose another folder for --wrapper");
+            if (ptx_switch)
+                guard.check("the PTX edits file beside --wrapper:", wrapper.parent_path() / ptx_genome_file(file_identifier, arch),
+                            "the genome", "choose another folder for --wrapper");
+        }
+        if (ptx_switch) {
+            const PtxEditsFiles files = ptx_edits_files(wrapper, file_identifier);
+            guard.check("the PTX edits list beside --wrapper:", files.manifest, "the list", "choose another folder for --wrapper");
+            guard.check("the fallback wrapper beside --wrapper:", files.fallback_wrapper, "the fallback wrapper",
+                        "choose another folder for --wrapper");
+            guard.check("the fallback options beside --wrapper:", files.fallback_options, "the fallback options",
+                        "choose another folder for --wrapper");
+        }
     }
 
     std::vector<ArchitectureChoice> choices;  // the wrapper's: the file's variant per architecture
@@ -274,6 +295,9 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     bool all_valid = true;
     std::optional<std::vector<std::string>> compile_options;  // of the first variant used
     std::vector<std::vector<EntryCheck>> all_checks;  // [architecture][registration]
+    std::vector<std::string> ptx_manifest_lines;      // per architecture whose variant has PTX edits
+    std::vector<bool> ptx_edited(architectures.size(), false);
+    std::vector<std::vector<std::string>> arch_options(architectures.size());  // of each architecture's variant
     for (const int arch : architectures) {
         all_checks.emplace_back();
         for (Registered& r : registered)
@@ -289,8 +313,11 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
             // wrapper is compiled from source: its variant without them is not what was evolved.
             if (check.status == EntryStatus::Valid)
                 if (const std::string why = ptx_edits_refusal(parse_genome(check.entry->genome)); !why.empty()) {
-                    check.status = EntryStatus::Invalid;
-                    check.reasons.push_back("the genome: " + why);
+                    const std::string blocker = ptx_switch ? ptx_edits_blocker(several, check.variant->compile_options) : why;
+                    if (!blocker.empty()) {
+                        check.status = EntryStatus::Invalid;
+                        check.reasons.push_back("the genome: " + blocker);
+                    }
                 }
             if (check.status == EntryStatus::Valid && !several && compile_options &&
                 *compile_options != check.variant->compile_options) {
@@ -404,6 +431,17 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                         "\n" + include_directive(original_include);
         }
         write_file_if_changed(wrapper.parent_path() / file_choice.variant_file, file_text);
+        if (ptx_switch && !several && file_choice.use_variant) {  // several: their PTX edits were refused above
+            const CheckedVariantView view{checks[0].entry->genome, registered.front().kernel.registration.functions.front(),
+                                          file_choice.variant_file, checks[0].variant->compile_options};
+            if (!ptx_edits_of(parse_genome(view.genome)).empty()) {
+                ptx_edited[a] = true;
+                const std::string genome_file = ptx_genome_file(file_identifier, arch);
+                write_file_if_changed(wrapper.parent_path() / genome_file, view.genome + "\n");
+                ptx_manifest_lines.push_back(ptx_manifest_line(arch, view, genome_file));
+            }
+        }
+        arch_options[a] = used_options;
         choices.push_back(std::move(file_choice));
     }
     if (missing.size() == 1) {
@@ -428,6 +466,26 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     for (const std::string& option : compile_options.value_or(std::vector<std::string>{})) options_text += option + "\n";
     write_file_if_changed(options_file, options_text);
     write_file_if_changed(wrapper, wrapper_source(file_name, original_include, choices));
+    if (ptx_switch) {
+        // What the launcher compiles when the PTX edits cannot be applied: those architectures'
+        // original kernel, with the options of the first variant left (the wrapper is compiled once).
+        std::vector<ArchitectureChoice> fallback = choices;
+        std::optional<std::vector<std::string>> fallback_options;
+        for (std::size_t a = 0; a < fallback.size(); ++a) {
+            if (ptx_edited[a]) {
+                fallback[a].use_variant = false;
+                fallback[a].origin = "its variant's PTX edits could not be applied: " + fallback[a].origin;
+            } else if (fallback[a].use_variant && !fallback_options) {
+                fallback_options = arch_options[a];
+            }
+        }
+        const PtxEditsFiles files = ptx_edits_files(wrapper, file_identifier);
+        std::string fallback_text;
+        for (const std::string& option : fallback_options.value_or(std::vector<std::string>{})) fallback_text += option + "\n";
+        write_file_if_changed(files.fallback_options, fallback_text);
+        write_file_if_changed(files.fallback_wrapper, wrapper_source(file_name, original_include, fallback));
+        write_file_if_changed(files.manifest, join(ptx_manifest_lines, ""));
+    }
     for (const Registered& r : registered)
         write_file_if_changed(r.header, variants_header(r.identifier, r.name, r.kernel.grammar, r.choices));
     return kExitOk;
