@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "../support/device_images.hpp"
 #include "../support/gi_tool_run.hpp"
 #include "../support/toolkit.hpp"
 #include "compile/cubin_sections.hpp"
@@ -31,23 +32,6 @@ __global__ void scale(float* out, const float* in, int n, float k) {
 }
 int main() { std::vector<float> v(4); return static_cast<int>(v.size()) - 4; }
 )";
-
-std::uint64_t read_le(const std::string& bytes, std::size_t at, int size) {
-    std::uint64_t v = 0;
-    for (int i = size - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(bytes[at + static_cast<std::size_t>(i)]);
-    return v;
-}
-
-// The CUDA device images (ELF64, machine EM_CUDA) a host object's fatbinary holds, uncompressed.
-std::vector<std::string> embedded_cubins(const std::string& object) {
-    std::vector<std::string> images;
-    for (std::size_t at = object.find("\x7f" "ELF", 1); at != std::string::npos; at = object.find("\x7f" "ELF", at + 1)) {
-        if (at + 64 > object.size() || object[at + 4] != 2 || read_le(object, at + 18, 2) != 190) continue;
-        const std::uint64_t end = read_le(object, at + 40, 8) + read_le(object, at + 60, 2) * read_le(object, at + 58, 2);
-        if (at + end <= object.size()) images.push_back(object.substr(at, end));
-    }
-    return images;
-}
 
 // NVRTC's PTX of the kernel's device side, as the cuda evaluator compiles a file with host code.
 PtxModule nvrtc_ptx_of_kernel(const std::vector<std::string>& options) {
@@ -131,7 +115,8 @@ TEST_F(NvccPtxEdits, TheObjectHoldsTheCubinTheEvaluatorBuilt) {
     ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
     EXPECT_NE(test::file_text(edited + ".d").find("k.cu"), std::string::npos) << "no dependency file";
 
-    const std::vector<std::string> ours = embedded_cubins(object_bytes(edited)), theirs = embedded_cubins(object_bytes(plain));
+    const std::vector<std::string> ours = test::embedded_cubins(object_bytes(edited));
+    const std::vector<std::string> theirs = test::embedded_cubins(object_bytes(plain));
     ASSERT_EQ(ours.size(), 2u);
     ASSERT_EQ(theirs.size(), 2u);
     // One image is the evaluator's kernel and not nvcc's own; the other is nvcc's sm_80 code, untouched.

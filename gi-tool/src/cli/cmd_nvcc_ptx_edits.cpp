@@ -62,7 +62,7 @@ int run_nvcc_ptx_edits(const std::vector<std::string>& raw) {
     app.add_text("--genome", genome_text, "TEXT", "the genome whose PTX edits to apply (its other genes are in the source)");
     app.add_text("--edits", edits_file, "FILE", "a file holding the genome, instead of --genome");
     app.add_text("--function", function, "NAME", "the kernel the edits are in");
-    app.add_architecture("--arch", arch, "the architecture whose PTX is edited (the edits were made for it)");
+    app.add_architecture("--arch", arch, "the architecture the edits were made for, whose PTX is edited");
     app.add_text("--source", source, "FILE", "the variant's source, compiled with NVRTC for the PTX the edits index");
     app.add_list("--option", options, "O", "a compile option the cuda evaluator compiled the variant with (nvcc spelling)");
     app.add_list("--include", include_dirs, "DIR", "an include folder NVRTC searches");
@@ -81,10 +81,12 @@ int run_nvcc_ptx_edits(const std::vector<std::string>& raw) {
         parse_genome(app.given("--edits") ? read_input_file(edits_file, kMaxGenomeFileBytes, "genome file") : genome_text);
     NvccPtxEdits request;
     request.command = command;
-    request.edits = ptx_edits_of(genome);
-    request.function = function;
-    request.arch = arch;
-    request.base = base_ptx(base_file, source, options, include_dirs, names, arch);
+    ArchitecturePtxEdits target;
+    target.edits = ptx_edits_of(genome);
+    target.function = function;
+    target.arch = arch;
+    target.base = base_ptx(base_file, source, options, include_dirs, names, arch);
+    request.architectures.push_back(std::move(target));
     const NvccPtxEditsOutcome outcome = compile_with_ptx_edits(request, std::cout, std::cerr);
     for (const std::string& skipped : outcome.skipped)
         std::cerr << "gi-tool nvcc-ptx-edits: note: " << skipped << " no longer applied (an earlier edit removed its instruction)\n";

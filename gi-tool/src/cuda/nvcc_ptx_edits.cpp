@@ -38,7 +38,7 @@ std::string read_text(const fs::path& path) {
 }
 
 // The edited PTX in place of cicc's, for the steps after it.
-std::vector<std::string> edit_ptx_file(const NvccPtxEdits& request, const std::string& file) {
+std::vector<std::string> edit_ptx_file(const ArchitecturePtxEdits& request, const std::string& file) {
     const std::string virtual_arch = virtual_architecture(request.arch);
     const PtxModule nvcc_ptx = parse_ptx(read_text(file), "nvcc's PTX for " + virtual_arch);
     const std::vector<Edit> edits = rebase_ptx_edits(request.base, nvcc_ptx, request.edits, request.function);
@@ -96,13 +96,16 @@ NvccPtxEditsOutcome compile_with_ptx_edits(const NvccPtxEdits& request, std::ost
     }
     const NvccTrajectory trajectory = parse_nvcc_dryrun(plan.err);
 
-    const std::string virtual_arch = virtual_architecture(request.arch);
+    if (request.architectures.empty()) throw Error("no architecture's PTX edits to apply");
     std::vector<std::string> archs;
     for (const NvccStep& step : trajectory.steps)
         if (!step.virtual_arch.empty()) archs.push_back(step.virtual_arch);
-    if (std::find(archs.begin(), archs.end(), virtual_arch) == archs.end())
-        throw Error("the command compiles no PTX for " + virtual_arch + " to apply the edits to (its PTX: " +
-                    (archs.empty() ? std::string("none") : join(archs, ", ")) + "): " + command_line_text(request.command));
+    for (const ArchitecturePtxEdits& target : request.architectures) {
+        const std::string virtual_arch = virtual_architecture(target.arch);
+        if (std::find(archs.begin(), archs.end(), virtual_arch) == archs.end())
+            throw Error("the command compiles no PTX for " + virtual_arch + " to apply the edits to (its PTX: " +
+                        (archs.empty() ? std::string("none") : join(archs, ", ")) + "): " + command_line_text(request.command));
+    }
 
     NvccPtxEditsOutcome outcome;
     ProcessOptions stepping = options;
@@ -117,9 +120,12 @@ NvccPtxEditsOutcome compile_with_ptx_edits(const NvccPtxEdits& request, std::ost
                         (r.timed_out ? std::string("ran too long") : "exit status " + std::to_string(r.exit_code)) +
                         "): " + excerpt(step.command, 400));
         }
-        if (step.virtual_arch != virtual_arch) continue;
+        const auto target = std::find_if(request.architectures.begin(), request.architectures.end(), [&](const ArchitecturePtxEdits& t) {
+            return !step.virtual_arch.empty() && virtual_architecture(t.arch) == step.virtual_arch;
+        });
+        if (target == request.architectures.end()) continue;
         try {
-            for (std::string& skipped : edit_ptx_file(request, step.ptx_output)) outcome.skipped.push_back(std::move(skipped));
+            for (std::string& skipped : edit_ptx_file(*target, step.ptx_output)) outcome.skipped.push_back(std::move(skipped));
         } catch (const Error&) {
             fs::remove(object, ec);
             throw;

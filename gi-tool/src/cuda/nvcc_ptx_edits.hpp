@@ -19,12 +19,17 @@
 
 namespace gi {
 
+// One architecture's edits: several architectures' PTX are edited in one run of the command.
+struct ArchitecturePtxEdits {
+    std::vector<Edit> edits;  // PTX edits, made on `base`
+    PtxModule base;           // the PTX they index
+    std::string function;     // the kernel they edit
+    std::string arch;         // "sm_90": the PTX of compute_90 is edited
+};
+
 struct NvccPtxEdits {
     std::vector<std::string> command;  // nvcc and its arguments, as the build runs them
-    std::vector<Edit> edits;           // PTX edits, made on `base`
-    PtxModule base;                    // the PTX they index
-    std::string function;              // the kernel they edit
-    std::string arch;                  // "sm_90": the PTX of compute_90 is edited
+    std::vector<ArchitecturePtxEdits> architectures;
     std::chrono::milliseconds step_timeout{std::chrono::minutes(30)};
 };
 
