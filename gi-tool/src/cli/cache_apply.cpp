@@ -194,10 +194,11 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                      "  overlaps an earlier one, where a #define it changes reaches another registration's code,\n"
                      "  or where its compile options are not the whole file's.\n"
                      "  --ptx-edits: the build compiles the wrapper through `gi-tool nvcc-launcher`, which applies\n"
-                     "  PTX edits: a variant whose genome has them is used (one registration per file), its genome\n"
-                     "  written to <function>.sm_N.ptx-edits and listed in <function>.ptx-edits beside OUT.cu, with\n"
-                     "  <function>.fallback.gi.cu and .fallback.options: the wrapper and options with those\n"
-                     "  architectures compiling the original kernel, for when the edits cannot be applied.\n"
+                     "  PTX edits: a variant whose genome has them is used (one registration per file). Beside\n"
+                     "  OUT.cu: each architecture's <function>.sm_N.ptx-edits (its genome; empty without PTX\n"
+                     "  edits), <function>.ptx-edits (the list of edited architectures), <function>.fallback.gi.cu\n"
+                     "  and .fallback.options (those architectures compiling the original kernel: what the\n"
+                     "  launcher compiles when the edits cannot be applied).\n"
                      "  Without it such a variant is left out, saying why.\n"
                      "  Host code is compiled once for all architectures: a variant that changes a #define which\n"
                      "  the file's host code reads is used only where every architecture the target compiles\n"
@@ -431,15 +432,21 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                         "\n" + include_directive(original_include);
         }
         write_file_if_changed(wrapper.parent_path() / file_choice.variant_file, file_text);
-        if (ptx_switch && !several && file_choice.use_variant) {  // several: their PTX edits were refused above
-            const CheckedVariantView view{checks[0].entry->genome, registered.front().kernel.registration.functions.front(),
-                                          file_choice.variant_file, checks[0].variant->compile_options};
-            if (!ptx_edits_of(parse_genome(view.genome)).empty()) {
-                ptx_edited[a] = true;
-                const std::string genome_file = ptx_genome_file(file_identifier, arch);
-                write_file_if_changed(wrapper.parent_path() / genome_file, view.genome + "\n");
-                ptx_manifest_lines.push_back(ptx_manifest_line(arch, view, genome_file));
+        if (ptx_switch) {
+            // Written for every architecture (empty: no PTX edits there), so the build can name it as
+            // an output and recompile the wrapper when an entry's PTX edits change.
+            const std::string genome_file = ptx_genome_file(file_identifier, arch);
+            std::string genome_text;
+            if (!several && file_choice.use_variant) {  // several: their PTX edits were refused above
+                const CheckedVariantView view{checks[0].entry->genome, registered.front().kernel.registration.functions.front(),
+                                              file_choice.variant_file, checks[0].variant->compile_options};
+                if (!ptx_edits_of(parse_genome(view.genome)).empty()) {
+                    ptx_edited[a] = true;
+                    genome_text = view.genome + "\n";
+                    ptx_manifest_lines.push_back(ptx_manifest_line(arch, view, genome_file));
+                }
             }
+            write_file_if_changed(wrapper.parent_path() / genome_file, genome_text);
         }
         arch_options[a] = used_options;
         choices.push_back(std::move(file_choice));

@@ -40,7 +40,8 @@ const char* const kAbout =
     "  --ptx-edits`) and runs NVCC ARGS as `gi-tool nvcc-ptx-edits` does, each listed architecture's\n"
     "  PTX edited; the launchers before NVCC (ccache) are left out there, since they would cache the\n"
     "  object without the edits. The edits index NVRTC's PTX of the variant, compiled with the\n"
-    "  --option compile options (the registration's) and the variant's own. When they cannot be\n"
+    "  --option compile options, those the CMake module wrote beside the wrapper (<file>.nvrtc-arguments:\n"
+    "  the registration's -I, -D and --compile-option) and the variant's own. When they cannot be\n"
     "  applied, <file>.fallback.gi.cu (those architectures compile the original kernel) is compiled\n"
     "  in the wrapper's place, with one line saying why; --require: exit 1 instead.\n";
 const char* const kExamples =
@@ -84,6 +85,38 @@ std::string file_identifier_of(const fs::path& wrapper) {
     if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
         throw UsageError("--wrapper " + wrapper.string() + ": not a wrapper the CMake module generates (<file>.gi.cu)");
     return name.substr(0, name.size() - suffix.size());
+}
+
+// The registration's compile arguments the CMake module writes beside the wrapper
+// (<file>.nvrtc-arguments: gi-tool's kernel options, one word a line, "-I<dir>", "-D<name>",
+// "--compile-option" then its value, or "--compile-option=<value>"), added to `options` and
+// `include_dirs` as the evaluator compiled the variants with them. Nothing when there is no file.
+void add_registration_arguments(const fs::path& file, std::vector<std::string>& options, std::vector<std::string>& include_dirs) {
+    std::error_code ec;
+    if (!fs::exists(file, ec)) return;
+    const std::string text = read_input_file(file, kMaxListBytes, "registration's compile arguments");
+    std::vector<std::string> lines;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find('\n', start), text.size());
+        if (end > start) lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    const std::string joined = "--compile-option=";
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string& line = lines[i];
+        if (line.rfind("-I", 0) == 0 && line.size() > 2) {
+            include_dirs.push_back(line.substr(2));
+        } else if (line.rfind("-D", 0) == 0 && line.size() > 2) {
+            options.push_back(line);
+        } else if (line == "--compile-option" && i + 1 < lines.size()) {
+            options.push_back(lines[++i]);
+        } else if (line.rfind(joined, 0) == 0) {
+            options.push_back(line.substr(joined.size()));
+        } else {
+            throw Error(file.string() + ": '" + excerpt(line) + "' is not -I<dir>, -D<name> or --compile-option (written by the "
+                        "CMake module when configuring; configure again)");
+        }
+    }
 }
 
 // `args` compiling the fallback in the wrapper's place: the wrapper's path and its options file's.
@@ -134,14 +167,15 @@ int run_nvcc_launcher(const std::vector<std::string>& raw) {
 
     const std::string file_identifier = file_identifier_of(*wrapper);
     const PtxEditsFiles files = ptx_edits_files(*wrapper, file_identifier);
-    const std::vector<PtxEditedArchitecture> edited =
-        parse_ptx_manifest(read_input_file(files.manifest, kMaxListBytes, "list of PTX edits"), files.manifest.string());
-    if (edited.empty()) become(command);  // no architecture's variant has PTX edits
-
-    std::string names;
-    for (const PtxEditedArchitecture& e : edited)
-        names += (names.empty() ? "" : ", sm_") + std::to_string(e.architecture);
+    std::string names = "?";  // the edited architectures, for the line saying why they compile the original
     try {
+        const std::vector<PtxEditedArchitecture> edited =
+            parse_ptx_manifest(read_input_file(files.manifest, kMaxListBytes, "list of PTX edits"), files.manifest.string());
+        if (edited.empty()) become(command);  // no architecture's variant has PTX edits
+        names.clear();
+        for (const PtxEditedArchitecture& e : edited)
+            names += (names.empty() ? "" : ", sm_") + std::to_string(e.architecture);
+        add_registration_arguments(wrapper->parent_path() / (file_identifier + ".nvrtc-arguments"), options, include_dirs);
         NvccPtxEdits request;
         request.command.push_back(*nvcc);
         request.command.insert(request.command.end(), args.begin(), args.end());
