@@ -70,6 +70,7 @@ foreach(_gi_part
         plan          # each architecture's decision: cached, original, or evolve
         evolve_step   # the build step that evolves on this machine's GPU
         accept_step   # the build step that runs the program with the candidate before caching it
+        ptx_edits     # cached variants with PTX edits: the wrapper compiled through gi-tool's launcher
         finalize)     # the deferred step: the target compiles the generated files
     include("${CMAKE_CURRENT_LIST_DIR}/GIOptimize/${_gi_part}.cmake")
 endforeach()

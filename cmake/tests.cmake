@@ -22,6 +22,7 @@ endfunction()
 
 _gi_add_scenario(off_unchanged off_unchanged)
 _gi_add_scenario(cached_variant cached_variant)
+_gi_add_scenario(ptx_edits ptx_edits)
 _gi_add_scenario(entry_problems entry_problems)
 _gi_add_scenario(missing_entry missing_entry)
 _gi_add_scenario(bad_arguments bad_arguments)

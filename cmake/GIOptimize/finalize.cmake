@@ -163,6 +163,12 @@ function(_gi_finalize target identifier)
     if(GI_REQUIRE_CACHE)
         set(require --require)
     endif()
+    # Entries whose genome has PTX edits: the wrapper is compiled through gi-tool's launcher.
+    cmake_path(GET kernel PARENT_PATH kernel_dir)
+    _gi_ptx_edits_plan(ptx_apply_arguments ptx_outputs ptx_depends ptx_object_depends "${target}" "${kernel_name}"
+                       "${header}" ${registration_count} "${wrapper}" "${file_identifier}" "${architectures}"
+                       "-I${kernel_dir}\n${compile_lines}" ${entry_files})
+    list(APPEND outputs ${ptx_outputs})
     list(JOIN architectures ", sm_" shown_architectures)
     # The options file is written fresh each time and then moved into place when it changed, so a
     # step that wrote nothing is an error (GIOptimizeApplied.cmake), never a build of stale files.
@@ -171,10 +177,10 @@ function(_gi_finalize target identifier)
         OUTPUT ${outputs}
         COMMAND "${CMAKE_COMMAND}" -E rm -f "${options_file}.new"
         COMMAND ${apply_command} "${kernel}" ${arch_arguments} --wrapper "${wrapper}" --options-file "${options_file}.new"
-                ${require} ${apply_registrations}
+                ${require} ${ptx_apply_arguments} ${apply_registrations}
         COMMAND "${CMAKE_COMMAND}" "-DGI_WRITTEN=${options_file}.new" "-DGI_FILE=${options_file}"
                 "-DGI_STEP=${kernel_name}" -P "${module_dir}/GIOptimizeApplied.cmake"
-        DEPENDS "${kernel}" ${entry_files} ${evolve_stamps} ${apply_depends} "${module_dir}/GIOptimizeApplied.cmake"
+        DEPENDS "${kernel}" ${entry_files} ${evolve_stamps} ${apply_depends} ${ptx_depends} "${module_dir}/GIOptimizeApplied.cmake"
         COMMENT "gi-optimize: ${kernel_name} for sm_${shown_architectures} from ${cache_dir}"
         VERBATIM COMMAND_EXPAND_LISTS)
 
@@ -190,6 +196,9 @@ function(_gi_finalize target identifier)
         list(INSERT sources ${kernel_index} "${wrapper}")
         set_property(TARGET "${target}" PROPERTY SOURCES ${sources})
         _gi_wrapper_properties("${wrapper}" "${kernel}" "${options_file}")
+        if(ptx_object_depends)
+            set_property(SOURCE "${wrapper}" APPEND PROPERTY OBJECT_DEPENDS ${ptx_object_depends})
+        endif()
     endif()
     target_sources("${target}" PRIVATE ${headers})
     target_include_directories("${target}" PRIVATE "${gen_dir}/include")

@@ -66,6 +66,14 @@ TEST_F(PtxCacheApply, TheSwitchUsesTheVariantAndListsItsEditsWithAFallback) {
     EXPECT_EQ(fallback.find("#include \"scaleKernel.sm_90.cu\""), std::string::npos) << fallback;
     EXPECT_NE(fallback.find("sm_90: original kernel (its variant's PTX edits could not be applied"), std::string::npos) << fallback;
     EXPECT_TRUE(std::filesystem::exists(out_ / "scaleKernel.fallback.options"));
+    // Which of the two the build compiled, for the header's lookups: sm_90's row only without the fallback.
+    EXPECT_NE(wrapper.find("const int gi_scaleKernel_ptx_fallback = 0;"), std::string::npos) << wrapper;
+    EXPECT_NE(fallback.find("const int gi_scaleKernel_ptx_fallback = 1;"), std::string::npos) << fallback;
+    const std::string header = test::file_text(out_ / "k.gi.h");
+    EXPECT_NE(header.find("    if (gi_scaleKernel_ptx_fallback && (architecture == 90)) return &gi_scaleKernel_variants["
+                          "gi_scaleKernel_variants_count - 1];\n"),
+              std::string::npos)
+        << header;
 }
 
 TEST_F(PtxCacheApply, WithoutTheSwitchTheEntryIsLeftOut) {

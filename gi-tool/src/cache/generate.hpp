@@ -28,13 +28,24 @@ struct ArchitectureChoice {
     std::string genome;                // genome text ("" for the original)
     std::string origin;                // one line for people: the cache file and its provenance, or why original
     std::vector<ParameterValue> parameters;  // Param gene values in effect for this architecture
+    // The variant's PTX edits are applied by the build's launcher (cache apply --ptx-edits), which
+    // compiles the fallback wrapper, this architecture's original kernel, when it cannot apply them.
+    bool ptx_edits = false;
 };
 
 // The wrapper translation unit. `original_include` is the path the original kernel is #included by
 // (absolute, so its own relative #includes still resolve when the wrapper's folder is on the
 // include path of the kernel's folder).
+// With PTX-edited variants (ArchitectureChoice::ptx_edits), the wrapper also defines
+// ptx_fallback_symbol(identifier): 0 in the wrapper, 1 in the fallback wrapper (`fallback`), so the
+// header's lookups say which kernel the build compiled.
 std::string wrapper_source(const std::string& kernel_name, const std::string& original_include,
-                           const std::vector<ArchitectureChoice>& choices);
+                           const std::vector<ArchitectureChoice>& choices, const std::string& identifier = "",
+                           bool fallback = false);
+
+// "gi_<identifier>_ptx_fallback": the C symbol telling host code whether the build compiled the
+// fallback wrapper (the PTX edits could not be applied).
+std::string ptx_fallback_symbol(const std::string& identifier);
 
 // A C/C++ identifier for the registered functions ("stereoKernel"; several joined by '_').
 std::string registration_identifier(const std::vector<std::string>& functions);
@@ -42,6 +53,8 @@ std::string registration_identifier(const std::vector<std::string>& functions);
 // The header host code includes ("<identifier>.gi.h"): a table with one row per architecture with a
 // variant plus one row for every other architecture (the original kernel), and lookups by the
 // compiled architecture (exact: cudaFuncGetAttributes' ptxVersion) and by compute capability.
+// A row whose variant has PTX edits is given only where the build applied them (the wrapper's
+// ptx_fallback_symbol() is 0); otherwise the lookups give the original kernel's row.
 std::string variants_header(const std::string& identifier, const std::string& kernel_name, const Grammar& grammar,
                             const std::vector<ArchitectureChoice>& choices);
 

@@ -442,6 +442,8 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
                                               file_choice.variant_file, checks[0].variant->compile_options};
                 if (!ptx_edits_of(parse_genome(view.genome)).empty()) {
                     ptx_edited[a] = true;
+                    file_choice.ptx_edits = true;
+                    registered.front().choices.back().ptx_edits = true;
                     genome_text = view.genome + "\n";
                     ptx_manifest_lines.push_back(ptx_manifest_line(arch, view, genome_file));
                 }
@@ -472,7 +474,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
     std::string options_text;
     for (const std::string& option : compile_options.value_or(std::vector<std::string>{})) options_text += option + "\n";
     write_file_if_changed(options_file, options_text);
-    write_file_if_changed(wrapper, wrapper_source(file_name, original_include, choices));
+    write_file_if_changed(wrapper, wrapper_source(file_name, original_include, choices, file_identifier));
     if (ptx_switch) {
         // What the launcher compiles when the PTX edits cannot be applied: those architectures'
         // original kernel, with the options of the first variant left (the wrapper is compiled once).
@@ -481,6 +483,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
         for (std::size_t a = 0; a < fallback.size(); ++a) {
             if (ptx_edited[a]) {
                 fallback[a].use_variant = false;
+                fallback[a].ptx_edits = false;
                 fallback[a].origin = "its variant's PTX edits could not be applied: " + fallback[a].origin;
             } else if (fallback[a].use_variant && !fallback_options) {
                 fallback_options = arch_options[a];
@@ -490,7 +493,7 @@ int run_cache_apply(const std::vector<std::string>& argv, const std::string& pro
         std::string fallback_text;
         for (const std::string& option : fallback_options.value_or(std::vector<std::string>{})) fallback_text += option + "\n";
         write_file_if_changed(files.fallback_options, fallback_text);
-        write_file_if_changed(files.fallback_wrapper, wrapper_source(file_name, original_include, fallback));
+        write_file_if_changed(files.fallback_wrapper, wrapper_source(file_name, original_include, fallback, file_identifier, true));
         write_file_if_changed(files.manifest, join(ptx_manifest_lines, ""));
     }
     for (const Registered& r : registered)
