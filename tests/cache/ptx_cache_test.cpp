@@ -1,7 +1,7 @@
 // Genomes with PTX edits (issue 46) and the cache: an entry keeps them (written, and valid when
-// found, so `cache verify --compile` can replay them); the build compiles the variant's source, so
-// `cache apply` leaves such an entry out naming the edits, never using it with them dropped
-// (tests/cache/ptx_cache_verify_test.cpp).
+// found, so `cache verify --compile` can replay them); a build that compiles the wrapper from
+// source alone (`cache apply` without --ptx-edits) leaves such an entry out naming the edits, never
+// using it with them dropped (tests/cache/ptx_cache_verify_test.cpp, ptx_cache_apply_test.cpp).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -49,8 +49,9 @@ protected:
 TEST_F(PtxCacheEntries, SayWhyTheyCannotShip) {
     EXPECT_EQ(ptx_edits_refusal(parse_genome("SCALE=3 <_k.cu_3>")), "");
     EXPECT_EQ(ptx_edits_refusal(parse_genome("SCALE=3 ptx:del(2) ptx:swap(4,5)")),
-              "its PTX edits (ptx:del(2) ptx:swap(4,5)) cannot be shipped yet: the build compiles the variant's source "
-              "with nvcc, and the CMake module does not apply PTX edits (gi-tool nvcc-ptx-edits can; issue 46)");
+              "its PTX edits (ptx:del(2) ptx:swap(4,5)) ship only where the wrapper is compiled through gi-tool "
+              "nvcc-launcher (the CMake module does that with gi-tool, for a .cu kernel registered alone in its file, "
+              "under Ninja or Makefiles; configure says why not)");
 }
 
 TEST_F(PtxCacheEntries, AreKeptWhenWrittenAndValidWhenFound) {

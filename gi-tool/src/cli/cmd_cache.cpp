@@ -320,7 +320,7 @@ int run_verify(const std::vector<std::string>& argv) {
         if (!ptx_edits_of(parse_genome(check.entry->genome)).empty()) {
             if (compile && !replay_ptx_edits(check, kernel, compile_settings_from(kernel_settings), nvcc)) ok = false;
             std::cout << "  note: " << printable(ptx_edits_refusal(parse_genome(check.entry->genome)))
-                      << "; the build leaves this entry out" << (compile ? "" : " (--compile replays them)") << "\n";
+                      << "; elsewhere the build leaves this entry out" << (compile ? "" : " (--compile replays them)") << "\n";
         }
     }
     return ok ? kExitOk : kExitFailure;

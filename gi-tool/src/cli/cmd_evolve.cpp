@@ -135,9 +135,10 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
         .hidden();
     app.add_number("--ptx-edits", c.ptx_edits, 0, 1,
                    "the share of code edits drawn as instruction edits on the kernel's PTX (delete, copy, move, swap, "
-                   "operand; compiled by ptxas alone); needs --arch. Off by default: the CMake build cannot compile "
-                   "them in yet, so the final check gives such a genome up, saying so (the cache keeps them and "
-                   "`cache verify --compile` replays them)")
+                   "operand; compiled by ptxas alone); needs --arch. Off by default. The CMake build ships such a "
+                   "genome by compiling the wrapper through gi-tool nvcc-launcher (a .cu kernel registered alone in "
+                   "its file, with gi-tool, under Ninja or Makefiles; elsewhere it builds the original kernel, saying "
+                   "why); `cache verify --compile` replays them")
         .group(group)
         .hidden();
     app.add_text("--start", o.start_genome, "GENOME",

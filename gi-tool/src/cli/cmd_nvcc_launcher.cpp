@@ -10,9 +10,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cache/ptx_manifest.hpp"
 #include "cli/command.hpp"

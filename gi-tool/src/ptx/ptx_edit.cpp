@@ -133,8 +133,8 @@ std::string ptx_edits_refusal(const Genome& genome) {
     for (const Edit& edit : ptx_edits_of(genome)) texts.push_back(edit_to_text(edit));
     if (texts.empty()) return "";
     return "its PTX edits (" + join(texts, " ") +
-           ") cannot be shipped yet: the build compiles the variant's source with nvcc, and the CMake module does not "
-           "apply PTX edits (gi-tool nvcc-ptx-edits can; issue 46)";
+           ") ship only where the wrapper is compiled through gi-tool nvcc-launcher (the CMake module does that with "
+           "gi-tool, for a .cu kernel registered alone in its file, under Ninja or Makefiles; configure says why not)";
 }
 
 PtxEditResult apply_ptx_edits(const PtxModule& base, const std::vector<Edit>& edits) {

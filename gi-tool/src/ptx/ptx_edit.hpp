@@ -26,12 +26,10 @@ std::vector<Edit> ptx_edits_of(const Genome& genome);
 // instruction is or of another type than the one it replaces.
 PtxEditResult apply_ptx_edits(const PtxModule& base, const std::vector<Edit>& edits);
 
-// Why `genome` cannot be shipped, when it has PTX edits: the build (a cache entry's variant,
-// gi-apply, the CMake module) compiles the variant's source with nvcc, so they would be dropped
-// without a word; `gi-tool nvcc-ptx-edits` builds them into an object, but the CMake module does
-// not use it yet. "" when it has none. The run's final check gives such a genome up with this
-// reason, and `cache apply` (the build) leaves such an entry out; the entry itself keeps them
-// (cache write, and cache verify --compile replays them).
+// Why a build that compiles the wrapper from source alone leaves out a variant whose `genome` has
+// PTX edits: they would be dropped without a word. They ship only where the wrapper's compile runs
+// through `gi-tool nvcc-launcher` (cache apply --ptx-edits; the CMake module sets it up where it
+// can and says when it cannot). "" when it has none.
 std::string ptx_edits_refusal(const Genome& genome);
 
 }  // namespace gi

@@ -2,7 +2,6 @@
 
 #include <set>
 
-#include "ptx/ptx_edit.hpp"
 #include "util/format.hpp"
 
 namespace gi {
@@ -58,10 +57,6 @@ FinalChoice choose_final_genome(const std::vector<Genome>& candidates, VariantCh
             break;
         }
         tried.insert(genome_to_text(candidate));
-        if (const std::string why = ptx_edits_refusal(candidate); !why.empty()) {
-            add_note(choice.check, "gave up '" + genome_to_text(candidate) + "': " + why);
-            continue;
-        }
         const double check_start = deadline.now();
         const EvalResult gate = checker.sanitize(make_variant(candidate, grammar), case_index);
         if (gate.status != EvalStatus::Ok) {
