@@ -2,7 +2,8 @@
 # cached genomes into source is built (gi-apply and the recorder the program links), not gi-tool;
 # it configures and builds with SQLite3, Boost, CLI11 and fmt unavailable; the project's empty build type stays
 # empty; `all` and `install` hold the project's own targets only, even with a plain
-# add_subdirectory; and a build that would have to evolve says which packages are missing.
+# add_subdirectory; a build that would have to evolve says which packages are missing; and a
+# cached genome with PTX edits (which only gi-tool applies) builds the original kernel, saying why.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
 if(GI_TEST_SKIP)
     return()
@@ -47,3 +48,19 @@ gi_test_run(out FAIL "${CMAKE_COMMAND}" -S "${src}" -B "${build}" -G Ninja "-DCM
 gi_test_expect("${out}" "must evolve a kernel [^\n]*but gi-tool, which evolves kernels, is not built: SQLite3 [^\n]*not found"
                "evolution without gi-tool's packages is refused with the reason")
 gi_test_expect("${out}" "GI_GPU_ARCHITECTURE=none to build the original kernel" "and the way out")
+
+# A cached genome with PTX edits ships through gi-tool's compiler launcher: without gi-tool,
+# configure says so in one line and the build compiles the original kernel, saying why too
+# (tests/cmake/ptx_edits.cmake builds one with gi-tool).
+file(REMOVE_RECURSE "${build}")
+gi_test_write_entry("SCALE=3 ptx:del(1)" 90)
+gi_test_run(out PASS "${CMAKE_COMMAND}" -S "${src}" -B "${build}" -G Ninja "-DCMAKE_MAKE_PROGRAM=${GI_TEST_NINJA}"
+    "-DCMAKE_CUDA_COMPILER=${GI_TEST_NVCC}" -DGI_TEST_MODE=subdir "-DGI_TEST_SOURCE=${GI_TEST_SOURCE}"
+    -DGI_OPTIMIZE=ON -DGI_GPU_ARCHITECTURE=none ${no_packages})
+gi_test_expect("${out}" "gi-optimize: app: scaleKernel sm_90: original kernel \\(its cache entry's genome has PTX edits, and they are applied by gi-tool, which this build does not have \\(gi-tool, which evolves kernels, is not built: SQLite3"
+               "configure says why a PTX-edited entry is not used")
+gi_test_build(out PASS)
+gi_test_expect("${out}" "scaleKernel sm_90: original kernel: [^\n]*ship only where the wrapper is compiled through gi-tool nvcc-launcher"
+               "the build leaves the entry out, saying why")
+gi_test_run(out PASS "${build}/app" --variant 90)
+gi_test_expect("${out}" "variant: original kernel" "the program has the original kernel")

@@ -57,12 +57,12 @@ protected:
         return args;
     }
     // NVRTC's PTX of the variant SCALE=3 and edits on it: the first mul.f32 (3 * k) deleted, two mov.u32 swapped.
-    std::string genome() const {
+    std::string genome(const std::string& arch = "sm_90") const {
         DeviceCompileRequest request;
         request.source = kLauncherKernel;
         request.source.replace(request.source.find("#define SCALE 2"), 15, "#define SCALE 3");
         request.name = "scale.cu";
-        request.arch = "sm_90";
+        request.arch = arch;
         const DeviceCompileResult r = nvrtc_ptx_as_evaluated(request);
         EXPECT_TRUE(r.ok) << r.log;
         const PtxModule module = parse_ptx(r.ptx);
@@ -77,11 +77,16 @@ protected:
         return "SCALE=3 ptx:del(" + std::to_string(adds[0]) + ") ptx:swap(" + std::to_string(movs[0]) + "," +
                std::to_string(movs[1]) + ")";
     }
-    void write_and_apply(const std::string& genome_text) {
+    void write_and_apply(const std::string& genome_text, const std::string& genome_80 = "") {
         const std::string cache = (dir_.path() / "gi-cache").string();
         ProcessResult r = test::gi_tool(kernel_args({"cache", "write", "--arch", "90", "--cache-dir", cache, "--genome", genome_text,
                                        "--allow-unvalidated"}));
         ASSERT_TRUE(r.succeeded()) << r.out << r.err;
+        if (!genome_80.empty()) {
+            r = test::gi_tool(kernel_args({"cache", "write", "--arch", "80", "--cache-dir", cache, "--genome", genome_80,
+                                           "--allow-unvalidated"}));
+            ASSERT_TRUE(r.succeeded()) << r.out << r.err;
+        }
         r = test::gi_tool(kernel_args({"cache", "apply", "--ptx-edits", "--cache-dir", cache, "--arch", "80", "--arch", "90",
                                        "--wrapper", wrapper(), "--header", (out_ / "scale.gi.h").string(), "--options-file",
                                        (out_ / "scale.options").string()}));
@@ -106,8 +111,17 @@ protected:
         argv.insert(argv.end(), compile.begin(), compile.end());
         return test::gi_tool(argv);
     }
-    // The sm_90 image of `object` among its two (the other is sm_80's).
-    std::string sm90_image_like(const std::string& object, const std::string& reference) {
+    // The evaluator's build of `genome_text` for `arch`: NVRTC's PTX of the variant file, edited, ptxas.
+    DeviceCompileResult evaluator_cubin(const std::string& genome_text, const std::string& arch) {
+        const std::string variant = test::file_text(out_ / ("scale." + arch + ".cu"));
+        CudaEvaluatorOptions options;
+        options.function = "scale";
+        VariantBuilder builder(options, arch, variant, "scale", {}, dir_.path());
+        EXPECT_TRUE(builder.prepare().ok);
+        return builder.compile(variant, ptx_edits_flag(parse_genome(genome_text)));
+    }
+    // The image of `object` that is the same device code as `reference`, or "".
+    std::string image_like(const std::string& object, const std::string& reference) {
         for (const std::string& image : test::embedded_cubins(test::file_text(object)))
             if (same_device_code(reference, image)) return image;
         return "";
@@ -134,7 +148,21 @@ TEST_F(NvccLauncher, TheWrapperGetsTheEvaluatorsCodeWithoutTheUsersLauncher) {
     const DeviceCompileResult evaluator = builder.compile(variant, ptx_edits_flag(parse_genome(genome_text)));
     ASSERT_TRUE(evaluator.ok) << evaluator.log;
     ASSERT_EQ(evaluator.compiler, "ptxas");
-    EXPECT_FALSE(sm90_image_like(object, evaluator.cubin).empty()) << "no image of the object is the evaluator's sm_90 code";
+    EXPECT_FALSE(image_like(object, evaluator.cubin).empty()) << "no image of the object is the evaluator's sm_90 code";
+}
+
+TEST_F(NvccLauncher, EveryEditedArchitectureInOneCompile) {
+    const std::string genome_90 = genome("sm_90"), genome_80 = genome("sm_80");
+    write_and_apply(genome_90, genome_80);
+    EXPECT_NE(test::file_text(out_ / "scale.ptx-edits").find("80\tscale\t"), std::string::npos);
+    const std::string object = (dir_.path() / "w.o").string();
+    const ProcessResult r = launch(nvcc_args(wrapper(), object, {"--options-file=" + (out_ / "scale.options").string()}));
+    ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+    for (const auto& [arch, genome_text] : {std::pair<std::string, std::string>{"sm_80", genome_80}, {"sm_90", genome_90}}) {
+        const DeviceCompileResult evaluator = evaluator_cubin(genome_text, arch);
+        ASSERT_TRUE(evaluator.ok) << evaluator.log;
+        EXPECT_FALSE(image_like(object, evaluator.cubin).empty()) << "no image of the object is the evaluator's " << arch << " code";
+    }
 }
 
 TEST_F(NvccLauncher, OtherPtxFromNvccCompilesTheFallbackSayingWhy) {
@@ -155,7 +183,7 @@ TEST_F(NvccLauncher, OtherPtxFromNvccCompilesTheFallbackSayingWhy) {
     ASSERT_TRUE(p.succeeded()) << p.err;
     int same = 0;
     for (const std::string& image : test::embedded_cubins(test::file_text(original)))
-        if (!sm90_image_like(object, image).empty()) ++same;
+        if (!image_like(object, image).empty()) ++same;
     EXPECT_EQ(same, 2) << "the fallback's code is not the original kernel's";
 
     fs::remove(object);
