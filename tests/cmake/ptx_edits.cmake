@@ -1,7 +1,7 @@
 # A cache entry whose genome has PTX edits (issue 46): the build compiles the wrapper through
 # gi-tool nvcc-launcher (the target's CUDA_COMPILER_LAUNCHER, before the ccache the scenarios set),
-# so the binary's sm_90 code is the edited kernel: not the code of the same genome without its PTX
-# edits. A build whose nvcc makes other PTX than the edits index (-ftz=true, a flag the
+# so the binary's sm_90 code is the edited kernel: the evaluator's code for the genome (cache verify
+# --compile --program) and not the code of the same genome without its PTX edits. A build whose nvcc makes other PTX than the edits index (-ftz=true, a flag the
 # registration does not see) builds the original kernel for sm_90, saying why; GI_REQUIRE_CACHE
 # makes that an error.
 include("${CMAKE_CURRENT_LIST_DIR}/common.cmake")
@@ -52,6 +52,11 @@ gi_test_device_code(edited_sass "${build}/app" 90)
 if(edited_sass STREQUAL source_only_sass)
     gi_test_fail("the sm_90 code is the variant's without its PTX edits")
 endif()
+# The program holds the code the evaluator built for the genome (NVRTC's PTX, the edits, ptxas).
+gi_test_run(out PASS "${GI_TEST_TOOL}" cache verify "${src}/gi-cache" "${src}/scale.cu" ${GI_TEST_REGISTRATION} --arch 90
+            --compile --program "${build}/app")
+gi_test_expect("${out}" "replayed for sm_90: NVRTC's PTX of the variant, edited, assembled by ptxas" "cache verify replays the edits")
+gi_test_expect("${out}" "/app holds this code for sm_90" "the program's sm_90 code is the evaluator's")
 gi_test_run(out PASS "${build}/app" --variant 90)
 gi_test_expect("${out}" "variant: SCALE=3 ptx:del\\(${fma}\\) SCALE=3 BLOCK=128" "the header gives the edited variant for sm_90")
 # A rebuild with nothing changed compiles nothing.
@@ -65,6 +70,9 @@ gi_test_build(out PASS)
 gi_test_expect("${out}" "gi-optimize: scaleKernel sm_90: original kernel: the variant's PTX edits cannot be applied: [^\n]*"
                "the fallback says why")
 gi_test_device_code(fallback_sass "${build}/app" 90)
+gi_test_run(out FAIL "${GI_TEST_TOOL}" cache verify "${src}/gi-cache" "${src}/scale.cu" ${GI_TEST_REGISTRATION} --arch 90
+            --compile --program "${build}/app")
+gi_test_expect("${out}" "/app does not hold this code for sm_90" "cache verify --program sees the fallback")
 # Host code sizing launches from the header must see the kernel that runs: the original's values.
 gi_test_run(out PASS "${build}/app" --variant 90)
 gi_test_expect("${out}" "variant: original kernel SCALE=2 BLOCK=128" "the header gives the original for sm_90 after the fallback")

@@ -20,6 +20,8 @@
 #include "cli/command_line.hpp"
 #include "cli/help_text.hpp"
 #include "cli/kernel_args.hpp"
+#include "compile/cubin_sections.hpp"
+#include "compile/device_images.hpp"
 #include "compile/nvcc_compiler.hpp"
 #include "compile/ptx_compiler.hpp"
 #include "cuda/nvcc_ptx_edits.hpp"
@@ -29,6 +31,7 @@
 #include "genome/genome.hpp"
 #include "source/source_file.hpp"
 #include "util/error.hpp"
+#include "util/file_read.hpp"
 #include "util/format.hpp"
 #include "util/hash.hpp"
 #include "util/output_path.hpp"
@@ -37,6 +40,9 @@
 
 namespace gi::cli {
 namespace {
+
+// A program the build made, read whole for its device images (cache verify --program).
+constexpr std::size_t kMaxProgramBytes = std::size_t{1} << 30;
 
 namespace fs = std::filesystem;
 
@@ -182,8 +188,15 @@ bool compile_variant(const EntryCheck& check, const RegisteredKernel& kernel, co
 // A genome's PTX edits replayed as the cuda evaluator built the variant (issue 46): NVRTC's PTX of
 // its source, with the kernel's -D, --compile-option and folders and the variant's own options, the
 // edits applied, ptxas alone for the entry's architecture.
+// With `program` (the path of what the build made, and its bytes): whether it holds that code, as
+// a build through gi-tool nvcc-launcher does.
+struct BuiltProgram {
+    std::string path;
+    std::vector<std::string> images;  // its embedded device images
+};
+
 bool replay_ptx_edits(const EntryCheck& check, const RegisteredKernel& kernel, const CompileSettings& compile,
-                      const std::string& nvcc) {
+                      const std::string& nvcc, const std::optional<BuiltProgram>& program) {
     const std::string arch = architecture_name(check.entry->architecture);
     const std::vector<Edit> edits = ptx_edits_of(parse_genome(check.entry->genome));
     std::vector<std::string> texts;
@@ -221,17 +234,26 @@ bool replay_ptx_edits(const EntryCheck& check, const RegisteredKernel& kernel, c
               << cubin.ms / 1000 << " s\n";
     if (!edited.skipped.empty())
         std::cout << "  note: PTX edits that no longer apply (skipped, as in the search): " << join(edited.skipped, " ") << "\n";
-    return true;
+    if (!program) return true;
+    for (const std::string& image : program->images)
+        if (same_device_code(cubin.cubin, image)) {
+            std::cout << "  " << printable(program->path) << " holds this code for " << arch << "\n";
+            return true;
+        }
+    std::cout << "  " << printable(program->path) << " does not hold this code for " << arch << " (of its "
+              << program->images.size() << " device images none is it: built without gi-tool nvcc-launcher, or its "
+              << "fallback, which the build said)\n";
+    return false;
 }
 
 int run_verify(const std::vector<std::string>& argv) {
     KernelSettings kernel_settings;
     RegistrationSettings registration;
     std::vector<std::string> positional, arch_options;
-    std::string nvcc;
+    std::string nvcc, program_path;
     bool compile = false;
     CommandLine app(
-        "usage: gi-tool cache verify DIR [KERNEL.cu --function NAME [options]] [--arch ARCH...] [--compile]\n",
+        "usage: gi-tool cache verify DIR [KERNEL.cu --function NAME [options]] [--arch ARCH...] [--compile [--program FILE]]\n",
         "  Without a kernel: checks that every entry in DIR is well-formed and untouched (checksum).\n"
         "  With the kernel and its registration: also that each entry for it is current (key: kernel\n"
         "  source, registration, grammar version) and that its genome is valid for the kernel and\n"
@@ -252,6 +274,8 @@ int run_verify(const std::vector<std::string>& argv) {
                      " (repeatable; default: check those present)");
     app.add_switch("--compile", compile, "also compile each valid variant with nvcc for its architecture (no GPU needed)");
     app.add_text("--nvcc", nvcc, "PATH", "compiler for --compile (default: nvcc on PATH or /usr/local/cuda)");
+    app.add_text("--program", program_path, "FILE",
+                 "with --compile: the program (or object) the build made must hold each replayed PTX-edited variant's code");
     app.add_kernel_options(kernel_settings, false);
     app.add_registration_options(registration);
     if (!app.parse(argv)) return kExitOk;
@@ -283,6 +307,10 @@ int run_verify(const std::vector<std::string>& argv) {
     }
 
     if (positional.size() > 2) throw UsageError("expected DIR and one KERNEL.cu, got also '" + positional[2] + "'");
+    if (!program_path.empty() && !compile) throw UsageError("--program needs --compile (the code it must hold is the replay's)");
+    std::optional<BuiltProgram> program;
+    if (!program_path.empty())
+        program = BuiltProgram{program_path, embedded_device_images(read_input_file(program_path, kMaxProgramBytes, "program"))};
     const RegisteredKernel kernel = registered_kernel_from(kernel_settings, registration, positional[1]);
 
     std::vector<int> architectures = required;
@@ -318,7 +346,7 @@ int run_verify(const std::vector<std::string>& argv) {
                       << printable(join(check.variant->skipped_edits, " ")) << "\n";
         if (compile && !compile_variant(check, kernel, nvcc)) ok = false;
         if (!ptx_edits_of(parse_genome(check.entry->genome)).empty()) {
-            if (compile && !replay_ptx_edits(check, kernel, compile_settings_from(kernel_settings), nvcc)) ok = false;
+            if (compile && !replay_ptx_edits(check, kernel, compile_settings_from(kernel_settings), nvcc, program)) ok = false;
             std::cout << "  note: " << printable(ptx_edits_refusal(parse_genome(check.entry->genome)))
                       << "; elsewhere the build leaves this entry out" << (compile ? "" : " (--compile replays them)") << "\n";
         }
