@@ -229,8 +229,27 @@ build_driver_with_genome() {  # kernel which genome dir
         [[ "${flags[*]}" == "(none)" ]] && flags=()
         echo "$which: compile options: ${flags[*]:-(none)}" | tee -a "$dir/driver.log"
     fi
-    nvcc -std=c++17 -O3 -arch="sm_$arch" -diag-suppress=177 -I"$root/kernels" -I"$root/gi-tool/src" "${flags[@]}" \
-        -I"$root/kernels/$kernel" "$root/kernels/$kernel/${kernel}_driver.cu" "$variant_file" \
+    local common=(-std=c++17 -O3 -arch="sm_$arch" -diag-suppress=177 -I"$root/kernels" -I"$root/gi-tool/src" "${flags[@]}"
+                  -I"$root/kernels/$kernel")
+    if [[ "$genome" == *"ptx:"* ]]; then
+        # The variant file is source: a genome's PTX edits are applied to nvcc's PTX of it by
+        # gi-tool nvcc-ptx-edits (as the CMake build's launcher does), which refuses, writing no
+        # object, where that PTX is not the code the edits were made on; then the driver is not built.
+        local function_name="" i options=()
+        for ((i = 0; i < ${#grammar_options[@]}; ++i)); do
+            [[ "${grammar_options[i]}" == --function ]] && function_name="${grammar_options[i + 1]%%<*}"
+        done
+        for i in "${flags[@]}"; do options+=(--option "$i"); done
+        {
+            "$tool" nvcc-ptx-edits --edits "$dir/$which.genome" --function "$function_name" --arch "$arch" \
+                --source "$variant_file" "${options[@]}" --include "$root/kernels/$kernel" --include "$root/kernels" \
+                -- nvcc "${common[@]}" -c "$variant_file" -o "$dir/$which.o" &&
+            nvcc "${common[@]}" "$root/kernels/$kernel/${kernel}_driver.cu" "$dir/$which.o" \
+                "$root/kernels/$kernel/reference.cpp" -o "$work/$kernel/${kernel}_$which"
+        } >"$dir/$which.build.log" 2>&1 &
+        return 0
+    fi
+    nvcc "${common[@]}" "$root/kernels/$kernel/${kernel}_driver.cu" "$variant_file" \
         "$root/kernels/$kernel/reference.cpp" -o "$work/$kernel/${kernel}_$which" >"$dir/$which.build.log" 2>&1 &
 }
 

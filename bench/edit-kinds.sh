@@ -9,9 +9,9 @@
 #   ptx          --ptx-edits EDIT_PTX_RATE (default 0.5): half the code edits drawn are PTX
 #                instruction edits, the rest line edits, with the transformation genes as in
 #                `transforms`: the issue's "plus PTX edits" (at 1 there would be no line edits
-#                left). A genome with PTX
-#                edits cannot ship yet (the final checks give it up and say so), so what the driver
-#                measures is the run's next candidate; the table shows the search's own best too.
+#                left). A genome with PTX edits is built into the driver through gi-tool
+#                nvcc-ptx-edits (bench/common.sh build_driver_with_genome), as the CMake build's
+#                launcher builds it.
 # Then the run's final genome is measured OUTSIDE the tool, by the kernel's own driver, built by
 # nvcc with `gi-tool apply`'s variant in place of the kernel file: the original, the params-only
 # genome and the arm's genome, timed side by side at the training size (EDIT_ROUNDS rounds,
