@@ -27,18 +27,17 @@ bool is_cicc(const std::string& program) {
     return (slash == std::string::npos ? program : program.substr(slash + 1)) == "cicc";
 }
 
-// The value after `option` in `words` ("-o" "F" -> "F"), or "".
-std::string value_after(const std::vector<std::string>& words, const std::string& option) {
-    for (std::size_t i = 0; i + 1 < words.size(); ++i)
-        if (words[i] == option) return words[i + 1];
-    return "";
-}
-
 bool ends_with(const std::string& s, const std::string& suffix) {
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
+
+std::string value_after(const std::vector<std::string>& words, const std::string& option) {
+    for (std::size_t i = 0; i + 1 < words.size(); ++i)
+        if (words[i] == option) return words[i + 1];
+    return "";
+}
 
 std::vector<std::string> shell_words(const std::string& text) {
     std::vector<std::string> words;

@@ -47,4 +47,7 @@ NvccDependencySplit split_dependency_options(const std::vector<std::string>& arg
 // The words of a shell text ("a" 'b c' d\ e -> a, b c, d e); no expansion.
 std::vector<std::string> shell_words(const std::string& text);
 
+// The value after `option` in `words` ("-o" "F" -> "F"), or "".
+std::string value_after(const std::vector<std::string>& words, const std::string& option);
+
 }  // namespace gi

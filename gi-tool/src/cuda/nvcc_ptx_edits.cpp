@@ -20,12 +20,6 @@ namespace gi {
 namespace fs = std::filesystem;
 namespace {
 
-std::string output_of(const std::vector<std::string>& args) {
-    for (std::size_t i = 0; i + 1 < args.size(); ++i)
-        if (args[i] == "-o") return args[i + 1];
-    return "";
-}
-
 void forward(const ProcessResult& r, std::ostream& out, std::ostream& err) {
     out << r.out;
     err << r.err;
@@ -68,7 +62,7 @@ NvccPtxEditsOutcome compile_with_ptx_edits(const NvccPtxEdits& request, std::ost
     const std::string& nvcc = request.command.front();
     const NvccDependencySplit split =
         split_dependency_options(std::vector<std::string>(request.command.begin() + 1, request.command.end()));
-    const std::string object = output_of(split.compile);
+    const std::string object = value_after(split.compile, "-o");
     std::error_code ec;
     if (!object.empty()) fs::remove(object, ec);  // a failure below leaves no object, not an old one
 
