@@ -1,15 +1,10 @@
 #include "cuda/original_yardstick.hpp"
 
-#include <cmath>
-
 namespace gi {
 namespace {
 
-double spread_or_zero(const Timing& t) { return std::isfinite(t.spread_ms) ? t.spread_ms : 0.0; }
-
 bool slower_beyond(const Timing& candidate, const Timing& reference) {
-    const double noise = std::hypot(spread_or_zero(candidate), spread_or_zero(reference));
-    return candidate.median_ms - reference.median_ms > kOriginalDisagreementK * noise;
+    return candidate.median_ms - reference.median_ms > kOriginalDisagreementK * combined_spread(candidate, reference);
 }
 
 }  // namespace

@@ -80,4 +80,10 @@ Timing summarise_timings(std::vector<double> samples_ms) {
     return timing;
 }
 
+double combined_spread(const Timing& a, const Timing& b) {
+    const double sa = std::isfinite(a.spread_ms) ? a.spread_ms : 0.0;
+    const double sb = std::isfinite(b.spread_ms) ? b.spread_ms : 0.0;
+    return std::sqrt(sa * sa + sb * sb);
+}
+
 }  // namespace gi

@@ -126,4 +126,9 @@ Variant make_variant(const Genome& genome, const Grammar& grammar);
 // Robust summary of repeated timings (median and 1.4826 x MAD).
 Timing summarise_timings(std::vector<double> samples_ms);
 
+// Combined noise of two timings, sqrt(a^2 + b^2) of their spreads; a spread that is missing (NaN)
+// counts as zero. What acceptance and the batch's yardstick (cuda/original_yardstick) weigh a
+// difference of medians against.
+double combined_spread(const Timing& a, const Timing& b);
+
 }  // namespace gi

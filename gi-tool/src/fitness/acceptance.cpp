@@ -7,11 +7,6 @@ namespace {
 double finite_or_zero(double value) { return std::isfinite(value) ? value : 0.0; }
 }  // namespace
 
-double combined_spread(const Timing& a, const Timing& b) {
-    const double sa = finite_or_zero(a.spread_ms), sb = finite_or_zero(b.spread_ms);
-    return std::sqrt(sa * sa + sb * sb);
-}
-
 bool is_accepted(const EvalResult& result, const Timing& original, const AcceptanceRule& rule) {
     if (result.status != EvalStatus::Ok || !result.time.valid() || !original.valid()) return false;
     if (!(result.error <= rule.max_error)) return false;

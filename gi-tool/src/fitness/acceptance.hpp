@@ -11,8 +11,6 @@ struct AcceptanceRule {
     double noise_k = 1;    // --noise-k
 };
 
-// Combined noise of two timings; a spread that is missing (NaN) counts as zero.
-double combined_spread(const Timing& a, const Timing& b);
 
 bool is_accepted(const EvalResult& result, const Timing& original, const AcceptanceRule& rule);
 
