@@ -13,6 +13,8 @@
 #       evolve/cuda-bench options is "old" (a change behind an option, judged against its off switch)
 #   REJUDGE_SANITIZE=N: also the sanitizer gate's verdicts (cuda-bench --sanitize N: the first N correct
 #       variants through the gate as one wave; the refused ones compared by genome)
+#   REJUDGE_BUILD_ONLY=1: build the older tree and stop (a job that builds it beside other work, then
+#       runs this script again: the second build finds everything up to date)
 #   REJUDGE_GENOMES_DIR=DIR: a recorded search's individuals instead of random variants, from
 #       DIR/KERNEL.genomes (python3 bench/run-xml-genomes.py run.xml > DIR/stereo.genomes); the older
 #       tree's cuda-bench must take --genomes too (the commit that added it, or later)
@@ -55,6 +57,7 @@ if ! { cmake -S "$old_tree" -B "$old_build" -G Ninja -DCMAKE_BUILD_TYPE=Release 
     tail -30 "$OUT/old-build.log"; exit 1
 fi
 fi
+if [[ "${REJUDGE_BUILD_ONLY:-0}" == 1 ]]; then echo "built the older tree in $old_build"; exit 0; fi
 # "again": this build a second time, so variants whose verdict changes between two runs of one build
 # (racy ones: their outputs differ from run to run) can be told from what the change did.
 # With REJUDGE_OLD_OPTIONS the first run ("old": these options) builds this tree, the others reuse it.
