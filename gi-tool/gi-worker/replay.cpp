@@ -17,8 +17,9 @@ constexpr int kMaxCopies = 8;
 }  // namespace
 
 Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream,
-               DeviceCompare* device_compare, std::size_t guard_bytes)
+               DeviceCompare* device_compare, std::size_t guard_bytes, bool guard_pages)
     : tc_(std::move(tc)), tolerances_(std::move(tolerances)), stream_(stream), guard_(guard_bytes), device_compare_(device_compare) {
+    if (guard_pages && guard_bytes > 0) paged_ = std::make_unique<GuardPagedMemory>();
     tolerances_.resize(tc_.buffers.size());
     std::size_t case_bytes = 0;
     for (const auto& b : tc_.buffers) case_bytes += b.size;
@@ -161,6 +162,15 @@ Replay::~Replay() {
 
 CUdeviceptr Replay::allocate_working(std::size_t bytes) {
     bytes = std::max<std::size_t>(bytes, 1);
+    if (paged_) {
+        // The zone before the buffer as usual; after it, the unmapped page.
+        const CUdeviceptr p = paged_->allocate(bytes, guard_);
+        if (p && cuMemsetD8(p - guard_, kGuardByte, guard_) != CUDA_SUCCESS) {
+            paged_->free(p);
+            return 0;
+        }
+        return p;
+    }
     CUdeviceptr base = 0;
     if (cuMemAlloc(&base, bytes + 2 * guard_) != CUDA_SUCCESS) return 0;
     if (guard_ > 0 && (cuMemsetD8(base, kGuardByte, guard_) != CUDA_SUCCESS ||
@@ -171,7 +181,10 @@ CUdeviceptr Replay::allocate_working(std::size_t bytes) {
     return base + guard_;
 }
 
-void Replay::free_working(CUdeviceptr p) const { cuMemFree(p - guard_); }
+void Replay::free_working(CUdeviceptr p) {
+    if (paged_) return paged_->free(p);
+    cuMemFree(p - guard_);
+}
 
 std::string Replay::guard_damage() {
     if (guard_ == 0 || copies_.empty()) return "";
@@ -181,6 +194,7 @@ std::string Replay::guard_damage() {
     for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
         const std::size_t size = std::max<std::size_t>(tc_.buffers[b].size, 1);
         for (const bool after : {false, true}) {
+            if (after && paged_) continue;  // unmapped: a write there faulted the launch instead
             const CUdeviceptr at = after ? copies_[0][b] + size : copies_[0][b] - guard_;
             check_cuda(cuMemcpyDtoH(zone.data(), at, guard_), "reading a guard zone back");
             std::size_t changed = 0, nearest = guard_ + 1, farthest = 0;

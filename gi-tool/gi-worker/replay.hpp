@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "compare/compare.hpp"
 #include "compare/write_set.hpp"
 #include "device_compare.hpp"
+#include "guard_pages.hpp"
 #include "testcase/test_case.hpp"
 
 namespace gi::worker {
@@ -134,9 +136,11 @@ public:
     // with a copy of the reference on the GPU (device_compare.hpp); without, on the host.
     // Throws CudaError / gi::Error.
     // With `guard_bytes`, every buffer of the working copies gets guard zones of that many bytes
-    // before and after it, filled with kGuardByte (guard_damage() reads them back).
+    // before and after it, filled with kGuardByte (guard_damage() reads them back). With
+    // `guard_pages` as well, the zone after each buffer is an unmapped page instead (guard_pages.hpp):
+    // a variant that reads or writes past a buffer's end faults with CUDA_ERROR_ILLEGAL_ADDRESS.
     Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream,
-           DeviceCompare* device_compare = nullptr, std::size_t guard_bytes = 0);
+           DeviceCompare* device_compare = nullptr, std::size_t guard_bytes = 0, bool guard_pages = false);
     ~Replay();
     Replay(const Replay&) = delete;
     Replay& operator=(const Replay&) = delete;
@@ -200,13 +204,14 @@ public:
     // zones are refilled. Throws CudaError when a zone cannot be read back or refilled.
     std::string guard_damage();
     std::size_t guard_bytes() const { return guard_; }
+    bool guard_pages() const { return paged_ != nullptr; }
     static constexpr unsigned char kGuardByte = 0xA5;
 
 private:
     // A working copy's buffer (`bytes` of it between guard zones, when there are any), or 0 when
     // memory does not allow; free_working() takes what it returned.
     CUdeviceptr allocate_working(std::size_t bytes);
-    void free_working(CUdeviceptr p) const;
+    void free_working(CUdeviceptr p);
     void restore(int copy, bool poison_outputs);
     bool can_poison(std::size_t buffer) const;
     // The original's first run, after the reference: each probed buffer's write set from two runs
@@ -258,6 +263,7 @@ private:
     std::vector<CUdeviceptr> poison_;              // per buffer (0 for read-only ones)
     std::vector<std::vector<CUdeviceptr>> copies_;  // [copy][buffer]
     std::size_t guard_ = 0;                        // guard zone bytes on each side of a working buffer
+    std::unique_ptr<GuardPagedMemory> paged_;      // with guard pages: where the working copies live
     // What the pristine buffers and poison images must hold, for damage(): the uploaded bytes,
     // kept on the host (a memcmp is cheaper than hashing what is read back).
     std::vector<Bytes> pristine_host_;             // per buffer

@@ -103,11 +103,12 @@ public:
         const std::string& case_path = request.case_path;
         Checked checked;
         auto start = std::chrono::steady_clock::now();
-        if (!checked_case_ || checked_case_path_ != case_path || checked_case_->guard_bytes() != request.guard_bytes) {
+        if (!checked_case_ || checked_case_path_ != case_path || checked_case_->guard_bytes() != request.guard_bytes ||
+            checked_case_->guard_pages() != (request.guard_pages && request.guard_bytes > 0)) {
             checked_case_.reset();
             side_by_side_.reset();
             checked_case_ = std::make_unique<Replay>(read_test_case(case_path, CaseLoad::Data), std::vector<Tolerance>{}, 0, gpu_.stream,
-                                                     nullptr, static_cast<std::size_t>(request.guard_bytes));
+                                                     nullptr, static_cast<std::size_t>(request.guard_bytes), request.guard_pages);
             checked_case_path_ = case_path;
             checked.case_ms = ms_since(start);
         }

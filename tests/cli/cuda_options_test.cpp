@@ -248,7 +248,7 @@ TEST(CudaOptions, InternalKnobsAreListedByHelpAllOnly) {
                                      "--sanitize-jobs", "--compile-cache", "--arch", "--worker-launcher"})
         expect_documented(option);
     const Parsed parsed({"--cases", "c"});
-    EXPECT_NE(parsed.help.find("21 options for measurements and the CMake module not listed: --help-all lists them"),
+    EXPECT_NE(parsed.help.find("22 options for measurements and the CMake module not listed: --help-all lists them"),
               std::string::npos)
         << parsed.help;
     EXPECT_EQ(parsed.help_all.find("not listed"), std::string::npos) << parsed.help_all;

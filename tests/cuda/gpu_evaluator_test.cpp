@@ -459,6 +459,48 @@ TEST_F(GpuEvaluator, GuardZonesJudgeWritesJustOutsideABuffer) {
     for (int k : {1, 2}) std::cout << "memcheck alone on stray write " << k << ": " << to_string(m[k].status) << "\n";
 }
 
+// --gate-guard-pages: each working buffer ends at an unmapped page, so a read just past the end,
+// which guard zones cannot see (a read leaves them unchanged) and memcheck takes seconds to report
+// from many threads, faults at once and is judged without compute-sanitizer. A write before the
+// start still lands in the zone kept there.
+TEST_F(GpuEvaluator, GuardPagesJudgeReadsJustPastABuffersEnd) {
+    GI_REQUIRE_GPU();
+    auto with = [&](const std::string& stray) {
+        std::string text = kGpuKernel;
+        text.replace(text.find("    if (i < n) out[i]"), 0, "    " + stray + "\n");
+        return raw_variant(text);
+    };
+    // The comparison keeps each read: its result decides a store.
+    const std::vector<Variant> batch{make_variant(Genome{}, grammar_),
+                                     with("if (i == n - 1 && in[n] == 12345.0f) out[0] = 0.0f;"),
+                                     with("if (i == n - 1 && in[n + 100000] == 12345.0f) out[0] = 0.0f;"),
+                                     with("if (i == 0) out[-2] = 1.0f;")};
+    CudaEvaluatorOptions o = options();
+    o.sanitize_sessions = 2;
+    o.sanitize_jobs = 1;
+    o.gate_guard_pages = true;
+    CudaEvaluator e(grammar_, o);
+    const std::vector<EvalResult> r = e.sanitize_many(batch, 0);
+    ASSERT_EQ(r.size(), 4u);
+    EXPECT_EQ(r[0].status, EvalStatus::Ok) << r[0].detail;
+    for (int k : {1, 2}) {
+        EXPECT_EQ(r[k].status, EvalStatus::SanitizerError) << r[k].detail;
+        EXPECT_NE(r[k].detail.find("the gate's guard pages found it reading or writing past a buffer's end"), std::string::npos)
+            << r[k].detail;
+        EXPECT_NE(r[k].detail.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << r[k].detail;
+    }
+    EXPECT_EQ(r[3].status, EvalStatus::SanitizerError) << r[3].detail;
+    EXPECT_NE(r[3].detail.find("before its start changed (from 5 to 8 bytes before the start)"), std::string::npos) << r[3].detail;
+    EXPECT_EQ(e.stats().gate.guard_judged, 3);
+    EXPECT_EQ(e.stats().gate.tool_variants.at("memcheck"), 1);  // only the original went on to memcheck
+    // Without guard pages the reads pass the guard zones and memcheck judges them, for the record.
+    o.gate_guard_pages = false;
+    CudaEvaluator zones(grammar_, o);
+    const std::vector<EvalResult> z = zones.sanitize_many(batch, 0);
+    EXPECT_EQ(z[0].status, EvalStatus::Ok) << z[0].detail;
+    for (int k : {1, 2}) std::cout << "guard zones, then memcheck, on read " << k << ": " << to_string(z[k].status) << "\n";
+}
+
 TEST_F(GpuEvaluator, ValidationCoversUnusedAndHeldOutCases) {
     GI_REQUIRE_GPU();
     CudaEvaluator e(grammar_, options());

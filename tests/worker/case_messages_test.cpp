@@ -29,6 +29,17 @@ TEST(CaseMessages, EachRoundTripsEveryField) {
     Message none = to_message(together);
     none.fields["side-by-side"] = "0";
     EXPECT_THROW(check_variants_from(none), Error);
+    const CheckVariants paged{"/cases/small-0001", "k", "/tmp/list.tsv", 262144, 1, true};
+    EXPECT_EQ(check_variants_from(to_message(paged)), paged);
+    EXPECT_EQ(to_message(paged).fields.at("guard-pages"), "1");
+    EXPECT_EQ(to_message(guarded).fields.count("guard-pages"), 0u);  // an older worker reads the request as before
+    // Guard pages belong to the guard zones' run; without zones there is no such run to shape.
+    Message pages_alone = to_message(check);
+    pages_alone.fields["guard-pages"] = "1";
+    EXPECT_THROW(check_variants_from(pages_alone), Error);
+    Message pages_two = to_message(paged);
+    pages_two.fields["guard-pages"] = "2";
+    EXPECT_THROW(check_variants_from(pages_two), Error);
     const Checked checked{2, "variant 3: the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS", 1.5, 2.25, 0.1, 3.125, 7.75};
     EXPECT_EQ(checked_from(to_message(checked)), checked);
     const Checked outside{0, "variant 1 wrote outside its buffers", 0, 1, 2, 3, 0,

@@ -170,6 +170,12 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
             "every buffer; a variant that writes into them is rejected at once (memcheck's report of such a write takes "
             "seconds), the others go on to compute-sanitizer as before. Needs --sanitize-sessions above 0; 0: off")
         .hidden();
+    flag("--gate-guard-pages", o.gate_guard_pages,
+         "with guard zones, each buffer ends at an unmapped page instead of a zone: a variant that reads or writes "
+         "past a buffer's end faults at native speed and is rejected without compute-sanitizer (whose report of reads "
+         "from many threads takes seconds). Buffers then start at 16-byte boundaries; a variant that faults otherwise "
+         "goes on to memcheck as before. Off until measured (bench/guard-pages-ab.sh)")
+        .hidden();
     flag("--no-sanitize-prewarm", cuda.no_sanitize_prewarm,
          "start those processes at the first gate, not when search begins (their start-up, seconds each, then delays "
          "the first generations)")

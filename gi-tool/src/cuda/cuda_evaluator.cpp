@@ -261,7 +261,7 @@ struct CudaEvaluator::Impl {
             sanitizer_sessions = std::make_unique<SanitizerSessions>(
                 sanitizer, worker_program, session_limit(),
                 static_cast<std::uint64_t>(std::max(0, options.gate_guard_kib)) * 1024, options.racecheck_sessions,
-                worker_env());
+                worker_env(), options.gate_guard_pages);
         return sanitizer_sessions.get();
     }
 

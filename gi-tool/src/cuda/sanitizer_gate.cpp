@@ -104,6 +104,16 @@ EvalResult guard_zone_verdict(const std::string& where) {
     return r;
 }
 
+// A variant whose launch faulted with each buffer's end at an unmapped page (--gate-guard-pages):
+// it touched memory past a buffer's end, or outside every allocation, as memcheck would report.
+EvalResult guard_page_verdict(const std::string& fault) {
+    EvalResult r;
+    r.status = EvalStatus::SanitizerError;
+    r.detail = "the gate's guard pages found it reading or writing past a buffer's end (its launch faulted with every "
+               "buffer ending at an unmapped page, before compute-sanitizer ran): " + fault;
+    return r;
+}
+
 // What the sessions made of one variant of a batch.
 struct SessionOutcome {
     enum class Kind { Passed, Judged, Process } kind = Kind::Process;
@@ -221,7 +231,8 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
                 } else if (tool == kGuardZonesTool) {
                     ++counts.guard_judged;
                     outcomes[k].kind = SessionOutcome::Kind::Judged;
-                    outcomes[k].judged = guard_zone_verdict(session->reported());
+                    outcomes[k].judged = session->guard_page_fault() ? guard_page_verdict(session->reported())
+                                                                     : guard_zone_verdict(session->reported());
                 } else if (!session->reported().empty()) {
                     ++counts.judged;
                     outcomes[k].kind = SessionOutcome::Kind::Judged;

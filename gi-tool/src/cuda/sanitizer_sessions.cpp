@@ -37,8 +37,9 @@ std::vector<std::string> sanitizer_tool_arguments(const std::string& tool) {
 
 SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool,
                                    const std::string& case_path, std::uint64_t guard_bytes,
-                                   const std::map<std::string, std::string>& env)
-    : tool_(tool), guard_bytes_(tool == kGuardZonesTool ? guard_bytes : 0), dir_("gi-sanitizer-session"),
+                                   const std::map<std::string, std::string>& env, bool guard_pages)
+    : tool_(tool), guard_bytes_(tool == kGuardZonesTool ? guard_bytes : 0), guard_pages_(tool == kGuardZonesTool && guard_pages),
+      dir_("gi-sanitizer-session"),
       log_(dir_.path() / "sanitizer.log") {
     if (tool == kGuardZonesTool && guard_bytes == 0) throw Error("a guard-zones session needs guard zones of at least a byte");
     worker::WorkerOptions options;
@@ -66,7 +67,8 @@ SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::stri
         // 24.9 s over 8 memcheck sessions' first checks; its 509 x 250 gate case 0.3 s in all, H200),
         // so that goes ahead as well.
         if (!case_path.empty()) {
-            process_->send(to_message(worker::CheckVariants{case_path, "", "", guard_bytes_}), std::chrono::seconds(10));
+            process_->send(to_message(worker::CheckVariants{case_path, "", "", guard_bytes_, 1, guard_pages_}),
+                           std::chrono::seconds(10));
             open_pending_ = true;
             opened_ahead_ = case_path;
         }
@@ -111,7 +113,8 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
         startup_wait_ms_ = ms_since(start);
         const worker::Message reply =
             process_->request(to_message(worker::CheckVariants{case_path, kernel, list.string(), guard_bytes_,
-                                                               guard_bytes_ > 0 ? 1 : std::max<std::size_t>(1, side_by_side)}),
+                                                               guard_bytes_ > 0 ? 1 : std::max<std::size_t>(1, side_by_side),
+                                                               guard_pages_}),
                               timeout);
         if (reply.type != "checked") {
             failure_ = "the worker answered '" + reply.type + "': " + worker::error_reply_from(reply).message;
@@ -133,6 +136,7 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     text << in.rdbuf();
     log_read_ += text.str().size();
     reported_.clear();
+    guard_page_fault_ = false;
     if (const std::string report = sanitizer_log_report(text.str()); !report.empty()) {
         // The worker's own words too, where it failed first ("Target application returned an
         // error" alone says nothing of why).
@@ -141,6 +145,13 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     } else if (!checked_.outside.empty()) {
         failure_ = "it wrote outside its buffers: " + checked_.outside;
         reported_ = checked_.outside;
+    } else if (guard_pages_ && checked_.error.rfind("variant ", 0) == 0 &&
+               checked_.error.find("CUDA_ERROR_ILLEGAL_ADDRESS") != std::string::npos) {
+        // Its own launch faulted with every buffer's end at an unmapped page: an access past an
+        // end, or through a pointer into no allocation, either of which memcheck reports too.
+        // Not a misaligned fault: the buffers here start at 16-byte boundaries, not cuMemAlloc's 256.
+        reported_ = checked_.error;
+        guard_page_fault_ = true;
     }
     // A guard-zones worker that says its copies survived the variant's stray write serves on.
     if (!failure_.empty() && !(tool_ == kGuardZonesTool && checked_.kept)) process_->kill();
@@ -148,12 +159,12 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
 }
 
 SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, int limit, std::uint64_t guard_bytes,
-                                     int racecheck_limit, std::map<std::string, std::string> env)
+                                     int racecheck_limit, std::map<std::string, std::string> env, bool guard_pages)
     : sanitizer_(std::move(sanitizer)), worker_(std::move(worker)), limit_(limit), racecheck_limit_(racecheck_limit),
-      guard_bytes_(guard_bytes), env_(std::move(env)) {}
+      guard_bytes_(guard_bytes), guard_pages_(guard_pages), env_(std::move(env)) {}
 
 std::unique_ptr<SanitizerSession> SanitizerSessions::make(const std::string& tool, const std::string& case_path) const {
-    return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool, case_path, guard_bytes_, env_);
+    return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool, case_path, guard_bytes_, env_, guard_pages_);
 }
 
 int SanitizerSessions::capacity(const std::string& tool) const {

@@ -49,9 +49,12 @@ public:
     // zones of `guard_bytes`); throws gi::Error when it cannot be started.
     // With `case_path`, the worker opens that case right after its start-up, ahead of the first check.
     // `env`: variables the process starts with (GI_WORKER_DEVICE: the GPU of several it checks on).
+    // `guard_pages` (kGuardZonesTool only): each buffer's end at an unmapped page (worker::
+    // CheckVariants::guard_pages); a run that faults with CUDA_ERROR_ILLEGAL_ADDRESS is then judged
+    // (guard_page_fault()) instead of left to memcheck.
     SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool,
                      const std::string& case_path = "", std::uint64_t guard_bytes = 0,
-                     const std::map<std::string, std::string>& env = {});
+                     const std::map<std::string, std::string>& env = {}, bool guard_pages = false);
 
     // Runs the variants of `list` (gi-worker --variants lines, `count` of them) on the case, in
     // turn, or up to `side_by_side` of them at once (worker::CheckVariants): true only when every
@@ -70,6 +73,8 @@ public:
     // report, for the verdict of the variant that check ran. For kGuardZonesTool: where that
     // variant wrote outside its buffers.
     const std::string& reported() const { return reported_; }
+    // Whether what reported() holds is a fault at a guard page, not a write into a guard zone.
+    bool guard_page_fault() const { return guard_page_fault_; }
     // The last check's reply (its times in the worker), and how long it waited for the session's
     // start-up to finish first (ms; 0 once started).
     const worker::Checked& last_checked() const { return checked_; }
@@ -84,6 +89,8 @@ public:
 private:
     std::string tool_;
     std::uint64_t guard_bytes_ = 0;
+    bool guard_pages_ = false;
+    bool guard_page_fault_ = false;
     TemporaryDirectory dir_;
     std::filesystem::path log_;
     std::unique_ptr<worker::WorkerProcess> process_;
@@ -114,8 +121,9 @@ public:
     // `guard_bytes`: the guard zones of kGuardZonesTool's sessions. `racecheck_limit`: racecheck's
     // sessions (0: a quarter of `limit`, at least one).
     // `env`: what every session starts with (SanitizerSession).
+    // `guard_pages`: the guard-zones sessions' buffers end at unmapped pages (SanitizerSession).
     SanitizerSessions(std::string sanitizer, std::string worker, int limit, std::uint64_t guard_bytes = 0,
-                      int racecheck_limit = 0, std::map<std::string, std::string> env = {});
+                      int racecheck_limit = 0, std::map<std::string, std::string> env = {}, bool guard_pages = false);
 
     // An idle session for `tool`, or a new one while its pool has room; nullptr when one cannot be
     // started. Release it before acquiring another: a thread that waits holds none, so waiting
@@ -160,6 +168,7 @@ private:
     int limit_;
     int racecheck_limit_ = 0;
     std::uint64_t guard_bytes_ = 0;
+    bool guard_pages_ = false;
     std::map<std::string, std::string> env_;
     mutable std::mutex mutex_;
     std::condition_variable returned_;

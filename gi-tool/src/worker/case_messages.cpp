@@ -98,6 +98,7 @@ Message to_message(const CheckVariants& c) {
     Message m{"check-variants", {{"case", c.case_path}, {"kernel", c.kernel}, {"variants", c.variants_file}}, {}};
     if (c.guard_bytes > 0) m.fields["guard-bytes"] = std::to_string(c.guard_bytes);
     if (c.side_by_side > 1) m.fields["side-by-side"] = std::to_string(c.side_by_side);
+    if (c.guard_pages) m.fields["guard-pages"] = "1";
     return m;
 }
 
@@ -110,8 +111,13 @@ CheckVariants check_variants_from(const Message& m) {
         throw Error("check-variants: side-by-side must be at least 1 (got " + m.get("side-by-side") + ")");
     if (side_by_side > 1 && guard > 0)
         throw Error("check-variants: side-by-side runs are not checked by guard zones (got both)");
+    const long long guard_pages = m.integer("guard-pages", 0);
+    if (guard_pages != 0 && guard_pages != 1)
+        throw Error("check-variants: guard-pages must be 0 or 1 (got " + m.get("guard-pages") + ")");
+    if (guard_pages == 1 && guard == 0)
+        throw Error("check-variants: guard-pages=1 needs guard zones (guard-bytes)");
     return {m.get("case"), m.get("kernel"), m.get("variants"), static_cast<std::uint64_t>(guard),
-            static_cast<std::uint64_t>(side_by_side)};
+            static_cast<std::uint64_t>(side_by_side), guard_pages == 1};
 }
 
 // The worker's times in a reply, declared once for the writer and the reader.
