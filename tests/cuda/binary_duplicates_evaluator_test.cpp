@@ -354,6 +354,33 @@ TEST_F(BinaryDuplicates, GuardZonesJudgeAWriteOutsideItsBuffersBeforeTheSanitize
     EXPECT_EQ(no_room.stats().gate.session_passes, 5);
     EXPECT_EQ(sanitizer_runs(), 1);  // only the earlier one
 
+    // --gate-guard-pages: the read memcheck reports on faults at the page after the buffer and is
+    // judged there, without memcheck; the write into the zone before is judged as before.
+    o.gate_guard_pages = true;
+    CudaEvaluator paged(grammar_, o);
+    const std::vector<EvalResult> pages =
+        paged.sanitize_many({program("2.0f * in[i] + 0.0f"), with_block("512"), with_block("1024")}, 0);
+    EXPECT_EQ(pages[0].status, EvalStatus::Ok) << pages[0].detail;
+    EXPECT_NE(pages[1].detail.find("guard zones found it writing outside its buffers"), std::string::npos) << pages[1].detail;
+    EXPECT_EQ(pages[2].status, EvalStatus::SanitizerError) << pages[2].detail;
+    EXPECT_NE(pages[2].detail.find("the gate's guard pages found it reading or writing past a buffer's end"), std::string::npos)
+        << pages[2].detail;
+    EXPECT_NE(pages[2].detail.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << pages[2].detail;
+    EXPECT_EQ(paged.stats().gate.guard_judged, 2);
+    EXPECT_EQ(paged.stats().gate.tool_variants.at("memcheck"), 1);  // the program alone
+    EXPECT_EQ(paged.stats().gate.session_judged, 0);
+    EXPECT_EQ(sanitizer_runs(), 1);  // still only the earlier one
+    // Any other failure of the guarded run is still memcheck's to judge.
+    ::setenv("GI_FAKE_CHECK_FAILS_SILENTLY", "1", 1);
+    CudaEvaluator paged_failing(grammar_, o);
+    const std::vector<EvalResult> paged_failed = paged_failing.sanitize_many({with_block("1024")}, 0);
+    ::unsetenv("GI_FAKE_CHECK_FAILS_SILENTLY");
+    EXPECT_EQ(paged_failed[0].status, EvalStatus::SanitizerError) << paged_failed[0].detail;
+    EXPECT_EQ(paged_failed[0].detail.find("guard pages"), std::string::npos) << paged_failed[0].detail;
+    EXPECT_EQ(paged_failing.stats().gate.guard_judged, 0);
+    EXPECT_EQ(sanitizer_runs(), 2);  // its own process, as without guard pages
+    o.gate_guard_pages = false;
+
     // --gate-guard-kib 0: memcheck alone, as before; the 512-thread launch passes it.
     o.gate_guard_kib = 0;
     CudaEvaluator off(grammar_, o);

@@ -273,9 +273,15 @@ int run_fake_replay() {
             log("check-variants", std::filesystem::path(request.case_path).parent_path().filename().string(), std::to_string(count));
             gi::worker::Checked checked;
             checked.ran = static_cast<std::uint64_t>(count);
+            // With guard pages, the launch memcheck reports on (a read past a buffer's end) faults
+            // at the unmapped page instead, and the worker, its context lost, exits.
+            const bool faulted = report && request.guard_pages && request.guard_bytes > 0 && !silent;
             if (report && silent) {
                 checked.ran = 0;
                 checked.error = "variant 1: the kernel failed: CUDA_ERROR_LAUNCH_FAILED";
+            } else if (faulted) {
+                checked.ran = 0;
+                checked.error = "variant 1: the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS";
             } else if (outside) {
                 // GI_FAKE_GUARD_HARMS: the write also changed the worker's own copies; it exits.
                 checked.kept = std::getenv("GI_FAKE_GUARD_HARMS") == nullptr;
@@ -286,7 +292,7 @@ int run_fake_replay() {
             }
             checked.load_ms = 2.0 * static_cast<double>(count);  // what the gate's note adds up
             write_message(1, to_message(checked));
-            if (outside && !checked.kept) return 0;
+            if ((outside && !checked.kept) || faulted) return 0;
         } else if (m->type == "unload-case") {
             cases.erase(slot);
             write_message(1, case_unloaded_message(std::stoi(slot)));
