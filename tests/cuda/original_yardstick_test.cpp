@@ -62,6 +62,7 @@ protected:
     void TearDown() override {
         ::unsetenv("GI_FAKE_TIME_MS");
         ::unsetenv("GI_FAKE_ORIGINAL_TIMES_MS");
+        ::unsetenv("GI_FAKE_ORIGINAL_CRASHES_AT");
         FakeWorkerEvaluatorTest::TearDown();
     }
 
@@ -161,6 +162,34 @@ TEST_F(TwiceTimedOriginal, OriginalOnceTimesItOnlyBeforeTheVariants) {
     EXPECT_TRUE(accepted(r));
     EXPECT_EQ(originals_timed(), 1);
     EXPECT_EQ(e.stats().originals_timed_twice, 0);
+}
+
+// The closing timing is best effort: when the original cannot be run again after the batch's
+// variants (here its worker crashes on its second timed run, every worker's), the batch keeps its
+// opening timing, the variants judged against it, and the run notes say so. Before, the batch
+// and the search with it ended in an error.
+TEST_F(TwiceTimedOriginal, AFailingSecondTimingKeepsTheFirst) {
+    if (IsSkipped()) return;
+    ::setenv("GI_FAKE_ORIGINAL_TIMES_MS", "1", 1);
+    ::setenv("GI_FAKE_ORIGINAL_CRASHES_AT", "2", 1);
+    CudaEvaluator e(grammar_, options(0));
+    for (int batch = 0; batch < 2; ++batch) {
+        const BatchResult r = e.evaluate({with_block("1024")}, 0);
+        ASSERT_EQ(r.results.size(), 1u);
+        EXPECT_EQ(r.results[0].status, EvalStatus::Ok) << r.results[0].detail;
+        EXPECT_EQ(r.original.median_ms, 1);
+        EXPECT_EQ(r.results[0].time.median_ms, 2);
+    }
+    EXPECT_EQ(e.stats().original_closing_failed, 2);
+    EXPECT_NE(e.stats().original_closing_failure.find("the original kernel did not run"), std::string::npos)
+        << e.stats().original_closing_failure;
+    const std::string note = time_note(e);
+    EXPECT_NE(note.find("the second timing failed in 2 batches, which kept the first (the first failure: "), std::string::npos)
+        << note;
+    // The opening timing fails as it always has: there is no yardstick to judge against.
+    ::setenv("GI_FAKE_ORIGINAL_CRASHES_AT", "1", 1);
+    CudaEvaluator first_fails(grammar_, options(0));
+    EXPECT_THROW(first_fails.evaluate({with_block("1024")}, 0), Error);
 }
 
 }  // namespace

@@ -329,6 +329,12 @@ int run_fake_replay() {
                                       fake_gpu_slowdown();
                 }
                 ++originals_timed;
+                // GI_FAKE_ORIGINAL_CRASHES_AT=N: this worker's N-th timed run of the original
+                // crashes it, as a lost worker would (every new worker counts from 1 again).
+                if (const char* at = std::getenv("GI_FAKE_ORIGINAL_CRASHES_AT"); at && originals_timed == std::atol(at)) {
+                    log("original-crash", slot);
+                    std::abort();
+                }
                 result.times_ms = {original_ms, original_ms, original_ms};
                 log("original-timed", slot, std::to_string(original_ms));
             }

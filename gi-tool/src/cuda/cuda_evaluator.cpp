@@ -515,7 +515,16 @@ BatchResult CudaEvaluator::evaluate(const std::vector<Variant>& variants, int ca
     // (cuda/original_yardstick.hpp). A batch that timed no variant has nothing to judge against it.
     if (variants_timed > 0 && !s.options.original_once) {
         const Timing opening = batch.original;
-        const OriginalYardstick kept = original_yardstick(opening, time_original(batch_start));
+        // Best effort: every variant of the batch was already judged against a valid opening
+        // timing, so a failing closing one costs the batch nothing. Should the original really have
+        // stopped working, the next batch's opening timing says so, as it always has.
+        Timing closing;
+        try {
+            closing = time_original(batch_start);
+        } catch (const Error& e) {
+            if (s.stats.original_closing_failed++ == 0) s.stats.original_closing_failure = e.what();
+        }
+        const OriginalYardstick kept = original_yardstick(opening, closing);
         batch.original = kept.timing;
         // The runs' allowances and guard budgets on this case follow the yardstick (run_original
         // left the closing timing's there).

@@ -49,6 +49,10 @@ struct CudaEvaluatorStats {
     long originals_timed_twice = 0;
     long original_first_slower = 0;
     long original_second_slower = 0;
+    // Closing timings that failed (the original did not run, or failed, after the batch's
+    // variants): the batch kept its opening timing; the first such failure, for the run notes.
+    long original_closing_failed = 0;
+    std::string original_closing_failure;
     BuildStats build;             // the variant builder's (cuda/variant_builder.hpp)
     VariantRunStats runs;         // the variant runs' (cuda/case_runner.hpp)
     CaseWorkerStats workers;      // the worker in use (cuda/case_worker.hpp)

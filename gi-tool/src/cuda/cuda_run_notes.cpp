@@ -27,9 +27,13 @@ std::string stages_note(const VariantRunStats& r) {
 // cuda/original_yardstick.hpp) disagreed beyond noise; "" when it was timed once a batch.
 std::string twice_note(const CudaEvaluatorStats& t) {
     if (t.originals_timed_twice == 0) return "";
-    return "timed twice in " + std::to_string(t.originals_timed_twice) + " batches, the faster kept: " +
-           std::to_string(t.original_first_slower) + " times the first was slower beyond noise, " +
-           std::to_string(t.original_second_slower) + " times the second; ";
+    std::string note = "timed twice in " + std::to_string(t.originals_timed_twice) + " batches, the faster kept: " +
+                       std::to_string(t.original_first_slower) + " times the first was slower beyond noise, " +
+                       std::to_string(t.original_second_slower) + " times the second; ";
+    if (t.original_closing_failed > 0)
+        note += "the second timing failed in " + std::to_string(t.original_closing_failed) +
+                " batches, which kept the first (the first failure: " + t.original_closing_failure.substr(0, 300) + "); ";
+    return note;
 }
 
 // Where evaluate()'s time went (the sanitizer gate's is the search's "gate" figure), so a user
