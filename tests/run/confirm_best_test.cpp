@@ -183,6 +183,60 @@ TEST(ConfirmBest, AGenerationWhoseOriginalWasTimedSlowGivesOneCandidate) {
     EXPECT_EQ(evaluator.evaluations.count("ROWS=1"), 0u);
 }
 
+// A measured (not accepted) individual of a generation.
+IndividualRecord measured_at(const std::string& genome, double speedup) {
+    IndividualRecord i = accepted_at(genome, speedup);
+    i.accepted = false;
+    return i;
+}
+
+// wavefront's pattern on the H200: the search draws the same genomes again and again, and its four
+// fastest single measurements are flukes of genomes whose other draws were no faster than the
+// original, from four generations; the genome whose many draws were consistently 1.08x faster was
+// never among them. It is now a candidate by its median, taken in turn with the flukes.
+TEST(ConfirmBest, AGenomeConsistentlyFasterOverManyDrawsIsACandidateBesideTheFlukes) {
+    FlukeEvaluator evaluator;
+    evaluator.steady = {{"BLOCK=128", 1 / 1.08}};
+    std::vector<std::vector<IndividualRecord>> generations;
+    const std::vector<std::string> flukes{"BLOCK=32", "ROWS=1", "ROWS=2", "ROWS=3", "FAST=1"};
+    for (std::size_t g = 0; g < flukes.size(); ++g) {
+        // Each fluke: one lucky accepted draw, four draws at the original's speed (median 1.0).
+        generations.push_back({accepted_at(flukes[g], 1.5 - 0.01 * static_cast<double>(g)), measured_at(flukes[g], 0.99),
+                               measured_at(flukes[g], 1.0), measured_at(flukes[g], 1.0), measured_at(flukes[g], 1.01),
+                               accepted_at("BLOCK=128", 1.06 + 0.01 * static_cast<double>(g))});
+    }
+    RunRecord record = searched(generations);
+    const std::vector<std::string> lines = confirm(record, evaluator);
+    ASSERT_TRUE(record.best.found);
+    EXPECT_EQ(record.best.genome, "BLOCK=128");
+    EXPECT_NEAR(record.best.speedup, 1.08, 1e-9);
+    bool said = false;
+    for (const std::string& line : lines)
+        said |= line.find("'BLOCK=128' 1.080x on case") != std::string::npos &&
+                line.find(", the median of its 5 correct evaluations 1.080x)") != std::string::npos;
+    EXPECT_TRUE(said) << ::testing::PrintToString(lines);
+    // It went first (its median beats every fluke's), then the fastest flukes, one a generation.
+    EXPECT_EQ(evaluator.evaluations[""], kSpeedConfirmations * kConfirmRepeats);
+    EXPECT_EQ(evaluator.evaluations.count("ROWS=3"), 0u);
+
+    // Without timings the order is the search's, as before: its fastest right one.
+    FlukeEvaluator untimed;
+    untimed.times = false;
+    RunRecord again = searched(generations);
+    confirm(again, untimed);
+    EXPECT_EQ(again.best.genome, "BLOCK=32");
+}
+
+// A genome measured correct fewer than kMedianEvaluations times, or whose median is no faster
+// than the original, is not a candidate by its median.
+TEST(ConfirmBest, FewDrawsOrAMedianNoFasterThanTheOriginalMakeNoMedianCandidate) {
+    FlukeEvaluator evaluator;
+    RunRecord record = searched({{accepted_at("BLOCK=32", 1.5), measured_at("BLOCK=32", 1.0)},
+                                 {accepted_at("BLOCK=128", 1.2), measured_at("BLOCK=128", 0.98), measured_at("BLOCK=128", 0.97)}});
+    const std::vector<std::string> lines = confirm(record, evaluator);
+    for (const std::string& line : lines) EXPECT_EQ(line.find("the median of its"), std::string::npos) << line;
+}
+
 TEST(ConfirmBest, AnEvaluatorWithoutTimingsKeepsTheFastestRightOneAsTheSearchMeasuredIt) {
     FlukeEvaluator evaluator;
     evaluator.times = false;

@@ -36,6 +36,9 @@ inline constexpr int kSpeedConfirmations = 4;
 // Three paired batches: the fewest whose medians' dispersion (1.4826 x MAD) means anything, the
 // same as minimisation's default --minimise-repeats.
 inline constexpr int kConfirmRepeats = 3;
+// A genome the search measured correct this many times or more is also a candidate by the median
+// of those measurements (confirm_best.cpp: candidates_in_turn).
+inline constexpr int kMedianEvaluations = 3;
 // Three standard errors, as minimisation's default k: a candidate no faster than the original
 // passes about once in a thousand, so four re-measured ones rarely let noise through.
 inline constexpr double kConfirmNoiseK = 3;
