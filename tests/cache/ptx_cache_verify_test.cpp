@@ -51,7 +51,7 @@ TEST(PtxCacheVerify, EditsAreKeptReplayedAndLeftOutOfTheBuild) {
     ASSERT_TRUE(r.succeeded()) << r.out << r.err;
     EXPECT_NE(r.out.find("scaleKernel.sm_90.xml: valid"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("  PTX edits (ptx:del("), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find(") replayed for sm_90: NVRTC's PTX of the variant, edited, assembled by ptxas"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(") replayed for sm_90: nvcc's PTX of the variant, edited, assembled by ptxas"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("the build leaves this entry out"), std::string::npos) << r.out;
 
     // A build without the launcher: the entry is left out, saying why; the wrapper builds the original kernel.

@@ -55,7 +55,7 @@ endif()
 # The program holds the code the evaluator built for the genome (NVRTC's PTX, the edits, ptxas).
 gi_test_run(out PASS "${GI_TEST_TOOL}" cache verify "${src}/gi-cache" "${src}/scale.cu" ${GI_TEST_REGISTRATION} --arch 90
             --compile --program "${build}/app")
-gi_test_expect("${out}" "replayed for sm_90: NVRTC's PTX of the variant, edited, assembled by ptxas" "cache verify replays the edits")
+gi_test_expect("${out}" "replayed for sm_90: nvcc's PTX of the variant, edited, assembled by ptxas" "cache verify replays the edits")
 gi_test_expect("${out}" "/app holds this code for sm_90" "the program's sm_90 code is the evaluator's")
 gi_test_run(out PASS "${build}/app" --variant 90)
 gi_test_expect("${out}" "variant: SCALE=3 ptx:del\\(${fma}\\) SCALE=3 BLOCK=128" "the header gives the edited variant for sm_90")

@@ -56,14 +56,14 @@ protected:
                                  "--tolerance", "exact"});
         return args;
     }
-    // NVRTC's PTX of the variant SCALE=3 and edits on it: the first mul.f32 (3 * k) deleted, two mov.u32 swapped.
+    // The PTX the edits index (the evaluator's) of the variant SCALE=3 and edits on it: the first mul.f32 (3 * k) deleted, two mov.u32 swapped.
     std::string genome(const std::string& arch = "sm_90") const {
         DeviceCompileRequest request;
         request.source = kLauncherKernel;
         request.source.replace(request.source.find("#define SCALE 2"), 15, "#define SCALE 3");
         request.name = "scale.cu";
         request.arch = arch;
-        const DeviceCompileResult r = nvrtc_ptx_as_evaluated(request);
+        const DeviceCompileResult r = ptx_as_evaluated(request);
         EXPECT_TRUE(r.ok) << r.log;
         const PtxModule module = parse_ptx(r.ptx);
         std::vector<int> adds, movs;

@@ -15,6 +15,7 @@
 #include "compile/cubin_sections.hpp"
 #include "compile/device_side.hpp"
 #include "compile/nvrtc_compiler.hpp"
+#include "cuda/nvcc_ptx_edits.hpp"
 #include "cuda/variant_builder.hpp"
 #include "ptx/ptx_edit.hpp"
 #include "ptx/ptx_module.hpp"
@@ -69,17 +70,21 @@ protected:
         if (!nvrtc_available() || !test::have_nvcc()) GTEST_SKIP() << "no NVRTC or nvcc in this build";
         dir_ = test::fresh_temp_dir("gi-nvcc-ptx-edits");
         std::filesystem::create_directories(dir_);
-        std::ofstream(dir_ / "k.cu") << kNvccPtxKernel;
+        use_kernel(kNvccPtxKernel);
+    }
+    void use_kernel(const std::string& text) {
+        kernel_ = text;
+        std::ofstream(dir_ / "k.cu", std::ios::trunc) << text;
     }
     // The evaluator's build of the genome's PTX edits (compile options `flags`), for sm_90.
     DeviceCompileResult evaluator_build(const Genome& genome, std::vector<std::string> flags) {
         CudaEvaluatorOptions options;
         options.function = "scale";
         options.compile_options = flags;
-        VariantBuilder builder(options, "sm_90", kNvccPtxKernel, "scale", {}, dir_);
+        VariantBuilder builder(options, "sm_90", kernel_, "scale", {}, dir_);
         EXPECT_TRUE(builder.prepare().ok);
         for (const std::string& f : ptx_edits_flag(genome)) flags.push_back(f);
-        return builder.compile(kNvccPtxKernel, flags);
+        return builder.compile(kernel_, flags);
     }
     // nvcc's compile of k.cu to `object` for sm_80 and sm_90 (with `extra` options), through
     // gi-tool nvcc-ptx-edits when `genome` is not empty.
@@ -99,6 +104,7 @@ protected:
         return test::gi_tool(argv);
     }
     std::filesystem::path dir_;
+    std::string kernel_;
 };
 
 TEST_F(NvccPtxEdits, TheObjectHoldsTheCubinTheEvaluatorBuilt) {
@@ -145,12 +151,55 @@ TEST_F(NvccPtxEdits, AKernelNvccCompilesOtherwiseIsRefusedAndNoObjectWritten) {
     const ProcessResult r = compile(genome_to_text(genome), object, {"-DSCALE=3"}, {"-DSCALE=2"});
     EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
     EXPECT_NE(r.err.find("kernel scale (_Z5scalePfPKfif) in nvcc's PTX for compute_90 is not the code its PTX edits were "
-                         "made on (NVRTC's PTX of "),
+                         "made on (nvcc's PTX of "),
               std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("add.f32"), std::string::npos) << r.err;  // both instructions' texts
     EXPECT_NE(r.err.find("mul.f32"), std::string::npos) << r.err;
     EXPECT_FALSE(std::filesystem::exists(object));
+}
+
+// A kernel with a __shared__ array, whose PTX NVRTC and nvcc's front end make differently (64-bit
+// against 32-bit shared addresses: bench/results/2026-11-29-cpu-ptx-front-ends.md). The edits now
+// index nvcc's PTX in the evaluator as in the build, so the object holds the evaluator's cubin;
+// on NVRTC's PTX the build refused and shipped the original.
+const char* kSharedKernel = R"(#include <vector>
+__global__ void scale(float* out, const float* in, int n, float k) {
+    __shared__ float tile[256];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    tile[threadIdx.x] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    if (i < n) out[i] = 2.0f * k * tile[threadIdx.x] + tile[(threadIdx.x + 1) % 256];
+}
+int main() { std::vector<float> v(4); return static_cast<int>(v.size()) - 4; }
+)";
+
+TEST_F(NvccPtxEdits, AKernelWithSharedMemoryGetsTheCubinTheEvaluatorBuilt) {
+    use_kernel(kSharedKernel);
+    DeviceCompileRequest request;
+    request.source = kSharedKernel;
+    request.name = (dir_ / "k.cu").string();
+    request.arch = "sm_90";
+    const DeviceCompileResult base = ptx_as_evaluated(request);
+    ASSERT_TRUE(base.ok) << base.log;
+    EXPECT_EQ(base.compiler, "nvcc");
+    EXPECT_NE(base.ptx.find("st.shared.f32 \t[%r"), std::string::npos) << "nvcc's 32-bit shared addresses";
+    const Genome genome = edits_for(parse_ptx(base.ptx, "k.ptx"));
+    ASSERT_FALSE(genome.edits.empty());
+    const DeviceCompileResult evaluator = evaluator_build(genome, {});
+    ASSERT_TRUE(evaluator.ok) << evaluator.log;
+    ASSERT_EQ(evaluator.compiler, "ptxas");
+
+    const std::string edited = (dir_ / "edited.o").string(), plain = (dir_ / "plain.o").string();
+    const ProcessResult e = compile(genome_to_text(genome), edited, {}, {});
+    ASSERT_EQ(e.exit_code, 0) << e.err << e.out;
+    const ProcessResult p = compile("", plain, {}, {});
+    ASSERT_EQ(p.exit_code, 0) << p.err << p.out;
+    int evaluators = 0;
+    for (const std::string& image : test::embedded_cubins(object_bytes(edited))) evaluators += same_device_code(evaluator.cubin, image);
+    EXPECT_EQ(evaluators, 1);
+    for (const std::string& image : test::embedded_cubins(object_bytes(plain)))
+        EXPECT_FALSE(same_device_code(evaluator.cubin, image)) << "the edits changed nothing";
 }
 
 }  // namespace

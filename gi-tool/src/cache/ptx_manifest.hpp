@@ -25,9 +25,9 @@ std::string ptx_genome_file(const std::string& file_identifier, int architecture
 struct PtxEditedArchitecture {
     int architecture = 0;
     std::string function;                      // the registered kernel the edits are in
-    std::string variant_file;                  // the variant's source: NVRTC's PTX of it is what the edits index
+    std::string variant_file;                  // the variant's source: its PTX (ptx_as_evaluated) is what the edits index
     std::string genome_file;                   // ptx_genome_file()
-    std::vector<std::string> compile_options;  // the variant's own (flag genes), which NVRTC compiled it with
+    std::vector<std::string> compile_options;  // the variant's own (flag genes), which it was compiled with
 };
 
 // The variant as cache apply has it, for ptx_manifest_line().

@@ -185,9 +185,10 @@ bool compile_variant(const EntryCheck& check, const RegisteredKernel& kernel, co
     return false;
 }
 
-// A genome's PTX edits replayed as the cuda evaluator built the variant (issue 46): NVRTC's PTX of
-// its source, with the kernel's -D, --compile-option and folders and the variant's own options, the
-// edits applied, ptxas alone for the entry's architecture.
+// A genome's PTX edits replayed as the cuda evaluator built the variant (issue 46): nvcc's PTX of
+// its source (ptx_as_evaluated: NVRTC's where nvcc cannot make it), with the kernel's -D,
+// --compile-option and folders and the variant's own options, the edits applied, ptxas alone for
+// the entry's architecture.
 // With `program` (the path of what the build made, and its bytes): whether it holds that code, as
 // a build through gi-tool nvcc-launcher does.
 struct BuiltProgram {
@@ -210,9 +211,9 @@ bool replay_ptx_edits(const EntryCheck& check, const RegisteredKernel& kernel, c
     request.include_dirs.push_back(fs::absolute(kernel.source.path).parent_path().string());
     request.include_dirs.insert(request.include_dirs.end(), compile.include_dirs.begin(), compile.include_dirs.end());
     request.arch = arch;
-    const DeviceCompileResult ptx = nvrtc_ptx_as_evaluated(request);
+    const DeviceCompileResult ptx = ptx_as_evaluated(request, nvcc);
     if (!ptx.ok) {
-        std::cout << "  " << shown << " not replayed for " << arch << ": NVRTC cannot compile the variant for its PTX: "
+        std::cout << "  " << shown << " not replayed for " << arch << ": cannot compile the variant for its PTX: "
                   << printable_message(first_error_lines(ptx.log, 3)) << "\n";
         return false;
     }
@@ -230,7 +231,7 @@ bool replay_ptx_edits(const EntryCheck& check, const RegisteredKernel& kernel, c
                   << printable_message(cubin.log) << "\n";
         return false;
     }
-    std::cout << "  " << shown << " replayed for " << arch << ": NVRTC's PTX of the variant, edited, assembled by ptxas in "
+    std::cout << "  " << shown << " replayed for " << arch << ": " << ptx.compiler << "'s PTX of the variant, edited, assembled by ptxas in "
               << cubin.ms / 1000 << " s\n";
     if (!edited.skipped.empty())
         std::cout << "  note: PTX edits that no longer apply (skipped, as in the search): " << join(edited.skipped, " ") << "\n";

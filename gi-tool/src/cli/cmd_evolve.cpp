@@ -15,6 +15,7 @@
 #include "cli/evaluator_options.hpp"
 #include "cli/kernel_args.hpp"
 #include "compile/nvrtc_compiler.hpp"
+#include "cuda/nvcc_ptx_edits.hpp"
 #include "grammar/build_grammar.hpp"
 #include "grammar/macro_reach.hpp"
 #include "run/out_folder_names.hpp"
@@ -176,12 +177,13 @@ void declare(CommandLine& app, EvolveCommandLine& c) {
         .hidden();
 }
 
-// The PTX --ptx-edits draws on: NVRTC's for the genome's source part, with the options and folders
-// the cuda evaluator compiles variants with, for `arch`, which must be the evaluator's (the edits'
-// instruction indexes are those of the PTX its builder edits). Null when NVRTC cannot compile the
-// file alone: search then draws source edits only.
-PtxOf nvrtc_ptx_of(const Grammar& grammar, const CudaEvaluatorOptions& cuda, std::string arch) {
-    return [&grammar, include_dirs = cuda.include_dirs, options = cuda.compile_options,
+// The PTX --ptx-edits draws on: the genome's source part's, as the cuda evaluator's builder makes
+// it to edit (ptx_as_evaluated: nvcc's front end's, NVRTC's where nvcc cannot), with the options
+// and folders it compiles variants with, for `arch`, which must be the evaluator's (the edits'
+// instruction indexes are those of the PTX its builder edits). Null when neither compiles the file:
+// search then draws source edits only.
+PtxOf evaluated_ptx_of(const Grammar& grammar, const CudaEvaluatorOptions& cuda, std::string arch) {
+    return [&grammar, include_dirs = cuda.include_dirs, options = cuda.compile_options, nvcc = cuda.nvcc,
             arch = std::move(arch)](const Genome& part) -> std::shared_ptr<const PtxModule> {
         const Variant variant = make_variant(part, grammar);
         DeviceCompileRequest request;
@@ -190,9 +192,8 @@ PtxOf nvrtc_ptx_of(const Grammar& grammar, const CudaEvaluatorOptions& cuda, std
         request.options.insert(request.options.end(), variant.compile_options.begin(), variant.compile_options.end());
         request.include_dirs = include_dirs;
         request.arch = arch;
-        request.ptx = true;
         try {
-            const DeviceCompileResult r = compile_with_nvrtc(request);
+            const DeviceCompileResult r = ptx_as_evaluated(request, nvcc);
             if (!r.ok) return nullptr;
             return std::make_shared<const PtxModule>(parse_ptx(r.ptx, "variant.ptx"));
         } catch (const Error&) {
@@ -294,7 +295,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
             throw UsageError("--ptx-edits needs --arch (e.g. --arch 90): the PTX its edits are drawn on must be the one "
                              "the evaluator builds variants from");
         const std::string arch = cuda.arch.rfind("sm_", 0) == 0 ? cuda.arch : "sm_" + cuda.arch;
-        hooks.draw = with_ptx_edits(grammar_edit_drawer(grammar), nvrtc_ptx_of(grammar, cuda, arch),
+        hooks.draw = with_ptx_edits(grammar_edit_drawer(grammar), evaluated_ptx_of(grammar, cuda, arch),
                                     evaluator_options.function.substr(0, evaluator_options.function.find('<')), c.ptx_edits);
     }
     hooks.clock = [command_start] {

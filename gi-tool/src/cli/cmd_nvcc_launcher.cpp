@@ -42,9 +42,10 @@ const char* const kAbout =
     "  wrapper's compile reads the list beside it (<file>.ptx-edits, written by `cache apply\n"
     "  --ptx-edits`) and runs NVCC ARGS as `gi-tool nvcc-ptx-edits` does, each listed architecture's\n"
     "  PTX edited; the launchers before NVCC (ccache) are left out there, since they would cache the\n"
-    "  object without the edits. The edits index NVRTC's PTX of the variant, compiled with the\n"
-    "  --option compile options, those the CMake module wrote beside the wrapper (<file>.nvrtc-arguments:\n"
-    "  the registration's -I, -D and --compile-option) and the variant's own. When they cannot be\n"
+    "  object without the edits. The edits index the variant's PTX as evolution made it (nvcc -ptx),\n"
+    "  compiled with the --option compile options, those the CMake module wrote beside the wrapper\n"
+    "  (<file>.nvrtc-arguments: the registration's -I, -D and --compile-option) and the variant's\n"
+    "  own. When they cannot be\n"
     "  applied, <file>.fallback.gi.cu (those architectures compile the original kernel) is compiled\n"
     "  in the wrapper's place, with one line saying why; --require: exit 1 instead.\n";
 const char* const kExamples =
@@ -192,11 +193,11 @@ int run_nvcc_launcher(const std::vector<std::string>& raw) {
             nvrtc.options.insert(nvrtc.options.end(), e.compile_options.begin(), e.compile_options.end());
             nvrtc.include_dirs = include_dirs;
             nvrtc.arch = "sm_" + std::to_string(e.architecture);
-            const DeviceCompileResult r = nvrtc_ptx_as_evaluated(nvrtc);
-            if (!r.ok) throw Error("NVRTC cannot compile " + variant.string() + ", whose PTX the edits index: " + excerpt(r.log, 400));
+            const DeviceCompileResult r = ptx_as_evaluated(nvrtc, *nvcc);  // the build's own nvcc, as the evaluator's
+            if (!r.ok) throw Error("cannot compile " + variant.string() + " for the PTX the edits index: " + excerpt(r.log, 400));
             ArchitecturePtxEdits target;
             target.edits = ptx_edits_of(parse_genome(read_input_file(genome_file, kMaxGenomeFileBytes, "genome file")));
-            target.base = parse_ptx(r.ptx, "NVRTC's PTX of " + variant.string());
+            target.base = parse_ptx(r.ptx, r.compiler + "'s PTX of " + variant.string());
             target.function = e.function;
             target.arch = nvrtc.arch;
             request.architectures.push_back(std::move(target));

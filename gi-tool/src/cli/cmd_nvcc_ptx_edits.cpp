@@ -1,8 +1,8 @@
 // `gi-tool nvcc-ptx-edits`: compiles a kernel file with the build's own nvcc command, its PTX
 // edited between the front end and ptxas (issue 46; cuda/nvcc_ptx_edits.hpp), so a genome's PTX
-// edits reach the program the user's build links. The PTX edits index is NVRTC's PTX of the same
-// source, made here as the cuda evaluator makes it (or read from --base-ptx); the kernel in nvcc's
-// PTX must be that same code, or nothing is compiled.
+// edits reach the program the user's build links. The PTX the edits index is the same source's, made
+// here as the cuda evaluator makes it, by the command's own nvcc (or read from --base-ptx); the
+// kernel in the command's PTX must be that same code, or nothing is compiled.
 #include <algorithm>
 #include <iostream>
 
@@ -26,7 +26,8 @@ const char* const kAbout =
     "  Runs the nvcc command after -- step by step (the steps `nvcc --dryrun` lists), with the\n"
     "  genome's PTX edits applied to the PTX of ARCH's virtual architecture before ptxas reads it:\n"
     "  the object then holds the edited kernel, as the cuda evaluator built it. The edits index\n"
-    "  NVRTC's PTX of --source (compiled as the evaluator does, with the --option compile options),\n"
+    "  PTX of --source made as the evaluator makes it (nvcc -ptx by the command's nvcc, with the\n"
+    "  --option compile options; NVRTC where that fails),\n"
     "  or the PTX file --base-ptx; the kernel must be the same list of instructions in nvcc's PTX,\n"
     "  or the command fails naming the first difference and writes no object (exit 1).\n";
 const char* const kExamples =
@@ -38,7 +39,7 @@ constexpr std::size_t kMaxPtxBytes = 256u << 20;
 
 PtxModule base_ptx(const std::string& base_file, const std::string& source, const std::vector<std::string>& options,
                    const std::vector<std::string>& include_dirs, const std::vector<std::string>& names,
-                   const std::string& arch) {
+                   const std::string& arch, const std::string& nvcc) {
     if (!base_file.empty()) return parse_ptx(read_input_file(base_file, kMaxPtxBytes, "PTX file"), base_file);
     DeviceCompileRequest request;
     request.source = read_input_file(source, kMaxPtxBytes, "kernel file");
@@ -47,9 +48,9 @@ PtxModule base_ptx(const std::string& base_file, const std::string& source, cons
     request.include_dirs = include_dirs;
     request.name_expressions = names;
     request.arch = arch;
-    const DeviceCompileResult r = nvrtc_ptx_as_evaluated(request);
-    if (!r.ok) throw Error("NVRTC cannot compile " + source + " for the PTX the edits index:\n" + r.log);
-    return parse_ptx(r.ptx, "NVRTC's PTX of " + source);
+    const DeviceCompileResult r = ptx_as_evaluated(request, nvcc);
+    if (!r.ok) throw Error("cannot compile " + source + " for the PTX the edits index:\n" + r.log);
+    return parse_ptx(r.ptx, r.compiler + "'s PTX of " + source);
 }
 
 int run_nvcc_ptx_edits(const std::vector<std::string>& raw) {
@@ -85,7 +86,8 @@ int run_nvcc_ptx_edits(const std::vector<std::string>& raw) {
     target.edits = ptx_edits_of(genome);
     target.function = function;
     target.arch = arch;
-    target.base = base_ptx(base_file, source, options, include_dirs, names, arch);
+    // The build's own nvcc makes the PTX the edits index, as the evaluator's did.
+    target.base = base_ptx(base_file, source, options, include_dirs, names, arch, command.front());
     request.architectures.push_back(std::move(target));
     const NvccPtxEditsOutcome outcome = compile_with_ptx_edits(request, std::cout, std::cerr);
     for (const std::string& skipped : outcome.skipped)

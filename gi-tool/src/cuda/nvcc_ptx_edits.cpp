@@ -9,6 +9,7 @@
 
 #include "compile/device_side.hpp"
 #include "compile/nvcc_dryrun.hpp"
+#include "compile/nvcc_ptx.hpp"
 #include "compile/ptx_compiler.hpp"
 #include "process/process.hpp"
 #include "ptx/ptx_edit.hpp"
@@ -43,17 +44,33 @@ std::vector<std::string> edit_ptx_file(const ArchitecturePtxEdits& request, cons
 
 }  // namespace
 
-DeviceCompileResult nvrtc_ptx_as_evaluated(DeviceCompileRequest request) {
+DeviceCompileResult ptx_as_evaluated(DeviceCompileRequest request, const std::string& nvcc) {
     request.ptx = true;
+    std::string nvcc_log;
+    try {
+        DeviceCompileResult by_nvcc = compile_ptx_with_nvcc(request, nvcc);
+        if (by_nvcc.ok) return by_nvcc;
+        nvcc_log = "nvcc -ptx failed:\n" + by_nvcc.log;
+    } catch (const Error& e) {  // no nvcc to run: NVRTC's PTX, which the build may not match
+        nvcc_log = e.what();
+    }
+    if (!nvrtc_available()) {
+        DeviceCompileResult none;
+        none.log = nvcc_log;
+        return none;
+    }
     DeviceCompileResult r = compile_with_nvrtc(request);
     if (r.ok) return r;
+    std::string logs = nvcc_log + "\n(NVRTC, the whole file:)\n" + r.log;
     std::optional<DeviceSide> cut = device_side_of(request.source, request.name);
-    if (!cut) return r;
-    const std::string whole_file_log = r.log;
+    if (!cut) {
+        r.log = logs;
+        return r;
+    }
     request.source = std::move(cut->source);
     request.headers.insert(request.headers.begin(), host_header_stand_ins().begin(), host_header_stand_ins().end());
     r = compile_with_nvrtc(request);
-    if (!r.ok) r.log = whole_file_log + "\n(and its device side alone:)\n" + r.log;
+    if (!r.ok) r.log = logs + "\n(NVRTC, its device side alone:)\n" + r.log;
     return r;
 }
 

@@ -3,9 +3,10 @@
 // trajectory (compile/nvcc_dryrun.hpp), step by step, with the PTX of one virtual architecture
 // edited between the front end (cicc) and ptxas, so the object holds the edited kernel: its cubin
 // for that architecture and its embedded PTX, when the command embeds any. The counterpart of the
-// evaluator's PTX path (variant_builder_ptx.cpp), which edits NVRTC's PTX and runs ptxas alone.
+// evaluator's PTX path (variant_builder_ptx.cpp), which edits the same front end's PTX
+// (ptx_as_evaluated) and runs ptxas alone.
 //
-// The edits index the PTX they were made on (NVRTC's for the variant's source); they are carried
+// The edits index the PTX they were made on (ptx_as_evaluated's of the variant's source); they are carried
 // to nvcc's PTX only when the kernel there is the same code (ptx/ptx_rebase.hpp). Otherwise, or
 // when a step fails, nothing is written where the command's -o points.
 #include <chrono>
@@ -38,11 +39,14 @@ struct NvccPtxEditsOutcome {
     std::vector<std::string> skipped;     // edits that no longer applied (an earlier one deleted their instruction)
 };
 
-// NVRTC's PTX of `request.source` (request.ptx is set here) as the cuda evaluator compiles a
-// variant: the whole file, or, when NVRTC cannot take the whole file (host code, C++ library
-// headers), its device side with the host headers' stand-ins (compile/device_side.hpp). A compile
-// error is a result (ok=false, log: both compiles' messages).
-DeviceCompileResult nvrtc_ptx_as_evaluated(DeviceCompileRequest request);
+// The PTX of `request.source` that PTX edits index, as the cuda evaluator makes it for a variant
+// (request.ptx is set here): nvcc's own front end's (compile/nvcc_ptx.hpp), the PTX the user's
+// build makes, with `nvcc` (empty: find_nvcc()). Where nvcc cannot be run or fails on the file,
+// NVRTC's: the whole file, or, when NVRTC cannot take the whole file (host code, C++ library
+// headers), its device side with the host headers' stand-ins (compile/device_side.hpp); the build's
+// launcher then ships the original wherever NVRTC's code differs from nvcc's (the result's
+// `compiler` says which). A compile error is a result (ok=false, log: every compile's messages).
+DeviceCompileResult ptx_as_evaluated(DeviceCompileRequest request, const std::string& nvcc = "");
 
 // Runs the command with the edits applied. Its steps' output goes to `out` and `err` as nvcc's
 // would. Throws gi::Error saying what failed: nvcc refusing the command, no PTX for the

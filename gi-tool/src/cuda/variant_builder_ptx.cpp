@@ -1,6 +1,8 @@
 // The variant builder's PTX path (issue 46): a variant whose genome has PTX edits is its source's
-// PTX from NVRTC (once per source: the variants of one parent share it), the edits applied
-// (ptx/ptx_edit.hpp), and ptxas alone (compile/ptx_compiler.hpp).
+// PTX from nvcc's front end (once per source: the variants of one parent share it; NVRTC's where
+// nvcc cannot make it, cuda/nvcc_ptx_edits.hpp: ptx_as_evaluated), the edits applied
+// (ptx/ptx_edit.hpp), and ptxas alone (compile/ptx_compiler.hpp). nvcc's, because the user's
+// build makes that PTX, and NVRTC's differs wherever a kernel has a __shared__ array.
 //
 // The edits travel in the variant's flags (flags_of), under a name no compiler sees, so every way a
 // variant is built (search, the sanitizer gate, validation) takes this path without knowing of it.
@@ -12,6 +14,7 @@
 
 #include "compile/nvcc_compiler.hpp"
 #include "compile/ptx_compiler.hpp"
+#include "cuda/nvcc_ptx_edits.hpp"
 #include "cuda/variant_builder.hpp"
 #include "ptx/ptx_edit.hpp"
 #include "ptx/ptx_module.hpp"
@@ -27,7 +30,7 @@ bool is_ptx_edits_flag(const std::string& flag) { return flag.rfind(kPtxEditsFla
 struct VariantBuilder::PtxBase {
     bool ok = false;
     std::string log;  // why there is no PTX to edit
-    double ms = 0;    // what NVRTC took
+    double ms = 0;    // what the front end took
     PtxModule module;
 };
 
@@ -56,9 +59,13 @@ std::shared_ptr<const VariantBuilder::PtxBase> VariantBuilder::ptx_base(const st
         std::lock_guard lock(ptx_mutex_);
         if (auto it = ptx_bases_.find(key); it != ptx_bases_.end()) return it->second;
     }
-    job->request.ptx = true;
+    // The whole file, as the build compiles it: nvcc needs no cut device side or stand-in headers
+    // (ptx_as_evaluated makes its own for NVRTC, should nvcc fail).
+    DeviceCompileRequest request = job->request;
+    request.source = source;
+    request.headers.clear();
     try {
-        const DeviceCompileResult r = compile_with_nvrtc(job->request);
+        const DeviceCompileResult r = ptx_as_evaluated(request, options_.nvcc);
         base->ok = r.ok;
         base->log = r.log;
         base->ms = r.ms;
@@ -81,11 +88,6 @@ DeviceCompileResult VariantBuilder::compile_ptx_edited(const std::string& source
     }
     DeviceCompileResult r;
     r.compiler = "ptxas";
-    if (!use_nvrtc_ || !nvrtc_options_for(plain)) {
-        r.log = "PTX edits need NVRTC for the variant's PTX, and this run compiles with nvcc" +
-                (nvrtc_refusal_.empty() ? std::string() : " (" + nvrtc_refusal_ + ")");
-        return r;
-    }
     const std::shared_ptr<const PtxBase> base = ptx_base(source, plain, instance);
     if (!base->ok) {
         r.log = base->log;

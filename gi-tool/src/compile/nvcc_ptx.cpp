@@ -1,0 +1,70 @@
+#include "compile/nvcc_ptx.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "compile/nvcc_compiler.hpp"
+#include "process/process.hpp"
+#include "util/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace gi {
+namespace {
+
+std::string virtual_architecture(const std::string& arch) {
+    if (arch.rfind("sm_", 0) == 0) return "compute_" + arch.substr(3);
+    if (arch.rfind("compute_", 0) == 0) return arch;
+    throw Error("nvcc -ptx: '" + arch + "' is not an architecture like sm_90");
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+    fs::create_directories(path.parent_path());
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) throw Error("nvcc -ptx: cannot write " + path.string());
+}
+
+}  // namespace
+
+DeviceCompileResult compile_ptx_with_nvcc(const DeviceCompileRequest& request, const std::string& nvcc) {
+    const auto start = std::chrono::steady_clock::now();
+    TemporaryDirectory dir("gi-nvcc-ptx");
+    for (const auto& [name, text] : request.headers) write_file(dir.path() / "headers" / name, text);
+    std::string source = request.source;
+    // A template kernel is compiled only where something instantiates it; the program's launch is
+    // not in this file alone, and taking the kernel's address in host code does what it would.
+    for (std::size_t k = 0; k < request.name_expressions.size(); ++k)
+        source += "\nstatic void* const gi_instantiated_" + std::to_string(k) + " = (void*)&" + request.name_expressions[k] + ";\n";
+    const std::string shown = fs::path(request.name).filename().empty() ? "variant.cu" : fs::path(request.name).filename().string();
+    const fs::path file = dir.path() / (fs::path(shown).extension() == ".cu" ? shown : shown + ".cu");
+    write_file(file, source);
+    const fs::path ptx = dir.path() / "variant.ptx";
+
+    std::vector<std::string> argv{nvcc.empty() ? find_nvcc() : nvcc, "-ptx", "-arch=" + virtual_architecture(request.arch)};
+    argv.insert(argv.end(), request.options.begin(), request.options.end());
+    if (!request.headers.empty()) argv.insert(argv.end(), {"-I", (dir.path() / "headers").string()});
+    for (const std::string& include : request.include_dirs) argv.insert(argv.end(), {"-I", include});
+    argv.insert(argv.end(), {file.string(), "-o", ptx.string()});
+    ProcessOptions options;
+    options.timeout = std::chrono::minutes(2);
+    const ProcessResult run = run_process(argv, options);
+
+    DeviceCompileResult r;
+    r.compiler = "nvcc";
+    r.log = run.out + run.err;
+    if (run.timed_out) r.log += "\nnvcc -ptx did not finish within 2 minutes";
+    r.ok = !run.timed_out && run.exit_code == 0 && fs::exists(ptx);
+    if (r.ok) {
+        std::ifstream in(ptx, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        r.ptx = text.str();
+    }
+    r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+}  // namespace gi
