@@ -3,7 +3,7 @@
 # b.tar.gz = `git archive HEAD`), in the order its results matter:
 # 1. the build;
 # 2. the gate's GPU tests, guard pages first (GpuEvaluator.GuardPagesJudgeReadsJustPastABuffersEnd
-#    has never run on a GPU);
+#    has never run on a GPU), and GpuPtxEdits (the PTX base is nvcc's front end's since 7be2580);
 # 3. the guard-pages A/B on wavefront with its hand-made gate case (bench/guard-pages-ab.sh, 2 pairs):
 #    does --gate-guard-pages cut the 41% gate share, with no fewer refusals?
 # 4. issue 44's rows with the hand-made gate case that session 19 left: run 2 of thermal, lu_update,
@@ -27,7 +27,7 @@ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON -
 echo "built in $(( $(date +%s) - s )) s"
 if step tests; then
     s=$(date +%s)
-    (cd "$build/tests" && ./gi_tests --gtest_filter='GpuEvaluator.GuardPages*:GpuEvaluator.GuardZones*:GpuSanitizer*:GpuRealPrograms.*:GpuIntegrity.*' \
+    (cd "$build/tests" && ./gi_tests --gtest_filter='GpuEvaluator.GuardPages*:GpuEvaluator.GuardZones*:GpuSanitizer*:GpuRealPrograms.*:GpuIntegrity.*:GpuPtxEdits*' \
         >"$OUT/gpu-tests.log" 2>&1)
     echo "GPU tests: exit $? in $(( $(date +%s) - s )) s; $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu-tests.log" | tr '\n' ' ')"
     grep -E '^\[  FAILED  \]|guard zones, then memcheck' "$OUT/gpu-tests.log" | head -20
