@@ -99,7 +99,7 @@ struct CheckVariants {
     std::uint64_t side_by_side = 1;
     // With guard zones: each buffer ends where the mapped memory ends, at an unmapped page, so a
     // variant that reads or writes past a buffer's end faults at native speed (a guard page);
-    // only the zone before the buffer is kept. memcheck took 5-6 s a variant to report such reads
+    // only the zone before the buffer is kept. memcheck took 5-8 s a variant to report such reads
     // from many threads (bench/results/2026-11-29-h200-s19-rejudge-gate-made-check.md).
     bool guard_pages = false;
     bool operator==(const CheckVariants&) const = default;
