@@ -2,6 +2,12 @@
 // kernel's entry, its PTX compiled once per source part; without PTX, the source drawer's edits.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
 #include "../ptx/ptx_sample.hpp"
 #include "ptx/ptx_module.hpp"
 #include "search/ptx_edit_drawer.hpp"
@@ -55,6 +61,46 @@ TEST(PtxEditDrawer, WithoutPtxTheSourceDrawerAnswers) {
         return std::make_shared<const PtxModule>(parse_ptx(ptx_test::kSamplePtx));
     }, "no_such_kernel", 1.0);
     EXPECT_FALSE(is_ptx_edit(*other(Genome{}, rng)));
+}
+
+// A generation's parents' PTX compiled at once, each source part once, in parallel; the draws
+// after it are the same as without it (it only fills the cache they read).
+TEST(PtxEditDrawer, PrefetchCompilesEachParentsSourceOnceAtOnceAndChangesNoDraw) {
+    std::mutex mutex;
+    std::vector<std::string> compiled;
+    std::atomic<int> running{0}, most{0};
+    auto ptx_of = [&](const Genome& part) {
+        const int now = ++running;
+        for (int seen = most; now > seen && !most.compare_exchange_weak(seen, now);) {
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));  // a compile that takes a while
+        --running;
+        std::lock_guard lock(mutex);
+        compiled.push_back(genome_to_text(part));
+        return std::make_shared<const PtxModule>(parse_ptx(ptx_test::kSamplePtx));
+    };
+    const PtxEditDrawer drawer = ptx_edit_drawer(scripted_source_drawer(), ptx_of, "scale", 0.5, 4);
+    ASSERT_TRUE(drawer.prefetch);
+    const std::vector<Genome> parents{parse_genome("BLOCK=64"), parse_genome("BLOCK=64 ptx:del(5)"), parse_genome("BLOCK=128"),
+                                      parse_genome("BLOCK=256"), parse_genome("BLOCK=32")};
+    drawer.prefetch(parents);
+    std::sort(compiled.begin(), compiled.end());
+    EXPECT_EQ(compiled, (std::vector<std::string>{"BLOCK=128", "BLOCK=256", "BLOCK=32", "BLOCK=64"}));
+    EXPECT_GT(most.load(), 1) << "the four parts compiled one after another";
+    drawer.prefetch(parents);  // all known: nothing compiled again
+    EXPECT_EQ(compiled.size(), 4u);
+
+    // The same draws as a drawer that compiled nothing ahead.
+    const EditDrawer plain = with_ptx_edits(scripted_source_drawer(), [](const Genome&) {
+        return std::make_shared<const PtxModule>(parse_ptx(ptx_test::kSamplePtx));
+    }, "scale", 0.5);
+    Rng a(11), b(11);
+    for (int i = 0; i < 50; ++i) {
+        const Genome& parent = parents[static_cast<std::size_t>(i) % parents.size()];
+        EXPECT_EQ(drawer.draw(parent, a), plain(parent, b));
+    }
+    EXPECT_EQ(compiled.size(), 4u);
+    EXPECT_FALSE(ptx_edit_drawer(scripted_source_drawer(), ptx_of, "scale", 0.0).prefetch);
 }
 
 }  // namespace

@@ -167,6 +167,24 @@ TEST(GpBreeding, ReportsEachChildsBirthAndParentsAndKeepsThemInItsState) {
     EXPECT_THROW(resumed.restore_state("Spontaneous\tROWS=2\n"), Error);
 }
 
+// The drawer is readied for the generation's parents before any child is bred (the PTX edit
+// drawer compiles their PTX at once), and breeding is the same with or without it.
+TEST(GpBreeding, TheParentsAreGivenToTheDrawersPrefetchFirst) {
+    const Grammar grammar = testing::small_grammar();
+    StrategyContext context = context_for(grammar, 8);
+    std::vector<std::vector<std::string>> given;
+    context.prefetch = [&](const std::vector<Genome>& parents) {
+        std::vector<std::string> texts;
+        for (const Genome& g : parents) texts.push_back(genome_to_text(g));
+        given.push_back(texts);
+    };
+    Rng a(12), b(12);
+    const std::vector<Genome> with = gp_next_population(two_accepted_of_eight(), context, a);
+    ASSERT_EQ(given.size(), 1u);
+    EXPECT_EQ(given[0], (std::vector<std::string>{"ROWS=2", "<_k.cu_10>"}));
+    EXPECT_EQ(with, gp_next_population(two_accepted_of_eight(), context_for(grammar, 8), b));
+}
+
 TEST(GpBreeding, AtMostHalfThePopulationBreeds) {
     const Grammar grammar = testing::small_grammar();
     std::vector<Scored> population;

@@ -295,8 +295,11 @@ int run_evolve(const std::vector<std::string>& arguments) {
             throw UsageError("--ptx-edits needs --arch (e.g. --arch 90): the PTX its edits are drawn on must be the one "
                              "the evaluator builds variants from");
         const std::string arch = cuda.arch.rfind("sm_", 0) == 0 ? cuda.arch : "sm_" + cuda.arch;
-        hooks.draw = with_ptx_edits(grammar_edit_drawer(grammar), evaluated_ptx_of(grammar, cuda, arch),
-                                    evaluator_options.function.substr(0, evaluator_options.function.find('<')), c.ptx_edits);
+        PtxEditDrawer drawer = ptx_edit_drawer(grammar_edit_drawer(grammar), evaluated_ptx_of(grammar, cuda, arch),
+                                               evaluator_options.function.substr(0, evaluator_options.function.find('<')),
+                                               c.ptx_edits);
+        hooks.draw = std::move(drawer.draw);
+        hooks.prefetch = std::move(drawer.prefetch);
     }
     hooks.clock = [command_start] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - command_start).count();

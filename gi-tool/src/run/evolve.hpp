@@ -84,6 +84,7 @@ struct EvolveHooks {
     std::function<void(const std::string&)> progress;    // one line per generation and phase
     std::function<void(int generations_done)> after_checkpoint;  // tests stop a run here
     EditDrawer draw;                                     // default: grammar_edit_drawer(grammar)
+    DrawPrefetch prefetch;                               // with `draw`: readies it for a generation's parents
     // The search's evaluation of a generation's genomes, in place of evaluate_genomes(evaluator, ...):
     // the history database's fitness cache (run/search_history.hpp). Tuning and minimisation never
     // use it. With the gate overlapped it also evaluates the guess at the next generation.

@@ -93,6 +93,7 @@ void EvolveRun::make_strategy(const Genome& base) {
     context.base = base;
     context.population = options.population;
     context.draw = draw_;
+    context.prefetch = hooks.draw ? hooks.prefetch : DrawPrefetch{};
     context.max_error = options.acceptance.max_error;
     context.settings = options.strategy_settings;
     strategy = gi::make_strategy(options.strategy, std::move(context));

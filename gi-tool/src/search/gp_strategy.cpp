@@ -25,6 +25,12 @@ std::vector<Genome> gp_next_population(const std::vector<Scored>& evaluated, con
     const std::vector<std::optional<std::size_t>> slots = parent_slots(evaluated, context.population / 2);
     std::size_t filled = 0;
     for (const auto& slot : slots) filled += slot.has_value();
+    if (context.prefetch) {
+        std::vector<Genome> parents;
+        for (const auto& slot : slots)
+            if (slot) parents.push_back(evaluated[*slot].genome);
+        context.prefetch(parents);
+    }
     std::vector<Genome> children;
     for (std::size_t p = 0; p < slots.size(); ++p) {
         if (!slots[p]) continue;

@@ -107,6 +107,11 @@ std::vector<Genome> Nsga2Strategy::next_population(const ScoredBatch& evaluated,
     for (std::size_t i : kept) ranks.push_back(pool_ranks[i]);
     auto genome_of = [&](std::size_t k) -> const Genome& { return pool[kept[k]]->genome; };
 
+    if (context_.prefetch) {  // the tournaments draw their parents from the kept population
+        std::vector<Genome> parents;
+        for (std::size_t k = 0; k < kept.size(); ++k) parents.push_back(genome_of(k));
+        context_.prefetch(parents);
+    }
     std::vector<Genome> next;
     births_.clear();
     std::set<std::string> taken;

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "ptx/ptx_module.hpp"
 #include "search/code_edit.hpp"
@@ -20,7 +21,17 @@ using PtxOf = std::function<std::shared_ptr<const PtxModule>(const Genome& sourc
 // The genome without its PTX edits.
 Genome source_part(const Genome& genome);
 
-// `function`: the kernel's name in the source, to find its entry in the PTX.
+struct PtxEditDrawer {
+    EditDrawer draw;
+    // Compiles the PTX of each parent's source part not yet known, all at once: nvcc's front end
+    // costs about 0.3 s a source, which draws asking for one parent at a time would pay in series.
+    DrawPrefetch prefetch;  // empty at rate 0
+};
+
+// `function`: the kernel's name in the source, to find its entry in the PTX. `prefetch_jobs`:
+// compiles the prefetch runs at once (0: the hardware's threads).
+PtxEditDrawer ptx_edit_drawer(EditDrawer source, PtxOf ptx_of, std::string function, double rate,
+                              unsigned prefetch_jobs = 0);
 EditDrawer with_ptx_edits(EditDrawer source, PtxOf ptx_of, std::string function, double rate);
 
 }  // namespace gi

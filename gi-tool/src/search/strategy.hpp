@@ -43,6 +43,7 @@ struct StrategyContext {
     Genome base;                       // the starting genome (the pre-tuned parameters, or empty)
     std::size_t population = 100;
     EditDrawer draw;                   // code edits for mutation
+    DrawPrefetch prefetch;             // may be empty: readies `draw` for a generation's parents
     double max_error = 0;              // --max-error: the error budget (nsga2 ranks against it)
     // The strategy's own options: make_strategy() leaves exactly those it declares, each given or
     // at its default, so setting() finds every one of them.
