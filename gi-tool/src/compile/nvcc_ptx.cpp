@@ -39,14 +39,28 @@ DeviceCompileResult compile_ptx_with_nvcc(const DeviceCompileRequest& request, c
     for (std::size_t k = 0; k < request.name_expressions.size(); ++k)
         source += "\nstatic void* const gi_instantiated_" + std::to_string(k) + " = (void*)&" + request.name_expressions[k] + ";\n";
     const std::string shown = fs::path(request.name).filename().empty() ? "variant.cu" : fs::path(request.name).filename().string();
-    const fs::path file = dir.path() / (fs::path(shown).extension() == ".cu" ? shown : shown + ".cu");
-    write_file(file, source);
+    fs::path file = dir.path() / (fs::path(shown).extension() == ".cu" ? shown : shown + ".cu");
+    // Where the request names a file that holds this source, nvcc compiles it there, so its quoted
+    // #includes resolve as in the build; otherwise a copy here, its folder searched after ours.
+    std::error_code ec;
+    const fs::path named = request.name.empty() ? fs::path() : fs::absolute(request.name, ec);
+    bool in_place = false;
+    if (!ec && !named.empty() && source == request.source && fs::is_regular_file(named, ec)) {
+        std::ifstream in(named, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        in_place = text.str() == source;
+    }
+    if (in_place) file = named;
+    else write_file(file, source);
     const fs::path ptx = dir.path() / "variant.ptx";
 
     std::vector<std::string> argv{nvcc.empty() ? find_nvcc() : nvcc, "-ptx", "-arch=" + virtual_architecture(request.arch)};
     argv.insert(argv.end(), request.options.begin(), request.options.end());
     if (!request.headers.empty()) argv.insert(argv.end(), {"-I", (dir.path() / "headers").string()});
     for (const std::string& include : request.include_dirs) argv.insert(argv.end(), {"-I", include});
+    if (!in_place && !named.empty() && named.has_parent_path() && fs::is_directory(named.parent_path(), ec))
+        argv.insert(argv.end(), {"-I", named.parent_path().string()});
     argv.insert(argv.end(), {file.string(), "-o", ptx.string()});
     ProcessOptions options;
     options.timeout = std::chrono::minutes(2);

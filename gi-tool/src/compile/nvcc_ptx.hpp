@@ -12,8 +12,9 @@
 namespace gi {
 
 // `nvcc -ptx` of `request.source` for the virtual architecture of `request.arch` (sm_90 ->
-// compute_90), with its options, include folders and in-memory headers (written beside the source,
-// found first). Each of `request.name_expressions` is instantiated by a host-side reference, as a
+// compute_90), with its options, include folders and in-memory headers (found first). Where
+// `request.name` is a file holding that very source, nvcc compiles it in place, so its quoted
+// #includes resolve as in the build; otherwise a copy, with that file's folder searched last. Each of `request.name_expressions` is instantiated by a host-side reference, as a
 // launch in the program would. The result's `ptx` (compiler "nvcc"); a compile error is a result
 // (ok=false, log: nvcc's messages). Throws gi::Error only when nvcc cannot be run. `nvcc`: the
 // program (empty: find_nvcc()).
