@@ -2,11 +2,11 @@
 
 #include <chrono>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "compile/nvcc_compiler.hpp"
+#include "compile/ptx_compiler.hpp"
 #include "process/process.hpp"
+#include "util/atomic_file.hpp"
 #include "util/error.hpp"
 
 namespace fs = std::filesystem;
@@ -14,17 +14,27 @@ namespace fs = std::filesystem;
 namespace gi {
 namespace {
 
-std::string virtual_architecture(const std::string& arch) {
-    if (arch.rfind("sm_", 0) == 0) return "compute_" + arch.substr(3);
-    if (arch.rfind("compute_", 0) == 0) return arch;
-    throw Error("nvcc -ptx: '" + arch + "' is not an architecture like sm_90");
+// compute_XX for sm_XX (ptx_compiler's), refusing what names no NVIDIA architecture at all.
+std::string ptx_architecture(const std::string& arch) {
+    const std::string virtual_arch = virtual_architecture(arch);
+    if (virtual_arch.rfind("compute_", 0) != 0) throw Error("nvcc -ptx: '" + arch + "' is not an architecture like sm_90");
+    return virtual_arch;
 }
 
-void write_file(const fs::path& path, const std::string& text) {
+void write_scratch(const fs::path& path, const std::string& text) {
     fs::create_directories(path.parent_path());
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) throw Error("nvcc -ptx: cannot write " + path.string());
+    write_file_atomically(path, text, Durability::Scratch);
+}
+
+// Whether `path` is a readable file holding exactly `text`.
+bool holds(const fs::path& path, const std::string& text) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) return false;
+    try {
+        return read_text_file(path, "kernel file") == text;
+    } catch (const Error&) {
+        return false;
+    }
 }
 
 }  // namespace
@@ -32,7 +42,7 @@ void write_file(const fs::path& path, const std::string& text) {
 DeviceCompileResult compile_ptx_with_nvcc(const DeviceCompileRequest& request, const std::string& nvcc) {
     const auto start = std::chrono::steady_clock::now();
     TemporaryDirectory dir("gi-nvcc-ptx");
-    for (const auto& [name, text] : request.headers) write_file(dir.path() / "headers" / name, text);
+    for (const auto& [name, text] : request.headers) write_scratch(dir.path() / "headers" / name, text);
     std::string source = request.source;
     // A template kernel is compiled only where something instantiates it; the program's launch is
     // not in this file alone, and taking the kernel's address in host code does what it would.
@@ -44,18 +54,12 @@ DeviceCompileResult compile_ptx_with_nvcc(const DeviceCompileRequest& request, c
     // #includes resolve as in the build; otherwise a copy here, its folder searched after ours.
     std::error_code ec;
     const fs::path named = request.name.empty() ? fs::path() : fs::absolute(request.name, ec);
-    bool in_place = false;
-    if (!ec && !named.empty() && source == request.source && fs::is_regular_file(named, ec)) {
-        std::ifstream in(named, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        in_place = text.str() == source;
-    }
+    const bool in_place = !ec && !named.empty() && source == request.source && holds(named, source);
     if (in_place) file = named;
-    else write_file(file, source);
+    else write_scratch(file, source);
     const fs::path ptx = dir.path() / "variant.ptx";
 
-    std::vector<std::string> argv{nvcc.empty() ? find_nvcc() : nvcc, "-ptx", "-arch=" + virtual_architecture(request.arch)};
+    std::vector<std::string> argv{nvcc.empty() ? find_nvcc() : nvcc, "-ptx", "-arch=" + ptx_architecture(request.arch)};
     argv.insert(argv.end(), request.options.begin(), request.options.end());
     if (!request.headers.empty()) argv.insert(argv.end(), {"-I", (dir.path() / "headers").string()});
     for (const std::string& include : request.include_dirs) argv.insert(argv.end(), {"-I", include});
@@ -71,12 +75,7 @@ DeviceCompileResult compile_ptx_with_nvcc(const DeviceCompileRequest& request, c
     r.log = run.out + run.err;
     if (run.timed_out) r.log += "\nnvcc -ptx did not finish within 2 minutes";
     r.ok = !run.timed_out && run.exit_code == 0 && fs::exists(ptx);
-    if (r.ok) {
-        std::ifstream in(ptx, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        r.ptx = text.str();
-    }
+    if (r.ok) r.ptx = read_text_file(ptx, "PTX nvcc wrote");
     r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return r;
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <optional>
 #include <ostream>
 
@@ -14,6 +13,7 @@
 #include "process/process.hpp"
 #include "ptx/ptx_edit.hpp"
 #include "ptx/ptx_rebase.hpp"
+#include "util/atomic_file.hpp"
 #include "util/error.hpp"
 #include "util/format.hpp"
 
@@ -26,16 +26,10 @@ void forward(const ProcessResult& r, std::ostream& out, std::ostream& err) {
     err << r.err;
 }
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read " + path.string() + ", the PTX nvcc's front end wrote");
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // The edited PTX in place of cicc's, for the steps after it.
 std::vector<std::string> edit_ptx_file(const ArchitecturePtxEdits& request, const std::string& file) {
     const std::string virtual_arch = virtual_architecture(request.arch);
-    const PtxModule nvcc_ptx = parse_ptx(read_text(file), "nvcc's PTX for " + virtual_arch);
+    const PtxModule nvcc_ptx = parse_ptx(read_text_file(file, "PTX nvcc's front end wrote"), "nvcc's PTX for " + virtual_arch);
     const std::vector<Edit> edits = rebase_ptx_edits(request.base, nvcc_ptx, request.edits, request.function);
     const PtxEditResult edited = apply_ptx_edits(nvcc_ptx, edits);
     std::ofstream(file, std::ios::binary | std::ios::trunc) << edited.ptx;
