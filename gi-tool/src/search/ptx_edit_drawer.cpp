@@ -1,14 +1,16 @@
 #include "search/ptx_edit_drawer.hpp"
 
 #include <algorithm>
-#include <atomic>
+#include <functional>
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "genome/genome_ops.hpp"
 #include "ptx/random_ptx_edit.hpp"
+#include "util/parallel.hpp"
 
 namespace gi {
 
@@ -24,62 +26,56 @@ namespace {
 // compiled is a future the other askers wait on, so parts compile in parallel, each once.
 class PtxCache {
 public:
+    using Module = std::shared_ptr<const PtxModule>;
     explicit PtxCache(PtxOf ptx_of) : ptx_of_(std::move(ptx_of)) {}
 
-    std::shared_ptr<const PtxModule> module_for(const Genome& part) {
-        auto [future, mine] = claim(genome_to_text(part));
-        if (mine) compile(part, genome_to_text(part));
-        return future.get();
+    Module module_for(const Genome& part) {
+        Claim claim = claim_for(part);
+        if (claim.promise) claim.promise->set_value(compile(part));
+        return claim.future.get();
     }
 
     void prefetch(const std::vector<Genome>& parents, unsigned jobs) {
-        std::vector<Genome> todo;
+        std::vector<Genome> parts;
+        std::vector<std::promise<Module>> promises;
         for (const Genome& parent : parents) {
             Genome part = source_part(parent);
-            if (claim(genome_to_text(part)).second) todo.push_back(std::move(part));
+            Claim claim = claim_for(part);
+            if (!claim.promise) continue;
+            parts.push_back(std::move(part));
+            promises.push_back(std::move(*claim.promise));
         }
-        if (todo.empty()) return;
-        jobs = std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(todo.size())));
-        std::atomic<std::size_t> next{0};
-        std::vector<std::thread> threads;
-        for (unsigned t = 0; t < jobs; ++t)
-            threads.emplace_back([&] {
-                for (std::size_t k; (k = next++) < todo.size();) compile(todo[k], genome_to_text(todo[k]));
-            });
-        for (std::thread& t : threads) t.join();
+        std::vector<std::function<Module()>> tasks;
+        for (const Genome& part : parts) tasks.push_back([this, &part] { return compile(part); });
+        std::vector<Module> modules = run_in_parallel(tasks, jobs);
+        for (std::size_t k = 0; k < modules.size(); ++k) promises[k].set_value(std::move(modules[k]));
     }
 
 private:
-    using Module = std::shared_ptr<const PtxModule>;
-    // The key's future, and whether the caller is to compile it (the first to ask).
-    std::pair<std::shared_future<Module>, bool> claim(const std::string& key) {
+    struct Claim {
+        std::shared_future<Module> future;
+        std::optional<std::promise<Module>> promise;  // the caller's to keep, when it asked first
+    };
+    Claim claim_for(const Genome& part) {
+        const std::string key = genome_to_text(part);
         std::lock_guard lock(mutex_);
-        if (auto it = modules_.find(key); it != modules_.end()) return {it->second, false};
-        auto promise = std::make_shared<std::promise<Module>>();
-        std::shared_future<Module> future = promise->get_future().share();
+        if (auto it = modules_.find(key); it != modules_.end()) return {it->second, std::nullopt};
+        std::promise<Module> promise;
+        std::shared_future<Module> future = promise.get_future().share();
         modules_.emplace(key, future);
-        promises_.emplace(key, std::move(promise));
-        return {future, true};
+        return {future, std::move(promise)};
     }
-    void compile(const Genome& part, const std::string& key) {
-        Module module;
+    Module compile(const Genome& part) const {
         try {
-            module = ptx_of_(part);
+            return ptx_of_(part);
         } catch (...) {  // no PTX to draw on: the source drawer answers, as when ptx_of says null
+            return nullptr;
         }
-        std::shared_ptr<std::promise<Module>> promise;
-        {
-            std::lock_guard lock(mutex_);
-            promise = std::move(promises_.at(key));
-            promises_.erase(key);
-        }
-        promise->set_value(std::move(module));
     }
 
     PtxOf ptx_of_;
     std::mutex mutex_;
     std::map<std::string, std::shared_future<Module>> modules_;
-    std::map<std::string, std::shared_ptr<std::promise<Module>>> promises_;
 };
 
 }  // namespace
