@@ -104,7 +104,7 @@ public:
         Checked checked;
         auto start = std::chrono::steady_clock::now();
         if (!checked_case_ || checked_case_path_ != case_path || checked_case_->guard_bytes() != request.guard_bytes ||
-            checked_case_->guard_pages() != (request.guard_pages && request.guard_bytes > 0)) {
+            checked_case_->guard_pages() != request.guard_pages) {  // check_variants_from: no pages without zones
             checked_case_.reset();
             side_by_side_.reset();
             checked_case_ = std::make_unique<Replay>(read_test_case(case_path, CaseLoad::Data), std::vector<Tolerance>{}, 0, gpu_.stream,

@@ -145,8 +145,7 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     } else if (!checked_.outside.empty()) {
         failure_ = "it wrote outside its buffers: " + checked_.outside;
         reported_ = checked_.outside;
-    } else if (guard_pages_ && checked_.error.rfind("variant ", 0) == 0 &&
-               checked_.error.find("CUDA_ERROR_ILLEGAL_ADDRESS") != std::string::npos) {
+    } else if (guard_pages_ && variant_launch_failed() && checked_.error.find("CUDA_ERROR_ILLEGAL_ADDRESS") != std::string::npos) {
         // Its own launch faulted with every buffer's end at an unmapped page: an access past an
         // end, or through a pointer into no allocation, either of which memcheck reports too.
         // Not a misaligned fault: the buffers here start at 16-byte boundaries, not cuMemAlloc's 256.
@@ -260,9 +259,8 @@ void SanitizerSessions::guard_worked() {
 }
 
 void SanitizerSessions::guard_failed(const SanitizerSession& session) {
-    // The variant's own launch failing ("variant 1: the kernel failed: ...") says the worker and
-    // its case were fine.
-    if (session.last_checked().error.rfind("variant ", 0) == 0) return guard_worked();
+    // The variant's own launch failing says the worker and its case were fine.
+    if (session.variant_launch_failed()) return guard_worked();
     std::lock_guard lock(guard_mutex_);
     if (guard_off_ || ++guard_failures_ < kGuardZonesOff) return;
     guard_off_ = true;

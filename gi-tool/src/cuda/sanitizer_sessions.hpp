@@ -78,6 +78,9 @@ public:
     // The last check's reply (its times in the worker), and how long it waited for the session's
     // start-up to finish first (ms; 0 once started).
     const worker::Checked& last_checked() const { return checked_; }
+    // Whether the last check failed in its variant's own launch ("variant 1: the kernel failed:
+    // ..."), the worker and its case having been fine.
+    bool variant_launch_failed() const { return checked_.error.rfind("variant ", 0) == 0; }
     double startup_wait_ms() const { return startup_wait_ms_; }
     // What opening the case ahead took in the worker (ms), reported with the first check.
     double opened_ahead_ms() const { return opened_ahead_ms_; }
