@@ -21,14 +21,7 @@ export PATH="/usr/local/cuda/bin:$PATH"
 source "$root/bench/common.sh"
 unpack_carried_packages >"$OUT/deps.log" 2>&1
 detect_gpu
-build="${GI_BUILD:-/tmp/gi-throughput-build}"
-if [[ -z "${GI_BUILD:-}" ]]; then
-    { [[ -f "$build/CMakeCache.txt" ]] ||
-      cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON \
-          -DCMAKE_CUDA_ARCHITECTURES=90 "${prefix_args[@]}" >"$OUT/build.log" 2>&1; } &&
-        cmake --build "$build" -j "$(nproc)" --target gi-tool gi-worker "${kernel}_driver" >>"$OUT/build.log" 2>&1 ||
-        { tail -30 "$OUT/build.log"; exit 1; }
-fi
+build_tools_unless_built "${kernel}_driver"
 {
     echo "guard pages A/B: $kernel, hand-made gate case, $seconds s searches, seed 1; GPU: ${gpu:-none};" \
          "$(date -u +%Y-%m-%dT%H:%MZ); commit ${GI_COMMIT:-$(git -C "$root" rev-parse --short HEAD 2>/dev/null)}"
