@@ -1,5 +1,5 @@
 // A cache entry whose genome has PTX edits (issue 46): `cache write` keeps them, `cache verify
-// --compile` replays them as the evaluator built the variant (NVRTC's PTX, edited, ptxas) and fails
+// --compile` replays them as the evaluator built the variant (its PTX, edited, ptxas) and fails
 // naming the edit when one does not apply, and `cache apply` without --ptx-edits (a build that
 // compiles the wrapper from source alone) leaves the entry out with the reason, so the original
 // kernel is built.
@@ -8,6 +8,7 @@
 #include "../support/gi_tool_run.hpp"
 #include "../support/toolkit.hpp"
 #include "compile/nvrtc_compiler.hpp"
+#include "cuda/nvcc_ptx_edits.hpp"
 #include "ptx/ptx_module.hpp"
 #include "util/file_read.hpp"
 
@@ -22,14 +23,14 @@ std::vector<std::string> ptx_cache_args(std::vector<std::string> args, const std
     return args;
 }
 
-// The index of the kernel's first `opcode` instruction in NVRTC's PTX of scale.cu with SCALE 3.
+// The index of the kernel's first `opcode` instruction in the PTX the edits index (the
+// evaluator's: ptx_as_evaluated) of scale.cu with SCALE 3.
 int ptx_index_of(const std::string& opcode) {
     DeviceCompileRequest request;
     request.source = read_input_file(kPtxCacheKernel, 1 << 20, "kernel");
     request.source.replace(request.source.find("#define SCALE 2"), 15, "#define SCALE 3");
     request.arch = "sm_90";
-    request.ptx = true;
-    const DeviceCompileResult r = compile_with_nvrtc(request);
+    const DeviceCompileResult r = ptx_as_evaluated(request);
     EXPECT_TRUE(r.ok) << r.log;
     const PtxModule module = parse_ptx(r.ptx);
     for (std::size_t i = 0; i < module.instructions.size(); ++i)

@@ -1,6 +1,6 @@
 // A genome's PTX edits built into an object by the user's nvcc command (gi-tool nvcc-ptx-edits,
 // cuda/nvcc_ptx_edits.hpp, issue 46), no GPU: the object's sm_90 code is the cubin the cuda
-// evaluator's PTX path (VariantBuilder: NVRTC's PTX edited, ptxas alone) built for the same genome,
+// evaluator's PTX path (VariantBuilder: its PTX edited, ptxas alone) built for the same genome,
 // the other architecture's code is untouched, and a kernel nvcc compiles differently from the
 // PTX the edits index is refused with no object written.
 #include <gtest/gtest.h>
@@ -13,7 +13,6 @@
 #include "../support/gi_tool_run.hpp"
 #include "../support/toolkit.hpp"
 #include "compile/cubin_sections.hpp"
-#include "compile/device_side.hpp"
 #include "compile/nvrtc_compiler.hpp"
 #include "cuda/nvcc_ptx_edits.hpp"
 #include "cuda/variant_builder.hpp"
@@ -34,15 +33,13 @@ __global__ void scale(float* out, const float* in, int n, float k) {
 int main() { std::vector<float> v(4); return static_cast<int>(v.size()) - 4; }
 )";
 
-// NVRTC's PTX of the kernel's device side, as the cuda evaluator compiles a file with host code.
-PtxModule nvrtc_ptx_of_kernel(const std::vector<std::string>& options) {
+// The PTX the edits index, as the cuda evaluator makes it (ptx_as_evaluated: nvcc's front end's).
+PtxModule evaluated_ptx_of_kernel(const std::vector<std::string>& options) {
     DeviceCompileRequest request;
-    request.source = device_side_of(kNvccPtxKernel, "k.cu")->source;
-    request.headers = host_header_stand_ins();
+    request.source = kNvccPtxKernel;
     request.options = options;
     request.arch = "sm_90";
-    request.ptx = true;
-    const DeviceCompileResult r = compile_with_nvrtc(request);
+    const DeviceCompileResult r = ptx_as_evaluated(request);
     EXPECT_TRUE(r.ok) << r.log;
     return parse_ptx(r.ptx, "variant.ptx");
 }
@@ -108,7 +105,7 @@ protected:
 };
 
 TEST_F(NvccPtxEdits, TheObjectHoldsTheCubinTheEvaluatorBuilt) {
-    const Genome genome = edits_for(nvrtc_ptx_of_kernel({"-DSCALE=2"}));
+    const Genome genome = edits_for(evaluated_ptx_of_kernel({"-DSCALE=2"}));
     ASSERT_FALSE(genome.edits.empty());
     const DeviceCompileResult evaluator = evaluator_build(genome, {"-DSCALE=2"});
     ASSERT_TRUE(evaluator.ok) << evaluator.log;
@@ -143,7 +140,7 @@ TEST_F(NvccPtxEdits, TheObjectHoldsTheCubinTheEvaluatorBuilt) {
 }
 
 TEST_F(NvccPtxEdits, AKernelNvccCompilesOtherwiseIsRefusedAndNoObjectWritten) {
-    const Genome genome = edits_for(nvrtc_ptx_of_kernel({"-DSCALE=2"}));
+    const Genome genome = edits_for(evaluated_ptx_of_kernel({"-DSCALE=2"}));
     ASSERT_FALSE(genome.edits.empty());
     const std::string object = (dir_ / "k.o").string();
     std::ofstream(object) << "an old object";
