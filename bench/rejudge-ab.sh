@@ -13,6 +13,7 @@
 #       evolve/cuda-bench options is "old" (a change behind an option, judged against its off switch)
 #   REJUDGE_SANITIZE=N: also the sanitizer gate's verdicts (cuda-bench --sanitize N: the first N correct
 #       variants through the gate as one wave; the refused ones compared by genome)
+#   REJUDGE_RUNS="old new": without the second run of this build ("again"), where time is short
 #   REJUDGE_BUILD_ONLY=1: build the older tree and stop (a job that builds it beside other work, then
 #       runs this script again: the second build finds everything up to date)
 #   REJUDGE_GENOMES_DIR=DIR: a recorded search's individuals instead of random variants, from
@@ -69,7 +70,10 @@ rm -rf "$work"
 env OUT="$OUT/record" THROUGHPUT_SECONDS=0 THROUGHPUT_REUSE_CASES=1 THROUGHPUT_WORK="$work" \
     THROUGHPUT_KERNELS="$kernels" bash "$root/bench/throughput.sh" >"$OUT/record.log" 2>&1
 sanitize_option="${REJUDGE_SANITIZE:+--sanitize $REJUDGE_SANITIZE}"
-for which in old new again; do
+read -r -a which_runs <<<"${REJUDGE_RUNS:-old new again}"
+pairs=("old new")
+[[ " ${which_runs[*]} " == *" again "* ]] && pairs+=("new again")
+for which in "${which_runs[@]}"; do
     build_option=() options=(THROUGHPUT_OPTIONS="$sanitize_option")
     if [[ "$which" == old ]]; then
         if [[ -n "$old" ]]; then build_option=(GI_BUILD="$old_build"); else options=(THROUGHPUT_OPTIONS="$old_options $sanitize_option"); fi
@@ -92,7 +96,7 @@ done
     echo
     echo "| kernel | runs compared | variants in both | same status and error | status changed | error changed (same status) |"
     echo "|---|---|---|---|---|---|"
-    for pair in "old new" "new again"; do
+    for pair in "${pairs[@]}"; do
     for kernel in $kernels; do
         read -r first second <<<"$pair"
         a="$OUT/$first/$kernel-variants.tsv" b="$OUT/$second/$kernel-variants.tsv"
@@ -132,7 +136,7 @@ done
         echo
         echo "| kernel | runs compared | checked | refused by both | refused only by the first | refused only by the second |"
         echo "|---|---|---|---|---|---|"
-        for pair in "old new" "new again"; do
+        for pair in "${pairs[@]}"; do
         for kernel in $kernels; do
             read -r first second <<<"$pair"
             refused() {  # which -> the refused genomes, sorted
@@ -158,10 +162,10 @@ done
     echo
     echo "Variants whose worker was killed at the hard allowance (\"did not answer within\"), per build:"
     for kernel in $kernels; do
-        for which in old new again; do
+        for which in "${which_runs[@]}"; do
             echo "    $kernel $which: $(grep -c 'did not answer within' "$OUT/$which/$kernel-variants.tsv" 2>/dev/null || echo none)"
         done
     done
 } | tee "$OUT/rejudge.md"
 # The device tool returns a few files of $OUT: the three builds' verdicts go back as one tarball.
-(cd "$OUT" && tar -czf verdicts.tgz old new again record && rm -rf old new again record)
+(cd "$OUT" && tar -czf verdicts.tgz "${which_runs[@]}" record && rm -rf "${which_runs[@]}" record)
