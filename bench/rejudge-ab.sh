@@ -14,6 +14,8 @@
 #   REJUDGE_SANITIZE=N: also the sanitizer gate's verdicts (cuda-bench --sanitize N: the first N correct
 #       variants through the gate as one wave; the refused ones compared by genome)
 #   REJUDGE_RUNS="old new": without the second run of this build ("again"), where time is short
+#   REJUDGE_SANITIZE_OPTIONS: more cuda-bench options for that wave (--sanitize-every-gate-case: once on
+#       each launch the hand-made gate case recorded, with THROUGHPUT_SANITIZE_CASES=1)
 #   REJUDGE_BUILD_ONLY=1: build the older tree and stop (a job that builds it beside other work, then
 #       runs this script again: the second build finds everything up to date)
 #   REJUDGE_GENOMES_DIR=DIR: a recorded search's individuals instead of random variants, from
@@ -69,7 +71,7 @@ work=/tmp/gi-rejudge-work
 rm -rf "$work"
 env OUT="$OUT/record" THROUGHPUT_SECONDS=0 THROUGHPUT_REUSE_CASES=1 THROUGHPUT_WORK="$work" \
     THROUGHPUT_KERNELS="$kernels" bash "$root/bench/throughput.sh" >"$OUT/record.log" 2>&1
-sanitize_option="${REJUDGE_SANITIZE:+--sanitize $REJUDGE_SANITIZE}"
+sanitize_option="${REJUDGE_SANITIZE:+--sanitize $REJUDGE_SANITIZE ${REJUDGE_SANITIZE_OPTIONS:-}}"
 read -r -a which_runs <<<"${REJUDGE_RUNS:-old new again}"
 pairs=("old new")
 [[ " ${which_runs[*]} " == *" again "* ]] && pairs+=("new again")

@@ -1,6 +1,7 @@
 // `gi-tool cuda-bench`: measures the cuda evaluator's throughput on a kernel and its recorded
 // cases with random single/multi-edit variants (what a search evaluates), and reports variants per
 // minute, compile and run time per variant, where the time goes and the timing noise.
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <limits>
@@ -42,7 +43,7 @@ struct BenchCommandLine {
     CompilerChoice compiler;
     CudaCommandLine cuda;
     long long variants = 1000, batch = 100, max_edits = 3, sanitize = 0;
-    bool sanitize_removed_barriers = false;
+    bool sanitize_removed_barriers = false, sanitize_every_gate_case = false;
     std::uint64_t seed = 1;
     std::string genomes, log;
 };
@@ -58,6 +59,11 @@ void declare(CommandLine& app, BenchCommandLine& c) {
                     "then put the first N correct variants through the search's sanitizer gate, all at once as one wave "
                     "of would-be parents, on the case the gate runs on (the first --sanitize-cases case, else case 0), "
                     "and print its wall time and where it went")
+        .group(group);
+    app.add_switch("--sanitize-every-gate-case", c.sanitize_every_gate_case,
+                   "with --sanitize: the wave goes through the gate once on each case the gate runs on (each launch "
+                   "--sanitize-cases recorded), as a search's generations do in turn; a variant that reads past a "
+                   "buffer only in some launches is found there")
         .group(group);
     app.add_switch("--sanitize-removed-barriers", c.sanitize_removed_barriers,
                  "with --sanitize: only variants with fewer __syncthreads() than the original (those the gate also "
@@ -299,21 +305,31 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
             removed += removes ? 1 : 0;
             wave.push_back(*v);
         }
-        const int gate_case = checker.gate_case(0);
-        const auto sanitize_start = std::chrono::steady_clock::now();
-        const std::vector<EvalResult> verdicts = checker.sanitize_many(wave, gate_case);
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sanitize_start).count();
-        long failed = 0;
-        for (std::size_t i = 0; i < verdicts.size(); ++i) {
-            if (verdicts[i].status == EvalStatus::Ok) continue;
-            ++failed;
-            std::printf("sanitizer: %s: %s: %s\n", genome_to_text(wave[i].genome).c_str(), to_string(verdicts[i].status).c_str(),
-                        verdicts[i].detail.substr(0, verdicts[i].detail.find('\n')).c_str());
+        // The gate's cases in the order a search's generations meet them; gate_case(i) cycles
+        // through them, so the first repeat ends the list.
+        std::vector<int> gate_cases{checker.gate_case(0)};
+        while (c.sanitize_every_gate_case) {
+            const int next = checker.gate_case(static_cast<int>(gate_cases.size()));
+            if (std::find(gate_cases.begin(), gate_cases.end(), next) != gate_cases.end()) break;
+            gate_cases.push_back(next);
         }
-        std::printf("sanitizer gate: %zu correct variants (%ld of them removed a barrier) checked as one wave on case %d "
-                    "in %.2f s of wall time (%.0f ms a variant), %ld failed\n",
-                    wave.size(), removed, gate_case, seconds, wave.empty() ? 0.0 : 1000 * seconds / static_cast<double>(wave.size()),
-                    failed);
+        for (const int gate_case : gate_cases) {
+            const auto sanitize_start = std::chrono::steady_clock::now();
+            const std::vector<EvalResult> verdicts = checker.sanitize_many(wave, gate_case);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sanitize_start).count();
+            long failed = 0;
+            for (std::size_t i = 0; i < verdicts.size(); ++i) {
+                if (verdicts[i].status == EvalStatus::Ok) continue;
+                ++failed;
+                std::printf("sanitizer: %s: %s: case %d: %s\n", genome_to_text(wave[i].genome).c_str(),
+                            to_string(verdicts[i].status).c_str(), gate_case,
+                            verdicts[i].detail.substr(0, verdicts[i].detail.find('\n')).c_str());
+            }
+            std::printf("sanitizer gate: %zu correct variants (%ld of them removed a barrier) checked as one wave on case %d "
+                        "in %.2f s of wall time (%.0f ms a variant), %ld failed\n",
+                        wave.size(), removed, gate_case, seconds,
+                        wave.empty() ? 0.0 : 1000 * seconds / static_cast<double>(wave.size()), failed);
+        }
         for (const std::string& note : evaluator.run_notes())
             if (note.rfind("sanitizer gate:", 0) == 0) std::printf("note: %s\n", note.c_str());
     }
