@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Does --gate-guard-pages pay? The gate corpus's wavefront with its hand-made 40 x 37 gate case,
-# where memcheck refused 8-10 variants a run for reading past a buffer's end and took 41% of the
+# Do the gate's guard pages pay? (The default since session 20; --no-gate-guard-pages turns them
+# off.) The gate corpus's wavefront with its hand-made 40 x 37 gate case, where memcheck refused 8-10 variants a run for reading past a buffer's end and took 41% of the
 # search doing it (bench/results/2026-11-29-h200-s19-rejudge-gate-made-check.md). Runs evolve
 # through bench/throughput.sh without and with the switch, alternating, AB_RUNS pairs (default 2),
 # same seed and cases, and prints each run's rate, gate share, memcheck seconds and the verdicts
@@ -31,8 +31,9 @@ build_tools_unless_built "${kernel}_driver"
 } >"$OUT/summary.md"
 for ((r = 1; r <= runs; ++r)); do
     for arm in off on; do
+        # On by default since session 20; off is the hidden --no-gate-guard-pages.
         option=""
-        [[ "$arm" == on ]] && option="--gate-guard-pages"
+        [[ "$arm" == off ]] && option="--no-gate-guard-pages"
         dir="$OUT/run$r-$arm"
         env GI_BUILD="$build" THROUGHPUT_KERNELS="$kernel" THROUGHPUT_SECONDS="$seconds" THROUGHPUT_SANITIZE_CASES=1 \
             THROUGHPUT_REUSE_CASES=1 THROUGHPUT_WORK=/tmp/gi-guard-pages-ab THROUGHPUT_OPTIONS="$option" \
@@ -40,7 +41,7 @@ for ((r = 1; r <= runs; ++r)); do
         log="$dir/evolve.log"
         row=$(sed -n 4p "$dir/summary.txt" 2>/dev/null)
         rate=$(awk '{ print $4 }' <<<"$row")
-        share=$(awk '{ print $7 }' <<<"$row")
+        share=$(awk '{ print $8 }' <<<"$row")
         memcheck=$(grep -o 'memcheck [0-9.]* s for [0-9]* variant runs' "$log" | head -1 | sed 's/memcheck \([0-9.]*\) s for \([0-9]*\).*/\1 (\2)/')
         pages=$(grep -c "guard pages found it" "$dir"/*-run.xml 2>/dev/null)
         refused=$(grep -c 'status="sanitizer-error"' "$dir"/*-run.xml 2>/dev/null)

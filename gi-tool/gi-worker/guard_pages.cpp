@@ -14,6 +14,14 @@ void GuardPagedMemory::release(const Mapping& m) {
     cuMemAddressFree(m.start, m.reserved);
 }
 
+bool GuardPagedMemory::supported() {
+    CUdevice device = 0;
+    int value = 0;
+    return cuCtxGetDevice(&device) == CUDA_SUCCESS &&
+           cuDeviceGetAttribute(&value, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, device) == CUDA_SUCCESS &&
+           value != 0;
+}
+
 CUdeviceptr GuardPagedMemory::allocate(std::size_t bytes, std::size_t zone_before) {
     CUdevice device = 0;
     if (cuCtxGetDevice(&device) != CUDA_SUCCESS) return 0;

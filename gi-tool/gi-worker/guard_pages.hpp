@@ -19,6 +19,9 @@ public:
     // A buffer of `bytes` with `zone_before` mapped bytes before it, in the current context's
     // device memory; 0 when memory or the driver does not allow (the caller falls back or gives up).
     CUdeviceptr allocate(std::size_t bytes, std::size_t zone_before);
+    // Whether the current context's device maps memory this way at all (not every device or
+    // driver does: there, the zones after buffers stay).
+    static bool supported();
     void free(CUdeviceptr buffer);
 
 private:

@@ -19,7 +19,7 @@ constexpr int kMaxCopies = 8;
 Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_bytes, CUstream stream,
                DeviceCompare* device_compare, std::size_t guard_bytes, bool guard_pages)
     : tc_(std::move(tc)), tolerances_(std::move(tolerances)), stream_(stream), guard_(guard_bytes), device_compare_(device_compare) {
-    if (guard_pages && guard_bytes > 0) paged_ = std::make_unique<GuardPagedMemory>();
+    if (guard_pages && guard_bytes > 0 && GuardPagedMemory::supported()) paged_ = std::make_unique<GuardPagedMemory>();
     tolerances_.resize(tc_.buffers.size());
     std::size_t case_bytes = 0;
     for (const auto& b : tc_.buffers) case_bytes += b.size;

@@ -228,6 +228,14 @@ TEST(CudaOptions, SanitizerSessionOptions) {
     EXPECT_EQ(parsed({"--cases", "c", "--gate-guard-kib", "0"}).gate_guard_kib, 0);
     expect_refused({"--cases", "c", "--gate-guard-kib", "-1"}, "--gate-guard-kib");
     expect_hidden("--gate-guard-kib");
+    // Guard pages are on by default since their A/B (bench/results/2026-11-29-h200-s20-guard-pages-made-rows.md);
+    // the old switch that turned them on is still accepted.
+    EXPECT_TRUE(parsed({"--cases", "c"}).gate_guard_pages);
+    EXPECT_TRUE(parsed({"--cases", "c", "--gate-guard-pages"}).gate_guard_pages);
+    EXPECT_FALSE(parsed({"--cases", "c", "--no-gate-guard-pages"}).gate_guard_pages);
+    expect_refused({"--cases", "c", "--gate-guard-pages", "--no-gate-guard-pages"}, "contradict each other");
+    expect_hidden("--no-gate-guard-pages");
+    expect_hidden("--gate-guard-pages");
 }
 
 // NVRTC's compiles run in gi-tool processes of their own; only gi-tool serves them, so a parse in
@@ -248,7 +256,7 @@ TEST(CudaOptions, InternalKnobsAreListedByHelpAllOnly) {
                                      "--sanitize-jobs", "--compile-cache", "--arch", "--worker-launcher"})
         expect_documented(option);
     const Parsed parsed({"--cases", "c"});
-    EXPECT_NE(parsed.help.find("22 options for measurements and the CMake module not listed: --help-all lists them"),
+    EXPECT_NE(parsed.help.find("23 options for measurements and the CMake module not listed: --help-all lists them"),
               std::string::npos)
         << parsed.help;
     EXPECT_EQ(parsed.help_all.find("not listed"), std::string::npos) << parsed.help_all;

@@ -286,6 +286,7 @@ TEST_F(BinaryDuplicates, GuardZonesJudgeAWriteOutsideItsBuffersBeforeTheSanitize
     o.sanitize_jobs = 1;
     o.sanitize_sessions = 2;
     o.gate_guard_kib = 4;
+    o.gate_guard_pages = false;  // zones after the buffers too (the pages, the default, are below)
     CudaEvaluator e(grammar_, o);
     // The fake worker writes outside for the 512-thread launch, when its buffers have guard zones.
     const std::vector<EvalResult> results =
@@ -354,8 +355,8 @@ TEST_F(BinaryDuplicates, GuardZonesJudgeAWriteOutsideItsBuffersBeforeTheSanitize
     EXPECT_EQ(no_room.stats().gate.session_passes, 5);
     EXPECT_EQ(sanitizer_runs(), 1);  // only the earlier one
 
-    // --gate-guard-pages: the read memcheck reports on faults at the page after the buffer and is
-    // judged there, without memcheck; the write into the zone before is judged as before.
+    // Guard pages (the default): the read memcheck reports on faults at the page after the buffer
+    // and is judged there, without memcheck; the write into the zone before is judged as before.
     o.gate_guard_pages = true;
     CudaEvaluator paged(grammar_, o);
     const std::vector<EvalResult> pages =
@@ -397,6 +398,7 @@ TEST_F(BinaryDuplicates, ThePrescreenRunsTheGuardZonesAloneAndTheGateKeepsItsRej
     o.sanitize_jobs = 1;
     o.sanitize_sessions = 2;
     o.gate_guard_kib = 4;
+    o.gate_guard_pages = false;  // zones alone: a read outside is memcheck's (the pages are below)
     CudaEvaluator e(grammar_, o);
     const std::vector<std::optional<EvalResult>> screened =
         e.prescreen({program("2.0f * in[i] + 0.0f"), with_block("512"), with_block("1024")}, 0);
@@ -423,6 +425,19 @@ TEST_F(BinaryDuplicates, ThePrescreenRunsTheGuardZonesAloneAndTheGateKeepsItsRej
         noted = noted || note.find("the would-be parents were prescreened (the guard zones alone, or a verdict already known) and 1 "
                                    "rejected") != std::string::npos;
     EXPECT_TRUE(noted);
+
+    // With guard pages (the default) the prescreen rejects the read past the end too, and the gate
+    // keeps that verdict: memcheck runs for neither.
+    o.gate_guard_pages = true;
+    CudaEvaluator paged(grammar_, o);
+    const std::vector<std::optional<EvalResult>> paged_screened = paged.prescreen({with_block("512"), with_block("1024")}, 0);
+    ASSERT_TRUE(paged_screened[1].has_value());
+    EXPECT_NE(paged_screened[1]->detail.find("the gate's guard pages found it reading or writing past a buffer's end"),
+              std::string::npos) << paged_screened[1]->detail;
+    EXPECT_EQ(paged.stats().gate.prescreen_rejected, 2);
+    const std::vector<EvalResult> paged_gated = paged.sanitize_many({with_block("1024")}, 0);
+    EXPECT_EQ(paged_gated[0].detail, paged_screened[1]->detail);
+    EXPECT_EQ(paged.stats().gate.tool_variants.count("memcheck"), 0u);
 
     // --gate-guard-kib 0: nothing to prescreen with; nothing runs.
     o.gate_guard_kib = 0;

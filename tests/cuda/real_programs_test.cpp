@@ -194,6 +194,7 @@ TEST_F(GpuRealPrograms, GuardZonesJudgeStrayWritesThroughAStructOfPointers) {
     CudaEvaluatorOptions o = options(cases, "axpyStruct", "", "");
     o.sanitize_sessions = 2;
     o.sanitize_jobs = 1;
+    o.gate_guard_pages = false;  // zones after the buffers too; the pages (the default) at the end
     CudaEvaluator e(g, o);
     e.check_oracle();
     const std::vector<EvalResult> verdicts = e.sanitize_many(batch, 0);
@@ -213,6 +214,19 @@ TEST_F(GpuRealPrograms, GuardZonesJudgeStrayWritesThroughAStructOfPointers) {
         << verdicts[2].detail;
     EXPECT_EQ(e.stats().gate.guard_judged, 2);
     EXPECT_EQ(e.stats().gate.tool_variants.at("memcheck"), 1);  // the original's, after its guard zones
+
+    // With guard pages the relocated `out` ends at an unmapped page: the write past it faults there.
+    o.gate_guard_pages = true;
+    CudaEvaluator paged(g, o);
+    paged.check_oracle();
+    const std::vector<EvalResult> pages = paged.sanitize_many(batch, 0);
+    ASSERT_EQ(pages.size(), 3u);
+    EXPECT_EQ(pages[0].status, EvalStatus::Ok) << pages[0].detail;
+    EXPECT_NE(pages[1].detail.find("the gate's guard pages found it reading or writing past a buffer's end"), std::string::npos)
+        << pages[1].detail;
+    EXPECT_NE(pages[2].detail.find("before its start changed (from 5 to 8 bytes before the start)"), std::string::npos)
+        << pages[2].detail;
+    EXPECT_EQ(paged.stats().gate.guard_judged, 2);
 }
 
 TEST_F(GpuRealPrograms, AnArrayOfPointersIsRelocatedAndAHostPointerInItRefused) {

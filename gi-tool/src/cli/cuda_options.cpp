@@ -170,12 +170,14 @@ void add_cuda_options(CommandLine& app, CudaCommandLine& cuda, const std::string
             "every buffer; a variant that writes into them is rejected at once (memcheck's report of such a write takes "
             "seconds), the others go on to compute-sanitizer as before. Needs --sanitize-sessions above 0; 0: off")
         .hidden();
-    flag("--gate-guard-pages", o.gate_guard_pages,
-         "with guard zones, each buffer ends at an unmapped page instead of a zone: a variant that reads or writes "
-         "past a buffer's end faults at native speed and is rejected without compute-sanitizer (whose report of reads "
-         "from many threads takes seconds). Buffers then start at 16-byte boundaries; a variant that faults otherwise "
-         "goes on to memcheck as before. Off until measured (bench/guard-pages-ab.sh)")
+    flag("--no-gate-guard-pages", cuda.no_gate_guard_pages,
+         "in the guard zones' run, end each buffer with a zone instead of an unmapped page. With the page (the "
+         "default), a variant that reads or writes past a buffer's end faults at native speed and is rejected without "
+         "compute-sanitizer, whose report of such reads takes seconds; buffers then start at 16-byte boundaries, and a "
+         "variant that faults otherwise goes on to memcheck as before")
         .hidden();
+    // Scripts written while the pages were off by default still pass this.
+    flag("--gate-guard-pages", cuda.gate_guard_pages, "the default: see --no-gate-guard-pages").hidden();
     flag("--no-sanitize-prewarm", cuda.no_sanitize_prewarm,
          "start those processes at the first gate, not when search begins (their start-up, seconds each, then delays "
          "the first generations)")
@@ -216,6 +218,9 @@ CudaEvaluatorOptions cuda_evaluator_options(const CommandLine& app, const CudaCo
     o.gpu_turn_per_run = cuda.gpu_turn_per_run;
     o.original_once = cuda.original_once;
     o.sanitize_prewarm = !cuda.no_sanitize_prewarm;
+    if (cuda.gate_guard_pages && cuda.no_gate_guard_pages)
+        throw UsageError("--gate-guard-pages and --no-gate-guard-pages contradict each other; drop one of them");
+    o.gate_guard_pages = !cuda.no_gate_guard_pages;
     o.nvrtc_server = nvrtc_server_program();
     if (app.given("--worker-launcher")) o.worker_launcher = worker::split_launcher_command(cuda.worker_launcher);
     if (app.given("--compile-launcher") && cuda.compile_on_workers)

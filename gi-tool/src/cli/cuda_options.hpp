@@ -28,6 +28,8 @@ struct CudaCommandLine {
     bool gpu_turn_per_run = false;
     bool original_once = false;
     bool no_sanitize_prewarm = false;
+    bool gate_guard_pages = false;  // the old switch for what is now the default, still accepted
+    bool no_gate_guard_pages = false;
     std::string worker_launcher;  // --worker-launcher's text, split into words by cuda_evaluator_options
     std::string compile_launcher;  // --compile-launcher's, likewise
     bool compile_on_workers = false;

@@ -195,7 +195,10 @@ void CaseRunner::start_first_runs_ahead(int processes, int reruns) {
         spec.announce_probe = true;
         spec.poisonable = slot.poisonable;
         spec.reference_out = reference_path(index);
-        FirstRunsAhead::Job job{index, worker_.load_message(index), to_message(spec)};
+        FirstRunsAhead::Job job;
+        job.index = index;
+        job.load = worker_.load_message(index);
+        job.run = to_message(spec);
         if (slot.held_out && reruns > 0) {
             // As rerun_once() asks it, with run_variant_request()'s waits.
             job.rerun = to_message(run_spec(index, "rerun", *original_, g, false));

@@ -96,8 +96,9 @@ struct CudaEvaluatorOptions {
     int gate_guard_kib = 256;               // with sessions: the gate first runs each variant in gi-worker with
                                             // guard zones of this many KiB around its buffers, and one that
                                             // writes into them is judged without compute-sanitizer; 0 = off
-    bool gate_guard_pages = false;          // with guard zones: each buffer ends at an unmapped page, so a read
+    bool gate_guard_pages = true;           // with guard zones: each buffer ends at an unmapped page, so a read
                                             // or write past its end faults and is judged without memcheck
+                                            // (bench/results/2026-11-29-h200-s20-guard-pages-made-rows.md)
     std::filesystem::path compile_cache;    // "" = in memory only
     std::vector<std::string> include_dirs;  // the kernel's folder, for its #includes, and the user's -I
     std::vector<std::string> compile_options;  // every compile gets these first: -D macros, --compile-option words
