@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <mutex>
 #include <set>
 #include <thread>
 
@@ -354,6 +355,46 @@ TEST(AnnealMaster, SmallBatchesPerCallStillFillEveryWorker) {
     EXPECT_GT(variants, 2 * calls - 2) << "calls carry several children";
     options.batch = 0;
     EXPECT_THROW(AnnealMaster(grammar, Genome{}, grammar_edit_drawer(grammar), pool, nullptr, options, 1), UsageError);
+}
+
+// Issue 46: the PTX edit drawer compiles a parent's source once (0.3-0.5 s with nvcc's front end);
+// the master hands it each individual that may be drawn as a parent, off its own thread, as it
+// joins. The run is the one without a prefetch.
+TEST(AnnealMaster, ReadiesTheDrawerForEachParentAsItJoinsAndDrawsAsWithout) {
+    const Grammar grammar = testing::small_grammar();
+    std::mutex mutex;
+    std::vector<std::string> readied;
+    std::atomic<int> calls{0};
+    AnnealOptions options;
+    options.prefetch = [&](const std::vector<Genome>& parents) {
+        ++calls;
+        std::lock_guard lock(mutex);
+        for (const Genome& g : parents) readied.push_back(genome_to_text(g));
+    };
+    std::vector<std::string> with, without;
+    std::set<std::string> parents;
+    {
+        Workers workers(grammar, 2, anneal_landscape());
+        EvaluatorPool pool(workers.pointers);
+        AnnealMaster master(grammar, Genome{}, grammar_edit_drawer(grammar), pool, nullptr, options, 21);
+        for (const AnnealIndividual& i : master.run(60)) with.push_back(i.text);
+        master.wait_for_prefetch();
+        parents.insert("");  // the starting genome, before anything ran
+        for (const AnnealIndividual& i : master.individuals())
+            if (i.score.mean > 0) parents.insert(i.text);
+    }
+    {
+        Workers workers(grammar, 2, anneal_landscape());
+        EvaluatorPool pool(workers.pointers);
+        AnnealMaster master(grammar, Genome{}, grammar_edit_drawer(grammar), pool, nullptr, AnnealOptions{}, 21);
+        for (const AnnealIndividual& i : master.run(60)) without.push_back(i.text);
+    }
+    EXPECT_EQ(with, without);
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(std::set<std::string>(readied.begin(), readied.end()), parents);
+    EXPECT_EQ(readied.size(), parents.size()) << "each once";
+    EXPECT_GT(parents.size(), 5u);
+    EXPECT_GE(calls.load(), 1);
 }
 
 TEST(AnnealMaster, ContinuesFromTheHistoryDatabase) {

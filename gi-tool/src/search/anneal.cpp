@@ -32,9 +32,11 @@ AnnealMaster::AnnealMaster(const Grammar& grammar, Genome base, EditDrawer draw,
       history_(history),
       options_(options),
       rng_(seed),
-      window_(pool.workers()) {
+      window_(pool.workers()),
+      prefetch_(options_.prefetch) {
     if (options_.batch < 1) throw UsageError("--anneal-batch must be at least 1");
     if (pool_.case_count() < 1) throw Error("the asynchronous search needs at least one training case");
+    prefetch_.add(base_);  // the first children are its mutants
 }
 
 AnnealIndividual AnnealMaster::from_history(const IndividualRow& row) const {
@@ -414,7 +416,12 @@ AnnealIndividual AnnealMaster::complete(Child child, const EvalResult& result, c
     } else {
         ind.id = static_cast<std::int64_t>(individuals_.size()) + 1;
     }
-    if (ind.score.mean > 0) eligible_.push_back(individuals_.size());
+    if (ind.score.mean > 0) {
+        eligible_.push_back(individuals_.size());
+        // It may be drawn as a parent from now on: its PTX compiles while the master goes on. (Not
+        // in adopt(): a resumed run's hundreds of earlier individuals compile when drawn.)
+        if (ind.birth != Birth::Init) prefetch_.add(ind.genome);  // the starting genome's was at the start
+    }
     individuals_.push_back(ind);
     return ind;
 }

@@ -32,6 +32,7 @@
 #include "history/history.hpp"
 #include "history/score.hpp"
 #include "search/anneal_pool.hpp"
+#include "search/background_prefetch.hpp"
 #include "fitness/acceptance.hpp"
 #include "search/code_edit.hpp"
 #include "fitness/scored.hpp"
@@ -64,6 +65,9 @@ struct AnnealOptions {
     // The correctness gate (run/gate.hpp): an individual is sanitised the first time it is drawn
     // as a parent, and never becomes one if it fails. Null: every individual passes.
     VariantChecker* checker = nullptr;
+    // Readies the drawer for an individual that may be drawn as a parent (the PTX edit drawer's
+    // compile of its source), off the master's thread. Empty: draws compile what they need.
+    DrawPrefetch prefetch;
 };
 
 inline constexpr int kAnnealBirthTries = 200;       // temperature x1.2 each; 1.2^200 is hot enough for anything
@@ -102,6 +106,9 @@ public:
     std::size_t window() const { return window_; }
     // Children made per birth method (tests check the three are used about equally).
     const std::map<Birth, int>& births_made() const { return births_made_; }
+    // Blocks until the drawer has been readied for every individual that may be a parent so far
+    // (AnnealOptions::prefetch; tests).
+    void wait_for_prefetch() { prefetch_.wait_idle(); }
 
 private:
     struct Child {
@@ -139,6 +146,7 @@ private:
     int next_step_ = 0;
     bool base_sent_ = false;
     std::size_t window_ = 1;  // jobs kept out: the pool's workers, or a resumed run's
+    BackgroundPrefetch prefetch_;  // last: stopped before the rest goes
 };
 
 // The Strategy face of annealing, so `--strategy anneal` is in the strategy table and run by the

@@ -45,6 +45,7 @@ std::optional<ScoredBatch> AnnealStrategy::evaluate_generation(SearchServices& s
         options.acceptance = services.acceptance;
         options.batch = static_cast<std::size_t>(context_.setting("--anneal-batch"));
         options.checker = services.checker;
+        options.prefetch = context_.prefetch;
         // A resumed run continues the master's checkpointed state, so it ends where the
         // uninterrupted run does. A checkpoint from before that state was kept has none past the
         // first generation: the run goes on from the history, with draws that depend on how far it got.
