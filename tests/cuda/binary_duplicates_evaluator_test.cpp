@@ -474,6 +474,20 @@ TEST_F(BinaryDuplicates, TheGateRunsOnItsOwnCasesAndTheFinalCheckOnATrainingCase
     std::vector<std::string> cases;
     for (std::string line; std::getline(in, line);) cases.push_back(std::filesystem::path(line).parent_path().filename().string());
     EXPECT_EQ(cases, (std::vector<std::string>{"gate-cases", "cases"}));
+    EXPECT_EQ(e.gate_only_cases(), std::vector<int>{gate});
+
+    // A second case recorded for the gate (another launch of the recording): a verdict on one
+    // does not stand for the other, so the final checks can run a variant on each.
+    write_test_case(gpu_test::scale_case(128), folder_.path() / "gate-cases");
+    CudaEvaluator two(grammar_, o);
+    const std::vector<int> gates = two.gate_only_cases();
+    ASSERT_EQ(gates.size(), 2u);
+    for (int g : gates) EXPECT_EQ(two.sanitize_many({with_block("256")}, g).front().status, EvalStatus::Ok);
+    EXPECT_EQ(two.sanitize_many({with_block("256")}, gates[1]).front().status, EvalStatus::Ok);  // cached
+    std::ifstream again(sanitizer_log());
+    int lines = 0;
+    for (std::string line; std::getline(again, line);) ++lines;
+    EXPECT_EQ(lines, 4);  // two more: one a gate case
 
     // Without gate cases the gate uses the generation's case; a folder without cases is an error.
     CudaEvaluatorOptions plain = options(0);

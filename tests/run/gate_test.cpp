@@ -383,6 +383,41 @@ TEST(FinalCheck, TheFirstCandidatePassingBothIsShippedAndTheOthersSayWhy) {
     EXPECT_EQ(heard.size(), 2u);  // the two that passed the sanitizer were validated
 }
 
+// The search's gate checks each parent on one of the cases recorded for the gate (a recording of
+// several launches is several cases); the final checks run the chosen one on every one of them,
+// and a stray access in any gives the candidate up.
+class GateOnlyCasesChecker : public CheckedEvaluator {
+public:
+    std::vector<int> gate_only_cases() const override { return {5, 6, 7}; }
+    std::vector<std::pair<std::string, int>> calls;
+    std::set<std::pair<std::string, int>> faulting;  // (genome, case) the sanitizer rejects
+    EvalResult sanitize_one(const Variant& variant, int case_index) override {
+        const std::string text = genome_to_text(variant.genome);
+        calls.emplace_back(text, case_index);
+        EvalResult result;
+        if (faulting.count({text, case_index})) {
+            result.status = EvalStatus::SanitizerError;
+            result.detail = "guard pages: CUDA_ERROR_ILLEGAL_ADDRESS";
+        }
+        return result;
+    }
+};
+
+TEST(FinalCheck, TheChosenVariantPassesTheGateOnEveryCaseRecordedForIt) {
+    const Grammar grammar = testing::small_grammar();
+    GateOnlyCasesChecker checker;
+    checker.faulting = {{"ROWS=2", 6}};
+    const FinalChoice choice =
+        choose_final_genome({parse_genome("ROWS=2"), parse_genome("BLOCK=32"), Genome{}}, checker, grammar, 1, nullptr);
+    EXPECT_EQ(genome_to_text(choice.genome), "BLOCK=32");
+    EXPECT_NE(choice.check.note.find("gave up 'ROWS=2': the sanitizer gate on gate case 6 (--sanitize-cases): sanitizer-error"),
+              std::string::npos)
+        << choice.check.note;
+    using Call = std::pair<std::string, int>;
+    EXPECT_EQ(checker.calls, (std::vector<Call>{{"ROWS=2", 1}, {"ROWS=2", 5}, {"ROWS=2", 6},  // stops at the fault
+                                                {"BLOCK=32", 1}, {"BLOCK=32", 5}, {"BLOCK=32", 6}, {"BLOCK=32", 7}}));
+}
+
 TEST(FinalCheck, WhenNoCandidatePassesTheOriginalIsShippedAndValidated) {
     const Grammar grammar = testing::small_grammar();
     CheckedEvaluator checker;

@@ -350,6 +350,13 @@ int CudaEvaluator::gate_case(int case_index) const {
     return choose_gate_case(impl_->slots, impl_->cases.training, case_index);
 }
 
+std::vector<int> CudaEvaluator::gate_only_cases() const {
+    std::vector<int> gate;
+    for (int index = 0; index < static_cast<int>(impl_->slots.size()); ++index)
+        if (impl_->slots[index].gate) gate.push_back(index);
+    return gate;
+}
+
 const CudaEvaluatorStats& CudaEvaluator::stats() const {
     // Each part keeps its own counters; copied in when asked.
     CudaEvaluatorStats& t = impl_->stats;
@@ -590,9 +597,10 @@ GateJobs CudaEvaluator::Impl::gate_jobs(const std::vector<Variant>& variants, in
     g.identities.resize(variants.size());
     for (const Variant& v : variants) g.keys.push_back(v.key);
     // A verdict from a gate case (--sanitize-cases) does not stand for the final checks on a
-    // training case: the two are cached apart.
+    // training case, nor for another gate case (another launch of the recording, where a stray
+    // access may come): each is cached apart.
     const bool on_gate_case = case_index >= 0 && case_index < static_cast<int>(slots.size()) && slots[case_index].gate;
-    g.verdict_suffix = on_gate_case ? " @gate" : "";
+    g.verdict_suffix = on_gate_case ? " @gate " + std::to_string(case_index) : "";
     {
         std::lock_guard lock(verdicts_mutex);
         for (std::size_t i = 0; i < variants.size(); ++i) {

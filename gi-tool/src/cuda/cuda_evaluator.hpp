@@ -95,6 +95,7 @@ public:
     ValidationReport validate(const Variant& variant) override;
     bool checks_alongside_evaluation() const override { return true; }
     int gate_case(int case_index) const override;
+    std::vector<int> gate_only_cases() const override;
     // Starts the long-lived memcheck sessions (--sanitize-sessions) ahead of the first gate.
     void expect_checks() override;
     void prepare_ahead(const std::vector<Variant>& variants) override;

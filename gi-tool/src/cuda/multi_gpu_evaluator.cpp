@@ -129,6 +129,7 @@ std::vector<int> MultiGpuEvaluator::ordinals() {
 EvaluatorTraits MultiGpuEvaluator::traits() const { return gpus_[0]->traits(); }
 
 int MultiGpuEvaluator::gate_case(int case_index) const { return gpus_[0]->gate_case(case_index); }
+std::vector<int> MultiGpuEvaluator::gate_only_cases() const { return gpus_[0]->gate_only_cases(); }
 
 std::vector<std::size_t> MultiGpuEvaluator::assign(const std::vector<Variant>& variants, std::size_t used) {
     // Each program once: a repeat goes where its first copy goes (the evaluator copies its result).

@@ -56,6 +56,7 @@ public:
     ValidationReport validate(const Variant& variant) override;
     bool checks_alongside_evaluation() const override { return true; }
     int gate_case(int case_index) const override;
+    std::vector<int> gate_only_cases() const override;
     void expect_checks() override;
     void prepare_ahead(const std::vector<Variant>& variants) override;
     void discard_evaluation(int case_index) override;

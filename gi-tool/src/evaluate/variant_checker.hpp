@@ -90,6 +90,10 @@ public:
     // `case_index`: that case, or one of the small cases recorded for the gate (issue 19: memcheck
     // of a 385 MB case takes seconds a variant). The final checks ask for the case itself.
     virtual int gate_case(int case_index) const { return case_index; }
+    // The cases recorded for the gate alone (--sanitize-cases), every one: the final checks run
+    // the chosen variant on each, where the search's gate checked each parent on one of them in
+    // turn (a recording of several launches is several cases, and a stray access may come in one).
+    virtual std::vector<int> gate_only_cases() const { return {}; }
 
     // ---- what the search does next (run/gate_overlap.hpp); none of these changes a result
     // Search is about to gate variants: a checker may get ready now (start its sanitizer processes,

@@ -58,9 +58,17 @@ FinalChoice choose_final_genome(const std::vector<Genome>& candidates, VariantCh
         }
         tried.insert(genome_to_text(candidate));
         const double check_start = deadline.now();
-        const EvalResult gate = checker.sanitize(make_variant(candidate, grammar), case_index);
+        const Variant variant = make_variant(candidate, grammar);
+        EvalResult gate = checker.sanitize(variant, case_index);
+        std::string where;
+        // And every case recorded for the gate: the search checked a parent on one of them.
+        for (const int gate_case : checker.gate_only_cases()) {
+            if (gate.status != EvalStatus::Ok) break;
+            gate = checker.sanitize(variant, gate_case);
+            where = " on gate case " + std::to_string(gate_case) + " (--sanitize-cases)";
+        }
         if (gate.status != EvalStatus::Ok) {
-            add_note(choice.check, "gave up '" + genome_to_text(candidate) + "': the sanitizer gate: " +
+            add_note(choice.check, "gave up '" + genome_to_text(candidate) + "': the sanitizer gate" + where + ": " +
                                        to_string(gate.status) + (gate.detail.empty() ? "" : " (" + gate.detail + ")"));
             last_check_s = deadline.now() - check_start;
             continue;
