@@ -1,7 +1,6 @@
 // `gi-tool cuda-bench`: measures the cuda evaluator's throughput on a kernel and its recorded
 // cases with random single/multi-edit variants (what a search evaluates), and reports variants per
 // minute, compile and run time per variant, where the time goes and the timing noise.
-#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <limits>
@@ -305,14 +304,8 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
             removed += removes ? 1 : 0;
             wave.push_back(*v);
         }
-        // The gate's cases in the order a search's generations meet them; gate_case(i) cycles
-        // through them, so the first repeat ends the list.
         std::vector<int> gate_cases{checker.gate_case(0)};
-        while (c.sanitize_every_gate_case) {
-            const int next = checker.gate_case(static_cast<int>(gate_cases.size()));
-            if (std::find(gate_cases.begin(), gate_cases.end(), next) != gate_cases.end()) break;
-            gate_cases.push_back(next);
-        }
+        if (c.sanitize_every_gate_case && !checker.gate_only_cases().empty()) gate_cases = checker.gate_only_cases();
         for (const int gate_case : gate_cases) {
             const auto sanitize_start = std::chrono::steady_clock::now();
             const std::vector<EvalResult> verdicts = checker.sanitize_many(wave, gate_case);
