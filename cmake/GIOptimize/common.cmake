@@ -89,3 +89,16 @@ function(_gi_configure_template _gi_out _gi_name)
     set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${_gi_template}")
     set(${_gi_out} "${_gi_text}" PARENT_SCOPE)
 endfunction()
+
+# _gi_touch_unless_ninja(<out-var> <output>...): for a custom command that rewrites its outputs only
+# when their text changes, so that a touched input recompiles nothing. Ninja restats outputs after
+# such a step; make does not, and with the outputs older than the touched input it runs the step
+# on every build. For generators other than Ninja, <out-var> gets a COMMAND that touches the outputs
+# (make then recompiles what uses them once, as it would any touched source); for Ninja, nothing.
+function(_gi_touch_unless_ninja out_var)
+    set(command "")
+    if(NOT CMAKE_GENERATOR MATCHES "Ninja")
+        set(command COMMAND "${CMAKE_COMMAND}" -E touch ${ARGN})
+    endif()
+    set(${out_var} ${command} PARENT_SCOPE)
+endfunction()

@@ -173,6 +173,7 @@ function(_gi_finalize target identifier)
     # The options file is written fresh each time and then moved into place when it changed, so a
     # step that wrote nothing is an error (GIOptimizeApplied.cmake), never a build of stale files.
     get_property(module_dir GLOBAL PROPERTY _GI_MODULE_DIR)
+    _gi_touch_unless_ninja(touch_outputs ${outputs})
     add_custom_command(
         OUTPUT ${outputs}
         COMMAND "${CMAKE_COMMAND}" -E rm -f "${options_file}.new"
@@ -180,6 +181,7 @@ function(_gi_finalize target identifier)
                 ${require} ${ptx_apply_arguments} ${apply_registrations}
         COMMAND "${CMAKE_COMMAND}" "-DGI_WRITTEN=${options_file}.new" "-DGI_FILE=${options_file}"
                 "-DGI_STEP=${kernel_name}" -P "${module_dir}/GIOptimizeApplied.cmake"
+        ${touch_outputs}
         DEPENDS "${kernel}" ${entry_files} ${evolve_stamps} ${apply_depends} ${ptx_depends} "${module_dir}/GIOptimizeApplied.cmake"
         COMMENT "gi-optimize: ${kernel_name} for sm_${shown_architectures} from ${cache_dir}"
         VERBATIM COMMAND_EXPAND_LISTS)

@@ -67,9 +67,11 @@ function(_gi_includer_copy out_var includer folder include_dirs headers wrappers
     file(GENERATE OUTPUT "${settings}" CONTENT "${settings_text}")
     list(JOIN wrapper_names ", " shown)
     get_property(module_dir GLOBAL PROPERTY _GI_MODULE_DIR)
+    _gi_touch_unless_ninja(touch_copy "${copy}")
     add_custom_command(
         OUTPUT "${copy}"
         COMMAND "${CMAKE_COMMAND}" "-DGI_SETTINGS=${settings}" -P "${module_dir}/GIOptimizeIncluder.cmake"
+        ${touch_copy}
         DEPENDS "${includer}" "${settings}" "${module_dir}/GIOptimizeIncluder.cmake" ${wrappers}
         COMMENT "gi-optimize: ${name}, including ${shown} for its kernel headers"
         VERBATIM)

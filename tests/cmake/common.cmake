@@ -4,11 +4,23 @@
 # what CMake, gi-tool and ninja print and produce.
 #
 # Inputs (-D): GI_TEST_SOURCE (gi-optimize's source), GI_TEST_TOOL (gi-tool), GI_TEST_NVCC,
-# GI_TEST_NINJA, GI_TEST_WORK, GI_TEST_PREFIX (where the install fixture installed gi-optimize).
+# GI_TEST_NINJA, GI_TEST_WORK, GI_TEST_PREFIX (where the install fixture installed gi-optimize),
+# and GI_TEST_GENERATOR: Ninja (the default) or "Unix Makefiles", CMake's own default on Linux and
+# the one a sample-style project's `cmake .. && make` uses.
 
 cmake_minimum_required(VERSION 3.25)
 
 set(GI_TEST_SKIP OFF)
+if(NOT GI_TEST_GENERATOR)
+    set(GI_TEST_GENERATOR Ninja)
+endif()
+if(GI_TEST_GENERATOR STREQUAL "Ninja")
+    set(GI_TEST_GENERATOR_ARGS -G Ninja "-DCMAKE_MAKE_PROGRAM=${GI_TEST_NINJA}")
+elseif(GI_TEST_GENERATOR STREQUAL "Unix Makefiles")
+    set(GI_TEST_GENERATOR_ARGS -G "Unix Makefiles")
+else()
+    message(FATAL_ERROR "GI_TEST_GENERATOR is '${GI_TEST_GENERATOR}': Ninja or Unix Makefiles")
+endif()
 if(NOT GI_TEST_NVCC OR NOT EXISTS "${GI_TEST_NVCC}")
     # ctest's SKIP_REGULAR_EXPRESSION turns this line into a skipped test.
     message("GI_TEST_SKIPPED: no nvcc (the CMake scenarios compile CUDA; install the CUDA toolkit to run them)")
@@ -88,17 +100,35 @@ function(gi_test_configure out_var expect)
     if(mode STREQUAL "package")
         list(APPEND extra "-DCMAKE_PREFIX_PATH=${GI_TEST_PREFIX}")
     endif()
-    gi_test_run(out ${expect} "${CMAKE_COMMAND}" -S "${src}" -B "${build}" -G Ninja
-        "-DCMAKE_MAKE_PROGRAM=${GI_TEST_NINJA}" "-DCMAKE_CUDA_COMPILER=${GI_TEST_NVCC}"
+    gi_test_run(out ${expect} "${CMAKE_COMMAND}" -S "${src}" -B "${build}" ${GI_TEST_GENERATOR_ARGS}
+        "-DCMAKE_CUDA_COMPILER=${GI_TEST_NVCC}"
         -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
         "-DGI_TEST_MODE=${mode}" "-DGI_TEST_SOURCE=${GI_TEST_SOURCE}"
         -DGI_OPTIMIZE=ON -DGI_GPU_ARCHITECTURE=none ${extra} ${args})
     set(${out_var} "${out}" PARENT_SCOPE)
 endfunction()
 
+# gi_test_build_dir(<out-var> <expect> <build-dir> [ninja arguments...]): builds <build-dir>. With
+# Unix Makefiles the arguments must be targets (ninja's own flags have no make equivalent here).
+function(gi_test_build_dir out_var expect build_dir)
+    if(GI_TEST_GENERATOR STREQUAL "Ninja")
+        gi_test_run(out ${expect} "${GI_TEST_NINJA}" -C "${build_dir}" ${ARGN})
+    else()
+        set(targets "")
+        foreach(arg IN LISTS ARGN)
+            if(arg MATCHES "^-")
+                gi_test_fail("gi_test_build(${ARGN}): '${arg}' is a ninja flag; this scenario runs with Ninja only")
+            endif()
+            list(APPEND targets --target "${arg}")
+        endforeach()
+        gi_test_run(out ${expect} "${CMAKE_COMMAND}" --build "${build_dir}" --parallel 2 ${targets})
+    endif()
+    set(${out_var} "${out}" PARENT_SCOPE)
+endfunction()
+
 # gi_test_build(<out-var> <expect> [ninja arguments...]): builds ${build}.
 function(gi_test_build out_var expect)
-    gi_test_run(out ${expect} "${GI_TEST_NINJA}" -C "${build}" ${ARGN})
+    gi_test_build_dir(out ${expect} "${build}" ${ARGN})
     set(${out_var} "${out}" PARENT_SCOPE)
 endfunction()
 
@@ -109,6 +139,15 @@ function(gi_test_expect text regex what)
     string(REGEX REPLACE "[ \t\r\n]+" " " flat "${text}")
     if(NOT text MATCHES "${regex}" AND NOT flat MATCHES "${regex}")
         gi_test_fail("${what}: expected output matching '${regex}', got:\n${text}")
+    endif()
+endfunction()
+# gi_test_expect_up_to_date(<build output> <what>): the build had nothing to do ("ninja: no work to
+# do"; make prints only its "Built target" lines, nothing built, generated or linked).
+function(gi_test_expect_up_to_date text what)
+    if(GI_TEST_GENERATOR STREQUAL "Ninja")
+        gi_test_expect("${text}" "ninja: no work to do" "${what}")
+    elseif(text MATCHES "(Building|Generating|Linking|gi-optimize:)[^\n]*")
+        gi_test_fail("${what}: make did work: '${CMAKE_MATCH_0}' in:\n${text}")
     endif()
 endfunction()
 function(gi_test_expect_not text regex what)

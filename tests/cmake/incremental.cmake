@@ -14,22 +14,32 @@ gi_test_build(out PASS)
 gi_test_expect("${out}" "scaleKernel.gi.cu" "first build compiles the wrapper")
 
 gi_test_build(out PASS)
-gi_test_expect("${out}" "ninja: no work to do" "a second build with nothing changed does nothing")
-gi_test_build(out PASS -n)
-gi_test_expect("${out}" "ninja: no work to do" "ninja -n agrees")
+gi_test_expect_up_to_date("${out}" "a second build with nothing changed does nothing")
+if(GI_TEST_GENERATOR STREQUAL "Ninja")
+    gi_test_build(out PASS -n)
+    gi_test_expect("${out}" "ninja: no work to do" "ninja -n agrees")
+endif()
 
 # Touch without a change: generation reruns, its outputs keep their timestamps, nothing recompiles.
+# (Make cannot tell an output that kept its time from one not made: there the outputs are touched
+# and the wrapper recompiled once, as make recompiles a touched source.)
 file(TOUCH "${src}/scale.cu")
 gi_test_build(out PASS)
 gi_test_expect("${out}" "gi-optimize: scaleKernel for sm_90" "touching the kernel reruns the variant generation")
-gi_test_expect_not("${out}" "Building CUDA object|Linking" "an unchanged variant is not recompiled")
+if(GI_TEST_GENERATOR STREQUAL "Ninja")
+    gi_test_expect_not("${out}" "Building CUDA object|Linking" "an unchanged variant is not recompiled")
+endif()
 gi_test_build(out PASS)
-gi_test_expect("${out}" "ninja: no work to do" "and then nothing is left to do")
+gi_test_expect_up_to_date("${out}" "and then nothing is left to do")
 
 file(TOUCH "${src}/gi-cache/scaleKernel.sm_90.xml")
 gi_test_build(out PASS)
 gi_test_expect("${out}" "gi-optimize: scaleKernel for sm_90" "touching the cache entry reruns the variant generation")
-gi_test_expect_not("${out}" "Building CUDA object" "an unchanged entry recompiles nothing")
+if(GI_TEST_GENERATOR STREQUAL "Ninja")
+    gi_test_expect_not("${out}" "Building CUDA object" "an unchanged entry recompiles nothing")
+endif()
+gi_test_build(out PASS)
+gi_test_expect_up_to_date("${out}" "and then nothing is left to do after the entry's touch")
 
 # A real edit: the entry is now stale, so the original (edited) kernel is compiled (and host code
 # too: the header it includes now describes the original).
@@ -38,7 +48,10 @@ gi_test_expect_not("${out}" "Building CUDA object" "an unchanged entry recompile
 # edit as not newer). Ninja's reasons are kept for the failure message.
 execute_process(COMMAND "${CMAKE_COMMAND}" -E sleep 1.1)
 file(APPEND "${src}/scale.cu" "// edited\n")
-gi_test_build(explain PASS -n -d explain)
+set(explain "(make has no explain)")
+if(GI_TEST_GENERATOR STREQUAL "Ninja")
+    gi_test_build(explain PASS -n -d explain)
+endif()
 gi_test_build(out PASS)
 if(NOT out MATCHES "stale: the kernel source scale.cu changed")
     gi_test_fail("an edited kernel makes the entry stale: got\n${out}\nninja -n -d explain before it:\n${explain}")
@@ -54,5 +67,5 @@ gi_optimize_cuda_kernel(app KERNEL scale.cu FUNCTION scaleKernel RECORDER app AR
     PARAMS SCALE 2 3 4 5 BLOCK=64,128,256 BLOCK_SIZE BLOCK GRID "(n + BLOCK - 1) / BLOCK" TOLERANCE exact)
 ]=])
 gi_test_build(out PASS)
-gi_test_expect("${out}" "Re-running CMake" "a changed call reconfigures")
+gi_test_expect("${out}" "Re-running CMake|Configuring done" "a changed call reconfigures")
 gi_test_expect("${out}" "param 1: 'SCALE=2,3,4' in the entry, 'SCALE=2,3,4,5' now" "and regenerates with the new registration")

@@ -39,8 +39,8 @@ file(MAKE_DIRECTORY "${cache}")
 # configure_samples(<out-var> <expect> <build-dir> <samples> [-D...]...)
 function(configure_samples out_var expect build_dir sample_list)
     string(REPLACE ";" "\\;" sample_list "${sample_list}")
-    gi_test_run(out ${expect} "${CMAKE_COMMAND}" -S "${GI_TEST_SOURCE}/tests/programs" -B "${build_dir}" -G Ninja
-        "-DCMAKE_MAKE_PROGRAM=${GI_TEST_NINJA}" "-DCMAKE_CUDA_COMPILER=${GI_TEST_NVCC}" -DCMAKE_BUILD_TYPE=Release
+    gi_test_run(out ${expect} "${CMAKE_COMMAND}" -S "${GI_TEST_SOURCE}/tests/programs" -B "${build_dir}" ${GI_TEST_GENERATOR_ARGS}
+        "-DCMAKE_CUDA_COMPILER=${GI_TEST_NVCC}" -DCMAKE_BUILD_TYPE=Release
         "-DGI_OPTIMIZE_SOURCE_DIR=${GI_TEST_SOURCE}" "-DSAMPLES_GI_CACHE_DIR=${cache}" "-DSAMPLES=${sample_list}"
         ${ARGN})
     gi_test_expect_not("${out}" "CMake (Warning|Deprecation Warning)" "configure ${build_dir}: no CMake warning")
@@ -97,8 +97,8 @@ endfunction()
 # Known failures: still failing, and for the known reason (GI_OPTIMIZE is OFF: the call's checks).
 foreach(sample IN LISTS known_failures)
     set(message "${known_failure_${sample}}")
-    execute_process(COMMAND "${CMAKE_COMMAND}" -S "${GI_TEST_SOURCE}/tests/programs" -B "${root}/known-${sample}" -G Ninja
-        "-DCMAKE_MAKE_PROGRAM=${GI_TEST_NINJA}" "-DCMAKE_CUDA_COMPILER=${GI_TEST_NVCC}"
+    execute_process(COMMAND "${CMAKE_COMMAND}" -S "${GI_TEST_SOURCE}/tests/programs" -B "${root}/known-${sample}" ${GI_TEST_GENERATOR_ARGS}
+        "-DCMAKE_CUDA_COMPILER=${GI_TEST_NVCC}"
         "-DGI_OPTIMIZE_SOURCE_DIR=${GI_TEST_SOURCE}" "-DSAMPLES=${sample}"
         RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
     if(rc EQUAL 0)
@@ -113,7 +113,7 @@ endforeach()
 set(off "${root}/off")
 configure_samples(out PASS "${off}" "${samples}" -DGI_OPTIMIZE=OFF)
 gi_test_expect_not("${out}" "gi-optimize:" "OFF: gi-optimize says nothing")
-gi_test_run(out PASS "${GI_TEST_NINJA}" -C "${off}")
+gi_test_build_dir(out PASS "${off}")
 run_samples(off_behaviour "${off}")
 
 # 2. GI_OPTIMIZE=ON without a GPU: the original kernels, said once per kernel at configure and at
@@ -122,7 +122,7 @@ set(on "${root}/on")
 configure_samples(out PASS "${on}" "${samples}" -DGI_OPTIMIZE=ON -DGI_GPU_ARCHITECTURE=none
                   "-DGI_OPTIMIZE_TOOL=${GI_TEST_TOOL}")
 expect_lines("${out}" "original kernel \\(no cache entries in [^\n]*gi-cache, no GPU on this machine" "ON, configure")
-gi_test_run(out PASS "${GI_TEST_NINJA}" -C "${on}")
+gi_test_build_dir(out PASS "${on}")
 expect_lines("${out}" "original kernel: no cache entries in [^\n]*gi-cache" "ON, build")
 # reduction's kernel header: reduction_kernel.cu is compiled from its copy that includes the wrapper.
 file(GLOB includer_copy "${on}/reduction/gi-optimize/reduction/includers/*/reduction_kernel.cu")
@@ -145,7 +145,7 @@ foreach(sample IN LISTS samples)
     set(kernel "${kernel_of_${sample}}")
     gi_test_expect("${out}" "${kernel} sm_90: [^\n]*evolv" "ON, GPU sm_90: configure plans ${kernel}'s evolution")
 endforeach()
-gi_test_run(out PASS "${GI_TEST_NINJA}" -C "${on}")
+gi_test_build_dir(out PASS "${on}")
 foreach(sample IN LISTS samples)
     set(kernel "${kernel_of_${sample}}")
     # (The line holds a ';', so matches are counted, not listed.)
