@@ -448,6 +448,42 @@ TEST_F(BinaryDuplicates, ThePrescreenRunsTheGuardZonesAloneAndTheGateKeepsItsRej
     EXPECT_EQ(off.stats().gate.checked, 0);
 }
 
+// A recording for the gate of several launches is several gate cases, and a read past a buffer may
+// come in one of them only. The prescreen runs the guard zones (and pages) on each, and a rejection
+// on any is kept for the gate of the case it was asked about: memcheck never runs on it.
+TEST_F(BinaryDuplicates, ThePrescreenRunsTheGuardZonesOnEveryGateCase) {
+    write_test_case(gpu_test::scale_case(256), folder_.path() / "gate-cases");
+    const std::filesystem::path faulting = write_test_case(gpu_test::scale_case(256), folder_.path() / "gate-cases");
+    ::setenv("GI_FAKE_FAULT_CASE", faulting.filename().c_str(), 1);
+    CudaEvaluatorOptions o = options(0);
+    o.sanitizer = session_sanitizer();
+    o.sanitize_jobs = 1;
+    o.sanitize_sessions = 2;
+    o.gate_guard_kib = 4;
+    o.sanitize_cases = folder_.path() / "gate-cases";
+    CudaEvaluator e(grammar_, o);
+    const std::vector<int> gates = e.gate_only_cases();
+    ASSERT_EQ(gates.size(), 2u);
+    int judged_elsewhere = 0;
+    for (const int gate : gates) {
+        const std::vector<std::optional<EvalResult>> screened =
+            e.prescreen({program("2.0f * in[i] + 0.0f"), with_block("1024")}, gate);
+        EXPECT_FALSE(screened[0].has_value()) << screened[0]->detail;
+        ASSERT_TRUE(screened[1].has_value()) << "gate case " << gate;
+        EXPECT_NE(screened[1]->detail.find("the gate's guard pages found it reading or writing past a buffer's end"),
+                  std::string::npos) << screened[1]->detail;
+        const bool elsewhere = screened[1]->detail.rfind("on gate case ", 0) == 0;
+        judged_elsewhere += elsewhere;
+        // The gate of this case keeps the verdict, wherever it came from.
+        const std::vector<EvalResult> gated = e.sanitize_many({with_block("1024")}, gate);
+        EXPECT_EQ(gated[0].status, EvalStatus::SanitizerError);
+        EXPECT_EQ(gated[0].detail, screened[1]->detail);
+    }
+    ::unsetenv("GI_FAKE_FAULT_CASE");
+    EXPECT_EQ(judged_elsewhere, 1) << "one gate case faults itself; the other's verdict names it";
+    EXPECT_EQ(e.stats().gate.tool_variants.count("memcheck"), 0u);
+}
+
 // Issue 19: with small cases recorded for the gate (--sanitize-cases), the search's gate runs
 // would-be parents on them; the final checks ask for a training case, and a verdict from a gate
 // case does not stand for it.

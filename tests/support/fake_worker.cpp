@@ -256,6 +256,11 @@ int run_fake_replay() {
                 outside |= request.guard_bytes > 0 && line.find("\t512,") != std::string::npos;
             }
 
+            // GI_FAKE_FAULT_CASE: those launches misbehave only on the case of that folder name (one
+            // launch of a recording of several).
+            if (const char* only = std::getenv("GI_FAKE_FAULT_CASE");
+                only && std::filesystem::path(request.case_path).filename().string() != only)
+                report = outside = false;
             // GI_FAKE_CHECK_FAILS_SILENTLY: that launch fails with nothing in the log instead, as a
             // kernel that traps does.
             const bool silent = std::getenv("GI_FAKE_CHECK_FAILS_SILENTLY") != nullptr;

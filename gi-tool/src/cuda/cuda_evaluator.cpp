@@ -274,6 +274,8 @@ struct CudaEvaluator::Impl {
     // The gate's jobs (compiles from the cache, verdicts known without a run), then their run.
     // `guard_only`: the guard zones alone (prescreen), no compute-sanitizer checker.
     GateJobs gate_jobs(const std::vector<Variant>& variants, int case_index, bool guard_only = false);
+    // What a verdict on `case_index` is cached under, after the variant's key.
+    std::string verdict_suffix(int case_index) const;
     // `prescreen`: only the verdicts that reject are kept for the gate (the guard zones alone ran).
     std::vector<EvalResult> run_gate_jobs(GateJobs g, bool prescreen = false);
 
@@ -596,11 +598,7 @@ GateJobs CudaEvaluator::Impl::gate_jobs(const std::vector<Variant>& variants, in
     g.results.resize(variants.size());
     g.identities.resize(variants.size());
     for (const Variant& v : variants) g.keys.push_back(v.key);
-    // A verdict from a gate case (--sanitize-cases) does not stand for the final checks on a
-    // training case, nor for another gate case (another launch of the recording, where a stray
-    // access may come): each is cached apart.
-    const bool on_gate_case = case_index >= 0 && case_index < static_cast<int>(slots.size()) && slots[case_index].gate;
-    g.verdict_suffix = on_gate_case ? " @gate " + std::to_string(case_index) : "";
+    g.verdict_suffix = verdict_suffix(case_index);
     {
         std::lock_guard lock(verdicts_mutex);
         for (std::size_t i = 0; i < variants.size(); ++i) {
@@ -675,6 +673,14 @@ GateJobs CudaEvaluator::Impl::gate_jobs(const std::vector<Variant>& variants, in
     return g;
 }
 
+// A verdict from a gate case (--sanitize-cases) does not stand for the final checks on a training
+// case, nor for another gate case (another launch of the recording, where a stray access may
+// come): each is cached apart.
+std::string CudaEvaluator::Impl::verdict_suffix(int case_index) const {
+    const bool on_gate_case = case_index >= 0 && case_index < static_cast<int>(slots.size()) && slots[case_index].gate;
+    return on_gate_case ? " @gate " + std::to_string(case_index) : "";
+}
+
 // Runs the jobs under compute-sanitizer and keeps the verdicts; touches only the gate's own state
 // (its sessions, counters and verdict caches), so it may run beside evaluate().
 std::vector<EvalResult> CudaEvaluator::Impl::run_gate_jobs(GateJobs g, bool prescreen) {
@@ -707,7 +713,34 @@ std::vector<std::optional<EvalResult>> CudaEvaluator::prescreen(const std::vecto
     std::lock_guard lock(s.calls);
     if (s.options.gate_guard_kib <= 0 || s.session_limit() <= 0) return rejected;
     if (const SanitizerSessions* sessions = s.sanitizer_sessions.get(); sessions && sessions->guard_off()) return rejected;
-    const std::vector<EvalResult> results = s.run_gate_jobs(s.gate_jobs(variants, case_index, true), true);
+    std::vector<EvalResult> results = s.run_gate_jobs(s.gate_jobs(variants, case_index, true), true);
+    // A recording of several launches is several gate cases, and a stray access may come in some
+    // of them only (wavefront's partial tiles, in its later launches). The search's gate checks a
+    // would-be parent on one of them, in turn; the guard zones, milliseconds a variant, run on the
+    // others too, and a rejection on any is kept for this case's gate.
+    if (!s.verdict_suffix(case_index).empty()) {
+        for (const int other : gate_only_cases()) {
+            if (other == case_index) continue;
+            std::vector<Variant> passing;
+            std::vector<std::size_t> where;
+            for (std::size_t i = 0; i < results.size(); ++i)
+                if (results[i].status == EvalStatus::Ok) {
+                    passing.push_back(variants[i]);
+                    where.push_back(i);
+                }
+            if (passing.empty()) break;
+            const std::vector<EvalResult> more = s.run_gate_jobs(s.gate_jobs(passing, other, true), true);
+            std::lock_guard verdicts(s.verdicts_mutex);
+            for (std::size_t k = 0; k < more.size(); ++k) {
+                if (more[k].status == EvalStatus::Ok) continue;
+                EvalResult& kept = results[where[k]];
+                kept = more[k];
+                kept.detail = "on gate case " + std::to_string(other) + " (another launch the gate's recording made): " +
+                              kept.detail;
+                s.sanitized[passing[k].key + s.verdict_suffix(case_index)] = kept;
+            }
+        }
+    }
     ++s.stats.gate.prescreens;
     for (std::size_t i = 0; i < results.size(); ++i)
         if (results[i].status != EvalStatus::Ok) {
