@@ -397,6 +397,51 @@ TEST(AnnealMaster, ReadiesTheDrawerForEachParentAsItJoinsAndDrawsAsWithout) {
     EXPECT_GE(calls.load(), 1);
 }
 
+// The gate's prescreen (the guard zones on every gate case) comes first: a variant it rejects is
+// never a parent, and compute-sanitizer does not run on it.
+class PrescreeningChecker : public testing::OneByOneChecker {
+public:
+    std::set<std::string> sanitized, rejected;
+    std::vector<std::optional<EvalResult>> prescreen(const std::vector<Variant>& variants, int) override {
+        std::vector<std::optional<EvalResult>> out(variants.size());
+        for (std::size_t i = 0; i < variants.size(); ++i)
+            if (genome_to_text(variants[i].genome).find("ROWS=2") != std::string::npos) {
+                EvalResult r;
+                r.status = EvalStatus::SanitizerError;
+                r.detail = "on gate case 3: the gate's guard pages found it reading past a buffer's end";
+                out[i] = r;
+                rejected.insert(genome_to_text(variants[i].genome));
+            }
+        return out;
+    }
+    EvalResult sanitize_one(const Variant& variant, int) override {
+        sanitized.insert(genome_to_text(variant.genome));
+        return {};
+    }
+    ValidationReport validate(const Variant&) override { return {}; }
+};
+
+TEST(AnnealMaster, APrescreenRejectionIsTheGatesVerdict) {
+    const Grammar grammar = testing::small_grammar();
+    Workers workers(grammar, 2, anneal_landscape());
+    EvaluatorPool pool(workers.pointers);
+    PrescreeningChecker checker;
+    AnnealOptions options;
+    options.checker = &checker;
+    AnnealMaster master(grammar, Genome{}, grammar_edit_drawer(grammar), pool, nullptr, options, 13);
+    master.run(200);
+    ASSERT_FALSE(checker.rejected.empty());
+    std::map<std::int64_t, const AnnealIndividual*> by_id;
+    for (const AnnealIndividual& i : master.individuals()) by_id[i.id] = &i;
+    for (const AnnealIndividual& i : master.individuals()) {
+        if (checker.rejected.count(i.text)) {
+            EXPECT_EQ(checker.sanitized.count(i.text), 0u) << i.text << ": compute-sanitizer ran on a rejected variant";
+            EXPECT_EQ(i.result.status, EvalStatus::SanitizerError) << i.text;
+        }
+        for (std::int64_t p : i.parents) EXPECT_EQ(checker.rejected.count(by_id[p]->text), 0u) << "bred from " << by_id[p]->text;
+    }
+}
+
 TEST(AnnealMaster, ContinuesFromTheHistoryDatabase) {
     const Grammar grammar = testing::small_grammar();
     const auto dir = std::filesystem::temp_directory_path() / ("gi-anneal-" + std::to_string(::getpid()));

@@ -255,7 +255,12 @@ bool AnnealMaster::passes_gate(std::size_t index) {
     AnnealIndividual& ind = individuals_[index];
     if (options_.checker == nullptr || ind.gate == AnnealIndividual::Gate::Passed) return true;
     if (ind.gate == AnnealIndividual::Gate::Unchecked) {
-        const EvalResult gate = options_.checker->sanitize(make_variant(ind.genome, grammar_), options_.checker->gate_case(std::max(ind.case_index, 0)));
+        const Variant variant = make_variant(ind.genome, grammar_);
+        const int gate_case = options_.checker->gate_case(std::max(ind.case_index, 0));
+        // The prescreen first (the guard zones on every gate case, milliseconds): its rejection is
+        // the gate's verdict, so compute-sanitizer never runs on such a variant.
+        const std::optional<EvalResult> screened = options_.checker->prescreen({variant}, gate_case).front();
+        const EvalResult gate = screened ? *screened : options_.checker->sanitize(variant, gate_case);
         ind.gate = gate.status == EvalStatus::Ok ? AnnealIndividual::Gate::Passed : AnnealIndividual::Gate::Failed;
         if (ind.gate == AnnealIndividual::Gate::Failed) {
             ind.result.status = gate.status;
