@@ -304,8 +304,8 @@ int run_cuda_bench(const std::vector<std::string>& raw) {
             removed += removes ? 1 : 0;
             wave.push_back(*v);
         }
-        std::vector<int> gate_cases{checker.gate_case(0)};
-        if (c.sanitize_every_gate_case && !checker.gate_only_cases().empty()) gate_cases = checker.gate_only_cases();
+        std::vector<int> gate_cases = c.sanitize_every_gate_case ? checker.gate_only_cases() : std::vector<int>{};
+        if (gate_cases.empty()) gate_cases = {checker.gate_case(0)};
         for (const int gate_case : gate_cases) {
             const auto sanitize_start = std::chrono::steady_clock::now();
             const std::vector<EvalResult> verdicts = checker.sanitize_many(wave, gate_case);

@@ -352,12 +352,7 @@ int CudaEvaluator::gate_case(int case_index) const {
     return choose_gate_case(impl_->slots, impl_->cases.training, case_index);
 }
 
-std::vector<int> CudaEvaluator::gate_only_cases() const {
-    std::vector<int> gate;
-    for (int index = 0; index < static_cast<int>(impl_->slots.size()); ++index)
-        if (impl_->slots[index].gate) gate.push_back(index);
-    return gate;
-}
+std::vector<int> CudaEvaluator::gate_only_cases() const { return gate_slots(impl_->slots); }
 
 const CudaEvaluatorStats& CudaEvaluator::stats() const {
     // Each part keeps its own counters; copied in when asked.
@@ -718,7 +713,7 @@ std::vector<std::optional<EvalResult>> CudaEvaluator::prescreen(const std::vecto
     // of them only (wavefront's partial tiles, in its later launches). The search's gate checks a
     // would-be parent on one of them, in turn; the guard zones, milliseconds a variant, run on the
     // others too, and a rejection on any is kept for this case's gate.
-    if (!s.verdict_suffix(case_index).empty()) {
+    if (const std::string asked = s.verdict_suffix(case_index); !asked.empty()) {
         for (const int other : gate_only_cases()) {
             if (other == case_index) continue;
             std::vector<Variant> passing;
@@ -737,7 +732,7 @@ std::vector<std::optional<EvalResult>> CudaEvaluator::prescreen(const std::vecto
                 kept = more[k];
                 kept.detail = "on gate case " + std::to_string(other) + " (another launch the gate's recording made): " +
                               kept.detail;
-                s.sanitized[passing[k].key + s.verdict_suffix(case_index)] = kept;
+                s.sanitized[passing[k].key + asked] = kept;
             }
         }
     }

@@ -4,10 +4,15 @@
 
 namespace gi {
 
-int choose_gate_case(const std::vector<CaseSlot>& slots, int training, int case_index) {
+std::vector<int> gate_slots(const std::vector<CaseSlot>& slots) {
     std::vector<int> gate;
     for (int index = 0; index < static_cast<int>(slots.size()); ++index)
         if (slots[index].gate) gate.push_back(index);
+    return gate;
+}
+
+int choose_gate_case(const std::vector<CaseSlot>& slots, int training, int case_index) {
+    const std::vector<int> gate = gate_slots(slots);
     if (!gate.empty()) return gate[static_cast<std::size_t>(std::max(case_index, 0)) % gate.size()];
 
     training = std::min(training, static_cast<int>(slots.size()));

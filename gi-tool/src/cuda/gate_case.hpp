@@ -20,4 +20,7 @@ namespace gi {
 // taken as 0.
 int choose_gate_case(const std::vector<CaseSlot>& slots, int training, int case_index);
 
+// The slots recorded for the gate alone (--sanitize-cases), in order.
+std::vector<int> gate_slots(const std::vector<CaseSlot>& slots);
+
 }  // namespace gi

@@ -95,22 +95,17 @@ std::pair<fs::path, std::chrono::milliseconds> write_variant_list(const fs::path
 
 constexpr int kErrorExit = 86;
 
-// A variant the guard zones caught writing outside its buffers: rejected as memcheck would have
-// (the same status), without running it under compute-sanitizer.
-EvalResult guard_zone_verdict(const std::string& where) {
+// A variant the guard zones' run rejected, as memcheck would have (the same status), without
+// running it under compute-sanitizer: its launch faulted with each buffer's end at an unmapped page
+// (it touched memory past a buffer's end, or outside every allocation), or it wrote into a zone.
+EvalResult guard_verdict(const SanitizerSession& session) {
     EvalResult r;
     r.status = EvalStatus::SanitizerError;
-    r.detail = "the gate's guard zones found it writing outside its buffers (before compute-sanitizer ran): " + where;
-    return r;
-}
-
-// A variant whose launch faulted with each buffer's end at an unmapped page (--gate-guard-pages):
-// it touched memory past a buffer's end, or outside every allocation, as memcheck would report.
-EvalResult guard_page_verdict(const std::string& fault) {
-    EvalResult r;
-    r.status = EvalStatus::SanitizerError;
-    r.detail = "the gate's guard pages found it reading or writing past a buffer's end (its launch faulted with every "
-               "buffer ending at an unmapped page, before compute-sanitizer ran): " + fault;
+    r.detail = session.guard_page_fault()
+                   ? "the gate's guard pages found it reading or writing past a buffer's end (its launch faulted with "
+                     "every buffer ending at an unmapped page, before compute-sanitizer ran): "
+                   : "the gate's guard zones found it writing outside its buffers (before compute-sanitizer ran): ";
+    r.detail += session.reported();
     return r;
 }
 
@@ -231,8 +226,7 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
                 } else if (tool == kGuardZonesTool) {
                     ++counts.guard_judged;
                     outcomes[k].kind = SessionOutcome::Kind::Judged;
-                    outcomes[k].judged = session->guard_page_fault() ? guard_page_verdict(session->reported())
-                                                                     : guard_zone_verdict(session->reported());
+                    outcomes[k].judged = guard_verdict(*session);
                 } else if (!session->reported().empty()) {
                     ++counts.judged;
                     outcomes[k].kind = SessionOutcome::Kind::Judged;
