@@ -44,12 +44,9 @@ _gi_add_scenario(header_kernel header_kernel)
 _gi_add_scenario(recording_plan recording_plan)
 # The same scenarios with Unix Makefiles, CMake's default generator on Linux and what a sample-style
 # project's `cmake .. && make` uses: those whose checks do not read ninja's own output or files.
+# (Their GI_TEST_WORK, given after _gi_test_args', is the one cmake -P keeps.)
 foreach(name ptx_edits cached_variant incremental multi_arch header_kernel shared_kernel missing_entry sample_programs)
-    add_test(NAME cmake.makefiles.${name}
-             COMMAND "${CMAKE_COMMAND}" ${_gi_test_args} "-DGI_TEST_GENERATOR=Unix Makefiles"
-                     "-DGI_TEST_WORK=${_gi_test_work}/makefiles" -P "${PROJECT_SOURCE_DIR}/tests/cmake/${name}.cmake")
-    set_tests_properties(cmake.makefiles.${name} PROPERTIES
-        FIXTURES_REQUIRED gi_installed TIMEOUT 600 SKIP_REGULAR_EXPRESSION "GI_TEST_SKIPPED" LABELS cmake)
+    _gi_add_scenario(makefiles.${name} ${name} "-DGI_TEST_GENERATOR=Unix Makefiles" "-DGI_TEST_WORK=${_gi_test_work}/makefiles")
 endforeach()
 set_property(TEST cmake.makefiles.sample_programs APPEND PROPERTY LABELS slow)
 # Scenarios that take 20 s or more on a 2-core machine are `slow` too (ctest -LE slow leaves them out).
