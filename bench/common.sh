@@ -76,6 +76,21 @@ build_tools_unless_built() {  # targets...
     sanitizer="$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)"
 }
 
+# A device job's start (bench/calls/*.sh): the carried packages, the GPU, and a full build of this
+# tree (Release, tests on, sm_90, every core) into $1, so gi_tests, gi-tool and every corpus driver
+# are there for the job's steps and the bench scripts (GI_BUILD). Logs go to $OUT; prints the
+# build's seconds; exits when it fails.
+device_job_build() {  # build-dir
+    local dir="$1" t0
+    t0=$(date +%s)
+    unpack_carried_packages >"$OUT/deps.log" 2>&1
+    detect_gpu
+    cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
+        "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
+        cmake --build "$dir" -j "$(nproc)" >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+    echo "GPU: ${gpu:-none}; built in $(( $(date +%s) - t0 )) s"
+}
+
 # Configures and builds the tree at $1 into $2 (Release, tests configured, $arch) with half the
 # cores, so two trees of an A/B build at once; the log goes to $3. The rest of the arguments are the
 # targets. Returns non-zero when either step fails. Needs `prefix_args` and `arch` (above).

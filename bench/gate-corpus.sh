@@ -16,6 +16,7 @@
 #   CORPUS_KERNELS="aniso_diffusion dp_sweep" CORPUS_RUNS="2 3" OUT=... bash bench/gate-corpus.sh
 #   CORPUS_GPUS=2 OUT=... bash bench/gate-corpus.sh     # two GPUs: the kernels alternate between
 #                                                       # them (CUDA_VISIBLE_DEVICES 0 and 1)
+#   CORPUS_FIRST_GPU=1 OUT=... bash bench/gate-corpus.sh  # on GPU 1 (and up), beside other work on 0
 #   python3 bench/gate-corpus-median.py call1/ call2/ ...  # the table, on any machine
 #   CORPUS_RUNS=none OUT=... bash bench/gate-corpus.sh  # the build alone
 #   CORPUS_PACK=1 ...                                   # the run folders as one runs.tar.gz
@@ -35,6 +36,7 @@ corpus=(aniso_diffusion dp_sweep wavefront thermal lu_update elimination matmul)
 read -r -a kernels <<<"${CORPUS_KERNELS:-${corpus[*]}}"
 read -r -a runs <<<"${CORPUS_RUNS:-1 2 3}"
 gpus="${CORPUS_GPUS:-1}"
+first_gpu="${CORPUS_FIRST_GPU:-0}"
 modes="${CORPUS_MODES:-both}"
 seconds="${THROUGHPUT_SECONDS:-60}"
 deadline="${CORPUS_DEADLINE_S:-570}"
@@ -49,7 +51,7 @@ source "$root/bench/common.sh"
 unpack_carried_packages >"$OUT/deps.log" 2>&1
 detect_gpu
 found="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)"
-((found >= gpus)) || { echo "CORPUS_GPUS=$gpus but $found GPU(s) found"; exit 1; }
+((found >= first_gpu + gpus)) || { echo "CORPUS_FIRST_GPU=$first_gpu and CORPUS_GPUS=$gpus but $found GPU(s) found"; exit 1; }
 
 # One build for every run (throughput.sh reuses it through GI_BUILD).
 build="${GI_BUILD:-/tmp/gi-throughput-build}"
@@ -103,7 +105,7 @@ worker() {  # gpu kernels...
 for ((g = 0; g < gpus; ++g)); do
     mine=()
     for ((i = g; i < ${#kernels[@]}; i += gpus)); do mine+=("${kernels[i]}"); done
-    ((${#mine[@]})) && worker "$g" "${mine[@]}" &
+    ((${#mine[@]})) && worker "$((first_gpu + g))" "${mine[@]}" &
 done
 wait
 

@@ -23,5 +23,12 @@ while (( $(date +%s) < end )) && [[ ! -f "$bg/done" ]]; do sleep 5; done
 date -u +%H:%M:%S; [[ -f "$bg/done" ]] && echo "the job has ended"
 tail -n 40 "$bg/job.log"
 cp "$bg/job.log" "$OUT/job.log"
-tar -czf "$OUT/bg.tar.gz" -C "$bg/out" --exclude='*report.html' --exclude='deps.log' . 2>/dev/null
+# Search databases and checkpoints stay there (edit-kinds folders hold them); a returned file may
+# be 16 MiB at most, so the run records (run.xml) are left out where it comes to that.
+excludes=(--exclude='*report.html' --exclude='deps.log' --exclude='history.sqlite*' --exclude='checkpoint.*' --exclude=.gi-lock)
+tar -czf "$OUT/bg.tar.gz" -C "$bg/out" "${excludes[@]}" . 2>/dev/null
+if (( $(stat -c %s "$OUT/bg.tar.gz") > 15 * 1024 * 1024 )); then
+    echo "the archive is over 15 MiB: the run records (run.xml) are left out of it"
+    tar -czf "$OUT/bg.tar.gz" -C "$bg/out" "${excludes[@]}" --exclude=run.xml . 2>/dev/null
+fi
 ls -la "$OUT"
