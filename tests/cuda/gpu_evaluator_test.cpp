@@ -502,6 +502,40 @@ TEST_F(GpuEvaluator, GuardPagesJudgeReadsJustPastABuffersEnd) {
     for (int k : {1, 2}) std::cout << "guard zones, then memcheck, on read " << k << ": " << to_string(z[k].status) << "\n";
 }
 
+// With guard pages a fault ends the session, and its replacement must start and open the case
+// again. A write just past a buffer's end, the commonest stray, meets the zones first (the worker
+// opens the case a second time with zones alone and runs each variant there before the pages):
+// judged without a fault, and the session serves on. Only the read faults.
+TEST_F(GpuEvaluator, GuardPagesLeaveWritesPastTheEndToTheZonesAndTheSessionServesOn) {
+    GI_REQUIRE_GPU();
+    auto with = [&](const std::string& stray) {
+        std::string text = kGpuKernel;
+        text.replace(text.find("    if (i < n) out[i]"), 0, "    " + stray + "\n");
+        return raw_variant(text);
+    };
+    const std::vector<Variant> batch{make_variant(Genome{}, grammar_), with("if (i == n - 1) out[n + 3] = 1.0f;"),
+                                     with("if (i == n - 1) out[n] = 2.0f;"),
+                                     with("if (i == n - 1 && in[n] == 12345.0f) out[0] = 0.0f;")};
+    CudaEvaluatorOptions o = options();
+    o.sanitize_sessions = 1;
+    o.sanitize_jobs = 1;
+    o.gate_guard_pages = true;
+    CudaEvaluator e(grammar_, o);
+    const std::vector<EvalResult> r = e.sanitize_many(batch, 0);
+    ASSERT_EQ(r.size(), 4u);
+    EXPECT_EQ(r[0].status, EvalStatus::Ok) << r[0].detail;
+    for (int k : {1, 2}) {
+        EXPECT_EQ(r[k].status, EvalStatus::SanitizerError) << r[k].detail;
+        EXPECT_NE(r[k].detail.find("bytes after its end changed"), std::string::npos) << r[k].detail;
+        EXPECT_EQ(r[k].detail.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << r[k].detail;
+    }
+    EXPECT_EQ(r[3].status, EvalStatus::SanitizerError) << r[3].detail;
+    EXPECT_NE(r[3].detail.find("the gate's guard pages found it reading or writing past a buffer's end"), std::string::npos)
+        << r[3].detail;
+    EXPECT_EQ(e.stats().gate.guard_judged, 3);
+    EXPECT_EQ(e.stats().gate.sessions_replaced, 1);  // the read's fault alone ended a session
+}
+
 TEST_F(GpuEvaluator, ValidationCoversUnusedAndHeldOutCases) {
     GI_REQUIRE_GPU();
     CudaEvaluator e(grammar_, options());

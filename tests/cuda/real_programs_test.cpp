@@ -215,18 +215,24 @@ TEST_F(GpuRealPrograms, GuardZonesJudgeStrayWritesThroughAStructOfPointers) {
     EXPECT_EQ(e.stats().gate.guard_judged, 2);
     EXPECT_EQ(e.stats().gate.tool_variants.at("memcheck"), 1);  // the original's, after its guard zones
 
-    // With guard pages the relocated `out` ends at an unmapped page: the write past it faults there.
+    // With guard pages the relocated `out` ends at an unmapped page as well: a read past it faults
+    // there. The writes meet the zones first, in the case's second, zoned copy (the session serves on).
     o.gate_guard_pages = true;
     CudaEvaluator paged(g, o);
     paged.check_oracle();
-    const std::vector<EvalResult> pages = paged.sanitize_many(batch, 0);
-    ASSERT_EQ(pages.size(), 3u);
+    std::vector<Variant> with_read = batch;
+    with_read.push_back(writing("if (i == p.n - 1 && p.x[p.n] == 12345.0f) p.out[0] = 0.0f;"));
+    const std::vector<EvalResult> pages = paged.sanitize_many(with_read, 0);
+    ASSERT_EQ(pages.size(), 4u);
     EXPECT_EQ(pages[0].status, EvalStatus::Ok) << pages[0].detail;
-    EXPECT_NE(pages[1].detail.find("the gate's guard pages found it reading or writing past a buffer's end"), std::string::npos)
-        << pages[1].detail;
+    EXPECT_NE(pages[1].detail.find("(from 13 to 16 bytes past the end)"), std::string::npos) << pages[1].detail;
     EXPECT_NE(pages[2].detail.find("before its start changed (from 5 to 8 bytes before the start)"), std::string::npos)
         << pages[2].detail;
-    EXPECT_EQ(paged.stats().gate.guard_judged, 2);
+    EXPECT_EQ(pages[3].status, EvalStatus::SanitizerError) << pages[3].detail;
+    EXPECT_NE(pages[3].detail.find("the gate's guard pages found it reading or writing past a buffer's end"), std::string::npos)
+        << pages[3].detail;
+    EXPECT_EQ(paged.stats().gate.guard_judged, 3);
+    EXPECT_EQ(paged.stats().gate.sessions_replaced, 1);
 }
 
 TEST_F(GpuRealPrograms, AnArrayOfPointersIsRelocatedAndAHostPointerInItRefused) {
