@@ -103,6 +103,78 @@ TEST_F(SanitizerSessionPools, ASessionAsksItsWorkerToOpenTheGpuAtOnce) {
     EXPECT_NE(seen.find("hello"), std::string::npos) << "no request reached the worker before any check";
 }
 
+// Guard-zones sessions served by the fake worker (gi_tests itself, GI_FAKE_WORKER=replay), whose
+// answer to hello waits while `hold` exists: a session still making its CUDA context.
+class StartingSessions : public SanitizerSessionPools {
+protected:
+    SanitizerSessions pools(int limit = 4) const {
+        return SanitizerSessions(sanitizer_.string(), std::filesystem::read_symlink("/proc/self/exe").string(), limit, 1024, 0,
+                                 {{"GI_FAKE_WORKER", "replay"}, {"GI_FAKE_HELLO_WAIT_FILE", hold_.string()}}, true);
+    }
+    static bool becomes_ready(SanitizerSession& s) {
+        for (int k = 0; k < 500; ++k) {
+            if (s.ready()) return true;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return false;
+    }
+    std::filesystem::path hold_ = dir_.path() / "hold-hello";
+};
+
+// With guard pages each stray read ends its session and a replacement starts at once, given back
+// last. The next check takes a session that has finished starting, not that one.
+TEST_F(StartingSessions, ASessionThatHasFinishedStartingIsHandedOutFirst) {
+    SanitizerSessions p = pools();  // the guard zones: two places
+    p.prewarm(kGuardZonesTool, 1);
+    auto first = p.acquire(kGuardZonesTool);
+    ASSERT_TRUE(first);
+    ASSERT_TRUE(becomes_ready(*first));
+    SanitizerSession* const started = first.get();
+    p.release(std::move(first));
+    std::ofstream(hold_) << "";
+    p.prewarm(kGuardZonesTool, 1);  // still making its context: given back after the first
+    auto next = p.acquire(kGuardZonesTool);
+    ASSERT_TRUE(next);
+    EXPECT_EQ(next.get(), started);
+    auto other = p.acquire(kGuardZonesTool);  // the one still starting, when nothing else is idle
+    ASSERT_TRUE(other);
+    EXPECT_NE(other.get(), started);
+    EXPECT_FALSE(other->ready());
+    std::filesystem::remove(hold_);
+    EXPECT_TRUE(becomes_ready(*other));
+    EXPECT_EQ(p.started(), 2);
+    EXPECT_EQ(p.waited(), 0);
+    p.release(std::move(next));
+    p.release(std::move(other));
+}
+
+// Of ready sessions, one that holds the check's case open comes first: another would open it again.
+TEST_F(StartingSessions, OfReadySessionsOneHoldingTheCaseOpenComesFirst) {
+    const std::filesystem::path a = dir_.path() / "case-a", b = dir_.path() / "case-b";
+    SanitizerSessions p = pools();
+    p.prewarm(kGuardZonesTool, 1, a.string());
+    p.prewarm(kGuardZonesTool, 1, b.string());
+    for (const std::filesystem::path& wanted : {a, b, a}) {
+        auto s = p.acquire(kGuardZonesTool, wanted.string());
+        ASSERT_TRUE(s);
+        ASSERT_TRUE(becomes_ready(*s));
+        EXPECT_EQ(s->open_case(), wanted.string());
+        p.release(std::move(s));
+    }
+    EXPECT_EQ(p.started(), 2);
+}
+
+// A start-up whose reply said no (the case could not be opened) counts as finished, and the next
+// check fails with the worker's words, as when it waited for that reply itself.
+TEST_F(StartingSessions, AStartUpThatFailedIsReportedByTheNextCheck) {
+    SanitizerSession s(sanitizer_.string(), std::filesystem::read_symlink("/proc/self/exe").string(), kGuardZonesTool,
+                       (dir_.path() / "case-a").string(), 1024, {{"GI_FAKE_WORKER", "replay"}, {"GI_FAKE_GUARD_CASE_FAILS", "1"}},
+                       true);
+    ASSERT_TRUE(becomes_ready(s));
+    EXPECT_FALSE(s.check((dir_.path() / "case-a").string(), "scale", dir_.path() / "none.txt", 1, std::chrono::seconds(10)));
+    EXPECT_NE(s.failure().find("not enough GPU memory for one working copy of case"), std::string::npos) << s.failure();
+    EXPECT_NE(s.failure().find("opening the case ahead"), std::string::npos) << s.failure();
+}
 
 }  // namespace
 }  // namespace gi

@@ -180,6 +180,10 @@ int run_fake_replay() {
         const std::string slot = m->get("slot");
         if (m->type == "quit") return 0;
         if (m->type == "hello") {
+            // GI_FAKE_HELLO_WAIT_FILE: the answer waits while that file exists (a worker still making
+            // its CUDA context), 30 s at most.
+            if (const char* hold = std::getenv("GI_FAKE_HELLO_WAIT_FILE"))
+                for (int k = 0; k < 3000 && std::filesystem::exists(hold); ++k) std::this_thread::sleep_for(std::chrono::milliseconds(10));
             gi::worker::Ready ready;
             ready.device = fake_gpu_name();
             ready.compute_capability = 90;

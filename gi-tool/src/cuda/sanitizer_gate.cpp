@@ -132,7 +132,7 @@ struct Lease {
 bool check_side_by_side(const SanitizeContext& c, const std::vector<const SanitizeJob*>& group,
                         const std::vector<std::size_t>& pending, const std::string& tool, const fs::path& dir,
                         SessionCounts& counts) {
-    Lease lease{*c.sessions, c.sessions->acquire(tool)};
+    Lease lease{*c.sessions, c.sessions->acquire(tool, c.case_path)};
     SanitizerSession* const session = lease.session.get();
     if (!session) return false;
     std::vector<const SanitizeJob*> members;
@@ -186,7 +186,7 @@ std::vector<SessionOutcome> check_in_sessions(const SanitizeContext& c, const st
             continue;
         }
         for (std::size_t next = 0; next < pending.size();) {
-            Lease lease{*c.sessions, c.sessions->acquire(tool)};
+            Lease lease{*c.sessions, c.sessions->acquire(tool, c.case_path)};
             if (!lease.session && tool == kGuardZonesTool) {
                 // No guard zones to be had (turned off after failing, below): memcheck decides alone.
                 for (; next < pending.size(); ++next) ++outcomes[pending[next]].tools_passed;

@@ -88,6 +88,14 @@ public:
     // guess was wrong, and the check paid for opening its own case.
     const std::string& missed_case() const { return missed_case_; }
     const std::string& last_case() const { return last_case_; }  // the case of the last check
+    // The case the worker holds open: the one opened ahead until the first check, then the last
+    // check's ("" when none).
+    const std::string& open_case() const { return opened_ahead_.empty() ? last_case_ : opened_ahead_; }
+
+    // Whether the start-up has finished (the worker's context made and the case opened ahead),
+    // without waiting: the replies already there are taken, and the next check does not wait for
+    // them. A start-up that failed counts as finished; the next check says why.
+    bool ready();
 
 private:
     std::string tool_;
@@ -108,6 +116,8 @@ private:
     std::string missed_case_;
     std::string last_case_;
     double opened_ahead_ms_ = 0;
+    double taken_ahead_ms_ = 0;   // opening the case ahead, its reply taken by ready()
+    std::string startup_error_;   // a start-up reply that said no, taken by ready()
 };
 
 // The sessions kept across the gate's waves, a pool for each checker: memcheck (every variant's)
@@ -130,8 +140,10 @@ public:
 
     // An idle session for `tool`, or a new one while its pool has room; nullptr when one cannot be
     // started. Release it before acquiring another: a thread that waits holds none, so waiting
-    // cannot deadlock.
-    std::unique_ptr<SanitizerSession> acquire(const std::string& tool);
+    // cannot deadlock. Of the idle ones, a session whose start-up has finished comes first (a
+    // replacement started a moment ago is still making its context), then one holding `case_path`
+    // open, then the last one given back.
+    std::unique_ptr<SanitizerSession> acquire(const std::string& tool, const std::string& case_path = "");
     // Kept when still alive; one a report ended is replaced at once by a new session (see replaced()).
     void release(std::unique_ptr<SanitizerSession> session);
 
