@@ -101,6 +101,40 @@ TEST(PtxEditDrawer, PrefetchCompilesEachParentsSourceOnceAtOnceAndChangesNoDraw)
     }
     EXPECT_EQ(compiled.size(), 4u);
     EXPECT_FALSE(ptx_edit_drawer(scripted_source_drawer(), ptx_of, "scale", 0.0).prefetch);
+    EXPECT_FALSE(ptx_edit_drawer(scripted_source_drawer(), ptx_of, "scale", 0.0).stats);
+
+    // What the drawer cost, for the run's note: four parts made (each 50 ms or more), two
+    // prefetches, and draws that found every part made already.
+    ASSERT_TRUE(drawer.stats);
+    const PtxDrawerStats s = drawer.stats();
+    EXPECT_EQ(s.parts_compiled, 4);
+    EXPECT_GE(s.compile_s, 0.2);
+    EXPECT_GE(s.prefetch_wall_s, 0.05);
+    EXPECT_LT(s.prefetch_wall_s, s.compile_s) << "the parts were made side by side";
+    EXPECT_GT(s.ptx_draws, 10);
+    EXPECT_LT(s.ptx_draws, 50);
+    EXPECT_EQ(s.ptx_edits, s.ptx_draws);  // every part has the kernel's entry
+    EXPECT_LT(s.draw_wait_s, 0.05);
+    const std::string note = describe(s, 0.5);
+    EXPECT_NE(note.find("PTX edits (--ptx-edits 0.5): " + std::to_string(s.ptx_draws) + " draws went for one"), std::string::npos)
+        << note;
+    EXPECT_NE(note.find("the PTX of 4 source parts made in"), std::string::npos) << note;
+}
+
+// Without prefetching, each draw on a new source part waits while its PTX is made.
+TEST(PtxEditDrawer, ItsStatsCountTheDrawsWaitForPtx) {
+    const PtxEditDrawer drawer = ptx_edit_drawer(scripted_source_drawer(), [](const Genome&) -> std::shared_ptr<const PtxModule> {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        return nullptr;  // no PTX: the source drawer answers
+    }, "scale", 1.0);
+    Rng rng(5);
+    for (const char* genome : {"BLOCK=64", "BLOCK=64", "BLOCK=128"}) drawer.draw(parse_genome(genome), rng);
+    const PtxDrawerStats s = drawer.stats();
+    EXPECT_EQ(s.ptx_draws, 3);
+    EXPECT_EQ(s.ptx_edits, 0);
+    EXPECT_EQ(s.parts_compiled, 2);
+    EXPECT_GE(s.draw_wait_s, 0.04);
+    EXPECT_EQ(s.prefetch_wall_s, 0.0);
 }
 
 }  // namespace

@@ -285,6 +285,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
         grammar, *evaluator, std::move(make_worker), options, out,
         mode, history_options);
     EvolveHooks hooks;
+    std::function<PtxDrawerStats()> drawer_stats;
     if (c.ptx_edits > 0) {
         // The cuda evaluator's builder alone compiles PTX edits (cuda/variant_builder_ptx.cpp).
         if (evaluator_name != "cuda")
@@ -300,6 +301,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
                                                c.ptx_edits);
         hooks.draw = std::move(drawer.draw);
         hooks.prefetch = std::move(drawer.prefetch);
+        drawer_stats = std::move(drawer.stats);
     }
     hooks.clock = [command_start] {
         return std::chrono::duration<double>(std::chrono::steady_clock::now() - command_start).count();
@@ -324,6 +326,7 @@ int run_evolve(const std::vector<std::string>& arguments) {
     session.finish(record);
     std::cout << "\n" << run_summary(record);
     for (const std::string& note : evaluator->report().notes) std::cout << "note: " << note << "\n";
+    if (drawer_stats) std::cout << "note: " << describe(drawer_stats(), c.ptx_edits) << "\n";
     std::cout << "outputs in " << out << ": best.cu best.genome run.xml pareto.xml history.sqlite\n";
     return kExitOk;
 }

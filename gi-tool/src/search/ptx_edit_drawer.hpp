@@ -21,11 +21,23 @@ using PtxOf = std::function<std::shared_ptr<const PtxModule>(const Genome& sourc
 // The genome without its PTX edits.
 Genome source_part(const Genome& genome);
 
+// What the drawer did over a run (the run's note says it): the drawer's cost to the search.
+struct PtxDrawerStats {
+    long ptx_draws = 0;            // draws that went for a PTX edit (RATE of all)
+    long ptx_edits = 0;            // of them, a PTX edit drawn; the others asked the source drawer
+    long parts_compiled = 0;       // source parts whose PTX was made
+    double compile_s = 0;          // making it, summed over the threads that did
+    double prefetch_wall_s = 0;    // the prefetches' wall time (off the search's thread where it runs apart)
+    double draw_wait_s = 0;        // the draws' time waiting for (or making) a part's PTX
+};
+std::string describe(const PtxDrawerStats& stats, double rate);
+
 struct PtxEditDrawer {
     EditDrawer draw;
     // Compiles the PTX of each parent's source part not yet known, all at once: nvcc's front end
     // costs about 0.3 s a source, which draws asking for one parent at a time would pay in series.
     DrawPrefetch prefetch;  // empty at rate 0
+    std::function<PtxDrawerStats()> stats;  // so far; empty at rate 0
 };
 
 // `function`: the kernel's name in the source, to find its entry in the PTX. `prefetch_jobs`:
