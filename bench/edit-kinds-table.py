@@ -197,6 +197,50 @@ def summarise(run_xml):
     return "".join(f"{key}={' | '.join(value.splitlines())}\n" for key, value in lines.items())
 
 
+# --- what a search tried (its run.xml) ------------------------------------------------------------
+
+KIND_TITLES = {"line": "line edits", "transformation": "transformations", "PTX": "PTX edits"}
+
+
+def tried(run_xml, start):
+    """Per edit kind (line, transformation, PTX): of the search's individuals carrying at least one
+    edit of that kind over `start`, how many, how many were correct (status ok, error 0), how many
+    accepted (correct and timed), and the best accepted speedup with and without that kind."""
+    individuals = ET.parse(run_xml).getroot().iter("individual")
+    stats = {kind: {"n": 0, "correct": 0, "accepted": 0, "best_with": 0.0, "best_without": 0.0, "status": {}}
+             for kind in KIND_TITLES}
+    for ind in individuals:
+        kinds = {kind for _, kind in edits_over(start, ind.get("genome", ""))}
+        accepted = ind.get("accepted") == "1"
+        speed = number(ind.get("speedup", "")) or 0.0
+        status = ind.get("status", "?")
+        correct = status == "ok" and (number(ind.get("error", "")) or 0.0) == 0.0
+        for kind, st in stats.items():
+            if kind in kinds:
+                st["n"] += 1
+                st["correct"] += correct
+                st["accepted"] += accepted
+                st["status"][status] = st["status"].get(status, 0) + 1
+                if accepted:
+                    st["best_with"] = max(st["best_with"], speed)
+            elif accepted:
+                st["best_without"] = max(st["best_without"], speed)
+    return stats
+
+
+def tried_rows(kernel, arm, run_xml, start):
+    out = []
+    for kind, st in tried(run_xml, start).items():
+        if st["n"] == 0:
+            continue
+        statuses = ", ".join(f"{name} {count}" for name, count in sorted(st["status"].items(), key=lambda kv: (-kv[1], kv[0])))
+        best_with = f"{st['best_with']:.3f}x" if st["best_with"] else "-"
+        best_without = f"{st['best_without']:.3f}x" if st["best_without"] else "-"
+        out.append(f"| {kernel} | {arm} | {KIND_TITLES[kind]} | {st['n']} | {100 * st['correct'] / st['n']:.0f}% | "
+                   f"{100 * st['accepted'] / st['n']:.0f}% | {statuses} | {best_with} | {best_without} |")
+    return out
+
+
 # --- the table ------------------------------------------------------------------------------------
 
 def find_results(dirs):
@@ -318,8 +362,9 @@ def table(dirs):
     out.append("")
     out.append("Edits: L a line edit, T a transformation gene, P a PTX edit, G a parameter or grammar gene "
                "set otherwise than in the params-only genome. Search's best: gi-tool's own figure (speedup "
-               "over the original on one training case) before minimisation and the final checks; a genome with "
-               "PTX edits cannot ship yet, so the final checks give it up and the run ships its next candidate.")
+               "over the original on one training case) before minimisation and the final checks. The driver's "
+               "build applies a genome's source edits only: a shipped genome with PTX edits is measured without "
+               "them, and its cell says so.")
     out.append("")
     out.append("| kernel | arm | params-only genome | shipped edits (measured) | search's best (gi-tool) | run |")
     out.append("|---|---|---|---|---|---|")
@@ -346,6 +391,23 @@ def table(dirs):
                 run += "; final checks: " + (notes if len(notes) <= 240 else notes[:237] + "...").replace("|", "\\|")
             out.append(f"| {kernel} | {arm} | `{start or '(original)'}` | {edits_text(start, r.get('final_genome', ''))} "
                        f"| {best_text} | {run} |")
+    rows = []
+    for kernel in order:
+        for arm in arms:
+            r = latest.get((kernel, arm))
+            xml = os.path.join(r["_dir"], "run", "run.xml") if r is not None else ""
+            if r is not None and r.get("status") == "ok" and os.path.isfile(xml):
+                rows += tried_rows(kernel, arm, xml, r.get("start_genome", ""))
+    if rows:
+        out.append("")
+        out.append("What each search tried (its run.xml): of the individuals carrying at least one edit of a kind over "
+                   "the params-only genome, the share correct (every output within tolerance), the share accepted "
+                   "(correct and timed), their outcomes, and the best accepted speedup (over the original, one training "
+                   "case) with and without that kind. Equal bests: that kind neither helped nor hurt.")
+        out.append("")
+        out.append("| kernel | arm | edit kind | individuals | correct | accepted | outcomes | best with | best without |")
+        out.append("|---|---|---|---|---|---|---|---|---|")
+        out += rows
     return "\n".join(out) + "\n"
 
 
@@ -434,6 +496,20 @@ def self_test():
         expect("2.500x: `ptx:del(3)` (P)" in text, "the search's best with its PTX edit:\n" + text)
         order = [line.split(" | ")[0].lstrip("| ") for line in main_table][2:5]
         expect(order == ["a", "b", "c"], f"kernels in the script's order: {order}")
+
+        # What a search tried: kernel a's ptx arm with a run record of four individuals.
+        _write(os.path.join(call2, "a", "ptx", "run", "run.xml"),
+               '<?xml version="1.0"?><gi-run format="1"><individuals>'
+               '<individual genome="P=1 ptx:del(3)" status="ok" error="0" accepted="1" speedup="1.5"/>'
+               '<individual genome="P=1 ptx:copy(1,2) &lt;_a.cu_4&gt;" status="timeout" error="0" accepted="0" speedup="0"/>'
+               '<individual genome="P=1 &lt;_a.cu_4&gt;" status="ok" error="0" accepted="1" speedup="1.6"/>'
+               '<individual genome="P=2 ptx:swap(5,6)" status="ok" error="3" accepted="0" speedup="2"/>'
+               '</individuals></gi-run>')
+        text = table([call1, call2])
+        rows = [line for line in text.splitlines() if line.startswith("| a | ptx | ")]
+        expect("| a | ptx | PTX edits | 3 | 33% | 33% | ok 2, timeout 1 | 1.500x | 1.600x |" in rows, f"the PTX row: {rows}")
+        expect("| a | ptx | line edits | 2 | 50% | 50% | ok 1, timeout 1 | 1.600x | 1.500x |" in rows, f"the line row: {rows}")
+        expect(not any("transformations" in r for r in rows), f"a kind never tried has no row: {rows}")
 
         # --summarise on a small run record.
         xml = os.path.join(tmp, "run.xml")
