@@ -175,6 +175,12 @@ record_args() {
         pcm_to_float)  # 2^23 samples: one case of 48 MiB
             train=("--count 8388608"); held=("--count 1000003 --seed 7")
             gate=("--count 1000 --seed 3") ;;
+        frame_corr)  # 32768 frames of 256 samples: one case of 64 MiB
+            train=("--frames 32768 --frame 256"); held=("--frames 1000 --frame 257 --seed 7")
+            gate=("--frames 37 --frame 30 --seed 3") ;;
+        channel_gamma)  # 4096 rows of 8192 columns: one case of 256 MiB
+            train=("--rows 4096 --cols 8192"); held=("--rows 1000 --cols 3001 --seed 7")
+            gate=("--rows 37 --cols 300 --seed 3") ;;
         matmul)  # the sample program's sizes: 2 cases of 2.7 MiB
             train=("--m 320 --k 320 --n 640" "--m 640 --k 320 --n 320 --seed 2"); held=("--m 256 --k 512 --n 128 --seed 3")
             gate=("--m 40 --k 37 --n 50 --seed 4") ;;

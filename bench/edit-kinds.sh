@@ -32,7 +32,7 @@
 #
 # Kernels (EDIT_KERNELS, in this order by default, the most important first):
 #   stereo bspline hydro                  the project's three (issue 5's seed kernels)
-#   fir_decimate row_norms pcm_to_float conv1d
+#   fir_decimate row_norms pcm_to_float conv1d frame_corr channel_gamma
 #                                         the corpus written for the transformations (issue 46)
 #   dp_sweep aniso_diffusion lu_update    the third-party kernels issue 46 quotes line-edit gains for
 #   wavefront thermal elimination matmul  the rest of the gate corpus (issue 44)
@@ -53,7 +53,7 @@
 # gi-tool, gi-worker and the drivers once per machine (24-38 s in earlier H200 calls,
 # bench/results/data/2026-11-26-h200-issue-21-report/throughput.txt) and recording each kernel's
 # cases once.
-#   default set, 14 kernels x 3 arms = 42 jobs: 567 min on one GPU; 6 waves = 81 min on 8 GPUs
+#   default set, 16 kernels x 3 arms = 48 jobs: 648 min on one GPU; 6 waves = 81 min on 8 GPUs
 #   the three seed kernels alone, 9 jobs: 122 min on one GPU; 2 waves = 27 min on 8 GPUs
 # A machine is held at most 30 minutes (its start included) and a session has 30 minutes of device
 # time, so one sitting finishes one wave (EDIT_GPUS jobs), two only if the machine starts quickly
@@ -72,7 +72,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 script_start=$(date +%s)
 OUT="${OUT:-$root/bench/data/edit-kinds}"
-default_kernels="stereo bspline hydro fir_decimate row_norms pcm_to_float conv1d dp_sweep aniso_diffusion lu_update wavefront thermal elimination matmul"
+default_kernels="stereo bspline hydro fir_decimate row_norms pcm_to_float conv1d frame_corr channel_gamma dp_sweep aniso_diffusion lu_update wavefront thermal elimination matmul"
 read -r -a kernels <<<"${EDIT_KERNELS:-$default_kernels}"
 read -r -a arms <<<"${EDIT_ARMS:-lines transforms ptx}"
 seconds="${EDIT_SECONDS:-600}"

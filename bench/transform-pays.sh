@@ -10,6 +10,9 @@
 #   bash bench/transform-pays.sh [BUILD_DIR]        BUILD_DIR: where gi-tool was built (build/tests)
 #   KERNEL=row_norms bash bench/transform-pays.sh   another corpus kernel (its function is its name)
 #   KERNEL=conv1d bash bench/transform-pays.sh      the stage gene's kernel (a 17-tap convolution)
+#   KERNEL=frame_corr bash bench/transform-pays.sh  the vec gene's (one thread a frame)
+#   KERNEL=channel_gamma bash bench/transform-pays.sh  the hoist gene's, beside restrict=1 (with
+#                                                   __restrict__ nvcc may hoist the gain itself)
 #   GENOMES="unroll_fir_decimate.cu_23=4;..." bash bench/transform-pays.sh   other genomes
 #   ARGS="--outputs 262144 --taps 1024" bash bench/transform-pays.sh          other sizes
 #   ARCH=sm_90 (default native: the GPU of this machine)
@@ -43,16 +46,17 @@ elif [ -z "${GENOMES:-}" ]; then
     mapfile -t genes < <("$gi_tool" grammar "$kernel" --function "$name" |
         sed -n 's/^<\(\(unroll\|hoist\|unguard\|vec\|shfl\|coarsen\|stage\)_[^>]*\)> ::= \(.*\)#.*default "\([^"]*\)".*/\1 \3 \4/p')
     list=()
-    unroll="" unguard="" shfl=""
+    unroll="" unguard="" shfl="" hoist=""
     for line in "${genes[@]}"; do
         gene="${line%% *}" default="${line##* }"
         for value in $(echo "$line" | grep -o '"[^"]*"' | tr -d '"'); do
             [ "$value" = "$default" ] || list+=("$gene=$value")
         done
-        case "$gene" in unroll_*) unroll="$gene" ;; unguard_*) unguard="$gene" ;; shfl_*) shfl="$gene" ;; esac
+        case "$gene" in unroll_*) unroll="$gene" ;; unguard_*) unguard="$gene" ;; shfl_*) shfl="$gene" ;; hoist_*) hoist="$gene" ;; esac
     done
     [ -n "$unroll" ] && [ -n "$unguard" ] && list+=("$unroll=4 $unguard=1" "$unroll=8 $unguard=1")
     [ -n "$unroll" ] && [ -n "$shfl" ] && list+=("$shfl=1 $unroll=4")
+    [ -n "$hoist" ] && list+=("restrict=1" "restrict=1 $hoist=1")
     GENOMES="$(IFS=';'; echo "${list[*]}")"
 fi
 

@@ -38,6 +38,8 @@ const std::vector<SmallRun>& small_runs() {
         {"row_norms", {"--rows", "37", "--cols", "300", "--seed", "3", "--reps", "2"}},
         {"pcm_to_float", {"--count", "1000", "--seed", "3", "--reps", "2"}},
         {"conv1d", {"--n", "1000", "--seed", "3", "--reps", "2"}},
+        {"frame_corr", {"--frames", "37", "--frame", "30", "--seed", "3", "--reps", "2"}},
+        {"channel_gamma", {"--rows", "37", "--cols", "300", "--seed", "3", "--reps", "2"}},
     };
     return runs;
 }
