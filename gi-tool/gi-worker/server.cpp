@@ -182,7 +182,9 @@ public:
                 }
                 // The gate's first check (no sanitizer): a write into the guard zones judges the variant.
                 if (std::string outside = replay->guard_damage(); !outside.empty()) {
-                    const std::string harm = replay->damage(true);
+                    // Past the zones, the write may have reached the other copy of the case too.
+                    std::string harm = replay->damage(true);
+                    if (harm.empty() && replay != checked_case_.get()) harm = checked_case_->damage(true);
                     checked.kept = harm.empty();
                     answer(k, which + " wrote outside its buffers", outside + (harm.empty() ? "" : "; besides, " + harm));
                     return checked.kept;
