@@ -2,6 +2,7 @@
 // text or throw gi::Error: never crash, hang or throw anything else.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "grammar/build_grammar.hpp"
@@ -80,6 +81,25 @@ TEST(GrammarFuzz, MutationsOfTheExampleKernels) {
         }
     }
     EXPECT_GT(built + refused, 0);
+}
+
+// Found by MutationsOfTheExampleKernels on matmul.cu: a '#' in a loop's bound, joined again as the
+// bound's own text, reads as a directive, and the loop-shape check dereferenced the tokens it did
+// not get (std::bad_alloc, or a crash). The loop is now no counted loop, and offered no unroll.
+TEST(GrammarFuzz, AStrayHashInALoopBoundIsNoCountedLoop) {
+    for (const char* bound : {"k <#16", "k <# TILE", "k < n; k +=#2"}) {
+        SCOPED_TRACE(bound);
+        std::string text = "__global__ void mm(const float* A, float* C, int n)\n{\n    float acc = 0.0f;\n"
+                           "    for (int k = 0; " + std::string(bound) + (std::string(bound).find(';') == std::string::npos ? "; ++k)" : ")") +
+                           "\n        acc += A[k];\n    C[0] = acc;\n}\n";
+        int built = 0, refused = 0;
+        build_or_error(text, {}, built, refused);
+        EXPECT_EQ(built + refused, 1);
+        if (!built) continue;
+        const Grammar grammar = test::grammar_of(text, {});
+        EXPECT_TRUE(std::none_of(grammar.genes.begin(), grammar.genes.end(),
+                                 [](const Gene& g) { return g.name.rfind("unroll_", 0) == 0; }));
+    }
 }
 
 TEST(GrammarFuzz, RandomBytesNeverCrash) {

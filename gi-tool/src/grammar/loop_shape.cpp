@@ -218,8 +218,14 @@ std::optional<CountedLoop> counted_loop(std::string_view condition, std::string_
         why = "its step is not '" + v + "++', '++" + v + "' or '" + v + " += C'";
         return std::nullopt;
     }
+    // Joined again, a stray '#' in the header (`k <#16`) starts the text: a directive to the
+    // tokenizer, no expression.
     const auto bound = code_tokens(loop.bound);
     const auto stride = code_tokens(loop.stride);
+    if (!bound || !stride) {
+        why = "its bound or step is not a plain expression";
+        return std::nullopt;
+    }
     if (read_names(*bound).count(v) || read_names(*stride).count(v)) {
         why = "its bound or step reads " + v + " itself";
         return std::nullopt;
@@ -233,8 +239,11 @@ std::string unroll_blocker(std::string_view body, const CountedLoop& loop) {
     for (const CodeToken& t : *tokens)
         if (t.text == "break" || t.text == "continue" || t.text == "goto")
             return "its body can leave or skip an iteration ('" + t.text + "')";
-    std::set<std::string> invariant = read_names(*code_tokens(loop.bound));
-    for (const std::string& name : read_names(*code_tokens(loop.stride))) invariant.insert(name);
+    const auto bound = code_tokens(loop.bound);
+    const auto stride = code_tokens(loop.stride);
+    if (!bound || !stride) return "its bound or step is not a plain expression";
+    std::set<std::string> invariant = read_names(*bound);
+    for (const std::string& name : read_names(*stride)) invariant.insert(name);
     invariant.insert(loop.variable);
     for (const std::string& name : written_names(*tokens))
         if (invariant.count(name)) return "its body writes " + name + ", which the loop's header reads";
