@@ -45,6 +45,12 @@ std::set<std::string> vocabulary_of(const std::string& original, const Grammar& 
             words.insert({"auto", "__shfl_down_sync", "gi_shfl" + std::to_string(gene.line)});
         // Coarsening's loop counter, named after the kernel's first line, and its loop.
         if (gene.kind == GeneKind::Coarsen) words.insert({"for", "int", "gi_coarsen" + std::to_string(gene.line)});
+        // Vector loads: the alignment check, one vector a pointer (named after the loop's line and
+        // the pointer) and its lanes.
+        if (gene.kind == GeneKind::Vectorize) {
+            words.insert({"reinterpret_cast", "unsigned", "long", "float2", "float4", "x", "y", "z", "w"});
+            for (const VectorRead& read : gene.site.reads) words.insert("gi_vec" + std::to_string(gene.line) + "_" + read.pointer);
+        }
         // Staging's tile, its flag, base, load counter and address, and the load's words.
         if (gene.kind == GeneKind::Stage) {
             const std::string tile = "gi_stage" + std::to_string(gene.line);
