@@ -60,7 +60,8 @@
 # and nothing else ran: set EDIT_DEADLINE_S so that no search starts that cannot end in time.
 #
 # Knobs: EDIT_KERNELS, EDIT_ARMS (lines transforms ptx), EDIT_SECONDS (600), EDIT_GPUS (1: GPUs
-# 0..N-1, one job each at a time, jobs taken in order), EDIT_ROUNDS (3), EDIT_PTX_RATE (0.5),
+# 0..N-1, one job each at a time, jobs taken in order; each GPU's jobs pinned to 1/N of the cores
+# and given `evolve --jobs` that many, unless EDIT_EVOLVE_OPTIONS says --jobs), EDIT_ROUNDS (3), EDIT_PTX_RATE (0.5),
 # EDIT_POPULATION (100), EDIT_SEED (1), EDIT_TUNE_MAX (256: post-tuning points),
 # EDIT_DEADLINE_S (0: none; else start no job that would end later than this many seconds after
 # the script started), EDIT_SANITIZE (1), EDIT_RETRY_FAILED (0: a folder whose search failed is
@@ -360,6 +361,7 @@ write_result() {  # status
         echo "final_genome=${final:-}"
         echo "sanitizer=${sanitizer:-not run}"
         echo "train_run=${train_run:-}"
+        echo "job_cores=${EDIT_JOB_CORES:-all}"
         echo "extra_options=${EDIT_EVOLVE_OPTIONS:-}"
         # Why a search or a recording failed, in a line.
         [[ "$1" != ok ]] && echo "failure=$(grep -h -m1 -iE 'error|failed' "$dir/evolve.log" "$dir/record.log" 2>/dev/null | head -1 | cut -c1-200)"
@@ -392,6 +394,7 @@ run_job() {  # gpu kernel arm order
     cmd=("$tool" evolve "$root/kernels/$kernel/$kernel.cu" "${options[@]}" "${arm_opts[@]}" --evaluator cuda --arch "sm_$arch"
          --cases "$cases" --held-out "$held_out" --time-limit "$seconds" --tune-max "$tune_max" --population "$population"
          --seed "$seed" --no-pre-tune "${start_opts[@]}" ${EDIT_EVOLVE_OPTIONS:-} --out "$dir/run")
+    [[ -n "${EDIT_JOB_CORES:-}" && " ${EDIT_EVOLVE_OPTIONS:-} " != *" --jobs "* ]] && cmd+=(--jobs "$EDIT_JOB_CORES")
     printf '%q ' "${cmd[@]}" >"$dir/command.txt"
     echo >>"$dir/command.txt"
     began=$(date +%s)
@@ -411,8 +414,17 @@ run_job() {  # gpu kernel arm order
 # Takes the jobs in order, one at a time, on one GPU; a job that would end after the deadline is
 # not started (a machine taken back mid-search wastes the whole search).
 worker() {  # gpu
-    local gpu_index="$1" job began took estimate="$per_job" index
-    [[ "$gpus" -gt 1 ]] && export CUDA_VISIBLE_DEVICES="$gpu_index"
+    local gpu_index="$1" job began took estimate="$per_job" index share
+    if [[ "$gpus" -gt 1 ]]; then
+        export CUDA_VISIBLE_DEVICES="$gpu_index"
+        # Each GPU's searches get their share of the cores, as on a machine of that many (evolve
+        # compiles on every core it sees otherwise, and the searches would slow each other).
+        share=$(( $(nproc) / gpus ))
+        if (( share >= 1 )) && command -v taskset >/dev/null; then
+            taskset -cp "$(( gpu_index * share ))-$(( (gpu_index + 1) * share - 1 ))" "$BASHPID" >/dev/null 2>&1 &&
+                export EDIT_JOB_CORES="$share"
+        fi
+    fi
     for index in "${!pending[@]}"; do
         job="${pending[index]}"
         mkdir "$work_root/claims/${job/\//-}" 2>/dev/null || continue
