@@ -80,31 +80,41 @@ SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::stri
 
 bool SanitizerSession::alive() const { return process_ && process_->running(); }
 
-bool SanitizerSession::ready() {
-    if (!startup_error_.empty() || !alive()) return true;
-    auto said_no = [&](const worker::Message& reply, const std::string& what) {
-        startup_error_ = "the worker answered '" + reply.type + "' to " + what + ": " + worker::error_reply_from(reply).message;
-        hello_pending_ = open_pending_ = false;
-        return true;
+bool SanitizerSession::take_startup_replies(std::optional<std::chrono::milliseconds> timeout) {
+    auto next = [&](const std::string& request) {
+        return timeout ? std::optional<worker::Message>(process_->receive(request, *timeout)) : process_->try_receive(request);
     };
-    try {
-        if (hello_pending_) {
-            const std::optional<worker::Message> reply = process_->try_receive("hello");
-            if (!reply) return false;
-            hello_pending_ = false;
-            if (reply->type != "ready") return said_no(*reply, "hello");
-        }
-        if (open_pending_) {
-            const std::optional<worker::Message> reply = process_->try_receive("check-variants");
-            if (!reply) return false;
-            open_pending_ = false;
-            if (reply->type != "checked") return said_no(*reply, "opening the case ahead");
-            taken_ahead_ms_ = worker::checked_from(*reply).case_ms;
-        }
-    } catch (const worker::WorkerFailure&) {
-        return true;  // gone: the next check says so, with the worker's log
+    auto expect = [](const worker::Message& reply, const std::string& wanted, const std::string& what) {
+        if (reply.type != wanted)
+            throw worker::WorkerFailure(worker::WorkerFailure::Kind::Protocol, "the worker answered '" + reply.type + "' to " +
+                                                                                   what + ": " + worker::error_reply_from(reply).message);
+    };
+    if (hello_pending_) {
+        const std::optional<worker::Message> reply = next("hello");
+        if (!reply) return false;
+        hello_pending_ = false;
+        expect(*reply, "ready", "hello");
+    }
+    if (open_pending_) {
+        const std::optional<worker::Message> reply = next("check-variants");
+        if (!reply) return false;
+        open_pending_ = false;
+        expect(*reply, "checked", "opening the case ahead");
+        taken_ahead_ms_ = worker::checked_from(*reply).case_ms;
     }
     return true;
+}
+
+bool SanitizerSession::ready() {
+    if (!startup_error_.empty() || !alive()) return true;
+    try {
+        return take_startup_replies(std::nullopt);
+    } catch (const worker::WorkerFailure& e) {
+        // Said no, or gone (then the next check says so first, with the worker's log).
+        hello_pending_ = open_pending_ = false;
+        startup_error_ = e.what();
+        return true;
+    }
 }
 
 bool SanitizerSession::check(const std::string& case_path, const std::string& kernel, const fs::path& list,
@@ -121,26 +131,12 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     missed_case_ = !opened_ahead_.empty() && opened_ahead_ != case_path ? opened_ahead_ : "";
     opened_ahead_.clear();
     try {
-        // The replies to what the start-up sent ahead, in order.
-        auto pending_reply = [&](const std::string& request, const std::string& wanted, const std::string& what) {
-            const worker::Message reply = process_->receive(request, timeout);
-            if (reply.type != wanted)
-                throw worker::WorkerFailure(worker::WorkerFailure::Kind::Protocol,
-                                            "the worker answered '" + reply.type + "' to " + what + ": " + worker::error_reply_from(reply).message);
-            return reply;
-        };
         const auto start = std::chrono::steady_clock::now();
         if (!startup_error_.empty())
             throw worker::WorkerFailure(worker::WorkerFailure::Kind::Protocol, std::exchange(startup_error_, ""));
+        // The replies to what the start-up sent ahead, in order (ready() may have taken them).
+        take_startup_replies(timeout);
         opened_ahead_ms_ = std::exchange(taken_ahead_ms_, 0.0);
-        if (hello_pending_) {
-            hello_pending_ = false;
-            pending_reply("hello", "ready", "hello");
-        }
-        if (open_pending_) {
-            open_pending_ = false;
-            opened_ahead_ms_ = worker::checked_from(pending_reply("check-variants", "checked", "opening the case ahead")).case_ms;
-        }
         startup_wait_ms_ = ms_since(start);
         const worker::Message reply =
             process_->request(to_message(worker::CheckVariants{case_path, kernel, list.string(), guard_bytes_,

@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,11 @@ public:
     bool ready();
 
 private:
+    // Takes the start-up's replies in order, waiting up to `timeout` for each, or without one only
+    // those already there: false while one is still to come. Throws WorkerFailure when the worker
+    // is gone or answered otherwise than it should.
+    bool take_startup_replies(std::optional<std::chrono::milliseconds> timeout);
+
     std::string tool_;
     std::uint64_t guard_bytes_ = 0;
     bool guard_pages_ = false;
