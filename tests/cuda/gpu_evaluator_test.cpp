@@ -65,6 +65,13 @@ public:  // for the helpers that run a test both ways
         return Variant{Genome{}, source, {}, sha256_hex(source)};
     }
 
+    // The kernel with `stray` (a line of code) just before its store: the gate's guard tests' variants.
+    Variant with_stray(const std::string& stray) const {
+        std::string text = kGpuKernel;
+        text.replace(text.find("    if (i < n) out[i]"), 0, "    " + stray + "\n");
+        return raw_variant(text);
+    }
+
     // The kernel without its barrier, each thread reading its own element back (no race), its
     // outputs scaled by `factor` ("2.0f" gives the original's).
     Variant race_free(const char* factor) const {
@@ -428,13 +435,8 @@ TEST_F(GpuEvaluator, ChecksAlongsideEvaluationJudgeAndEvaluateAsAlone) {
 // writes just past its output, or just before it; a clean variant passes them and memcheck.
 TEST_F(GpuEvaluator, GuardZonesJudgeWritesJustOutsideABuffer) {
     GI_REQUIRE_GPU();
-    auto writing = [&](const std::string& stray) {
-        std::string text = kGpuKernel;
-        text.replace(text.find("    if (i < n) out[i]"), 0, "    " + stray + "\n");
-        return raw_variant(text);
-    };
-    const std::vector<Variant> batch{make_variant(Genome{}, grammar_), writing("if (i == n - 1) out[n + 3] = 1.0f;"),
-                                     writing("if (i == 0) out[-2] = 1.0f;")};
+    const std::vector<Variant> batch{make_variant(Genome{}, grammar_), with_stray("if (i == n - 1) out[n + 3] = 1.0f;"),
+                                     with_stray("if (i == 0) out[-2] = 1.0f;")};
     CudaEvaluatorOptions o = options();
     o.sanitize_sessions = 2;
     o.sanitize_jobs = 1;
@@ -466,16 +468,11 @@ TEST_F(GpuEvaluator, GuardZonesJudgeWritesJustOutsideABuffer) {
 // start still lands in the zone kept there.
 TEST_F(GpuEvaluator, GuardPagesJudgeReadsJustPastABuffersEnd) {
     GI_REQUIRE_GPU();
-    auto with = [&](const std::string& stray) {
-        std::string text = kGpuKernel;
-        text.replace(text.find("    if (i < n) out[i]"), 0, "    " + stray + "\n");
-        return raw_variant(text);
-    };
     // The comparison keeps each read: its result decides a store.
     const std::vector<Variant> batch{make_variant(Genome{}, grammar_),
-                                     with("if (i == n - 1 && in[n] == 12345.0f) out[0] = 0.0f;"),
-                                     with("if (i == n - 1 && in[n + 100000] == 12345.0f) out[0] = 0.0f;"),
-                                     with("if (i == 0) out[-2] = 1.0f;")};
+                                     with_stray("if (i == n - 1 && in[n] == 12345.0f) out[0] = 0.0f;"),
+                                     with_stray("if (i == n - 1 && in[n + 100000] == 12345.0f) out[0] = 0.0f;"),
+                                     with_stray("if (i == 0) out[-2] = 1.0f;")};
     CudaEvaluatorOptions o = options();
     o.sanitize_sessions = 2;
     o.sanitize_jobs = 1;
@@ -508,14 +505,9 @@ TEST_F(GpuEvaluator, GuardPagesJudgeReadsJustPastABuffersEnd) {
 // judged without a fault, and the session serves on. Only the read faults.
 TEST_F(GpuEvaluator, GuardPagesLeaveWritesPastTheEndToTheZonesAndTheSessionServesOn) {
     GI_REQUIRE_GPU();
-    auto with = [&](const std::string& stray) {
-        std::string text = kGpuKernel;
-        text.replace(text.find("    if (i < n) out[i]"), 0, "    " + stray + "\n");
-        return raw_variant(text);
-    };
-    const std::vector<Variant> batch{make_variant(Genome{}, grammar_), with("if (i == n - 1) out[n + 3] = 1.0f;"),
-                                     with("if (i == n - 1) out[n] = 2.0f;"),
-                                     with("if (i == n - 1 && in[n] == 12345.0f) out[0] = 0.0f;")};
+    const std::vector<Variant> batch{make_variant(Genome{}, grammar_), with_stray("if (i == n - 1) out[n + 3] = 1.0f;"),
+                                     with_stray("if (i == n - 1) out[n] = 2.0f;"),
+                                     with_stray("if (i == n - 1 && in[n] == 12345.0f) out[0] = 0.0f;")};
     CudaEvaluatorOptions o = options();
     o.sanitize_sessions = 1;
     o.sanitize_jobs = 1;
