@@ -83,12 +83,43 @@ build_tools_unless_built() {  # targets...
 device_job_build() {  # build-dir
     local dir="$1" t0
     t0=$(date +%s)
+    device_job_start=$t0
     unpack_carried_packages >"$OUT/deps.log" 2>&1
     detect_gpu
     cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGI_BUILD_TESTS=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
         "${prefix_args[@]}" >"$OUT/build.log" 2>&1 &&
         cmake --build "$dir" -j "$(nproc)" >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
     echo "GPU: ${gpu:-none}; built in $(( $(date +%s) - t0 )) s"
+}
+
+# A device job's steps, after device_job_build; each runs on the build in $build (the folder the
+# job gave device_job_build) and writes under $OUT. DEADLINE_S (default 1560 s, the session's 30 minutes less the
+# machine's start) counts from device_job_build; SKIP="NAME ..." skips the steps so named.
+device_job_step() { [[ " ${SKIP:-} " != *" $1 "* ]]; }  # name
+device_job_seconds_left() { echo $(( ${DEADLINE_S:-1560} - ($(date +%s) - device_job_start) )); }
+
+# gi_tests of $build with the filter, its log $OUT/gpu-tests-NAME.log; prints its counts and failures.
+device_job_gpu_tests() {  # name filter
+    local s
+    s=$(date +%s)
+    (cd "$build/tests" && ./gi_tests --gtest_filter="$2" >"$OUT/gpu-tests-$1.log" 2>&1)
+    echo "GPU tests ($1): exit $? in $(( $(date +%s) - s )) s; $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu-tests-$1.log" | tr '\n' ' ')"
+    grep -E '^\[  FAILED  \]' "$OUT/gpu-tests-$1.log" | head -20
+}
+
+# Runs RUNS of issue 44's table for KERNELS (bench/gate-corpus.sh on $build, 110 s searches, gate
+# cases MODES: 0, 1 or both), starting none that would end after the job's deadline; the runs in
+# $OUT/gate-NAME, the table and the runs skipped printed.
+device_job_corpus() {  # name modes runs kernels...
+    local name="$1" modes="$2" runs="$3" s left
+    shift 3
+    s=$(date +%s)
+    left=$(device_job_seconds_left)
+    GI_BUILD="$build" CORPUS_KERNELS="$*" CORPUS_RUNS="$runs" CORPUS_MODES="$modes" THROUGHPUT_SECONDS=110 \
+        CORPUS_DEADLINE_S="$left" OUT="$OUT/gate-$name" bash "$root/bench/gate-corpus.sh" >"$OUT/gate-$name.log" 2>&1
+    echo "gate corpus ($name: $*; modes $modes; runs $runs, $left s left): exit $? in $(( $(date +%s) - s )) s"
+    grep '^| ' "$OUT/gate-$name.log" | tail -8
+    cat "$OUT/gate-$name"/skipped-gpu*.txt 2>/dev/null
 }
 
 # Configures and builds the tree at $1 into $2 (Release, tests configured, $arch) with half the

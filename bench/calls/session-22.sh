@@ -18,31 +18,10 @@ cd "$root" || exit 1
 export PATH="/usr/local/cuda/bin:$PATH"
 # shellcheck source=bench/common.sh
 source bench/common.sh
-job_start=$(date +%s)
 build=/tmp/gi-throughput-build
 device_job_build "$build" || exit 1
-skip=" ${SKIP:-} "
-step() { [[ "$skip" != *" $1 "* ]]; }
-gpu_tests() {  # name filter
-    local s
-    s=$(date +%s)
-    (cd "$build/tests" && ./gi_tests --gtest_filter="$2" >"$OUT/gpu-tests-$1.log" 2>&1)
-    echo "GPU tests ($1): exit $? in $(( $(date +%s) - s )) s; $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu-tests-$1.log" | tr '\n' ' ')"
-    grep -E '^\[  FAILED  \]' "$OUT/gpu-tests-$1.log" | head -20
-}
-corpus_run() {  # name modes(0|1|both) kernels...
-    local name="$1" modes="$2" s left
-    shift 2
-    s=$(date +%s)
-    left=$(( ${DEADLINE_S:-1560} - (s - job_start) ))
-    GI_BUILD="$build" CORPUS_KERNELS="$*" CORPUS_RUNS="5 6 7" CORPUS_MODES="$modes" THROUGHPUT_SECONDS=110 \
-        CORPUS_DEADLINE_S="$left" OUT="$OUT/gate-$name" bash bench/gate-corpus.sh >"$OUT/gate-$name.log" 2>&1
-    echo "gate corpus ($name: $*; modes $modes; runs 5-7, $left s left): exit $? in $(( $(date +%s) - s )) s"
-    grep '^| ' "$OUT/gate-$name.log" | tail -8
-    cat "$OUT/gate-$name"/skipped-gpu*.txt 2>/dev/null
-}
-step tests && gpu_tests gate 'GpuEvaluator.*Guard*:GpuRealPrograms.*:GpuSanitizer*:GpuIntegrity.*:GpuVectorLoad.*:GpuHoist.*'
-if step pays; then  # the vec and hoist genes on the corpus kernels written for them (a minute each)
+device_job_step tests && device_job_gpu_tests gate 'GpuEvaluator.*Guard*:GpuRealPrograms.*:GpuSanitizer*:GpuIntegrity.*:GpuVectorLoad.*:GpuHoist.*'
+if device_job_step pays; then  # the vec and hoist genes on the corpus kernels written for them (a minute each)
     for kernel in frame_corr channel_gamma; do
         s=$(date +%s)
         KERNEL=$kernel bash bench/transform-pays.sh "$build" >"$OUT/pays-$kernel.log" 2>&1
@@ -50,6 +29,6 @@ if step pays; then  # the vec and hoist genes on the corpus kernels written for 
         tail -n 12 "$OUT/pays-$kernel.log"
     done
 fi
-step dp && corpus_run dp both dp_sweep
-step made && corpus_run made 1 wavefront matmul
-step made && corpus_run made-more 1 elimination thermal
+device_job_step dp && device_job_corpus dp both "5 6 7" dp_sweep
+device_job_step made && device_job_corpus made 1 "5 6 7" wavefront matmul
+device_job_step made && device_job_corpus made-more 1 "5 6 7" elimination thermal

@@ -18,27 +18,13 @@ cd "$root" || exit 1
 export PATH="/usr/local/cuda/bin:$PATH"
 # shellcheck source=bench/common.sh
 source bench/common.sh
-job_start=$(date +%s)
 build=/tmp/gi-throughput-build
 device_job_build "$build" || exit 1
-skip=" ${SKIP:-} "
-step() { [[ "$skip" != *" $1 "* ]]; }
-left() { echo $(( ${DEADLINE_S:-1560} - ($(date +%s) - job_start) )); }
-corpus_run() {  # name modes(0|1|both) kernels...
-    local name="$1" modes="$2" s
-    shift 2
-    s=$(date +%s)
-    GI_BUILD="$build" CORPUS_KERNELS="$*" CORPUS_RUNS=8 CORPUS_MODES="$modes" THROUGHPUT_SECONDS=110 \
-        CORPUS_DEADLINE_S="$(left)" OUT="$OUT/gate-$name" bash bench/gate-corpus.sh >"$OUT/gate-$name.log" 2>&1
-    echo "gate corpus ($name: $*; modes $modes; run 8): exit $? in $(( $(date +%s) - s )) s"
-    grep '^| ' "$OUT/gate-$name.log" | tail -8
-    cat "$OUT/gate-$name"/skipped-gpu*.txt 2>/dev/null
-}
-if step corpus; then
-    corpus_run both both aniso_diffusion lu_update
-    corpus_run none 0 wavefront thermal elimination
+if device_job_step corpus; then
+    device_job_corpus both both 8 aniso_diffusion lu_update
+    device_job_corpus none 0 8 wavefront thermal elimination
 fi
-if step drawer && (( $(left) > 420 )); then
+if device_job_step drawer && (( $(device_job_seconds_left) > 420 )); then
     record_args conv1d
     cases=/tmp/gi-drawer/conv1d
     rm -rf "$cases" && mkdir -p "$cases"
@@ -56,10 +42,5 @@ if step drawer && (( $(left) > 420 )); then
         rm -f "$OUT/drawer-${arm%%:*}"/history.sqlite*
     done
 fi
-if step rest; then
-    s=$(date +%s)
-    (cd "$build/tests" && ./gi_tests --gtest_filter='Gpu*:-GpuEvaluator.*Guard*:GpuRealPrograms.*:GpuSanitizer*:GpuIntegrity.*:GpuVectorLoad.*:GpuHoist.*' \
-        >"$OUT/gpu-tests-rest.log" 2>&1)
-    echo "GPU tests (rest): exit $? in $(( $(date +%s) - s )) s; $(grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$OUT/gpu-tests-rest.log" | tr '\n' ' ')"
-    grep -E '^\[  FAILED  \]' "$OUT/gpu-tests-rest.log" | head -20
-fi
+device_job_step rest &&
+    device_job_gpu_tests rest 'Gpu*:-GpuEvaluator.*Guard*:GpuRealPrograms.*:GpuSanitizer*:GpuIntegrity.*:GpuVectorLoad.*:GpuHoist.*'
