@@ -588,7 +588,7 @@ TEST_F(BarrierKernelSessions, RacecheckAndSynccheckSessionsStartAheadToo) {
     o.sanitize_sessions = 2;
     CudaEvaluator e(grammar_, o);
     e.expect_checks();
-    EXPECT_EQ(e.stats().gate.sessions_started, 5);  // guard zones 1, memcheck 2, racecheck 1, synccheck 1
+    EXPECT_EQ(e.stats().gate.sessions_started, 6);  // guard zones 2, memcheck 2, racecheck 1, synccheck 1
 }
 
 TEST(SanitizerLog, ReportsAreLinesOfItsOwnButTheBanner) {

@@ -366,6 +366,7 @@ const CudaEvaluatorStats& CudaEvaluator::stats() const {
         t.gate.sessions_replaced = sessions->replaced();
         t.gate.sessions_with_case = sessions->with_case();
         t.gate.session_waits = sessions->waited();
+        t.gate.session_wait_ms = sessions->waited_ms();
     }
     return t;
 }

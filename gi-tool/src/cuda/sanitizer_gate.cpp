@@ -390,7 +390,7 @@ std::string SanitizerGateStats::note(int batch_size) const {
         line += "; in " + std::to_string(sessions_started) + " long-lived compute-sanitizer processes (--sanitize-sessions; " +
                 std::to_string(sessions_replaced) + " started in place of one a report ended, " +
                 std::to_string(sessions_with_case) + " told a case to open ahead, " + std::to_string(session_waits) +
-                " checks waited for a busy one) " +
+                " checks waited for a busy one or a start-up, " + fmt::format("{:.1f}", session_wait_ms / 1000) + " s in all) " +
                 std::to_string(session_passes) + " variants passed and " + std::to_string(session_judged) +
                 " were judged by a report, one variant a request; the others ran in processes of their own";
         if (!session_failure.empty()) line += " (the first that did not pass there: " + session_failure + ")";

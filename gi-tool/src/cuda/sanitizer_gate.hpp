@@ -88,7 +88,8 @@ struct SanitizerGateStats {
     long long sessions_started = 0; // long-lived sessions started
     long long sessions_replaced = 0; // of them, started in place of one a report ended
     long long sessions_with_case = 0; // of them, told a case to open ahead (prewarmed, replacements)
-    long long session_waits = 0;    // checks that waited for a busy session of their checker
+    long long session_waits = 0;    // checks that waited for a busy session of their checker, or one
+    double session_wait_ms = 0;     //   still starting to finish, and how long in all
     long long side_by_side_requests = 0;  // session requests that ran several variants at once
     long long side_by_side_variants = 0;  // the variants they ran
     long long side_by_side_failed = 0;    // of those requests, ones that did not pass: their variants were

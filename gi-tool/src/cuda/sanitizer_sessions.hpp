@@ -17,6 +17,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -127,7 +128,7 @@ private:
 };
 
 // The sessions kept across the gate's waves, a pool for each checker: memcheck (every variant's)
-// up to the limit, the guard zones half of it, racecheck and synccheck (only variants that removed
+// up to the limit, the guard zones as many, racecheck and synccheck (only variants that removed
 // a barrier) up to a quarter of it, at least one each (racecheck: `racecheck_limit` when given;
 // processes take turns on the GPU, so more than two gained nothing on the H200). A checker whose
 // sessions are all busy waits for one to come back (each check ends within its timeout) rather
@@ -148,7 +149,9 @@ public:
     // started. Release it before acquiring another: a thread that waits holds none, so waiting
     // cannot deadlock. Of the idle ones, a session whose start-up has finished comes first (a
     // replacement started a moment ago is still making its context), then one holding `case_path`
-    // open, then the last one given back.
+    // open, then the last one given back. When only sessions still starting are idle and some
+    // handed out ready are busy, it waits for whichever is first, one of those given back or a
+    // start-up finished, up to kStartingWait; then it hands out one still starting.
     std::unique_ptr<SanitizerSession> acquire(const std::string& tool, const std::string& case_path = "");
     // Kept when still alive; one a report ended is replaced at once by a new session (see replaced()).
     void release(std::unique_ptr<SanitizerSession> session);
@@ -175,11 +178,14 @@ public:
     long replaced() const; // sessions started on release in place of one a report ended
     long with_case() const; // sessions started with a case to open ahead (prewarm, replacements)
     long waited() const;   // acquire() calls that waited for a busy session of their checker
+    double waited_ms() const;  // their waits, summed (ms)
+    static constexpr std::chrono::milliseconds kStartingWait{2000};
 
 private:
     struct Pool {
         std::vector<std::unique_ptr<SanitizerSession>> idle;
         int busy = 0;
+        std::set<const SanitizerSession*> checking;  // of the busy ones, those handed out ready
     };
     int live(const std::string& tool) const;  // with mutex_ held: sessions counted against `tool`'s pool
     std::unique_ptr<SanitizerSession> start(const std::string& tool, std::unique_lock<std::mutex>& lock);
@@ -195,6 +201,7 @@ private:
     std::condition_variable returned_;
     std::map<std::string, Pool> pools_;
     long started_ = 0, waited_ = 0, replaced_ = 0, with_case_ = 0;
+    double waited_ms_ = 0;
     mutable std::mutex guard_mutex_;  // apart from mutex_: capacity() runs with mutex_ held
     int guard_failures_ = 0;  // guard-zone checks in a row that failed without running their variant
     bool guard_off_ = false;
