@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "compare/tolerance.hpp"
+#include "check_cases.hpp"
 #include "cuda_driver.hpp"
 #include "device_compare.hpp"
 #include "guard_pages.hpp"
@@ -106,33 +107,10 @@ public:
         auto start = std::chrono::steady_clock::now();
         // Pages where the device maps memory that way; elsewhere the zone after each buffer stays.
         const bool pages = request.guard_pages && request.guard_bytes > 0 && GuardPagedMemory::supported();
-        if (!checked_case_ || checked_case_path_ != case_path || checked_case_->guard_bytes() != request.guard_bytes ||
-            checked_case_->guard_pages() != pages) {  // check_variants_from: no pages without zones
-            checked_case_.reset();
-            zoned_case_.reset();
-            side_by_side_.reset();
-            TestCase tc = read_test_case(case_path, CaseLoad::Data);
-            // With pages, a stray access faults, and a fault ends the worker: the session's next
-            // check waits for a new one to start and open the case (dp_sweep's training cases:
-            // 43 faults cost 11.4 s of start-up waits and 9.6 s of faulting launches in a 110 s
-            // search, H200). A write just past the end, zones see without a fault; so with pages
-            // the case is opened a second time with zones alone, and each variant runs there
-            // first: only one that passes the zones meets the pages.
-            // Where the GPU's memory holds one copy and not two, the pages alone judge, as before.
-            TestCase zoned = pages ? tc : TestCase{};  // copied before the replay takes the case's inputs
-            checked_case_ = std::make_unique<Replay>(std::move(tc), std::vector<Tolerance>{}, 0, gpu_.stream, nullptr,
-                                                     static_cast<std::size_t>(request.guard_bytes), pages);
-            if (pages) {
-                try {
-                    zoned_case_ = std::make_unique<Replay>(std::move(zoned), std::vector<Tolerance>{}, 0, gpu_.stream, nullptr,
-                                                           static_cast<std::size_t>(request.guard_bytes), false);
-                } catch (const std::exception&) {
-                    zoned_case_.reset();
-                }
-            }
-            checked_case_path_ = case_path;
-            checked.case_ms = ms_since(start);
-        }
+        bool opened = false;
+        CheckCase& open = check_cases_.use(case_path, static_cast<std::size_t>(request.guard_bytes), pages, opened);
+        if (opened) checked.case_ms = ms_since(start);
+        Replay& checked_case = *open.checked;
         if (request.variants_file.empty()) {
             // Only the case: a session started ahead opens it while the search goes on.
             reply(to_message(checked));
@@ -154,7 +132,7 @@ public:
         // Side by side where a second copy of the case fits the lanes' budget (a lane is sized
         // as the checked case's replay); else one after another on that replay, as without.
         const std::size_t lanes = SideBySideLanes::lanes_within_budget(
-            std::min<std::size_t>(request.side_by_side, variants.size()), checked_case_->device_bytes());
+            std::min<std::size_t>(request.side_by_side, variants.size()), checked_case.device_bytes());
         if (lanes > 1) {
             if (!side_by_side_ || side_by_side_->case_path() != case_path)
                 side_by_side_ = std::make_unique<SideBySideLanes>(case_path);
@@ -173,7 +151,7 @@ public:
             // The zones' run first (with pages), then the run that counts; a stray write past the
             // zones may have hit the worker's own copies, so the worker stays only when they are
             // intact: restarting it cost the gate 8.6 s of waiting in a 45 s row_filter search (H200).
-            for (Replay* replay : {zoned_case_.get(), checked_case_.get()}) {
+            for (Replay* replay : {open.zoned.get(), &checked_case}) {
                 if (!replay) continue;
                 const CUresult r = run_listed_variant(*replay, variants[k], request.kernel, "", &times);
                 if (r != CUDA_SUCCESS) {
@@ -184,7 +162,8 @@ public:
                 if (std::string outside = replay->guard_damage(); !outside.empty()) {
                     // Past the zones, the write may have reached the other copy of the case too.
                     std::string harm = replay->damage(true);
-                    if (harm.empty() && replay != checked_case_.get()) harm = checked_case_->damage(true);
+                    if (harm.empty() && replay != &checked_case) harm = checked_case.damage(true);
+                    if (harm.empty()) harm = check_cases_.damage_besides(open);
                     checked.kept = harm.empty();
                     answer(k, which + " wrote outside its buffers", outside + (harm.empty() ? "" : "; besides, " + harm));
                     return checked.kept;
@@ -523,10 +502,9 @@ private:
     Gpu gpu_;
     std::unique_ptr<DeviceCompare> device_compare_;  // null when its kernel could not be loaded
     std::string device_compare_error_;               // why, then
-    std::unique_ptr<Replay> checked_case_;  // check-variants' case, kept while requests name it
-    std::unique_ptr<Replay> zoned_case_;    // with guard pages: the same case with zones alone, run first
-    std::unique_ptr<SideBySideLanes> side_by_side_;  // its lanes, for requests that run variants at once
-    std::string checked_case_path_;
+    // check-variants' cases, kept while memory allows: a gate session serves every gate case.
+    CheckCases check_cases_{gpu_.stream, kCheckCasesKept, std::min<std::size_t>(std::size_t{1} << 30, gpu_.memory_bytes / 32)};
+    std::unique_ptr<SideBySideLanes> side_by_side_;  // lanes for requests that run variants at once
     int out_;
     std::map<int, std::unique_ptr<Replay>> slots_;
     CaseStore case_store_{CaseStore::default_dir()};

@@ -37,7 +37,7 @@ std::vector<std::string> sanitizer_tool_arguments(const std::string& tool) {
 }
 
 SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool,
-                                   const std::string& case_path, std::uint64_t guard_bytes,
+                                   const std::vector<std::string>& cases_ahead, std::uint64_t guard_bytes,
                                    const std::map<std::string, std::string>& env, bool guard_pages)
     : tool_(tool), guard_bytes_(tool == kGuardZonesTool ? guard_bytes : 0), guard_pages_(tool == kGuardZonesTool && guard_pages),
       dir_("gi-sanitizer-session"),
@@ -67,11 +67,13 @@ SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::stri
         // Opening the case under the sanitizer takes time too (row_filter's 385 MB training case:
         // 24.9 s over 8 memcheck sessions' first checks; its 509 x 250 gate case 0.3 s in all, H200),
         // so that goes ahead as well.
-        if (!case_path.empty()) {
+        for (const std::string& case_path : cases_ahead) {
+            if (case_path.empty()) continue;
             process_->send(to_message(worker::CheckVariants{case_path, "", "", guard_bytes_, 1, guard_pages_}),
                            std::chrono::seconds(10));
-            open_pending_ = true;
-            opened_ahead_ = case_path;
+            ++opens_pending_;
+            opened_ahead_.push_back(case_path);
+            note_open(case_path);
         }
     } catch (const worker::WorkerFailure&) {
         // Gone already: the first check says so, with the worker's log.
@@ -79,6 +81,16 @@ SanitizerSession::SanitizerSession(const std::string& sanitizer, const std::stri
 }
 
 bool SanitizerSession::alive() const { return process_ && process_->running(); }
+
+bool SanitizerSession::holds(const std::string& case_path) const {
+    return std::find(open_cases_.begin(), open_cases_.end(), case_path) != open_cases_.end();
+}
+
+void SanitizerSession::note_open(const std::string& case_path) {
+    std::erase(open_cases_, case_path);
+    open_cases_.push_back(case_path);
+    if (open_cases_.size() > worker::kCheckCasesKept) open_cases_.erase(open_cases_.begin());
+}
 
 bool SanitizerSession::take_startup_replies(std::optional<std::chrono::milliseconds> timeout) {
     auto next = [&](const std::string& request) {
@@ -95,12 +107,12 @@ bool SanitizerSession::take_startup_replies(std::optional<std::chrono::milliseco
         hello_pending_ = false;
         expect(*reply, "ready", "hello");
     }
-    if (open_pending_) {
+    while (opens_pending_ > 0) {
         const std::optional<worker::Message> reply = next("check-variants");
         if (!reply) return false;
-        open_pending_ = false;
+        --opens_pending_;
         expect(*reply, "checked", "opening the case ahead");
-        taken_ahead_ms_ = worker::checked_from(*reply).case_ms;
+        taken_ahead_ms_ += worker::checked_from(*reply).case_ms;
     }
     return true;
 }
@@ -111,7 +123,8 @@ bool SanitizerSession::ready() {
         return take_startup_replies(std::nullopt);
     } catch (const worker::WorkerFailure& e) {
         // Said no, or gone (then the next check says so first, with the worker's log).
-        hello_pending_ = open_pending_ = false;
+        hello_pending_ = false;
+        opens_pending_ = 0;
         startup_error_ = e.what();
         return true;
     }
@@ -128,8 +141,11 @@ bool SanitizerSession::check(const std::string& case_path, const std::string& ke
     startup_wait_ms_ = 0;
     opened_ahead_ms_ = 0;
     last_case_ = case_path;
-    missed_case_ = !opened_ahead_.empty() && opened_ahead_ != case_path ? opened_ahead_ : "";
+    missed_case_ = !opened_ahead_.empty() && std::find(opened_ahead_.begin(), opened_ahead_.end(), case_path) == opened_ahead_.end()
+                       ? opened_ahead_.front()
+                       : "";
     opened_ahead_.clear();
+    note_open(case_path);
     try {
         const auto start = std::chrono::steady_clock::now();
         if (!startup_error_.empty())
@@ -189,8 +205,8 @@ SanitizerSessions::SanitizerSessions(std::string sanitizer, std::string worker, 
     : sanitizer_(std::move(sanitizer)), worker_(std::move(worker)), limit_(limit), racecheck_limit_(racecheck_limit),
       guard_bytes_(guard_bytes), guard_pages_(guard_pages), env_(std::move(env)) {}
 
-std::unique_ptr<SanitizerSession> SanitizerSessions::make(const std::string& tool, const std::string& case_path) const {
-    return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool, case_path, guard_bytes_, env_, guard_pages_);
+std::unique_ptr<SanitizerSession> SanitizerSessions::make(const std::string& tool, const std::vector<std::string>& cases_ahead) const {
+    return std::make_unique<SanitizerSession>(sanitizer_, worker_, tool, cases_ahead, guard_bytes_, env_, guard_pages_);
 }
 
 int SanitizerSessions::capacity(const std::string& tool) const {
@@ -214,7 +230,7 @@ std::unique_ptr<SanitizerSession> SanitizerSessions::start(const std::string& to
     ++started_;
     lock.unlock();
     try {
-        return make(tool, "");
+        return make(tool, {});
     } catch (const Error&) {
         lock.lock();
         --pools_[tool].busy;
@@ -238,9 +254,9 @@ std::unique_ptr<SanitizerSession> SanitizerSessions::acquire(const std::string& 
             // taken first, the next check waited out its start-up while ready sessions stood idle
             // (dp_sweep: 35.7 s of waits for 48 such ends in a 110 s search, H200).
             auto score = [&](SanitizerSession& s) {
-                if (!s.ready()) return !case_path.empty() && s.open_case() == case_path ? 1 : 0;
+                if (!s.ready()) return !case_path.empty() && s.holds(case_path) ? 1 : 0;
                 if (!s.alive()) return -1;  // died since: handed out only when nothing else is idle
-                return 2 + (!case_path.empty() && s.open_case() == case_path ? 1 : 0);
+                return 2 + (!case_path.empty() && s.holds(case_path) ? 1 : 0);
             };
             std::size_t chosen = pool.idle.size() - 1;
             int best = score(*pool.idle[chosen]);
@@ -292,7 +308,12 @@ void SanitizerSessions::release(std::unique_ptr<SanitizerSession> session) {
         // instead of waiting in front of the next one. A session that died otherwise is not
         // replaced ahead: its sanitizer may not start at all.
         try {
-            pool.idle.push_back(make(session->tool(), session->last_case()));
+            // The guard zones' sessions serve every gate case (the prescreen runs each would-be
+            // parent on all of them), so their replacement opens all the ended one held; the
+            // sanitizers' only the last, whose opening under the sanitizer takes seconds a case.
+            pool.idle.push_back(make(session->tool(), session->tool() == kGuardZonesTool
+                                                          ? session->open_cases()
+                                                          : std::vector<std::string>{session->last_case()}));
             ++started_;
             ++replaced_;
             ++with_case_;
@@ -307,7 +328,7 @@ void SanitizerSessions::prewarm(const std::string& tool, int count, const std::s
     for (int k = 0; k < count && live(tool) < capacity(tool); ++k) {
         try {
             // The process starts at once and initialises on its own; nothing here waits for it.
-            pools_[tool].idle.push_back(make(tool, case_path));
+            pools_[tool].idle.push_back(make(tool, {case_path}));
             ++started_;
             if (!case_path.empty()) ++with_case_;
         } catch (const Error&) {

@@ -49,13 +49,13 @@ class SanitizerSession {
 public:
     // Starts compute-sanitizer running `worker` (for kGuardZonesTool, `worker` alone with guard
     // zones of `guard_bytes`); throws gi::Error when it cannot be started.
-    // With `case_path`, the worker opens that case right after its start-up, ahead of the first check.
+    // The worker opens `cases_ahead` right after its start-up, in turn, ahead of the first check.
     // `env`: variables the process starts with (GI_WORKER_DEVICE: the GPU of several it checks on).
     // `guard_pages` (kGuardZonesTool only): each buffer's end at an unmapped page (worker::
     // CheckVariants::guard_pages); a run that faults with CUDA_ERROR_ILLEGAL_ADDRESS is then judged
     // (guard_page_fault()) instead of left to memcheck.
     SanitizerSession(const std::string& sanitizer, const std::string& worker, const std::string& tool,
-                     const std::string& case_path = "", std::uint64_t guard_bytes = 0,
+                     const std::vector<std::string>& cases_ahead = {}, std::uint64_t guard_bytes = 0,
                      const std::map<std::string, std::string>& env = {}, bool guard_pages = false);
 
     // Runs the variants of `list` (gi-worker --variants lines, `count` of them) on the case, in
@@ -86,13 +86,15 @@ public:
     double startup_wait_ms() const { return startup_wait_ms_; }
     // What opening the case ahead took in the worker (ms), reported with the first check.
     double opened_ahead_ms() const { return opened_ahead_ms_; }
-    // The case the session opened ahead when its first check named another ("" otherwise): the
-    // guess was wrong, and the check paid for opening its own case.
+    // The case the session opened ahead when its first check named none of those ("" otherwise):
+    // the guess was wrong, and the check paid for opening its own case.
     const std::string& missed_case() const { return missed_case_; }
     const std::string& last_case() const { return last_case_; }  // the case of the last check
-    // The case the worker holds open: the one opened ahead until the first check, then the last
-    // check's ("" when none).
-    const std::string& open_case() const { return opened_ahead_.empty() ? last_case_ : opened_ahead_; }
+    // The cases the worker holds open, as far as this side can tell (opened ahead or checked on,
+    // the last worker::kCheckCasesKept; the worker may have let one go to make room), the most
+    // recently used last.
+    const std::vector<std::string>& open_cases() const { return open_cases_; }
+    bool holds(const std::string& case_path) const;
 
     // Whether the start-up has finished (the worker's context made and the case opened ahead),
     // without waiting: the replies already there are taken, and the next check does not wait for
@@ -104,6 +106,7 @@ private:
     // those already there: false while one is still to come. Throws WorkerFailure when the worker
     // is gone or answered otherwise than it should.
     bool take_startup_replies(std::optional<std::chrono::milliseconds> timeout);
+    void note_open(const std::string& case_path);  // the worker holds it open now, the last used
 
     std::string tool_;
     std::uint64_t guard_bytes_ = 0;
@@ -114,8 +117,9 @@ private:
     std::unique_ptr<worker::WorkerProcess> process_;
     std::uintmax_t log_read_ = 0;  // bytes of the log already read
     bool hello_pending_ = false;   // the start-up's hello is sent, its reply not yet read
-    bool open_pending_ = false;    // likewise the case opened ahead
-    std::string opened_ahead_;     // that case's path, until the first check
+    std::size_t opens_pending_ = 0;  // likewise the cases opened ahead
+    std::vector<std::string> opened_ahead_;  // their paths, until the first check
+    std::vector<std::string> open_cases_;
     std::string failure_;
     std::string reported_;
     worker::Checked checked_;
@@ -189,7 +193,7 @@ private:
     };
     int live(const std::string& tool) const;  // with mutex_ held: sessions counted against `tool`'s pool
     std::unique_ptr<SanitizerSession> start(const std::string& tool, std::unique_lock<std::mutex>& lock);
-    std::unique_ptr<SanitizerSession> make(const std::string& tool, const std::string& case_path) const;
+    std::unique_ptr<SanitizerSession> make(const std::string& tool, const std::vector<std::string>& cases_ahead) const;
 
     std::string sanitizer_, worker_;
     int limit_;

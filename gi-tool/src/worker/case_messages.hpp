@@ -2,6 +2,7 @@
 // gi-worker's other requests and replies, each declared once for both ends of the pipe (the run
 // request and its result: worker/run_request.hpp, worker/run_result.hpp). Fields a message leaves
 // out read as their defaults.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -85,6 +86,11 @@ CaseLoaded case_loaded_from(const Message& message);
 // (gi-worker --once --variants's format) on a case, and its reply "checked".
 // Runs the variants of `variants_file` on the case in turn; with no file, only opens the case (a
 // sanitizer session started ahead of its first check).
+// How many cases a check-variants worker keeps open at once (memory allowing): a recording of
+// several launches is as many gate cases, and the gate's prescreen runs each would-be parent on
+// every one. The gate's sessions mirror it to hand a check to one that holds its case.
+inline constexpr std::size_t kCheckCasesKept = 8;
+
 struct CheckVariants {
     std::string case_path, kernel, variants_file;
     // Guard zones of this many bytes before and after each of the case's buffers (0: none): a
