@@ -1,17 +1,16 @@
 #!/usr/bin/env bash
-# Session 23's device job, for the ONE-GPU kind, after session 22's (bench/calls/session-22.sh):
-# what issue 44's table and issue 46 still owe that fits in one sitting. Run through
-# bench/calls/background.sh; carry .carry with the debs and b.tar.gz = `git archive HEAD`.
+# Session 23's device job, for the ONE-GPU kind (issue 44's earlier runs were made on it). Run
+# through bench/calls/background.sh; carry .carry with the debs and b.tar.gz = `git archive HEAD`.
 # 1. the build;
-# 2. issue 44: one run at the new default (guard pages, the zones first, ready sessions first) of
-#    each row that had no faults to speak of in session 21 (their 3-run medians were taken with the
-#    pages off): aniso_diffusion and lu_update in both modes, then wavefront, thermal and
-#    elimination without a gate case. Run 8; about 13 minutes;
-# 3. issue 46: the PTX drawer's cost, read from evolve's note (ec3f6df), on conv1d (a corpus kernel
-#    whose PTX nvcc's front end makes in a fraction of a second) in a 150 s search with
-#    --ptx-edits 0.5, and the same search without PTX edits, for the rate the drawer costs;
-# 4. the GPU tests not run in session 22 (all but the gate's).
-#   SKIP="corpus drawer rest" skips steps by name. DEADLINE_S (default 1560) stops starting runs.
+# 2. the gate's GPU tests, with AGuardZonesWorkerKeepsTheCasesItCheckedOpen (gi-worker keeps up to
+#    8 cases open; the pools hand a check to a session that holds its case);
+# 3. wavefront with its hand-made gate case, runs 9-11: session 22 measured 1,694 a minute and 23%
+#    (runs 5-7 at 9c34698) and 1,697 / 21% (run 8 at 023d92a), where its prescreen moved every guard
+#    session across the 5 gate cases and each case open took about 113 ms
+#    (bench/results/2026-11-29-h200-s22-gate-faults-and-genes.md);
+# 4. runs 5-7 of elimination and thermal made, the fault rows session 22 had no time for;
+# 5. if time is left, run 8 of the rows without faults (session-24.sh's first step).
+#   SKIP="tests wavefront more rows" skips steps by name. DEADLINE_S (default 1560) stops starting runs.
 set -u
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root" || exit 1
@@ -20,27 +19,10 @@ export PATH="/usr/local/cuda/bin:$PATH"
 source bench/common.sh
 build=/tmp/gi-throughput-build
 device_job_build "$build" || exit 1
-if device_job_step corpus; then
+device_job_step tests && device_job_gpu_tests gate 'GpuEvaluator.*Guard*:GpuRealPrograms.*:GpuSanitizer*:GpuIntegrity.*'
+device_job_step wavefront && device_job_corpus made 1 "9 10 11" wavefront
+device_job_step more && device_job_corpus made-more 1 "5 6 7" elimination thermal
+if device_job_step rows; then
     device_job_corpus both both 8 aniso_diffusion lu_update
     device_job_corpus none 0 8 wavefront thermal elimination
 fi
-if device_job_step drawer && (( $(device_job_seconds_left) > 420 )); then
-    record_args conv1d
-    cases=/tmp/gi-drawer/conv1d
-    rm -rf "$cases" && mkdir -p "$cases"
-    # shellcheck disable=SC2086 # the driver's arguments are words
-    "$build/gi-tool/gi-tool" record kernels/conv1d/conv1d.cu --function conv1d --out "$cases/cases" -- \
-        "$build/kernels/conv1d_driver" ${train[0]} >"$OUT/drawer-record.log" 2>&1 || tail -5 "$OUT/drawer-record.log"
-    for arm in "ptx:--ptx-edits 0.5" "lines:"; do
-        s=$(date +%s)
-        # shellcheck disable=SC2086 # the arm's options are words
-        "$build/gi-tool/gi-tool" evolve kernels/conv1d/conv1d.cu --function conv1d --tolerance out:abs=1e-5,rel=1e-5 \
-            --evaluator cuda --arch sm_90 --cases "$cases/cases" --time-limit 150 --seed 1 --jobs 16 ${arm#*:} \
-            --out "$OUT/drawer-${arm%%:*}" >"$OUT/drawer-${arm%%:*}.log" 2>&1
-        echo "conv1d, ${arm%%:*}: exit $? in $(( $(date +%s) - s )) s"
-        grep -E '^evaluated per minute|^note: PTX edits' "$OUT/drawer-${arm%%:*}.log"
-        rm -f "$OUT/drawer-${arm%%:*}"/history.sqlite*
-    done
-fi
-device_job_step rest &&
-    device_job_gpu_tests rest 'Gpu*:-GpuEvaluator.*Guard*:GpuRealPrograms.*:GpuSanitizer*:GpuIntegrity.*:GpuVectorLoad.*:GpuHoist.*'
