@@ -502,8 +502,10 @@ private:
     Gpu gpu_;
     std::unique_ptr<DeviceCompare> device_compare_;  // null when its kernel could not be loaded
     std::string device_compare_error_;               // why, then
-    // check-variants' cases, kept while memory allows: a gate session serves every gate case.
-    CheckCases check_cases_{gpu_.stream, kCheckCasesKept, std::min<std::size_t>(std::size_t{1} << 30, gpu_.memory_bytes / 32)};
+    // check-variants' cases, kept while memory allows: a gate session serves every gate case. A
+    // 64th of the GPU each: with 16 sessions (8 memcheck, 8 guard zones) a quarter of its memory
+    // at most, the rest left to the evaluation's workers.
+    CheckCases check_cases_{gpu_.stream, kCheckCasesKept, std::min<std::size_t>(std::size_t{1} << 30, gpu_.memory_bytes / 64)};
     std::unique_ptr<SideBySideLanes> side_by_side_;  // lanes for requests that run variants at once
     int out_;
     std::map<int, std::unique_ptr<Replay>> slots_;
