@@ -291,6 +291,12 @@ int run_fake_replay() {
             } else if (faulted) {
                 checked.ran = 0;
                 checked.error = "variant 1: the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS";
+                // GI_FAKE_FAULT_MS: the fault takes that long to come back, as on the H200 (about
+                // 0.2 s); logged when it has.
+                if (const char* ms = std::getenv("GI_FAKE_FAULT_MS")) {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(std::atoi(ms)));
+                    log("fault-done", std::filesystem::path(request.case_path).filename().string());
+                }
             } else if (outside) {
                 // GI_FAKE_GUARD_HARMS: the write also changed the worker's own copies; it exits.
                 checked.kept = std::getenv("GI_FAKE_GUARD_HARMS") == nullptr;

@@ -8,6 +8,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -35,6 +36,7 @@
 #include "util/error.hpp"
 #include "util/format.hpp"
 #include "util/hash.hpp"
+#include "util/parallel.hpp"
 #include "worker/worker_process.hpp"
 
 namespace gi {
@@ -278,6 +280,9 @@ struct CudaEvaluator::Impl {
     std::string verdict_suffix(int case_index) const;
     // `prescreen`: only the verdicts that reject are kept for the gate (the guard zones alone ran).
     std::vector<EvalResult> run_gate_jobs(GateJobs g, bool prescreen = false);
+    // Held while run_gate_jobs() adds its checks to stats.gate: it runs from several threads at once
+    // (sanitize_many_async()'s checks, the prescreen's would-be parents side by side).
+    std::mutex gate_stats_mutex;
 
     // The variant's binary_identity on case `index`, or "" when it did not compile or its launch
     // geometry cannot be resolved (run_variant reports either).
@@ -681,9 +686,14 @@ std::string CudaEvaluator::Impl::verdict_suffix(int case_index) const {
 // (its sessions, counters and verdict caches), so it may run beside evaluate().
 std::vector<EvalResult> CudaEvaluator::Impl::run_gate_jobs(GateJobs g, bool prescreen) {
     if (g.context) {
+        SanitizerGateStats counted;
         const std::vector<EvalResult> checked =
             check_under_sanitizer(*g.context, g.jobs, static_cast<std::size_t>(sanitize_parallel()),
-                                  static_cast<std::size_t>(std::max(1, options.sanitize_batch)), stats.gate);
+                                  static_cast<std::size_t>(std::max(1, options.sanitize_batch)), counted);
+        {
+            std::lock_guard lock(gate_stats_mutex);
+            stats.gate.add_checks(counted);
+        }
         for (std::size_t k = 0; k < g.jobs.size(); ++k) g.results[g.jobs[k].variant] = checked[k];
         for (const auto& [i, first] : g.same_program_as) g.results[i] = g.results[first];
         std::lock_guard lock(verdicts_mutex);
@@ -715,26 +725,40 @@ std::vector<std::optional<EvalResult>> CudaEvaluator::prescreen(const std::vecto
     // would-be parent on one of them, in turn; the guard zones, milliseconds a variant, run on the
     // others too, and a rejection on any is kept for this case's gate.
     if (const std::string asked = s.verdict_suffix(case_index); !asked.empty()) {
-        for (const int other : gate_only_cases()) {
-            if (other == case_index) continue;
-            std::vector<Variant> passing;
-            std::vector<std::size_t> where;
-            for (std::size_t i = 0; i < results.size(); ++i)
-                if (results[i].status == EvalStatus::Ok) {
-                    passing.push_back(variants[i]);
-                    where.push_back(i);
-                }
-            if (passing.empty()) break;
-            const std::vector<EvalResult> more = s.run_gate_jobs(s.gate_jobs(passing, other, true), true);
-            std::lock_guard verdicts(s.verdicts_mutex);
-            for (std::size_t k = 0; k < more.size(); ++k) {
-                if (more[k].status == EvalStatus::Ok) continue;
-                EvalResult& kept = results[where[k]];
-                kept = more[k];
-                kept.detail = "on gate case " + std::to_string(other) + " (another launch the gate's recording made): " +
-                              kept.detail;
-                s.sanitized[passing[k].key + asked] = kept;
-            }
+        std::vector<int> others;
+        for (const int other : gate_only_cases())
+            if (other != case_index) others.push_back(other);
+        std::vector<std::size_t> passing;  // one variant of each key: the others share its verdicts
+        std::map<std::string, std::size_t> chain_of_key;
+        for (std::size_t i = 0; i < results.size(); ++i)
+            if (results[i].status == EvalStatus::Ok && chain_of_key.emplace(variants[i].key, passing.size()).second)
+                passing.push_back(i);
+        // Each would-be parent goes through the other cases on its own, stopping at the first that
+        // rejects it, side by side with the others. Case by case, each case waited for its slowest
+        // check before the next began, and with guard pages the slowest is a fault: wavefront's
+        // prescreen (5 gate cases) took about 0.45 s a rejection, 5.2 s for 12 (H200,
+        // bench/results/2026-11-29-h200-s22-gate-faults-and-genes.md). The jobs are made here, one
+        // variant each: making them compiles (from the cache), which is not for several threads.
+        std::vector<std::vector<GateJobs>> chains(passing.size());
+        for (std::size_t p = 0; p < passing.size(); ++p)
+            for (const int other : others) chains[p].push_back(s.gate_jobs({variants[passing[p]]}, other, true));
+        std::vector<std::function<std::optional<std::pair<int, EvalResult>>()>> runs;
+        for (std::size_t p = 0; p < passing.size(); ++p)
+            runs.push_back([&, p]() -> std::optional<std::pair<int, EvalResult>> {
+                for (std::size_t c = 0; c < others.size(); ++c)
+                    if (EvalResult r = s.run_gate_jobs(std::move(chains[p][c]), true).front(); r.status != EvalStatus::Ok)
+                        return std::make_pair(others[c], std::move(r));
+                return std::nullopt;
+            });
+        const auto rejections = run_in_parallel(runs, static_cast<std::size_t>(std::max(1, s.sanitize_parallel())));
+        std::lock_guard verdicts(s.verdicts_mutex);
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            const auto chain = chain_of_key.find(variants[i].key);
+            if (results[i].status != EvalStatus::Ok || chain == chain_of_key.end() || !rejections[chain->second]) continue;
+            const auto& [where, verdict] = *rejections[chain->second];
+            results[i] = verdict;
+            results[i].detail = "on gate case " + std::to_string(where) + " (another launch the gate's recording made): " + verdict.detail;
+            s.sanitized[variants[i].key + asked] = results[i];
         }
     }
     ++s.stats.gate.prescreens;

@@ -356,22 +356,42 @@ std::vector<EvalResult> check_under_sanitizer(const SanitizeContext& context, co
     std::vector<EvalResult> results(jobs.size());
     for (std::size_t b = 0; b < batches.size(); ++b)
         for (std::size_t k = 0; k < batches[b].size(); ++k) results[batches[b][k]] = ran[b][k];
-    stats.checked += static_cast<long long>(jobs.size());
-    stats.batches += static_cast<long long>(batches.size());
-    stats.batch_reruns += batch_reruns;
-    stats.session_checks += session_counts.checks;
-    stats.session_passes += session_counts.passed;
-    stats.session_judged += session_counts.judged;
-    stats.guard_judged += session_counts.guard_judged;
-    stats.side_by_side_requests += session_counts.side_by_side_requests;
-    stats.side_by_side_variants += session_counts.side_by_side_variants;
-    stats.side_by_side_failed += session_counts.side_by_side_failed;
-    if (stats.session_failure.empty()) stats.session_failure = session_counts.first_failure;
-    if (stats.side_by_side_failure.empty()) stats.side_by_side_failure = session_counts.first_side_by_side_failure;
-    for (const auto& [tool, s] : session_counts.seconds) stats.tool_seconds[tool] += s;
-    for (const auto& [tool, n] : session_counts.variants) stats.tool_variants[tool] += n;
-    for (const auto& [tool, t] : session_counts.times) stats.session_times[tool] += t;
+    SanitizerGateStats these;
+    these.checked = static_cast<long long>(jobs.size());
+    these.batches = static_cast<long long>(batches.size());
+    these.batch_reruns = batch_reruns;
+    these.session_checks = session_counts.checks;
+    these.session_passes = session_counts.passed;
+    these.session_judged = session_counts.judged;
+    these.guard_judged = session_counts.guard_judged;
+    these.side_by_side_requests = session_counts.side_by_side_requests;
+    these.side_by_side_variants = session_counts.side_by_side_variants;
+    these.side_by_side_failed = session_counts.side_by_side_failed;
+    these.session_failure = session_counts.first_failure;
+    these.side_by_side_failure = session_counts.first_side_by_side_failure;
+    these.tool_seconds = session_counts.seconds;
+    these.tool_variants = session_counts.variants;
+    these.session_times = session_counts.times;
+    stats.add_checks(these);
     return results;
+}
+
+void SanitizerGateStats::add_checks(const SanitizerGateStats& more) {
+    checked += more.checked;
+    batches += more.batches;
+    batch_reruns += more.batch_reruns;
+    session_checks += more.session_checks;
+    session_passes += more.session_passes;
+    session_judged += more.session_judged;
+    guard_judged += more.guard_judged;
+    side_by_side_requests += more.side_by_side_requests;
+    side_by_side_variants += more.side_by_side_variants;
+    side_by_side_failed += more.side_by_side_failed;
+    if (session_failure.empty()) session_failure = more.session_failure;
+    if (side_by_side_failure.empty()) side_by_side_failure = more.side_by_side_failure;
+    for (const auto& [tool, s] : more.tool_seconds) tool_seconds[tool] += s;
+    for (const auto& [tool, n] : more.tool_variants) tool_variants[tool] += n;
+    for (const auto& [tool, t] : more.session_times) session_times[tool] += t;
 }
 
 std::string SanitizerGateStats::note(int batch_size) const {

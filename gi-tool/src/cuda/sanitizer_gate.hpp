@@ -104,6 +104,10 @@ struct SanitizerGateStats {
     std::map<std::string, long> tool_variants;   // variant runs under each checker (reruns included)
     std::map<std::string, SessionTimes> session_times;  // each checker's session checks, by part
 
+    // Adds what check_under_sanitizer() counts of its checks (the sessions' own counters and the
+    // prescreen's are their owners' to set): several gates' checks, counted apart, into one.
+    void add_checks(const SanitizerGateStats& more);
+
     // One line for the run's notes ("" when the gate checked nothing); `batch_size` is
     // --sanitize-batch, which the line names.
     std::string note(int batch_size) const;
