@@ -6,8 +6,9 @@
 #    8 cases open; the pools hand a check to a session that holds its case);
 # 3. wavefront with its hand-made gate case, runs 9-11: session 22 measured 1,694 a minute and 23%
 #    (runs 5-7 at 9c34698) and 1,697 / 21% (run 8 at 023d92a), where its prescreen moved every guard
-#    session across the 5 gate cases and each case open took about 113 ms
-#    (bench/results/2026-11-29-h200-s22-gate-faults-and-genes.md);
+#    session across the 5 gate cases, each case open took about 113 ms, and each case waited for
+#    its slowest check, a fault (bench/results/2026-11-29-h200-s22-gate-faults-and-genes.md). Since:
+#    the kept cases (15b6a44) and each would-be parent through the cases on its own (e3ba775);
 # 4. runs 5-7 of elimination and thermal made, the fault rows session 22 had no time for;
 # 5. if time is left, run 8 of the rows without faults (session-24.sh's first step).
 #   SKIP="tests wavefront more rows" skips steps by name. DEADLINE_S (default 1560) stops starting runs.
