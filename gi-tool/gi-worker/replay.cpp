@@ -24,8 +24,10 @@ Replay::Replay(TestCase tc, std::vector<Tolerance> tolerances, std::size_t l2_by
     std::size_t case_bytes = 0;
     for (const auto& b : tc_.buffers) case_bytes += b.size;
     // Enough copies that one repetition's inputs have left the L2 cache before they are used again.
+    // A replay for single launches (l2_bytes 0: the gate's checks) runs on copy 0 alone; a second
+    // copy doubled what a guard-zones session maps, buffer by buffer, at every case it opens.
     int wanted = case_bytes == 0 ? 1 : static_cast<int>(std::min<std::size_t>(kMaxCopies, (2 * l2_bytes) / case_bytes + 1));
-    wanted = std::max(wanted, 2);
+    if (l2_bytes > 0) wanted = std::max(wanted, 2);
     try {
         for (std::size_t b = 0; b < tc_.buffers.size(); ++b) {
             const CaseBuffer& buffer = tc_.buffers[b];

@@ -131,7 +131,8 @@ private:
 
 class Replay {
 public:
-    // Copies the case to the GPU (pristine + working copies, as many as fit the budget).
+    // Copies the case to the GPU (pristine + working copies, as many as fit the budget; with
+    // `l2_bytes` 0, for single launches, one).
     // `tolerances` has one entry per buffer. With `device_compare`, outputs are first compared
     // with a copy of the reference on the GPU (device_compare.hpp); without, on the host.
     // Throws CudaError / gi::Error.

@@ -110,6 +110,7 @@ public:
         bool opened = false;
         CheckCase& open = check_cases_.use(case_path, static_cast<std::size_t>(request.guard_bytes), pages, opened);
         if (opened) checked.case_ms = ms_since(start);
+        checked.case_bytes = open.device_bytes();
         Replay& checked_case = *open.checked;
         if (request.variants_file.empty()) {
             // Only the case: a session started ahead opens it while the search goes on.

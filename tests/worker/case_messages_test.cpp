@@ -43,7 +43,8 @@ TEST(CaseMessages, EachRoundTripsEveryField) {
     const Checked checked{2, "variant 3: the kernel failed: CUDA_ERROR_ILLEGAL_ADDRESS", 1.5, 2.25, 0.1, 3.125, 7.75};
     EXPECT_EQ(checked_from(to_message(checked)), checked);
     const Checked outside{0, "variant 1 wrote outside its buffers", 0, 1, 2, 3, 0,
-                          "buffer 1 (output, kernel argument 0): 4072 of the 262144 bytes after its end changed", true};
+                          "buffer 1 (output, kernel argument 0): 4072 of the 262144 bytes after its end changed", true,
+                          (std::uint64_t{3} << 32) + 5};  // past 32 bits: a kept case of several GB
     EXPECT_EQ(checked_from(to_message(outside)), outside);
 }
 

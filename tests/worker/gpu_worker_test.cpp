@@ -668,6 +668,21 @@ TEST_F(GpuSanitizerSession, AGuardZonesWorkerKeepsTheCasesItCheckedOpen) {
     EXPECT_EQ(session.last_checked().case_ms, 0);
 }
 
+// A replay for the gate's checks holds one working copy of its case: it runs a variant once, on
+// copy 0. The timed replays' second copy doubled what a guard-zones worker maps, buffer by buffer,
+// at each case it opens, and what its kept cases hold.
+TEST_F(GpuSanitizerSession, AGateWorkerHoldsOneWorkingCopyOfItsCase) {
+    const std::uint64_t buffer = std::uint64_t{kN} * 4;  // out (written, so a poison image too) and in
+    for (const bool pages : {false, true}) {
+        SanitizerSession session("", gpu_test::worker_path(), kGuardZonesTool, {}, 4096, {}, pages);
+        ASSERT_TRUE(session.check(case_dir_.string(), "scale", list_of({kOriginal}, "clean"), 1, std::chrono::seconds(60)))
+            << session.failure();
+        // pristine 2, poison 1, one working copy 2; with pages, the zones' copy as much again
+        const std::uint64_t one_copy = 5 * buffer * (pages ? 2 : 1);
+        EXPECT_EQ(session.last_checked().case_bytes, one_copy) << (pages ? "with pages" : "zones alone");
+    }
+}
+
 TEST_F(GpuSanitizerSession, RacecheckReportsARemovedBarrierInItsRequest) {
     const std::string sanitizer = find_compute_sanitizer("");
     const std::string racy = variant(

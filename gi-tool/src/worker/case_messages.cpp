@@ -131,6 +131,7 @@ Message to_message(const Checked& c) {
     if (!c.error.empty()) m.fields["error"] = c.error;
     if (!c.outside.empty()) m.fields["outside"] = c.outside;
     if (c.kept) m.fields["kept"] = "1";
+    if (c.case_bytes > 0) m.fields["case-bytes"] = std::to_string(c.case_bytes);
     return m;
 }
 
@@ -141,6 +142,7 @@ Checked checked_from(const Message& m) {
     c.error = m.get("error");
     c.outside = m.get("outside");
     c.kept = m.get("kept") == "1";
+    c.case_bytes = static_cast<std::uint64_t>(std::max(0LL, m.integer("case-bytes", 0)));
     for (const auto& [name, field] : kCheckedTimes) c.*field = m.number(name);
     return c;
 }

@@ -122,6 +122,7 @@ struct Checked {
     double case_ms = 0, load_ms = 0, launch_ms = 0, unload_ms = 0, sync_ms = 0;
     std::string outside;    // with guard zones: where the variant it stopped at wrote outside its buffers
     bool kept = false;      // after such a write: the worker's own copies were intact, it serves on
+    std::uint64_t case_bytes = 0;  // the GPU memory the request's case takes in the worker (its copies)
     bool operator==(const Checked&) const = default;
 };
 Message to_message(const Checked& checked);
