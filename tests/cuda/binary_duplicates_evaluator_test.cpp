@@ -520,6 +520,12 @@ TEST_F(BinaryDuplicates, ThePrescreenTakesEachWouldBeParentThroughTheOtherGateCa
     // Both parents on the asked case, then the faulting one on the next, the clean one on both.
     EXPECT_EQ(checks_before_the_fault, 5);
     EXPECT_EQ(checks, 5);
+    // The note says what the prescreen took, and how much of it the other gate cases.
+    EXPECT_GE(e.stats().gate.prescreen_other_seconds, 1.4);
+    EXPECT_GE(e.stats().gate.prescreen_seconds, e.stats().gate.prescreen_other_seconds);
+    bool noted = false;
+    for (const std::string& note : e.run_notes()) noted = noted || note.find(" s of it on the recording's other gate cases)") != std::string::npos;
+    EXPECT_TRUE(noted);
 }
 
 // Issue 19: with small cases recorded for the gate (--sanitize-cases), the search's gate runs

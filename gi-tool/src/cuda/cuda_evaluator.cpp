@@ -719,12 +719,14 @@ std::vector<std::optional<EvalResult>> CudaEvaluator::prescreen(const std::vecto
     std::lock_guard lock(s.calls);
     if (s.options.gate_guard_kib <= 0 || s.session_limit() <= 0) return rejected;
     if (const SanitizerSessions* sessions = s.sanitizer_sessions.get(); sessions && sessions->guard_off()) return rejected;
+    const auto start = std::chrono::steady_clock::now();
     std::vector<EvalResult> results = s.run_gate_jobs(s.gate_jobs(variants, case_index, true), true);
     // A recording of several launches is several gate cases, and a stray access may come in some
     // of them only (wavefront's partial tiles, in its later launches). The search's gate checks a
     // would-be parent on one of them, in turn; the guard zones, milliseconds a variant, run on the
     // others too, and a rejection on any is kept for this case's gate.
     if (const std::string asked = s.verdict_suffix(case_index); !asked.empty()) {
+        const auto others_start = std::chrono::steady_clock::now();
         std::vector<int> others;
         for (const int other : gate_only_cases())
             if (other != case_index) others.push_back(other);
@@ -760,8 +762,10 @@ std::vector<std::optional<EvalResult>> CudaEvaluator::prescreen(const std::vecto
             results[i].detail = "on gate case " + std::to_string(where) + " (another launch the gate's recording made): " + verdict.detail;
             s.sanitized[variants[i].key + asked] = results[i];
         }
+        s.stats.gate.prescreen_other_seconds += ms_since(others_start) / 1000;
     }
     ++s.stats.gate.prescreens;
+    s.stats.gate.prescreen_seconds += ms_since(start) / 1000;
     for (std::size_t i = 0; i < results.size(); ++i)
         if (results[i].status != EvalStatus::Ok) {
             rejected[i] = results[i];

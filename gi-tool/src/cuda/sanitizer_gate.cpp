@@ -424,8 +424,8 @@ std::string SanitizerGateStats::note(int batch_size) const {
     if (prescreens > 0)
         line += fmt::format("; before {} of the search's guesses at its next generation the would-be parents were "
                             "prescreened (the guard zones alone, or a verdict already known) and {} rejected (their verdicts "
-                            "kept for the gate)",
-                            prescreens, prescreen_rejected);
+                            "kept for the gate), in {:.1f} s ({:.1f} s of it on the recording's other gate cases)",
+                            prescreens, prescreen_rejected, prescreen_seconds, prescreen_other_seconds);
     // Where the gate's time went, per checker: wall seconds of its checks (several run at once,
     // so they add up to more than the gate's own time) and the variants they ran.
     std::string per_tool;

@@ -96,6 +96,8 @@ struct SanitizerGateStats {
                                           // checked again one a request (a report names no variant)
     long prescreens = 0;            // prescreen() calls: guard zones alone on would-be parents, before
     long prescreen_rejected = 0;    //   the search's guess at its next generation, and those they rejected
+    double prescreen_seconds = 0;   // their wall time, and of it the part on a recording's other gate
+    double prescreen_other_seconds = 0;  //   cases (the would-be parents that passed the asked one)
     long binary_reuses = 0;         // verdicts taken from a program checked before (any text, same
                                     // module, launch and checkers), no sanitizer run
     std::string session_failure;    // why the first batch that did not pass in a session did not
