@@ -52,6 +52,17 @@ protected:
         text.replace(text.find("2.0f * in[i]"), 12, expression);
         return Variant{Genome{}, text, {}, sha256_hex(text)};
     }
+    // The prescreen's options over the gate cases in gate-cases/: guard zones (and pages) in
+    // sessions of the fake worker, `jobs` checks at once.
+    CudaEvaluatorOptions gate_case_prescreen(int jobs) const {
+        CudaEvaluatorOptions o = options(0);
+        o.sanitizer = session_sanitizer();
+        o.sanitize_jobs = jobs;
+        o.sanitize_sessions = 2;
+        o.gate_guard_kib = 4;
+        o.sanitize_cases = folder_.path() / "gate-cases";
+        return o;
+    }
     long sanitizer_runs() const {
         std::ifstream in(sanitizer_log());
         long lines = 0;
@@ -455,13 +466,7 @@ TEST_F(BinaryDuplicates, ThePrescreenRunsTheGuardZonesOnEveryGateCase) {
     write_test_case(gpu_test::scale_case(256), folder_.path() / "gate-cases");
     const std::filesystem::path faulting = write_test_case(gpu_test::scale_case(256), folder_.path() / "gate-cases");
     ::setenv("GI_FAKE_FAULT_CASE", faulting.filename().c_str(), 1);
-    CudaEvaluatorOptions o = options(0);
-    o.sanitizer = session_sanitizer();
-    o.sanitize_jobs = 1;
-    o.sanitize_sessions = 2;
-    o.gate_guard_kib = 4;
-    o.sanitize_cases = folder_.path() / "gate-cases";
-    CudaEvaluator e(grammar_, o);
+    CudaEvaluator e(grammar_, gate_case_prescreen(1));
     const std::vector<int> gates = e.gate_only_cases();
     ASSERT_EQ(gates.size(), 2u);
     int judged_elsewhere = 0;
@@ -488,20 +493,12 @@ TEST_F(BinaryDuplicates, ThePrescreenRunsTheGuardZonesOnEveryGateCase) {
 // check faults (0.2 s on the H200) does not hold the others' checks on the next case back. Case by
 // case, wavefront's prescreen took about 0.45 s a rejection.
 TEST_F(BinaryDuplicates, ThePrescreenTakesEachWouldBeParentThroughTheOtherGateCasesOnItsOwn) {
-    for (int k = 0; k < 3; ++k) write_test_case(gpu_test::scale_case(256), folder_.path() / "gate-cases");
-    std::vector<std::filesystem::path> written;
-    for (const auto& entry : std::filesystem::directory_iterator(folder_.path() / "gate-cases")) written.push_back(entry.path());
+    std::vector<std::filesystem::path> written;  // in the gate cases' order, their folders' names
+    for (int k = 0; k < 3; ++k) written.push_back(write_test_case(gpu_test::scale_case(256), folder_.path() / "gate-cases"));
     std::sort(written.begin(), written.end());
-    ASSERT_EQ(written.size(), 3u);
     ::setenv("GI_FAKE_FAULT_CASE", written[1].filename().c_str(), 1);
     ::setenv("GI_FAKE_FAULT_MS", "1500", 1);
-    CudaEvaluatorOptions o = options(0);
-    o.sanitizer = session_sanitizer();
-    o.sanitize_jobs = 2;
-    o.sanitize_sessions = 2;
-    o.gate_guard_kib = 4;
-    o.sanitize_cases = folder_.path() / "gate-cases";
-    CudaEvaluator e(grammar_, o);
+    CudaEvaluator e(grammar_, gate_case_prescreen(2));
     const std::vector<int> gates = e.gate_only_cases();
     ASSERT_EQ(gates.size(), 3u);
     const std::vector<std::optional<EvalResult>> screened =
