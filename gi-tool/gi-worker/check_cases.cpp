@@ -68,13 +68,17 @@ CheckCase& CheckCases::use(const std::string& path, std::size_t guard_bytes, boo
     return open_.front();
 }
 
-std::string CheckCases::damage_besides(const CheckCase& except) {
-    for (CheckCase& c : open_) {
-        if (&c == &except) continue;
+std::string CheckCases::harm_after_stray_write(CheckCase& hit) {
+    auto harm_to = [](CheckCase& c) -> std::string {
         for (Replay* replay : {c.checked.get(), c.zoned.get()})
             if (replay)
-                if (std::string harm = replay->damage(true); !harm.empty()) return "in case " + c.path + " (kept open beside), " + harm;
-    }
+                if (std::string harm = replay->damage(true); !harm.empty()) return harm;
+        return "";
+    };
+    if (std::string harm = harm_to(hit); !harm.empty()) return harm;
+    for (CheckCase& c : open_)
+        if (&c != &hit)
+            if (std::string harm = harm_to(c); !harm.empty()) return "in case " + c.path + " (kept open beside), " + harm;
     return "";
 }
 

@@ -39,9 +39,10 @@ public:
     // opened again rather than blamed on the next variant. Throws what opening the case throws.
     CheckCase& use(const std::string& path, std::size_t guard_bytes, bool pages, bool& opened);
 
-    // Damage to the cases kept open other than `except` ("" when none), after a variant's stray
-    // write: past the zones it may have reached any of them.
-    std::string damage_besides(const CheckCase& except);
+    // After a variant's write into the zones of `hit`: damage to the worker's own copies of every
+    // case kept open, both copies of `hit` first ("" when none). Past the zones the write may have
+    // reached any of them.
+    std::string harm_after_stray_write(CheckCase& hit);
 
     std::size_t size() const { return open_.size(); }
 

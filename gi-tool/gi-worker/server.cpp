@@ -161,10 +161,7 @@ public:
                 }
                 // The gate's first check (no sanitizer): a write into the guard zones judges the variant.
                 if (std::string outside = replay->guard_damage(); !outside.empty()) {
-                    // Past the zones, the write may have reached the other copy of the case too.
-                    std::string harm = replay->damage(true);
-                    if (harm.empty() && replay != &checked_case) harm = checked_case.damage(true);
-                    if (harm.empty()) harm = check_cases_.damage_besides(open);
+                    const std::string harm = check_cases_.harm_after_stray_write(open);
                     checked.kept = harm.empty();
                     answer(k, which + " wrote outside its buffers", outside + (harm.empty() ? "" : "; besides, " + harm));
                     return checked.kept;
